@@ -1,0 +1,39 @@
+# Helper functions for EdgeFleet targets.
+#
+# ef_cc_library(NAME <name> SRCS ... [HDRS ...] [DEPS ...] [PRIVATE_DEPS ...] [RUNTIME])
+#   A static library. RUNTIME marks on-device runtime code: built with
+#   -fno-exceptions -fno-rtti (DESIGN.md section 3).
+# ef_cc_binary(NAME <name> SRCS ... [DEPS ...])
+# ef_cc_test(NAME <name> SRCS ... [DEPS ...] [LABELS ...])
+#   A GoogleTest binary registered with ctest.
+
+set(EF_WARNINGS -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers)
+
+function(ef_cc_library)
+  cmake_parse_arguments(EF "RUNTIME" "NAME" "SRCS;HDRS;DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(${EF_NAME} STATIC ${EF_SRCS} ${EF_HDRS})
+  target_include_directories(${EF_NAME} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${EF_NAME} PUBLIC ${EF_DEPS} PRIVATE ${EF_PRIVATE_DEPS})
+  target_compile_options(${EF_NAME} PRIVATE ${EF_WARNINGS})
+  if(EF_RUNTIME)
+    target_compile_options(${EF_NAME} PRIVATE -fno-exceptions -fno-rtti)
+  endif()
+endfunction()
+
+function(ef_cc_binary)
+  cmake_parse_arguments(EF "" "NAME" "SRCS;DEPS" ${ARGN})
+  add_executable(${EF_NAME} ${EF_SRCS})
+  target_link_libraries(${EF_NAME} PRIVATE ${EF_DEPS})
+  target_compile_options(${EF_NAME} PRIVATE ${EF_WARNINGS})
+endfunction()
+
+function(ef_cc_test)
+  cmake_parse_arguments(EF "" "NAME" "SRCS;DEPS;LABELS" ${ARGN})
+  add_executable(${EF_NAME} ${EF_SRCS})
+  target_link_libraries(${EF_NAME} PRIVATE ${EF_DEPS} GTest::gtest GTest::gtest_main)
+  target_compile_options(${EF_NAME} PRIVATE ${EF_WARNINGS})
+  gtest_discover_tests(${EF_NAME}
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+    PROPERTIES LABELS "${EF_LABELS}"
+    DISCOVERY_TIMEOUT 60)
+endfunction()

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages EdgeFleet builds and tests with.
+# Idempotent: packages already present are skipped, so `make` targets can call
+# this on every run. Uses sudo when not root.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  libflatbuffers-dev flatbuffers-compiler
+  libgtest-dev libgmock-dev libbenchmark-dev
+  clang-14 llvm-14 libclang-rt-14-dev
+  python3 python3-venv python3-pip
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
