@@ -1,0 +1,70 @@
+// BackendInterface: a delegate that runs part of a program (e.g. XNNPACK).
+//
+// The exporter replaces a lowered subgraph by a DelegateCall whose payload
+// ("processed" bytes) the backend compiles at method load (Init) and runs at
+// execute (Execute). Backends are registered by explicit calls
+// (RegisterXnnpackBackend()) into a bounded table, see backend_registry.h.
+//
+// Thread safety: a backend object is shared by all methods and must be
+// stateless or internally synchronized; a DelegateHandle belongs to one
+// Method and is used by one thread at a time. Backends may use the heap.
+
+#ifndef EDGEFLEET_RUNTIME_BACKENDS_BACKEND_H_
+#define EDGEFLEET_RUNTIME_BACKENDS_BACKEND_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/core/evalue.h"
+#include "runtime/core/freeable_buffer.h"
+#include "runtime/core/memory_allocator.h"
+#include "runtime/core/named_data_map.h"
+#include "runtime/core/result.h"
+#include "runtime/core/span.h"
+
+namespace edgefleet {
+
+// Opaque per-delegate state returned by Init.
+using DelegateHandle = void;
+
+struct CompileSpec {
+  const char* key;
+  const uint8_t* value;
+  size_t size;
+};
+
+struct BackendInitContext {
+  MemoryAllocator* method_allocator;  // lives as long as the Method
+  const NamedDataMap* named_data;     // the program's named data, may be null
+  const char* method_name;
+  int num_threads;
+};
+
+struct BackendExecutionContext {
+  MemoryAllocator* temp_allocator;  // reset after the call
+  const char* method_name;
+};
+
+class BackendInterface {
+ public:
+  virtual ~BackendInterface() = default;
+
+  // False if the backend cannot run on this machine.
+  virtual bool IsAvailable() const = 0;
+
+  // Compiles `processed`; the backend may Free() it once done with it.
+  virtual Result<DelegateHandle*> Init(const BackendInitContext& context,
+                                       FreeableBuffer* processed,
+                                       Span<const CompileSpec> specs) const = 0;
+
+  // Runs the delegate on `args` (inputs, then outputs).
+  virtual Error Execute(const BackendExecutionContext& context,
+                        DelegateHandle* handle, Span<EValue*> args) const = 0;
+
+  // Releases what Init created. Called once per successful Init.
+  virtual void Destroy(DelegateHandle* handle) const = 0;
+};
+
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_BACKENDS_BACKEND_H_

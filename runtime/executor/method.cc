@@ -1,0 +1,387 @@
+#include "runtime/executor/method.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "runtime/backends/backend_registry.h"
+#include "runtime/core/error_detail.h"
+#include "runtime/core/tensor_copy.h"
+#include "runtime/executor/value_parser.h"
+#include "runtime/format/program_generated.h"
+#include "runtime/platform/log.h"
+
+namespace edgefleet {
+
+using edgefleet_fb::InstructionArguments;
+
+struct Method::Instruction {
+  enum class Kind : uint8_t { kKernel, kDelegate, kMove, kJumpFalse, kFree };
+  Kind kind;
+  const Kernel* kernel;  // kKernel
+  Span<EValue*> args;    // kKernel, kDelegate
+  int32_t a;             // delegate index, move source, jump condition, freed value
+  int32_t b;             // move destination, jump target
+};
+
+struct Method::Delegate {
+  const BackendInterface* backend;
+  DelegateHandle* handle;
+};
+
+namespace {
+
+// "float32[1,3,224,224]" for error messages.
+void DescribeTensor(ScalarType dtype, Span<const int32_t> sizes, char* buffer, size_t size) {
+  int n = snprintf(buffer, size, "%s[", ScalarTypeName(dtype));
+  for (size_t d = 0; d < sizes.size() && n > 0 && static_cast<size_t>(n) < size; ++d) {
+    n += snprintf(buffer + n, size - n, d == 0 ? "%d" : ",%d", sizes[d]);
+  }
+  if (n > 0 && static_cast<size_t>(n) < size) snprintf(buffer + n, size - n, "]");
+}
+
+}  // namespace
+
+Method::Method(const Program& program, MethodMeta meta, const MemoryManager& memory,
+               const MethodOptions& options)
+    : program_(&program), meta_(meta), memory_(memory), options_(options) {}
+
+Method::Method(Method&& other) noexcept
+    : program_(other.program_),
+      meta_(other.meta_),
+      memory_(other.memory_),
+      options_(other.options_),
+      values_(other.values_),
+      num_values_(other.num_values_),
+      input_indices_(other.input_indices_),
+      input_set_(other.input_set_),
+      num_inputs_(other.num_inputs_),
+      output_indices_(other.output_indices_),
+      num_outputs_(other.num_outputs_),
+      delegates_(other.delegates_),
+      num_delegates_(other.num_delegates_),
+      instructions_(other.instructions_),
+      num_instructions_(other.num_instructions_),
+      observer_(other.observer_) {
+  other.delegates_ = nullptr;
+  other.num_delegates_ = 0;
+}
+
+Method::~Method() {
+  for (size_t i = 0; i < num_delegates_; ++i) {
+    if (delegates_[i].handle != nullptr) delegates_[i].backend->Destroy(delegates_[i].handle);
+  }
+}
+
+Result<Method> Method::Load(const Program& program, const char* name,
+                            const MemoryManager& memory, const MethodOptions& options) {
+  EF_CHECK_OR_RETURN(memory.method_allocator != nullptr, Error::kInvalidArgument,
+                     "no method allocator");
+  EF_CHECK_OR_RETURN(options.num_threads >= 1, Error::kInvalidArgument,
+                     "num_threads must be at least 1");
+  EF_ASSIGN_OR_RETURN(const edgefleet_fb::ExecutionPlan* plan, program.plan(name));
+  Method method(program, MethodMeta(plan), memory, options);
+  EF_RETURN_IF_ERROR(method.Init(*plan));
+  return method;
+}
+
+Error Method::Init(const edgefleet_fb::ExecutionPlan& plan) {
+  MemoryAllocator& allocator = *memory_.method_allocator;
+  for (size_t i = 0; i < meta_.num_planned_buffers(); ++i) {
+    const int64_t needed = *meta_.planned_buffer_size(i);
+    EF_CHECK_OR_RETURN(memory_.planned_memory != nullptr &&
+                           i < memory_.planned_memory->num_buffers() &&
+                           memory_.planned_memory->buffer(i).size() >=
+                               static_cast<uint64_t>(needed),
+                       Error::kInvalidArgument,
+                       "planned arena %zu: method needs %lld bytes", i,
+                       static_cast<long long>(needed));
+  }
+  num_values_ = plan.values()->size();
+  EF_ASSIGN_OR_RETURN(values_, internal::ParseValues(*program_, plan, memory_));
+
+  num_inputs_ = plan.inputs()->size();
+  num_outputs_ = plan.outputs()->size();
+  input_indices_ = allocator.AllocateArray<size_t>(num_inputs_);
+  input_set_ = allocator.AllocateArray<bool>(num_inputs_);
+  output_indices_ = allocator.AllocateArray<size_t>(num_outputs_);
+  EF_CHECK_OR_RETURN((input_indices_ && input_set_ && output_indices_) ||
+                         (num_inputs_ == 0 && num_outputs_ == 0),
+                     Error::kMemoryAllocationFailed, "method allocator exhausted (inputs)");
+  for (size_t i = 0; i < num_inputs_; ++i) {
+    input_indices_[i] = plan.inputs()->Get(static_cast<uint32_t>(i));
+    // Non-tensor inputs are fixed at their traced value and count as set.
+    input_set_[i] = !values_[input_indices_[i]].is_tensor();
+  }
+  for (size_t i = 0; i < num_outputs_; ++i) {
+    output_indices_[i] = plan.outputs()->Get(static_cast<uint32_t>(i));
+  }
+  EF_RETURN_IF_ERROR(InitDelegates(plan));
+  return InitInstructions(plan);
+}
+
+Error Method::InitDelegates(const edgefleet_fb::ExecutionPlan& plan) {
+  const size_t n = meta_.num_backends();
+  if (n == 0) return Error::kOk;
+  MemoryAllocator& allocator = *memory_.method_allocator;
+  delegates_ = allocator.AllocateArray<Delegate>(n);
+  EF_CHECK_OR_RETURN(delegates_ != nullptr, Error::kMemoryAllocationFailed,
+                     "method allocator exhausted (delegates)");
+  const auto* fb = program_->flatbuffer();
+  for (size_t i = 0; i < n; ++i) {
+    const auto* delegate = plan.delegates()->Get(static_cast<uint32_t>(i));
+    const char* id = delegate->id()->c_str();
+    const BackendInterface* backend = FindBackend(id);
+    EF_CHECK_OR_RETURN(backend != nullptr, Error::kNotFound, "backend %s is not registered",
+                       id);
+    EF_CHECK_OR_RETURN(backend->IsAvailable(), Error::kNotSupported,
+                       "backend %s is not available on this machine", id);
+    FreeableBuffer processed;
+    const auto* ref = delegate->processed();
+    if (ref->location() == edgefleet_fb::DataLocation::INLINE) {
+      const auto* data = fb->backend_delegate_data()->Get(ref->index())->data();
+      processed = FreeableBuffer(data->data(), data->size(), nullptr);
+    } else {
+      EF_ASSIGN_OR_RETURN(processed,
+                          program_->LoadSegment(ref->index(),
+                                                SegmentInfo{SegmentInfo::Type::kBackend, 0, id}));
+    }
+    const size_t num_specs = delegate->compile_specs() ? delegate->compile_specs()->size() : 0;
+    CompileSpec* specs = allocator.AllocateArray<CompileSpec>(num_specs);
+    EF_CHECK_OR_RETURN(specs != nullptr || num_specs == 0, Error::kMemoryAllocationFailed,
+                       "method allocator exhausted (compile specs)");
+    for (size_t s = 0; s < num_specs; ++s) {
+      const auto* spec = delegate->compile_specs()->Get(static_cast<uint32_t>(s));
+      specs[s] = {spec->key()->c_str(), spec->value() ? spec->value()->data() : nullptr,
+                  spec->value() ? spec->value()->size() : 0};
+    }
+    const BackendInitContext context{&allocator, program_, meta_.name(), options_.num_threads};
+    Result<DelegateHandle*> handle = backend->Init(context, &processed, {specs, num_specs});
+    if (!handle.ok()) return handle.error();
+    delegates_[i] = {backend, *handle};
+    num_delegates_ = i + 1;
+  }
+  return Error::kOk;
+}
+
+Error Method::InitInstructions(const edgefleet_fb::ExecutionPlan& plan) {
+  const size_t num_chains = plan.chains() ? plan.chains()->size() : 0;
+  if (num_chains == 0) return Error::kOk;
+  EF_CHECK_OR_RETURN(num_chains == 1, Error::kNotSupported,
+                     "programs with %zu chains are not supported", num_chains);
+  if (plan.chains()->Get(0)->instructions() == nullptr) return Error::kOk;
+  const auto& instructions = *plan.chains()->Get(0)->instructions();
+  MemoryAllocator& allocator = *memory_.method_allocator;
+  num_instructions_ = instructions.size();
+  instructions_ = allocator.AllocateArray<Instruction>(num_instructions_);
+  EF_CHECK_OR_RETURN(instructions_ != nullptr || num_instructions_ == 0,
+                     Error::kMemoryAllocationFailed, "method allocator exhausted (instructions)");
+  size_t missing = 0;
+  char first_missing[128] = {};
+  bool first_missing_has_kernels = false;
+  for (size_t pc = 0; pc < num_instructions_; ++pc) {
+    const auto* fb = instructions.Get(static_cast<uint32_t>(pc));
+    Instruction& out = instructions_[pc];
+    out = Instruction{Instruction::Kind::kFree, nullptr, {}, 0, 0};
+    const flatbuffers::Vector<int32_t>* args = nullptr;
+    switch (fb->instr_args_type()) {
+      case InstructionArguments::KernelCall:
+        out.kind = Instruction::Kind::kKernel;
+        out.a = fb->instr_args_as_KernelCall()->op_index();
+        args = fb->instr_args_as_KernelCall()->args();
+        break;
+      case InstructionArguments::DelegateCall:
+        out.kind = Instruction::Kind::kDelegate;
+        out.a = fb->instr_args_as_DelegateCall()->delegate_index();
+        args = fb->instr_args_as_DelegateCall()->args();
+        break;
+      case InstructionArguments::MoveCall: {
+        out.kind = Instruction::Kind::kMove;
+        out.a = fb->instr_args_as_MoveCall()->move_from();
+        out.b = fb->instr_args_as_MoveCall()->move_to();
+        // Moves keep every value's kind, so boxed lists stay well-typed.
+        EF_CHECK_OR_RETURN(values_[out.a].tag() == values_[out.b].tag(), Error::kInvalidProgram,
+                           "invalid program: move between values of different kinds");
+        break;
+      }
+      case InstructionArguments::JumpFalseCall:
+        out.kind = Instruction::Kind::kJumpFalse;
+        out.a = fb->instr_args_as_JumpFalseCall()->cond_value_index();
+        out.b = fb->instr_args_as_JumpFalseCall()->destination_instruction();
+        break;
+      default:
+        out.kind = Instruction::Kind::kFree;
+        out.a = fb->instr_args_as_FreeCall()->value_index();
+        break;
+    }
+    if (args != nullptr) {
+      EValue** arg_values = allocator.AllocateArray<EValue*>(args->size());
+      EF_CHECK_OR_RETURN(arg_values != nullptr || args->size() == 0,
+                         Error::kMemoryAllocationFailed, "method allocator exhausted (args)");
+      for (uint32_t j = 0; j < args->size(); ++j) arg_values[j] = &values_[args->Get(j)];
+      out.args = {arg_values, args->size()};
+    }
+    if (out.kind != Instruction::Kind::kKernel) continue;
+    char name[128];
+    EF_CHECK_OR_RETURN(meta_.operator_name(out.a, name, sizeof(name)), Error::kInvalidProgram,
+                       "invalid program: operator name too long");
+    out.kernel = ResolveKernel(name, out.args, options_.kernels);
+    if (out.kernel == nullptr) {
+      Log(LogLevel::kInfo, "missing operator: [%zu] %s", pc, name);
+      if (missing++ == 0) {
+        snprintf(first_missing, sizeof(first_missing), "%s", name);
+        first_missing_has_kernels = HasKernel(name);
+      }
+    }
+  }
+  if (missing > 0) {
+    char more[48] = "";
+    if (missing > 1) snprintf(more, sizeof(more), " (%zu instructions lack kernels)", missing);
+    EF_FAIL(Error::kOperatorMissing,
+            first_missing_has_kernels ? "operator %s has no kernel for these argument types%s"
+                                      : "operator %s is not registered%s",
+            first_missing, more);
+  }
+  return Error::kOk;
+}
+
+Error Method::SetTensorInput(size_t i, Tensor& dst, const Tensor& src) {
+  char expected[96], got[96];
+  DescribeTensor(dst.dtype(), meta_.input_tensor_info(i)->sizes, expected, sizeof(expected));
+  DescribeTensor(src.dtype(), src.sizes(), got, sizeof(got));
+  const bool dynamic = dst.dynamism() != ShapeDynamism::kStatic;
+  EF_CHECK_OR_RETURN(src.dtype() == dst.dtype() && src.dim() == dst.dim(),
+                     Error::kInvalidArgument, "input %zu: expected %s%s, got %s", i, expected,
+                     dynamic ? " (dynamic, bounded)" : "", got);
+  if (dst.Resize(src.sizes()) != Error::kOk) {
+    EF_FAIL(Error::kInvalidArgument, "input %zu: expected %s%s, got %s", i, expected,
+            dynamic ? " (dynamic, bounded)" : "", got);
+  }
+  if (meta_.input_tensor_info(i)->is_memory_planned) return CopyTensorData(src, dst);
+  // Unplanned input: alias the caller's data, which must use our dim order.
+  EF_CHECK_OR_RETURN(src.numel() == 0 || src.data() != nullptr, Error::kInvalidArgument,
+                     "input %zu: no data", i);
+  for (int d = 0; d < src.dim(); ++d) {
+    EF_CHECK_OR_RETURN(src.size(d) <= 1 || src.stride(d) == dst.stride(d),
+                       Error::kInvalidArgument,
+                       "input %zu: unplanned input must use the program's dim order", i);
+  }
+  dst.set_data(const_cast<void*>(src.data()));
+  return Error::kOk;
+}
+
+Error Method::SetInput(size_t i, const EValue& value) {
+  EF_CHECK_OR_RETURN(i < num_inputs_, Error::kInvalidArgument,
+                     "input %zu out of range (method has %zu inputs)", i, num_inputs_);
+  EValue& dst = values_[input_indices_[i]];
+  EF_CHECK_OR_RETURN(dst.tag() == value.tag(), Error::kInvalidArgument,
+                     "input %zu: expected %s, got %s", i, TagName(dst.tag()),
+                     TagName(value.tag()));
+  switch (dst.tag()) {
+    case Tag::kTensor:
+      EF_RETURN_IF_ERROR(SetTensorInput(i, dst.to_tensor(), value.to_tensor()));
+      break;
+    case Tag::kInt:
+      EF_CHECK_OR_RETURN(dst.to_int() == value.to_int(), Error::kInvalidArgument,
+                         "input %zu: expected the traced value %lld", i,
+                         static_cast<long long>(dst.to_int()));
+      break;
+    case Tag::kBool:
+      EF_CHECK_OR_RETURN(dst.to_bool() == value.to_bool(), Error::kInvalidArgument,
+                         "input %zu: expected the traced value", i);
+      break;
+    case Tag::kDouble: {
+      const double a = dst.to_double(), b = value.to_double();
+      const double diff = a > b ? a - b : b - a;
+      EF_CHECK_OR_RETURN(diff <= 1e-4 + 1e-5 * (b < 0 ? -b : b), Error::kInvalidArgument,
+                         "input %zu: expected the traced value %g", i, a);
+      break;
+    }
+    default:
+      EF_FAIL(Error::kNotSupported, "input %zu: %s inputs are not supported", i,
+              TagName(dst.tag()));
+  }
+  input_set_[i] = true;
+  return Error::kOk;
+}
+
+Error Method::ExecuteInstruction(const Instruction& instruction, size_t* next_pc) {
+  switch (instruction.kind) {
+    case Instruction::Kind::kKernel: {
+      KernelContext context(memory_.temp_allocator, options_.num_threads);
+      instruction.kernel->fn(context, instruction.args);
+      if (context.failed()) {
+        char name[128];
+        meta_.operator_name(instruction.a, name, sizeof(name));
+        char detail[kMaxErrorDetail];
+        snprintf(detail, sizeof(detail), "%s", LastErrorDetail());
+        EF_FAIL(context.failure(), "%s failed at instruction %zu: %s", name, *next_pc - 1,
+                detail);
+      }
+      return Error::kOk;
+    }
+    case Instruction::Kind::kDelegate: {
+      const Delegate& d = delegates_[instruction.a];
+      const BackendExecutionContext context{memory_.temp_allocator, meta_.name()};
+      return d.backend->Execute(context, d.handle, instruction.args);
+    }
+    case Instruction::Kind::kMove:
+      values_[instruction.b] = values_[instruction.a];
+      return Error::kOk;
+    case Instruction::Kind::kJumpFalse: {
+      const EValue& cond = values_[instruction.a];
+      bool value;
+      if (cond.is_bool()) {
+        value = cond.to_bool();
+      } else if (cond.is_tensor() && cond.to_tensor().dtype() == ScalarType::kBool &&
+                 (cond.to_tensor().numel() == 0 || cond.to_tensor().data() != nullptr)) {
+        const Tensor& t = cond.to_tensor();
+        value = true;
+        for (int64_t k = 0; k < t.numel(); ++k) value = value && t.data_as<uint8_t>()[k] != 0;
+      } else {
+        EF_FAIL(Error::kInvalidProgram, "invalid program: jump condition is not a bool");
+      }
+      if (!value) *next_pc = static_cast<size_t>(instruction.b);
+      return Error::kOk;
+    }
+    case Instruction::Kind::kFree:
+      if (values_[instruction.a].is_tensor()) values_[instruction.a].to_tensor().set_data(nullptr);
+      return Error::kOk;
+  }
+  return Error::kInternal;
+}
+
+Error Method::Execute() {
+  for (size_t i = 0; i < num_inputs_; ++i) {
+    EF_CHECK_OR_RETURN(input_set_[i], Error::kInvalidState, "input %zu has not been set", i);
+  }
+  uint64_t steps = 0;
+  size_t pc = 0;
+  while (pc < num_instructions_) {
+    EF_CHECK_OR_RETURN(++steps <= kMaxInstructionsPerExecute, Error::kInvalidProgram,
+                       "invalid program: more than %llu instructions executed (endless loop?)",
+                       static_cast<unsigned long long>(kMaxInstructionsPerExecute));
+    const size_t current = pc++;
+    if (observer_ != nullptr) observer_->OnInstructionStart(0, current);
+    const Error error = ExecuteInstruction(instructions_[current], &pc);
+    if (observer_ != nullptr) observer_->OnInstructionEnd(0, current);
+    if (memory_.temp_allocator != nullptr) memory_.temp_allocator->Reset();
+    if (error != Error::kOk) return error;
+  }
+  return Error::kOk;
+}
+
+const EValue& Method::output(size_t i) const { return values_[output_indices_[i]]; }
+
+const char* Method::instruction_kind(size_t pc) const {
+  const Instruction& instruction = instructions_[pc];
+  switch (instruction.kind) {
+    case Instruction::Kind::kKernel:
+      return KernelVariantName(instruction.kernel->variant);
+    case Instruction::Kind::kDelegate:
+      return "delegate";
+    default:
+      return "control";
+  }
+}
+
+}  // namespace edgefleet

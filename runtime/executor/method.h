@@ -1,0 +1,127 @@
+// Method: an executable instance of one method of a Program.
+//
+// Method::Load builds the value table from the program (tensors pointing
+// into planned arenas or constants), initializes delegates, and resolves a
+// kernel for every KernelCall. After inputs are set, Execute() runs the
+// instructions; it allocates nothing (kernel scratch comes from the temp
+// allocator, reset after every instruction).
+//
+// Ownership: all memory comes from the caller's MemoryManager, which must
+// outlive the Method; the Program must outlive it too. The Method owns its
+// delegate handles and destroys them in its destructor.
+// Thread safety: one thread at a time. Several Methods of one Program may
+// run concurrently on different threads.
+
+#ifndef EDGEFLEET_RUNTIME_EXECUTOR_METHOD_H_
+#define EDGEFLEET_RUNTIME_EXECUTOR_METHOD_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/backends/backend.h"
+#include "runtime/core/evalue.h"
+#include "runtime/core/result.h"
+#include "runtime/executor/memory_manager.h"
+#include "runtime/executor/method_meta.h"
+#include "runtime/executor/program.h"
+#include "runtime/kernels/kernel_registry.h"
+
+namespace edgefleet {
+
+struct MethodOptions {
+  // Kernel choice: optimized where available, or portable only (reference).
+  KernelPreference kernels = KernelPreference::kOptimizedFirst;
+  // Threads kernels and delegates may use (>= 1).
+  int num_threads = 1;
+};
+
+// Observes instruction execution (profiling). Called on the executing
+// thread; implementations must not allocate in the runtime's arenas.
+class InstructionObserver {
+ public:
+  virtual ~InstructionObserver() = default;
+  virtual void OnInstructionStart(size_t chain, size_t pc) = 0;
+  virtual void OnInstructionEnd(size_t chain, size_t pc) = 0;
+};
+
+class Method {
+ public:
+  // Most instructions one Execute() runs, a bound against malformed jumps.
+  static constexpr uint64_t kMaxInstructionsPerExecute = 10 * 1000 * 1000;
+
+  // Errors: kNotFound (no such method), kOperatorMissing (detail names the
+  // first missing operator), kNotFound for an unregistered backend,
+  // kMemoryAllocationFailed, kNotSupported (unbounded dynamic shapes,
+  // external data), kInvalidProgram.
+  static Result<Method> Load(const Program& program, const char* name,
+                             const MemoryManager& memory,
+                             const MethodOptions& options = {});
+
+  Method(Method&& other) noexcept;
+  Method(const Method&) = delete;
+  Method& operator=(const Method&) = delete;
+  Method& operator=(Method&&) = delete;
+  ~Method();
+
+  const MethodMeta& meta() const { return meta_; }
+  size_t num_inputs() const { return num_inputs_; }
+  size_t num_outputs() const { return num_outputs_; }
+
+  // Sets input `i` from `value`. Tensors must match the input's dtype and
+  // rank, and its shape (static inputs) or bound (DYNAMIC_BOUND inputs);
+  // their data is copied into planned memory, converting the dim order if
+  // needed, or (unplanned inputs) aliased and must outlive Execute().
+  // Scalar inputs must equal the value traced at export.
+  // Errors: kInvalidArgument with a detail such as
+  // "input 0: expected float32[1,3,224,224], got float32[1,3,32,32]".
+  Error SetInput(size_t i, const EValue& value);
+
+  // Runs the method. REQUIRES: every input set since Load.
+  Error Execute();
+
+  // Output `i`. Tensors point into planned memory, valid until the next
+  // Execute(). REQUIRES: i < num_outputs().
+  const EValue& output(size_t i) const;
+
+  // Per-instruction kernel choice, for inspection ("portable"/"optimized",
+  // or "delegate"/"prim" for other instruction kinds). REQUIRES: pc is a
+  // valid instruction index of chain 0.
+  const char* instruction_kind(size_t pc) const;
+  size_t num_instructions() const { return num_instructions_; }
+
+  // Observer for per-instruction timing; may be null. Not owned.
+  void set_observer(InstructionObserver* observer) { observer_ = observer; }
+
+ private:
+  struct Instruction;
+  struct Delegate;
+
+  Method(const Program& program, MethodMeta meta, const MemoryManager& memory,
+         const MethodOptions& options);
+  Error Init(const edgefleet_fb::ExecutionPlan& plan);
+  Error InitDelegates(const edgefleet_fb::ExecutionPlan& plan);
+  Error InitInstructions(const edgefleet_fb::ExecutionPlan& plan);
+  Error ExecuteInstruction(const Instruction& instruction, size_t* next_pc);
+  Error SetTensorInput(size_t i, Tensor& dst, const Tensor& src);
+
+  const Program* program_;
+  MethodMeta meta_;
+  MemoryManager memory_;
+  MethodOptions options_;
+  EValue* values_ = nullptr;
+  size_t num_values_ = 0;
+  size_t* input_indices_ = nullptr;
+  bool* input_set_ = nullptr;
+  size_t num_inputs_ = 0;
+  size_t* output_indices_ = nullptr;
+  size_t num_outputs_ = 0;
+  Delegate* delegates_ = nullptr;
+  size_t num_delegates_ = 0;
+  Instruction* instructions_ = nullptr;
+  size_t num_instructions_ = 0;
+  InstructionObserver* observer_ = nullptr;
+};
+
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_EXECUTOR_METHOD_H_

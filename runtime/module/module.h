@@ -1,0 +1,83 @@
+// Module: the convenient way to run a .pte file (heap allowed here).
+//
+// Module::Load(path) opens the file with an mmap (or pread) loader, loads
+// and verifies the Program, and LoadMethod(name) allocates exactly the
+// memory MethodMeta asks for (method allocator, planned arenas, a temp
+// arena) and loads the Method. It also reports what was allocated, for the
+// emulator's memory accounting.
+//
+// Ownership: the Module owns the loader, the Program, every loaded Method
+// and their memory. Method pointers stay valid until the Module dies.
+// Thread safety: not thread-safe; use one Module per thread, or share the
+// Program by loading Methods from several Modules.
+
+#ifndef EDGEFLEET_RUNTIME_MODULE_MODULE_H_
+#define EDGEFLEET_RUNTIME_MODULE_MODULE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/core/data_loader.h"
+#include "runtime/core/result.h"
+#include "runtime/executor/method.h"
+#include "runtime/executor/program.h"
+
+namespace edgefleet {
+
+class Module {
+ public:
+  enum class LoadMode { kMmap, kFile };
+
+  struct Options {
+    LoadMode load_mode = LoadMode::kMmap;
+    MethodOptions method;
+    // Kernel scratch arena per method, reset after every instruction.
+    size_t temp_allocator_bytes = 8 << 20;
+  };
+
+  // What a loaded method uses, in bytes.
+  struct MemoryUse {
+    uint64_t planned = 0;           // planned arenas
+    uint64_t method_allocator = 0;  // value table and metadata actually used
+    uint64_t temp_peak = 0;         // highest kernel scratch use so far
+  };
+
+  // Errors: kAccessFailed (file), and everything Program::Load returns.
+  static Result<std::unique_ptr<Module>> Load(const std::string& path, const Options& options);
+  // Loads from memory (copied into an aligned, owned buffer).
+  static Result<std::unique_ptr<Module>> LoadFromBuffer(const void* data, size_t size,
+                                                        const Options& options);
+
+  ~Module();
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+
+  const Program& program() const { return *program_; }
+
+  // Loads `name` (once; later calls return the same Method).
+  Result<Method*> LoadMethod(const char* name);
+
+  // Memory of a loaded method. REQUIRES: LoadMethod(name) succeeded.
+  MemoryUse memory_use(const char* name) const;
+
+  // Bytes the loader has read from storage so far.
+  uint64_t bytes_read() const { return loader_->BytesRead(); }
+
+ private:
+  struct LoadedMethod;
+
+  Module(std::unique_ptr<DataLoader> loader, std::vector<uint8_t> owned_data,
+         const Options& options);
+
+  std::unique_ptr<DataLoader> loader_;
+  std::vector<uint8_t> owned_data_;  // backing store of LoadFromBuffer
+  Options options_;
+  std::unique_ptr<Program> program_;
+  std::vector<std::unique_ptr<LoadedMethod>> methods_;
+};
+
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_MODULE_MODULE_H_
