@@ -21,8 +21,8 @@ if [ -x "$venv/bin/python" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want"
   exit 0
 fi
 
-command -v "$python" >/dev/null 2>&1 || die "'$python' not found (install python3 and python3-venv)"
 if [ ! -x "$venv/bin/python" ]; then
+  command -v "$python" >/dev/null 2>&1 || die "'$python' not found (install python3 and python3-venv)"
   echo "setup_venv: creating $venv" >&2
   "$python" -m venv "$venv" >&2 \
     || die "'$python -m venv' failed (on Debian: apt-get install python3-venv)"
