@@ -54,6 +54,7 @@ Method::Method(Method&& other) noexcept
       num_values_(other.num_values_),
       input_indices_(other.input_indices_),
       input_set_(other.input_set_),
+      input_clobbered_(other.input_clobbered_),
       num_inputs_(other.num_inputs_),
       output_indices_(other.output_indices_),
       num_outputs_(other.num_outputs_),
@@ -61,7 +62,8 @@ Method::Method(Method&& other) noexcept
       num_delegates_(other.num_delegates_),
       instructions_(other.instructions_),
       num_instructions_(other.num_instructions_),
-      observer_(other.observer_) {
+      observer_(other.observer_),
+      executed_(other.executed_) {
   other.delegates_ = nullptr;
   other.num_delegates_ = 0;
 }
@@ -103,8 +105,9 @@ Error Method::Init(const edgefleet_fb::ExecutionPlan& plan) {
   num_outputs_ = plan.outputs()->size();
   input_indices_ = allocator.AllocateArray<size_t>(num_inputs_);
   input_set_ = allocator.AllocateArray<bool>(num_inputs_);
+  input_clobbered_ = allocator.AllocateArray<bool>(num_inputs_);
   output_indices_ = allocator.AllocateArray<size_t>(num_outputs_);
-  EF_CHECK_OR_RETURN((input_indices_ && input_set_ && output_indices_) ||
+  EF_CHECK_OR_RETURN((input_indices_ && input_set_ && input_clobbered_ && output_indices_) ||
                          (num_inputs_ == 0 && num_outputs_ == 0),
                      Error::kMemoryAllocationFailed, "method allocator exhausted (inputs)");
   for (size_t i = 0; i < num_inputs_; ++i) {
@@ -116,7 +119,61 @@ Error Method::Init(const edgefleet_fb::ExecutionPlan& plan) {
     output_indices_[i] = plan.outputs()->Get(static_cast<uint32_t>(i));
   }
   EF_RETURN_IF_ERROR(InitDelegates(plan));
-  return InitInstructions(plan);
+  EF_RETURN_IF_ERROR(InitInstructions(plan));
+  FindClobberedInputs(plan);
+  return Error::kOk;
+}
+
+void Method::FindClobberedInputs(const edgefleet_fb::ExecutionPlan& plan) {
+  // Planned byte range of tensor value `v`, or false if it is not planned.
+  struct Range {
+    uint32_t arena;
+    uint64_t begin, end;
+  };
+  auto range_of = [&](size_t v, Range* r) {
+    if (!values_[v].is_tensor()) return false;
+    const auto* alloc = plan.values()->Get(static_cast<uint32_t>(v))->val_as_Tensor()
+                            ->allocation_info();
+    if (alloc == nullptr) return false;
+    r->arena = alloc->memory_id();
+    r->begin = static_cast<uint64_t>(alloc->memory_offset_low()) |
+               (static_cast<uint64_t>(alloc->memory_offset_high()) << 32);
+    r->end = r->begin + values_[v].to_tensor().nbytes();
+    return true;
+  };
+  for (size_t i = 0; i < num_inputs_; ++i) {
+    input_clobbered_[i] = false;
+    Range in;
+    if (!range_of(input_indices_[i], &in)) continue;
+    // Values written by instructions: kernel return slots (a tensor or a
+    // list of output tensors) and delegate arguments.
+    for (size_t pc = 0; pc < num_instructions_ && !input_clobbered_[i]; ++pc) {
+      const Instruction& instruction = instructions_[pc];
+      if (instruction.args.empty()) continue;
+      const bool delegate = instruction.kind == Instruction::Kind::kDelegate;
+      const size_t first = delegate ? 0 : instruction.args.size() - 1;
+      for (size_t a = first; a < instruction.args.size(); ++a) {
+        const EValue& arg = *instruction.args[a];
+        const size_t v = static_cast<size_t>(&arg - values_);
+        if (v == input_indices_[i]) continue;
+        Range out;
+        if (range_of(v, &out) && out.arena == in.arena && out.begin < in.end &&
+            in.begin < out.end) {
+          input_clobbered_[i] = true;
+        }
+        if (arg.tag() == Tag::kListTensor) {
+          const BoxedTensorList& list = arg.to_tensor_list();
+          for (size_t k = 0; k < list.size; ++k) {
+            const size_t item = static_cast<size_t>(list.items[k] - values_);
+            if (item != input_indices_[i] && range_of(item, &out) && out.arena == in.arena &&
+                out.begin < in.end && in.begin < out.end) {
+              input_clobbered_[i] = true;
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 Error Method::InitDelegates(const edgefleet_fb::ExecutionPlan& plan) {
@@ -352,8 +409,16 @@ Error Method::ExecuteInstruction(const Instruction& instruction, size_t* next_pc
 
 Error Method::Execute() {
   for (size_t i = 0; i < num_inputs_; ++i) {
-    EF_CHECK_OR_RETURN(input_set_[i], Error::kInvalidState, "input %zu has not been set", i);
+    EF_CHECK_OR_RETURN(input_set_[i], Error::kInvalidState,
+                       "input %zu has not been set%s", i,
+                       input_clobbered_[i] && executed_
+                           ? " since the last execute (the method reuses its memory)"
+                           : "");
   }
+  for (size_t i = 0; i < num_inputs_; ++i) {
+    if (input_clobbered_[i]) input_set_[i] = false;
+  }
+  executed_ = true;
   uint64_t steps = 0;
   size_t pc = 0;
   while (pc < num_instructions_) {

@@ -76,7 +76,10 @@ class Method {
   // "input 0: expected float32[1,3,224,224], got float32[1,3,32,32]".
   Error SetInput(size_t i, const EValue& value);
 
-  // Runs the method. REQUIRES: every input set since Load.
+  // Runs the method. REQUIRES: every input set since Load, and set again
+  // since the last Execute() for inputs whose planned memory the method
+  // reuses for intermediate values (the exporter's memory planner may
+  // overlap a dead input with later tensors); otherwise kInvalidState.
   Error Execute();
 
   // Output `i`. Tensors point into planned memory, valid until the next
@@ -103,6 +106,7 @@ class Method {
   Error InitInstructions(const edgefleet_fb::ExecutionPlan& plan);
   Error ExecuteInstruction(const Instruction& instruction, size_t* next_pc);
   Error SetTensorInput(size_t i, Tensor& dst, const Tensor& src);
+  void FindClobberedInputs(const edgefleet_fb::ExecutionPlan& plan);
 
   const Program* program_;
   MethodMeta meta_;
@@ -112,6 +116,7 @@ class Method {
   size_t num_values_ = 0;
   size_t* input_indices_ = nullptr;
   bool* input_set_ = nullptr;
+  bool* input_clobbered_ = nullptr;  // planned memory overwritten by Execute
   size_t num_inputs_ = 0;
   size_t* output_indices_ = nullptr;
   size_t num_outputs_ = 0;
@@ -120,6 +125,7 @@ class Method {
   Instruction* instructions_ = nullptr;
   size_t num_instructions_ = 0;
   InstructionObserver* observer_ = nullptr;
+  bool executed_ = false;
 };
 
 }  // namespace edgefleet

@@ -223,6 +223,42 @@ TEST_F(MethodTest, BoundedDynamicInputResizesWithinBound) {
                "input 0: expected float32[4,2] (dynamic, bounded), got float32[5,2]");
 }
 
+TEST_F(MethodTest, InputWhoseMemoryIsReusedMustBeSetAgain) {
+  // y = x + x is planned over x's own bytes, as the exporter's planner does
+  // when x is dead after the add: a second Execute() would read garbage.
+  ProgramBuilder b;
+  const int x = b.AddPlannedTensor(ScalarType::kFloat, {2});
+  const int y = b.AddPlannedTensor(ScalarType::kFloat, {2});
+  b.tensor(y).allocation_info->memory_offset_low = 0;
+  b.AddKernelCall(b.AddOperator("edgefleet_test::add", "out"), {x, x, y, y});
+  b.SetInputs({x});
+  b.SetOutputs({y});
+  Result<Method> method = Load(b);
+  ASSERT_TRUE(method.ok()) << LastErrorDetail();
+  float in[2] = {1, 2};
+  CallerTensor xt(ScalarType::kFloat, {2}, in);
+  ASSERT_EQ(method->SetInput(0, xt.value()), Error::kOk);
+  ASSERT_EQ(method->Execute(), Error::kOk);
+  EXPECT_EQ(method->output(0).to_tensor().data_as<float>()[1], 4);
+  EXPECT_EQ(method->Execute(), Error::kInvalidState);
+  EXPECT_STREQ(LastErrorDetail(),
+               "input 0 has not been set since the last execute (the method reuses its memory)");
+  ASSERT_EQ(method->SetInput(0, xt.value()), Error::kOk);
+  ASSERT_EQ(method->Execute(), Error::kOk);
+  EXPECT_EQ(method->output(0).to_tensor().data_as<float>()[1], 4);
+}
+
+TEST_F(MethodTest, InputsNotReusedStaySetAcrossExecutes) {
+  Result<Method> method = Load(AddConstantProgram());
+  ASSERT_TRUE(method.ok());
+  float in[4] = {1, 2, 3, 4};
+  CallerTensor x(ScalarType::kFloat, {1, 2, 1, 2}, in);
+  ASSERT_EQ(method->SetInput(0, x.value()), Error::kOk);
+  ASSERT_EQ(method->Execute(), Error::kOk);
+  ASSERT_EQ(method->Execute(), Error::kOk) << LastErrorDetail();
+  EXPECT_EQ(method->output(0).to_tensor().data_as<float>()[0], 11);
+}
+
 TEST_F(MethodTest, MissingOperatorIsNamed) {
   ProgramBuilder b = AddConstantProgram();
   const int op = b.AddOperator("aten::foo", "out");
