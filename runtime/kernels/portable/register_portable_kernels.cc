@@ -3,15 +3,111 @@
 #include <mutex>
 
 #include "runtime/kernels/kernel_registry.h"
+#include "runtime/kernels/portable/portable_kernels.h"
 
 namespace edgefleet {
+namespace portable {
+namespace {
+
+constexpr Kernel Portable(const char* name, OpFunction fn) {
+  return Kernel{name, fn, nullptr, KernelVariant::kPortable};
+}
+
+const Kernel kPortableKernels[] = {
+    // Elementwise arithmetic.
+    Portable("aten::add.out", AddOut),
+    Portable("aten::sub.out", SubOut),
+    Portable("aten::add.Scalar_out", AddScalarOut),
+    Portable("aten::sub.Scalar_out", SubScalarOut),
+    Portable("aten::mul.out", MulOut),
+    Portable("aten::mul.Scalar_out", MulScalarOut),
+    Portable("aten::div.out", DivOut),
+    Portable("aten::div.out_mode", DivOutMode),
+    Portable("aten::div.Scalar_out", DivScalarOut),
+    // Activations and pointwise math.
+    Portable("aten::relu.out", ReluOut),
+    Portable("aten::hardtanh.out", HardtanhOut),
+    Portable("aten::clamp.out", ClampOut),
+    Portable("aten::hardswish.out", HardswishOut),
+    Portable("aten::hardsigmoid.out", HardsigmoidOut),
+    Portable("aten::gelu.out", GeluOut),
+    Portable("aten::sigmoid.out", SigmoidOut),
+    Portable("aten::tanh.out", TanhOut),
+    Portable("aten::exp.out", ExpOut),
+    Portable("aten::sqrt.out", SqrtOut),
+    Portable("aten::rsqrt.out", RsqrtOut),
+    Portable("aten::neg.out", NegOut),
+    // Linear algebra, convolution, normalization, pooling.
+    Portable("aten::mm.out", MmOut),
+    Portable("aten::bmm.out", BmmOut),
+    Portable("aten::addmm.out", AddmmOut),
+    Portable("aten::linear.out", LinearOut),
+    Portable("aten::convolution.out", ConvolutionOut),
+    Portable("aten::_native_batch_norm_legit_no_training.out",
+             NativeBatchNormNoTrainingOut),
+    Portable("aten::native_layer_norm.out", NativeLayerNormOut),
+    Portable("aten::max_pool2d_with_indices.out", MaxPool2dWithIndicesOut),
+    Portable("aten::avg_pool2d.out", AvgPool2dOut),
+    Portable("aten::_adaptive_avg_pool2d.out", AdaptiveAvgPool2dOut),
+    Portable("aten::_softmax.out", SoftmaxOut),
+    Portable("aten::_log_softmax.out", LogSoftmaxOut),
+    Portable("aten::mean.out", MeanOut),
+    Portable("aten::sum.IntList_out", SumIntListOut),
+    // Shape and copy ops.
+    Portable("aten::permute_copy.out", PermuteCopyOut),
+    Portable("aten::t_copy.out", TCopyOut),
+    Portable("aten::transpose_copy.int_out", TransposeCopyIntOut),
+    Portable("aten::expand_copy.out", ExpandCopyOut),
+    Portable("aten::view_copy.out", ViewCopyOut),
+    Portable("aten::unsqueeze_copy.out", UnsqueezeCopyOut),
+    Portable("aten::squeeze_copy.dim_out", SqueezeCopyDimOut),
+    Portable("aten::squeeze_copy.dims_out", SqueezeCopyDimsOut),
+    Portable("aten::clone.out", CloneOut),
+    Portable("aten::cat.out", CatOut),
+    Portable("aten::full.out", FullOut),
+    Portable("dim_order_ops::_clone_dim_order.out", CloneDimOrderOut),
+    Portable("dim_order_ops::_to_dim_order_copy.out", ToDimOrderCopyOut),
+    Portable("aten::slice_copy.Tensor_out", SliceCopyTensorOut),
+    Portable("aten::select_copy.int_out", SelectCopyIntOut),
+    Portable("aten::constant_pad_nd.out", ConstantPadNdOut),
+    Portable("aten::embedding.out", EmbeddingOut),
+    // Prim ops.
+    Portable("aten::sym_size.int", SymSizeInt),
+    Portable("aten::sym_numel", SymNumel),
+    Portable("executorch_prim::et_view.default", EtViewDefault),
+    Portable("executorch_prim::add.Scalar", PrimAddScalar),
+    Portable("executorch_prim::sub.Scalar", PrimSubScalar),
+    Portable("executorch_prim::mul.Scalar", PrimMulScalar),
+    Portable("executorch_prim::floordiv.Scalar", PrimFloorDivScalar),
+    Portable("executorch_prim::truediv.Scalar", PrimTrueDivScalar),
+    Portable("executorch_prim::mod.Scalar", PrimModScalar),
+    Portable("executorch_prim::eq.Scalar", PrimEqScalar),
+    Portable("executorch_prim::gt.Scalar", PrimGtScalar),
+    Portable("executorch_prim::lt.Scalar", PrimLtScalar),
+    Portable("executorch_prim::ge.Scalar", PrimGeScalar),
+    Portable("executorch_prim::le.Scalar", PrimLeScalar),
+    Portable("executorch_prim::sym_max.Scalar", PrimSymMaxScalar),
+    Portable("executorch_prim::sym_min.Scalar", PrimSymMinScalar),
+    Portable("executorch_prim::floordiv.int", PrimFloorDivInt),
+    Portable("executorch_prim::mod.int", PrimModInt),
+    Portable("executorch_prim::neg.Scalar", PrimNegScalar),
+    Portable("executorch_prim::sym_float.Scalar", PrimSymFloatScalar),
+    Portable("executorch_prim::sym_int.Scalar", PrimSymIntScalar),
+    Portable("executorch_prim::ceil.Scalar", PrimCeilScalar),
+    Portable("executorch_prim::round.Scalar", PrimRoundScalar),
+    Portable("executorch_prim::trunc.Scalar", PrimTruncScalar),
+    Portable("executorch_prim::sym_not.Scalar", PrimSymNotScalar),
+    Portable("executorch_prim::sym_ite.Scalar", PrimSymIteScalar),
+};
+
+}  // namespace
+}  // namespace portable
 
 Error RegisterPortableKernels() {
   static std::once_flag once;
   static Error result = Error::kOk;
   std::call_once(once, [] {
-    // TODO(kernels helper): the kernel table goes here.
-    result = Error::kOk;
+    result = RegisterKernels(portable::kPortableKernels);
   });
   return result;
 }

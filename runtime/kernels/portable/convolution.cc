@@ -1,0 +1,248 @@
+// aten::convolution.out: 1-D and 2-D convolution, regular and transposed,
+// with groups (depthwise included), stride, padding, dilation and an
+// optional bias. A rank-3 (N, C, L) problem runs as 2-D with H = 1. Direct
+// loops over strided data, so any dim order works (channels-last included).
+
+#include <algorithm>
+
+#include "runtime/kernels/portable/dtype_util.h"
+#include "runtime/kernels/portable/kernel_args.h"
+#include "runtime/kernels/portable/pool_util.h"
+#include "runtime/kernels/portable/portable_kernels.h"
+#include "runtime/kernels/portable/strided_loop.h"
+
+namespace edgefleet {
+namespace portable {
+namespace {
+
+// Problem geometry, every tensor seen as 4-D.
+struct ConvShape {
+  Planes in, weight, out;
+  int64_t groups;
+  int64_t stride[2], pad[2], dilation[2];
+};
+
+// out = bias (or 0) broadcast over every plane.
+template <typename T>
+void InitOut(const ConvShape& g, const Tensor* bias, T* y) {
+  const Planes& po = g.out;
+  for (int64_t n = 0; n < po.n; ++n) {
+    for (int64_t c = 0; c < po.c; ++c) {
+      const T b = bias == nullptr
+                      ? T(0)
+                      : bias->data_as<const T>()[c * bias->stride(0)];
+      for (int64_t h = 0; h < po.h; ++h) {
+        for (int64_t w = 0; w < po.w; ++w) {
+          y[n * po.sn + c * po.sc + h * po.sh + w * po.sw] = b;
+        }
+      }
+    }
+  }
+}
+
+// First and one-past-last output index o with 0 <= o * s - p + k * d < in.
+void ValidRange(int64_t in, int64_t out, int64_t s, int64_t p, int64_t kd,
+                int64_t* lo, int64_t* hi) {
+  const int64_t shift = p - kd;  // o * s >= shift and o * s < in + shift
+  *lo = shift <= 0 ? 0 : (shift + s - 1) / s;
+  const int64_t end = in + shift;  // o * s < end
+  *hi = end <= 0 ? 0 : std::min(out, (end + s - 1) / s);
+  if (*hi < *lo) *hi = *lo;
+}
+
+template <typename T>
+void Conv(const ConvShape& g, const T* x, const T* w, T* y) {
+  const Planes &pi = g.in, &pw = g.weight, &po = g.out;
+  const int64_t cin_g = pi.c / g.groups, cout_g = po.c / g.groups;
+  for (int64_t n = 0; n < pi.n; ++n) {
+    for (int64_t oc = 0; oc < po.c; ++oc) {
+      const int64_t group = oc / cout_g;
+      T* yp = y + n * po.sn + oc * po.sc;
+      for (int64_t icg = 0; icg < cin_g; ++icg) {
+        const T* xp = x + n * pi.sn + (group * cin_g + icg) * pi.sc;
+        for (int64_t kh = 0; kh < pw.h; ++kh) {
+          int64_t oh0, oh1;
+          ValidRange(pi.h, po.h, g.stride[0], g.pad[0], kh * g.dilation[0],
+                     &oh0, &oh1);
+          for (int64_t kw = 0; kw < pw.w; ++kw) {
+            const T wv = w[oc * pw.sn + icg * pw.sc + kh * pw.sh + kw * pw.sw];
+            int64_t ow0, ow1;
+            ValidRange(pi.w, po.w, g.stride[1], g.pad[1], kw * g.dilation[1],
+                       &ow0, &ow1);
+            for (int64_t oh = oh0; oh < oh1; ++oh) {
+              const int64_t ih =
+                  oh * g.stride[0] - g.pad[0] + kh * g.dilation[0];
+              const T* xr = xp + ih * pi.sh;
+              T* yr = yp + oh * po.sh;
+              const int64_t off = kw * g.dilation[1] - g.pad[1];
+              for (int64_t ow = ow0; ow < ow1; ++ow) {
+                yr[ow * po.sw] += wv * xr[(ow * g.stride[1] + off) * pi.sw];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// Transposed: every input element scatters weight * x into the output.
+template <typename T>
+void ConvTransposed(const ConvShape& g, const T* x, const T* w, T* y) {
+  const Planes &pi = g.in, &pw = g.weight, &po = g.out;
+  const int64_t cin_g = pi.c / g.groups, cout_g = po.c / g.groups;
+  for (int64_t n = 0; n < pi.n; ++n) {
+    for (int64_t ic = 0; ic < pi.c; ++ic) {
+      const int64_t group = ic / cin_g;
+      const T* xp = x + n * pi.sn + ic * pi.sc;
+      for (int64_t ocg = 0; ocg < cout_g; ++ocg) {
+        T* yp = y + n * po.sn + (group * cout_g + ocg) * po.sc;
+        for (int64_t kh = 0; kh < pw.h; ++kh) {
+          for (int64_t kw = 0; kw < pw.w; ++kw) {
+            const T wv = w[ic * pw.sn + ocg * pw.sc + kh * pw.sh + kw * pw.sw];
+            for (int64_t ih = 0; ih < pi.h; ++ih) {
+              const int64_t oh =
+                  ih * g.stride[0] - g.pad[0] + kh * g.dilation[0];
+              if (oh < 0 || oh >= po.h) continue;
+              for (int64_t iw = 0; iw < pi.w; ++iw) {
+                const int64_t ow =
+                    iw * g.stride[1] - g.pad[1] + kw * g.dilation[1];
+                if (ow < 0 || ow >= po.w) continue;
+                yp[oh * po.sh + ow * po.sw] += wv * xp[ih * pi.sh + iw * pi.sw];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// Rank-3 tensors as 4-D with H = 1.
+Planes ConvPlanes(const Tensor& t) {
+  if (t.dim() == 4) return PlanesOf(t);
+  return {t.size(0), t.size(1), 1, t.size(2),
+          t.stride(0), t.stride(1), 0, t.stride(2)};
+}
+
+// Reads a per-spatial-dim list (1 entry repeats) into [h, w] order; for 1-D
+// problems h gets `h_value`.
+bool SpatialList(KernelArgs& args, Span<const int64_t> list, int spatial,
+                 int64_t h_value, const char* name, int64_t* out) {
+  if (list.size() != 1 && list.size() != static_cast<size_t>(spatial)) {
+    args.Fail(Error::kInvalidArgument, "%s must have 1 or %d entries, got %zu",
+              name, spatial, list.size());
+    return false;
+  }
+  out[1] = list[list.size() - 1];
+  out[0] = spatial == 2 ? list[0] : h_value;
+  return true;
+}
+
+}  // namespace
+
+void ConvolutionOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::convolution.out", raw, 11);
+  Tensor* in = args.GetTensor(0);
+  Tensor* weight = args.GetTensor(1);
+  Tensor* bias = args.GetOptionalTensor(2);
+  Span<const int64_t> stride_list = args.GetIntList(3);
+  Span<const int64_t> pad_list = args.GetIntList(4);
+  Span<const int64_t> dilation_list = args.GetIntList(5);
+  const bool transposed = args.GetBool(6);
+  Span<const int64_t> out_pad_list = args.GetIntList(7);
+  const int64_t groups = args.GetInt(8);
+  Tensor* out = args.GetTensor(9);
+  if (!args.ok()) return;
+  if ((in->dim() != 3 && in->dim() != 4) || weight->dim() != in->dim()) {
+    args.Fail(Error::kInvalidArgument, "input %s and weight %s must both have "
+              "rank 3 or 4", FormatSizes(StridedView::Of(*in)).text,
+              FormatSizes(StridedView::Of(*weight)).text);
+    return;
+  }
+  const int spatial = in->dim() - 2;
+  ConvShape g;
+  int64_t out_pad[2] = {0, 0};
+  if (!SpatialList(args, stride_list, spatial, 1, "stride", g.stride) ||
+      !SpatialList(args, pad_list, spatial, 0, "padding", g.pad) ||
+      !SpatialList(args, dilation_list, spatial, 1, "dilation", g.dilation) ||
+      (transposed && !SpatialList(args, out_pad_list, spatial, 0,
+                                  "output_padding", out_pad))) {
+    return;
+  }
+  g.in = ConvPlanes(*in);
+  g.weight = ConvPlanes(*weight);
+  g.groups = groups;
+  const int64_t cin = g.in.c;
+  const int64_t cout = transposed ? g.weight.c * groups : g.weight.n;
+  const int64_t weight_cin = transposed ? g.weight.n : g.weight.c * groups;
+  if (groups < 1 || groups > INT32_MAX || cin % groups != 0 ||
+      cout % groups != 0 || weight_cin != cin) {
+    args.Fail(Error::kInvalidArgument, "weight %s does not fit input %s with "
+              "groups=%lld", FormatSizes(StridedView::Of(*weight)).text,
+              FormatSizes(StridedView::Of(*in)).text,
+              static_cast<long long>(groups));
+    return;
+  }
+  if (bias != nullptr && (bias->dim() != 1 || bias->size(0) != cout)) {
+    args.Fail(Error::kInvalidArgument, "bias must have shape [%lld]",
+              static_cast<long long>(cout));
+    return;
+  }
+  int64_t out_hw[2];
+  for (int i = 0; i < 2; ++i) {
+    const int64_t in_size = i == 0 ? g.in.h : g.in.w;
+    const int64_t k = i == 0 ? g.weight.h : g.weight.w;
+    const int64_t s = g.stride[i], p = g.pad[i], d = g.dilation[i];
+    const bool bad = s < 1 || d < 1 || p < 0 || s > INT32_MAX ||
+                     d > INT32_MAX || p > INT32_MAX || out_pad[i] < 0 ||
+                     (transposed && out_pad[i] >= s && out_pad[i] >= d);
+    if (!bad) {
+      out_hw[i] =
+          transposed ? (in_size - 1) * s - 2 * p + d * (k - 1) + out_pad[i] + 1
+                     : (in_size + 2 * p - d * (k - 1) - 1) / s + 1;
+    }
+    if (bad || (!transposed && in_size + 2 * p < d * (k - 1) + 1) ||
+        out_hw[i] < 1 || out_hw[i] > INT32_MAX) {
+      args.Fail(Error::kInvalidArgument, "invalid stride/padding/dilation for "
+                "input %s and weight %s",
+                FormatSizes(StridedView::Of(*in)).text,
+                FormatSizes(StridedView::Of(*weight)).text);
+      return;
+    }
+  }
+  const Tensor* tensors[3] = {in, weight, bias};
+  for (const Tensor* t : tensors) {
+    if (t != nullptr && t->dtype() != out->dtype()) {
+      args.Fail(Error::kInvalidArgument, "dtype %s does not match out (%s)",
+                ScalarTypeName(t->dtype()), ScalarTypeName(out->dtype()));
+      return;
+    }
+  }
+  int32_t sizes[4] = {in->size(0), static_cast<int32_t>(cout), 0, 0};
+  if (spatial == 2) sizes[2] = static_cast<int32_t>(out_hw[0]);
+  sizes[in->dim() - 1] = static_cast<int32_t>(out_hw[1]);
+  if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(in->dim())}, "out")) {
+    return;
+  }
+  if (out->numel() == 0) return;
+  g.out = ConvPlanes(*out);
+  if (!SwitchFloating(out->dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        InitOut<T>(g, bias, out->data_as<T>());
+        const T* x = in->data_as<const T>();
+        const T* w = weight->data_as<const T>();
+        if (in->numel() == 0 || weight->numel() == 0) return;
+        if (transposed) {
+          ConvTransposed<T>(g, x, w, out->data_as<T>());
+        } else {
+          Conv<T>(g, x, w, out->data_as<T>());
+        }
+      })) {
+    args.Fail(Error::kNotSupported, "dtype %s is not supported",
+              ScalarTypeName(out->dtype()));
+  }
+}
+
+}  // namespace portable
+}  // namespace edgefleet

@@ -1,0 +1,248 @@
+// Binary arithmetic kernels: add, sub, mul, div (tensor and Scalar
+// variants, div rounding modes). PyTorch broadcasting and type promotion;
+// the computation runs in the promoted dtype and is cast to out's dtype.
+
+#include <algorithm>
+#include <cmath>
+
+#include "runtime/kernels/portable/elementwise.h"
+#include "runtime/kernels/portable/kernel_args.h"
+#include "runtime/kernels/portable/portable_kernels.h"
+
+namespace edgefleet {
+namespace portable {
+namespace {
+
+enum class BinaryOp { kAdd, kSub, kMul, kDiv, kDivTrunc, kDivFloor };
+
+// Floor division of floating values as PyTorch computes it (exact for
+// results that are integers; sign of zero follows a / b).
+template <typename T>
+T FloorDivFloating(T a, T b) {
+  if (b == 0) return a / b;
+  const T mod = std::fmod(a, b);
+  T div = (a - mod) / b;
+  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+  if (div == 0) return std::copysign(T(0), a / b);
+  T floor_div = std::floor(div);
+  if (div - floor_div > T(0.5)) floor_div += 1;
+  return floor_div;
+}
+
+// Integer division with rounding toward zero (`floor` = false) or -inf.
+// REQUIRES: b != 0. INT_MIN / -1 wraps, as in PyTorch.
+template <typename T>
+T DivInteger(T a, T b, bool floor) {
+  if constexpr (std::is_signed_v<T>) {
+    if (b == T(-1)) return WrapNeg(a);
+    T q = static_cast<T>(a / b);
+    if (floor && static_cast<T>(a % b) != 0 && ((a < 0) != (b < 0))) --q;
+    return q;
+  } else {
+    return static_cast<T>(a / b);
+  }
+}
+
+template <typename CT>
+bool Compute(BinaryOp op, const Scalar& alpha_scalar, const StridedView& a,
+             const StridedView& b, const StridedView& out) {
+  const CT alpha = ScalarTo<CT>(alpha_scalar);
+  bool div_by_zero = false;
+  switch (op) {
+    case BinaryOp::kAdd:
+      BinaryLoop<CT>(a, b, out, [alpha](CT x, CT y) {
+        if constexpr (std::is_same_v<CT, bool>) return x || (alpha && y);
+        else return WrapAdd(x, WrapMul(alpha, y));
+      });
+      break;
+    case BinaryOp::kSub:
+      BinaryLoop<CT>(a, b, out, [alpha](CT x, CT y) {
+        return WrapSub(x, WrapMul(alpha, y));
+      });
+      break;
+    case BinaryOp::kMul:
+      BinaryLoop<CT>(a, b, out, [](CT x, CT y) {
+        if constexpr (std::is_same_v<CT, bool>) return x && y;
+        else return WrapMul(x, y);
+      });
+      break;
+    case BinaryOp::kDiv:
+    case BinaryOp::kDivTrunc:
+    case BinaryOp::kDivFloor:
+      if constexpr (std::is_floating_point_v<CT>) {
+        if (op == BinaryOp::kDiv) {
+          BinaryLoop<CT>(a, b, out, [](CT x, CT y) { return x / y; });
+        } else if (op == BinaryOp::kDivTrunc) {
+          BinaryLoop<CT>(a, b, out,
+                         [](CT x, CT y) { return std::trunc(x / y); });
+        } else {
+          BinaryLoop<CT>(a, b, out, FloorDivFloating<CT>);
+        }
+      } else if constexpr (!std::is_same_v<CT, bool>) {
+        const bool floor = op == BinaryOp::kDivFloor;
+        BinaryLoop<CT>(a, b, out, [&div_by_zero, floor](CT x, CT y) {
+          if (y == 0) {
+            div_by_zero = true;
+            return CT(0);
+          }
+          return DivInteger(x, y, floor);
+        });
+      }
+      break;
+  }
+  return !div_by_zero;
+}
+
+void BinaryKernel(KernelArgs& args, const Operand& a, const Operand& b,
+                  const Scalar& alpha, BinaryOp op, Tensor& out) {
+  const StridedView& av = a.view();
+  const StridedView& bv = b.view();
+  if (!IsBasicType(av.dtype) || !IsBasicType(bv.dtype) ||
+      !IsBasicType(out.dtype())) {
+    args.Fail(Error::kNotSupported, "unsupported dtypes %s, %s -> %s",
+              ScalarTypeName(av.dtype), ScalarTypeName(bv.dtype),
+              ScalarTypeName(out.dtype()));
+    return;
+  }
+  int dim = 0;
+  int64_t shape[kMaxTensorRank];
+  int32_t sizes[kMaxTensorRank];
+  if (!BroadcastShapes(av, bv, &dim, shape)) {
+    args.Fail(Error::kInvalidArgument, "shapes %s and %s do not broadcast",
+              FormatSizes(av).text, FormatSizes(bv).text);
+    return;
+  }
+  ToTensorSizes(dim, shape, sizes);
+  if (!args.ResizeOut(out, {sizes, static_cast<size_t>(dim)}, "out")) return;
+
+  const TypeOperand operands[2] = {a.type(), b.type()};
+  ScalarType common = ResultType(operands, 2);
+  if (op == BinaryOp::kDiv && !IsFloatingType(common)) {
+    common = ScalarType::kFloat;  // true division of integers
+  }
+  if (common == ScalarType::kBool &&
+      (op == BinaryOp::kSub || op == BinaryOp::kDivTrunc ||
+       op == BinaryOp::kDivFloor)) {
+    args.Fail(Error::kInvalidArgument, "not supported for two bool operands");
+    return;
+  }
+  if (!CanCast(common, out.dtype())) {
+    args.Fail(Error::kInvalidArgument, "result type %s can't be cast to the "
+              "output dtype %s", ScalarTypeName(common),
+              ScalarTypeName(out.dtype()));
+    return;
+  }
+  if (alpha.kind == Scalar::Kind::kBool && common != ScalarType::kBool) {
+    args.Fail(Error::kInvalidArgument, "bool alpha needs a bool result");
+    return;
+  }
+  if (alpha.kind == Scalar::Kind::kDouble && !IsFloatingType(common)) {
+    args.Fail(Error::kInvalidArgument,
+              "alpha must not be floating for integral inputs");
+    return;
+  }
+  bool ok = true;
+  SwitchAll(common, [&](auto tag) {
+    ok = Compute<decltype(tag)>(op, alpha, av, bv, StridedView::Of(out));
+  });
+  if (!ok) args.Fail(Error::kInvalidArgument, "integer division by zero");
+}
+
+constexpr Scalar kOne = {Scalar::Kind::kInt, 1, 1.0};
+
+// Tensor-tensor op with an alpha argument: self, other, alpha, out, ret.
+void TensorAlphaOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
+                   BinaryOp op) {
+  KernelArgs args(ctx, name, raw, 5);
+  Tensor* self = args.GetTensor(0);
+  Tensor* other = args.GetTensor(1);
+  const Scalar alpha = args.GetScalar(2);
+  Tensor* out = args.GetTensor(3);
+  if (!args.ok()) return;
+  BinaryKernel(args, Operand(*self), Operand(*other), alpha, op, *out);
+}
+
+// Tensor-Scalar op with an alpha argument: self, other, alpha, out, ret.
+void ScalarAlphaOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
+                   BinaryOp op) {
+  KernelArgs args(ctx, name, raw, 5);
+  Tensor* self = args.GetTensor(0);
+  const Scalar other = args.GetScalar(1);
+  const Scalar alpha = args.GetScalar(2);
+  Tensor* out = args.GetTensor(3);
+  if (!args.ok()) return;
+  BinaryKernel(args, Operand(*self), Operand(other), alpha, op, *out);
+}
+
+// self, other (Tensor or Scalar), out, ret.
+void PlainOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
+             BinaryOp op, bool scalar_other) {
+  KernelArgs args(ctx, name, raw, 4);
+  Tensor* self = args.GetTensor(0);
+  Tensor* other = scalar_other ? nullptr : args.GetTensor(1);
+  const Scalar other_scalar = scalar_other ? args.GetScalar(1) : kOne;
+  Tensor* out = args.GetTensor(2);
+  if (!args.ok()) return;
+  if (scalar_other) {
+    BinaryKernel(args, Operand(*self), Operand(other_scalar), kOne, op, *out);
+  } else {
+    BinaryKernel(args, Operand(*self), Operand(*other), kOne, op, *out);
+  }
+}
+
+}  // namespace
+
+void AddOut(KernelContext& ctx, Span<EValue*> args) {
+  TensorAlphaOp(ctx, args, "aten::add.out", BinaryOp::kAdd);
+}
+void SubOut(KernelContext& ctx, Span<EValue*> args) {
+  TensorAlphaOp(ctx, args, "aten::sub.out", BinaryOp::kSub);
+}
+void AddScalarOut(KernelContext& ctx, Span<EValue*> args) {
+  ScalarAlphaOp(ctx, args, "aten::add.Scalar_out", BinaryOp::kAdd);
+}
+void SubScalarOut(KernelContext& ctx, Span<EValue*> args) {
+  ScalarAlphaOp(ctx, args, "aten::sub.Scalar_out", BinaryOp::kSub);
+}
+void MulOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainOp(ctx, args, "aten::mul.out", BinaryOp::kMul, false);
+}
+void MulScalarOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainOp(ctx, args, "aten::mul.Scalar_out", BinaryOp::kMul, true);
+}
+void DivOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainOp(ctx, args, "aten::div.out", BinaryOp::kDiv, false);
+}
+void DivScalarOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainOp(ctx, args, "aten::div.Scalar_out", BinaryOp::kDiv, true);
+}
+
+void DivOutMode(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::div.out_mode", raw, 5);
+  Tensor* self = args.GetTensor(0);
+  Tensor* other = args.GetTensor(1);
+  Span<const char> mode;
+  const bool has_mode = args.GetOptionalString(2, &mode);
+  Tensor* out = args.GetTensor(3);
+  if (!args.ok()) return;
+  BinaryOp op = BinaryOp::kDiv;
+  if (has_mode) {
+    const auto is = [&mode](const char* s, size_t n) {
+      return mode.size() == n && std::equal(mode.begin(), mode.end(), s);
+    };
+    if (is("trunc", 5)) {
+      op = BinaryOp::kDivTrunc;
+    } else if (is("floor", 5)) {
+      op = BinaryOp::kDivFloor;
+    } else {
+      args.Fail(Error::kInvalidArgument,
+                "rounding_mode must be None, 'trunc' or 'floor', got '%.*s'",
+                static_cast<int>(mode.size()), mode.data());
+      return;
+    }
+  }
+  BinaryKernel(args, Operand(*self), Operand(*other), kOne, op, *out);
+}
+
+}  // namespace portable
+}  // namespace edgefleet

@@ -1,0 +1,212 @@
+// Indexing copies: slice_copy.Tensor_out, select_copy.int_out,
+// constant_pad_nd.out (negative pads crop) and embedding.out. Each is a
+// strided view of the input copied into out's own dim order.
+
+#include "runtime/kernels/portable/copy_util.h"
+#include "runtime/kernels/portable/dtype_util.h"
+#include "runtime/kernels/portable/kernel_args.h"
+#include "runtime/kernels/portable/portable_kernels.h"
+#include "runtime/kernels/portable/strided_loop.h"
+
+namespace edgefleet {
+namespace portable {
+namespace {
+
+// Resizes out to src's shape and copies src into it (same dtype).
+void CopyViewToOut(KernelArgs& args, const StridedView& src, Tensor& out) {
+  if (src.dtype != out.dtype()) {
+    args.Fail(Error::kInvalidArgument, "input %s and out %s dtypes differ",
+              ScalarTypeName(src.dtype), ScalarTypeName(out.dtype()));
+    return;
+  }
+  int32_t sizes[kMaxTensorRank];
+  ToTensorSizes(src.dim, src.sizes, sizes);
+  if (!args.ResizeOut(out, {sizes, static_cast<size_t>(src.dim)}, "out")) {
+    return;
+  }
+  if (out.numel() > 0) CopyView(src, StridedView::Of(out));
+}
+
+}  // namespace
+
+void SliceCopyTensorOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::slice_copy.Tensor_out", raw, 7);
+  Tensor* in = args.GetTensor(0);
+  const int64_t dim = args.GetInt(1);
+  int64_t start = 0;
+  int64_t end = INT64_MAX;
+  args.GetOptionalInt(2, &start);
+  args.GetOptionalInt(3, &end);
+  const int64_t step = args.GetInt(4);
+  Tensor* out = args.GetTensor(5);
+  if (!args.ok()) return;
+  int d = 0;
+  if (in->dim() == 0 || !NormalizeDim(dim, in->dim(), &d) || step <= 0) {
+    args.Fail(Error::kInvalidArgument, "invalid dim %lld or step %lld for "
+              "rank %d", static_cast<long long>(dim),
+              static_cast<long long>(step), in->dim());
+    return;
+  }
+  const int64_t size = in->size(d);
+  if (start < 0) start += size;
+  if (end < 0) end += size;
+  start = start < 0 ? 0 : (start > size ? size : start);
+  end = end < start ? start : (end > size ? size : end);
+  StridedView src = StridedView::Of(*in);
+  const int64_t length = (end - start + step - 1) / step;
+  src.Narrow(d, start, length);
+  src.strides[d] *= step;
+  CopyViewToOut(args, src, *out);
+}
+
+void SelectCopyIntOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::select_copy.int_out", raw, 5);
+  Tensor* in = args.GetTensor(0);
+  const int64_t dim = args.GetInt(1);
+  int64_t index = args.GetInt(2);
+  Tensor* out = args.GetTensor(3);
+  if (!args.ok()) return;
+  int d = 0;
+  if (in->dim() == 0 || !NormalizeDim(dim, in->dim(), &d)) {
+    args.Fail(Error::kInvalidArgument, "dim %lld out of range for rank %d",
+              static_cast<long long>(dim), in->dim());
+    return;
+  }
+  const int64_t size = in->size(d);
+  if (index < -size || index >= size) {
+    args.Fail(Error::kInvalidArgument, "index %lld out of range for size %lld",
+              static_cast<long long>(index), static_cast<long long>(size));
+    return;
+  }
+  if (index < 0) index += size;
+  StridedView src = StridedView::Of(*in);
+  src.Select(d, index);
+  CopyViewToOut(args, src, *out);
+}
+
+void ConstantPadNdOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::constant_pad_nd.out", raw, 5);
+  Tensor* in = args.GetTensor(0);
+  Span<const int64_t> pad = args.GetIntList(1);
+  const Scalar value = args.GetScalar(2);
+  Tensor* out = args.GetTensor(3);
+  if (!args.ok()) return;
+  if (pad.size() % 2 != 0 || pad.size() / 2 > static_cast<size_t>(in->dim())) {
+    args.Fail(Error::kInvalidArgument, "pad has %zu entries for rank %d",
+              pad.size(), in->dim());
+    return;
+  }
+  if (in->dtype() != out->dtype()) {
+    args.Fail(Error::kInvalidArgument, "input %s and out %s dtypes differ",
+              ScalarTypeName(in->dtype()), ScalarTypeName(out->dtype()));
+    return;
+  }
+  // pad = [last_lo, last_hi, second_last_lo, ...].
+  int64_t lo[kMaxTensorRank] = {}, hi[kMaxTensorRank] = {};
+  int64_t sizes64[kMaxTensorRank];
+  for (size_t i = 0; i < pad.size() / 2; ++i) {
+    lo[in->dim() - 1 - i] = pad[2 * i];
+    hi[in->dim() - 1 - i] = pad[2 * i + 1];
+  }
+  for (int d = 0; d < in->dim(); ++d) {
+    const int64_t s = in->size(d);
+    if (lo[d] < -s || hi[d] < -s || lo[d] > INT32_MAX || hi[d] > INT32_MAX ||
+        s + lo[d] + hi[d] < 0 || s + lo[d] + hi[d] > INT32_MAX) {
+      args.Fail(Error::kInvalidArgument, "invalid padding for dim %d", d);
+      return;
+    }
+    sizes64[d] = s + lo[d] + hi[d];
+  }
+  int32_t sizes[kMaxTensorRank];
+  ToTensorSizes(in->dim(), sizes64, sizes);
+  if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(in->dim())}, "out")) {
+    return;
+  }
+  if (out->numel() == 0) return;
+  const StridedView dst_all = StridedView::Of(*out);
+  if (!FillView(dst_all, value)) {
+    args.Fail(Error::kNotSupported, "dtype %s is not supported",
+              ScalarTypeName(out->dtype()));
+    return;
+  }
+  // The part of the input that survives, and where it lands in out.
+  StridedView src = StridedView::Of(*in);
+  StridedView dst = dst_all;
+  for (int d = 0; d < in->dim(); ++d) {
+    const int64_t crop_lo = lo[d] < 0 ? -lo[d] : 0;
+    const int64_t crop_hi = hi[d] < 0 ? -hi[d] : 0;
+    const int64_t keep = in->size(d) - crop_lo - crop_hi;
+    if (keep <= 0) return;  // nothing of the input remains
+    src.Narrow(d, crop_lo, keep);
+    dst.Narrow(d, lo[d] > 0 ? lo[d] : 0, keep);
+  }
+  CopyView(src, dst);
+}
+
+void EmbeddingOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::embedding.out", raw, 7);
+  Tensor* weight = args.GetTensor(0);
+  Tensor* indices = args.GetTensor(1);
+  args.GetInt(2);   // padding_idx: affects gradients only
+  args.GetBool(3);  // scale_grad_by_freq: gradients only
+  args.GetBool(4);  // sparse: gradients only
+  Tensor* out = args.GetTensor(5);
+  if (!args.ok()) return;
+  if (weight->dim() != 2 || indices->dim() >= kMaxTensorRank ||
+      (indices->dtype() != ScalarType::kLong &&
+       indices->dtype() != ScalarType::kInt)) {
+    args.Fail(Error::kInvalidArgument, "weight must be 2-D and indices int32 "
+              "or int64 of rank < %d", kMaxTensorRank);
+    return;
+  }
+  if (weight->dtype() != out->dtype()) {
+    args.Fail(Error::kInvalidArgument, "weight %s and out %s dtypes differ",
+              ScalarTypeName(weight->dtype()), ScalarTypeName(out->dtype()));
+    return;
+  }
+  int32_t sizes[kMaxTensorRank];
+  for (int d = 0; d < indices->dim(); ++d) sizes[d] = indices->size(d);
+  sizes[indices->dim()] = weight->size(1);
+  if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(indices->dim() + 1)},
+                      "out")) {
+    return;
+  }
+  if (out->numel() == 0) return;
+  StridedLoop<2> loop;  // indices, out over the index dims
+  loop.dim = indices->dim();
+  for (int d = 0; d < indices->dim(); ++d) {
+    loop.sizes[d] = indices->size(d);
+    loop.strides[0][d] = indices->stride(d);
+    loop.strides[1][d] = out->stride(d);
+  }
+  const LoadFn<int64_t> load = GetLoader<int64_t>(indices->dtype());
+  const int64_t index_size =
+      static_cast<int64_t>(ElementSize(indices->dtype()));
+  const int64_t elem = static_cast<int64_t>(ElementSize(out->dtype()));
+  const int64_t rows = weight->size(0);
+  bool in_range = true;
+  ForEachOffset(loop, [&](const int64_t* o) {
+    const int64_t row =
+        load(indices->data_as<const char>() + o[0] * index_size);
+    if (row < 0 || row >= rows) {
+      in_range = false;
+      return;
+    }
+    StridedView src = StridedView::Of(*weight);
+    src.Select(0, row);
+    StridedView dst;
+    dst.data = out->data_as<char>() + o[1] * elem;
+    dst.dtype = out->dtype();
+    dst.dim = 1;
+    dst.sizes[0] = weight->size(1);
+    dst.strides[0] = out->stride(indices->dim());
+    CopyView(src, dst);
+  });
+  if (!in_range) {
+    args.Fail(Error::kInvalidArgument, "index out of range for %lld rows",
+              static_cast<long long>(rows));
+  }
+}
+
+}  // namespace portable
+}  // namespace edgefleet

@@ -1,0 +1,43 @@
+// Shared pieces of the 2-D pooling kernels: the N x C x H x W view of a
+// rank-3/4 tensor, window parameter lists and PyTorch's output-size rule.
+
+#ifndef EDGEFLEET_RUNTIME_KERNELS_PORTABLE_POOL_UTIL_H_
+#define EDGEFLEET_RUNTIME_KERNELS_PORTABLE_POOL_UTIL_H_
+
+#include <cstdint>
+
+#include "runtime/core/tensor.h"
+#include "runtime/kernels/portable/kernel_args.h"
+
+namespace edgefleet {
+namespace portable {
+
+// A rank-3 or rank-4 tensor seen as N x C x H x W (N = 1 for rank 3).
+struct Planes {
+  int64_t n, c, h, w;
+  int64_t sn, sc, sh, sw;  // element strides
+};
+
+// REQUIRES: t.dim() is 3 or 4.
+Planes PlanesOf(const Tensor& t);
+
+// Reads a 2-entry parameter list (1 entry means both); an empty list gives
+// `fallback` if non-null (e.g. stride = kernel size). Fails through args.
+bool Pair(KernelArgs& args, Span<const int64_t> list, const int64_t* fallback,
+          const char* name, int64_t* out);
+
+// PyTorch's pooling_output_shape; -1 if the window arguments are invalid.
+int64_t PoolOutSize(int64_t in, int64_t k, int64_t pad, int64_t stride,
+                    int64_t dilation, bool ceil_mode);
+
+// Checks the input rank and window, computes the output plane size and
+// resizes `outs` to it. Returns args.ok().
+bool PreparePoolOutputs(KernelArgs& args, const Tensor& in,
+                        const int64_t* kernel, const int64_t* stride,
+                        const int64_t* pad, const int64_t* dilation,
+                        bool ceil_mode, Tensor* const* outs, int num_outs);
+
+}  // namespace portable
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_KERNELS_PORTABLE_POOL_UTIL_H_

@@ -1,0 +1,143 @@
+// Entry points of the portable kernels, one per operator overload.
+//
+// Each is an OpFunction (kernel_registry.h): `args` holds every schema
+// argument in schema order plus the trailing return slot. Kernels validate
+// their arguments and fail the context (with an error detail) instead of
+// crashing. RegisterPortableKernels() maps operator names to these; tests
+// call them directly.
+
+#ifndef EDGEFLEET_RUNTIME_KERNELS_PORTABLE_PORTABLE_KERNELS_H_
+#define EDGEFLEET_RUNTIME_KERNELS_PORTABLE_PORTABLE_KERNELS_H_
+
+#include "runtime/core/evalue.h"
+#include "runtime/core/span.h"
+#include "runtime/kernels/kernel_context.h"
+
+namespace edgefleet {
+namespace portable {
+
+// elementwise_binary.cc: aten::{add,sub}.out, {add,sub}.Scalar_out, mul.out,
+// mul.Scalar_out, div.out, div.out_mode, div.Scalar_out
+void AddOut(KernelContext& ctx, Span<EValue*> args);
+void SubOut(KernelContext& ctx, Span<EValue*> args);
+void AddScalarOut(KernelContext& ctx, Span<EValue*> args);
+void SubScalarOut(KernelContext& ctx, Span<EValue*> args);
+void MulOut(KernelContext& ctx, Span<EValue*> args);
+void MulScalarOut(KernelContext& ctx, Span<EValue*> args);
+void DivOut(KernelContext& ctx, Span<EValue*> args);
+void DivOutMode(KernelContext& ctx, Span<EValue*> args);
+void DivScalarOut(KernelContext& ctx, Span<EValue*> args);
+
+// activation.cc: aten::{relu,hardtanh,clamp,hardswish,hardsigmoid,gelu}.out
+void ReluOut(KernelContext& ctx, Span<EValue*> args);
+void HardtanhOut(KernelContext& ctx, Span<EValue*> args);
+void ClampOut(KernelContext& ctx, Span<EValue*> args);
+void HardswishOut(KernelContext& ctx, Span<EValue*> args);
+void HardsigmoidOut(KernelContext& ctx, Span<EValue*> args);
+void GeluOut(KernelContext& ctx, Span<EValue*> args);
+
+// unary_math.cc: aten::{sigmoid,tanh,exp,sqrt,rsqrt,neg}.out
+void SigmoidOut(KernelContext& ctx, Span<EValue*> args);
+void TanhOut(KernelContext& ctx, Span<EValue*> args);
+void ExpOut(KernelContext& ctx, Span<EValue*> args);
+void SqrtOut(KernelContext& ctx, Span<EValue*> args);
+void RsqrtOut(KernelContext& ctx, Span<EValue*> args);
+void NegOut(KernelContext& ctx, Span<EValue*> args);
+
+// matmul.cc: aten::{mm,bmm,addmm,linear}.out
+void MmOut(KernelContext& ctx, Span<EValue*> args);
+void BmmOut(KernelContext& ctx, Span<EValue*> args);
+void AddmmOut(KernelContext& ctx, Span<EValue*> args);
+void LinearOut(KernelContext& ctx, Span<EValue*> args);
+
+// convolution.cc: aten::convolution.out
+void ConvolutionOut(KernelContext& ctx, Span<EValue*> args);
+
+// batch_norm.cc: aten::_native_batch_norm_legit_no_training.out
+void NativeBatchNormNoTrainingOut(KernelContext& ctx, Span<EValue*> args);
+
+// layer_norm.cc: aten::native_layer_norm.out
+void NativeLayerNormOut(KernelContext& ctx, Span<EValue*> args);
+
+// max_pool.cc, avg_pool.cc: aten::max_pool2d_with_indices.out,
+// aten::avg_pool2d.out, aten::_adaptive_avg_pool2d.out
+void MaxPool2dWithIndicesOut(KernelContext& ctx, Span<EValue*> args);
+void AvgPool2dOut(KernelContext& ctx, Span<EValue*> args);
+void AdaptiveAvgPool2dOut(KernelContext& ctx, Span<EValue*> args);
+
+// softmax.cc: aten::_softmax.out, aten::_log_softmax.out
+void SoftmaxOut(KernelContext& ctx, Span<EValue*> args);
+void LogSoftmaxOut(KernelContext& ctx, Span<EValue*> args);
+
+// reduction.cc: aten::mean.out, aten::sum.IntList_out
+void MeanOut(KernelContext& ctx, Span<EValue*> args);
+void SumIntListOut(KernelContext& ctx, Span<EValue*> args);
+
+// permute_ops.cc: aten::permute_copy.out, t_copy.out, transpose_copy.int_out,
+// expand_copy.out
+void PermuteCopyOut(KernelContext& ctx, Span<EValue*> args);
+void TCopyOut(KernelContext& ctx, Span<EValue*> args);
+void TransposeCopyIntOut(KernelContext& ctx, Span<EValue*> args);
+void ExpandCopyOut(KernelContext& ctx, Span<EValue*> args);
+
+// view_ops.cc: aten::view_copy.out, unsqueeze_copy.out, squeeze_copy.dim_out,
+// squeeze_copy.dims_out
+void ViewCopyOut(KernelContext& ctx, Span<EValue*> args);
+void UnsqueezeCopyOut(KernelContext& ctx, Span<EValue*> args);
+void SqueezeCopyDimOut(KernelContext& ctx, Span<EValue*> args);
+void SqueezeCopyDimsOut(KernelContext& ctx, Span<EValue*> args);
+
+// copy_ops.cc: aten::clone.out, aten::full.out,
+// dim_order_ops::_clone_dim_order.out, _to_dim_order_copy.out
+void CloneOut(KernelContext& ctx, Span<EValue*> args);
+void FullOut(KernelContext& ctx, Span<EValue*> args);
+void CloneDimOrderOut(KernelContext& ctx, Span<EValue*> args);
+void ToDimOrderCopyOut(KernelContext& ctx, Span<EValue*> args);
+
+// cat.cc: aten::cat.out
+void CatOut(KernelContext& ctx, Span<EValue*> args);
+
+// index_ops.cc: aten::slice_copy.Tensor_out, select_copy.int_out,
+// constant_pad_nd.out, embedding.out
+void SliceCopyTensorOut(KernelContext& ctx, Span<EValue*> args);
+void SelectCopyIntOut(KernelContext& ctx, Span<EValue*> args);
+void ConstantPadNdOut(KernelContext& ctx, Span<EValue*> args);
+void EmbeddingOut(KernelContext& ctx, Span<EValue*> args);
+
+// prim_ops.cc: aten::sym_size.int, aten::sym_numel,
+// executorch_prim::et_view.default; scalar_prim_ops.cc: the executorch_prim
+// scalar ops
+// (Prim<Name>Scalar is executorch_prim::<name>.Scalar; PrimFloorDivInt and
+// PrimModInt are floordiv.int and mod.int). The result is written into the
+// last argument.
+void SymSizeInt(KernelContext& ctx, Span<EValue*> args);
+void SymNumel(KernelContext& ctx, Span<EValue*> args);
+void EtViewDefault(KernelContext& ctx, Span<EValue*> args);
+void PrimAddScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimSubScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimMulScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimFloorDivScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimTrueDivScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimModScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimEqScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimGtScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimLtScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimGeScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimLeScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimSymMaxScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimSymMinScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimFloorDivInt(KernelContext& ctx, Span<EValue*> args);
+void PrimModInt(KernelContext& ctx, Span<EValue*> args);
+void PrimNegScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimSymFloatScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimSymIntScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimCeilScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimRoundScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimTruncScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimSymNotScalar(KernelContext& ctx, Span<EValue*> args);
+void PrimSymIteScalar(KernelContext& ctx, Span<EValue*> args);
+
+}  // namespace portable
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_KERNELS_PORTABLE_PORTABLE_KERNELS_H_

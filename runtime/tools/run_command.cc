@@ -1,0 +1,166 @@
+#include "runtime/tools/run_command.h"
+
+#include <cstring>
+#include <memory>
+#include <thread>
+
+#include "runtime/core/error_detail.h"
+#include "runtime/platform/clock.h"
+#include "runtime/tools/error_context.h"
+#include "runtime/tools/file_io.h"
+#include "runtime/tools/host_tensor.h"
+#include "runtime/tools/latency_stats.h"
+#include "runtime/tools/npy.h"
+
+namespace edgefleet {
+namespace tools {
+namespace {
+
+double MillisSince(uint64_t start_nanos) {
+  return static_cast<double>(MonotonicNanos() - start_nanos) / 1e6;
+}
+
+Result<std::vector<NpyArray>> ReadInputFiles(const std::vector<std::string>& paths) {
+  std::vector<NpyArray> arrays;
+  for (const std::string& path : paths) {
+    EF_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, ReadFileBytes(path));
+    Result<NpyArray> array = ParseNpy(bytes.data(), bytes.size());
+    if (!array.ok()) return WithErrorContext(array.error(), path.c_str());
+    arrays.push_back(std::move(array.get()));
+  }
+  return arrays;
+}
+
+// Checks that `name` is a method of the program, listing those it has.
+Error CheckMethodExists(const Program& program, const std::string& name) {
+  // The list is cut to fit the one-line detail.
+  constexpr size_t kMaxListed = 120;
+  std::string names;
+  for (size_t i = 0; i < program.num_methods(); ++i) {
+    if (name == program.method_name(i)) return Error::kOk;
+    if (names.size() > kMaxListed) continue;
+    names += (i > 0 ? ", " : "") + std::string(program.method_name(i));
+    if (names.size() > kMaxListed) names += ", ...";
+  }
+  EF_FAIL(Error::kNotFound, "method '%.64s' not found (the program has: %s)", name.c_str(),
+          names.c_str());
+}
+
+// A .npy view of output `value`, or false in `*is_array` for kinds that
+// have none (None, strings, lists).
+Result<NpyArray> OutputArray(const EValue& value, bool* is_array) {
+  NpyArray array;
+  *is_array = true;
+  const auto scalar = [&array](ScalarType dtype, const void* data, size_t size) {
+    array.dtype = dtype;
+    array.data.assign(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
+  };
+  if (value.is_tensor()) {
+    EF_ASSIGN_OR_RETURN(std::unique_ptr<HostTensor> copy, HostTensor::CopyOf(value.to_tensor()));
+    return copy->ToNpy();
+  }
+  if (value.is_int()) {
+    const int64_t v = value.to_int();
+    scalar(ScalarType::kLong, &v, sizeof(v));
+  } else if (value.is_double()) {
+    const double v = value.to_double();
+    scalar(ScalarType::kDouble, &v, sizeof(v));
+  } else if (value.is_bool()) {
+    const uint8_t v = value.to_bool() ? 1 : 0;
+    scalar(ScalarType::kBool, &v, sizeof(v));
+  } else {
+    *is_array = false;
+  }
+  return array;
+}
+
+Error CollectOutputs(const Method& method, const std::string& output_dir, RunReport* report) {
+  for (size_t i = 0; i < method.num_outputs(); ++i) {
+    const std::string context = "output " + std::to_string(i);
+    const EValue& value = method.output(i);
+    bool is_array = false;
+    Result<NpyArray> converted = OutputArray(value, &is_array);
+    if (!converted.ok()) return WithErrorContext(converted.error(), context.c_str());
+    const NpyArray& array = *converted;
+    RunReport::Output output;
+    output.has_shape = is_array;
+    output.dtype = is_array ? ScalarTypeName(array.dtype) : TagName(value.tag());
+    output.shape = array.shape;
+    if (!output_dir.empty()) {
+      EF_CHECK_OR_RETURN(is_array, Error::kNotSupported,
+                         "output %zu: a %s output cannot be written as .npy", i,
+                         TagName(value.tag()));
+      Result<std::vector<uint8_t>> bytes = SerializeNpy(array);
+      if (!bytes.ok()) return WithErrorContext(bytes.error(), context.c_str());
+      output.file = output_dir + "/output_" + std::to_string(i) + ".npy";
+      EF_RETURN_IF_ERROR(WriteFileBytes(output.file, *bytes));
+    }
+    report->outputs.push_back(std::move(output));
+  }
+  return Error::kOk;
+}
+
+Error RunOnce(MethodInputs& inputs, Method& method) {
+  EF_RETURN_IF_ERROR(inputs.Apply(method));
+  return method.Execute();
+}
+
+}  // namespace
+
+Result<RunReport> RunModel(const RunOptions& options) {
+  RunReport report;
+  report.options = options;
+  if (report.options.threads <= 0) {
+    report.options.threads = static_cast<int>(std::thread::hardware_concurrency());
+    if (report.options.threads <= 0) report.options.threads = 1;
+  }
+  // Cheap failures first: unreadable inputs, an unusable output directory.
+  EF_ASSIGN_OR_RETURN(std::vector<NpyArray> arrays, ReadInputFiles(options.inputs));
+  if (!options.output_dir.empty()) EF_RETURN_IF_ERROR(EnsureDirectory(options.output_dir));
+
+  Module::Options module_options;
+  module_options.load_mode = options.load_mode;
+  module_options.method.kernels =
+      options.portable_only ? KernelPreference::kPortableOnly : KernelPreference::kOptimizedFirst;
+  module_options.method.num_threads = report.options.threads;
+
+  uint64_t start = MonotonicNanos();
+  EF_ASSIGN_OR_RETURN(std::unique_ptr<Module> module, Module::Load(options.model, module_options));
+  report.load_ms = MillisSince(start);
+
+  const char* name = options.method.c_str();
+  EF_RETURN_IF_ERROR(CheckMethodExists(module->program(), options.method));
+  EF_ASSIGN_OR_RETURN(const MethodMeta meta, module->program().method_meta(name));
+  Result<MethodInputs> inputs = options.inputs.empty()
+                                    ? MethodInputs::Random(meta, options.seed)
+                                    : MethodInputs::FromArrays(meta, arrays, options.inputs);
+  if (!inputs.ok()) return inputs.error();
+  report.inputs = inputs->descriptions();
+
+  start = MonotonicNanos();
+  EF_ASSIGN_OR_RETURN(Method * method, module->LoadMethod(name));
+  report.method_load_ms = MillisSince(start);
+
+  start = MonotonicNanos();
+  EF_RETURN_IF_ERROR(RunOnce(*inputs, *method));
+  report.first_ms = MillisSince(start);
+  for (int i = 0; i < options.warmup; ++i) EF_RETURN_IF_ERROR(RunOnce(*inputs, *method));
+  if (options.iterations > 0) {
+    std::vector<double> samples;
+    samples.reserve(static_cast<size_t>(options.iterations));
+    for (int i = 0; i < options.iterations; ++i) {
+      start = MonotonicNanos();
+      EF_RETURN_IF_ERROR(RunOnce(*inputs, *method));
+      samples.push_back(MillisSince(start));
+    }
+    report.latency_ms = SummarizeLatencies(std::move(samples));
+  }
+
+  EF_RETURN_IF_ERROR(CollectOutputs(*method, options.output_dir, &report));
+  report.memory = module->memory_use(name);
+  report.bytes_read = module->bytes_read();
+  return report;
+}
+
+}  // namespace tools
+}  // namespace edgefleet

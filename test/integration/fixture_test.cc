@@ -1,0 +1,139 @@
+// Every committed fixture (test/fixtures/<name>/, written by the real
+// ExecuTorch exporter from a torch model) must reproduce torch eager's
+// outputs: |ours - torch| <= 1e-5 * max(1, |torch|) for every element, with
+// portable kernels only and with the default kernel choice.
+
+#include <dirent.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "runtime/core/error_detail.h"
+#include "runtime/kernels/portable/register_portable_kernels.h"
+#include "runtime/module/module.h"
+#include "runtime/tools/file_io.h"
+#include "runtime/tools/host_tensor.h"
+#include "runtime/tools/npy.h"
+
+namespace edgefleet {
+namespace {
+
+const std::string kFixtureDir = "test/fixtures";
+
+std::vector<std::string> FixtureNames() {
+  std::vector<std::string> names;
+  DIR* dir = opendir(kFixtureDir.c_str());
+  if (dir == nullptr) return names;
+  while (dirent* entry = readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name[0] == '.') continue;
+    if (FILE* f = fopen((kFixtureDir + "/" + name + "/model.pte").c_str(), "rb")) {
+      fclose(f);
+      names.push_back(name);
+    }
+  }
+  closedir(dir);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Loads `dir/prefix_i.npy` for i = 0, 1, ... until one is missing.
+std::vector<tools::NpyArray> LoadNumbered(const std::string& dir, const std::string& prefix) {
+  std::vector<tools::NpyArray> arrays;
+  for (int i = 0;; ++i) {
+    Result<std::vector<uint8_t>> bytes =
+        tools::ReadFileBytes(dir + "/" + prefix + "_" + std::to_string(i) + ".npy");
+    if (!bytes.ok()) break;
+    Result<tools::NpyArray> array = tools::ParseNpy(bytes->data(), bytes->size());
+    EXPECT_TRUE(array.ok()) << LastErrorDetail();
+    if (!array.ok()) break;
+    arrays.push_back(std::move(*array));
+  }
+  return arrays;
+}
+
+template <typename T>
+void ExpectClose(const tools::NpyArray& ours, const tools::NpyArray& ref, const std::string& what) {
+  const T* a = reinterpret_cast<const T*>(ours.data.data());
+  const T* b = reinterpret_cast<const T*>(ref.data.data());
+  double worst = 0;
+  int64_t worst_at = 0;
+  for (int64_t i = 0; i < ref.numel(); ++i) {
+    const double tolerance = 1e-5 * std::max(1.0, std::fabs(static_cast<double>(b[i])));
+    const double excess = std::fabs(static_cast<double>(a[i]) - static_cast<double>(b[i])) / tolerance;
+    if (!(excess <= worst)) {
+      worst = excess;
+      worst_at = i;
+    }
+  }
+  EXPECT_LE(worst, 1.0) << what << ": element " << worst_at << " is " << a[worst_at]
+                        << ", torch gives " << b[worst_at];
+}
+
+class FixtureTest : public ::testing::TestWithParam<std::tuple<std::string, bool>> {
+ protected:
+  static void SetUpTestSuite() { ASSERT_EQ(RegisterPortableKernels(), Error::kOk); }
+};
+
+TEST_P(FixtureTest, MatchesTorchEager) {
+  const auto& [name, portable_only] = GetParam();
+  const std::string dir = kFixtureDir + "/" + name;
+  Module::Options options;
+  if (portable_only) options.method.kernels = KernelPreference::kPortableOnly;
+  Result<std::unique_ptr<Module>> module = Module::Load(dir + "/model.pte", options);
+  ASSERT_TRUE(module.ok()) << LastErrorDetail();
+  Result<Method*> method = (*module)->LoadMethod("forward");
+  ASSERT_TRUE(method.ok()) << LastErrorDetail();
+
+  std::vector<tools::NpyArray> inputs = LoadNumbered(dir, "input");
+  std::vector<tools::NpyArray> expected = LoadNumbered(dir, "expected");
+  ASSERT_EQ(inputs.size(), (*method)->num_inputs());
+  ASSERT_EQ(expected.size(), (*method)->num_outputs());
+  std::vector<std::unique_ptr<tools::HostTensor>> held;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    Result<std::unique_ptr<tools::HostTensor>> t = tools::HostTensor::FromNpy(inputs[i]);
+    ASSERT_TRUE(t.ok()) << LastErrorDetail();
+    held.push_back(std::move(*t));
+  }
+  // Twice: the second run must not depend on state left by the first.
+  for (int run = 0; run < 2; ++run) {
+    for (size_t i = 0; i < held.size(); ++i) {
+      ASSERT_EQ((*method)->SetInput(i, held[i]->value()), Error::kOk) << LastErrorDetail();
+    }
+    ASSERT_EQ((*method)->Execute(), Error::kOk) << LastErrorDetail();
+    for (size_t i = 0; i < expected.size(); ++i) {
+      const EValue& out = (*method)->output(i);
+      ASSERT_TRUE(out.is_tensor());
+      Result<std::unique_ptr<tools::HostTensor>> copy =
+          tools::HostTensor::CopyOf(out.to_tensor());
+      ASSERT_TRUE(copy.ok()) << LastErrorDetail();
+      const tools::NpyArray ours = (*copy)->ToNpy();
+      ASSERT_EQ(ours.dtype, expected[i].dtype) << "output " << i;
+      ASSERT_EQ(ours.shape, expected[i].shape) << "output " << i;
+      const std::string what = name + " output " + std::to_string(i);
+      switch (ours.dtype) {
+        case ScalarType::kFloat: ExpectClose<float>(ours, expected[i], what); break;
+        case ScalarType::kLong: ExpectClose<int64_t>(ours, expected[i], what); break;
+        case ScalarType::kInt: ExpectClose<int32_t>(ours, expected[i], what); break;
+        default: EXPECT_EQ(ours.data, expected[i].data) << what; break;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Committed, FixtureTest,
+    ::testing::Combine(::testing::ValuesIn(FixtureNames()), ::testing::Bool()),
+    [](const ::testing::TestParamInfo<FixtureTest::ParamType>& info) {
+      return std::get<0>(info.param) + (std::get<1>(info.param) ? "_portable" : "_default");
+    });
+
+TEST(FixtureSetTest, FixturesArePresent) {
+  EXPECT_GE(FixtureNames().size(), 7u) << "run tests from the repository root";
+}
+
+}  // namespace
+}  // namespace edgefleet
