@@ -18,6 +18,13 @@ constexpr int64_t kMaxNumel = INT32_MAX;
 
 #define INVALID(...) EF_FAIL(Error::kInvalidProgram, "invalid program: " __VA_ARGS__)
 
+// The flatbuffers verifier checks a vector's length field, not that 8-byte
+// elements are 8-byte aligned; reading misaligned ones is undefined.
+template <typename T>
+bool ElementsAligned(const flatbuffers::Vector<T>* vector) {
+  return vector == nullptr || reinterpret_cast<uintptr_t>(vector->data()) % alignof(T) == 0;
+}
+
 // Validation of one execution plan.
 class PlanValidator {
  public:
@@ -32,6 +39,7 @@ class PlanValidator {
       INVALID("method '%s' lacks values, inputs, outputs or buffer sizes",
               plan_.name()->c_str());
     }
+    if (!ElementsAligned(plan_.non_const_buffer_sizes())) INVALID("misaligned buffer sizes");
     num_values_ = plan_.values()->size();
     for (int64_t size : *plan_.non_const_buffer_sizes()) {
       if (size < 0) INVALID("negative planned buffer size %lld", static_cast<long long>(size));
@@ -88,6 +96,7 @@ class PlanValidator {
         return Error::kOk;
       case KernelTypes::DoubleList:
         if (value->val_as_DoubleList()->items() == nullptr) INVALID("value %u: list without items", i);
+        if (!ElementsAligned(value->val_as_DoubleList()->items())) INVALID("value %u: misaligned list", i);
         return Error::kOk;
       case KernelTypes::BoolList:
         if (value->val_as_BoolList()->items() == nullptr) INVALID("value %u: list without items", i);
@@ -95,6 +104,7 @@ class PlanValidator {
       case KernelTypes::IntList: {
         const auto* items = value->val_as_IntList()->items();
         if (items == nullptr) INVALID("value %u: list without items", i);
+        if (!ElementsAligned(items)) INVALID("value %u: misaligned list", i);
         for (int64_t item : *items) {
           EF_RETURN_IF_ERROR(CheckIndexOfType(item, KernelTypes::Int, "int list item"));
         }
@@ -311,6 +321,10 @@ class PlanValidator {
 };
 
 Error CheckSegments(const edgefleet_fb::Program& program, const ProgramLayout& layout) {
+  if (program.constant_segment() != nullptr &&
+      !ElementsAligned(program.constant_segment()->offsets())) {
+    INVALID("misaligned constant offsets");
+  }
   if (program.segments() != nullptr) {
     for (const auto* segment : *program.segments()) {
       if (segment == nullptr) INVALID("empty segment entry");
@@ -318,6 +332,12 @@ Error CheckSegments(const edgefleet_fb::Program& program, const ProgramLayout& l
       if (__builtin_add_overflow(layout.segment_base_offset, segment->offset(), &end) ||
           __builtin_add_overflow(end, segment->size(), &end) || end > layout.file_size) {
         INVALID("segment past end of file");
+      }
+      // The exporter aligns segments to 128 bytes; tensor data in them is
+      // read in place, so it must be at least 16-byte aligned.
+      if ((layout.segment_base_offset + segment->offset()) % 16 != 0) {
+        INVALID("segment at offset %llu is not 16-byte aligned",
+                static_cast<unsigned long long>(layout.segment_base_offset + segment->offset()));
       }
     }
   }
@@ -331,6 +351,9 @@ Error CheckSegments(const edgefleet_fb::Program& program, const ProgramLayout& l
   }
   if (program.mutable_data_segments() != nullptr) {
     for (const auto* entry : *program.mutable_data_segments()) {
+      if (entry != nullptr && !ElementsAligned(entry->offsets())) {
+        INVALID("misaligned mutable data offsets");
+      }
       if (entry == nullptr || entry->segment_index() >= num_segments) {
         INVALID("mutable data segment index out of range");
       }
