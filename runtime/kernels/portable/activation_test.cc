@@ -134,6 +134,10 @@ TEST(UnaryMathTest, NegDtypesLayoutsAndErrors) {
   TestTensor<int8_t> oi({2});
   ASSERT_EQ(RunKernel(NegOut, {xi.ev(), oi.ev(), oi.ev()}), Error::kOk);
   EXPECT_EQ(oi.Values(), (std::vector<int8_t>{-128, -5}));  // wraps
+  ASSERT_EQ(RunKernel(AbsOut, {x.ev(), out.ev(), out.ev()}), Error::kOk);
+  EXPECT_EQ(out.Values(), (F{1, 2, 3, 4}));
+  ASSERT_EQ(RunKernel(AbsOut, {xi.ev(), oi.ev(), oi.ev()}), Error::kOk);
+  EXPECT_EQ(oi.Values(), (std::vector<int8_t>{-128, 5}));
   TestTensor<float> empty({0, 2});
   TestTensor<float> eo({0, 2});
   EXPECT_EQ(RunKernel(NegOut, {empty.ev(), eo.ev(), eo.ev()}), Error::kOk);

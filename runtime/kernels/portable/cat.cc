@@ -48,6 +48,10 @@ void CatOut(KernelContext& ctx, Span<EValue*> raw) {
   int64_t total = 0;
   ScalarType common = ref->dtype();
   for (const Tensor* t : tensors) {
+    if (t == out) {
+      args.Fail(Error::kInvalidArgument, "out is also an input");
+      return;
+    }
     if (IsLegacyEmpty(*t)) continue;
     bool match = t->dim() == ref->dim();
     for (int i = 0; match && i < ref->dim(); ++i) {

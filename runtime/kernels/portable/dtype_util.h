@@ -9,7 +9,6 @@
 #ifndef EDGEFLEET_RUNTIME_KERNELS_PORTABLE_DTYPE_UTIL_H_
 #define EDGEFLEET_RUNTIME_KERNELS_PORTABLE_DTYPE_UTIL_H_
 
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>

@@ -15,6 +15,29 @@ using testing::TestTensor;
 
 using F = std::vector<float>;
 
+template <typename T>
+class EveryDtypeTest : public ::testing::Test {};
+using RealTypes = ::testing::Types<uint8_t, int8_t, int16_t, int32_t, int64_t,
+                                   float, double>;
+TYPED_TEST_SUITE(EveryDtypeTest, RealTypes);
+
+TYPED_TEST(EveryDtypeTest, AddSubMulKeepTheDtype) {
+  using T = TypeParam;
+  TestTensor<T> a({3}, {1, 2, 3});
+  TestTensor<T> b({3}, {4, 5, 6});
+  TestTensor<T> out({3});
+  EValue alpha = EValue::FromInt(2);
+  ASSERT_EQ(RunKernel(AddOut, {a.ev(), b.ev(), &alpha, out.ev(), out.ev()}),
+            Error::kOk);
+  EXPECT_EQ(out.Values(), (std::vector<T>{9, 12, 15}));
+  ASSERT_EQ(RunKernel(SubOut, {b.ev(), a.ev(), &alpha, out.ev(), out.ev()}),
+            Error::kOk);
+  EXPECT_EQ(out.Values(), (std::vector<T>{2, 1, 0}));
+  ASSERT_EQ(RunKernel(MulOut, {a.ev(), b.ev(), out.ev(), out.ev()}),
+            Error::kOk);
+  EXPECT_EQ(out.Values(), (std::vector<T>{4, 10, 18}));
+}
+
 TEST(AddTest, SameShapeFloat) {
   TestTensor<float> a({3}, {1, 2, 3});
   TestTensor<float> b({3}, {10, 20, 30});

@@ -72,7 +72,12 @@ Tensor* KernelArgs::GetTensorAnyData(size_t i) {
          t->dim());
     return nullptr;
   }
+  Remember(t);
   return t;
+}
+
+void KernelArgs::Remember(const Tensor* t) {
+  if (num_seen_ < kMaxSeen) seen_[num_seen_++] = t;
 }
 
 Tensor* KernelArgs::GetTensor(size_t i) {
@@ -167,6 +172,7 @@ Span<Tensor* const> KernelArgs::GetTensorList(size_t i) {
       return {};
     }
     if (!CheckData(*list[k], i)) return {};
+    Remember(list[k]);
   }
   return list;
 }
@@ -190,6 +196,17 @@ EValue* KernelArgs::GetRaw(size_t i) {
 bool KernelArgs::ResizeOut(Tensor& out, Span<const int32_t> sizes,
                            const char* name) {
   if (failed_) return false;
+  bool same_shape = sizes.size() == static_cast<size_t>(out.dim());
+  for (size_t d = 0; same_shape && d < sizes.size(); ++d) {
+    same_shape = sizes[d] == out.size(static_cast<int>(d));
+  }
+  int uses = 0;
+  for (int k = 0; k < num_seen_; ++k) uses += seen_[k] == &out ? 1 : 0;
+  if (!same_shape && uses > 1) {
+    Fail(Error::kInvalidArgument,
+         "%s is also another argument and would change shape", name);
+    return false;
+  }
   const Error error = out.Resize(sizes);
   if (error != Error::kOk) {
     char reason[kMaxErrorDetail];

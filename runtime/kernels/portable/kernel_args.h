@@ -67,7 +67,9 @@ class KernelArgs {
 
   // Resizes `out` to `sizes`, failing with the tensor's error (prefixed with
   // the op name) if it cannot; also fails if the resized tensor has elements
-  // but no data. Returns ok().
+  // but no data. A shape change is refused when `out` is also another
+  // argument of the call (an input or another output): kernels read input
+  // shapes after resizing outputs. Returns ok().
   bool ResizeOut(Tensor& out, Span<const int32_t> sizes, const char* name);
 
  private:
@@ -76,10 +78,17 @@ class KernelArgs {
   EValue* Arg(size_t i, Tag tag, bool none_ok);
   bool CheckData(const Tensor& t, size_t i);
 
+  // The first tensors handed out, to detect an output that is also an input
+  // (kernels with longer tensor lists check those themselves).
+  static constexpr int kMaxSeen = 16;
+  void Remember(const Tensor* t);
+
   KernelContext& ctx_;
   const char* op_;
   Span<EValue*> args_;
   bool failed_ = false;
+  const Tensor* seen_[kMaxSeen] = {};
+  int num_seen_ = 0;
 };
 
 // Wraps a possibly negative `dim` into [0, rank). For rank 0 PyTorch accepts

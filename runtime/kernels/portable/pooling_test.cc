@@ -1,3 +1,5 @@
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -78,6 +80,17 @@ TEST(MaxPoolTest, ChannelsLastRank3AndInt) {
   TestTensor<int64_t> ii({1, 1, 2});
   ASSERT_EQ(k2.Run(xi.ev(), oi.ev(), ii.ev()), Error::kOk);
   EXPECT_EQ(oi.Values(), (std::vector<int32_t>{5, 8}));
+}
+
+TEST(MaxPoolTest, NanWins) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  TestTensor<float> x({1, 2, 2}, {1, nan, 3, 2});
+  TestTensor<float> out({1, 1, 1});
+  TestTensor<int64_t> idx({1, 1, 1});
+  MaxPoolCall k2({2, 2}, {2, 2}, {0, 0}, {1, 1}, false);
+  ASSERT_EQ(k2.Run(x.ev(), out.ev(), idx.ev()), Error::kOk);
+  EXPECT_TRUE(std::isnan(out.Values()[0]));
+  EXPECT_EQ(idx.Values(), (I{1}));
 }
 
 TEST(MaxPoolTest, InvalidArguments) {

@@ -36,13 +36,14 @@ void HardswishOut(KernelContext& ctx, Span<EValue*> args);
 void HardsigmoidOut(KernelContext& ctx, Span<EValue*> args);
 void GeluOut(KernelContext& ctx, Span<EValue*> args);
 
-// unary_math.cc: aten::{sigmoid,tanh,exp,sqrt,rsqrt,neg}.out
+// unary_math.cc: aten::{sigmoid,tanh,exp,sqrt,rsqrt,neg,abs}.out
 void SigmoidOut(KernelContext& ctx, Span<EValue*> args);
 void TanhOut(KernelContext& ctx, Span<EValue*> args);
 void ExpOut(KernelContext& ctx, Span<EValue*> args);
 void SqrtOut(KernelContext& ctx, Span<EValue*> args);
 void RsqrtOut(KernelContext& ctx, Span<EValue*> args);
 void NegOut(KernelContext& ctx, Span<EValue*> args);
+void AbsOut(KernelContext& ctx, Span<EValue*> args);
 
 // matmul.cc: aten::{mm,bmm,addmm,linear}.out
 void MmOut(KernelContext& ctx, Span<EValue*> args);
@@ -104,12 +105,11 @@ void SelectCopyIntOut(KernelContext& ctx, Span<EValue*> args);
 void ConstantPadNdOut(KernelContext& ctx, Span<EValue*> args);
 void EmbeddingOut(KernelContext& ctx, Span<EValue*> args);
 
-// prim_ops.cc: aten::sym_size.int, aten::sym_numel,
-// executorch_prim::et_view.default; scalar_prim_ops.cc: the executorch_prim
-// scalar ops
-// (Prim<Name>Scalar is executorch_prim::<name>.Scalar; PrimFloorDivInt and
-// PrimModInt are floordiv.int and mod.int). The result is written into the
-// last argument.
+// prim_ops.cc: aten::sym_size.int, aten::sym_numel and
+// executorch_prim::et_view.default. scalar_prim_ops.cc: Prim<Name>Scalar is
+// executorch_prim::<name>.Scalar; PrimFloorDivInt and PrimModInt are
+// executorch_prim::floordiv.int and mod.int. Except et_view, these write
+// their result into the last argument.
 void SymSizeInt(KernelContext& ctx, Span<EValue*> args);
 void SymNumel(KernelContext& ctx, Span<EValue*> args);
 void EtViewDefault(KernelContext& ctx, Span<EValue*> args);

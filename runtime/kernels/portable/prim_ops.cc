@@ -58,10 +58,13 @@ void EtViewDefault(KernelContext& ctx, Span<EValue*> raw) {
   int32_t sizes[kMaxTensorRank];
   if (!InferViewShape(args, size, in->numel(), sizes64)) return;
   ToTensorSizes(static_cast<int>(size.size()), sizes64, sizes);
-  // The output aliases the input: its capacity is now the input's.
+  // The output aliases the input: its capacity becomes the input's (and
+  // stays its own if the resize fails).
+  const int64_t own_bound = out->numel_bound();
   out->set_numel_bound(in->numel_bound());
   const Error error = out->Resize({sizes, size.size()});
   if (error != Error::kOk) {
+    out->set_numel_bound(own_bound);
     args.Fail(error, "cannot resize out to %s",
               FormatSizes(static_cast<int>(size.size()), sizes64).text);
     return;

@@ -37,6 +37,7 @@ const Kernel kPortableKernels[] = {
     Portable("aten::sqrt.out", SqrtOut),
     Portable("aten::rsqrt.out", RsqrtOut),
     Portable("aten::neg.out", NegOut),
+    Portable("aten::abs.out", AbsOut),
     // Linear algebra, convolution, normalization, pooling.
     Portable("aten::mm.out", MmOut),
     Portable("aten::bmm.out", BmmOut),

@@ -1,5 +1,5 @@
 // Pointwise math kernels: sigmoid, tanh, exp, sqrt, rsqrt (floating
-// results; integer inputs are converted) and neg (same dtype).
+// results; integer inputs are converted), neg and abs (same dtype).
 
 #include <cmath>
 
@@ -58,6 +58,17 @@ void NegOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(1);
   if (!args.ok()) return;
   RealUnary(args, *in, in->dtype(), *out, [](auto x) { return WrapNeg(x); });
+}
+
+void AbsOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::abs.out", raw, 3);
+  Tensor* in = args.GetTensor(0);
+  Tensor* out = args.GetTensor(1);
+  if (!args.ok()) return;
+  // abs(INT_MIN) wraps to INT_MIN, as in PyTorch.
+  RealUnary(args, *in, in->dtype(), *out, [](auto x) {
+    return x < decltype(x)(0) ? WrapNeg(x) : x;
+  });
 }
 
 }  // namespace portable
