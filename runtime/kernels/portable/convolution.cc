@@ -173,10 +173,15 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> raw) {
   g.in = ConvPlanes(*in);
   g.weight = ConvPlanes(*weight);
   g.groups = groups;
+  if (groups < 1 || groups > INT32_MAX) {
+    args.Fail(Error::kInvalidArgument, "groups=%lld out of range",
+              static_cast<long long>(groups));
+    return;
+  }
   const int64_t cin = g.in.c;
   const int64_t cout = transposed ? g.weight.c * groups : g.weight.n;
   const int64_t weight_cin = transposed ? g.weight.n : g.weight.c * groups;
-  if (groups < 1 || groups > INT32_MAX || cin % groups != 0 ||
+  if (cin % groups != 0 ||
       cout % groups != 0 || weight_cin != cin) {
     args.Fail(Error::kInvalidArgument, "weight %s does not fit input %s with "
               "groups=%lld", FormatSizes(StridedView::Of(*weight)).text,
