@@ -80,6 +80,8 @@ Result<Method> Method::Load(const Program& program, const char* name,
                      "no method allocator");
   EF_CHECK_OR_RETURN(options.num_threads >= 1, Error::kInvalidArgument,
                      "num_threads must be at least 1");
+  EF_CHECK_OR_RETURN(options.max_instructions >= 1, Error::kInvalidArgument,
+                     "max_instructions must be at least 1");
   EF_ASSIGN_OR_RETURN(const edgefleet_fb::ExecutionPlan* plan, program.plan(name));
   Method method(program, MethodMeta(plan), memory, options);
   EF_RETURN_IF_ERROR(method.Init(*plan));
@@ -422,9 +424,9 @@ Error Method::Execute() {
   uint64_t steps = 0;
   size_t pc = 0;
   while (pc < num_instructions_) {
-    EF_CHECK_OR_RETURN(++steps <= kMaxInstructionsPerExecute, Error::kInvalidProgram,
+    EF_CHECK_OR_RETURN(++steps <= options_.max_instructions, Error::kInvalidProgram,
                        "invalid program: more than %llu instructions executed (endless loop?)",
-                       static_cast<unsigned long long>(kMaxInstructionsPerExecute));
+                       static_cast<unsigned long long>(options_.max_instructions));
     const size_t current = pc++;
     if (observer_ != nullptr) observer_->OnInstructionStart(0, current);
     const Error error = ExecuteInstruction(instructions_[current], &pc);

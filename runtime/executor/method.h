@@ -33,6 +33,10 @@ struct MethodOptions {
   KernelPreference kernels = KernelPreference::kOptimizedFirst;
   // Threads kernels and delegates may use (>= 1).
   int num_threads = 1;
+  // Most instructions one Execute() runs before failing with
+  // kInvalidProgram: a bound against malformed jump loops. Straight-line
+  // programs run each instruction once; lower it for untrusted programs.
+  uint64_t max_instructions = 10 * 1000 * 1000;
 };
 
 // Observes instruction execution (profiling). Called on the executing
@@ -46,9 +50,6 @@ class InstructionObserver {
 
 class Method {
  public:
-  // Most instructions one Execute() runs, a bound against malformed jumps.
-  static constexpr uint64_t kMaxInstructionsPerExecute = 10 * 1000 * 1000;
-
   // Errors: kNotFound (no such method), kOperatorMissing (detail names the
   // first missing operator), kNotFound for an unregistered backend,
   // kMemoryAllocationFailed, kNotSupported (unbounded dynamic shapes,

@@ -91,6 +91,12 @@ Result<Method*> Module::LoadMethod(const char* name) {
   auto state = std::make_unique<LoadedMethod>();
   state->name = name;
   const size_t num_arenas = meta.num_planned_buffers();
+  uint64_t total = meta.method_allocator_bytes();
+  for (size_t i = 0; i < num_arenas; ++i) total += static_cast<uint64_t>(*meta.planned_buffer_size(i));
+  EF_CHECK_OR_RETURN(total <= options_.max_method_bytes, Error::kMemoryAllocationFailed,
+                     "method '%s' needs %llu bytes, above the limit of %llu", name,
+                     static_cast<unsigned long long>(total),
+                     static_cast<unsigned long long>(options_.max_method_bytes));
   state->arenas.resize(num_arenas);
   for (size_t i = 0; i < num_arenas; ++i) {
     const int64_t size = *meta.planned_buffer_size(i);

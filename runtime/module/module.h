@@ -35,6 +35,9 @@ class Module {
     MethodOptions method;
     // Kernel scratch arena per method, reset after every instruction.
     size_t temp_allocator_bytes = 8 << 20;
+    // Most bytes one method may ask for (planned arenas plus method
+    // allocator): a bound against files that declare absurd arenas.
+    uint64_t max_method_bytes = uint64_t{4} << 30;
   };
 
   // What a loaded method uses, in bytes.

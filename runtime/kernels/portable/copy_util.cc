@@ -42,7 +42,7 @@ void CopySameType(const StridedView& src, const StridedView& dst) {
   const E* in = reinterpret_cast<const E*>(src.data);
   E* out = reinterpret_cast<E*>(dst.data);
   if (loop.dim == 1 && loop.strides[0][0] == 1 && loop.strides[1][0] == 1) {
-    std::memcpy(out, in, static_cast<size_t>(loop.sizes[0]) * sizeof(E));
+    std::memmove(out, in, static_cast<size_t>(loop.sizes[0]) * sizeof(E));
     return;
   }
   ForEachOffset(loop, [&](const int64_t* o) { out[o[1]] = in[o[0]]; });
@@ -93,7 +93,7 @@ void CopyReshapedTyped(const StridedView& src, const StridedView& dst) {
   const E* in = reinterpret_cast<const E*>(src.data);
   E* out = reinterpret_cast<E*>(dst.data);
   if (IsFlat(in_loop) && IsFlat(out_loop)) {
-    std::memcpy(out, in, static_cast<size_t>(src.numel()) * sizeof(E));
+    std::memmove(out, in, static_cast<size_t>(src.numel()) * sizeof(E));
     return;
   }
   Cursor cursor(dst);
