@@ -4,13 +4,15 @@
 #   make asan   the tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench  our runtime vs the real ExecuTorch runtime, side by side
 #   make fixtures  regenerate test/fixtures with the real exporter
+#   make fuzz   every libFuzzer target for FUZZ_SECONDS each (fuzz/README.md)
 
 PRESET ?= default
 BUILD_DIR := build/$(PRESET)
 JOBS ?= $(shell nproc)
 DEMO_MODEL := test/fixtures/mobilenet_v2_035/model.pte
+FUZZ_SECONDS ?= 60
 
-.PHONY: deps configure build test asan demo bench fixtures clean
+.PHONY: deps configure build test asan demo bench fixtures fuzz clean
 
 deps:
 	@./deploy/install-deps.sh
@@ -39,6 +41,9 @@ bench: build
 
 fixtures:
 	@./tools/export/regenerate.sh
+
+fuzz: deps
+	@./fuzz/run_fuzzers.sh $(FUZZ_SECONDS)
 
 clean:
 	@rm -rf build

@@ -8,8 +8,14 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libflatbuffers-dev flatbuffers-compiler
   libgtest-dev libgmock-dev libbenchmark-dev
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+  prometheus-cpp-dev
+  libtorch-dev       # service/: the old stack, PyTorch Mobile's lite interpreter (libtorch 1.13)
+  curl               # test/service: scrapes the metrics port
   clang-14 llvm-14 libclang-rt-14-dev
   python3 python3-venv python3-pip
+  nlohmann-json3-dev  # loadtest/: results and report JSON
+  chromium           # loadtest/report: headless render test of the HTML report
 )
 
 missing=()
