@@ -4,6 +4,7 @@
 #include <string>
 
 #include "runtime/core/error_detail.h"
+#include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
 #include "runtime/platform/log.h"
 #include "runtime/tools/command_line.h"
@@ -55,6 +56,7 @@ int RunCli(int argc, const char* const* argv, FILE* out, FILE* err) {
 
   const Error registered = RegisterPortableKernels();
   if (registered != Error::kOk) return Fail(registered, err);
+  if (const Error e = RegisterOptimizedKernels(); e != Error::kOk) return Fail(e, err);
 
   if (command_line.command == CommandLine::Command::kRun) {
     Result<RunReport> report = RunModel(command_line.run);

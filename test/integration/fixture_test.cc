@@ -12,6 +12,7 @@
 
 #include "gtest/gtest.h"
 #include "runtime/core/error_detail.h"
+#include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
 #include "runtime/module/module.h"
 #include "runtime/tools/file_io.h"
@@ -75,7 +76,10 @@ void ExpectClose(const tools::NpyArray& ours, const tools::NpyArray& ref, const 
 
 class FixtureTest : public ::testing::TestWithParam<std::tuple<std::string, bool>> {
  protected:
-  static void SetUpTestSuite() { ASSERT_EQ(RegisterPortableKernels(), Error::kOk); }
+  static void SetUpTestSuite() {
+    ASSERT_EQ(RegisterPortableKernels(), Error::kOk);
+    ASSERT_EQ(RegisterOptimizedKernels(), Error::kOk);
+  }
 };
 
 TEST_P(FixtureTest, MatchesTorchEager) {

@@ -11,12 +11,6 @@ namespace edgefleet {
 namespace portable {
 namespace {
 
-template <typename T>
-bool IsNan(T x) {
-  if constexpr (std::is_floating_point_v<T>) return std::isnan(x);
-  return false;
-}
-
 // Clamps x into [lo, hi] (either bound optional); NaN stays NaN and
 // lo > hi gives hi, as torch.clamp.
 template <typename T>

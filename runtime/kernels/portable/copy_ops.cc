@@ -1,5 +1,6 @@
-// Whole-tensor copies and fills: clone, the dim-order ops
-// (_clone_dim_order, _to_dim_order_copy) and full. The output's dim order
+// Whole-tensor copies and fills: clone, _to_copy, the dim-order ops
+// (_clone_dim_order, _to_dim_order_copy), full, full_like and
+// scalar_tensor. The output's dim order
 // is the program's choice; these kernels write according to out's strides,
 // which is how a dim-order conversion happens.
 
@@ -64,6 +65,17 @@ void CloneOut(KernelContext& ctx, Span<EValue*> raw) {
   CopyInto(args, *in, *out, /*convert_dtype=*/false);
 }
 
+void ToCopyOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::_to_copy.out", raw, 5);
+  Tensor* in = args.GetTensor(0);
+  args.GetBool(1);  // non_blocking: copies are synchronous
+  int64_t memory_format = 0;
+  args.GetOptionalInt(2, &memory_format);  // out's dim order decides layout
+  Tensor* out = args.GetTensor(3);
+  if (!args.ok()) return;
+  CopyInto(args, *in, *out, /*convert_dtype=*/true);
+}
+
 void CloneDimOrderOut(KernelContext& ctx, Span<EValue*> args) {
   DimOrderCopy(ctx, args, "dim_order_ops::_clone_dim_order.out",
                /*convert_dtype=*/false);
@@ -87,6 +99,33 @@ void FullOut(KernelContext& ctx, Span<EValue*> raw) {
     return;
   }
   if (!args.ResizeOut(*out, {sizes, size.size()}, "out")) return;
+  if (!FillView(StridedView::Of(*out), value)) {
+    args.Fail(Error::kNotSupported, "dtype %s is not supported",
+              ScalarTypeName(out->dtype()));
+  }
+}
+
+void FullLikeOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::full_like.out", raw, 5);
+  Tensor* in = args.GetTensorAnyData(0);  // only the shape is read
+  const Scalar value = args.GetScalar(1);
+  int64_t memory_format = 0;
+  args.GetOptionalInt(2, &memory_format);  // out's dim order decides layout
+  Tensor* out = args.GetTensor(3);
+  if (!args.ok()) return;
+  if (!args.ResizeOut(*out, in->sizes(), "out")) return;
+  if (!FillView(StridedView::Of(*out), value)) {
+    args.Fail(Error::kNotSupported, "dtype %s is not supported",
+              ScalarTypeName(out->dtype()));
+  }
+}
+
+void ScalarTensorOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::scalar_tensor.out", raw, 3);
+  const Scalar value = args.GetScalar(0);
+  Tensor* out = args.GetTensor(1);
+  if (!args.ok()) return;
+  if (!args.ResizeOut(*out, {}, "out")) return;
   if (!FillView(StridedView::Of(*out), value)) {
     args.Fail(Error::kNotSupported, "dtype %s is not supported",
               ScalarTypeName(out->dtype()));

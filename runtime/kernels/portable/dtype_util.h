@@ -91,6 +91,16 @@ inline To Convert(From v) {
   }
 }
 
+// std::isnan for floating types; false for the others.
+template <typename T>
+inline bool IsNan(T x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return x != x;
+  } else {
+    return false;
+  }
+}
+
 template <typename T>
 inline T ScalarTo(const Scalar& s) {
   if (s.kind == Scalar::Kind::kDouble) return Convert<T>(s.d);

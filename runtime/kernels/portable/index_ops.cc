@@ -1,6 +1,7 @@
 // Indexing copies: slice_copy.Tensor_out, select_copy.int_out,
-// constant_pad_nd.out (negative pads crop) and embedding.out. Each is a
-// strided view of the input copied into out's own dim order.
+// constant_pad_nd.out (negative pads crop), embedding.out and
+// index_select.out. Each is a strided view of the input copied into out's
+// own dim order.
 
 #include "runtime/kernels/portable/copy_util.h"
 #include "runtime/kernels/portable/dtype_util.h"
@@ -205,6 +206,64 @@ void EmbeddingOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!in_range) {
     args.Fail(Error::kInvalidArgument, "index out of range for %lld rows",
               static_cast<long long>(rows));
+  }
+}
+
+void IndexSelectOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::index_select.out", raw, 5);
+  Tensor* in = args.GetTensor(0);
+  const int64_t dim = args.GetInt(1);
+  Tensor* index = args.GetTensor(2);
+  Tensor* out = args.GetTensor(3);
+  if (!args.ok()) return;
+  int d = 0;
+  if (!NormalizeDim(dim, in->dim(), &d)) {
+    args.Fail(Error::kInvalidArgument, "dim %lld out of range for rank %d",
+              static_cast<long long>(dim), in->dim());
+    return;
+  }
+  if (index->dim() > 1 || (index->dtype() != ScalarType::kLong &&
+                           index->dtype() != ScalarType::kInt)) {
+    args.Fail(Error::kInvalidArgument,
+              "index must be a 0-D or 1-D int32/int64 tensor");
+    return;
+  }
+  if (in->dtype() != out->dtype()) {
+    args.Fail(Error::kInvalidArgument, "input %s and out %s dtypes differ",
+              ScalarTypeName(in->dtype()), ScalarTypeName(out->dtype()));
+    return;
+  }
+  const int64_t count = index->numel();
+  if (in->dim() == 0 && count != 1) {
+    args.Fail(Error::kInvalidArgument, "a 0-D input takes one index");
+    return;
+  }
+  int32_t sizes[kMaxTensorRank];
+  for (int i = 0; i < in->dim(); ++i) sizes[i] = in->size(i);
+  if (in->dim() > 0) sizes[d] = static_cast<int32_t>(count);
+  if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(in->dim())}, "out")) {
+    return;
+  }
+  const int64_t rows = in->dim() == 0 ? 1 : in->size(d);
+  const LoadFn<int64_t> load = GetLoader<int64_t>(index->dtype());
+  const int64_t index_size = static_cast<int64_t>(ElementSize(index->dtype()));
+  const int64_t index_stride = index->dim() == 0 ? 0 : index->stride(0);
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t row = load(index->data_as<const char>() +
+                             i * index_stride * index_size);
+    if (row < 0 || row >= rows) {
+      args.Fail(Error::kInvalidArgument, "index %lld out of range for size "
+                "%lld", static_cast<long long>(row),
+                static_cast<long long>(rows));
+      return;
+    }
+    StridedView src = StridedView::Of(*in);
+    StridedView dst = StridedView::Of(*out);
+    if (in->dim() > 0) {
+      src.Narrow(d, row, 1);
+      dst.Narrow(d, i, 1);
+    }
+    CopyView(src, dst);
   }
 }
 

@@ -161,6 +161,13 @@ bool KernelArgs::GetOptionalIntList(size_t i, Span<const int64_t>* value) {
   return true;
 }
 
+bool KernelArgs::GetOptionalDoubleList(size_t i, Span<const double>* value) {
+  EValue* v = Arg(i, Tag::kListDouble, true);
+  if (v == nullptr || v->is_none()) return false;
+  *value = v->to_double_list();
+  return true;
+}
+
 Span<Tensor* const> KernelArgs::GetTensorList(size_t i) {
   EValue* v = Arg(i, Tag::kListTensor, false);
   if (v == nullptr) return {};

@@ -53,6 +53,8 @@ class KernelArgs {
   Span<const int64_t> GetIntList(size_t i);
   // Returns false if the argument is None.
   bool GetOptionalIntList(size_t i, Span<const int64_t>* value);
+  // Returns false if the argument is None.
+  bool GetOptionalDoubleList(size_t i, Span<const double>* value);
   // Every entry is a non-null tensor satisfying GetTensor's data rule.
   Span<Tensor* const> GetTensorList(size_t i);
   // Returns false if the argument is None.

@@ -70,9 +70,40 @@ void AdaptiveAvgPool2dOut(KernelContext& ctx, Span<EValue*> args);
 void SoftmaxOut(KernelContext& ctx, Span<EValue*> args);
 void LogSoftmaxOut(KernelContext& ctx, Span<EValue*> args);
 
-// reduction.cc: aten::mean.out, aten::sum.IntList_out
+// reduction.cc: aten::mean.out, sum.IntList_out, amax.out, amin.out,
+// any.{out,dims_out,all_out}, all.{out,dims_out,all_out}
 void MeanOut(KernelContext& ctx, Span<EValue*> args);
 void SumIntListOut(KernelContext& ctx, Span<EValue*> args);
+void AmaxOut(KernelContext& ctx, Span<EValue*> args);
+void AminOut(KernelContext& ctx, Span<EValue*> args);
+void AnyOut(KernelContext& ctx, Span<EValue*> args);
+void AnyDimsOut(KernelContext& ctx, Span<EValue*> args);
+void AnyAllOut(KernelContext& ctx, Span<EValue*> args);
+void AllOut(KernelContext& ctx, Span<EValue*> args);
+void AllDimsOut(KernelContext& ctx, Span<EValue*> args);
+void AllAllOut(KernelContext& ctx, Span<EValue*> args);
+
+// compare.cc: aten::{eq,ne,lt,le,gt,ge}.{Scalar,Tensor}_out,
+// logical_{not,and,or,xor}.out
+void EqScalarOut(KernelContext& ctx, Span<EValue*> args);
+void EqTensorOut(KernelContext& ctx, Span<EValue*> args);
+void NeScalarOut(KernelContext& ctx, Span<EValue*> args);
+void NeTensorOut(KernelContext& ctx, Span<EValue*> args);
+void LtScalarOut(KernelContext& ctx, Span<EValue*> args);
+void LtTensorOut(KernelContext& ctx, Span<EValue*> args);
+void LeScalarOut(KernelContext& ctx, Span<EValue*> args);
+void LeTensorOut(KernelContext& ctx, Span<EValue*> args);
+void GtScalarOut(KernelContext& ctx, Span<EValue*> args);
+void GtTensorOut(KernelContext& ctx, Span<EValue*> args);
+void GeScalarOut(KernelContext& ctx, Span<EValue*> args);
+void GeTensorOut(KernelContext& ctx, Span<EValue*> args);
+void LogicalNotOut(KernelContext& ctx, Span<EValue*> args);
+void LogicalAndOut(KernelContext& ctx, Span<EValue*> args);
+void LogicalOrOut(KernelContext& ctx, Span<EValue*> args);
+void LogicalXorOut(KernelContext& ctx, Span<EValue*> args);
+
+// where.cc: aten::where.self_out
+void WhereSelfOut(KernelContext& ctx, Span<EValue*> args);
 
 // permute_ops.cc: aten::permute_copy.out, t_copy.out, transpose_copy.int_out,
 // expand_copy.out
@@ -88,22 +119,48 @@ void UnsqueezeCopyOut(KernelContext& ctx, Span<EValue*> args);
 void SqueezeCopyDimOut(KernelContext& ctx, Span<EValue*> args);
 void SqueezeCopyDimsOut(KernelContext& ctx, Span<EValue*> args);
 
-// copy_ops.cc: aten::clone.out, aten::full.out,
-// dim_order_ops::_clone_dim_order.out, _to_dim_order_copy.out
+// copy_ops.cc: aten::clone.out, _to_copy.out, full.out, full_like.out,
+// scalar_tensor.out, dim_order_ops::_clone_dim_order.out,
+// _to_dim_order_copy.out
 void CloneOut(KernelContext& ctx, Span<EValue*> args);
+void ToCopyOut(KernelContext& ctx, Span<EValue*> args);
 void FullOut(KernelContext& ctx, Span<EValue*> args);
+void FullLikeOut(KernelContext& ctx, Span<EValue*> args);
+void ScalarTensorOut(KernelContext& ctx, Span<EValue*> args);
 void CloneDimOrderOut(KernelContext& ctx, Span<EValue*> args);
 void ToDimOrderCopyOut(KernelContext& ctx, Span<EValue*> args);
 
 // cat.cc: aten::cat.out
 void CatOut(KernelContext& ctx, Span<EValue*> args);
 
+// split.cc: aten::split_with_sizes_copy.out, split_copy.Tensor_out,
+// unbind_copy.int_out
+void SplitWithSizesCopyOut(KernelContext& ctx, Span<EValue*> args);
+void SplitCopyTensorOut(KernelContext& ctx, Span<EValue*> args);
+void UnbindCopyIntOut(KernelContext& ctx, Span<EValue*> args);
+
+// upsample.cc: aten::upsample_nearest2d.vec_out, upsample_bilinear2d.vec_out
+void UpsampleNearest2dVecOut(KernelContext& ctx, Span<EValue*> args);
+void UpsampleBilinear2dVecOut(KernelContext& ctx, Span<EValue*> args);
+
+// quantized.cc: quantized_decomposed::{quantize,dequantize}_per_tensor.
+// {out,Tensor_out}, {quantize,dequantize}_per_channel.out,
+// choose_qparams.Tensor_out
+void QuantizePerTensorOut(KernelContext& ctx, Span<EValue*> args);
+void QuantizePerTensorTensorOut(KernelContext& ctx, Span<EValue*> args);
+void DequantizePerTensorOut(KernelContext& ctx, Span<EValue*> args);
+void DequantizePerTensorTensorOut(KernelContext& ctx, Span<EValue*> args);
+void QuantizePerChannelOut(KernelContext& ctx, Span<EValue*> args);
+void DequantizePerChannelOut(KernelContext& ctx, Span<EValue*> args);
+void ChooseQparamsTensorOut(KernelContext& ctx, Span<EValue*> args);
+
 // index_ops.cc: aten::slice_copy.Tensor_out, select_copy.int_out,
-// constant_pad_nd.out, embedding.out
+// constant_pad_nd.out, embedding.out, index_select.out
 void SliceCopyTensorOut(KernelContext& ctx, Span<EValue*> args);
 void SelectCopyIntOut(KernelContext& ctx, Span<EValue*> args);
 void ConstantPadNdOut(KernelContext& ctx, Span<EValue*> args);
 void EmbeddingOut(KernelContext& ctx, Span<EValue*> args);
+void IndexSelectOut(KernelContext& ctx, Span<EValue*> args);
 
 // prim_ops.cc: aten::sym_size.int, aten::sym_numel and
 // executorch_prim::et_view.default. scalar_prim_ops.cc: Prim<Name>Scalar is

@@ -1,20 +1,33 @@
-// Reductions over a list of dims: mean.out and sum.IntList_out. An absent or
-// empty dim list reduces every dim. Floating results accumulate in double,
-// integer results in int64 (wrapping).
+// Reductions over a list of dims: mean.out, sum.IntList_out, amax.out,
+// amin.out and the boolean any/all (.out over one dim, .dims_out over a
+// list, .all_out over everything). An absent or empty dim list reduces every
+// dim. Floating sums accumulate in double, integer sums in int64 (wrapping).
+
+#include <cmath>
 
 #include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/elementwise.h"
 #include "runtime/kernels/portable/kernel_args.h"
 #include "runtime/kernels/portable/portable_kernels.h"
+#include "runtime/kernels/portable/reduce_util.h"
 #include "runtime/kernels/portable/strided_loop.h"
 
 namespace edgefleet {
 namespace portable {
 namespace {
 
+bool CheckBasic(KernelArgs& args, const Tensor& in, const Tensor& out) {
+  if (!IsBasicType(in.dtype()) || !IsBasicType(out.dtype())) {
+    args.Fail(Error::kNotSupported, "unsupported dtypes %s -> %s",
+              ScalarTypeName(in.dtype()), ScalarTypeName(out.dtype()));
+    return false;
+  }
+  return true;
+}
+
 // self, dim[]?, keepdim, dtype?, out, ret.
-void ReduceKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                  bool mean) {
+void SumKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
+               bool mean) {
   KernelArgs args(ctx, name, raw, 6);
   Tensor* in = args.GetTensor(0);
   Span<const int64_t> dims;
@@ -23,12 +36,7 @@ void ReduceKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
   int64_t dtype = 0;
   const bool has_dtype = args.GetOptionalInt(3, &dtype);
   Tensor* out = args.GetTensor(4);
-  if (!args.ok()) return;
-  if (!IsBasicType(in->dtype()) || !IsBasicType(out->dtype())) {
-    args.Fail(Error::kNotSupported, "unsupported dtypes %s -> %s",
-              ScalarTypeName(in->dtype()), ScalarTypeName(out->dtype()));
-    return;
-  }
+  if (!args.ok() || !CheckBasic(args, *in, *out)) return;
   if (has_dtype && dtype != static_cast<int64_t>(out->dtype())) {
     args.Fail(Error::kInvalidArgument, "dtype %lld does not match out (%s)",
               static_cast<long long>(dtype), ScalarTypeName(out->dtype()));
@@ -39,52 +47,11 @@ void ReduceKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
               ScalarTypeName(out->dtype()));
     return;
   }
-  bool reduce[kMaxTensorRank] = {};
-  const bool all = !has_dims || dims.empty();
-  for (int64_t dim : dims) {
-    int d = 0;
-    if (!NormalizeDim(dim, in->dim(), &d)) {
-      args.Fail(Error::kInvalidArgument, "dim %lld out of range for rank %d",
-                static_cast<long long>(dim), in->dim());
-      return;
-    }
-    if (in->dim() > 0 && reduce[d]) {
-      args.Fail(Error::kInvalidArgument, "dim %d appears twice", d);
-      return;
-    }
-    reduce[d] = true;
-  }
-  // Output shape, and the kept / reduced index spaces.
-  int32_t sizes[kMaxTensorRank];
-  int out_dim = 0;
-  StridedLoop<1> reduced;
-  int kept_dims[kMaxTensorRank];
-  int num_kept = 0;
-  for (int d = 0; d < in->dim(); ++d) {
-    if (all || reduce[d]) {
-      reduced.sizes[reduced.dim] = in->size(d);
-      reduced.strides[0][reduced.dim++] = in->stride(d);
-      if (keepdim) sizes[out_dim++] = 1;
-    } else {
-      kept_dims[num_kept++] = d;
-      sizes[out_dim++] = in->size(d);
-    }
-  }
-  if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(out_dim)}, "out")) {
+  ReducePlan plan;
+  if (!PlanReduction(args, *in, dims, !has_dims || dims.empty(), keepdim, *out,
+                     &plan)) {
     return;
   }
-  StridedLoop<2> kept;
-  for (int i = 0; i < num_kept; ++i) {
-    const int d = kept_dims[i];
-    kept.sizes[i] = in->size(d);
-    kept.strides[0][i] = in->stride(d);
-    kept.strides[1][i] = out->stride(keepdim ? d : i);
-  }
-  kept.dim = num_kept;
-  reduced.Coalesce();
-  int64_t count = 1;
-  for (int d = 0; d < reduced.dim; ++d) count *= reduced.sizes[d];
-
   const char* in_data = in->data_as<const char>();
   char* out_data = out->data_as<char>();
   const int64_t in_elem = static_cast<int64_t>(ElementSize(in->dtype()));
@@ -93,13 +60,13 @@ void ReduceKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
     using Acc = decltype(acc_tag);
     const LoadFn<Acc> load = GetLoader<Acc>(in->dtype());
     const StoreFn<Acc> store = GetStorer<Acc>(out->dtype());
-    ForEachOffset(kept, [&](const int64_t* o) {
+    ForEachOffset(plan.kept, [&](const int64_t* o) {
       Acc acc = 0;
-      ForEachOffset(reduced, [&](const int64_t* r) {
+      ForEachOffset(plan.reduced, [&](const int64_t* r) {
         acc = WrapAdd(acc, load(in_data + (o[0] + r[0]) * in_elem));
       });
       if constexpr (std::is_floating_point_v<Acc>) {
-        if (mean) acc /= static_cast<double>(count);
+        if (mean) acc /= static_cast<double>(plan.count);
       }
       store(acc, out_data + o[1] * out_elem);
     });
@@ -111,14 +78,143 @@ void ReduceKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
   }
 }
 
+// self, dim[], keepdim, out, ret. NaN wins, as in torch.amax.
+void MinMaxKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
+                  bool is_max) {
+  KernelArgs args(ctx, name, raw, 5);
+  Tensor* in = args.GetTensor(0);
+  Span<const int64_t> dims = args.GetIntList(1);
+  const bool keepdim = args.GetBool(2);
+  Tensor* out = args.GetTensor(3);
+  if (!args.ok() || !CheckBasic(args, *in, *out)) return;
+  if (in->dtype() != out->dtype()) {
+    args.Fail(Error::kInvalidArgument, "input %s and out %s dtypes differ",
+              ScalarTypeName(in->dtype()), ScalarTypeName(out->dtype()));
+    return;
+  }
+  ReducePlan plan;
+  if (!PlanReduction(args, *in, dims, dims.empty(), keepdim, *out, &plan)) {
+    return;
+  }
+  if (plan.count == 0 && out->numel() > 0) {
+    args.Fail(Error::kInvalidArgument,
+              "cannot reduce over a zero-size dimension (no identity)");
+    return;
+  }
+  SwitchAll(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* x = in->data_as<const T>();
+    T* y = out->data_as<T>();
+    ForEachOffset(plan.kept, [&](const int64_t* o) {
+      bool first = true;
+      T best{};
+      ForEachOffset(plan.reduced, [&](const int64_t* r) {
+        const T v = x[o[0] + r[0]];
+        if (first) {
+          best = v;
+          first = false;
+        } else if (!IsNan(best) &&
+                   (IsNan(v) || (is_max ? v > best : v < best))) {
+          best = v;
+        }
+      });
+      y[o[1]] = best;
+    });
+  });
+}
+
+// any (is_any) or all over the planned dims; out is bool or uint8 (1/0).
+void AnyAllKernel(KernelArgs& args, const Tensor& in, Span<const int64_t> dims,
+                  bool all_dims, bool keepdim, Tensor& out, bool is_any) {
+  if (!CheckBasic(args, in, out)) return;
+  if (out.dtype() != ScalarType::kBool && out.dtype() != ScalarType::kByte) {
+    args.Fail(Error::kInvalidArgument, "out must be bool or uint8, got %s",
+              ScalarTypeName(out.dtype()));
+    return;
+  }
+  ReducePlan plan;
+  if (!PlanReduction(args, in, dims, all_dims, keepdim, out, &plan)) return;
+  const LoadFn<bool> load = GetLoader<bool>(in.dtype());
+  const char* x = in.data_as<const char>();
+  uint8_t* y = out.data_as<uint8_t>();  // bool is stored as one byte
+  const int64_t elem = static_cast<int64_t>(ElementSize(in.dtype()));
+  ForEachOffset(plan.kept, [&](const int64_t* o) {
+    bool acc = !is_any;
+    ForEachOffset(plan.reduced, [&](const int64_t* r) {
+      const bool v = load(x + (o[0] + r[0]) * elem);
+      acc = is_any ? acc || v : acc && v;
+    });
+    y[o[1]] = acc ? 1 : 0;
+  });
+}
+
+// self, dim, keepdim, out, ret.
+void AnyAllDim(KernelContext& ctx, Span<EValue*> raw, const char* name,
+               bool is_any) {
+  KernelArgs args(ctx, name, raw, 5);
+  Tensor* in = args.GetTensor(0);
+  const int64_t dim = args.GetInt(1);
+  const bool keepdim = args.GetBool(2);
+  Tensor* out = args.GetTensor(3);
+  if (!args.ok()) return;
+  AnyAllKernel(args, *in, {&dim, 1}, false, keepdim, *out, is_any);
+}
+
+// self, dim[]?, keepdim, out, ret.
+void AnyAllDims(KernelContext& ctx, Span<EValue*> raw, const char* name,
+                bool is_any) {
+  KernelArgs args(ctx, name, raw, 5);
+  Tensor* in = args.GetTensor(0);
+  Span<const int64_t> dims;
+  const bool has_dims = args.GetOptionalIntList(1, &dims);
+  const bool keepdim = args.GetBool(2);
+  Tensor* out = args.GetTensor(3);
+  if (!args.ok()) return;
+  AnyAllKernel(args, *in, dims, !has_dims || dims.empty(), keepdim, *out,
+               is_any);
+}
+
+// self, out, ret.
+void AnyAllAll(KernelContext& ctx, Span<EValue*> raw, const char* name,
+               bool is_any) {
+  KernelArgs args(ctx, name, raw, 3);
+  Tensor* in = args.GetTensor(0);
+  Tensor* out = args.GetTensor(1);
+  if (!args.ok()) return;
+  AnyAllKernel(args, *in, {}, true, false, *out, is_any);
+}
+
 }  // namespace
 
 void MeanOut(KernelContext& ctx, Span<EValue*> args) {
-  ReduceKernel(ctx, args, "aten::mean.out", /*mean=*/true);
+  SumKernel(ctx, args, "aten::mean.out", /*mean=*/true);
 }
-
 void SumIntListOut(KernelContext& ctx, Span<EValue*> args) {
-  ReduceKernel(ctx, args, "aten::sum.IntList_out", /*mean=*/false);
+  SumKernel(ctx, args, "aten::sum.IntList_out", /*mean=*/false);
+}
+void AmaxOut(KernelContext& ctx, Span<EValue*> args) {
+  MinMaxKernel(ctx, args, "aten::amax.out", /*is_max=*/true);
+}
+void AminOut(KernelContext& ctx, Span<EValue*> args) {
+  MinMaxKernel(ctx, args, "aten::amin.out", /*is_max=*/false);
+}
+void AnyOut(KernelContext& ctx, Span<EValue*> args) {
+  AnyAllDim(ctx, args, "aten::any.out", /*is_any=*/true);
+}
+void AnyDimsOut(KernelContext& ctx, Span<EValue*> args) {
+  AnyAllDims(ctx, args, "aten::any.dims_out", /*is_any=*/true);
+}
+void AnyAllOut(KernelContext& ctx, Span<EValue*> args) {
+  AnyAllAll(ctx, args, "aten::any.all_out", /*is_any=*/true);
+}
+void AllOut(KernelContext& ctx, Span<EValue*> args) {
+  AnyAllDim(ctx, args, "aten::all.out", /*is_any=*/false);
+}
+void AllDimsOut(KernelContext& ctx, Span<EValue*> args) {
+  AnyAllDims(ctx, args, "aten::all.dims_out", /*is_any=*/false);
+}
+void AllAllOut(KernelContext& ctx, Span<EValue*> args) {
+  AnyAllAll(ctx, args, "aten::all.all_out", /*is_any=*/false);
 }
 
 }  // namespace portable

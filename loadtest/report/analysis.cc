@@ -1,0 +1,293 @@
+#include "loadtest/report/analysis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <tuple>
+
+#include "loadtest/report/format.h"
+#include "loadtest/stats/random.h"
+
+namespace edgefleet {
+namespace loadtest {
+namespace {
+
+// Probabilities of the CDF points kept for charts: dense in the tail.
+std::vector<double> CdfGrid() {
+  std::vector<double> grid;
+  for (int i = 0; i <= 90; ++i) grid.push_back(i / 100.0);
+  for (int i = 1; i <= 45; ++i) grid.push_back(0.9 + i * 0.002);
+  for (int i = 1; i <= 18; ++i) grid.push_back(0.99 + i * 0.0005);
+  grid.push_back(1.0);
+  return grid;
+}
+
+std::vector<std::pair<double, double>> Cdf(const std::vector<double>& sorted) {
+  std::vector<std::pair<double, double>> points;
+  if (sorted.empty()) return points;
+  for (double p : CdfGrid()) points.emplace_back(p, NearestRank(sorted, p));
+  return points;
+}
+
+double Mean(const std::vector<double>& v) {
+  return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / v.size();
+}
+
+RankTestResult RankTest(const ArmAggregate& a, const ArmAggregate& b, int m,
+                        bool paired, std::string* name) {
+  const auto& ua = a.unit_values[m];
+  const auto& ub = b.unit_values[m];
+  if (paired) {
+    *name = "wilcoxon_signed_rank";
+    std::vector<double> d;  // B - A over units present in both arms.
+    for (size_t i = 0, j = 0; i < ua.size() && j < ub.size();) {
+      if (ua[i].first < ub[j].first) {
+        ++i;
+      } else if (ub[j].first < ua[i].first) {
+        ++j;
+      } else {
+        d.push_back(ub[j++].second - ua[i++].second);
+      }
+    }
+    return WilcoxonSignedRank(d);
+  }
+  *name = "mann_whitney_u";
+  std::vector<double> xa, xb;
+  for (const auto& [unit, v] : ua) xa.push_back(v);
+  for (const auto& [unit, v] : ub) xb.push_back(v);
+  return MannWhitneyU(xb, xa);
+}
+
+MetricReport AnalyzeMetric(const FleetAggregate& fleet,
+                           const ScopeAggregate& scope, Metric metric,
+                           const AnalysisOptions& o, double claim_confidence) {
+  const int m = static_cast<int>(metric);
+  const ArmAggregate& arm_a = scope.arms[0];
+  const ArmAggregate& arm_b = scope.arms[1];
+  const ClusteredSample& a = arm_a.samples[m];
+  const ClusteredSample& b = arm_b.samples[m];
+  const bool paired = fleet.info.design == Design::kPaired;
+  MetricReport r;
+  r.metric = metric;
+  r.n_a = static_cast<int64_t>(a.size());
+  r.n_b = static_cast<int64_t>(b.size());
+  r.mean_a = Mean(a.values());
+  r.mean_b = Mean(b.values());
+  r.cdf_a = Cdf(a.values());
+  r.cdf_b = Cdf(b.values());
+  if (a.empty() || b.empty()) return r;  // Verdict stays inconclusive.
+
+  BootstrapOptions bo;
+  const int64_t affordable = std::max<int64_t>(
+      kMinReplicates, o.bootstrap_budget / (r.n_a + r.n_b));
+  bo.replicates = static_cast<int>(
+      std::min<int64_t>(o.bootstrap_replicates, affordable));
+  bo.confidence = o.confidence;
+  bo.seed = MixSeed(fleet.info.seed, HashString(scope.name) + m);
+  bo.paired = paired;
+  bo.threads = o.threads;
+  r.replicates = bo.replicates;
+  const std::vector<QuantileComparison> diffs =
+      CompareQuantiles(a, arm_a.units, b, arm_b.units, o.quantiles, bo);
+  for (const QuantileComparison& d : diffs) {
+    QuantileRow row{OrderStatisticInterval(a.values(), d.p, o.confidence),
+                    OrderStatisticInterval(b.values(), d.p, o.confidence), d};
+    std::tie(row.claim_lower, row.claim_upper) = RescaleInterval(
+        d.rel, d.rel_lower, d.rel_upper, o.confidence, claim_confidence);
+    r.quantiles.push_back(row);
+    SampleCount count;
+    count.p = d.p;
+    count.needed = MinQueriesForEarlyStopping(d.p, o.early_stopping_confidence);
+    count.units_needed = std::max(count.needed, o.min_units);
+    count.a = EstimateWithEarlyStopping(a.values(), d.p,
+                                        o.early_stopping_confidence);
+    count.b = EstimateWithEarlyStopping(b.values(), d.p,
+                                        o.early_stopping_confidence);
+    count.units_a = static_cast<int64_t>(arm_a.unit_values[m].size());
+    count.units_b = static_cast<int64_t>(arm_b.unit_values[m].size());
+    r.sample_counts.push_back(count);
+  }
+  r.rank = RankTest(arm_a, arm_b, m, paired, &r.rank_test);
+
+  std::vector<QuantileEvidence> evidence;
+  for (double p : o.decision_quantiles) {
+    QuantileEvidence e{p, NAN, NAN, NAN, NAN, false};
+    for (size_t i = 0; i < r.quantiles.size(); ++i) {
+      const QuantileRow& q = r.quantiles[i];
+      if (q.diff.p == p) {
+        e.clear_lower = q.diff.rel_lower;
+        e.clear_upper = q.diff.rel_upper;
+        e.claim_lower = q.claim_lower;
+        e.claim_upper = q.claim_upper;
+        e.enough_samples = r.sample_counts[i].Enough();
+      }
+    }
+    evidence.push_back(e);
+  }
+  r.verdict = DecideQuantileVerdict(evidence, o.min_effect);
+  return r;
+}
+
+// A rate with a guardrail `ceiling` on B, or (ceiling < 0) compared
+// between the arms with an absolute `margin`.
+RateReport AnalyzeRate(const char* name, int64_t events_a, int64_t events_b,
+                       const ScopeAggregate& scope, double ceiling,
+                       double margin, const AnalysisOptions& o,
+                       double claim_confidence) {
+  const int64_t trials_a = scope.arms[0].DeviceSessions();
+  const int64_t trials_b = scope.arms[1].DeviceSessions();
+  RateReport r;
+  r.name = name;
+  r.a = WilsonInterval(events_a, trials_a, o.confidence);
+  r.b = WilsonInterval(events_b, trials_b, o.confidence);
+  r.diff = NewcombeDifference(r.a, r.b);
+  r.a_claim = WilsonInterval(events_a, trials_a, claim_confidence);
+  r.b_claim = WilsonInterval(events_b, trials_b, claim_confidence);
+  r.diff_claim = NewcombeDifference(r.a_claim, r.b_claim);
+  r.ceiling = ceiling;
+  if (ceiling >= 0) {
+    r.guardrail_a = CheckGuardrail(r.a, r.a_claim, ceiling);
+    r.guardrail_b = CheckGuardrail(r.b, r.b_claim, ceiling);
+    r.verdict = GuardrailVerdict(r.guardrail_b);
+  } else {
+    r.verdict = DecideRateVerdict(r.diff, r.diff_claim, margin);
+  }
+  return r;
+}
+
+ArmSummary Summarize(const ArmAggregate& a) {
+  ArmSummary s;
+  s.sessions = a.sessions;
+  s.ok = a.ok;
+  s.oom_killed = a.oom_killed;
+  s.stack_errors = a.stack_errors;
+  s.harness_errors = a.harness_errors;
+  s.retries = a.retries;
+  s.errors_by_cause = a.errors_by_cause;
+  s.anr_total = a.anr_total;
+  s.slow_frames = a.slow_frames;
+  s.frozen_frames = a.frozen_frames;
+  s.total_frames = a.total_frames;
+  if (a.loaded > 0) {
+    const double n = static_cast<double>(a.loaded);
+    s.load_read_us = a.load_read_us / n;
+    s.load_parse_us = a.load_parse_us / n;
+    s.load_init_us = a.load_init_us / n;
+  }
+  return s;
+}
+
+std::string Reason(const ScopeReport& scope, const MetricReport& m) {
+  std::string text = scope.name + " " + MetricName(m.metric) + ": " +
+                     VerdictName(m.verdict);
+  for (const QuantileRow& q : m.quantiles) {
+    text += "; p" + FormatNumber(100 * q.diff.p, 3) + " " +
+            FormatSignedPercent(q.diff.rel) + " " +
+            FormatPercentInterval(q.diff.rel_lower, q.diff.rel_upper);
+  }
+  if (m.quantiles.empty()) text += " (no data in one arm)";
+  return text;
+}
+
+std::string Reason(const ScopeReport& scope, const RateReport& r) {
+  std::string text = scope.name + " " + r.name + " rate: " +
+                     VerdictName(r.verdict) + "; B " + FormatPercent(r.b.rate) +
+                     " [" + FormatPercent(r.b.lower) + ", " +
+                     FormatPercent(r.b.upper) + "]";
+  if (r.ceiling >= 0) {
+    text += " vs ceiling " + FormatPercent(r.ceiling) + " (" +
+            GuardrailStatusName(r.guardrail_b) + ")";
+  }
+  return text;
+}
+
+}  // namespace
+
+const char* RunStatusName(RunStatus status) {
+  switch (status) {
+    case RunStatus::kPass:
+      return "pass";
+    case RunStatus::kRegression:
+      return "regression";
+    case RunStatus::kInconclusive:
+      return "inconclusive";
+    case RunStatus::kInvalid:
+      return "invalid";
+  }
+  return "unknown";
+}
+
+Report Analyze(const FleetAggregate& fleet, const AnalysisOptions& options) {
+  Report report;
+  report.info = fleet.info;
+  report.options = options;
+  const double share_b =
+      fleet.info.design == Design::kPaired ? 0.5 : fleet.info.share_b;
+  report.comparisons = static_cast<int>(
+      fleet.scopes.size() * (kMetricCount * options.decision_quantiles.size() + 3));
+  report.claim_confidence =
+      options.adjust_claims
+          ? BonferroniConfidence(options.confidence, report.comparisons)
+          : options.confidence;
+  const double claim = report.claim_confidence;
+  std::vector<std::string> srm_reasons, regressions, open_questions;
+  for (const ScopeAggregate& scope : fleet.scopes) {
+    ScopeReport s;
+    s.name = scope.name;
+    const bool overall = scope.name == kOverallScope;
+    for (int arm = 0; arm < 2; ++arm) s.arms[arm] = Summarize(scope.arms[arm]);
+    s.srm = SampleRatioCheck({s.arms[0].sessions, s.arms[1].sessions},
+                             {1 - share_b, share_b}, options.srm_alarm_p);
+    if (s.srm.mismatch) {
+      srm_reasons.push_back(s.name + ": sample-ratio mismatch, A " +
+                            std::to_string(s.arms[0].sessions) + " vs B " +
+                            std::to_string(s.arms[1].sessions) +
+                            " sessions, p = " + FormatNumber(s.srm.p_value));
+    }
+    s.verdict = Verdict::kNeutral;
+    for (Metric metric : kAllMetrics) {
+      s.metrics.push_back(AnalyzeMetric(fleet, scope, metric, options, claim));
+      const MetricReport& m = s.metrics.back();
+      s.verdict = WorseVerdict(s.verdict, m.verdict);
+      if (m.verdict == Verdict::kRegression) regressions.push_back(Reason(s, m));
+      if (m.verdict == Verdict::kInconclusive) {
+        open_questions.push_back(Reason(s, m));
+      }
+    }
+    s.anr = AnalyzeRate("anr", scope.arms[0].sessions_with_anr,
+                        scope.arms[1].sessions_with_anr, scope,
+                        overall ? options.anr_ceiling_overall
+                                : options.anr_ceiling_class,
+                        0, options, claim);
+    s.oom = AnalyzeRate("oom", scope.arms[0].oom_killed,
+                        scope.arms[1].oom_killed, scope, -1,
+                        options.oom_margin, options, claim);
+    s.failure = AnalyzeRate("failure", scope.arms[0].stack_errors,
+                            scope.arms[1].stack_errors, scope, -1,
+                            options.failure_margin, options, claim);
+    for (const RateReport* r : {&s.anr, &s.oom, &s.failure}) {
+      s.verdict = WorseVerdict(s.verdict, r->verdict);
+      if (r->verdict == Verdict::kRegression) regressions.push_back(Reason(s, *r));
+      if (r->verdict == Verdict::kInconclusive) {
+        open_questions.push_back(Reason(s, *r));
+      }
+    }
+    report.scopes.push_back(std::move(s));
+  }
+  if (!srm_reasons.empty()) {
+    report.status = RunStatus::kInvalid;
+    report.reasons = std::move(srm_reasons);
+  } else if (!regressions.empty()) {
+    report.status = RunStatus::kRegression;
+    report.reasons = std::move(regressions);
+  } else if (!open_questions.empty()) {
+    report.status = RunStatus::kInconclusive;
+    report.reasons = std::move(open_questions);
+  } else {
+    report.status = RunStatus::kPass;
+  }
+  return report;
+}
+
+}  // namespace loadtest
+}  // namespace edgefleet

@@ -1,0 +1,114 @@
+#include "loadtest/report/analysis.h"
+
+#include "gtest/gtest.h"
+#include "loadtest/report/exit_code.h"
+#include "loadtest/testing/synthetic_fleet.h"
+
+namespace edgefleet {
+namespace loadtest {
+namespace {
+
+Report AnalyzeFleet(const SyntheticFleetOptions& fleet,
+                    const AnalysisOptions& options = {}) {
+  return Analyze(Aggregate(GenerateSyntheticFleet(fleet)), options);
+}
+
+SyntheticFleetOptions Fleet(uint64_t devices, uint64_t seed) {
+  SyntheticFleetOptions o;
+  o.devices = devices;
+  o.seed = seed;
+  return o;
+}
+
+TEST(AnalysisTest, ReportStructure) {
+  AnalysisOptions options;
+  options.bootstrap_replicates = 300;
+  const Report r = AnalyzeFleet(Fleet(400, 3), options);
+  ASSERT_EQ(r.scopes.size(), 1 + DefaultSyntheticClasses().size());
+  EXPECT_EQ(r.scopes[0].name, "overall");
+  for (const ScopeReport& s : r.scopes) {
+    ASSERT_EQ(s.metrics.size(), static_cast<size_t>(kMetricCount));
+    for (int m = 0; m < kMetricCount; ++m) {
+      EXPECT_EQ(s.metrics[m].metric, kAllMetrics[m]);
+    }
+    EXPECT_EQ(s.anr.name, "anr");
+    EXPECT_EQ(s.oom.ceiling, -1);
+  }
+  const MetricReport& steady =
+      r.scopes[0].metrics[static_cast<int>(Metric::kSteadyLatency)];
+  // 20 per session, 10 for sessions OOM-killed mid-run, 0 killed loading.
+  EXPECT_GT(steady.n_a, 400 * 20 * 0.98);
+  EXPECT_LE(steady.n_a, 400 * 20);
+  EXPECT_EQ(steady.rank_test, "wilcoxon_signed_rank");
+  EXPECT_EQ(steady.replicates, 300);
+  ASSERT_EQ(steady.quantiles.size(), 3u);
+  EXPECT_EQ(steady.quantiles[1].diff.p, 0.9);
+  ASSERT_EQ(steady.sample_counts.size(), 3u);
+  EXPECT_EQ(steady.sample_counts[1].needed, 64);
+  EXPECT_EQ(steady.sample_counts[2].needed, 662);
+  // p99: 8000 latencies satisfy LoadGen's 662, but 400 sessions per arm are
+  // fewer independent units than that.
+  EXPECT_TRUE(steady.sample_counts[2].a.enough);
+  EXPECT_GT(steady.sample_counts[2].units_a, 390);
+  EXPECT_LT(steady.sample_counts[2].units_a, 662);
+  EXPECT_FALSE(steady.sample_counts[2].Enough());
+  EXPECT_TRUE(steady.sample_counts[1].Enough());
+  EXPECT_EQ(steady.cdf_a.front().first, 0.0);
+  EXPECT_EQ(steady.cdf_a.back().first, 1.0);
+  EXPECT_EQ(r.scopes[0].anr.ceiling, 0.0047);
+  EXPECT_EQ(r.scopes[1].anr.ceiling, 0.08);
+  EXPECT_FALSE(r.scopes[0].srm.mismatch);
+  // Every quantile's bootstrap interval brackets its point estimate.
+  for (const QuantileRow& q : steady.quantiles) {
+    EXPECT_LE(q.diff.rel_lower, q.diff.rel + 1e-12);
+    EXPECT_GE(q.diff.rel_upper, q.diff.rel - 1e-12);
+    EXPECT_LE(q.a.lower, q.a.estimate);
+    EXPECT_GE(q.a.upper, q.a.estimate);
+  }
+}
+
+TEST(AnalysisTest, HashedDesignUsesMannWhitney) {
+  SyntheticFleetOptions fleet = Fleet(400, 4);
+  fleet.design = Design::kHashed;
+  AnalysisOptions options;
+  options.bootstrap_replicates = 200;
+  const Report r = AnalyzeFleet(fleet, options);
+  EXPECT_EQ(r.scopes[0].metrics[0].rank_test, "mann_whitney_u");
+  EXPECT_FALSE(r.scopes[0].srm.mismatch);
+}
+
+TEST(AnalysisTest, BudgetLowersReplicatesButNotBelowTheFloor) {
+  AnalysisOptions options;
+  options.bootstrap_replicates = 1000;
+  options.bootstrap_budget = 1;  // Forces the floor.
+  const Report r = AnalyzeFleet(Fleet(100, 5), options);
+  EXPECT_EQ(r.scopes[0].metrics[0].replicates, kMinReplicates);
+}
+
+TEST(AnalysisTest, SameSeedSameReport) {
+  AnalysisOptions one, two;
+  one.bootstrap_replicates = two.bootstrap_replicates = 300;
+  one.threads = 1;
+  two.threads = 2;
+  const Report a = AnalyzeFleet(Fleet(200, 9), one);
+  const Report b = AnalyzeFleet(Fleet(200, 9), two);
+  const auto& qa = a.scopes[2].metrics[2].quantiles;
+  const auto& qb = b.scopes[2].metrics[2].quantiles;
+  ASSERT_EQ(qa.size(), qb.size());
+  for (size_t i = 0; i < qa.size(); ++i) {
+    EXPECT_EQ(qa[i].diff.rel_lower, qb[i].diff.rel_lower);
+    EXPECT_EQ(qa[i].diff.rel_upper, qb[i].diff.rel_upper);
+  }
+}
+
+TEST(AnalysisTest, ExitCodes) {
+  EXPECT_EQ(ExitCodeFor(RunStatus::kPass), 0);
+  EXPECT_EQ(ExitCodeFor(RunStatus::kRegression), 2);
+  EXPECT_EQ(ExitCodeFor(RunStatus::kInconclusive), 3);
+  EXPECT_EQ(ExitCodeFor(RunStatus::kInvalid), 4);
+  EXPECT_STREQ(RunStatusName(RunStatus::kInvalid), "invalid");
+}
+
+}  // namespace
+}  // namespace loadtest
+}  // namespace edgefleet

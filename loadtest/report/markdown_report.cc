@@ -1,0 +1,205 @@
+#include "loadtest/report/markdown_report.h"
+
+#include <algorithm>
+#include <sstream>
+#include <vector>
+
+#include "loadtest/report/exit_code.h"
+#include "loadtest/report/format.h"
+
+namespace edgefleet {
+namespace loadtest {
+namespace {
+
+const char* StatusBadge(RunStatus status) {
+  switch (status) {
+    case RunStatus::kPass:
+      return "✅ PASS";
+    case RunStatus::kRegression:
+      return "❌ REGRESSION";
+    case RunStatus::kInconclusive:
+      return "⚠️ INCONCLUSIVE";
+    case RunStatus::kInvalid:
+      return "⛔ INVALID (sample-ratio mismatch)";
+  }
+  return "?";
+}
+
+std::string VerdictCell(Verdict v) {
+  switch (v) {
+    case Verdict::kRegression:
+      return "**regression**";
+    case Verdict::kImprovement:
+      return "improvement";
+    case Verdict::kInconclusive:
+      return "_inconclusive_";
+    case Verdict::kNeutral:
+      return "neutral";
+  }
+  return "?";
+}
+
+// "18.0 ms → 20.7 ms<br>+15.0 % [+12.1 %, +17.3 %]"
+std::string ChangeCell(Metric metric, const QuantileRow& q) {
+  return FormatValue(metric, q.diff.a) + " → " + FormatValue(metric, q.diff.b) +
+         "<br>" + FormatSignedPercent(q.diff.rel) + " " +
+         FormatPercentInterval(q.diff.rel_lower, q.diff.rel_upper);
+}
+
+std::string RateCell(const RateInterval& r) {
+  return FormatPercent(r.rate) + " [" + FormatPercent(r.lower) + ", " +
+         FormatPercent(r.upper) + "] (" + std::to_string(r.events) + "/" +
+         std::to_string(r.trials) + ")";
+}
+
+std::string OrderCi(Metric metric, const QuantileInterval& q) {
+  return FormatValue(metric, q.estimate) + " [" +
+         FormatValue(metric, q.lower) + ", " + FormatValue(metric, q.upper) +
+         "]";
+}
+
+std::string EnoughCell(const SampleCount& c) {
+  const auto side = [&c](const EarlyStoppingEstimate& e, int64_t units) {
+    std::string text = (e.enough && units >= c.units_needed ? "✔ " : "✘ ") +
+                       std::to_string(e.queries);
+    if (units != e.queries) text += " in " + std::to_string(units) + " sessions";
+    return text;
+  };
+  return side(c.a, c.units_a) + " / " + side(c.b, c.units_b) + " (needs " +
+         std::to_string(c.needed) + ")";
+}
+
+void Details(const ScopeReport& s, const AnalysisOptions& o,
+             std::ostringstream& md) {
+  md << "<details><summary><b>" << s.name << "</b> — details</summary>\n\n";
+  md << "| metric | q | A [order-statistic CI] | B [order-statistic CI] | "
+        "B − A [bootstrap CI] | enough samples A / B |\n"
+        "|---|---|---|---|---|---|\n";
+  for (const MetricReport& m : s.metrics) {
+    for (size_t i = 0; i < m.quantiles.size(); ++i) {
+      const QuantileRow& q = m.quantiles[i];
+      md << "| " << MetricName(m.metric) << " | p"
+         << FormatNumber(100 * q.diff.p) << " | " << OrderCi(m.metric, q.a)
+         << " | " << OrderCi(m.metric, q.b) << " | "
+         << FormatDelta(m.metric, q.diff.diff) << " ["
+         << FormatDelta(m.metric, q.diff.diff_lower) << ", "
+         << FormatDelta(m.metric, q.diff.diff_upper) << "] | "
+         << EnoughCell(m.sample_counts[i]) << " |\n";
+    }
+  }
+  md << "\n| metric | rank test | statistic | p-value | effect | n | "
+        "bootstrap replicates |\n|---|---|---|---|---|---|---|\n";
+  for (const MetricReport& m : s.metrics) {
+    if (m.quantiles.empty()) continue;
+    md << "| " << MetricName(m.metric) << " | " << m.rank_test << " ("
+       << (m.rank.method == RankTestMethod::kExact ? "exact" : "normal")
+       << ") | " << FormatNumber(m.rank.statistic, 6) << " | "
+       << FormatNumber(m.rank.p_value) << " | "
+       << FormatNumber(m.rank.effect) << " | " << m.rank.n << " | "
+       << m.replicates << " |\n";
+  }
+  md << "\nSessions A / B: " << s.arms[0].sessions << " / "
+     << s.arms[1].sessions << "; OOM-killed " << s.arms[0].oom_killed
+     << " / " << s.arms[1].oom_killed << "; stack errors "
+     << s.arms[0].stack_errors << " / " << s.arms[1].stack_errors
+     << "; harness errors " << s.arms[0].harness_errors << " / "
+     << s.arms[1].harness_errors << "; retries " << s.arms[0].retries << " / "
+     << s.arms[1].retries << ".";
+  for (int arm = 0; arm < 2; ++arm) {
+    for (const auto& [cause, count] : s.arms[arm].errors_by_cause) {
+      md << " " << (arm == 0 ? "A" : "B") << " `" << cause << "`: " << count
+         << ".";
+    }
+  }
+  md << " Confidence " << FormatNumber(100 * o.confidence) << " %.\n\n"
+     << "</details>\n\n";
+}
+
+}  // namespace
+
+std::string RenderMarkdownReport(const Report& report) {
+  const ExperimentInfo& info = report.info;
+  const AnalysisOptions& o = report.options;
+  std::ostringstream md;
+  md << "## EdgeFleet fleet A/B: " << StatusBadge(report.status)
+     << " (exit code " << ExitCodeFor(report.status) << ")\n\n"
+     << "A = `" << info.arm_a << "`, B = `" << info.arm_b << "`; "
+     << DesignName(info.design) << " design, seed " << info.seed << "; "
+     << FormatNumber(100 * o.confidence) << " % CIs; minimum effect ±"
+     << FormatNumber(100 * o.min_effect) << " % on p"
+     << FormatNumber(100 * o.decision_quantiles.front());
+  for (size_t i = 1; i < o.decision_quantiles.size(); ++i) {
+    md << "/p" << FormatNumber(100 * o.decision_quantiles[i]);
+  }
+  md << "; claims of a change use Bonferroni-adjusted "
+     << FormatNumber(100 * report.claim_confidence, 4) << " % intervals over "
+     << report.comparisons << " comparisons.\n\n";
+  for (const std::string& reason : report.reasons) md << "- " << reason << "\n";
+  if (!report.reasons.empty()) md << "\n";
+
+  std::vector<double> ps = o.quantiles;
+  std::sort(ps.begin(), ps.end());
+  md << "### Latency, load time and memory (B vs A)\n\n| scope | metric |";
+  for (double p : ps) md << " p" << FormatNumber(100 * p) << " |";
+  md << " verdict |\n|---|---|";
+  for (size_t i = 0; i < ps.size(); ++i) md << "---|";
+  md << "---|\n";
+  for (const ScopeReport& s : report.scopes) {
+    for (const MetricReport& m : s.metrics) {
+      md << "| " << s.name << " | " << MetricName(m.metric);
+      for (size_t i = 0; i < ps.size(); ++i) {
+        md << " | "
+           << (i < m.quantiles.size() ? ChangeCell(m.metric, m.quantiles[i])
+                                      : std::string("—"));
+      }
+      md << " | " << VerdictCell(m.verdict) << " |\n";
+    }
+  }
+
+  md << "\n### ANR, OOM-kill and stack-failure rates (device sessions, "
+        "Wilson "
+     << FormatNumber(100 * o.confidence) << " % intervals)\n\n"
+     << "| scope | ANR A | ANR B | ANR ceiling: B | OOM A | OOM B | OOM B − A "
+        "| failures A / B | verdict |\n|---|---|---|---|---|---|---|---|---|\n";
+  for (const ScopeReport& s : report.scopes) {
+    md << "| " << s.name << " | " << RateCell(s.anr.a) << " | "
+       << RateCell(s.anr.b) << " | " << FormatPercent(s.anr.ceiling) << ": "
+       << GuardrailStatusName(s.anr.guardrail_b) << " | " << RateCell(s.oom.a)
+       << " | " << RateCell(s.oom.b) << " | "
+       << FormatSignedPercent(s.oom.diff.diff) << " "
+       << FormatPercentInterval(s.oom.diff.lower, s.oom.diff.upper) << " | "
+       << s.failure.a.events << " / " << s.failure.b.events << " | "
+       << VerdictCell(WorseVerdict(
+              s.anr.verdict, WorseVerdict(s.oom.verdict, s.failure.verdict)))
+       << " |\n";
+  }
+
+  md << "\n### Sample ratio and sample counts\n\n"
+     << "| scope | sessions A / B | χ² p-value | steady latency p90: enough? "
+        "A / B | p99: enough? A / B |\n|---|---|---|---|---|\n";
+  for (const ScopeReport& s : report.scopes) {
+    const MetricReport& steady =
+        s.metrics[static_cast<int>(Metric::kSteadyLatency)];
+    md << "| " << s.name << " | " << s.arms[0].sessions << " / "
+       << s.arms[1].sessions << " | " << FormatNumber(s.srm.p_value)
+       << (s.srm.mismatch ? " **mismatch**" : "");
+    for (double p : {0.9, 0.99}) {
+      md << " | ";
+      bool found = false;
+      for (const SampleCount& c : steady.sample_counts) {
+        if (c.p == p) {
+          md << EnoughCell(c);
+          found = true;
+        }
+      }
+      if (!found) md << "—";
+    }
+    md << " |\n";
+  }
+  md << "\n";
+  for (const ScopeReport& s : report.scopes) Details(s, o, md);
+  return md.str();
+}
+
+}  // namespace loadtest
+}  // namespace edgefleet

@@ -1,0 +1,153 @@
+// The analysed A/B report: every number the JSON, Markdown and HTML writers
+// print, computed once by Analyze() (analysis.h). Writers only format.
+//
+// Plain value types; immutable once built, safe to read from many threads.
+
+#ifndef EDGEFLEET_LOADTEST_REPORT_REPORT_MODEL_H_
+#define EDGEFLEET_LOADTEST_REPORT_REPORT_MODEL_H_
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "loadtest/results/aggregate.h"
+#include "loadtest/results/result_set.h"
+#include "loadtest/stats/bootstrap.h"
+#include "loadtest/stats/early_stopping.h"
+#include "loadtest/stats/proportion.h"
+#include "loadtest/stats/quantile.h"
+#include "loadtest/stats/rank_tests.h"
+#include "loadtest/stats/srm.h"
+#include "loadtest/stats/verdict.h"
+
+namespace edgefleet {
+namespace loadtest {
+
+// Knobs of the analysis; defaults are the documented policy
+// (docs/statistics.md).
+struct AnalysisOptions {
+  double confidence = 0.95;        // All CIs, two-sided.
+  double min_effect = 0.05;        // θ for quantile verdicts (relative).
+  std::vector<double> quantiles = {0.5, 0.9, 0.99};
+  std::vector<double> decision_quantiles = {0.5, 0.9};
+  double early_stopping_confidence = 0.99;  // LoadGen's c.
+  // Fewest sessions per arm behind any quantile verdict: with fewer
+  // clusters the bootstrap interval undercovers (docs/statistics.md).
+  int64_t min_units = 30;
+  int bootstrap_replicates = 1000;
+  // Upper bound on replicates x observations per comparison; above it the
+  // replicate count shrinks (not below kMinReplicates) so fleet-scale runs
+  // stay fast. The count used is reported.
+  int64_t bootstrap_budget = 2'000'000'000;
+  int threads = 1;
+  // Claims of regression or improvement use Bonferroni-adjusted intervals
+  // over every claim the report can make (stats/verdict.h).
+  bool adjust_claims = true;
+  double anr_ceiling_overall = 0.0047;  // Android vitals bad-behaviour.
+  double anr_ceiling_class = 0.08;      // Per device model.
+  // Absolute margins on rate_b - rate_a. Clearing 1 pp with no events in
+  // either arm takes ~400 device sessions per arm and scope.
+  double oom_margin = 0.01;
+  double failure_margin = 0.01;  // Stack errors.
+  double srm_alarm_p = 0.001;
+};
+
+inline constexpr int kMinReplicates = 200;
+
+// "Enough samples for this percentile?" LoadGen counts queries
+// (observations). Observations of one session are not independent, and the
+// cluster bootstrap undercovers with few clusters, so a verdict also needs
+// units_needed = max(needed, min_units) independent sessions per arm.
+struct SampleCount {
+  double p = 0;
+  int64_t needed = 0;        // LoadGen minimum for this percentile.
+  int64_t units_needed = 0;  // Sessions per arm the verdict requires.
+  EarlyStoppingEstimate a;   // Over observations, as LoadGen.
+  EarlyStoppingEstimate b;
+  int64_t units_a = 0;  // Sessions contributing observations.
+  int64_t units_b = 0;
+  bool Enough() const {
+    return a.enough && b.enough && units_a >= units_needed &&
+           units_b >= units_needed;
+  }
+};
+
+struct QuantileRow {
+  QuantileInterval a;       // Order-statistic CI of arm A's quantile.
+  QuantileInterval b;
+  QuantileComparison diff;  // Bootstrap CI of b - a and b / a - 1.
+  // The relative change's interval at the claim confidence.
+  double claim_lower = 0, claim_upper = 0;
+};
+
+struct MetricReport {
+  Metric metric = Metric::kLoadTime;
+  int64_t n_a = 0, n_b = 0;  // Observations.
+  double mean_a = 0, mean_b = 0;
+  std::vector<QuantileRow> quantiles;  // Empty when an arm has no data.
+  std::string rank_test;               // "wilcoxon_signed_rank" / ...
+  RankTestResult rank;
+  std::vector<SampleCount> sample_counts;
+  int replicates = 0;
+  Verdict verdict = Verdict::kInconclusive;
+  // Empirical CDF for charts: (probability, value) per arm.
+  std::vector<std::pair<double, double>> cdf_a, cdf_b;
+};
+
+struct RateReport {
+  std::string name;  // "anr" / "oom" / "failure".
+  RateInterval a, b;  // At the report's confidence.
+  RateDifference diff;
+  RateInterval a_claim, b_claim;  // At the claim confidence.
+  RateDifference diff_claim;
+  double ceiling = -1;  // Guardrail on B; < 0 when there is none.
+  GuardrailStatus guardrail_a = GuardrailStatus::kInconclusive;
+  GuardrailStatus guardrail_b = GuardrailStatus::kInconclusive;
+  Verdict verdict = Verdict::kInconclusive;
+};
+
+struct ArmSummary {
+  int64_t sessions = 0, ok = 0, oom_killed = 0, stack_errors = 0;
+  int64_t harness_errors = 0, retries = 0;
+  std::map<std::string, int64_t> errors_by_cause;
+  int64_t anr_total = 0;
+  int64_t slow_frames = 0, frozen_frames = 0, total_frames = 0;
+  // Mean load split over loaded sessions, microseconds.
+  double load_read_us = 0, load_parse_us = 0, load_init_us = 0;
+};
+
+struct ScopeReport {
+  std::string name;
+  std::array<ArmSummary, 2> arms;
+  SampleRatioResult srm;
+  std::vector<MetricReport> metrics;  // In kAllMetrics order.
+  RateReport anr;
+  RateReport oom;
+  RateReport failure;  // Stack errors.
+  Verdict verdict = Verdict::kInconclusive;  // Worst of metrics and rates.
+};
+
+enum class RunStatus { kPass, kRegression, kInconclusive, kInvalid };
+
+const char* RunStatusName(RunStatus status);  // "pass", ...
+
+struct Report {
+  ExperimentInfo info;
+  AnalysisOptions options;
+  std::vector<ScopeReport> scopes;  // [0] is overall.
+  // Claims the report can make (scopes x (metrics x decision quantiles +
+  // 3 rates)) and the confidence each claim interval has.
+  int comparisons = 1;
+  double claim_confidence = 0.95;
+  RunStatus status = RunStatus::kInconclusive;
+  // One line per finding behind a non-pass status.
+  std::vector<std::string> reasons;
+};
+
+}  // namespace loadtest
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_LOADTEST_REPORT_REPORT_MODEL_H_

@@ -1,0 +1,160 @@
+#include "loadtest/results/aggregate.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "loadtest/stats/quantile.h"
+
+namespace edgefleet {
+namespace loadtest {
+namespace {
+
+// Hands out unit numbers in record order: a new unit whenever the
+// (device, session) key changes within a lane. Paired designs use one lane
+// for both arms; hashed designs one lane per arm.
+class UnitNumbering {
+ public:
+  uint32_t UnitFor(int lane, const SessionRecord& r) {
+    Lane& l = lanes_[lane];
+    if (l.next == 0 || l.device_id != r.device_id ||
+        l.session_index != r.session_index) {
+      l.device_id = r.device_id;
+      l.session_index = r.session_index;
+      ++l.next;
+    }
+    return l.next - 1;
+  }
+  uint32_t Count(int lane) const { return lanes_[lane].next; }
+
+ private:
+  struct Lane {
+    uint64_t device_id = 0;
+    uint32_t session_index = 0;
+    uint32_t next = 0;
+  };
+  std::array<Lane, 2> lanes_;
+};
+
+double MedianOf(std::vector<int64_t> values) {
+  const size_t k = NearestRankIndex(values.size(), 0.5);
+  std::nth_element(values.begin(), values.begin() + k, values.end());
+  return static_cast<double>(values[k]);
+}
+
+void AddSample(Metric m, double value, uint32_t unit, ArmAggregate* arm) {
+  const int i = static_cast<int>(m);
+  arm->samples[i].Add(value, unit);
+  arm->unit_values[i].emplace_back(unit, value);
+}
+
+void AddRecord(const SessionRecord& r, uint32_t unit, ArmAggregate* arm) {
+  ++arm->sessions;
+  arm->retries += r.retries;
+  if (r.outcome == Outcome::kStackError || r.outcome == Outcome::kHarnessError) {
+    const std::string cause =
+        r.error_cause.empty() ? "unknown" : r.error_cause.substr(0, 80);
+    ++arm->errors_by_cause[std::string(OutcomeName(r.outcome)) + ": " + cause];
+  }
+  switch (r.outcome) {
+    case Outcome::kOk:
+      ++arm->ok;
+      break;
+    case Outcome::kOomKilled:
+      ++arm->oom_killed;
+      break;
+    case Outcome::kStackError:
+      ++arm->stack_errors;
+      break;
+    case Outcome::kHarnessError:
+      ++arm->harness_errors;
+      return;
+  }
+  arm->sessions_with_anr += r.anr_count > 0;
+  arm->anr_total += r.anr_count;
+  arm->slow_frames += r.slow_frames;
+  arm->frozen_frames += r.frozen_frames;
+  arm->total_frames += r.total_frames;
+  AddSample(Metric::kPeakMemory, static_cast<double>(r.peak_memory_bytes),
+            unit, arm);
+  if (r.Loaded()) {
+    ++arm->loaded;
+    arm->load_read_us += r.load_read_us;
+    arm->load_parse_us += r.load_parse_us;
+    arm->load_init_us += r.load_init_us;
+    AddSample(Metric::kLoadTime, static_cast<double>(r.LoadTotalUs()), unit,
+              arm);
+    AddSample(Metric::kFirstInference,
+              static_cast<double>(r.first_inference_us), unit, arm);
+  }
+  if (!r.latencies_us.empty()) {
+    ClusteredSample& steady =
+        arm->samples[static_cast<int>(Metric::kSteadyLatency)];
+    for (int64_t v : r.latencies_us) steady.Add(static_cast<double>(v), unit);
+    arm->unit_values[static_cast<int>(Metric::kSteadyLatency)].emplace_back(
+        unit, MedianOf(r.latencies_us));
+  }
+}
+
+}  // namespace
+
+const char* MetricName(Metric metric) {
+  switch (metric) {
+    case Metric::kLoadTime:
+      return "load_time";
+    case Metric::kFirstInference:
+      return "first_inference";
+    case Metric::kSteadyLatency:
+      return "steady_latency";
+    case Metric::kPeakMemory:
+      return "peak_memory";
+  }
+  return "unknown";
+}
+
+const char* MetricUnit(Metric metric) {
+  return metric == Metric::kPeakMemory ? "bytes" : "us";
+}
+
+FleetAggregate Aggregate(const ResultSet& results) {
+  const std::vector<SessionRecord>& records = results.records();
+  assert(std::is_sorted(records.begin(), records.end(), CanonicalLess));
+  FleetAggregate out;
+  out.info = results.info();
+  std::map<std::string, size_t> class_scope;
+  for (const SessionRecord& r : records) class_scope.emplace(r.device_class, 0);
+  out.scopes.resize(1 + class_scope.size());
+  out.scopes[0].name = kOverallScope;
+  size_t next_scope = 1;
+  for (auto& [name, index] : class_scope) {
+    index = next_scope++;
+    out.scopes[index].name = name;
+  }
+
+  const bool paired = out.info.design == Design::kPaired;
+  std::vector<UnitNumbering> numbering(out.scopes.size());
+  const std::string* last_class = nullptr;
+  size_t last_scope = 0;
+  for (const SessionRecord& r : records) {
+    if (last_class == nullptr || *last_class != r.device_class) {
+      last_class = &r.device_class;
+      last_scope = class_scope.at(r.device_class);
+    }
+    const int arm = static_cast<int>(r.arm);
+    const int lane = paired ? 0 : arm;
+    for (size_t scope : {size_t{0}, last_scope}) {
+      const uint32_t unit = numbering[scope].UnitFor(lane, r);
+      AddRecord(r, unit, &out.scopes[scope].arms[arm]);
+    }
+  }
+  for (size_t s = 0; s < out.scopes.size(); ++s) {
+    for (int arm = 0; arm < 2; ++arm) {
+      ArmAggregate& a = out.scopes[s].arms[arm];
+      a.units = numbering[s].Count(paired ? 0 : arm);
+      for (ClusteredSample& sample : a.samples) sample.Sort();
+    }
+  }
+  return out;
+}
+
+}  // namespace loadtest
+}  // namespace edgefleet

@@ -1,0 +1,107 @@
+// Per-scope, per-arm samples of every compared metric, built from the
+// records of a (merged) ResultSet. A scope is the whole fleet ("overall") or
+// one device class.
+//
+// Resampling units: a unit is one (device, session). In the paired design
+// both arms share the scope's unit numbering, so unit u on A and on B is the
+// same device session; in the hashed design each arm numbers its own units.
+// Units are numbered in canonical record order, so the aggregate (and every
+// statistic computed from it) is a pure function of the record set.
+//
+// What counts where:
+//  - load time and first inference: sessions that completed a first
+//    inference (SessionRecord::Loaded());
+//  - steady latency: every steady-state latency, unit = its session; the
+//    rank test uses each session's median latency;
+//  - peak memory: every device session (all outcomes but harness errors);
+//  - ANR rate: device sessions with >= 1 ANR / device sessions;
+//  - OOM rate: OOM-killed sessions / device sessions;
+//  - failure rate: stack-error sessions / device sessions.
+// Harness errors count only in `sessions` and `errors_by_cause`.
+//
+// Value type, immutable after Aggregate() returns; safe to read from many
+// threads.
+
+#ifndef EDGEFLEET_LOADTEST_RESULTS_AGGREGATE_H_
+#define EDGEFLEET_LOADTEST_RESULTS_AGGREGATE_H_
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "loadtest/results/result_set.h"
+#include "loadtest/stats/bootstrap.h"
+
+namespace edgefleet {
+namespace loadtest {
+
+enum class Metric : uint8_t {
+  kLoadTime = 0,
+  kFirstInference = 1,
+  kSteadyLatency = 2,
+  kPeakMemory = 3,
+};
+inline constexpr int kMetricCount = 4;
+inline constexpr std::array<Metric, kMetricCount> kAllMetrics = {
+    Metric::kLoadTime, Metric::kFirstInference, Metric::kSteadyLatency,
+    Metric::kPeakMemory};
+
+// "load_time", "first_inference", "steady_latency", "peak_memory".
+const char* MetricName(Metric metric);
+// Unit of the aggregated values: "us" or "bytes".
+const char* MetricUnit(Metric metric);
+
+struct ArmAggregate {
+  // Observations per metric with their units, sorted.
+  std::array<ClusteredSample, kMetricCount> samples;
+  // One summary per unit for the rank tests, ordered by unit:
+  // (unit, value). Steady latency: the session's median.
+  std::array<std::vector<std::pair<uint32_t, double>>, kMetricCount>
+      unit_values;
+  uint32_t units = 0;  // Size of this arm's unit space.
+
+  int64_t sessions = 0;  // All records, any outcome.
+  int64_t ok = 0;
+  int64_t oom_killed = 0;
+  int64_t stack_errors = 0;
+  int64_t harness_errors = 0;
+  // "<outcome>: <cause>" -> sessions, for both kinds of error.
+  std::map<std::string, int64_t> errors_by_cause;
+  int64_t retries = 0;
+  int64_t sessions_with_anr = 0;
+  int64_t anr_total = 0;
+  int64_t slow_frames = 0;
+  int64_t frozen_frames = 0;
+  int64_t total_frames = 0;
+  // Sums over loaded sessions, for the load-time split chart.
+  int64_t loaded = 0;
+  int64_t load_read_us = 0;
+  int64_t load_parse_us = 0;
+  int64_t load_init_us = 0;
+
+  // Sessions that are device outcomes (not harness errors).
+  int64_t DeviceSessions() const { return ok + oom_killed + stack_errors; }
+};
+
+struct ScopeAggregate {
+  std::string name;  // "overall" or the device class.
+  std::array<ArmAggregate, 2> arms;  // Indexed by Arm.
+};
+
+struct FleetAggregate {
+  ExperimentInfo info;
+  // scopes[0] is "overall"; then one per device class, sorted by name.
+  std::vector<ScopeAggregate> scopes;
+};
+
+// REQUIRES: results canonicalized (ResultSet::Canonicalize or MergeShards).
+FleetAggregate Aggregate(const ResultSet& results);
+
+inline constexpr char kOverallScope[] = "overall";
+
+}  // namespace loadtest
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_LOADTEST_RESULTS_AGGREGATE_H_

@@ -1,0 +1,112 @@
+#include "loadtest/results/aggregate.h"
+
+#include "gtest/gtest.h"
+
+namespace edgefleet {
+namespace loadtest {
+namespace {
+
+SessionRecord Session(uint64_t device, Arm arm, const std::string& cls,
+                      std::vector<int64_t> latencies) {
+  SessionRecord r;
+  r.device_id = device;
+  r.arm = arm;
+  r.device_class = cls;
+  r.load_read_us = 100;
+  r.load_parse_us = 20;
+  r.load_init_us = 30;
+  r.first_inference_us = 50;
+  r.latencies_us = std::move(latencies);
+  r.peak_memory_bytes = 1000;
+  r.total_frames = 10;
+  return r;
+}
+
+ResultSet Canonical(Design design, std::vector<SessionRecord> records) {
+  ExperimentInfo info;
+  info.design = design;
+  ResultSet rs(info, ShardSpec{});
+  for (auto& r : records) rs.Add(std::move(r));
+  EXPECT_TRUE(rs.Canonicalize().ok());
+  return rs;
+}
+
+TEST(AggregateTest, ScopesAreOverallThenClassesByName) {
+  const FleetAggregate f = Aggregate(Canonical(
+      Design::kPaired, {Session(0, Arm::kA, "zeta", {1}),
+                        Session(0, Arm::kB, "zeta", {2}),
+                        Session(1, Arm::kA, "alpha", {3}),
+                        Session(1, Arm::kB, "alpha", {4})}));
+  ASSERT_EQ(f.scopes.size(), 3u);
+  EXPECT_EQ(f.scopes[0].name, "overall");
+  EXPECT_EQ(f.scopes[1].name, "alpha");
+  EXPECT_EQ(f.scopes[2].name, "zeta");
+  EXPECT_EQ(f.scopes[0].arms[0].sessions, 2);
+  EXPECT_EQ(f.scopes[1].arms[1].sessions, 1);
+}
+
+TEST(AggregateTest, PairedArmsShareUnitsHashedArmsDoNot) {
+  std::vector<SessionRecord> paired = {
+      Session(0, Arm::kA, "c", {10, 11}), Session(0, Arm::kB, "c", {12}),
+      Session(5, Arm::kA, "c", {13}), Session(5, Arm::kB, "c", {14})};
+  const FleetAggregate p = Aggregate(Canonical(Design::kPaired, paired));
+  const ArmAggregate& pa = p.scopes[0].arms[0];
+  const ArmAggregate& pb = p.scopes[0].arms[1];
+  EXPECT_EQ(pa.units, 2u);
+  EXPECT_EQ(pb.units, 2u);
+  const int steady = static_cast<int>(Metric::kSteadyLatency);
+  EXPECT_EQ(pa.samples[steady].units(), (std::vector<uint32_t>{0, 0, 1}));
+  EXPECT_EQ(pb.samples[steady].units(), (std::vector<uint32_t>{0, 1}));
+  // The unit summary of a session is its median latency (nearest rank).
+  EXPECT_EQ(pa.unit_values[steady][0], (std::pair<uint32_t, double>{0, 10}));
+
+  const FleetAggregate h = Aggregate(Canonical(
+      Design::kHashed, {Session(0, Arm::kA, "c", {1}), Session(1, Arm::kB, "c", {2}),
+                        Session(2, Arm::kA, "c", {3})}));
+  EXPECT_EQ(h.scopes[0].arms[0].units, 2u);
+  EXPECT_EQ(h.scopes[0].arms[1].units, 1u);
+  EXPECT_EQ(h.scopes[0].arms[1].samples[steady].units(),
+            (std::vector<uint32_t>{0}));
+}
+
+TEST(AggregateTest, OutcomesDecideWhatCounts) {
+  SessionRecord killed_loading = Session(1, Arm::kA, "c", {});
+  killed_loading.outcome = Outcome::kOomKilled;
+  killed_loading.first_inference_us = -1;
+  SessionRecord error = Session(2, Arm::kA, "c", {});
+  error.outcome = Outcome::kHarnessError;
+  error.error_cause = "DEADLINE_EXCEEDED";
+  error.retries = 3;
+  SessionRecord failed = Session(4, Arm::kA, "c", {});
+  failed.outcome = Outcome::kStackError;
+  failed.error_cause = "OperatorMissing";
+  failed.first_inference_us = -1;
+  SessionRecord anr = Session(3, Arm::kA, "c", {7, 8, 9});
+  anr.anr_count = 2;
+  const FleetAggregate f = Aggregate(Canonical(
+      Design::kHashed,
+      {Session(0, Arm::kA, "c", {5}), killed_loading, error, anr, failed}));
+  const ArmAggregate& a = f.scopes[0].arms[0];
+  EXPECT_EQ(a.sessions, 5);
+  EXPECT_EQ(a.ok, 2);
+  EXPECT_EQ(a.oom_killed, 1);
+  EXPECT_EQ(a.stack_errors, 1);
+  EXPECT_EQ(a.harness_errors, 1);
+  EXPECT_EQ(a.DeviceSessions(), 4);
+  EXPECT_EQ(a.errors_by_cause.at("harness_error: DEADLINE_EXCEEDED"), 1);
+  EXPECT_EQ(a.errors_by_cause.at("stack_error: OperatorMissing"), 1);
+  EXPECT_EQ(a.retries, 3);
+  EXPECT_EQ(a.sessions_with_anr, 1);
+  EXPECT_EQ(a.anr_total, 2);
+  EXPECT_EQ(a.loaded, 2);
+  EXPECT_EQ(a.load_read_us, 200);
+  EXPECT_EQ(a.samples[static_cast<int>(Metric::kLoadTime)].values(),
+            (std::vector<double>{150, 150}));
+  EXPECT_EQ(a.samples[static_cast<int>(Metric::kPeakMemory)].size(), 4u);
+  EXPECT_EQ(a.samples[static_cast<int>(Metric::kSteadyLatency)].size(), 4u);
+  EXPECT_EQ(a.total_frames, 40);
+}
+
+}  // namespace
+}  // namespace loadtest
+}  // namespace edgefleet

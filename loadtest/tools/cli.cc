@@ -1,0 +1,169 @@
+#include "loadtest/tools/cli.h"
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "loadtest/report/analysis.h"
+#include "loadtest/report/exit_code.h"
+#include "loadtest/report/html_report.h"
+#include "loadtest/report/json_report.h"
+#include "loadtest/report/markdown_report.h"
+#include "loadtest/results/results_json.h"
+#include "loadtest/testing/synthetic_fleet.h"
+#include "loadtest/tools/flags.h"
+
+namespace edgefleet {
+namespace loadtest {
+namespace {
+
+constexpr char kUsage[] =
+    R"(usage: edgefleet-loadtest <command> [flags] [files]
+  synth   --out FILE [--devices 1000] [--sessions 1] [--inferences 20]
+          [--seed 1] [--design paired|hashed] [--share-b 0.5] [--shard i/n]
+          [--latency-b 1] [--load-b 1] [--memory-b 1] [--anr-b 1] [--oom-b 1]
+          [--stack-error-b 0] [--effect-class NAME] [--harness-error-rate 0]
+  merge   --out FILE SHARD.json...
+  report  [--out-dir DIR] [--confidence 0.95] [--min-effect 0.05]
+          [--replicates 1000] [--threads N] RESULTS.json...
+exit codes: 0 pass, 1 error, 2 regression, 3 inconclusive, 4 invalid (SRM)
+)";
+
+int Fail(std::ostream& err, const absl::Status& status) {
+  err << "edgefleet-loadtest: " << status.message() << "\n";
+  return kExitError;
+}
+
+absl::Status WriteFile(const std::filesystem::path& path,
+                       const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) return absl::UnavailableError("cannot write " + path.string());
+  return absl::OkStatus();
+}
+
+// Reads result files and combines them: one whole-fleet file, or the
+// complete set of shards of one experiment.
+absl::StatusOr<ResultSet> ReadAndMerge(const std::vector<std::string>& paths) {
+  if (paths.empty()) return absl::InvalidArgumentError("no result files given");
+  std::vector<ResultSet> parts;
+  for (const std::string& path : paths) {
+    absl::StatusOr<ResultSet> part = ReadResultSetFile(path);
+    if (!part.ok()) return part.status();
+    parts.push_back(*std::move(part));
+  }
+  return MergeShards(std::move(parts));
+}
+
+int Synth(Flags& flags, std::ostream& out, std::ostream& err) {
+  SyntheticFleetOptions o;
+  const std::string path = flags.GetString("out", "");
+  o.devices = static_cast<uint64_t>(flags.GetInt("devices", 1000));
+  o.sessions_per_device = static_cast<uint32_t>(flags.GetInt("sessions", 1));
+  o.inferences_per_session =
+      static_cast<uint32_t>(flags.GetInt("inferences", 20));
+  o.seed = static_cast<uint64_t>(flags.GetInt("seed", 1));
+  const std::string design = flags.GetString("design", "paired");
+  o.share_b = flags.GetDouble("share-b", 0.5);
+  const std::string shard = flags.GetString("shard", "0/1");
+  o.effect_b.latency = flags.GetDouble("latency-b", 1);
+  o.effect_b.load = flags.GetDouble("load-b", 1);
+  o.effect_b.memory = flags.GetDouble("memory-b", 1);
+  o.effect_b.anr = flags.GetDouble("anr-b", 1);
+  o.effect_b.oom = flags.GetDouble("oom-b", 1);
+  o.effect_b.stack_error_rate = flags.GetDouble("stack-error-b", 0);
+  o.effect_class = flags.GetString("effect-class", "");
+  o.harness_error_rate = flags.GetDouble("harness-error-rate", 0);
+  if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
+  if (path.empty()) return Fail(err, absl::InvalidArgumentError("--out is required"));
+  if (!ParseDesign(design, &o.design)) {
+    return Fail(err, absl::InvalidArgumentError("--design: paired or hashed"));
+  }
+  absl::StatusOr<ShardSpec> spec = ShardSpec::Parse(shard);
+  if (!spec.ok()) return Fail(err, spec.status());
+  o.shard = *spec;
+  const ResultSet results = GenerateSyntheticFleet(o);
+  if (absl::Status st = WriteResultSetFile(results, path); !st.ok()) {
+    return Fail(err, st);
+  }
+  out << "wrote " << results.records().size() << " session records to "
+      << path << "\n";
+  return kExitPass;
+}
+
+int Merge(Flags& flags, std::ostream& out, std::ostream& err) {
+  const std::string path = flags.GetString("out", "");
+  if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
+  if (path.empty()) return Fail(err, absl::InvalidArgumentError("--out is required"));
+  absl::StatusOr<ResultSet> merged = ReadAndMerge(flags.positional());
+  if (!merged.ok()) return Fail(err, merged.status());
+  if (absl::Status st = WriteResultSetFile(*merged, path); !st.ok()) {
+    return Fail(err, st);
+  }
+  out << "merged " << flags.positional().size() << " file(s), "
+      << merged->records().size() << " session records, into " << path << "\n";
+  return kExitPass;
+}
+
+int ReportCommand(Flags& flags, std::ostream& out, std::ostream& err) {
+  AnalysisOptions o;
+  const std::filesystem::path dir = flags.GetString("out-dir", ".");
+  o.confidence = flags.GetDouble("confidence", o.confidence);
+  o.min_effect = flags.GetDouble("min-effect", o.min_effect);
+  o.bootstrap_replicates =
+      static_cast<int>(flags.GetInt("replicates", o.bootstrap_replicates));
+  o.threads = static_cast<int>(flags.GetInt(
+      "threads", std::max(1u, std::thread::hardware_concurrency())));
+  if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
+  if (!(o.confidence > 0 && o.confidence < 1) || o.min_effect < 0 ||
+      o.bootstrap_replicates < 1) {
+    return Fail(err, absl::InvalidArgumentError(
+                         "need 0 < confidence < 1, min-effect >= 0, "
+                         "replicates >= 1"));
+  }
+  absl::StatusOr<ResultSet> results = ReadAndMerge(flags.positional());
+  if (!results.ok()) return Fail(err, results.status());
+  const Report report = Analyze(Aggregate(*results), o);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::string markdown = RenderMarkdownReport(report);
+  for (const auto& [name, text] :
+       {std::pair<const char*, std::string>{"report.json",
+                                            RenderJsonReport(report)},
+        {"report.md", markdown},
+        {"report.html", RenderHtmlReport(report)}}) {
+    if (absl::Status st = WriteFile(dir / name, text); !st.ok()) {
+      return Fail(err, st);
+    }
+  }
+  out << markdown << "\nHTML report: "
+      << std::filesystem::absolute(dir / "report.html").string() << "\n";
+  return ExitCodeFor(report.status);
+}
+
+}  // namespace
+
+int RunCli(int argc, const char* const* argv, std::ostream& out,
+           std::ostream& err) {
+  if (argc < 2) {
+    err << kUsage;
+    return kExitError;
+  }
+  const std::string command = argv[1];
+  Flags flags(argc, argv, 2);
+  if (command == "synth") return Synth(flags, out, err);
+  if (command == "merge") return Merge(flags, out, err);
+  if (command == "report") return ReportCommand(flags, out, err);
+  if (command == "help" || command == "--help") {
+    out << kUsage;
+    return kExitPass;
+  }
+  err << "unknown command '" << command << "'\n" << kUsage;
+  return kExitError;
+}
+
+}  // namespace loadtest
+}  // namespace edgefleet

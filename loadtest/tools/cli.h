@@ -1,0 +1,26 @@
+// The edgefleet-loadtest command line, as a library so tests can call it.
+//
+//   synth   write a synthetic fleet's results (no server needed)
+//   merge   combine shard result files into one
+//   report  analyse result files (merged on the fly) and write report.json,
+//           report.md and report.html; print the Markdown and the HTML path;
+//           exit with the policy code of exit_code.h
+//
+// `run` (the gRPC fleet driver) joins here once proto/ exists.
+// Not thread-safe (writes the given streams); call from main.
+
+#ifndef EDGEFLEET_LOADTEST_TOOLS_CLI_H_
+#define EDGEFLEET_LOADTEST_TOOLS_CLI_H_
+
+#include <ostream>
+
+namespace edgefleet {
+namespace loadtest {
+
+int RunCli(int argc, const char* const* argv, std::ostream& out,
+           std::ostream& err);
+
+}  // namespace loadtest
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_LOADTEST_TOOLS_CLI_H_

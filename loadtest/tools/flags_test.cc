@@ -1,0 +1,36 @@
+#include "loadtest/tools/flags.h"
+
+#include "gtest/gtest.h"
+
+namespace edgefleet {
+namespace loadtest {
+namespace {
+
+TEST(FlagsTest, ParsesBothSpellingsAndPositionals) {
+  const char* argv[] = {"tool", "cmd", "--a=1", "--b", "2.5", "file1", "--c",
+                        "x", "file2"};
+  Flags flags(9, argv, 2);
+  EXPECT_EQ(flags.GetInt("a", 0), 1);
+  EXPECT_EQ(flags.GetDouble("b", 0), 2.5);
+  EXPECT_EQ(flags.GetString("c", ""), "x");
+  EXPECT_EQ(flags.GetString("missing", "dflt"), "dflt");
+  EXPECT_EQ(flags.positional(), (std::vector<std::string>{"file1", "file2"}));
+  EXPECT_TRUE(flags.Finish().ok());
+}
+
+TEST(FlagsTest, ReportsErrors) {
+  const char* typo[] = {"tool", "cmd", "--devcies=3"};
+  Flags unknown(3, typo, 2);
+  unknown.GetInt("devices", 1);
+  EXPECT_FALSE(unknown.Finish().ok());
+  const char* bad[] = {"tool", "cmd", "--n=abc"};
+  Flags not_int(3, bad, 2);
+  not_int.GetInt("n", 1);
+  EXPECT_FALSE(not_int.Finish().ok());
+  const char* dangling[] = {"tool", "cmd", "--n"};
+  EXPECT_FALSE(Flags(3, dangling, 2).Finish().ok());
+}
+
+}  // namespace
+}  // namespace loadtest
+}  // namespace edgefleet

@@ -1,0 +1,304 @@
+// aten::convolution.out for float32, not transposed: depthwise through the
+// direct kernels (depthwise.h), everything else through the packed GEMM
+// with the image read in place (1x1, stride 1, no padding) or packed patch
+// by patch (conv_operands.h). NCHW and channels-last; 1-D as 2-D with H = 1.
+
+#include <algorithm>
+
+#include "runtime/kernels/optimized/conv_operands.h"
+#include "runtime/kernels/optimized/depthwise.h"
+#include "runtime/kernels/optimized/gemm.h"
+#include "runtime/kernels/optimized/kernel_util.h"
+#include "runtime/kernels/optimized/optimized_kernels.h"
+#include "runtime/kernels/portable/portable_kernels.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace {
+
+enum class Layout { kNchw, kNhwc };
+
+struct ConvCall {
+  const Tensor* in;
+  const Tensor* weight;
+  const Tensor* bias;  // may be null
+  Tensor* out;
+  Layout layout;
+  ConvGeometry g;
+  int64_t w_strides[4];  // oc, ic, kh, kw
+};
+
+// [h, w] from a per-spatial-dim list (1 entry repeats); `h_value` for 1-D.
+bool SpatialPair(Span<const int64_t> list, int spatial, int64_t h_value,
+                 int64_t* out) {
+  if (list.size() != 1 && list.size() != static_cast<size_t>(spatial)) {
+    return false;
+  }
+  out[1] = list[list.size() - 1];
+  out[0] = spatial == 2 ? list[0] : h_value;
+  return true;
+}
+
+// The tensor layouts the fast path takes; dtypes are checked by the caller.
+bool LayoutOf(const Tensor& in, const Tensor& out, Layout* layout) {
+  if (in.IsDefaultDimOrder() && out.IsDefaultDimOrder()) {
+    *layout = Layout::kNchw;
+    return true;
+  }
+  if (IsChannelsLast(in) && IsChannelsLast(out)) {
+    *layout = Layout::kNhwc;
+    return true;
+  }
+  return false;
+}
+
+// Everything the fast path needs, or false for the portable kernel (which
+// also reports invalid arguments).
+bool ParseConv(Span<EValue* const> args, ConvCall* call) {
+  if (args.size() != 11) return false;
+  Tensor* in = PeekFloatTensor(args, 0);
+  Tensor* weight = PeekFloatTensor(args, 1);
+  Tensor* bias = PeekFloatTensor(args, 2);
+  Tensor* out = PeekFloatTensor(args, 9);
+  Span<const int64_t> stride, pad, dilation, out_pad;
+  bool transposed = true;
+  int64_t groups = 0;
+  if (in == nullptr || weight == nullptr || out == nullptr ||
+      (bias == nullptr && !PeekNone(args, 2)) ||
+      !PeekIntList(args, 3, &stride) || !PeekIntList(args, 4, &pad) ||
+      !PeekIntList(args, 5, &dilation) || !PeekBool(args, 6, &transposed) ||
+      !PeekIntList(args, 7, &out_pad) || !PeekInt(args, 8, &groups) ||
+      transposed || (in->dim() != 3 && in->dim() != 4) ||
+      weight->dim() != in->dim() || out->dim() != in->dim() ||
+      !LayoutOf(*in, *out, &call->layout)) {
+    return false;
+  }
+  const int spatial = in->dim() - 2;
+  ConvGeometry& g = call->g;
+  if (!SpatialPair(stride, spatial, 1, g.stride) ||
+      !SpatialPair(pad, spatial, 0, g.pad) ||
+      !SpatialPair(dilation, spatial, 1, g.dilation)) {
+    return false;
+  }
+  const bool rank4 = spatial == 2;
+  g.batch = in->size(0);
+  g.in_c = in->size(1);
+  g.in_h = rank4 ? in->size(2) : 1;
+  g.in_w = in->size(in->dim() - 1);
+  g.out_c = weight->size(0);
+  g.k_h = rank4 ? weight->size(2) : 1;
+  g.k_w = weight->size(weight->dim() - 1);
+  g.groups = groups;
+  if (groups < 1 || groups > INT32_MAX || g.in_c % groups != 0 ||
+      g.out_c % groups != 0 || weight->size(1) * groups != g.in_c ||
+      (bias != nullptr && (bias->dim() != 1 || bias->size(0) != g.out_c))) {
+    return false;
+  }
+  int64_t out_hw[2];
+  for (int i = 0; i < 2; ++i) {
+    const int64_t in_size = i == 0 ? g.in_h : g.in_w;
+    const int64_t k = i == 0 ? g.k_h : g.k_w;
+    const int64_t s = g.stride[i], p = g.pad[i], d = g.dilation[i];
+    if (s < 1 || d < 1 || p < 0 || s > INT32_MAX || d > INT32_MAX ||
+        p > INT32_MAX || in_size + 2 * p < d * (k - 1) + 1) {
+      return false;
+    }
+    out_hw[i] = (in_size + 2 * p - d * (k - 1) - 1) / s + 1;
+    if (out_hw[i] < 1 || out_hw[i] > INT32_MAX) return false;
+  }
+  g.out_h = out_hw[0];
+  g.out_w = out_hw[1];
+  int32_t sizes[4] = {in->size(0), static_cast<int32_t>(g.out_c), 0, 0};
+  if (rank4) sizes[2] = static_cast<int32_t>(g.out_h);
+  sizes[in->dim() - 1] = static_cast<int32_t>(g.out_w);
+  const Tensor* inputs[3] = {in, weight, bias};
+  if (Overlaps(*out, *in) || Overlaps(*out, *weight) ||
+      (bias != nullptr && Overlaps(*out, *bias)) ||
+      !FitOut(*out, {sizes, static_cast<size_t>(in->dim())},
+              {inputs, static_cast<size_t>(bias != nullptr ? 3 : 2)})) {
+    return false;
+  }
+  call->in = in;
+  call->weight = weight;
+  call->bias = bias;
+  call->out = out;
+  call->w_strides[0] = weight->stride(0);
+  call->w_strides[1] = weight->stride(1);
+  call->w_strides[2] = rank4 ? weight->stride(2) : 0;
+  call->w_strides[3] = weight->stride(weight->dim() - 1);
+  return true;
+}
+
+// out rows (NCHW: one per channel; NHWC: one per pixel) start as the bias.
+void FillBias(const ConvCall& call, float* y, int64_t c0, int64_t channels) {
+  const ConvGeometry& g = call.g;
+  const float* b = call.bias->data_as<const float>() + c0;
+  if (call.layout == Layout::kNchw) {
+    for (int64_t c = 0; c < channels; ++c) {
+      std::fill(y + c * g.out_pixels(), y + (c + 1) * g.out_pixels(), b[c]);
+    }
+  } else {
+    for (int64_t p = 0; p < g.out_pixels(); ++p) {
+      std::copy(b, b + channels, y + p * g.out_c);
+    }
+  }
+}
+
+// NCHW through a PhasedImage (no im2col): per image and group, the GEMM
+// writes C[oc][oh * row_len + ow] straight into out when row_len == out_w,
+// else into scratch, from which the valid columns (plus bias) are copied.
+// Returns false, with nothing written, if the scratch does not fit.
+bool ConvPhasedNchw(KernelContext& ctx, const ConvCall& call) {
+  const ConvGeometry& g = call.g;
+  PhasedImage image(g);
+  const int64_t cin_g = g.in_c_per_group(), cout_g = g.out_c_per_group();
+  const int64_t cols = image.columns();
+  const bool in_place = image.row_len() == g.out_w;
+  auto* data = static_cast<float*>(
+      ctx.AllocateTemp(sizeof(float) * image.floats(), 64));
+  float* staging = nullptr;
+  if (data != nullptr && !in_place) {
+    staging = static_cast<float*>(
+        ctx.AllocateTemp(sizeof(float) * cout_g * cols, 64));
+  }
+  if (data == nullptr || (!in_place && staging == nullptr)) return false;
+  const float* x = call.in->data_as<const float>();
+  float* y = call.out->data_as<float>();
+  const float* bias =
+      call.bias != nullptr ? call.bias->data_as<const float>() : nullptr;
+  for (int64_t n = 0; n < g.batch; ++n) {
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      image.Build(x + (n * g.in_c + grp * cin_g) * g.in_h * g.in_w, data);
+      const float* wg = call.weight->data_as<const float>() +
+                        grp * cout_g * call.w_strides[0];
+      const StridedOperand w_rows(wg, call.w_strides[0], 1);
+      const ConvWeight w_any(g, wg, call.w_strides, false);
+      const GemmOperand& weight =
+          call.weight->IsDefaultDimOrder()
+              ? static_cast<const GemmOperand&>(w_rows)
+              : w_any;
+      float* yg = y + (n * g.out_c + grp * cout_g) * g.out_pixels();
+      if (in_place) {
+        if (bias != nullptr) FillBias(call, yg, grp * cout_g, cout_g);
+        if (!Gemm(ctx, cout_g, cols, cin_g * g.taps(), weight, image, yg,
+                  cols, bias != nullptr)) {
+          return false;
+        }
+        continue;
+      }
+      if (!Gemm(ctx, cout_g, cols, cin_g * g.taps(), weight, image, staging,
+                cols, false)) {
+        return false;
+      }
+      for (int64_t oc = 0; oc < cout_g; ++oc) {
+        const float b = bias != nullptr ? bias[grp * cout_g + oc] : 0.0f;
+        for (int64_t oh = 0; oh < g.out_h; ++oh) {
+          const float* src = staging + oc * cols + oh * image.row_len();
+          float* dst = yg + (oc * g.out_h + oh) * g.out_w;
+          for (int64_t ow = 0; ow < g.out_w; ++ow) dst[ow] = src[ow] + b;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+bool ConvGemm(KernelContext& ctx, const ConvCall& call) {
+  const ConvGeometry& g = call.g;
+  const int64_t cin_g = g.in_c_per_group(), cout_g = g.out_c_per_group();
+  const int64_t depth = cin_g * g.taps();
+  const float* x = call.in->data_as<const float>();
+  const float* w = call.weight->data_as<const float>();
+  float* y = call.out->data_as<float>();
+  const int64_t in_image = g.in_c * g.in_h * g.in_w;
+  const int64_t out_image = g.out_c * g.out_pixels();
+  const bool accumulate = call.bias != nullptr;
+  const bool nchw = call.layout == Layout::kNchw;
+  if (nchw && !g.pointwise() && PhasedImage::Fits(g)) {
+    if (ConvPhasedNchw(ctx, call)) return true;
+  }
+  // The weight read in place: [oc][depth] rows in (ic, kh, kw) order
+  // (NCHW) or (kh, kw, ic) order (a channels-last weight, NHWC).
+  const bool weight_rows =
+      nchw ? call.weight->IsDefaultDimOrder() : IsChannelsLast(*call.weight) ||
+                                                    g.taps() == 1;
+  for (int64_t n = 0; n < g.batch; ++n) {
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      const float* wg = w + grp * cout_g * call.w_strides[0];
+      const StridedOperand w_rows(wg, call.w_strides[0],
+                                  nchw ? 1 : call.w_strides[1]);
+      const ConvWeight w_any(g, wg, call.w_strides, !nchw);
+      const GemmOperand& weight =
+          weight_rows ? static_cast<const GemmOperand&>(w_rows) : w_any;
+      bool ok;
+      if (nchw) {
+        const float* xg = x + n * in_image + grp * cin_g * g.in_h * g.in_w;
+        float* yg = y + n * out_image + grp * cout_g * g.out_pixels();
+        if (accumulate) FillBias(call, yg, grp * cout_g, cout_g);
+        const StridedOperand direct(xg, 1, g.in_h * g.in_w);
+        const Im2colNchw patches(g, xg);
+        ok = Gemm(ctx, cout_g, g.out_pixels(), depth, weight,
+                  g.pointwise() ? static_cast<const GemmOperand&>(direct)
+                                : patches,
+                  yg, g.out_pixels(), accumulate);
+      } else {
+        const float* xg = x + n * in_image + grp * cin_g;
+        float* yg = y + n * out_image + grp * cout_g;
+        if (accumulate) FillBias(call, yg, grp * cout_g, cout_g);
+        const StridedOperand direct(xg, g.in_c, 1);
+        const Im2colNhwc patches(g, xg);
+        ok = Gemm(ctx, g.out_pixels(), cout_g, depth,
+                  g.pointwise() ? static_cast<const GemmOperand&>(direct)
+                                : patches,
+                  weight, yg, g.out_c, accumulate);
+      }
+      if (!ok) return false;
+    }
+  }
+  return true;
+}
+
+bool RunConv(KernelContext& ctx, const ConvCall& call) {
+  const ConvGeometry& g = call.g;
+  if (call.out->numel() == 0) return true;
+  const float* bias =
+      call.bias != nullptr ? call.bias->data_as<const float>() : nullptr;
+  const bool depthwise = g.groups == g.in_c && g.groups > 1;
+  if (depthwise && g.taps() <= kMaxDepthwiseTaps) {
+    if (call.layout == Layout::kNchw) {
+      return DepthwiseNchw(ctx, g, call.in->data_as<const float>(),
+                           call.weight->data_as<const float>(), call.w_strides,
+                           bias, call.out->data_as<float>());
+    }
+    if (g.out_c == g.in_c) {
+      return DepthwiseNhwc(ctx, g, call.in->data_as<const float>(),
+                           call.weight->data_as<const float>(), call.w_strides,
+                           bias, call.out->data_as<float>());
+    }
+  }
+  return ConvGemm(ctx, call);
+}
+
+}  // namespace
+
+bool ConvolutionSupports(Span<EValue* const> args) {
+  if (args.size() != 11) return false;
+  const Tensor* in = PeekFloatTensor(args, 0);
+  const Tensor* out = PeekFloatTensor(args, 9);
+  bool transposed = true;
+  Layout layout;
+  return in != nullptr && out != nullptr &&
+         PeekFloatTensor(args, 1) != nullptr &&
+         (PeekNone(args, 2) || PeekFloatTensor(args, 2) != nullptr) &&
+         PeekBool(args, 6, &transposed) && !transposed &&
+         (in->dim() == 3 || in->dim() == 4) && LayoutOf(*in, *out, &layout);
+}
+
+void ConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
+  ConvCall call;
+  if (ParseConv(args, &call) && RunConv(ctx, call)) return;
+  portable::ConvolutionOut(ctx, args);
+}
+
+}  // namespace optimized
+}  // namespace edgefleet

@@ -1,0 +1,193 @@
+#include "runtime/kernels/optimized/depthwise.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "runtime/kernels/optimized/phased_plane.h"
+#include "runtime/kernels/optimized/thread_pool.h"
+#include "runtime/kernels/optimized/vec.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace {
+
+constexpr int64_t kMinParallelOutputs = 16 * 1024;
+
+
+int64_t CeilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
+
+// One output plane: y[oh][ow] = b + sum over taps of wk[tap] * P at
+// tap_offset[tap] + oh * stride_h * row_len + ow.
+template <int W>
+struct PlaneBody {
+  [[gnu::always_inline]] static inline void Run(const ConvGeometry* g,
+                                                const float* plane,
+                                                int64_t row_step,
+                                                const int64_t* tap_offset,
+                                                const float* wk, float b,
+                                                float* y) {
+    using V = Vf<W>;
+    const int64_t taps = g->taps(), ow_n = g->out_w;
+    for (int64_t oh = 0; oh < g->out_h; ++oh) {
+      const float* base = plane + oh * row_step;
+      float* yr = y + oh * ow_n;
+      int64_t ow = 0;
+      for (; ow + 2 * W <= ow_n; ow += 2 * W) {
+        V a0 = Splat<W>(b), a1 = a0;
+        for (int64_t t = 0; t < taps; ++t) {
+          const V wv = Splat<W>(wk[t]);
+          const float* s = base + tap_offset[t] + ow;
+          a0 += wv * Load<W>(s);
+          a1 += wv * Load<W>(s + W);
+        }
+        Store<W>(yr + ow, a0);
+        Store<W>(yr + ow + W, a1);
+      }
+      for (; ow + W <= ow_n; ow += W) {
+        V a0 = Splat<W>(b);
+        for (int64_t t = 0; t < taps; ++t) {
+          a0 += Splat<W>(wk[t]) * Load<W>(base + tap_offset[t] + ow);
+        }
+        Store<W>(yr + ow, a0);
+      }
+      if (ow < ow_n) {
+        // The last columns as one full vector: it reads past the row into
+        // data that exists (the plane is followed by padding), and only the
+        // valid lanes are stored.
+        V a0 = Splat<W>(b);
+        for (int64_t t = 0; t < taps; ++t) {
+          a0 += Splat<W>(wk[t]) * Load<W>(base + tap_offset[t] + ow);
+        }
+        float lanes[W];
+        Store<W>(lanes, a0);
+        std::copy(lanes, lanes + (ow_n - ow), yr + ow);
+      }
+    }
+  }
+};
+
+// One output row of channels-last: every pixel, channels vectorized, taps
+// skipped where they fall in the padding.
+template <int W>
+struct RowBodyNhwc {
+  [[gnu::always_inline]] static inline void Run(const ConvGeometry* g,
+                                                const float* x,
+                                                const float* wt,
+                                                const float* bias, int64_t oh,
+                                                float* y) {
+    using V = Vf<W>;
+    const int64_t c_n = g->in_c;
+    for (int64_t ow = 0; ow < g->out_w; ++ow) {
+      float* out = y + ow * c_n;
+      const int64_t ih0 = oh * g->stride[0] - g->pad[0];
+      const int64_t iw0 = ow * g->stride[1] - g->pad[1];
+      int64_t c = 0;
+      for (; c + W <= c_n; c += W) {
+        V acc = bias != nullptr ? Load<W>(bias + c) : V{};
+        for (int64_t kh = 0; kh < g->k_h; ++kh) {
+          const int64_t ih = ih0 + kh * g->dilation[0];
+          if (ih < 0 || ih >= g->in_h) continue;
+          for (int64_t kw = 0; kw < g->k_w; ++kw) {
+            const int64_t iw = iw0 + kw * g->dilation[1];
+            if (iw < 0 || iw >= g->in_w) continue;
+            acc += Load<W>(wt + (kh * g->k_w + kw) * c_n + c) *
+                   Load<W>(x + (ih * g->in_w + iw) * c_n + c);
+          }
+        }
+        Store<W>(out + c, acc);
+      }
+      for (; c < c_n; ++c) {
+        float acc = bias != nullptr ? bias[c] : 0.0f;
+        for (int64_t kh = 0; kh < g->k_h; ++kh) {
+          const int64_t ih = ih0 + kh * g->dilation[0];
+          if (ih < 0 || ih >= g->in_h) continue;
+          for (int64_t kw = 0; kw < g->k_w; ++kw) {
+            const int64_t iw = iw0 + kw * g->dilation[1];
+            if (iw < 0 || iw >= g->in_w) continue;
+            acc += wt[(kh * g->k_w + kw) * c_n + c] *
+                   x[(ih * g->in_w + iw) * c_n + c];
+          }
+        }
+        out[c] = acc;
+      }
+    }
+  }
+};
+
+int Threads(KernelContext& ctx, int64_t outputs) {
+  if (KernelThreadPool() == nullptr || outputs < kMinParallelOutputs) return 1;
+  return std::clamp(ctx.num_threads(), 1, ThreadPool::kMaxThreads);
+}
+
+}  // namespace
+
+bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x,
+                   const float* w, const int64_t* w_strides, const float* bias,
+                   float* y) {
+  const int64_t taps = g.taps();
+  if (taps > kMaxDepthwiseTaps) return false;
+  const int64_t mult = g.out_c / g.in_c;
+  const PhasedPlane shape = PhasedPlane::For(g);
+  const int64_t task_floats = shape.scratch_floats();
+  int64_t tap_offset[kMaxDepthwiseTaps];
+  shape.TapOffsets(g, tap_offset);
+  const int64_t planes = g.batch * g.in_c;
+  const int threads = static_cast<int>(std::min<int64_t>(
+      Threads(ctx, planes * mult * g.out_pixels()), planes));
+  auto* scratch = static_cast<float*>(
+      ctx.AllocateTemp(sizeof(float) * task_floats * threads, 64));
+  if (scratch == nullptr) return false;
+  const int64_t chunk = CeilDiv(planes, threads);
+  const int64_t in_plane = g.in_h * g.in_w, out_plane = g.out_pixels();
+  ParallelFor(CeilDiv(planes, chunk), threads, [&](int64_t task) {
+    PhasedPlane p = shape;
+    p.data = scratch + task * task_floats;
+    float* row = p.InitScratch();
+    const int64_t end = std::min(planes, (task + 1) * chunk);
+    for (int64_t i = task * chunk; i < end; ++i) {
+      const int64_t n = i / g.in_c, c = i % g.in_c;
+      BuildPhasedPlane(g, x + i * in_plane, 0.0f, p, row);
+      for (int64_t q = 0; q < mult; ++q) {
+        const int64_t oc = c * mult + q;
+        float wk[kMaxDepthwiseTaps];
+        for (int64_t t = 0; t < taps; ++t) {
+          wk[t] = w[oc * w_strides[0] + t / g.k_w * w_strides[2] +
+                    t % g.k_w * w_strides[3]];
+        }
+        RunVectorized<PlaneBody>(&g, p.data, g.stride[0] * p.row_len,
+                                 static_cast<const int64_t*>(tap_offset),
+                                 static_cast<const float*>(wk),
+                                 bias != nullptr ? bias[oc] : 0.0f,
+                                 y + (n * g.out_c + oc) * out_plane);
+      }
+    }
+  });
+  return true;
+}
+
+bool DepthwiseNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x,
+                   const float* w, const int64_t* w_strides, const float* bias,
+                   float* y) {
+  const int64_t taps = g.taps(), c_n = g.in_c;
+  auto* wt = static_cast<float*>(
+      ctx.AllocateTemp(sizeof(float) * taps * c_n, 64));
+  if (wt == nullptr) return false;
+  for (int64_t t = 0; t < taps; ++t) {
+    for (int64_t c = 0; c < c_n; ++c) {
+      wt[t * c_n + c] = w[c * w_strides[0] + t / g.k_w * w_strides[2] +
+                          t % g.k_w * w_strides[3]];
+    }
+  }
+  const int64_t rows = g.batch * g.out_h;
+  const int threads = Threads(ctx, rows * g.out_w * c_n);
+  const float* weights = wt;
+  ParallelFor(rows, threads, [&](int64_t r) {
+    const int64_t n = r / g.out_h, oh = r % g.out_h;
+    RunVectorized<RowBodyNhwc>(&g, x + n * g.in_h * g.in_w * c_n, weights,
+                               bias, oh, y + r * g.out_w * c_n);
+  });
+  return true;
+}
+
+}  // namespace optimized
+}  // namespace edgefleet

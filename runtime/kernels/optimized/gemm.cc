@@ -1,0 +1,344 @@
+#include "runtime/kernels/optimized/gemm.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "runtime/kernels/optimized/cpu_features.h"
+#include "runtime/kernels/optimized/gemm_microkernel.h"
+#include "runtime/kernels/optimized/thread_pool.h"
+#include "runtime/kernels/optimized/vec.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace {
+
+// Below this many multiply-adds a GEMM runs on one thread: waking workers
+// costs more than it saves.
+constexpr int64_t kMinParallelMacs = int64_t{1} << 17;
+constexpr size_t kPanelAlignment = 64;
+constexpr int kMaxTile = 16 * 32;
+constexpr int kMaxTasks = ThreadPool::kMaxThreads;
+// A with fewer rows than this runs as matrix-vector products reading B in
+// place: packing B would cost more than the arithmetic.
+constexpr int64_t kGemvMaxRows = 4;
+
+int64_t RoundUp(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
+int64_t CeilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
+
+// One panel of a depth-contiguous source: d[k * width + j] = src[j * rs + k]
+// for j < cols, 0 for cols <= j < width.
+void PackTransposed(const float* src, int64_t rs, int64_t nk, int cols,
+                    int width, float* d) {
+  int j = 0;
+  for (; j + 4 <= cols; j += 4) {
+    const float* r0 = src + j * rs;
+    int64_t k = 0;
+    for (; k + 4 <= nk; k += 4) {
+      Transpose4x4(r0 + k, r0 + rs + k, r0 + 2 * rs + k, r0 + 3 * rs + k,
+                   d + k * width + j, width);
+    }
+    for (; k < nk; ++k) {
+      for (int t = 0; t < 4; ++t) d[k * width + j + t] = r0[t * rs + k];
+    }
+  }
+  for (; j < cols; ++j) {
+    for (int64_t k = 0; k < nk; ++k) d[k * width + j] = src[j * rs + k];
+  }
+  if (cols < width) {
+    for (int64_t k = 0; k < nk; ++k) {
+      std::fill(d + k * width + cols, d + (k + 1) * width, 0.0f);
+    }
+  }
+}
+
+// The blocks one thread computes: rows [m0, m1) x columns [n0, n1) of C.
+struct GemmTask {
+  int64_t m0, m1, n0, n1;
+  float* a_panels;     // mc x kc
+  float* b_panels;     // kc x nc
+  const float** rows;  // kc row pointers of B read in place
+};
+
+struct GemmProblem {
+  const MicroKernel* kernel;
+  int64_t k, kc, mc, nc;
+  const GemmOperand* a;
+  const GemmOperand* b;
+  float* c;
+  int64_t ldc;
+  bool accumulate;
+};
+
+// Writes (or adds) the valid rows x cols of an mr x nr tile computed in
+// scratch: the edges of C.
+void AddTile(const GemmProblem& g, const float* tile, float* c, int rows,
+             int cols, bool accumulate) {
+  const int nr = g.kernel->nr;
+  for (int r = 0; r < rows; ++r) {
+    float* row = c + r * g.ldc;
+    const float* t = tile + r * nr;
+    if (accumulate) {
+      for (int j = 0; j < cols; ++j) row[j] += t[j];
+    } else {
+      std::memcpy(row, t, sizeof(float) * cols);
+    }
+  }
+}
+
+void RunTask(const GemmProblem& g, const GemmTask& t) {
+  const MicroKernel& mk = *g.kernel;
+  for (int64_t jc = t.n0; jc < t.n1; jc += g.nc) {
+    const int64_t ncb = std::min(g.nc, t.n1 - jc);
+    for (int64_t pc = 0; pc < g.k; pc += g.kc) {
+      const int64_t kcb = std::min(g.kc, g.k - pc);
+      const bool accumulate = g.accumulate || pc > 0;
+      // B in place: only the ragged last panel needs packing.
+      const bool in_place = g.b->Rows(jc, pc, kcb, t.rows);
+      const int64_t direct_cols = in_place ? ncb / mk.nr * mk.nr : 0;
+      if (direct_cols < ncb) {
+        g.b->Pack(jc + direct_cols, ncb - direct_cols, pc, kcb, mk.nr,
+                  t.b_panels);
+      }
+      for (int64_t ic = t.m0; ic < t.m1; ic += g.mc) {
+        const int64_t mcb = std::min(g.mc, t.m1 - ic);
+        g.a->Pack(ic, mcb, pc, kcb, mk.mr, t.a_panels);
+        for (int64_t jr = 0; jr < ncb; jr += mk.nr) {
+          const int cols = static_cast<int>(std::min<int64_t>(mk.nr, ncb - jr));
+          const float* b = t.b_panels + (jr - direct_cols) * kcb;
+          for (int64_t ir = 0; ir < mcb; ir += mk.mr) {
+            const int rows =
+                static_cast<int>(std::min<int64_t>(mk.mr, mcb - ir));
+            const float* a = t.a_panels + ir * kcb;
+            float* c = g.c + (ic + ir) * g.ldc + jc + jr;
+            if (jr < direct_cols && rows == mk.mr) {
+              mk.rows_fn(kcb, a, t.rows, jr, c, g.ldc, accumulate);
+            } else if (jr < direct_cols) {
+              alignas(64) float tile[kMaxTile];
+              mk.rows_fn(kcb, a, t.rows, jr, tile, mk.nr, false);
+              AddTile(g, tile, c, rows, cols, accumulate);
+            } else if (rows == mk.mr && cols == mk.nr) {
+              mk.fn(kcb, a, b, mk.nr, c, g.ldc, accumulate);
+            } else {
+              alignas(64) float tile[kMaxTile];
+              mk.fn(kcb, a, b, mk.nr, tile, mk.nr, false);
+              AddTile(g, tile, c, rows, cols, accumulate);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// c[j] (+)= sum over p of x[p] * b[p * ldb + j] for j < n: B's rows are
+// contiguous, so the output is accumulated 4 vectors at a time.
+template <int W>
+struct GemvRows {
+  [[gnu::always_inline]] static inline void Run(int64_t n, int64_t k,
+                                                const float* x, const float* b,
+                                                int64_t ldb, float* c,
+                                                bool accumulate) {
+    using V = Vf<W>;
+    int64_t j = 0;
+    for (; j + 4 * W <= n; j += 4 * W) {
+      V acc[4] = {};
+      for (int64_t p = 0; p < k; ++p) {
+        const V xp = Splat<W>(x[p]);
+        const float* row = b + p * ldb + j;
+#pragma GCC unroll 4
+        for (int u = 0; u < 4; ++u) acc[u] += xp * Load<W>(row + u * W);
+      }
+#pragma GCC unroll 4
+      for (int u = 0; u < 4; ++u) {
+        if (accumulate) acc[u] += Load<W>(c + j + u * W);
+        Store<W>(c + j + u * W, acc[u]);
+      }
+    }
+    for (; j < n; ++j) {
+      float acc = 0;
+      for (int64_t p = 0; p < k; ++p) acc += x[p] * b[p * ldb + j];
+      c[j] = accumulate ? c[j] + acc : acc;
+    }
+  }
+};
+
+// c[j * cs] (+)= dot(x, b + j * ldb) for j < n: B's columns are
+// contiguous, so four dot products run side by side over the depth.
+template <int W>
+struct GemvDots {
+  [[gnu::always_inline]] static inline void Run(int64_t n, int64_t k,
+                                                const float* x, const float* b,
+                                                int64_t ldb, float* c,
+                                                int64_t cs, bool accumulate) {
+    using V = Vf<W>;
+    for (int64_t j = 0; j < n; j += 4) {
+      const int cols = static_cast<int>(std::min<int64_t>(4, n - j));
+      const float* col[4];
+      for (int u = 0; u < 4; ++u) col[u] = b + (j + std::min(u, cols - 1)) * ldb;
+      V acc[4] = {};
+      int64_t p = 0;
+      for (; p + W <= k; p += W) {
+        const V xp = Load<W>(x + p);
+#pragma GCC unroll 4
+        for (int u = 0; u < 4; ++u) acc[u] += xp * Load<W>(col[u] + p);
+      }
+      for (int u = 0; u < cols; ++u) {
+        float sum = 0;
+        for (int l = 0; l < W; ++l) sum += acc[u][l];
+        for (int64_t q = p; q < k; ++q) sum += x[q] * col[u][q];
+        float* out = c + (j + u) * cs;
+        *out = accumulate ? *out + sum : sum;
+      }
+    }
+  }
+};
+
+// out[j * out_stride] (+)= sum over p of x[p] * M(j, p) for j < n, where
+// M(j, p) = mat.data[j * mat.free_stride + p * mat.depth_stride], split
+// over threads by output chunks. False if M has no unit stride (or the
+// output is strided while M's free stride is the unit one).
+bool MatVec(KernelContext& ctx, int64_t n, int64_t k, const float* x,
+            const StridedMatrix& mat, float* out, int64_t out_stride,
+            bool accumulate) {
+  const bool rows = mat.free_stride == 1 && out_stride == 1;
+  if (!rows && mat.depth_stride != 1) return false;
+  const int64_t chunk = n * k < kMinParallelMacs
+                            ? n
+                            : RoundUp(CeilDiv(n, ctx.num_threads()), 64);
+  ParallelFor(CeilDiv(n, chunk), ctx.num_threads(), [&](int64_t t) {
+    const int64_t j0 = t * chunk, nj = std::min(chunk, n - j0);
+    if (rows) {
+      RunVectorized<GemvRows>(nj, k, x, mat.data + j0, mat.depth_stride,
+                              out + j0, accumulate);
+    } else {
+      RunVectorized<GemvDots>(nj, k, x, mat.data + j0 * mat.free_stride,
+                              mat.free_stride, out + j0 * out_stride,
+                              out_stride, accumulate);
+    }
+  });
+  return true;
+}
+
+// A GEMM with few rows (or a single column) as matrix-vector products that
+// read the big operand in place. Returns false if that does not apply.
+bool SmallGemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k,
+               const GemmOperand& a, const GemmOperand& b, float* c,
+               int64_t ldc, bool accumulate) {
+  StridedMatrix view;
+  if (m < kGemvMaxRows && b.AsStrided(&view) &&
+      (view.free_stride == 1 || view.depth_stride == 1)) {
+    auto* x = static_cast<float*>(
+        ctx.AllocateTemp(sizeof(float) * m * k, kPanelAlignment));
+    if (x == nullptr) return false;
+    for (int64_t i = 0; i < m; ++i) a.Pack(i, 1, 0, k, 1, x + i * k);
+    for (int64_t i = 0; i < m; ++i) {
+      MatVec(ctx, n, k, x + i * k, view, c + i * ldc, 1, accumulate);
+    }
+    return true;
+  }
+  if (n == 1 && a.AsStrided(&view) &&
+      (view.depth_stride == 1 || (view.free_stride == 1 && ldc == 1))) {
+    auto* x = static_cast<float*>(
+        ctx.AllocateTemp(sizeof(float) * k, kPanelAlignment));
+    if (x == nullptr) return false;
+    b.Pack(0, 1, 0, k, 1, x);
+    return MatVec(ctx, m, k, x, view, c, ldc, accumulate);
+  }
+  return false;
+}
+}  // namespace
+
+void StridedOperand::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk,
+                          int width, float* dst) const {
+  const int64_t fs = m_.free_stride, ds = m_.depth_stride;
+  for (int64_t p = 0; p * width < nf; ++p) {
+    const int64_t fp = f0 + p * width;
+    const int cols = static_cast<int>(std::min<int64_t>(width, nf - p * width));
+    float* d = dst + p * nk * width;
+    const float* src = m_.data + fp * fs + k0 * ds;
+    if (fs == 1) {
+      for (int64_t k = 0; k < nk; ++k) {
+        std::memcpy(d + k * width, src + k * ds, sizeof(float) * cols);
+        std::fill(d + k * width + cols, d + (k + 1) * width, 0.0f);
+      }
+    } else if (ds == 1) {
+      PackTransposed(src, fs, nk, cols, width, d);
+    } else {
+      for (int64_t k = 0; k < nk; ++k) {
+        for (int j = 0; j < width; ++j) {
+          d[k * width + j] = j < cols ? src[j * fs + k * ds] : 0.0f;
+        }
+      }
+    }
+  }
+}
+
+bool StridedOperand::Rows(int64_t f0, int64_t k0, int64_t nk,
+                          const float** rows) const {
+  if (m_.free_stride != 1) return false;
+  for (int64_t kk = 0; kk < nk; ++kk) {
+    rows[kk] = m_.data + f0 + (k0 + kk) * m_.depth_stride;
+  }
+  return true;
+}
+
+bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k,
+          const GemmOperand& a, const GemmOperand& b, float* c, int64_t ldc,
+          bool accumulate) {
+  if (m <= 0 || n <= 0) return true;
+  if (k <= 0) {
+    if (!accumulate) {
+      for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, 0.0f);
+    }
+    return true;
+  }
+  if (SmallGemm(ctx, m, n, k, a, b, c, ldc, accumulate)) return true;
+  const MicroKernel& mk = GetMicroKernel(HostIsa());
+  int threads = ctx.num_threads();
+  if (KernelThreadPool() == nullptr || m * n * k < kMinParallelMacs) {
+    threads = 1;
+  }
+  GemmProblem g{&mk, k, std::min<int64_t>(mk.kc, k), 0, 0, &a, &b,
+                c, ldc, accumulate};
+  // Split the longer side of C (in tiles) into one chunk per thread; if the
+  // scratch does not fit, fall back to fewer threads.
+  const bool split_n = CeilDiv(n, mk.nr) >= CeilDiv(m, mk.mr);
+  GemmTask tasks[kMaxTasks];
+  int num_tasks = 0;
+  for (threads = std::clamp(threads, 1, kMaxTasks); threads >= 1; threads /= 2) {
+    const int64_t m_chunk =
+        split_n ? m : RoundUp(CeilDiv(m, threads), mk.mr);
+    const int64_t n_chunk =
+        split_n ? RoundUp(CeilDiv(n, threads), mk.nr) : n;
+    g.mc = std::min<int64_t>(mk.mc, RoundUp(m_chunk, mk.mr));
+    g.nc = std::min<int64_t>(mk.nc, RoundUp(n_chunk, mk.nr));
+    // One block for every task's panels (a failed attempt leaves nothing
+    // behind in the bump allocator).
+    const int64_t a_floats = RoundUp(g.mc * g.kc, 16);
+    const int64_t b_floats = RoundUp(g.nc * g.kc, 16);
+    const int64_t row_floats = RoundUp(g.kc * sizeof(float*) / sizeof(float), 16);
+    const int64_t task_floats = a_floats + b_floats + row_floats;
+    num_tasks = static_cast<int>(split_n ? CeilDiv(n, n_chunk)
+                                         : CeilDiv(m, m_chunk));
+    auto* panels = static_cast<float*>(ctx.AllocateTemp(
+        sizeof(float) * num_tasks * task_floats, kPanelAlignment));
+    if (panels != nullptr) {
+      for (int t = 0; t < num_tasks; ++t) {
+        float* ap = panels + t * task_floats;
+        tasks[t] = {split_n ? 0 : t * m_chunk,
+                    split_n ? m : std::min(m, (t + 1) * m_chunk),
+                    split_n ? t * n_chunk : 0,
+                    split_n ? std::min(n, (t + 1) * n_chunk) : n, ap,
+                    ap + a_floats,
+                    reinterpret_cast<const float**>(ap + a_floats + b_floats)};
+      }
+      break;
+    }
+    if (threads == 1) return false;
+  }
+  ParallelFor(num_tasks, threads, [&](int64_t t) { RunTask(g, tasks[t]); });
+  return true;
+}
+
+}  // namespace optimized
+}  // namespace edgefleet

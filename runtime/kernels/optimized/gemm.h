@@ -1,0 +1,90 @@
+// Packed single-precision matrix multiply (the GotoBLAS / BLIS scheme):
+// C[m x n] (+)= A[m x k] * B[k x n], with C row-major.
+//
+// The driver walks cache-sized blocks (KC deep, MC rows of A, NC columns of
+// B), packs each block into panels the micro-kernel reads contiguously, and
+// runs a register-blocked MR x NR micro-kernel over every tile: AVX-512
+// (MR x 32), AVX2+FMA (6 x 16) or a baseline one, chosen by HostIsa().
+//
+// Operands are GemmOperands: anything that can pack a block of itself, so a
+// convolution's input feeds the GEMM straight from the image (im2col is done
+// block by block inside the packing, never materialized) and a transposed
+// weight needs no copy. Scratch comes from the kernel's temp allocator;
+// work is split over up to ctx.num_threads() threads.
+
+#ifndef EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_GEMM_H_
+#define EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_GEMM_H_
+
+#include <cstdint>
+
+#include "runtime/kernels/kernel_context.h"
+
+namespace edgefleet {
+namespace optimized {
+
+// A plain strided matrix: element(f, k) = data[f * free_stride + k *
+// depth_stride].
+struct StridedMatrix {
+  const float* data;
+  int64_t free_stride, depth_stride;
+};
+
+// One GEMM operand seen as a [free x depth] matrix: for A the free index is
+// the row i and the depth k; for B the free index is the column j.
+class GemmOperand {
+ public:
+  // Writes free indices [f0, f0 + nf) x depth [k0, k0 + nk) as
+  // ceil(nf / width) panels of nk x width floats:
+  //   dst[(p * nk + k) * width + j] = element(f0 + p * width + j, k0 + k)
+  // and 0 for free indices at or past f0 + nf. REQUIRES: the block is
+  // inside the operand. Called concurrently from several threads.
+  virtual void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width,
+                    float* dst) const = 0;
+
+  // The operand as a strided matrix, if it is one (the GEMM then reads it
+  // in place where it can).
+  virtual bool AsStrided(StridedMatrix* view) const { return false; }
+
+  // For a B operand read in place: sets rows[kk] for kk < nk so that
+  // element(f, k0 + kk) = rows[kk][f - f0] for every free index f >= f0 of
+  // the operand, and returns true; false if the operand must be packed.
+  virtual bool Rows(int64_t f0, int64_t k0, int64_t nk,
+                    const float** rows) const {
+    return false;
+  }
+
+ protected:
+  ~GemmOperand() = default;
+};
+
+// A strided matrix: element(f, k) = data[f * free_stride + k * depth_stride].
+class StridedOperand final : public GemmOperand {
+ public:
+  StridedOperand(const float* data, int64_t free_stride, int64_t depth_stride)
+      : m_{data, free_stride, depth_stride} {}
+  void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width,
+            float* dst) const override;
+  bool AsStrided(StridedMatrix* view) const override {
+    *view = m_;
+    return true;
+  }
+  bool Rows(int64_t f0, int64_t k0, int64_t nk,
+            const float** rows) const override;
+
+ private:
+  StridedMatrix m_;
+};
+
+// C[i * ldc + j] = (accumulate ? C[i * ldc + j] : 0) + sum over p < k of
+// A(i, p) * B(p, j), for i < m, j < n. Uses scratch from `ctx` and up to
+// ctx.num_threads() threads. Returns false, with C untouched, if the
+// scratch memory is not available. REQUIRES: ldc >= n; C does not overlap
+// the operands.
+bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k,
+          const GemmOperand& a, const GemmOperand& b, float* c, int64_t ldc,
+          bool accumulate);
+
+}  // namespace optimized
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_GEMM_H_

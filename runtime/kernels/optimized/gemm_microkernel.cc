@@ -1,0 +1,163 @@
+#include "runtime/kernels/optimized/gemm_microkernel.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include "runtime/kernels/optimized/vec.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace {
+
+// How a micro-kernel finds row p of its B tile.
+struct PackedB {
+  const float* b;
+  int64_t ldb;
+  const float* row(int64_t p) const { return b + p * ldb; }
+};
+struct RowsB {
+  const float* const* rows;
+  int64_t col;
+  const float* row(int64_t p) const { return rows[p] + col; }
+};
+
+// Baseline: 4 x 8 with 4-float vectors (SSE2, NEON): 8 accumulators.
+template <typename B>
+void MicroGeneric(int64_t kc, const float* a, B b, float* c, int64_t ldc,
+                  bool accumulate) {
+  constexpr int kMr = 4;
+  using V = Vf<4>;
+  V acc[kMr][2] = {};
+  for (int64_t p = 0; p < kc; ++p) {
+    const float* bp = b.row(p);
+    const V b0 = Load<4>(bp), b1 = Load<4>(bp + 4);
+#pragma GCC unroll 4
+    for (int i = 0; i < kMr; ++i) {
+      const V ai = Splat<4>(a[i]);
+      acc[i][0] += ai * b0;
+      acc[i][1] += ai * b1;
+    }
+    a += kMr;
+  }
+#pragma GCC unroll 4
+  for (int i = 0; i < kMr; ++i) {
+    float* row = c + i * ldc;
+    if (accumulate) {
+      acc[i][0] += Load<4>(row);
+      acc[i][1] += Load<4>(row + 4);
+    }
+    Store<4>(row, acc[i][0]);
+    Store<4>(row + 4, acc[i][1]);
+  }
+}
+
+#if defined(__x86_64__)
+// AVX2 + FMA: 6 x 16, 12 accumulators of the 16 ymm registers.
+template <typename B>
+__attribute__((target("avx2,fma"))) void MicroAvx2(int64_t kc, const float* a,
+                                                   B b, float* c, int64_t ldc,
+                                                   bool accumulate) {
+  constexpr int kMr = 6;
+  __m256 acc[kMr][2];
+#pragma GCC unroll 6
+  for (int i = 0; i < kMr; ++i) {
+    acc[i][0] = _mm256_setzero_ps();
+    acc[i][1] = _mm256_setzero_ps();
+  }
+  for (int64_t p = 0; p < kc; ++p) {
+    const float* bp = b.row(p);
+    const __m256 b0 = _mm256_loadu_ps(bp), b1 = _mm256_loadu_ps(bp + 8);
+#pragma GCC unroll 6
+    for (int i = 0; i < kMr; ++i) {
+      const __m256 ai = _mm256_broadcast_ss(a + i);
+      acc[i][0] = _mm256_fmadd_ps(ai, b0, acc[i][0]);
+      acc[i][1] = _mm256_fmadd_ps(ai, b1, acc[i][1]);
+    }
+    a += kMr;
+  }
+#pragma GCC unroll 6
+  for (int i = 0; i < kMr; ++i) {
+    float* row = c + i * ldc;
+    if (accumulate) {
+      acc[i][0] = _mm256_add_ps(acc[i][0], _mm256_loadu_ps(row));
+      acc[i][1] = _mm256_add_ps(acc[i][1], _mm256_loadu_ps(row + 8));
+    }
+    _mm256_storeu_ps(row, acc[i][0]);
+    _mm256_storeu_ps(row + 8, acc[i][1]);
+  }
+}
+
+// AVX-512: kMr x 32, 2 * kMr accumulators of the 32 zmm registers.
+template <int kMr, typename B>
+__attribute__((target("avx512f,avx2,fma"))) void MicroAvx512(
+    int64_t kc, const float* a, B b, float* c, int64_t ldc, bool accumulate) {
+  __m512 acc[kMr][2];
+#pragma GCC unroll 16
+  for (int i = 0; i < kMr; ++i) {
+    acc[i][0] = _mm512_setzero_ps();
+    acc[i][1] = _mm512_setzero_ps();
+  }
+  for (int64_t p = 0; p < kc; ++p) {
+    const float* bp = b.row(p);
+    const __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16);
+#pragma GCC unroll 16
+    for (int i = 0; i < kMr; ++i) {
+      const __m512 ai = _mm512_set1_ps(a[i]);
+      acc[i][0] = _mm512_fmadd_ps(ai, b0, acc[i][0]);
+      acc[i][1] = _mm512_fmadd_ps(ai, b1, acc[i][1]);
+    }
+    a += kMr;
+  }
+#pragma GCC unroll 16
+  for (int i = 0; i < kMr; ++i) {
+    float* row = c + i * ldc;
+    if (accumulate) {
+      acc[i][0] = _mm512_add_ps(acc[i][0], _mm512_loadu_ps(row));
+      acc[i][1] = _mm512_add_ps(acc[i][1], _mm512_loadu_ps(row + 16));
+    }
+    _mm512_storeu_ps(row, acc[i][0]);
+    _mm512_storeu_ps(row + 16, acc[i][1]);
+  }
+}
+#endif
+
+// The two entry points of a micro-kernel template.
+template <void (*Packed)(int64_t, const float*, PackedB, float*, int64_t,
+                         bool),
+          void (*Rows)(int64_t, const float*, RowsB, float*, int64_t, bool)>
+struct Entry {
+  static void Fn(int64_t kc, const float* a, const float* b, int64_t ldb,
+                 float* c, int64_t ldc, bool accumulate) {
+    Packed(kc, a, PackedB{b, ldb}, c, ldc, accumulate);
+  }
+  static void RowsFn(int64_t kc, const float* a, const float* const* rows,
+                     int64_t col, float* c, int64_t ldc, bool accumulate) {
+    Rows(kc, a, RowsB{rows, col}, c, ldc, accumulate);
+  }
+};
+
+using GenericEntry = Entry<MicroGeneric<PackedB>, MicroGeneric<RowsB>>;
+constexpr MicroKernel kGeneric = {GenericEntry::Fn, GenericEntry::RowsFn, 4, 8,
+                                  256, 128, 1024};
+#if defined(__x86_64__)
+using Avx2Entry = Entry<MicroAvx2<PackedB>, MicroAvx2<RowsB>>;
+using Avx512Entry = Entry<MicroAvx512<12, PackedB>, MicroAvx512<12, RowsB>>;
+constexpr MicroKernel kAvx2 = {Avx2Entry::Fn, Avx2Entry::RowsFn, 6, 16,
+                               256, 144, 1024};
+constexpr MicroKernel kAvx512 = {Avx512Entry::Fn, Avx512Entry::RowsFn, 12, 32,
+                                 256, 192, 1024};
+#endif
+
+}  // namespace
+
+const MicroKernel& GetMicroKernel(Isa isa) {
+#if defined(__x86_64__)
+  if (isa == Isa::kAvx512) return kAvx512;
+  if (isa == Isa::kAvx2) return kAvx2;
+#endif
+  return kGeneric;
+}
+
+}  // namespace optimized
+}  // namespace edgefleet

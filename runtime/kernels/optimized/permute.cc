@@ -1,0 +1,188 @@
+// permute_copy and t_copy as pure data movement for element sizes 1, 2, 4
+// and 8 (any dtype): the permuted input view and the output are walked in
+// the output's memory order; runs contiguous in both are memcpy'd, and a
+// transpose (the input's unit-stride dim elsewhere) goes by cache tiles,
+// with 4 x 4 vector transposes for 4-byte elements. Bit-identical.
+
+#include <algorithm>
+#include <cstring>
+
+#include "runtime/kernels/optimized/kernel_util.h"
+#include "runtime/kernels/optimized/optimized_kernels.h"
+#include "runtime/kernels/optimized/vec.h"
+#include "runtime/kernels/portable/kernel_args.h"
+#include "runtime/kernels/portable/portable_kernels.h"
+#include "runtime/kernels/portable/strided_loop.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace {
+
+using portable::StridedLoop;
+using portable::StridedView;
+
+constexpr int64_t kTile = 32;
+
+// dst[a * dst_a + b] = src[a + b * src_b] for a < rows, b < cols.
+template <typename T>
+void Transpose2d(const T* src, int64_t src_b, T* dst, int64_t dst_a,
+                 int64_t rows, int64_t cols) {
+  for (int64_t a0 = 0; a0 < rows; a0 += kTile) {
+    const int64_t a1 = std::min(rows, a0 + kTile);
+    for (int64_t b0 = 0; b0 < cols; b0 += kTile) {
+      const int64_t b1 = std::min(cols, b0 + kTile);
+      int64_t a = a0;
+      if constexpr (sizeof(T) == 4) {
+        for (; a + 4 <= a1; a += 4) {
+          int64_t b = b0;
+          for (; b + 4 <= b1; b += 4) {
+            const float* s = reinterpret_cast<const float*>(src + a + b * src_b);
+            Transpose4x4(s, s + src_b, s + 2 * src_b, s + 3 * src_b,
+                         reinterpret_cast<float*>(dst + a * dst_a + b), dst_a);
+          }
+          for (; b < b1; ++b) {
+            for (int64_t u = a; u < a + 4; ++u) dst[u * dst_a + b] = src[u + b * src_b];
+          }
+        }
+      }
+      for (; a < a1; ++a) {
+        for (int64_t b = b0; b < b1; ++b) dst[a * dst_a + b] = src[a + b * src_b];
+      }
+    }
+  }
+}
+
+template <typename T>
+void Copy(const StridedLoop<2>& loop, const char* src, char* dst) {
+  const T* s = reinterpret_cast<const T*>(src);
+  T* d = reinterpret_cast<T*>(dst);
+  const int last = loop.dim - 1;
+  if (loop.dim == 0) {
+    d[0] = s[0];
+    return;
+  }
+  if (loop.strides[0][last] == 1 && loop.strides[1][last] == 1) {
+    StridedLoop<2> outer = loop;
+    outer.dim = last;
+    const int64_t n = loop.sizes[last];
+    portable::ForEachOffset(outer, [&](const int64_t* o) {
+      std::memcpy(d + o[1], s + o[0], sizeof(T) * n);
+    });
+    return;
+  }
+  // The input's unit-stride dim k, transposed against the last one.
+  int k = -1;
+  for (int i = 0; i < last; ++i) {
+    if (loop.strides[0][i] == 1) k = i;
+  }
+  if (k < 0 || loop.strides[1][last] != 1) {
+    portable::ForEachOffset(loop,
+                            [&](const int64_t* o) { d[o[1]] = s[o[0]]; });
+    return;
+  }
+  StridedLoop<2> outer;
+  for (int i = 0; i < last; ++i) {
+    if (i == k) continue;
+    outer.sizes[outer.dim] = loop.sizes[i];
+    outer.strides[0][outer.dim] = loop.strides[0][i];
+    outer.strides[1][outer.dim] = loop.strides[1][i];
+    ++outer.dim;
+  }
+  portable::ForEachOffset(outer, [&](const int64_t* o) {
+    Transpose2d<T>(s + o[0], loop.strides[0][last], d + o[1],
+                   loop.strides[1][k], loop.sizes[k], loop.sizes[last]);
+  });
+}
+
+// Copies the view `src` of `in` into out (shape src's), or false.
+bool CopyView(const Tensor& in, const StridedView& src, Tensor& out) {
+  if (in.dtype() != out.dtype() || Overlaps(in, out)) return false;
+  int32_t sizes[kMaxTensorRank];
+  const Tensor* inputs[1] = {&in};
+  if (!portable::ToTensorSizes(src.dim, src.sizes, sizes) ||
+      !FitOut(out, {sizes, static_cast<size_t>(src.dim)}, inputs)) {
+    return false;
+  }
+  if (out.numel() == 0) return true;
+  const StridedView dst = StridedView::Of(out);
+  // Walk out's memory order: its dims sorted by decreasing stride.
+  int order[kMaxTensorRank];
+  for (int i = 0; i < dst.dim; ++i) order[i] = i;
+  std::stable_sort(order, order + dst.dim, [&](int a, int b) {
+    return dst.strides[a] > dst.strides[b];
+  });
+  StridedLoop<2> loop;
+  loop.dim = dst.dim;
+  for (int i = 0; i < dst.dim; ++i) {
+    loop.sizes[i] = dst.sizes[order[i]];
+    loop.strides[0][i] = src.strides[order[i]];
+    loop.strides[1][i] = dst.strides[order[i]];
+  }
+  loop.Coalesce();
+  const char* s = in.data_as<const char>();
+  char* d = out.data_as<char>();
+  switch (ElementSize(in.dtype())) {
+    case 1: Copy<uint8_t>(loop, s, d); return true;
+    case 2: Copy<uint16_t>(loop, s, d); return true;
+    case 4: Copy<uint32_t>(loop, s, d); return true;
+    case 8: Copy<uint64_t>(loop, s, d); return true;
+    default: return false;
+  }
+}
+
+bool TryPermute(Span<EValue*> args) {
+  if (!PermuteSupports(args)) return false;
+  const Tensor& in = *PeekTensor(args, 0);
+  Span<const int64_t> dims;
+  if (!PeekIntList(args, 1, &dims) ||
+      dims.size() != static_cast<size_t>(in.dim())) {
+    return false;
+  }
+  const StridedView view = StridedView::Of(in);
+  StridedView src = view;
+  bool seen[kMaxTensorRank] = {};
+  for (size_t i = 0; i < dims.size(); ++i) {
+    int d = 0;
+    if (!portable::NormalizeDim(dims[i], in.dim(), &d) || seen[d]) return false;
+    seen[d] = true;
+    src.sizes[i] = view.sizes[d];
+    src.strides[i] = view.strides[d];
+  }
+  return CopyView(in, src, *PeekTensor(args, 2));
+}
+
+bool TryT(Span<EValue*> args) {
+  if (!PermuteSupports(args)) return false;
+  const Tensor& in = *PeekTensor(args, 0);
+  if (in.dim() > 2) return false;
+  StridedView src = StridedView::Of(in);
+  if (in.dim() == 2) {
+    std::swap(src.sizes[0], src.sizes[1]);
+    std::swap(src.strides[0], src.strides[1]);
+  }
+  return CopyView(in, src, *PeekTensor(args, 1));
+}
+
+}  // namespace
+
+bool PermuteSupports(Span<EValue* const> args) {
+  if (args.size() != 3 && args.size() != 4) return false;
+  const Tensor* in = PeekTensor(args, 0);
+  const Tensor* out = PeekTensor(args, args.size() - 2);
+  if (in == nullptr || out == nullptr || in->dtype() != out->dtype()) {
+    return false;
+  }
+  const size_t e = ElementSize(in->dtype());
+  return e == 1 || e == 2 || e == 4 || e == 8;
+}
+
+void PermuteCopyOut(KernelContext& ctx, Span<EValue*> args) {
+  if (!TryPermute(args)) portable::PermuteCopyOut(ctx, args);
+}
+
+void TCopyOut(KernelContext& ctx, Span<EValue*> args) {
+  if (!TryT(args)) portable::TCopyOut(ctx, args);
+}
+
+}  // namespace optimized
+}  // namespace edgefleet

@@ -1,0 +1,172 @@
+// aten::mean.out for float32 when either the reduced elements of each
+// output form one contiguous run (H, W of NCHW: a vectorized double sum per
+// output) or the kept elements do (H, W of channels-last, or the sequence
+// dim of [N, L, C]: double accumulators per channel, summed in the portable
+// kernel's order). Sums are in double as in the portable kernel; the
+// contiguous-run case adds in a different order, which can change the
+// float result by at most 1 ulp.
+
+#include <algorithm>
+
+#include "runtime/kernels/optimized/kernel_util.h"
+#include "runtime/kernels/optimized/optimized_kernels.h"
+#include "runtime/kernels/optimized/thread_pool.h"
+#include "runtime/kernels/optimized/vec.h"
+#include "runtime/kernels/portable/kernel_args.h"
+#include "runtime/kernels/portable/portable_kernels.h"
+#include "runtime/kernels/portable/strided_loop.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace {
+
+using portable::StridedLoop;
+
+constexpr int64_t kMinParallelElements = 64 * 1024;
+
+// Sum of x[0..n) in double, W-wide.
+template <int W>
+struct RunSum {
+  [[gnu::always_inline]] static inline void Run(const float* x, int64_t n,
+                                                double* sum) {
+    using D = Vd<W>;
+    D acc = {};
+    int64_t i = 0;
+    for (; i + W <= n; i += W) {
+      acc += __builtin_convertvector(Load<W>(x + i), D);
+    }
+    double s = 0;
+    for (int l = 0; l < W; ++l) s += acc[l];
+    for (; i < n; ++i) s += x[i];
+    *sum = s;
+  }
+};
+
+// acc[c] += x[c] for c < n, in double.
+template <int W>
+struct AccumulateRow {
+  [[gnu::always_inline]] static inline void Run(const float* x, int64_t n,
+                                                double* acc) {
+    using D = Vd<W>;
+    int64_t c = 0;
+    for (; c + W <= n; c += W) {
+      D a;
+      __builtin_memcpy(&a, acc + c, sizeof(a));
+      a += __builtin_convertvector(Load<W>(x + c), D);
+      __builtin_memcpy(acc + c, &a, sizeof(a));
+    }
+    for (; c < n; ++c) acc[c] += x[c];
+  }
+};
+
+bool TryMean(KernelContext& ctx, Span<EValue*> args) {
+  if (!MeanSupports(args)) return false;
+  const Tensor& in = *PeekTensor(args, 0);
+  Tensor& out = *PeekTensor(args, 4);
+  Span<const int64_t> dims;
+  bool keepdim = false;
+  int64_t dtype = 0;
+  if (!PeekBool(args, 2, &keepdim) ||
+      !(PeekNone(args, 3) ||
+        (PeekInt(args, 3, &dtype) &&
+         dtype == static_cast<int64_t>(ScalarType::kFloat))) ||
+      !(PeekNone(args, 1) || PeekIntList(args, 1, &dims))) {
+    return false;
+  }
+  bool reduce[kMaxTensorRank] = {};
+  for (int64_t dim : dims) {
+    int d = 0;
+    if (!portable::NormalizeDim(dim, in.dim(), &d) ||
+        (in.dim() > 0 && reduce[d])) {
+      return false;
+    }
+    reduce[d] = true;
+  }
+  const bool all = dims.empty();
+  int32_t sizes[kMaxTensorRank];
+  int out_dim = 0;
+  StridedLoop<1> reduced;
+  StridedLoop<2> kept;
+  for (int d = 0; d < in.dim(); ++d) {
+    if (all || reduce[d]) {
+      reduced.sizes[reduced.dim] = in.size(d);
+      reduced.strides[0][reduced.dim++] = in.stride(d);
+      if (keepdim) sizes[out_dim++] = 1;
+    } else {
+      kept.sizes[kept.dim] = in.size(d);
+      kept.strides[0][kept.dim++] = in.stride(d);
+      sizes[out_dim++] = in.size(d);
+    }
+  }
+  const Tensor* inputs[1] = {&in};
+  if (!FitOut(out, {sizes, static_cast<size_t>(out_dim)}, inputs) ||
+      !out.IsDefaultDimOrder()) {
+    return false;
+  }
+  // Out is contiguous: kept dim i has out's stride of its position.
+  for (int i = 0, d = 0; d < in.dim(); ++d) {
+    if (all || reduce[d]) continue;
+    kept.strides[1][i] = out.stride(keepdim ? d : i);
+    ++i;
+  }
+  if (out.numel() == 0) return true;
+  reduced.Coalesce();
+  kept.Coalesce();
+  int64_t count = 1;
+  for (int d = 0; d < reduced.dim; ++d) count *= reduced.sizes[d];
+  const float* x = in.data_as<const float>();
+  float* y = out.data_as<float>();
+  const int threads =
+      in.numel() < kMinParallelElements ? 1 : ctx.num_threads();
+  if (reduced.dim <= 1 && (reduced.dim == 0 || reduced.strides[0][0] == 1)) {
+    // Each output averages one contiguous run.
+    StridedLoop<2> outer = kept;
+    int64_t inner = 1;
+    if (outer.dim > 0 && outer.strides[1][outer.dim - 1] == 1) {
+      inner = outer.sizes[outer.dim - 1];  // outputs contiguous: split them
+      --outer.dim;
+    }
+    const int64_t in_step =
+        inner > 1 ? kept.strides[0][kept.dim - 1] : 0;
+    portable::ForEachOffset(outer, [&](const int64_t* o) {
+      ParallelFor(inner, inner > 64 ? threads : 1, [&](int64_t j) {
+        double sum = 0;
+        RunVectorized<RunSum>(x + o[0] + j * in_step, count, &sum);
+        y[o[1] + j] = static_cast<float>(sum / static_cast<double>(count));
+      });
+    });
+    return true;
+  }
+  if (kept.dim == 1 && kept.strides[0][0] == 1 && kept.strides[1][0] == 1) {
+    // Channels innermost: accumulate whole rows, in the portable order.
+    const int64_t channels = kept.sizes[0];
+    auto* acc = static_cast<double*>(
+        ctx.AllocateTemp(sizeof(double) * channels, 64));
+    if (acc == nullptr) return false;
+    std::fill(acc, acc + channels, 0.0);
+    portable::ForEachOffset(reduced, [&](const int64_t* r) {
+      RunVectorized<AccumulateRow>(x + r[0], channels, acc);
+    });
+    for (int64_t c = 0; c < channels; ++c) {
+      y[c] = static_cast<float>(acc[c] / static_cast<double>(count));
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool MeanSupports(Span<EValue* const> args) {
+  if (args.size() != 6) return false;
+  const Tensor* in = PeekFloatTensor(args, 0);
+  const Tensor* out = PeekFloatTensor(args, 4);
+  return in != nullptr && out != nullptr && out->IsDefaultDimOrder();
+}
+
+void MeanOut(KernelContext& ctx, Span<EValue*> args) {
+  if (!TryMean(ctx, args)) portable::MeanOut(ctx, args);
+}
+
+}  // namespace optimized
+}  // namespace edgefleet

@@ -1,0 +1,155 @@
+#include "runtime/kernels/optimized/thread_pool.h"
+
+#include <algorithm>
+#include <new>
+
+#include "runtime/core/error_detail.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace {
+
+// Spins before a worker sleeps: about as long as a small kernel takes, so
+// the workers are still awake for the next instruction's job.
+constexpr int kSpinIterations = 20000;
+
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+struct WorkerArg {
+  ThreadPool* pool;
+  int index;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads) {
+  EF_CHECK_OR_RETURN(num_threads >= 1 && num_threads <= kMaxThreads,
+                     Error::kInvalidArgument,
+                     "thread pool size %d is not in [1, %d]", num_threads,
+                     kMaxThreads);
+  std::unique_ptr<ThreadPool> pool(new (std::nothrow)
+                                       ThreadPool(num_threads - 1));
+  EF_CHECK_OR_RETURN(pool != nullptr, Error::kMemoryAllocationFailed,
+                     "cannot allocate a thread pool");
+  for (int i = 0; i < pool->num_workers_; ++i) {
+    // Each worker takes ownership of its argument.
+    WorkerArg* arg = new (std::nothrow) WorkerArg{pool.get(), i};
+    EF_CHECK_OR_RETURN(arg != nullptr, Error::kMemoryAllocationFailed,
+                       "cannot allocate a thread pool");
+    if (pthread_create(&pool->threads_[i], nullptr, &ThreadPool::WorkerMain,
+                       arg) != 0) {
+      delete arg;
+      EF_FAIL(Error::kOutOfResources, "cannot start thread %d of %d", i + 1,
+              num_threads);
+    }
+    pool->started_ = i + 1;
+  }
+  return pool;
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+    generation_.fetch_add(1, std::memory_order_relaxed);
+  }
+  wake_.notify_all();
+  for (int i = 0; i < started_; ++i) pthread_join(threads_[i], nullptr);
+}
+
+void* ThreadPool::WorkerMain(void* raw) {
+  const WorkerArg arg = *static_cast<WorkerArg*>(raw);
+  delete static_cast<WorkerArg*>(raw);
+  arg.pool->WorkerLoop(arg.index);
+  return nullptr;
+}
+
+void ThreadPool::RunTasks() {
+  for (;;) {
+    const int64_t task = next_task_.fetch_add(1, std::memory_order_relaxed);
+    if (task >= num_tasks_) return;
+    fn_(context_, task);
+  }
+}
+
+void ThreadPool::WorkerLoop(int index) {
+  uint64_t seen = 0;
+  for (;;) {
+    for (int spin = 0; spin < kSpinIterations &&
+                       generation_.load(std::memory_order_relaxed) == seen;
+         ++spin) {
+      CpuRelax();
+    }
+    bool participate = false;
+    {
+      // The generation and the job it names are written together under
+      // mutex_, so a worker sees each job at most once, consistently.
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [&] {
+        return generation_.load(std::memory_order_relaxed) != seen;
+      });
+      if (stop_) return;
+      seen = generation_.load(std::memory_order_relaxed);
+      participate = index < wanted_workers_;
+    }
+    if (participate) {
+      RunTasks();
+      running_workers_.fetch_sub(1, std::memory_order_acq_rel);
+    }
+  }
+}
+
+void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn,
+                     void* context) {
+  const int64_t threads =
+      std::min<int64_t>({max_threads, num_workers_ + 1, num_tasks});
+  if (threads <= 1 || !job_mutex_.try_lock()) {
+    for (int64_t t = 0; t < num_tasks; ++t) fn(context, t);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    fn_ = fn;
+    context_ = context;
+    num_tasks_ = num_tasks;
+    wanted_workers_ = static_cast<int>(threads - 1);
+    next_task_.store(0, std::memory_order_relaxed);
+    running_workers_.store(wanted_workers_, std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_relaxed);
+  }
+  wake_.notify_all();
+  RunTasks();
+  while (running_workers_.load(std::memory_order_acquire) != 0) CpuRelax();
+  job_mutex_.unlock();
+}
+
+namespace {
+std::mutex g_kernel_pool_mutex;
+std::atomic<ThreadPool*> g_kernel_pool{nullptr};
+}  // namespace
+
+Error StartKernelThreadPool(int num_threads) {
+  std::lock_guard<std::mutex> lock(g_kernel_pool_mutex);
+  if (g_kernel_pool.load(std::memory_order_acquire) != nullptr) {
+    return Error::kOk;
+  }
+  num_threads = std::clamp(num_threads, 1, ThreadPool::kMaxThreads);
+  EF_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> pool,
+                      ThreadPool::Create(num_threads));
+  // Lives until the process exits (kernels may run until then).
+  g_kernel_pool.store(pool.release(), std::memory_order_release);
+  return Error::kOk;
+}
+
+ThreadPool* KernelThreadPool() {
+  return g_kernel_pool.load(std::memory_order_acquire);
+}
+
+}  // namespace optimized
+}  // namespace edgefleet

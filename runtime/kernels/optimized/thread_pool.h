@@ -1,0 +1,115 @@
+// ThreadPool: a fixed set of worker threads that run parallel-for jobs for
+// the optimized kernels.
+//
+// Create(n) starts n - 1 workers; the thread that calls ParallelFor is the
+// n-th. Workers sleep on a condition variable between jobs (after a short
+// spin, so back-to-back kernels do not pay a wake-up each). Memory is
+// allocated by Create only; ParallelFor allocates nothing.
+//
+// Thread safety: ParallelFor may be called from any thread, concurrently.
+// The pool runs one job at a time; a call that finds it busy (another
+// Method executing on another thread, or a nested call) runs all its tasks
+// on its own thread instead of waiting, so callers never block each other.
+// The destructor joins the workers; no job may be running then.
+//
+// The kernels' pool is a process-wide one started by StartKernelThreadPool()
+// (RegisterOptimizedKernels() calls it); it lives until the process exits.
+
+#ifndef EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_THREAD_POOL_H_
+#define EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_THREAD_POOL_H_
+
+#include <pthread.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <type_traits>
+
+#include "runtime/core/error.h"
+#include "runtime/core/result.h"
+
+namespace edgefleet {
+namespace optimized {
+
+class ThreadPool {
+ public:
+  // Most threads a pool has (workers plus the caller).
+  static constexpr int kMaxThreads = 64;
+
+  // Starts num_threads - 1 workers. Errors: kInvalidArgument unless
+  // 1 <= num_threads <= kMaxThreads; kOutOfResources if a thread cannot be
+  // started.
+  static Result<std::unique_ptr<ThreadPool>> Create(int num_threads);
+
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+  ~ThreadPool();
+
+  int num_threads() const { return num_workers_ + 1; }
+
+  // Calls fn(task) once for every task in [0, num_tasks), on at most
+  // max_threads threads (the caller included), and returns when all calls
+  // have returned. Tasks are handed out dynamically, in increasing order.
+  template <typename F>
+  void ParallelFor(int64_t num_tasks, int max_threads, F&& fn) {
+    using Fn = std::remove_reference_t<F>;
+    Run(num_tasks, max_threads,
+        [](void* f, int64_t task) { (*static_cast<Fn*>(f))(task); },
+        const_cast<void*>(static_cast<const void*>(&fn)));
+  }
+
+ private:
+  using TaskFn = void (*)(void* context, int64_t task);
+
+  explicit ThreadPool(int num_workers) : num_workers_(num_workers) {}
+  void Run(int64_t num_tasks, int max_threads, TaskFn fn, void* context);
+  void RunTasks();
+  void WorkerLoop(int index);
+  static void* WorkerMain(void* arg);
+
+  const int num_workers_;
+  pthread_t threads_[kMaxThreads] = {};
+  int started_ = 0;
+
+  std::mutex job_mutex_;  // held by the caller whose job is on the pool
+
+  // The current job; written together with generation_, under mutex_.
+  TaskFn fn_ = nullptr;
+  void* context_ = nullptr;
+  int64_t num_tasks_ = 0;
+  int wanted_workers_ = 0;
+  std::atomic<int64_t> next_task_{0};
+  std::atomic<int> running_workers_{0};
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::atomic<uint64_t> generation_{0};
+  bool stop_ = false;
+};
+
+// Starts the kernels' pool with `num_threads` threads (clamped to
+// [1, ThreadPool::kMaxThreads]) unless it is already started, in which case
+// nothing changes. Thread-safe.
+Error StartKernelThreadPool(int num_threads);
+
+// The kernels' pool, or nullptr if none was started.
+ThreadPool* KernelThreadPool();
+
+// ParallelFor on the kernels' pool, or a plain loop on the calling thread
+// when there is no pool or max_threads <= 1.
+template <typename F>
+void ParallelFor(int64_t num_tasks, int max_threads, F&& fn) {
+  ThreadPool* pool = KernelThreadPool();
+  if (pool == nullptr || max_threads <= 1 || num_tasks <= 1) {
+    for (int64_t t = 0; t < num_tasks; ++t) fn(t);
+    return;
+  }
+  pool->ParallelFor(num_tasks, max_threads, fn);
+}
+
+}  // namespace optimized
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_THREAD_POOL_H_

@@ -1,0 +1,126 @@
+// Portable SIMD for the optimized kernels: fixed-width float vectors (GCC
+// vector extensions) and RunVectorized, which runs one kernel body compiled
+// for the best instruction set the host has.
+//
+// A kernel body is a class template over the vector width W (floats per
+// vector) with a static, always-inlined Run(...). RunVectorized<Body>(args)
+// calls Body<16>::Run in an AVX-512 function, Body<8>::Run in an AVX2+FMA
+// function or Body<4>::Run in a baseline function, as HostIsa() says; since
+// Run is inlined into those functions, each copy is compiled for its
+// instruction set. Bodies must be always_inline for that reason.
+//
+// Floating-point contraction stays off (ISO C++ mode): a * b + c rounds
+// twice, exactly as the portable kernels compute, so elementwise bodies
+// give bit-identical results. Header-only; everything is pure.
+
+#ifndef EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_VEC_H_
+#define EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_VEC_H_
+
+#include <cstdint>
+
+#include "runtime/kernels/optimized/cpu_features.h"
+
+namespace edgefleet {
+namespace optimized {
+
+template <int W>
+struct VecType {
+  typedef float type __attribute__((vector_size(W * sizeof(float))));
+  typedef int32_t mask __attribute__((vector_size(W * sizeof(int32_t))));
+  typedef double wide __attribute__((vector_size(W * sizeof(double))));
+  typedef int64_t wide_int __attribute__((vector_size(W * sizeof(int64_t))));
+};
+template <int W>
+using Vf = typename VecType<W>::type;
+template <int W>
+using Vm = typename VecType<W>::mask;
+// W doubles (e.g. to accumulate W floats in double).
+template <int W>
+using Vd = typename VecType<W>::wide;
+template <int W>
+using Vl = typename VecType<W>::wide_int;
+
+template <int W>
+[[gnu::always_inline]] inline Vf<W> Load(const float* p) {
+  Vf<W> v;
+  __builtin_memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+template <int W>
+[[gnu::always_inline]] inline void Store(float* p, Vf<W> v) {
+  __builtin_memcpy(p, &v, sizeof(v));
+}
+
+template <int W>
+[[gnu::always_inline]] inline Vf<W> Splat(float x) {
+  return Vf<W>{} + x;
+}
+
+// Lanes where `mask` is set take a, the others b.
+template <int W>
+[[gnu::always_inline]] inline Vf<W> Select(Vm<W> mask, Vf<W> a, Vf<W> b) {
+  return mask ? a : b;
+}
+
+// Writes the 4 x 4 block whose rows start at r0..r3 transposed: row t of
+// the result (element t of every input row) goes to out + t * ostride.
+[[gnu::always_inline]] inline void Transpose4x4(const float* r0,
+                                                const float* r1,
+                                                const float* r2,
+                                                const float* r3, float* out,
+                                                int64_t ostride) {
+  using V = Vf<4>;
+  const V a = Load<4>(r0), b = Load<4>(r1), c = Load<4>(r2), d = Load<4>(r3);
+  const V ab_lo = __builtin_shufflevector(a, b, 0, 4, 1, 5);
+  const V ab_hi = __builtin_shufflevector(a, b, 2, 6, 3, 7);
+  const V cd_lo = __builtin_shufflevector(c, d, 0, 4, 1, 5);
+  const V cd_hi = __builtin_shufflevector(c, d, 2, 6, 3, 7);
+  Store<4>(out, __builtin_shufflevector(ab_lo, cd_lo, 0, 1, 4, 5));
+  Store<4>(out + ostride, __builtin_shufflevector(ab_lo, cd_lo, 2, 3, 6, 7));
+  Store<4>(out + 2 * ostride,
+           __builtin_shufflevector(ab_hi, cd_hi, 0, 1, 4, 5));
+  Store<4>(out + 3 * ostride,
+           __builtin_shufflevector(ab_hi, cd_hi, 2, 3, 6, 7));
+}
+
+// Runs Body<W>::Run(args...) for the host's instruction set.
+template <template <int> class Body, typename... Args>
+void RunVectorized(Args... args);
+
+#if defined(__x86_64__)
+template <template <int> class Body, typename... Args>
+__attribute__((target("avx512f,avx2,fma"))) void RunAvx512(Args... args) {
+  Body<16>::Run(args...);
+}
+template <template <int> class Body, typename... Args>
+__attribute__((target("avx2,fma"))) void RunAvx2(Args... args) {
+  Body<8>::Run(args...);
+}
+#endif
+template <template <int> class Body, typename... Args>
+void RunGeneric(Args... args) {
+  Body<4>::Run(args...);
+}
+
+template <template <int> class Body, typename... Args>
+void RunVectorized(Args... args) {
+#if defined(__x86_64__)
+  switch (HostIsa()) {
+    case Isa::kAvx512:
+      RunAvx512<Body>(args...);
+      return;
+    case Isa::kAvx2:
+      RunAvx2<Body>(args...);
+      return;
+    default:
+      break;
+  }
+#endif
+  RunGeneric<Body>(args...);
+}
+
+}  // namespace optimized
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_VEC_H_

@@ -1,0 +1,77 @@
+// Vectorized exp, sigmoid and tanh for the optimized kernels (vec.h widths).
+//
+// Exp is Cephes' expf: range reduction by ln 2 and a degree-6 polynomial,
+// within 2 ulp of std::exp over [-87, 87] (inputs are clamped there, so
+// results stay finite and normal). Sigmoid = 1 / (1 + exp(-x)) as the
+// portable kernel computes it. Tanh uses its Taylor series below |x| = 0.55
+// and 1 - 2 / (exp(2|x|) + 1) above; both within a few ulp. NaN stays NaN.
+// Not bit-identical to libm: kernels using these document a tolerance.
+
+#ifndef EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_VEC_MATH_H_
+#define EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_VEC_MATH_H_
+
+#include "runtime/kernels/optimized/vec.h"
+
+namespace edgefleet {
+namespace optimized {
+
+template <int W>
+[[gnu::always_inline]] inline Vf<W> Exp(Vf<W> x) {
+  using V = Vf<W>;
+  using M = Vm<W>;
+  const V hi = Splat<W>(87.0f), lo = Splat<W>(-87.0f);
+  x = Select<W>(x > hi, hi, x);
+  x = Select<W>(x < lo, lo, x);
+  // n = round(x / ln 2), by the 1.5 * 2^23 trick (|x / ln 2| < 2^22).
+  const V magic = Splat<W>(12582912.0f);
+  V n = (x * Splat<W>(1.44269504088896341f) + magic) - magic;
+  n = Select<W>(n == n, n, V{});  // NaN: any finite scale keeps it NaN
+  const V r = x - n * Splat<W>(0.693359375f) - n * Splat<W>(-2.12194440e-4f);
+  V p = Splat<W>(1.9875691500e-4f);
+  p = p * r + Splat<W>(1.3981999507e-3f);
+  p = p * r + Splat<W>(8.3334519073e-3f);
+  p = p * r + Splat<W>(4.1665795894e-2f);
+  p = p * r + Splat<W>(1.6666665459e-1f);
+  p = p * r + Splat<W>(5.0000001201e-1f);
+  p = p * (r * r) + r + Splat<W>(1.0f);
+  // 2^n from the exponent bits.
+  const M bits = (__builtin_convertvector(n, M) + 127) << 23;
+  V scale;
+  __builtin_memcpy(&scale, &bits, sizeof(scale));
+  return p * scale;
+}
+
+template <int W>
+[[gnu::always_inline]] inline Vf<W> Sigmoid(Vf<W> x) {
+  const Vf<W> one = Splat<W>(1.0f);
+  return one / (one + Exp<W>(-x));
+}
+
+template <int W>
+[[gnu::always_inline]] inline Vf<W> Tanh(Vf<W> x) {
+  using V = Vf<W>;
+  const V one = Splat<W>(1.0f);
+  const V ax = Select<W>(x < V{}, -x, x);
+  // Large |x|: 1 - 2 / (exp(2|x|) + 1), sign restored.
+  const V big = one - Splat<W>(2.0f) / (Exp<W>(ax + ax) + one);
+  const V big_signed = Select<W>(x < V{}, -big, big);
+  // Small |x|: odd Taylor series through x^19.
+  const V x2 = x * x;
+  V p = Splat<W>(-2.3912911424355248e-4f);
+  p = p * x2 + Splat<W>(5.90027440945586e-4f);
+  p = p * x2 + Splat<W>(-1.4558343870513183e-3f);
+  p = p * x2 + Splat<W>(3.592128036572481e-3f);
+  p = p * x2 + Splat<W>(-8.863235529902197e-3f);
+  p = p * x2 + Splat<W>(2.1869488536155203e-2f);
+  p = p * x2 + Splat<W>(-5.396825396825397e-2f);
+  p = p * x2 + Splat<W>(1.3333333333333333e-1f);
+  p = p * x2 + Splat<W>(-3.333333333333333e-1f);
+  const V small = x + x * (x2 * p);
+  // NaN compares false: it takes the series branch and stays NaN.
+  return Select<W>(ax >= Splat<W>(0.55f), big_signed, small);
+}
+
+}  // namespace optimized
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_VEC_MATH_H_

@@ -1,0 +1,110 @@
+#include "service/arm_registry.h"
+
+#include <algorithm>
+
+#include "service/textproto_file.h"
+
+namespace edgefleet {
+namespace service {
+namespace {
+
+bool IsValidArmName(const std::string& name) {
+  if (name.empty() || name.size() > 64) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '.' || c == '-';
+  });
+}
+
+absl::Status ValidateArm(const v1::Arm& arm, const ModelRepository& repository) {
+  const std::string prefix = "arm '" + arm.name() + "': ";
+  if (!IsValidArmName(arm.name())) {
+    return absl::InvalidArgumentError(prefix + "name must match [A-Za-z0-9_.-]{1,64}");
+  }
+  if (arm.stack() == v1::STACK_UNSPECIFIED) {
+    return absl::InvalidArgumentError(prefix + "stack must be set");
+  }
+  if (arm.threads() > 64) return absl::InvalidArgumentError(prefix + "threads must be <= 64");
+  absl::StatusOr<std::string> path = repository.ModelPath(arm.model(), arm.stack());
+  if (!path.ok()) {
+    return absl::InvalidArgumentError(prefix + std::string(path.status().message()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+const char* StackName(v1::Stack stack) {
+  switch (stack) {
+    case v1::STACK_EDGEFLEET:
+      return "edgefleet";
+    case v1::STACK_PYTORCH_MOBILE:
+      return "pytorch-mobile";
+    default:
+      return "unspecified";
+  }
+}
+
+const char* IntegrationPolicyName(v1::IntegrationPolicy policy) {
+  switch (policy) {
+    case v1::INTEGRATION_POLICY_BACKGROUND:
+      return "background";
+    case v1::INTEGRATION_POLICY_MAIN_THREAD_LOAD:
+      return "main-thread-load";
+    case v1::INTEGRATION_POLICY_MAIN_THREAD_ALL:
+      return "main-thread-all";
+    default:
+      return "unspecified";
+  }
+}
+
+absl::StatusOr<std::unique_ptr<ArmRegistry>> ArmRegistry::Create(
+    const std::string& arms_file, const ModelRepository& repository) {
+  v1::ArmSet set;
+  if (!arms_file.empty()) {
+    if (absl::Status s = ReadTextprotoFile(arms_file, &set); !s.ok()) return s;
+  } else {
+    for (const std::string& model : repository.ListModels()) {
+      v1::Arm* arm = set.add_arms();
+      arm->set_name(model + ".edgefleet");
+      arm->set_stack(v1::STACK_EDGEFLEET);
+      arm->set_model(model);
+      if (repository.ModelPath(model, v1::STACK_PYTORCH_MOBILE).ok()) {
+        v1::Arm* old_arm = set.add_arms();
+        old_arm->set_name(model + ".pytorch-mobile");
+        old_arm->set_stack(v1::STACK_PYTORCH_MOBILE);
+        old_arm->set_model(model);
+      }
+    }
+  }
+  return FromArmSet(set, repository);
+}
+
+absl::StatusOr<std::unique_ptr<ArmRegistry>> ArmRegistry::FromArmSet(
+    const v1::ArmSet& set, const ModelRepository& repository) {
+  std::vector<v1::Arm> arms(set.arms().begin(), set.arms().end());
+  std::map<std::string, int> seen;
+  for (v1::Arm& arm : arms) {
+    if (absl::Status s = ValidateArm(arm, repository); !s.ok()) return s;
+    if (seen[arm.name()]++ > 0) {
+      return absl::InvalidArgumentError("arm '" + arm.name() + "' is defined twice");
+    }
+    if (arm.threads() == 0) arm.set_threads(1);
+    if (arm.integration_policy() == v1::INTEGRATION_POLICY_UNSPECIFIED) {
+      arm.set_integration_policy(v1::INTEGRATION_POLICY_BACKGROUND);
+    }
+  }
+  return std::unique_ptr<ArmRegistry>(new ArmRegistry(std::move(arms)));
+}
+
+ArmRegistry::ArmRegistry(std::vector<v1::Arm> arms) : arms_(std::move(arms)) {
+  for (size_t i = 0; i < arms_.size(); ++i) index_[arms_[i].name()] = i;
+}
+
+const v1::Arm* ArmRegistry::Find(const std::string& name) const {
+  auto it = index_.find(name);
+  return it == index_.end() ? nullptr : &arms_[it->second];
+}
+
+}  // namespace service
+}  // namespace edgefleet

@@ -1,0 +1,48 @@
+// ServerConfig: edgefleet-server's flags, parsed from --name=value
+// arguments (docs/service.md lists them). Plain value type.
+
+#ifndef EDGEFLEET_SERVICE_CONFIG_H_
+#define EDGEFLEET_SERVICE_CONFIG_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace edgefleet {
+namespace service {
+
+struct ServerConfig {
+  std::string model_repository;                     // required
+  std::string device_classes = "deploy/device_classes";
+  std::string arms;         // ArmSet textproto; empty: default arms
+  std::string calibration;  // HostCalibration textproto: read if present, written by Calibrate
+  std::string address = "127.0.0.1";
+  int port = 8001;          // gRPC; 0 picks a free port
+  int metrics_port = 8002;  // Prometheus /metrics; 0 picks a free port
+  std::string port_file;    // if set, "<grpc port> <metrics port>\n" is written here
+  int compute_slots = 0;    // 0: the host's cores
+  int queue_bound = 16;     // requests admitted beyond the compute slots
+  int max_message_bytes = 16 << 20;
+  std::string default_device_class = "mid_android";
+  int calibration_samples = 5;
+  std::string reference_model = "mobilenet_v2_035";
+  double reference_mac_ratio = 28.197;
+  bool pin_slots = true;
+  int drain_timeout_s = 30;
+  // `calibrate` subcommand: measure, write `calibration_out`, exit.
+  bool calibrate_only = false;
+  std::string calibration_out;
+};
+
+// Parses argv (argv[0] is the program; an optional first word "calibrate"
+// selects the subcommand). Errors: INVALID_ARGUMENT naming the flag.
+absl::Status ParseServerFlags(const std::vector<std::string>& args, ServerConfig* config);
+
+// One line per flag with its default, for --help.
+std::string ServerUsage();
+
+}  // namespace service
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_SERVICE_CONFIG_H_

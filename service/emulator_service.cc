@@ -1,0 +1,75 @@
+#include "service/emulator_service.h"
+
+#include "service/status_mapping.h"
+
+namespace edgefleet {
+namespace service {
+
+EmulatorService::EmulatorService(const ServiceContext& context)
+    : context_(context), sessions_(context), experiments_(&sessions_) {}
+
+grpc::Status EmulatorService::ListDeviceClasses(grpc::ServerContext*,
+                                                const v1::ListDeviceClassesRequest*,
+                                                v1::ListDeviceClassesResponse* response) {
+  for (const v1::DeviceClass& c : context_.device_classes->classes()) {
+    *response->add_device_classes() = c;
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status EmulatorService::ListArms(grpc::ServerContext*, const v1::ListArmsRequest*,
+                                       v1::ListArmsResponse* response) {
+  for (const v1::Arm& arm : context_.arms->arms()) *response->add_arms() = arm;
+  return grpc::Status::OK;
+}
+
+grpc::Status EmulatorService::RunSession(grpc::ServerContext*,
+                                         const v1::RunSessionRequest* request,
+                                         v1::SessionResult* response) {
+  std::unique_ptr<ComputeSlots::Admission> admission;
+  if (absl::Status s = context_.slots->TryAdmit(&admission); !s.ok()) return ToGrpcStatus(s);
+  absl::StatusOr<v1::SessionResult> result = sessions_.Run(request->spec());
+  if (!result.ok()) return ToGrpcStatus(result.status());
+  *response = *std::move(result);
+  return grpc::Status::OK;
+}
+
+grpc::Status EmulatorService::RunExperiment(grpc::ServerContext* context,
+                                            const v1::RunExperimentRequest* request,
+                                            grpc::ServerWriter<v1::SessionResult>* writer) {
+  std::unique_ptr<ComputeSlots::Admission> admission;
+  if (absl::Status s = context_.slots->TryAdmit(&admission); !s.ok()) return ToGrpcStatus(s);
+  absl::StatusOr<std::vector<v1::SessionSpec>> specs = ExpandExperiment(*request);
+  if (!specs.ok()) return ToGrpcStatus(specs.status());
+  const int parallelism = request->parallelism() > 0
+                              ? static_cast<int>(std::min(request->parallelism(), 64u))
+                              : context_.slots->slots();
+  const absl::Status status = experiments_.Run(
+      *specs, parallelism,
+      [writer](const v1::SessionResult& result) { return writer->Write(result); },
+      [context] { return context->IsCancelled(); });
+  return ToGrpcStatus(status);
+}
+
+grpc::Status EmulatorService::Calibrate(grpc::ServerContext*, const v1::CalibrateRequest* request,
+                                        v1::CalibrateResponse* response) {
+  std::unique_ptr<ComputeSlots::Admission> admission;
+  if (absl::Status s = context_.slots->TryAdmit(&admission); !s.ok()) return ToGrpcStatus(s);
+  if (request->samples() > 100) {
+    return ToGrpcStatus(absl::InvalidArgumentError("samples must be <= 100"));
+  }
+  absl::StatusOr<v1::HostCalibration> calibration = context_.calibrator->Calibrate(
+      *context_.arms, *context_.device_classes, static_cast<int>(request->samples()));
+  if (!calibration.ok()) return ToGrpcStatus(calibration.status());
+  if (!context_.calibration_file.empty()) {
+    if (absl::Status s = HostCalibrationStore::WriteFile(context_.calibration_file, *calibration);
+        !s.ok()) {
+      return ToGrpcStatus(s);
+    }
+  }
+  *response->mutable_calibration() = *std::move(calibration);
+  return grpc::Status::OK;
+}
+
+}  // namespace service
+}  // namespace edgefleet

@@ -1,0 +1,119 @@
+#include "service/experiment_runner.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "service/seeded_random.h"
+
+namespace edgefleet {
+namespace service {
+
+absl::StatusOr<std::vector<v1::SessionSpec>> ExpandExperiment(
+    const v1::RunExperimentRequest& request) {
+  const bool has_plan = request.has_plan();
+  if (has_plan == !request.sessions().empty()) {
+    return absl::InvalidArgumentError("give either sessions or a plan, not both or neither");
+  }
+  if (!has_plan) {
+    if (static_cast<size_t>(request.sessions_size()) > kMaxSessionsPerExperiment) {
+      return absl::InvalidArgumentError("too many sessions in one experiment");
+    }
+    return std::vector<v1::SessionSpec>(request.sessions().begin(), request.sessions().end());
+  }
+  const v1::ExperimentPlan& plan = request.plan();
+  if (plan.arms().empty() || plan.device_classes().empty() || plan.sessions_per_class() == 0) {
+    return absl::InvalidArgumentError("plan needs arms, device_classes and sessions_per_class");
+  }
+  const uint64_t total = static_cast<uint64_t>(plan.arms_size()) * plan.device_classes_size() *
+                         plan.sessions_per_class();
+  if (total > kMaxSessionsPerExperiment) {
+    return absl::InvalidArgumentError("plan expands to " + std::to_string(total) +
+                                      " sessions, over " +
+                                      std::to_string(kMaxSessionsPerExperiment));
+  }
+  std::vector<v1::SessionSpec> specs;
+  for (const std::string& device_class : plan.device_classes()) {
+    const uint64_t class_seed = Mix64(plan.base_seed() ^ HashName(device_class));
+    for (uint32_t i = 0; i < plan.sessions_per_class(); ++i) {
+      for (const std::string& arm : plan.arms()) {
+        v1::SessionSpec spec;
+        spec.set_arm(arm);
+        spec.set_device_class(device_class);
+        spec.set_seed(class_seed + i);
+        spec.set_inferences(plan.inferences());
+        spec.set_inter_arrival_ms(plan.inter_arrival_ms());
+        spec.set_execution_mode(plan.execution_mode());
+        spec.set_session_id(request.experiment_id() + "/" + device_class + "/" +
+                            std::to_string(i) + "/" + arm);
+        specs.push_back(std::move(spec));
+      }
+    }
+  }
+  return specs;
+}
+
+absl::Status ExperimentRunner::Run(const std::vector<v1::SessionSpec>& specs, int parallelism,
+                                   const std::function<bool(const v1::SessionResult&)>& on_result,
+                                   const std::function<bool()>& cancelled) {
+  for (size_t i = 0; i < specs.size(); ++i) {
+    if (absl::Status s = sessions_->Validate(specs[i]); !s.ok()) {
+      return absl::Status(s.code(), "session " + std::to_string(i) + ": " +
+                                        std::string(s.message()));
+    }
+  }
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<absl::StatusOr<v1::SessionResult>> done;
+  const int workers = std::max(1, std::min<int>(parallelism, static_cast<int>(specs.size())));
+  std::vector<std::thread> threads;
+  for (int w = 0; w < workers; ++w) {
+    threads.emplace_back([&] {
+      for (size_t i = next++; i < specs.size() && !stop.load(); i = next++) {
+        absl::StatusOr<v1::SessionResult> result =
+            sessions_->Run(specs[i], static_cast<uint32_t>(i));
+        std::lock_guard<std::mutex> lock(mu);
+        done.push_back(std::move(result));
+        cv.notify_one();
+      }
+    });
+  }
+  absl::Status status;
+  size_t received = 0;
+  const size_t expected = specs.size();
+  while (received < expected) {
+    std::unique_lock<std::mutex> lock(mu);
+    if (!cv.wait_for(lock, std::chrono::milliseconds(200), [&] { return !done.empty(); })) {
+      if (cancelled && cancelled()) {
+        stop = true;
+        status = absl::CancelledError("experiment cancelled by the client");
+        break;
+      }
+      continue;
+    }
+    absl::StatusOr<v1::SessionResult> result = std::move(done.front());
+    done.pop_front();
+    lock.unlock();
+    ++received;
+    if (!result.ok()) {
+      stop = true;
+      status = result.status();
+      break;
+    }
+    if (!on_result(*result)) {
+      stop = true;
+      status = absl::CancelledError("the result stream closed");
+      break;
+    }
+  }
+  for (std::thread& t : threads) t.join();
+  return status;
+}
+
+}  // namespace service
+}  // namespace edgefleet

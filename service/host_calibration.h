@@ -1,0 +1,69 @@
+// HostCalibrationStore: the host costs and reference measurement the time
+// model runs on (edgefleet.v1.HostCalibration).
+//
+// Determinism rests here: emulated device times derive from these stored
+// per-(stack, model, kernels) host costs, measured once in exclusive compute
+// slots (calibrator.h), never from the live host time of the inference being
+// emulated. A server started with --calibration=<file> serves figures that
+// are a pure function of the file and the request; without a file it
+// measures what it needs on first use and keeps it for its lifetime.
+//
+// Class slowdown = (class's published MobileNetV2 1.0 224 latency / the
+// reference MAC ratio) / reference_host_us: the device time of the
+// reference model on one fastest core over its host time.
+//
+// Thread-safe (mutex).
+
+#ifndef EDGEFLEET_SERVICE_HOST_CALIBRATION_H_
+#define EDGEFLEET_SERVICE_HOST_CALIBRATION_H_
+
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "edgefleet/v1/calibration.pb.h"
+#include "edgefleet/v1/device_class.pb.h"
+
+namespace edgefleet {
+namespace service {
+
+struct CostKey {
+  v1::Stack stack;
+  std::string model;
+  v1::Kernels kernels;
+};
+
+class HostCalibrationStore {
+ public:
+  explicit HostCalibrationStore(v1::HostCalibration initial = {});
+
+  // Reads and checks a calibration file. Errors: NOT_FOUND, INVALID_ARGUMENT.
+  static absl::StatusOr<v1::HostCalibration> ReadFile(const std::string& path);
+  // Writes `calibration` (with a header saying what made it).
+  static absl::Status WriteFile(const std::string& path, const v1::HostCalibration& calibration);
+
+  std::optional<v1::HostCost> Find(const CostKey& key) const;
+  void Put(const v1::HostCost& cost);
+
+  bool has_reference() const;
+  void SetReference(const std::string& model, double mac_ratio, int64_t host_us);
+
+  // Device time / host time on one fastest core for `device_class`.
+  // Errors: FAILED_PRECONDITION if the reference is not measured yet.
+  absl::StatusOr<double> Slowdown(const v1::DeviceClass& device_class) const;
+
+  // Replaces everything (after a full calibration).
+  void Replace(const v1::HostCalibration& calibration);
+  v1::HostCalibration Snapshot() const;
+
+ private:
+  mutable std::mutex mu_;
+  v1::HostCalibration calibration_;  // guarded by mu_
+};
+
+}  // namespace service
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_SERVICE_HOST_CALIBRATION_H_

@@ -1,0 +1,103 @@
+#include "service/server_main.h"
+
+#include <signal.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "service/server.h"
+
+namespace edgefleet {
+namespace service {
+namespace {
+
+int Calibrate(const ServerConfig& config) {
+  absl::StatusOr<std::unique_ptr<EmulatorParts>> parts = BuildEmulator(config);
+  if (!parts.ok()) {
+    fprintf(stderr, "edgefleet-server: %s\n", std::string(parts.status().message()).c_str());
+    return 2;
+  }
+  absl::StatusOr<v1::HostCalibration> calibration = (*parts)->calibrator->Calibrate(
+      *(*parts)->arms, *(*parts)->device_classes, config.calibration_samples);
+  if (!calibration.ok()) {
+    fprintf(stderr, "edgefleet-server: calibration failed: %s\n",
+            std::string(calibration.status().message()).c_str());
+    return 1;
+  }
+  if (absl::Status s = HostCalibrationStore::WriteFile(config.calibration_out, *calibration);
+      !s.ok()) {
+    fprintf(stderr, "edgefleet-server: %s\n", std::string(s.message()).c_str());
+    return 1;
+  }
+  printf("calibrated %s (%u cores): reference %s %lld us on one core\n",
+         calibration->host_cpu().c_str(), calibration->host_cores(),
+         calibration->reference_model().c_str(),
+         static_cast<long long>(calibration->reference_host_us()));
+  for (const v1::HostCost& cost : calibration->costs()) {
+    printf("  %-24s %-15s parse %6lld us  init %6lld us  first %7lld us  steady %7lld us\n",
+           cost.model().c_str(), StackName(cost.stack()), static_cast<long long>(cost.parse_us()),
+           static_cast<long long>(cost.init_us()), static_cast<long long>(cost.first_inference_us()),
+           static_cast<long long>(cost.inference_us()));
+  }
+  for (const v1::ClassFactor& factor : calibration->class_factors()) {
+    printf("  slowdown %-16s %8.3f\n", factor.device_class().c_str(), factor.slowdown());
+  }
+  printf("wrote %s\n", config.calibration_out.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int ServerMain(int argc, char** argv) {
+  std::vector<std::string> args(argv, argv + argc);
+  for (const std::string& arg : args) {
+    if (arg == "--help" || arg == "-h") {
+      fputs(ServerUsage().c_str(), stdout);
+      return 0;
+    }
+  }
+  ServerConfig config;
+  if (absl::Status s = ParseServerFlags(args, &config); !s.ok()) {
+    fprintf(stderr, "edgefleet-server: %s\n%s", std::string(s.message()).c_str(),
+            ServerUsage().c_str());
+    return 2;
+  }
+  if (config.calibrate_only) return Calibrate(config);
+
+  // SIGTERM and SIGINT are taken synchronously by this thread: block them
+  // before any other thread exists, so every thread inherits the mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  absl::StatusOr<std::unique_ptr<Server>> server = Server::Start(config);
+  if (!server.ok()) {
+    fprintf(stderr, "edgefleet-server: %s\n", std::string(server.status().message()).c_str());
+    return 2;
+  }
+  fprintf(stderr, "edgefleet-server %s: gRPC on %s:%d, metrics on %s:%d/metrics\n",
+          ServerVersion(), config.address.c_str(), (*server)->grpc_port(), config.address.c_str(),
+          (*server)->metrics_port());
+  if (!config.port_file.empty()) {
+    const std::string temp = config.port_file + ".tmp";
+    {
+      std::ofstream out(temp);
+      out << (*server)->grpc_port() << " " << (*server)->metrics_port() << "\n";
+    }
+    std::rename(temp.c_str(), config.port_file.c_str());
+  }
+  int signal_number = 0;
+  sigwait(&signals, &signal_number);
+  fprintf(stderr, "edgefleet-server: %s, draining in-flight calls (up to %d s)\n",
+          signal_number == SIGTERM ? "SIGTERM" : "SIGINT", config.drain_timeout_s);
+  (*server)->Shutdown();
+  fprintf(stderr, "edgefleet-server: stopped\n");
+  return 0;
+}
+
+}  // namespace service
+}  // namespace edgefleet

@@ -1,0 +1,102 @@
+#include "service/tensor_codec.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace edgefleet {
+namespace service {
+namespace {
+
+ModelSignature Signature() {
+  ModelSignature s;
+  s.inputs.push_back({"input_0", ScalarType::kFloat, {1, 2, 3}, false});
+  s.outputs.push_back({"output_0", ScalarType::kFloat, {1, 2}, false});
+  return s;
+}
+
+inference::ModelInferRequest Request(const std::string& datatype, std::vector<int64_t> shape) {
+  inference::ModelInferRequest request;
+  auto* input = request.add_inputs();
+  input->set_name("input_0");
+  input->set_datatype(datatype);
+  for (int64_t d : shape) input->add_shape(d);
+  return request;
+}
+
+TEST(TensorCodecTest, RawAndTypedContentsDecode) {
+  inference::ModelInferRequest raw = Request("FP32", {1, 2, 3});
+  std::string bytes(6 * sizeof(float), '\0');
+  const float v = 1.5f;
+  memcpy(&bytes[4], &v, sizeof(v));
+  raw.add_raw_input_contents(bytes);
+  absl::StatusOr<std::vector<TensorData>> decoded = DecodeInputs(raw, Signature());
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  EXPECT_EQ((*decoded)[0].bytes.size(), 24u);
+
+  inference::ModelInferRequest typed = Request("FP32", {1, 2, 3});
+  for (int i = 0; i < 6; ++i) typed.mutable_inputs(0)->mutable_contents()->add_fp32_contents(i);
+  decoded = DecodeInputs(typed, Signature());
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  float last;
+  memcpy(&last, (*decoded)[0].bytes.data() + 20, sizeof(last));
+  EXPECT_EQ(last, 5.0f);
+}
+
+void ExpectInvalid(const inference::ModelInferRequest& request, const std::string& words) {
+  const absl::Status status = DecodeInputs(request, Signature()).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << words;
+  EXPECT_NE(status.message().find(words), std::string::npos) << status;
+}
+
+TEST(TensorCodecTest, BadRequestsNameTheProblem) {
+  inference::ModelInferRequest wrong_dtype = Request("INT64", {1, 2, 3});
+  wrong_dtype.add_raw_input_contents(std::string(48, '\0'));
+  ExpectInvalid(wrong_dtype, "expected datatype FP32, got INT64");
+
+  inference::ModelInferRequest wrong_shape = Request("FP32", {1, 3, 2});
+  wrong_shape.add_raw_input_contents(std::string(24, '\0'));
+  ExpectInvalid(wrong_shape, "expected FP32[1,2,3], got FP32[1,3,2]");
+
+  inference::ModelInferRequest short_bytes = Request("FP32", {1, 2, 3});
+  short_bytes.add_raw_input_contents(std::string(23, '\0'));
+  ExpectInvalid(short_bytes, "raw contents hold 23 bytes");
+
+  inference::ModelInferRequest few = Request("FP32", {1, 2, 3});
+  few.mutable_inputs(0)->mutable_contents()->add_fp32_contents(1);
+  ExpectInvalid(few, "contents hold 1 elements");
+
+  inference::ModelInferRequest unknown = Request("FP32", {1, 2, 3});
+  unknown.mutable_inputs(0)->set_name("image");
+  ExpectInvalid(unknown, "unknown input 'image'");
+
+  inference::ModelInferRequest bad_type = Request("FLOAT99", {1, 2, 3});
+  ExpectInvalid(bad_type, "unknown datatype");
+
+  inference::ModelInferRequest missing;
+  ExpectInvalid(missing, "input_0: missing");
+
+  inference::ModelInferRequest negative = Request("FP32", {1, -2, 3});
+  ExpectInvalid(negative, "expected FP32[1,2,3]");
+}
+
+TEST(TensorCodecTest, EncodesRequestedOutputsRaw) {
+  TensorData out;
+  out.shape = {1, 2};
+  out.bytes.assign(8, 1);
+  inference::ModelInferRequest request;
+  inference::ModelInferResponse response;
+  ASSERT_TRUE(EncodeOutputs(request, {out}, &response).ok());
+  ASSERT_EQ(response.outputs_size(), 1);
+  EXPECT_EQ(response.outputs(0).name(), "output_0");
+  EXPECT_EQ(response.outputs(0).datatype(), "FP32");
+  EXPECT_EQ(response.raw_output_contents(0).size(), 8u);
+
+  request.add_outputs()->set_name("output_7");
+  inference::ModelInferResponse none;
+  EXPECT_EQ(EncodeOutputs(request, {out}, &none).code(), absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace service
+}  // namespace edgefleet

@@ -1,0 +1,86 @@
+// The emulator's time model: how calibrated host costs become device time.
+//
+// DeviceTimeModel turns host work (microseconds on one host core, from the
+// host calibration) into device work for one device class:
+//   device_us = host_us * slowdown / ThreadSpeedup(threads)
+// where `slowdown` is the class's calibrated factor (device time of the
+// reference workload on one fastest core / host time of it) and thread
+// scaling is Amdahl's law over the class's cores, big cores first, with
+// static partitioning (every thread gets an equal share, so the slowest
+// core in use sets the pace). This is the single-slowdown model; the
+// two-factor roofline model of DESIGN section 5 replaces ComputeUs() with one
+// that takes a compute-bound and a memory-bound part.
+//
+// ThermalState scales speed by the heat state; OsNoise adds seeded jitter
+// and preemptions. Every function is deterministic: the same inputs give
+// the same doubles on any host. All are value types, not thread-safe.
+
+#ifndef EDGEFLEET_SERVICE_TIME_MODEL_H_
+#define EDGEFLEET_SERVICE_TIME_MODEL_H_
+
+#include <cstdint>
+
+#include "edgefleet/v1/device_class.pb.h"
+
+namespace edgefleet {
+namespace service {
+
+class DeviceTimeModel {
+ public:
+  // REQUIRES: device_class is valid (ValidateDeviceClass), slowdown > 0.
+  DeviceTimeModel(const v1::DeviceClass& device_class, double slowdown);
+
+  double slowdown() const { return slowdown_; }
+
+  // Speedup of `threads` threads over one fastest core (1 for threads <= 1).
+  double ThreadSpeedup(int threads) const;
+
+  // Device time of work that took `host_us` on one host core, run with
+  // `threads` threads, at full clock (before thermal state and noise).
+  double ComputeUs(double host_us, int threads) const;
+
+  // Storage time to read `bytes` from a file: access latency + transfer.
+  double StorageReadUs(uint64_t bytes) const;
+
+ private:
+  const v1::DeviceClass& class_;
+  double slowdown_;
+};
+
+// First-order heat model (device_class.proto, Thermal).
+class ThermalState {
+ public:
+  ThermalState(const v1::Thermal& thermal, double initial_heat);
+
+  double heat() const { return heat_; }
+  // Speed fraction at the current heat: 1 - (1 - sustained) * heat.
+  double speed() const;
+  // Advances the state by `us` of busy or idle time.
+  void Busy(double us);
+  void Idle(double us);
+
+ private:
+  const v1::Thermal& thermal_;
+  double heat_;
+};
+
+// Seeded OS noise (device_class.proto, OsNoise).
+class OsNoise {
+ public:
+  OsNoise(const v1::OsNoise& noise, uint64_t seed);
+
+  // Duration of a busy interval that needs `clean_us` of work: lognormal
+  // jitter (mean 1), plus Poisson preemptions with capped Pareto durations.
+  // `event` numbers the interval within the session: the same (seed, event)
+  // draws the same numbers on every arm.
+  double Apply(double clean_us, uint64_t event) const;
+
+ private:
+  const v1::OsNoise& noise_;
+  uint64_t seed_;
+};
+
+}  // namespace service
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_SERVICE_TIME_MODEL_H_

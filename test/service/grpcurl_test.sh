@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The emulator through grpcurl and server reflection (no .proto files given
+# to grpcurl, except the standard health schema): list services, gRPC health checking, ListDeviceClasses,
+# RunSession, and a path-like model name. Usage (from the repository root):
+#   grpcurl_test.sh <edgefleet-server> <grpcurl> <calibration file>
+set -euo pipefail
+server="$1"; grpcurl="$2"; calibration="$3"
+dir="$(mktemp -d /tmp/edgefleet-grpcurl-XXXXXX)"
+"$server" --port=0 --metrics_port=0 --port_file="$dir/ports" \
+  --model_repository=test/fixtures \
+  --device_classes=deploy/device_classes,test/service/testdata/device_classes \
+  --arms=test/service/testdata/arms.textproto --calibration="$calibration" 2>"$dir/server.log" &
+pid=$!
+trap 'kill -9 $pid 2>/dev/null || true' EXIT
+for _ in $(seq 1 1800); do [ -s "$dir/ports" ] && break; sleep 0.1; done
+[ -s "$dir/ports" ] || { cat "$dir/server.log"; echo "FAIL: server did not start"; exit 1; }
+addr="127.0.0.1:$(cut -d' ' -f1 "$dir/ports")"
+fail() { echo "FAIL: $*"; cat "$dir/server.log"; exit 1; }
+
+services="$("$grpcurl" -plaintext "$addr" list)"
+echo "$services"
+for s in inference.GRPCInferenceService edgefleet.v1.Emulator grpc.health.v1.Health; do
+  grep -qx "$s" <<<"$services" || fail "reflection does not list $s"
+done
+
+# gRPC C++'s health service is not in reflection; grpcurl gets its schema.
+health="$("$grpcurl" -plaintext -import-path test/service/testdata -proto health.proto \
+  "$addr" grpc.health.v1.Health/Check)"
+echo "$health"
+grep -q '"status": "SERVING"' <<<"$health" || fail "health is not SERVING"
+
+classes="$("$grpcurl" -plaintext "$addr" edgefleet.v1.Emulator/ListDeviceClasses)"
+for c in low_android mid_android high_android iphone vr_headset ai_glasses microcontroller; do
+  grep -q "\"name\": \"$c\"" <<<"$classes" || fail "ListDeviceClasses lacks $c"
+done
+
+session="$("$grpcurl" -plaintext -d '{"spec": {"arm": "mobilenet.edgefleet",
+  "device_class": "high_android", "seed": 3, "inferences": 3}}' \
+  "$addr" edgefleet.v1.Emulator/RunSession)"
+echo "$session"
+grep -q '"outcome": "SESSION_OUTCOME_OK"' <<<"$session" || fail "RunSession did not succeed"
+
+set +e
+bad="$("$grpcurl" -plaintext -d '{"name": "../../etc/passwd"}' "$addr" \
+  inference.GRPCInferenceService/ModelMetadata 2>&1)"
+set -e
+echo "$bad"
+grep -q "InvalidArgument" <<<"$bad" || fail "path-like name is not INVALID_ARGUMENT"
+grep -q "path separator" <<<"$bad" || fail "the message does not name the problem"
+
+kill -TERM $pid
+wait $pid || fail "server exited with $?"
+trap - EXIT
+echo "grpcurl: 5 passed, 0 failed"

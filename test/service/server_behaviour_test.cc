@@ -1,0 +1,215 @@
+// Server behaviour through the real binary: metrics after sessions,
+// overload, SIGTERM drain, malformed configuration.
+
+#include <grpcpp/client_context.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <fstream>
+#include <regex>
+#include <thread>
+
+#include "test/service/server_process.h"
+
+namespace edgefleet {
+namespace testing {
+namespace {
+
+std::vector<std::string> Flags() {
+  std::vector<std::string> flags = DefaultServerFlags();
+  flags.push_back(std::string("--calibration=") + EF_TEST_CALIBRATION);
+  return flags;
+}
+
+v1::RunSessionRequest Session(const std::string& arm, const std::string& device_class,
+                              uint32_t inferences, double inter_arrival_ms, bool paced) {
+  v1::RunSessionRequest request;
+  v1::SessionSpec* spec = request.mutable_spec();
+  spec->set_arm(arm);
+  spec->set_device_class(device_class);
+  spec->set_seed(9);
+  spec->set_inferences(inferences);
+  spec->set_inter_arrival_ms(inter_arrival_ms);
+  if (paced) spec->set_pacing(v1::PACING_WALL_CLOCK);
+  return request;
+}
+
+// The value of the sample `name{labels...}` whose label text contains every
+// one of `must`, summed over matches.
+double Sample(const std::string& body, const std::string& name,
+              const std::vector<std::string>& must) {
+  double total = 0;
+  std::istringstream lines(body);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind(name + "{", 0) != 0 && line.rfind(name + " ", 0) != 0) continue;
+    bool all = true;
+    for (const std::string& m : must) all = all && line.find(m) != std::string::npos;
+    if (all) total += std::stod(line.substr(line.rfind(' ') + 1));
+  }
+  return total;
+}
+
+// Waits until the server reports `n` requests in flight (up to 30 s).
+bool WaitForInflight(const ServerProcess& server, int n) {
+  for (int i = 0; i < 600; ++i) {
+    if (Sample(FetchMetrics(server.metrics_port()), "edgefleet_inflight_requests", {}) == n) {
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+TEST(ServerBehaviourTest, MetricsCountTheSessionsRun) {
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(Flags())) << server.log();
+  auto stub = server.EmulatorStub();
+  int ok = 0, oom = 0, inferences = 0;
+  uint32_t anrs = 0, frozen = 0;
+  for (const auto& [arm, device_class] :
+       std::vector<std::pair<std::string, std::string>>{{"mobilenet.edgefleet", "mid_android"},
+                                                        {"mobilenet.edgefleet", "mid_android"},
+                                                        {"mobilenet.legacy", "test_slow_storage"},
+                                                        {"mobilenet.edgefleet", "test_tiny_memory"}}) {
+    grpc::ClientContext context;
+    v1::SessionResult result;
+    ASSERT_TRUE(stub->RunSession(&context, Session(arm, device_class, 3, 20, false), &result).ok());
+    if (result.outcome() == v1::SESSION_OUTCOME_OK) ++ok;
+    if (result.outcome() == v1::SESSION_OUTCOME_OOM_KILLED) ++oom;
+    inferences += result.latency_us_size();
+    anrs += result.anr_count();
+    frozen += result.frozen_frames();
+  }
+  const std::string body = FetchMetrics(server.metrics_port());
+  printf("%s\n", body.c_str());
+  for (const char* family :
+       {"edgefleet_model_load_seconds", "edgefleet_inference_seconds", "edgefleet_anr_total",
+        "edgefleet_frames_total", "edgefleet_oom_kills_total", "edgefleet_sessions_total",
+        "edgefleet_memory_peak_bytes", "edgefleet_inflight_requests", "edgefleet_build_info"}) {
+    EXPECT_NE(body.find(std::string("# TYPE ") + family + " "), std::string::npos) << family;
+  }
+  EXPECT_EQ(Sample(body, "edgefleet_sessions_total", {"outcome=\"ok\""}), ok);
+  EXPECT_EQ(Sample(body, "edgefleet_sessions_total", {"outcome=\"oom_killed\""}), oom);
+  EXPECT_EQ(Sample(body, "edgefleet_oom_kills_total", {}), oom);
+  EXPECT_EQ(Sample(body, "edgefleet_inference_seconds_count", {}), inferences);
+  EXPECT_EQ(Sample(body, "edgefleet_model_load_seconds_count", {}), ok + oom);
+  EXPECT_EQ(Sample(body, "edgefleet_anr_total", {}), anrs);
+  EXPECT_GE(anrs, 1u);
+  EXPECT_EQ(Sample(body, "edgefleet_frames_total", {"kind=\"frozen\""}), frozen);
+  EXPECT_EQ(Sample(body, "edgefleet_sessions_total",
+                   {"arm=\"mobilenet.edgefleet\"", "device_class=\"mid_android\"",
+                    "stack=\"edgefleet\"", "model=\"mobilenet_v2_035\""}),
+            2);
+  EXPECT_EQ(Sample(body, "edgefleet_build_info", {}), 1);
+  // The buckets of DESIGN section 5: 100 us to 60 s, with 16 ms, 700 ms, 5 s.
+  for (const char* le : {"le=\"0.0001\"", "le=\"0.016\"", "le=\"0.7\"", "le=\"5\"", "le=\"60\""}) {
+    EXPECT_NE(body.find(std::string("edgefleet_inference_seconds_bucket{") ), std::string::npos);
+    EXPECT_GT(Sample(body, "edgefleet_model_load_seconds_bucket", {le}), -1) << le;
+    EXPECT_NE(body.find(le), std::string::npos) << le;
+  }
+  EXPECT_EQ(server.Terminate(), 0);
+}
+
+TEST(ServerBehaviourTest, OverloadBeyondTheQueueBoundIsResourceExhaustedAtOnce) {
+  std::vector<std::string> flags = Flags();
+  flags.push_back("--compute_slots=1");
+  flags.push_back("--queue_bound=0");
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(flags)) << server.log();
+  // A wall-clock paced session holds the only admission for ~1.5 s.
+  std::thread long_call([&] {
+    grpc::ClientContext context;
+    v1::SessionResult result;
+    const grpc::Status status = server.EmulatorStub()->RunSession(
+        &context, Session("mlp.edgefleet", "mid_android", 15, 100, true), &result);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+  });
+  ASSERT_TRUE(WaitForInflight(server, 1));
+  grpc::ClientContext context;
+  v1::SessionResult result;
+  const auto start = std::chrono::steady_clock::now();
+  const grpc::Status status = server.EmulatorStub()->RunSession(
+      &context, Session("mlp.edgefleet", "mid_android", 1, 0, false), &result);
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  printf("second call: %d %s after %.3f s\n", status.error_code(), status.error_message().c_str(),
+         waited);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(status.error_message().find("server busy"), std::string::npos);
+  long_call.join();
+  EXPECT_EQ(server.Terminate(), 0);
+}
+
+TEST(ServerBehaviourTest, SigtermDrainsInFlightCallsThenExitsZero) {
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(Flags())) << server.log();
+  grpc::Status in_flight;
+  v1::SessionResult result;
+  std::thread call([&] {
+    grpc::ClientContext context;
+    in_flight = server.EmulatorStub()->RunSession(
+        &context, Session("mlp.edgefleet", "mid_android", 10, 150, true), &result);
+  });
+  ASSERT_TRUE(WaitForInflight(server, 1));
+  kill(server.pid(), SIGTERM);
+  const int code = server.WaitExit();
+  call.join();
+  printf("in-flight call: %s, %d inferences; exit code %d\n",
+         in_flight.ok() ? "OK" : in_flight.error_message().c_str(), result.latency_us_size(), code);
+  EXPECT_TRUE(in_flight.ok()) << in_flight.error_message();
+  EXPECT_EQ(result.latency_us_size(), 10);
+  EXPECT_EQ(code, 0);
+  EXPECT_NE(server.log().find("draining"), std::string::npos);
+}
+
+TEST(ServerBehaviourTest, CalibrateRpcMeasuresAndSavesTheFactorsItUses) {
+  const std::string file = MakeTempDir() + "/calibration.textproto";
+  std::vector<std::string> flags = DefaultServerFlags();
+  flags.push_back("--calibration=" + file);  // absent: measured on first use
+  flags.push_back("--arms=test/service/testdata/small_arms.textproto");
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(flags)) << server.log();
+  grpc::ClientContext context;
+  v1::CalibrateRequest request;
+  request.set_samples(2);
+  v1::CalibrateResponse response;
+  const grpc::Status status = server.EmulatorStub()->Calibrate(&context, request, &response);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  const v1::HostCalibration& c = response.calibration();
+  printf("%s", c.DebugString().c_str());
+  EXPECT_GT(c.reference_host_us(), 0);
+  EXPECT_EQ(c.reference_model(), "mobilenet_v2_035");
+  EXPECT_GE(c.costs_size(), 2);  // the reference and the arms' models
+  EXPECT_EQ(c.class_factors_size(), 9);  // 7 default classes + 2 test classes
+  for (const v1::ClassFactor& f : c.class_factors()) EXPECT_GT(f.slowdown(), 0) << f.device_class();
+  std::ifstream saved(file);
+  EXPECT_TRUE(saved.good()) << "Calibrate did not write " << file;
+  EXPECT_EQ(server.Terminate(), 0);
+}
+
+TEST(ServerBehaviourTest, MalformedConfigsStopTheServerWithAMessage) {
+  struct Case {
+    std::string flag;
+    std::string words;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"--device_classes=test/service/testdata/bad_device_classes",
+            "broken.textproto:5:"},
+           {"--arms=test/service/testdata/device_classes/test_tiny_memory.textproto",
+            "no field named \"name\""},
+           {"--device_classes=/no/such/dir", "cannot read directory"},
+           {"--default_device_class=toaster", "toaster"},
+       }) {
+    std::vector<std::string> flags = Flags();
+    flags.push_back(c.flag);
+    ServerProcess server;
+    EXPECT_FALSE(server.Start(flags)) << c.flag;
+    printf("%s\n  -> %s", c.flag.c_str(), server.log().c_str());
+    EXPECT_NE(server.log().find(c.words), std::string::npos) << server.log();
+  }
+}
+
+}  // namespace
+}  // namespace testing
+}  // namespace edgefleet
