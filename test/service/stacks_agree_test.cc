@@ -86,7 +86,8 @@ TEST_P(StacksAgreeTest, SameOutputsAsTheExporter) {
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, StacksAgreeTest,
                          ::testing::Values("add", "mlp", "small_cnn", "mobilenet_v2_035",
-                                           "channels_last"),
+                                           "two_in_tuple_out", "channels_last", "dynamic_bound",
+                                           "ops_mix"),
                          [](const auto& info) { return info.param; });
 
 }  // namespace
