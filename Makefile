@@ -4,15 +4,15 @@
 #   make asan   the tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench  our runtime vs the real ExecuTorch runtime, side by side
 #   make fixtures  regenerate test/fixtures with the real exporter
+#   make models    export the model zoo into .cache/models (docs/zoo.md)
 #   make fuzz   every libFuzzer target for FUZZ_SECONDS each (fuzz/README.md)
 
 PRESET ?= default
 BUILD_DIR := build/$(PRESET)
 JOBS ?= $(shell nproc)
-DEMO_MODEL := test/fixtures/mobilenet_v2_035/model.pte
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps configure build test asan demo bench fixtures fuzz clean
+.PHONY: deps configure build test asan demo bench fixtures models fuzz clean
 
 deps:
 	@./deploy/install-deps.sh
@@ -30,17 +30,16 @@ asan:
 	@$(MAKE) --no-print-directory test PRESET=asan
 
 demo: build
-	@echo "== EdgeFleet demo: the emulator and fleet A/B driver are not built yet;"
-	@echo "== running the EdgeFleet runtime on the embedded default model instead."
-	@$(BUILD_DIR)/runtime/tools/edgefleet-run inspect $(DEMO_MODEL)
-	@$(BUILD_DIR)/runtime/tools/edgefleet-run run $(DEMO_MODEL) \
-	  --input test/fixtures/mobilenet_v2_035/input_0.npy --iterations 20 --warmup 3
+	@./loadtest/tools/demo.sh $(BUILD_DIR)
 
 bench: build
 	@./tools/bench/run_bench.sh $(BUILD_DIR)
 
 fixtures:
 	@./tools/export/regenerate.sh
+
+models:
+	@./tools/export/zoo/make_models.sh
 
 fuzz: deps
 	@./fuzz/run_fuzzers.sh $(FUZZ_SECONDS)

@@ -15,12 +15,25 @@
 #include "loadtest/testing/synthetic_fleet.h"
 #include "loadtest/tools/flags.h"
 
+#ifdef EF_LOADTEST_HAVE_DRIVER
+#include <unistd.h>
+
+#include "absl/strings/str_split.h"
+#include "loadtest/driver/driver.h"
+#include "loadtest/driver/fleet_plan.h"
+#endif
+
 namespace edgefleet {
 namespace loadtest {
 namespace {
 
 constexpr char kUsage[] =
     R"(usage: edgefleet-loadtest <command> [flags] [files]
+  run     --spec FLEET.textproto --server HOST:PORT[,HOST:PORT...]
+          [--shard i/n] [--out-dir DIR] [--out RESULTS.json]
+          [--concurrency N] [--progress auto|on|off] [report flags]
+          (whole fleet: writes results.json and the reports, exits with the
+          verdict code; a shard writes results.shard-i-of-n.json only)
   synth   --out FILE [--devices 1000] [--sessions 1] [--inferences 20]
           [--seed 1] [--design paired|hashed] [--share-b 0.5] [--shard i/n]
           [--latency-b 1] [--load-b 1] [--memory-b 1] [--anr-b 1] [--oom-b 1]
@@ -108,25 +121,30 @@ int Merge(Flags& flags, std::ostream& out, std::ostream& err) {
   return kExitPass;
 }
 
-int ReportCommand(Flags& flags, std::ostream& out, std::ostream& err) {
+// Reads the report flags shared by `report` and `run`.
+AnalysisOptions ReportOptions(Flags& flags) {
   AnalysisOptions o;
-  const std::filesystem::path dir = flags.GetString("out-dir", ".");
   o.confidence = flags.GetDouble("confidence", o.confidence);
   o.min_effect = flags.GetDouble("min-effect", o.min_effect);
   o.bootstrap_replicates =
       static_cast<int>(flags.GetInt("replicates", o.bootstrap_replicates));
   o.threads = static_cast<int>(flags.GetInt(
       "threads", std::max(1u, std::thread::hardware_concurrency())));
-  if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
+  return o;
+}
+
+// Analyses `results`, writes report.{json,md,html} into `dir`, prints the
+// Markdown and the HTML path; returns the exit-code policy's code.
+int WriteReports(const ResultSet& results, const AnalysisOptions& o,
+                 const std::filesystem::path& dir, std::ostream& out,
+                 std::ostream& err) {
   if (!(o.confidence > 0 && o.confidence < 1) || o.min_effect < 0 ||
       o.bootstrap_replicates < 1) {
     return Fail(err, absl::InvalidArgumentError(
                          "need 0 < confidence < 1, min-effect >= 0, "
                          "replicates >= 1"));
   }
-  absl::StatusOr<ResultSet> results = ReadAndMerge(flags.positional());
-  if (!results.ok()) return Fail(err, results.status());
-  const Report report = Analyze(Aggregate(*results), o);
+  const Report report = Analyze(Aggregate(results), o);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   const std::string markdown = RenderMarkdownReport(report);
@@ -144,6 +162,74 @@ int ReportCommand(Flags& flags, std::ostream& out, std::ostream& err) {
   return ExitCodeFor(report.status);
 }
 
+int ReportCommand(Flags& flags, std::ostream& out, std::ostream& err) {
+  const std::filesystem::path dir = flags.GetString("out-dir", ".");
+  const AnalysisOptions o = ReportOptions(flags);
+  if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
+  absl::StatusOr<ResultSet> results = ReadAndMerge(flags.positional());
+  if (!results.ok()) return Fail(err, results.status());
+  return WriteReports(*results, o, dir, out, err);
+}
+
+#ifdef EF_LOADTEST_HAVE_DRIVER
+int Run(Flags& flags, std::ostream& out, std::ostream& err) {
+  const std::string spec_path = flags.GetString("spec", "");
+  const std::string servers = flags.GetString("server", "");
+  const std::string shard_text = flags.GetString("shard", "0/1");
+  const std::filesystem::path dir = flags.GetString("out-dir", ".");
+  std::string results_path = flags.GetString("out", "");
+  const int64_t concurrency = flags.GetInt("concurrency", 0);
+  const std::string progress = flags.GetString("progress", "auto");
+  const AnalysisOptions o = ReportOptions(flags);
+  if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
+  if (spec_path.empty() || servers.empty()) {
+    return Fail(err, absl::InvalidArgumentError("--spec and --server are required"));
+  }
+  absl::StatusOr<ShardSpec> shard = ShardSpec::Parse(shard_text);
+  if (!shard.ok()) return Fail(err, shard.status());
+  absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(spec_path);
+  if (!spec.ok()) return Fail(err, spec.status());
+  if (concurrency > 0) {
+    spec->mutable_arrival()->set_concurrency(static_cast<uint32_t>(concurrency));
+  }
+  absl::StatusOr<FleetPlan> plan = ExpandFleet(*std::move(spec), *shard);
+  if (!plan.ok()) return Fail(err, plan.status());
+  DriverOptions options;
+  options.addresses = absl::StrSplit(servers, ',', absl::SkipEmpty());
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  if (progress == "on" || (progress == "auto" && tty)) options.progress = &err;
+  DriverStats stats;
+  absl::StatusOr<ResultSet> results = RunFleet(*plan, options, &stats);
+  if (!results.ok()) return Fail(err, results.status());
+  out << "driver: " << DescribeStats(stats) << "\n";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (results_path.empty()) {
+    results_path = (dir / (shard->IsWhole()
+                               ? std::string("results.json")
+                               : "results.shard-" + std::to_string(shard->index) +
+                                     "-of-" + std::to_string(shard->count) + ".json"))
+                       .string();
+  }
+  if (absl::Status st = WriteResultSetFile(*results, results_path); !st.ok()) {
+    return Fail(err, st);
+  }
+  const std::filesystem::path stats_path =
+      std::filesystem::path(results_path).replace_extension(".driver.json");
+  if (absl::Status st = WriteFile(stats_path, DriverStatsToJson(stats)); !st.ok()) {
+    return Fail(err, st);
+  }
+  out << "wrote " << results->records().size() << " session records to "
+      << results_path << " (call accounting: " << stats_path.string() << ")\n";
+  if (!shard->IsWhole()) {
+    out << "shard " << shard->ToString()
+        << ": merge all shards with `edgefleet-loadtest merge`, then `report`\n";
+    return kExitPass;
+  }
+  return WriteReports(*results, o, dir, out, err);
+}
+#endif  // EF_LOADTEST_HAVE_DRIVER
+
 }  // namespace
 
 int RunCli(int argc, const char* const* argv, std::ostream& out,
@@ -157,6 +243,9 @@ int RunCli(int argc, const char* const* argv, std::ostream& out,
   if (command == "synth") return Synth(flags, out, err);
   if (command == "merge") return Merge(flags, out, err);
   if (command == "report") return ReportCommand(flags, out, err);
+#ifdef EF_LOADTEST_HAVE_DRIVER
+  if (command == "run") return Run(flags, out, err);
+#endif
   if (command == "help" || command == "--help") {
     out << kUsage;
     return kExitPass;

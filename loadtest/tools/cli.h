@@ -6,7 +6,8 @@
 //           report.md and report.html; print the Markdown and the HTML path;
 //           exit with the policy code of exit_code.h
 //
-// `run` (the gRPC fleet driver) joins here once proto/ exists.
+//   run     drive a FleetSpec against edgefleet-server(s) (loadtest/driver),
+//           then write results and, for the whole fleet, the reports
 // Not thread-safe (writes the given streams); call from main.
 
 #ifndef EDGEFLEET_LOADTEST_TOOLS_CLI_H_

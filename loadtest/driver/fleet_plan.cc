@@ -1,0 +1,151 @@
+#include "loadtest/driver/fleet_plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/text_format.h"
+#include "loadtest/results/assignment.h"
+#include "loadtest/stats/random.h"
+
+namespace edgefleet {
+namespace loadtest {
+
+absl::StatusOr<v1::FleetSpec> ParseFleetSpec(const std::string& text) {
+  v1::FleetSpec spec;
+  if (!google::protobuf::TextFormat::ParseFromString(text, &spec)) {
+    return absl::InvalidArgumentError("fleet spec: textproto parse error");
+  }
+  return spec;
+}
+
+absl::StatusOr<v1::FleetSpec> ReadFleetSpecFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError("cannot read fleet spec " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  absl::StatusOr<v1::FleetSpec> spec = ParseFleetSpec(text.str());
+  if (!spec.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": ", spec.status().message()));
+  }
+  return spec;
+}
+
+absl::StatusOr<v1::FleetSpec> ValidateFleetSpec(v1::FleetSpec spec) {
+  auto bad = [](const std::string& what) {
+    return absl::InvalidArgumentError("fleet spec: " + what);
+  };
+  if (spec.population().empty()) return bad("population: at least one class");
+  for (const v1::ClassShare& share : spec.population()) {
+    if (share.device_class().empty()) return bad("population.device_class empty");
+    if (!(share.share() > 0) || !std::isfinite(share.share())) {
+      return bad("population.share must be > 0 for " + share.device_class());
+    }
+  }
+  if (spec.arm_a().empty() || spec.arm_b().empty()) return bad("arm_a and arm_b required");
+  if (spec.devices() < 1) return bad("devices must be >= 1");
+  if (spec.sessions_per_device() == 0) spec.set_sessions_per_device(1);
+  if (spec.inferences_per_session() < 1) return bad("inferences_per_session must be >= 1");
+  if (spec.inter_arrival_ms() < 0) return bad("inter_arrival_ms must be >= 0");
+  if (spec.arrival().concurrency() == 0) spec.mutable_arrival()->set_concurrency(4);
+  if (spec.arrival().kind() == v1::ArrivalProcess::OPEN_LOOP &&
+      !(spec.arrival().rate_per_second() > 0)) {
+    return bad("arrival.rate_per_second must be > 0 for OPEN_LOOP");
+  }
+  if (spec.share_b() == 0) spec.set_share_b(0.5);
+  if (!(spec.share_b() > 0 && spec.share_b() < 1)) return bad("share_b must be in (0, 1)");
+  if (spec.max_retries() == 0) spec.set_max_retries(3);
+  if (spec.call_timeout_ms() == 0) spec.set_call_timeout_ms(120000);
+  if (spec.name().empty()) spec.set_name("fleet");
+  return spec;
+}
+
+std::vector<uint64_t> ClassCounts(const v1::FleetSpec& spec) {
+  const size_t n = static_cast<size_t>(spec.population_size());
+  double total = 0;
+  for (const v1::ClassShare& s : spec.population()) total += s.share();
+  std::vector<uint64_t> counts(n);
+  std::vector<std::pair<double, size_t>> remainders;
+  uint64_t assigned = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double exact = static_cast<double>(spec.devices()) *
+                         spec.population(static_cast<int>(i)).share() / total;
+    counts[i] = static_cast<uint64_t>(std::floor(exact));
+    assigned += counts[i];
+    remainders.push_back({exact - std::floor(exact), i});
+  }
+  // Largest remainders first; ties to the earlier class.
+  std::stable_sort(remainders.begin(), remainders.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (size_t k = 0; assigned < spec.devices(); ++k, ++assigned) {
+    ++counts[remainders[k % n].second];
+  }
+  return counts;
+}
+
+absl::StatusOr<FleetPlan> ExpandFleet(v1::FleetSpec raw, ShardSpec shard) {
+  absl::StatusOr<v1::FleetSpec> spec = ValidateFleetSpec(std::move(raw));
+  if (!spec.ok()) return spec.status();
+  FleetPlan plan;
+  plan.spec = *std::move(spec);
+  plan.shard = shard;
+  const v1::FleetSpec& s = plan.spec;
+  const bool paired = s.assignment() == v1::ASSIGNMENT_PAIRED;
+  plan.info.name = s.name();
+  plan.info.seed = s.seed();
+  plan.info.design = paired ? Design::kPaired : Design::kHashed;
+  plan.info.arm_a = s.arm_a();
+  plan.info.arm_b = s.arm_b();
+  plan.info.share_b = paired ? 0.5 : s.share_b();
+  std::string canonical;
+  google::protobuf::TextFormat::Printer printer;
+  printer.SetSingleLineMode(true);
+  v1::FleetSpec identity = s;
+  identity.clear_arrival();  // scheduling only: shards may differ in it
+  printer.PrintToString(identity, &canonical);
+  plan.info.spec_digest = absl::StrCat(HashString(canonical));
+
+  const std::vector<uint64_t> counts = ClassCounts(s);
+  uint64_t device_id = 0;
+  for (size_t c = 0; c < counts.size(); ++c) {
+    const std::string& cls = s.population(static_cast<int>(c)).device_class();
+    for (uint64_t i = 0; i < counts[c]; ++i, ++device_id) {
+      if (!shard.Contains(device_id)) continue;
+      const uint64_t device_seed = MixSeed(s.seed(), device_id);
+      const bool real = !s.sampled().enabled() || device_id < s.sampled().real_devices();
+      std::vector<Arm> arms;
+      if (paired) {
+        arms = {Arm::kA, Arm::kB};
+      } else {
+        arms = {AssignArm(s.seed(), device_id, s.share_b())};
+      }
+      for (uint32_t k = 0; k < s.sessions_per_device(); ++k) {
+        for (Arm arm : arms) {
+          PlannedSession p;
+          p.device_id = device_id;
+          p.session_index = k;
+          p.arm = arm;
+          p.device_class = cls;
+          v1::SessionSpec& spec_out = p.spec;
+          spec_out.set_arm(arm == Arm::kA ? s.arm_a() : s.arm_b());
+          spec_out.set_device_class(cls);
+          spec_out.set_seed(MixSeed(device_seed, k));
+          spec_out.set_inferences(s.inferences_per_session());
+          spec_out.set_inter_arrival_ms(s.inter_arrival_ms());
+          spec_out.set_execution_mode(real ? v1::EXECUTION_MODE_REAL
+                                           : v1::EXECUTION_MODE_SAMPLED);
+          spec_out.set_session_id(absl::StrCat("d", device_id, ".s", k, ".", ArmName(arm)));
+          plan.sessions.push_back(std::move(p));
+        }
+      }
+    }
+  }
+  return plan;
+}
+
+}  // namespace loadtest
+}  // namespace edgefleet

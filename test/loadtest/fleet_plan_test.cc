@@ -1,0 +1,116 @@
+// Unit tests of FleetSpec validation and expansion (no server).
+
+#include "loadtest/driver/fleet_plan.h"
+
+#include <set>
+#include <tuple>
+
+#include <sstream>
+
+#include "gtest/gtest.h"
+#include "loadtest/driver/progress.h"
+
+namespace edgefleet {
+namespace loadtest {
+namespace {
+
+v1::FleetSpec TinySpec() {
+  absl::StatusOr<v1::FleetSpec> spec =
+      ReadFleetSpecFile("test/loadtest/testdata/tiny.textproto");
+  EXPECT_TRUE(spec.ok()) << spec.status();
+  return *spec;
+}
+
+TEST(FleetPlanTest, DefaultSpecIsValid) {
+  absl::StatusOr<v1::FleetSpec> spec =
+      ReadFleetSpecFile("deploy/fleet_specs/default.textproto");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  absl::StatusOr<FleetPlan> plan = ExpandFleet(*spec, ShardSpec{});
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->sessions.size(), 2 * spec->devices());
+}
+
+TEST(FleetPlanTest, ClassCountsFollowSharesAndSum) {
+  v1::FleetSpec spec = TinySpec();
+  EXPECT_EQ(ClassCounts(*ValidateFleetSpec(spec)), (std::vector<uint64_t>{8, 4}));
+  spec.set_devices(7);
+  const std::vector<uint64_t> counts = ClassCounts(*ValidateFleetSpec(spec));
+  EXPECT_EQ(counts[0] + counts[1], 7u);
+  EXPECT_EQ(counts[0], 5u);  // 4.67 -> 5 by the larger remainder
+}
+
+TEST(FleetPlanTest, PairedSessionsShareSeedAcrossArms) {
+  absl::StatusOr<FleetPlan> plan = ExpandFleet(TinySpec(), ShardSpec{});
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_EQ(plan->sessions.size(), 12u * 2 * 2);
+  for (size_t i = 0; i < plan->sessions.size(); i += 2) {
+    const PlannedSession& a = plan->sessions[i];
+    const PlannedSession& b = plan->sessions[i + 1];
+    EXPECT_EQ(a.arm, Arm::kA);
+    EXPECT_EQ(b.arm, Arm::kB);
+    EXPECT_EQ(a.spec.seed(), b.spec.seed());
+    EXPECT_EQ(a.device_id, b.device_id);
+    EXPECT_EQ(a.spec.execution_mode(), b.spec.execution_mode());
+    EXPECT_EQ(a.spec.execution_mode() == v1::EXECUTION_MODE_REAL, a.device_id < 2);
+  }
+}
+
+TEST(FleetPlanTest, ShardsPartitionThePlan) {
+  absl::StatusOr<FleetPlan> whole = ExpandFleet(TinySpec(), ShardSpec{});
+  ASSERT_TRUE(whole.ok());
+  std::set<std::tuple<uint64_t, uint32_t, int, uint64_t>> all, from_shards;
+  for (const PlannedSession& p : whole->sessions) {
+    all.insert({p.device_id, p.session_index, static_cast<int>(p.arm), p.spec.seed()});
+  }
+  size_t total = 0;
+  for (uint32_t i = 0; i < 3; ++i) {
+    absl::StatusOr<FleetPlan> shard = ExpandFleet(TinySpec(), ShardSpec{i, 3});
+    ASSERT_TRUE(shard.ok());
+    EXPECT_EQ(shard->info, whole->info);
+    total += shard->sessions.size();
+    for (const PlannedSession& p : shard->sessions) {
+      from_shards.insert({p.device_id, p.session_index, static_cast<int>(p.arm), p.spec.seed()});
+    }
+  }
+  EXPECT_EQ(total, whole->sessions.size());
+  EXPECT_EQ(all, from_shards);
+}
+
+TEST(FleetPlanTest, HashedDesignRunsEachDeviceOnOneArm) {
+  v1::FleetSpec spec = TinySpec();
+  spec.set_assignment(v1::ASSIGNMENT_HASHED);
+  spec.set_devices(200);
+  absl::StatusOr<FleetPlan> plan = ExpandFleet(spec, ShardSpec{});
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->sessions.size(), 200u * 2);  // 2 sessions per device
+  size_t on_b = 0;
+  for (const PlannedSession& p : plan->sessions) on_b += p.arm == Arm::kB;
+  EXPECT_GT(on_b, 120u);
+  EXPECT_LT(on_b, 280u);
+}
+
+TEST(FleetPlanTest, RejectsBadSpecs) {
+  v1::FleetSpec spec = TinySpec();
+  spec.clear_population();
+  EXPECT_FALSE(ValidateFleetSpec(spec).ok());
+  spec = TinySpec();
+  spec.mutable_arrival()->set_kind(v1::ArrivalProcess::OPEN_LOOP);
+  EXPECT_FALSE(ValidateFleetSpec(spec).ok());  // no rate
+  EXPECT_FALSE(ParseFleetSpec("devices: -3 nonsense {").ok());
+}
+
+TEST(ProgressBarTest, DrawsOnAStreamAndIsQuietWithout) {
+  std::ostringstream out;
+  ProgressBar bar(&out, 4);
+  for (size_t i = 1; i <= 4; ++i) bar.Update(i);
+  bar.Finish();
+  EXPECT_NE(out.str().find("\r[##############################] 4/4 sessions"), std::string::npos)
+      << out.str();
+  ProgressBar quiet(nullptr, 4);
+  quiet.Update(4);  // no stream: nothing to do, no crash
+  quiet.Finish();
+}
+
+}  // namespace
+}  // namespace loadtest
+}  // namespace edgefleet
