@@ -1,10 +1,12 @@
 // Pointwise activations over float32 tensors whose input and out share a
 // dim order (so element i of memory is element i of both): relu, hardtanh,
 // clamp, hardswish and hardsigmoid are bit-identical to the portable
-// kernels (same comparisons and roundings); sigmoid and tanh use
-// vec_math.h (within a few ulp of libm).
+// kernels (same comparisons and roundings); sigmoid, tanh and gelu use
+// vec_math.h (within a few ulp of libm; gelu's erf within 7 ulp).
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
@@ -18,7 +20,38 @@ namespace edgefleet {
 namespace optimized {
 namespace {
 
-enum class Act { kRelu, kClamp, kHardswish, kHardsigmoid, kSigmoid, kTanh };
+enum class Act {
+  kRelu,
+  kClamp,
+  kHardswish,
+  kHardsigmoid,
+  kSigmoid,
+  kTanh,
+  kGelu,      // 0.5 * x * (1 + erf(x / sqrt(2)))
+  kGeluTanh,  // 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))
+};
+
+// The transcendental activations: vec_math.h, not bit-identical to libm.
+constexpr bool IsTranscendental(Act act) {
+  return act == Act::kSigmoid || act == Act::kTanh || act == Act::kGelu ||
+         act == Act::kGeluTanh;
+}
+
+template <Act kAct, int W>
+[[gnu::always_inline]] inline Vf<W> Transcendental(Vf<W> x) {
+  if constexpr (kAct == Act::kSigmoid) {
+    return Sigmoid<W>(x);
+  } else if constexpr (kAct == Act::kTanh) {
+    return Tanh<W>(x);
+  } else if constexpr (kAct == Act::kGelu) {
+    return Splat<W>(0.5f) * x *
+           (Splat<W>(1.0f) + Erf<W>(x * Splat<W>(static_cast<float>(M_SQRT1_2))));
+  } else {
+    const Vf<W> beta = Splat<W>(static_cast<float>(M_SQRT2 * M_2_SQRTPI * 0.5));
+    const Vf<W> inner = beta * (x + Splat<W>(0.044715f) * x * x * x);
+    return Splat<W>(0.5f) * x * (Splat<W>(1.0f) + Tanh<W>(inner));
+  }
+}
 
 constexpr int64_t kParallelChunk = 32 * 1024;
 
@@ -69,17 +102,14 @@ struct Unary {
                                                   int64_t n, Bounds b) {
       using V = Vf<W>;
       int64_t i = 0;
-      if constexpr (kAct == Act::kSigmoid || kAct == Act::kTanh) {
+      if constexpr (IsTranscendental(kAct)) {
         for (; i + W <= n; i += W) {
-          const V v = Load<W>(x + i);
-          Store<W>(y + i, kAct == Act::kSigmoid ? Sigmoid<W>(v) : Tanh<W>(v));
+          Store<W>(y + i, Transcendental<kAct, W>(Load<W>(x + i)));
         }
         if (i < n) {  // the tail through one padded vector
           float buffer[W] = {};
           std::copy(x + i, x + n, buffer);
-          V v = Load<W>(buffer);
-          v = kAct == Act::kSigmoid ? Sigmoid<W>(v) : Tanh<W>(v);
-          Store<W>(buffer, v);
+          Store<W>(buffer, Transcendental<kAct, W>(Load<W>(buffer)));
           std::copy(buffer, buffer + (n - i), y + i);
         }
       } else {
@@ -139,6 +169,44 @@ bool TryUnary(KernelContext& ctx, Span<EValue*> args, Act act, int num_bounds,
     case Act::kHardsigmoid: Run<Act::kHardsigmoid>(ctx, x, y, n, bounds); break;
     case Act::kSigmoid: Run<Act::kSigmoid>(ctx, x, y, n, bounds); break;
     case Act::kTanh: Run<Act::kTanh>(ctx, x, y, n, bounds); break;
+    case Act::kGelu: Run<Act::kGelu>(ctx, x, y, n, bounds); break;
+    case Act::kGeluTanh: Run<Act::kGeluTanh>(ctx, x, y, n, bounds); break;
+  }
+  return true;
+}
+
+// gelu.out: self, approximate ('none' / 'tanh' / None), out, ret.
+bool TryGelu(KernelContext& ctx, Span<EValue*> args) {
+  if (args.size() != 4) return false;
+  Act act = Act::kGelu;
+  if (args[1] != nullptr && args[1]->tag() == Tag::kString) {
+    const Span<const char> mode = args[1]->to_string();
+    const auto is = [&](const char* text) {
+      return mode.size() == std::strlen(text) &&
+             std::memcmp(mode.data(), text, mode.size()) == 0;
+    };
+    if (is("tanh")) {
+      act = Act::kGeluTanh;
+    } else if (!is("none")) {
+      return false;
+    }
+  } else if (!PeekNone(args, 1)) {
+    return false;
+  }
+  const Tensor* in = PeekFloatTensor(args, 0);
+  Tensor* out = PeekFloatTensor(args, 2);
+  const Tensor* inputs[1] = {in};
+  if (in == nullptr || out == nullptr || !SameDimOrder(*in, *out) ||
+      !FitOut(*out, in->sizes(), inputs)) {
+    return false;
+  }
+  const Bounds none{0, 0};
+  if (act == Act::kGelu) {
+    Run<Act::kGelu>(ctx, in->data_as<const float>(), out->data_as<float>(),
+                    in->numel(), none);
+  } else {
+    Run<Act::kGeluTanh>(ctx, in->data_as<const float>(), out->data_as<float>(),
+                        in->numel(), none);
   }
   return true;
 }
@@ -180,6 +248,9 @@ void SigmoidOut(KernelContext& ctx, Span<EValue*> args) {
 }
 void TanhOut(KernelContext& ctx, Span<EValue*> args) {
   if (!TryUnary(ctx, args, Act::kTanh, 0, false)) portable::TanhOut(ctx, args);
+}
+void GeluOut(KernelContext& ctx, Span<EValue*> args) {
+  if (!TryGelu(ctx, args)) portable::GeluOut(ctx, args);
 }
 
 }  // namespace optimized

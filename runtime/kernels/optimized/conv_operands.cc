@@ -16,14 +16,41 @@ void ValidOutputRange(int64_t in, int64_t out, int64_t s, int64_t offset,
   if (*lo > out) *lo = *hi = out;
 }
 
+TapList TapList::All(const ConvGeometry& g) {
+  TapList list;
+  list.count = g.taps();
+  return list;
+}
+
+TapList TapList::Used(const ConvGeometry& g) {
+  TapList list = All(g);
+  if (g.taps() > kMax) return list;
+  list.count = 0;
+  list.all = false;
+  for (int64_t kh = 0; kh < g.k_h; ++kh) {
+    int64_t h_lo, h_hi;
+    ValidOutputRange(g.in_h, g.out_h, g.stride[0],
+                     kh * g.dilation[0] - g.pad[0], &h_lo, &h_hi);
+    if (h_lo >= h_hi) continue;
+    for (int64_t kw = 0; kw < g.k_w; ++kw) {
+      int64_t w_lo, w_hi;
+      ValidOutputRange(g.in_w, g.out_w, g.stride[1],
+                       kw * g.dilation[1] - g.pad[1], &w_lo, &w_hi);
+      if (w_lo < w_hi) list.taps[list.count++] = kh * g.k_w + kw;
+    }
+  }
+  list.all = list.count == g.taps();
+  return list;
+}
+
 void Im2colNchw::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk,
                       int width, float* dst) const {
   const ConvGeometry& g = g_;
   const int64_t plane = g.in_h * g.in_w;
-  const int64_t taps = g.taps();
+  const int64_t taps = taps_.count;
   for (int64_t kk = 0; kk < nk; ++kk) {
     const int64_t k = k0 + kk;
-    const int64_t ic = k / taps, tap = k % taps;
+    const int64_t ic = k / taps, tap = taps_.tap(k % taps);
     const int64_t kh = tap / g.k_w, kw = tap % g.k_w;
     const float* image = x_ + ic * plane;
     const int64_t h_off = kh * g.dilation[0] - g.pad[0];
@@ -74,12 +101,14 @@ void Im2colNchw::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk,
   }
 }
 
-PhasedImage::PhasedImage(const ConvGeometry& g) : g_(g) {
+PhasedImage::PhasedImage(const ConvGeometry& g, const TapList& taps)
+    : g_(g), num_taps_(taps.count) {
   const int64_t sh = g.stride[0], sw = g.stride[1];
   rows_ = (g.in_h + 2 * g.pad[0] + sh - 1) / sh;
   row_len_ = (g.in_w + 2 * g.pad[1] + sw - 1) / sw;
   plane_ = rows_ * row_len_;
-  for (int64_t t = 0; t < g.taps(); ++t) {
+  for (int64_t i = 0; i < num_taps_; ++i) {
+    const int64_t t = taps.tap(i);
     const int64_t dh = t / g.k_w * g.dilation[0];
     const int64_t dw = t % g.k_w * g.dilation[1];
     int u = 0;
@@ -92,7 +121,7 @@ PhasedImage::PhasedImage(const ConvGeometry& g) : g_(g) {
       phase_w_[u] = dw % sw;
       ++num_phases_;
     }
-    tap_base_[t] = u * g.in_c_per_group() * plane_ + dh / sh * row_len_ +
+    tap_base_[i] = u * g.in_c_per_group() * plane_ + dh / sh * row_len_ +
                    dw / sw;
   }
 }
@@ -195,13 +224,13 @@ void Im2colNhwc::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk,
 void ConvWeight::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk,
                       int width, float* dst) const {
   const int64_t cin_g = g_.in_c_per_group();
-  const int64_t taps = g_.taps();
+  const int64_t taps = taps_.count;
   for (int64_t p = 0; p * width < nf; ++p) {
     float* d = dst + p * nk * width;
     for (int64_t kk = 0; kk < nk; ++kk) {
       const int64_t k = k0 + kk;
       const int64_t ic = taps_outer_ ? k % cin_g : k / taps;
-      const int64_t tap = taps_outer_ ? k / cin_g : k % taps;
+      const int64_t tap = taps_.tap(taps_outer_ ? k / cin_g : k % taps);
       const float* src =
           w_ + ic * s_[1] + tap / g_.k_w * s_[2] + tap % g_.k_w * s_[3];
       for (int lane = 0; lane < width; ++lane) {

@@ -38,16 +38,36 @@ struct ConvGeometry {
 void ValidOutputRange(int64_t in, int64_t out, int64_t s, int64_t offset,
                       int64_t* lo, int64_t* hi);
 
+// The taps (kh * k_w + kw) a convolution's GEMM depth runs over, per input
+// channel: all of them, or only those whose window meets the input for at
+// least one output. The others read padding only (a dilated conv on a small
+// input, e.g. DeepLab's ASPP), so leaving them out drops exact zeros.
+struct TapList {
+  static constexpr int64_t kMax = 64;
+  int64_t count = 0;
+  bool all = true;
+  int64_t taps[kMax] = {};
+
+  // Every tap of g (any number).
+  static TapList All(const ConvGeometry& g);
+  // The taps of g that meet the input; all of them if g has more than kMax.
+  static TapList Used(const ConvGeometry& g);
+  int64_t tap(int64_t i) const { return all ? i : taps[i]; }
+};
+
 // B for NCHW: element(pixel, (ic, kh, kw)) of one image and group. `x`
 // points at channel 0 of the group in a contiguous C x H x W image.
 class Im2colNchw final : public GemmOperand {
  public:
-  Im2colNchw(const ConvGeometry& g, const float* x) : g_(g), x_(x) {}
+  // Depth (ic, t) over the taps of `taps`.
+  Im2colNchw(const ConvGeometry& g, const TapList& taps, const float* x)
+      : g_(g), taps_(taps), x_(x) {}
   void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width,
             float* dst) const override;
 
  private:
   const ConvGeometry& g_;
+  const TapList& taps_;
   const float* x_;
 };
 
@@ -58,11 +78,10 @@ class Im2colNchw final : public GemmOperand {
 // with ow >= out_w are junk (computed, then dropped by the caller).
 class PhasedImage final : public GemmOperand {
  public:
-  static constexpr int64_t kMaxTaps = 64;
+  static constexpr int64_t kMaxTaps = TapList::kMax;
 
-  // False if the problem has more taps than kMaxTaps.
-  static bool Fits(const ConvGeometry& g) { return g.taps() <= kMaxTaps; }
-  explicit PhasedImage(const ConvGeometry& g);
+  // Depth (ic, t) over the taps of `taps`. REQUIRES: taps.count <= kMaxTaps.
+  PhasedImage(const ConvGeometry& g, const TapList& taps);
 
   int64_t row_len() const { return row_len_; }
   int64_t columns() const { return g_.out_h * row_len_; }
@@ -79,11 +98,11 @@ class PhasedImage final : public GemmOperand {
 
  private:
   const float* Row(int64_t k) const {
-    const int64_t taps = g_.taps();
-    return data_ + tap_base_[k % taps] + k / taps * plane_;
+    return data_ + tap_base_[k % num_taps_] + k / num_taps_ * plane_;
   }
 
   const ConvGeometry& g_;
+  int64_t num_taps_;
   int64_t rows_, row_len_, plane_;
   int num_phases_ = 0;
   int64_t phase_h_[kMaxTaps], phase_w_[kMaxTaps];  // used phases
@@ -105,13 +124,13 @@ class Im2colNhwc final : public GemmOperand {
 };
 
 // A weight [oc, ic, kh, kw] with any strides as element(oc, depth), the
-// depth running over (ic, kh, kw) or, with `taps_outer`, (kh, kw, ic).
+// depth running over (ic, t) or, with `taps_outer`, (t, ic), t over `taps`.
 // `w` points at the group's first output channel.
 class ConvWeight final : public GemmOperand {
  public:
-  ConvWeight(const ConvGeometry& g, const float* w, const int64_t* strides,
-             bool taps_outer)
-      : g_(g), w_(w), taps_outer_(taps_outer) {
+  ConvWeight(const ConvGeometry& g, const TapList& taps, const float* w,
+             const int64_t* strides, bool taps_outer)
+      : g_(g), taps_(taps), w_(w), taps_outer_(taps_outer) {
     for (int i = 0; i < 4; ++i) s_[i] = strides[i];
   }
   void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width,
@@ -119,6 +138,7 @@ class ConvWeight final : public GemmOperand {
 
  private:
   const ConvGeometry& g_;
+  const TapList& taps_;
   const float* w_;
   int64_t s_[4];  // oc, ic, kh, kw
   bool taps_outer_;

@@ -144,13 +144,36 @@ void FillBias(const ConvCall& call, float* y, int64_t c0, int64_t channels) {
   }
 }
 
+// Most junk a PhasedImage may add: its columns over the output pixels.
+// Beyond that (large padding relative to the width) im2col is cheaper.
+constexpr double kMaxPhasedWaste = 1.2;
+
+// Whether the weight can be read in place over the GEMM depth: rows
+// [oc][(ic, kh, kw)] (NCHW, all taps) or [oc][(kh, kw, ic)] (a channels-last
+// weight, or 1 x 1, for NHWC). Otherwise ConvWeight packs it element by
+// element.
+bool WeightInPlace(const ConvCall& call, const TapList& taps) {
+  if (!taps.all) return false;
+  return call.layout == Layout::kNchw
+             ? call.weight->IsDefaultDimOrder()
+             : IsChannelsLast(*call.weight) || call.g.taps() == 1;
+}
+
+// The weight of group `grp` as a GEMM A (NCHW) or B (NHWC) operand: one of
+// `rows` or `any`, both constructed by the caller from GroupWeightData.
+const float* GroupWeightData(const ConvCall& call, int64_t grp) {
+  return call.weight->data_as<const float>() +
+         grp * call.g.out_c_per_group() * call.w_strides[0];
+}
+
 // NCHW through a PhasedImage (no im2col): per image and group, the GEMM
 // writes C[oc][oh * row_len + ow] straight into out when row_len == out_w,
 // else into scratch, from which the valid columns (plus bias) are copied.
 // Returns false, with nothing written, if the scratch does not fit.
-bool ConvPhasedNchw(KernelContext& ctx, const ConvCall& call) {
+bool ConvPhasedNchw(KernelContext& ctx, const ConvCall& call,
+                    const TapList& taps) {
   const ConvGeometry& g = call.g;
-  PhasedImage image(g);
+  PhasedImage image(g, taps);
   const int64_t cin_g = g.in_c_per_group(), cout_g = g.out_c_per_group();
   const int64_t cols = image.columns();
   const bool in_place = image.row_len() == g.out_w;
@@ -166,28 +189,27 @@ bool ConvPhasedNchw(KernelContext& ctx, const ConvCall& call) {
   float* y = call.out->data_as<float>();
   const float* bias =
       call.bias != nullptr ? call.bias->data_as<const float>() : nullptr;
+  const int64_t depth = cin_g * taps.count;
   for (int64_t n = 0; n < g.batch; ++n) {
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       image.Build(x + (n * g.in_c + grp * cin_g) * g.in_h * g.in_w, data);
-      const float* wg = call.weight->data_as<const float>() +
-                        grp * cout_g * call.w_strides[0];
-      const StridedOperand w_rows(wg, call.w_strides[0], 1);
-      const ConvWeight w_any(g, wg, call.w_strides, false);
+      const float* wg = GroupWeightData(call, grp);
+      const StridedOperand rows(wg, call.w_strides[0], 1);
+      const ConvWeight any(g, taps, wg, call.w_strides, false);
       const GemmOperand& weight =
-          call.weight->IsDefaultDimOrder()
-              ? static_cast<const GemmOperand&>(w_rows)
-              : w_any;
+          WeightInPlace(call, taps) ? static_cast<const GemmOperand&>(rows)
+                                    : any;
       float* yg = y + (n * g.out_c + grp * cout_g) * g.out_pixels();
       if (in_place) {
         if (bias != nullptr) FillBias(call, yg, grp * cout_g, cout_g);
-        if (!Gemm(ctx, cout_g, cols, cin_g * g.taps(), weight, image, yg,
-                  cols, bias != nullptr)) {
+        if (!Gemm(ctx, cout_g, cols, depth, weight, image, yg, cols,
+                  bias != nullptr)) {
           return false;
         }
         continue;
       }
-      if (!Gemm(ctx, cout_g, cols, cin_g * g.taps(), weight, image, staging,
-                cols, false)) {
+      if (!Gemm(ctx, cout_g, cols, depth, weight, image, staging, cols,
+                false)) {
         return false;
       }
       for (int64_t oc = 0; oc < cout_g; ++oc) {
@@ -205,38 +227,50 @@ bool ConvPhasedNchw(KernelContext& ctx, const ConvCall& call) {
 
 bool ConvGemm(KernelContext& ctx, const ConvCall& call) {
   const ConvGeometry& g = call.g;
+  const bool nchw = call.layout == Layout::kNchw;
+  const TapList taps = nchw ? TapList::Used(g) : TapList::All(g);
+  if (taps.count == 0) {  // every tap in the padding: out = bias
+    if (call.bias == nullptr) {
+      std::fill(call.out->data_as<float>(),
+                call.out->data_as<float>() + call.out->numel(), 0.0f);
+    } else {
+      for (int64_t n = 0; n < g.batch; ++n) {
+        FillBias(call, call.out->data_as<float>() + n * g.out_c * g.out_pixels(),
+                 0, g.out_c);
+      }
+    }
+    return true;
+  }
+  if (nchw && !g.pointwise() && taps.count <= PhasedImage::kMaxTaps) {
+    const PhasedImage probe(g, taps);
+    if (probe.columns() <= kMaxPhasedWaste * g.out_pixels() &&
+        ConvPhasedNchw(ctx, call, taps)) {
+      return true;
+    }
+  }
   const int64_t cin_g = g.in_c_per_group(), cout_g = g.out_c_per_group();
-  const int64_t depth = cin_g * g.taps();
+  const int64_t depth = cin_g * taps.count;
   const float* x = call.in->data_as<const float>();
-  const float* w = call.weight->data_as<const float>();
   float* y = call.out->data_as<float>();
   const int64_t in_image = g.in_c * g.in_h * g.in_w;
   const int64_t out_image = g.out_c * g.out_pixels();
   const bool accumulate = call.bias != nullptr;
-  const bool nchw = call.layout == Layout::kNchw;
-  if (nchw && !g.pointwise() && PhasedImage::Fits(g)) {
-    if (ConvPhasedNchw(ctx, call)) return true;
-  }
-  // The weight read in place: [oc][depth] rows in (ic, kh, kw) order
-  // (NCHW) or (kh, kw, ic) order (a channels-last weight, NHWC).
-  const bool weight_rows =
-      nchw ? call.weight->IsDefaultDimOrder() : IsChannelsLast(*call.weight) ||
-                                                    g.taps() == 1;
   for (int64_t n = 0; n < g.batch; ++n) {
     for (int64_t grp = 0; grp < g.groups; ++grp) {
-      const float* wg = w + grp * cout_g * call.w_strides[0];
-      const StridedOperand w_rows(wg, call.w_strides[0],
-                                  nchw ? 1 : call.w_strides[1]);
-      const ConvWeight w_any(g, wg, call.w_strides, !nchw);
+      const float* wg = GroupWeightData(call, grp);
+      const StridedOperand rows(wg, call.w_strides[0],
+                                nchw ? 1 : call.w_strides[1]);
+      const ConvWeight any(g, taps, wg, call.w_strides, !nchw);
       const GemmOperand& weight =
-          weight_rows ? static_cast<const GemmOperand&>(w_rows) : w_any;
+          WeightInPlace(call, taps) ? static_cast<const GemmOperand&>(rows)
+                                    : any;
       bool ok;
       if (nchw) {
         const float* xg = x + n * in_image + grp * cin_g * g.in_h * g.in_w;
         float* yg = y + n * out_image + grp * cout_g * g.out_pixels();
         if (accumulate) FillBias(call, yg, grp * cout_g, cout_g);
         const StridedOperand direct(xg, 1, g.in_h * g.in_w);
-        const Im2colNchw patches(g, xg);
+        const Im2colNchw patches(g, taps, xg);
         ok = Gemm(ctx, cout_g, g.out_pixels(), depth, weight,
                   g.pointwise() ? static_cast<const GemmOperand&>(direct)
                                 : patches,

@@ -5,6 +5,7 @@
 
 #include "runtime/kernels/optimized/phased_plane.h"
 #include "runtime/kernels/optimized/thread_pool.h"
+#include "runtime/kernels/optimized/transpose.h"
 #include "runtime/kernels/optimized/vec.h"
 
 namespace edgefleet {
@@ -121,11 +122,56 @@ int Threads(KernelContext& ctx, int64_t outputs) {
 
 }  // namespace
 
+// Vector operations of the two NCHW strategies, roughly: per-plane rows
+// (narrow planes waste lanes) or channels-last on a transposed copy.
+bool PreferChannelsLast(const ConvGeometry& g) {
+  if (g.out_c != g.in_c) return false;
+  const int64_t lanes = HostIsa() == Isa::kAvx512  ? 16
+                        : HostIsa() == Isa::kAvx2 ? 8
+                                                  : 4;
+  const int64_t vectors_per_row = (g.out_w + lanes - 1) / lanes;
+  const int64_t padded = (g.in_h + 2 * g.pad[0]) * (g.in_w + 2 * g.pad[1]);
+  const int64_t rows_cost =
+      g.in_c * (g.out_h * vectors_per_row * g.taps() + padded / lanes);
+  const int64_t nhwc_cost =
+      g.out_pixels() * ((g.in_c + lanes - 1) / lanes) * g.taps() +
+      2 * g.in_c * (g.in_h * g.in_w + g.out_pixels()) / lanes;
+  return nhwc_cost < rows_cost;
+}
+
+// NCHW through channels-last: transpose each image to H x W x C, run the
+// channels-last kernel, transpose back. Same arithmetic order, so results
+// are the same bits.
+bool DepthwiseNchwAsNhwc(KernelContext& ctx, const ConvGeometry& g,
+                         const float* x, const float* w,
+                         const int64_t* w_strides, const float* bias,
+                         float* y) {
+  const int64_t in_plane = g.in_h * g.in_w, out_plane = g.out_pixels();
+  auto* xt = static_cast<float*>(
+      ctx.AllocateTemp(sizeof(float) * g.in_c * (in_plane + out_plane), 64));
+  if (xt == nullptr) return false;
+  float* yt = xt + g.in_c * in_plane;
+  ConvGeometry one = g;
+  one.batch = 1;
+  for (int64_t n = 0; n < g.batch; ++n) {
+    Transpose2d<float>(x + n * g.in_c * in_plane, in_plane, xt, g.in_c,
+                       in_plane, g.in_c);
+    if (!DepthwiseNhwc(ctx, one, xt, w, w_strides, bias, yt)) return false;
+    Transpose2d<float>(yt, g.in_c, y + n * g.out_c * out_plane, out_plane,
+                       g.in_c, out_plane);
+  }
+  return true;
+}
+
 bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x,
                    const float* w, const int64_t* w_strides, const float* bias,
                    float* y) {
   const int64_t taps = g.taps();
   if (taps > kMaxDepthwiseTaps) return false;
+  if (PreferChannelsLast(g) &&
+      DepthwiseNchwAsNhwc(ctx, g, x, w, w_strides, bias, y)) {
+    return true;
+  }
   const int64_t mult = g.out_c / g.in_c;
   const PhasedPlane shape = PhasedPlane::For(g);
   const int64_t task_floats = shape.scratch_floats();

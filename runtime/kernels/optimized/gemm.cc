@@ -64,6 +64,10 @@ struct GemmProblem {
   int64_t k, kc, mc, nc;
   const GemmOperand* a;
   const GemmOperand* b;
+  // A read in place (full mr-row panels) when its rows are contiguous along
+  // the depth: a_data[i * lda + p]; null otherwise.
+  const float* a_data;
+  int64_t lda;
   float* c;
   int64_t ldc;
   bool accumulate;
@@ -101,28 +105,36 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
       }
       for (int64_t ic = t.m0; ic < t.m1; ic += g.mc) {
         const int64_t mcb = std::min(g.mc, t.m1 - ic);
-        g.a->Pack(ic, mcb, pc, kcb, mk.mr, t.a_panels);
+        // Rows of A in place: only a ragged last panel is packed.
+        const int64_t direct_rows =
+            g.a_data != nullptr ? mcb / mk.mr * mk.mr : 0;
+        if (direct_rows < mcb) {
+          g.a->Pack(ic + direct_rows, mcb - direct_rows, pc, kcb, mk.mr,
+                    t.a_panels + direct_rows * kcb);
+        }
         for (int64_t jr = 0; jr < ncb; jr += mk.nr) {
           const int cols = static_cast<int>(std::min<int64_t>(mk.nr, ncb - jr));
           const float* b = t.b_panels + (jr - direct_cols) * kcb;
+          const bool b_in_place = jr < direct_cols;
           for (int64_t ir = 0; ir < mcb; ir += mk.mr) {
             const int rows =
                 static_cast<int>(std::min<int64_t>(mk.mr, mcb - ir));
-            const float* a = t.a_panels + ir * kcb;
+            const bool a_in_place = ir < direct_rows;
+            const AOperand a =
+                a_in_place ? AOperand{g.a_data + (ic + ir) * g.lda + pc, g.lda}
+                           : AOperand{t.a_panels + ir * kcb, 0};
             float* c = g.c + (ic + ir) * g.ldc + jc + jr;
-            if (jr < direct_cols && rows == mk.mr) {
-              mk.rows_fn(kcb, a, t.rows, jr, c, g.ldc, accumulate);
-            } else if (jr < direct_cols) {
-              alignas(64) float tile[kMaxTile];
-              mk.rows_fn(kcb, a, t.rows, jr, tile, mk.nr, false);
-              AddTile(g, tile, c, rows, cols, accumulate);
-            } else if (rows == mk.mr && cols == mk.nr) {
-              mk.fn(kcb, a, b, mk.nr, c, g.ldc, accumulate);
+            const bool full = rows == mk.mr && cols == mk.nr;
+            alignas(64) float tile[kMaxTile];
+            float* out = full ? c : tile;
+            const int64_t ldo = full ? g.ldc : mk.nr;
+            const bool acc = full && accumulate;
+            if (b_in_place) {
+              mk.rows_fn[a_in_place](kcb, a, t.rows, jr, out, ldo, acc);
             } else {
-              alignas(64) float tile[kMaxTile];
-              mk.fn(kcb, a, b, mk.nr, tile, mk.nr, false);
-              AddTile(g, tile, c, rows, cols, accumulate);
+              mk.fn[a_in_place](kcb, a, b, mk.nr, out, ldo, acc);
             }
+            if (!full) AddTile(g, tile, c, rows, cols, accumulate);
           }
         }
       }
@@ -299,7 +311,12 @@ bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k,
     threads = 1;
   }
   GemmProblem g{&mk, k, std::min<int64_t>(mk.kc, k), 0, 0, &a, &b,
-                c, ldc, accumulate};
+                nullptr, 0, c, ldc, accumulate};
+  StridedMatrix a_view;
+  if (a.AsStrided(&a_view) && a_view.depth_stride == 1) {
+    g.a_data = a_view.data;
+    g.lda = a_view.free_stride;
+  }
   // Split the longer side of C (in tiles) into one chunk per thread; if the
   // scratch does not fit, fall back to fewer threads.
   const bool split_n = CeilDiv(n, mk.nr) >= CeilDiv(m, mk.mr);

@@ -22,23 +22,46 @@ struct RowsB {
   const float* row(int64_t p) const { return rows[p] + col; }
 };
 
+// How a micro-kernel reads A(i, p): a packed panel (kMr values per p) or
+// kMr rows in place.
+template <int kMr>
+struct PackedA {
+  const float* a;
+  explicit PackedA(AOperand op) : a(op.a) {}
+  float at(int i) const { return a[i]; }
+  void next() { a += kMr; }
+};
+template <int kMr>
+struct RowsA {
+  const float* rows[kMr];
+  explicit RowsA(AOperand op) {
+    for (int i = 0; i < kMr; ++i) rows[i] = op.a + i * op.lda;
+  }
+  float at(int i) const { return *rows[i]; }
+  void next() {
+#pragma GCC unroll 16
+    for (int i = 0; i < kMr; ++i) ++rows[i];
+  }
+};
+
 // Baseline: 4 x 8 with 4-float vectors (SSE2, NEON): 8 accumulators.
-template <typename B>
-void MicroGeneric(int64_t kc, const float* a, B b, float* c, int64_t ldc,
+template <typename A, typename B>
+void MicroGeneric(int64_t kc, AOperand a_op, B b, float* c, int64_t ldc,
                   bool accumulate) {
   constexpr int kMr = 4;
   using V = Vf<4>;
+  A a(a_op);
   V acc[kMr][2] = {};
   for (int64_t p = 0; p < kc; ++p) {
     const float* bp = b.row(p);
     const V b0 = Load<4>(bp), b1 = Load<4>(bp + 4);
 #pragma GCC unroll 4
     for (int i = 0; i < kMr; ++i) {
-      const V ai = Splat<4>(a[i]);
+      const V ai = Splat<4>(a.at(i));
       acc[i][0] += ai * b0;
       acc[i][1] += ai * b1;
     }
-    a += kMr;
+    a.next();
   }
 #pragma GCC unroll 4
   for (int i = 0; i < kMr; ++i) {
@@ -54,11 +77,12 @@ void MicroGeneric(int64_t kc, const float* a, B b, float* c, int64_t ldc,
 
 #if defined(__x86_64__)
 // AVX2 + FMA: 6 x 16, 12 accumulators of the 16 ymm registers.
-template <typename B>
-__attribute__((target("avx2,fma"))) void MicroAvx2(int64_t kc, const float* a,
+template <typename A, typename B>
+__attribute__((target("avx2,fma"))) void MicroAvx2(int64_t kc, AOperand a_op,
                                                    B b, float* c, int64_t ldc,
                                                    bool accumulate) {
   constexpr int kMr = 6;
+  A a(a_op);
   __m256 acc[kMr][2];
 #pragma GCC unroll 6
   for (int i = 0; i < kMr; ++i) {
@@ -70,11 +94,11 @@ __attribute__((target("avx2,fma"))) void MicroAvx2(int64_t kc, const float* a,
     const __m256 b0 = _mm256_loadu_ps(bp), b1 = _mm256_loadu_ps(bp + 8);
 #pragma GCC unroll 6
     for (int i = 0; i < kMr; ++i) {
-      const __m256 ai = _mm256_broadcast_ss(a + i);
+      const __m256 ai = _mm256_set1_ps(a.at(i));
       acc[i][0] = _mm256_fmadd_ps(ai, b0, acc[i][0]);
       acc[i][1] = _mm256_fmadd_ps(ai, b1, acc[i][1]);
     }
-    a += kMr;
+    a.next();
   }
 #pragma GCC unroll 6
   for (int i = 0; i < kMr; ++i) {
@@ -89,9 +113,10 @@ __attribute__((target("avx2,fma"))) void MicroAvx2(int64_t kc, const float* a,
 }
 
 // AVX-512: kMr x 32, 2 * kMr accumulators of the 32 zmm registers.
-template <int kMr, typename B>
+template <int kMr, typename A, typename B>
 __attribute__((target("avx512f,avx2,fma"))) void MicroAvx512(
-    int64_t kc, const float* a, B b, float* c, int64_t ldc, bool accumulate) {
+    int64_t kc, AOperand a_op, B b, float* c, int64_t ldc, bool accumulate) {
+  A a(a_op);
   __m512 acc[kMr][2];
 #pragma GCC unroll 16
   for (int i = 0; i < kMr; ++i) {
@@ -103,11 +128,11 @@ __attribute__((target("avx512f,avx2,fma"))) void MicroAvx512(
     const __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16);
 #pragma GCC unroll 16
     for (int i = 0; i < kMr; ++i) {
-      const __m512 ai = _mm512_set1_ps(a[i]);
+      const __m512 ai = _mm512_set1_ps(a.at(i));
       acc[i][0] = _mm512_fmadd_ps(ai, b0, acc[i][0]);
       acc[i][1] = _mm512_fmadd_ps(ai, b1, acc[i][1]);
     }
-    a += kMr;
+    a.next();
   }
 #pragma GCC unroll 16
   for (int i = 0; i < kMr; ++i) {
@@ -122,31 +147,59 @@ __attribute__((target("avx512f,avx2,fma"))) void MicroAvx512(
 }
 #endif
 
-// The two entry points of a micro-kernel template.
-template <void (*Packed)(int64_t, const float*, PackedB, float*, int64_t,
-                         bool),
-          void (*Rows)(int64_t, const float*, RowsB, float*, int64_t, bool)>
+// The entry points of a micro-kernel template: packed or in-place A, times
+// packed or in-place B.
+template <template <typename, typename> class Kernel>
 struct Entry {
-  static void Fn(int64_t kc, const float* a, const float* b, int64_t ldb,
+  template <typename A>
+  static void Fn(int64_t kc, AOperand a, const float* b, int64_t ldb,
                  float* c, int64_t ldc, bool accumulate) {
-    Packed(kc, a, PackedB{b, ldb}, c, ldc, accumulate);
+    Kernel<A, PackedB>::Run(kc, a, PackedB{b, ldb}, c, ldc, accumulate);
   }
-  static void RowsFn(int64_t kc, const float* a, const float* const* rows,
+  template <typename A>
+  static void RowsFn(int64_t kc, AOperand a, const float* const* rows,
                      int64_t col, float* c, int64_t ldc, bool accumulate) {
-    Rows(kc, a, RowsB{rows, col}, c, ldc, accumulate);
+    Kernel<A, RowsB>::Run(kc, a, RowsB{rows, col}, c, ldc, accumulate);
   }
 };
 
-using GenericEntry = Entry<MicroGeneric<PackedB>, MicroGeneric<RowsB>>;
-constexpr MicroKernel kGeneric = {GenericEntry::Fn, GenericEntry::RowsFn, 4, 8,
-                                  256, 128, 1024};
+template <typename A, typename B>
+struct Generic {
+  static void Run(int64_t kc, AOperand a, B b, float* c, int64_t ldc,
+                  bool accumulate) {
+    MicroGeneric<A, B>(kc, a, b, c, ldc, accumulate);
+  }
+};
+using GenericEntry = Entry<Generic>;
+constexpr MicroKernel kGeneric = {
+    {GenericEntry::Fn<PackedA<4>>, GenericEntry::Fn<RowsA<4>>},
+    {GenericEntry::RowsFn<PackedA<4>>, GenericEntry::RowsFn<RowsA<4>>},
+    4, 8, 256, 128, 1024};
 #if defined(__x86_64__)
-using Avx2Entry = Entry<MicroAvx2<PackedB>, MicroAvx2<RowsB>>;
-using Avx512Entry = Entry<MicroAvx512<12, PackedB>, MicroAvx512<12, RowsB>>;
-constexpr MicroKernel kAvx2 = {Avx2Entry::Fn, Avx2Entry::RowsFn, 6, 16,
-                               256, 144, 1024};
-constexpr MicroKernel kAvx512 = {Avx512Entry::Fn, Avx512Entry::RowsFn, 12, 32,
-                                 256, 192, 1024};
+template <typename A, typename B>
+struct Avx2 {
+  static void Run(int64_t kc, AOperand a, B b, float* c, int64_t ldc,
+                  bool accumulate) {
+    MicroAvx2<A, B>(kc, a, b, c, ldc, accumulate);
+  }
+};
+template <typename A, typename B>
+struct Avx512 {
+  static void Run(int64_t kc, AOperand a, B b, float* c, int64_t ldc,
+                  bool accumulate) {
+    MicroAvx512<12, A, B>(kc, a, b, c, ldc, accumulate);
+  }
+};
+using Avx2Entry = Entry<Avx2>;
+using Avx512Entry = Entry<Avx512>;
+constexpr MicroKernel kAvx2 = {
+    {Avx2Entry::Fn<PackedA<6>>, Avx2Entry::Fn<RowsA<6>>},
+    {Avx2Entry::RowsFn<PackedA<6>>, Avx2Entry::RowsFn<RowsA<6>>},
+    6, 16, 256, 144, 1024};
+constexpr MicroKernel kAvx512 = {
+    {Avx512Entry::Fn<PackedA<12>>, Avx512Entry::Fn<RowsA<12>>},
+    {Avx512Entry::RowsFn<PackedA<12>>, Avx512Entry::RowsFn<RowsA<12>>},
+    12, 32, 256, 192, 1024};
 #endif
 
 }  // namespace

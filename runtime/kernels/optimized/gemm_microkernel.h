@@ -11,20 +11,28 @@
 namespace edgefleet {
 namespace optimized {
 
-// c[i * ldc + j] (+)= sum over p < kc of a[p * mr + i] * B(p, j) for a full
-// mr x nr tile, where `a` is a packed panel and B(p, j) is
+// How a micro-kernel reads A(i, p), i < mr: from a packed panel,
+// a[p * mr + i] (lda = 0), or from rows of A in place, a[i * lda + p].
+struct AOperand {
+  const float* a;
+  int64_t lda;
+};
+
+// c[i * ldc + j] (+)= sum over p < kc of A(i, p) * B(p, j) for a full
+// mr x nr tile, where B(p, j) is
 //   b[p * ldb + j]          (MicroKernelFn: a packed panel, ldb = nr), or
 //   b_rows[p][b_col + j]    (MicroKernelRowsFn: rows of B read in place).
-using MicroKernelFn = void (*)(int64_t kc, const float* a, const float* b,
+// Each comes in a packed-A ([0]) and an A-in-place ([1]) version.
+using MicroKernelFn = void (*)(int64_t kc, AOperand a, const float* b,
                                int64_t ldb, float* c, int64_t ldc,
                                bool accumulate);
-using MicroKernelRowsFn = void (*)(int64_t kc, const float* a,
+using MicroKernelRowsFn = void (*)(int64_t kc, AOperand a,
                                    const float* const* b_rows, int64_t b_col,
                                    float* c, int64_t ldc, bool accumulate);
 
 struct MicroKernel {
-  MicroKernelFn fn;
-  MicroKernelRowsFn rows_fn;
+  MicroKernelFn fn[2];
+  MicroKernelRowsFn rows_fn[2];
   int mr, nr;      // tile
   int kc, mc, nc;  // cache blocks: depth, rows of A (multiple of mr),
                    // columns of B (multiple of nr)

@@ -50,7 +50,7 @@ bool BinarySupports(Span<EValue* const> args);
 bool BinaryScalarSupports(Span<EValue* const> args);
 
 // activation.cc: aten::{relu,hardtanh,clamp,hardswish,hardsigmoid,sigmoid,
-// tanh}.out, input and out in the same dim order.
+// tanh,gelu}.out, input and out in the same dim order.
 void ReluOut(KernelContext& ctx, Span<EValue*> args);
 void HardtanhOut(KernelContext& ctx, Span<EValue*> args);
 void ClampOut(KernelContext& ctx, Span<EValue*> args);
@@ -58,7 +58,15 @@ void HardswishOut(KernelContext& ctx, Span<EValue*> args);
 void HardsigmoidOut(KernelContext& ctx, Span<EValue*> args);
 void SigmoidOut(KernelContext& ctx, Span<EValue*> args);
 void TanhOut(KernelContext& ctx, Span<EValue*> args);
+void GeluOut(KernelContext& ctx, Span<EValue*> args);
 bool UnarySupports(Span<EValue* const> args);
+
+// normalization.cc: aten::_softmax.out over the innermost dim and
+// aten::native_layer_norm.out over trailing dims, default dim order.
+void SoftmaxOut(KernelContext& ctx, Span<EValue*> args);
+bool SoftmaxSupports(Span<EValue* const> args);
+void LayerNormOut(KernelContext& ctx, Span<EValue*> args);
+bool LayerNormSupports(Span<EValue* const> args);
 
 // batch_norm.cc: aten::_native_batch_norm_legit_no_training.out, NCHW-like
 // (default dim order, rank >= 2) or channels-last.
@@ -74,6 +82,20 @@ bool MeanSupports(Span<EValue* const> args);
 // pooling.cc: aten::max_pool2d_with_indices.out, NCHW.
 void MaxPool2dWithIndicesOut(KernelContext& ctx, Span<EValue*> args);
 bool MaxPool2dSupports(Span<EValue* const> args);
+
+// upsample.cc: aten::upsample_bilinear2d.vec_out, NCHW.
+void UpsampleBilinear2dVecOut(KernelContext& ctx, Span<EValue*> args);
+bool UpsampleBilinear2dSupports(Span<EValue* const> args);
+
+// quantized.cc: quantized_decomposed::{quantize_per_tensor,
+// dequantize_per_tensor,dequantize_per_channel}.out, float32 <-> int8/uint8,
+// default dim order.
+void QuantizePerTensorOut(KernelContext& ctx, Span<EValue*> args);
+void DequantizePerTensorOut(KernelContext& ctx, Span<EValue*> args);
+void DequantizePerChannelOut(KernelContext& ctx, Span<EValue*> args);
+bool QuantizePerTensorSupports(Span<EValue* const> args);
+bool DequantizePerTensorSupports(Span<EValue* const> args);
+bool DequantizePerChannelSupports(Span<EValue* const> args);
 
 // permute.cc: aten::permute_copy.out and aten::t_copy.out for any dtype of
 // 1, 2, 4 or 8 bytes: blocked transposes and contiguous runs.

@@ -9,7 +9,7 @@
 
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
-#include "runtime/kernels/optimized/vec.h"
+#include "runtime/kernels/optimized/transpose.h"
 #include "runtime/kernels/portable/kernel_args.h"
 #include "runtime/kernels/portable/portable_kernels.h"
 #include "runtime/kernels/portable/strided_loop.h"
@@ -20,37 +20,6 @@ namespace {
 
 using portable::StridedLoop;
 using portable::StridedView;
-
-constexpr int64_t kTile = 32;
-
-// dst[a * dst_a + b] = src[a + b * src_b] for a < rows, b < cols.
-template <typename T>
-void Transpose2d(const T* src, int64_t src_b, T* dst, int64_t dst_a,
-                 int64_t rows, int64_t cols) {
-  for (int64_t a0 = 0; a0 < rows; a0 += kTile) {
-    const int64_t a1 = std::min(rows, a0 + kTile);
-    for (int64_t b0 = 0; b0 < cols; b0 += kTile) {
-      const int64_t b1 = std::min(cols, b0 + kTile);
-      int64_t a = a0;
-      if constexpr (sizeof(T) == 4) {
-        for (; a + 4 <= a1; a += 4) {
-          int64_t b = b0;
-          for (; b + 4 <= b1; b += 4) {
-            const float* s = reinterpret_cast<const float*>(src + a + b * src_b);
-            Transpose4x4(s, s + src_b, s + 2 * src_b, s + 3 * src_b,
-                         reinterpret_cast<float*>(dst + a * dst_a + b), dst_a);
-          }
-          for (; b < b1; ++b) {
-            for (int64_t u = a; u < a + 4; ++u) dst[u * dst_a + b] = src[u + b * src_b];
-          }
-        }
-      }
-      for (; a < a1; ++a) {
-        for (int64_t b = b0; b < b1; ++b) dst[a * dst_a + b] = src[a + b * src_b];
-      }
-    }
-  }
-}
 
 template <typename T>
 void Copy(const StridedLoop<2>& loop, const char* src, char* dst) {

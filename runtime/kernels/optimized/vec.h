@@ -9,14 +9,16 @@
 // Run is inlined into those functions, each copy is compiled for its
 // instruction set. Bodies must be always_inline for that reason.
 //
-// Floating-point contraction stays off (ISO C++ mode): a * b + c rounds
-// twice, exactly as the portable kernels compute, so elementwise bodies
-// give bit-identical results. Header-only; everything is pure.
+// The library is compiled with -ffp-contract=off: a * b + c rounds twice,
+// exactly as the portable kernels compute, so elementwise bodies give
+// bit-identical results (code including this header elsewhere should do
+// the same). Header-only; everything is pure.
 
 #ifndef EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_VEC_H_
 #define EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_VEC_H_
 
 #include <cstdint>
+#include <type_traits>
 
 #include "runtime/kernels/optimized/cpu_features.h"
 
@@ -29,6 +31,8 @@ struct VecType {
   typedef int32_t mask __attribute__((vector_size(W * sizeof(int32_t))));
   typedef double wide __attribute__((vector_size(W * sizeof(double))));
   typedef int64_t wide_int __attribute__((vector_size(W * sizeof(int64_t))));
+  typedef int8_t i8 __attribute__((vector_size(W)));
+  typedef uint8_t u8 __attribute__((vector_size(W)));
 };
 template <int W>
 using Vf = typename VecType<W>::type;
@@ -39,6 +43,10 @@ template <int W>
 using Vd = typename VecType<W>::wide;
 template <int W>
 using Vl = typename VecType<W>::wide_int;
+// W bytes, for int8 / uint8 quantized data.
+template <int W, typename Q>
+using Vq = std::conditional_t<std::is_same_v<Q, int8_t>,
+                              typename VecType<W>::i8, typename VecType<W>::u8>;
 
 template <int W>
 [[gnu::always_inline]] inline Vf<W> Load(const float* p) {

@@ -1,10 +1,14 @@
-// Vectorized exp, sigmoid and tanh for the optimized kernels (vec.h widths).
+// Vectorized exp, sigmoid, tanh and erf for the optimized kernels (vec.h
+// widths).
 //
 // Exp is Cephes' expf: range reduction by ln 2 and a degree-6 polynomial,
 // within 2 ulp of std::exp over [-87, 87] (inputs are clamped there, so
 // results stay finite and normal). Sigmoid = 1 / (1 + exp(-x)) as the
 // portable kernel computes it. Tanh uses its Taylor series below |x| = 0.55
-// and 1 - 2 / (exp(2|x|) + 1) above; both within a few ulp. NaN stays NaN.
+// and 1 - 2 / (exp(2|x|) + 1) above; both within a few ulp. Erf is the
+// rational minimax approximation on [-4, 4] used by Eigen and XLA (odd
+// degree-13 over even degree-8; +-1 beyond), within a few ulp of erff.
+// NaN stays NaN.
 // Not bit-identical to libm: kernels using these document a tolerance.
 
 #ifndef EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_VEC_MATH_H_
@@ -69,6 +73,29 @@ template <int W>
   const V small = x + x * (x2 * p);
   // NaN compares false: it takes the series branch and stays NaN.
   return Select<W>(ax >= Splat<W>(0.55f), big_signed, small);
+}
+
+template <int W>
+[[gnu::always_inline]] inline Vf<W> Erf(Vf<W> x) {
+  using V = Vf<W>;
+  const V hi = Splat<W>(4.0f), lo = Splat<W>(-4.0f);
+  x = Select<W>(x > hi, hi, x);
+  x = Select<W>(x < lo, lo, x);
+  const V x2 = x * x;
+  V p = Splat<W>(-2.72614225801306e-10f);
+  p = p * x2 + Splat<W>(2.77068142495902e-08f);
+  p = p * x2 + Splat<W>(-2.10102402082508e-06f);
+  p = p * x2 + Splat<W>(-5.69250639462346e-05f);
+  p = p * x2 + Splat<W>(-7.34990630326855e-04f);
+  p = p * x2 + Splat<W>(-2.95459980854025e-03f);
+  p = p * x2 + Splat<W>(-1.60960333262415e-02f);
+  p = p * x;
+  V q = Splat<W>(-1.45660718464996e-05f);
+  q = q * x2 + Splat<W>(-2.13374055278905e-04f);
+  q = q * x2 + Splat<W>(-1.68282697438203e-03f);
+  q = q * x2 + Splat<W>(-7.37332916720468e-03f);
+  q = q * x2 + Splat<W>(-1.42647390514189e-02f);
+  return p / q;
 }
 
 }  // namespace optimized

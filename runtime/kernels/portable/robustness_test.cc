@@ -25,6 +25,9 @@ using testing::TestIntList;
 using testing::TestTensor;
 using testing::TestTensorList;
 
+// Scale factors for the DoubleList argument of the upsample kernels.
+const double kDoubleList[2] = {2.0, 0.5};
+
 // A fresh pool of values for one call (kernels may overwrite them).
 class Pool {
  public:
@@ -40,6 +43,7 @@ class Pool {
     scalars_.push_back(EValue());
     scalars_.push_back(EValue::FromString("floor", 5));
     scalars_.push_back(EValue::FromString("tanh", 4));
+    scalars_.push_back(EValue::FromDoubleList(kDoubleList, 2));
     lists_.push_back(std::make_unique<TestIntList>(
         std::initializer_list<int64_t>{}));
     lists_.push_back(std::make_unique<TestIntList>(
@@ -81,6 +85,8 @@ class Pool {
         std::vector<int32_t>{2, 3}, std::vector<int64_t>{0, 1, -1, 2, 5, 1});
     i32_ = std::make_unique<TestTensor<int32_t>>(
         std::vector<int32_t>{4}, std::vector<int32_t>{3, 0, -7, 1});
+    i8_ = std::make_unique<TestTensor<int8_t>>(
+        std::vector<int32_t>{2, 3}, std::vector<int8_t>{-128, -1, 0, 1, 5, 127});
     b_ = std::make_unique<TestTensor<bool>>(
         std::vector<int32_t>{2, 3},
         std::vector<bool>{true, false, true, true, false, false});
@@ -90,6 +96,7 @@ class Pool {
     for (auto& t : f_) values_.push_back(t->ev());
     values_.push_back(i64_->ev());
     values_.push_back(i32_->ev());
+    values_.push_back(i8_->ev());
     values_.push_back(b_->ev());
     values_.push_back(d_->ev());
     tensor_list_ = std::make_unique<TestTensorList>(
@@ -110,6 +117,7 @@ class Pool {
   std::vector<std::unique_ptr<TestTensor<float>>> f_;
   std::unique_ptr<TestTensor<int64_t>> i64_;
   std::unique_ptr<TestTensor<int32_t>> i32_;
+  std::unique_ptr<TestTensor<int8_t>> i8_;
   std::unique_ptr<TestTensor<bool>> b_;
   std::unique_ptr<TestTensor<double>> d_;
   std::unique_ptr<TestTensorList> tensor_list_;

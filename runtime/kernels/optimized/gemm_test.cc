@@ -1,0 +1,253 @@
+// The packed GEMM against a double-precision reference, and the matmul
+// kernels (mm, bmm, addmm, linear) against the portable ones.
+//
+// Tolerance: a float dot product of length k with any summation order is
+// within k * 2^-24 * sum |a_i b_i| of the exact value (for k * 2^-24 << 1);
+// the tests allow twice that, relative to the double reference, and the same
+// bound (from both sides) against the portable kernel.
+
+#include "runtime/kernels/optimized/gemm.h"
+
+#include <vector>
+
+#include "runtime/kernels/optimized/optimized_kernels.h"
+#include "runtime/kernels/optimized/test_util.h"
+#include "runtime/kernels/portable/portable_kernels.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace {
+
+using testing::ExpectMatch;
+using testing::ForEachIsa;
+using testing::Random;
+using testing::RandomTensor;
+using testing::Call;
+using testing::Supported;
+using testing::TestTensor;
+using testing::Tolerance;
+
+constexpr double kUnit = 1.0 / (1 << 24);
+
+// Gemm on a = m x k (row stride lda_r, column stride lda_c), b = k x n
+// (strides ldb_r, ldb_c), compared with a double reference.
+void CheckGemm(int64_t m, int64_t n, int64_t k, bool a_transposed,
+               bool b_transposed, bool accumulate, int threads,
+               size_t temp_bytes = 8 << 20) {
+  SCOPED_TRACE(::testing::Message() << "m=" << m << " n=" << n << " k=" << k
+                                    << " aT=" << a_transposed
+                                    << " bT=" << b_transposed
+                                    << " acc=" << accumulate
+                                    << " threads=" << threads);
+  const std::vector<float> a = Random<float>(m * k + 1, 1);
+  const std::vector<float> b = Random<float>(k * n + 1, 2);
+  std::vector<float> c = Random<float>(m * n + 1, 3);
+  const std::vector<float> c0 = c;
+  const int64_t a_r = a_transposed ? 1 : k, a_c = a_transposed ? m : 1;
+  const int64_t b_r = b_transposed ? 1 : n, b_c = b_transposed ? k : 1;
+  const StridedOperand av(a.data(), a_r, a_c);
+  const StridedOperand bv(b.data(), b_c, b_r);
+  std::vector<uint64_t> temp_memory(temp_bytes / 8 + 1);
+  MemoryAllocator temp(temp_memory.data(), temp_bytes);
+  KernelContext ctx(&temp, threads);
+  ASSERT_TRUE(Gemm(ctx, m, n, k, av, bv, c.data(), n, accumulate));
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double exact = accumulate ? c0[i * n + j] : 0.0, scale = 0;
+      for (int64_t p = 0; p < k; ++p) {
+        const double t = double(a[i * a_r + p * a_c]) * b[p * b_r + j * b_c];
+        exact += t;
+        scale += std::fabs(t);
+      }
+      const double bound = 2 * (k + 1) * kUnit * (scale + std::fabs(exact));
+      ASSERT_NEAR(c[i * n + j], exact, bound + 1e-30)
+          << "at (" << i << ", " << j << ")";
+    }
+  }
+  EXPECT_EQ(c[m * n], c0[m * n]) << "wrote past C";
+}
+
+TEST(GemmTest, MatchesReferenceOverShapes) {
+  ForEachIsa([] {
+    const int64_t shapes[][3] = {
+        {1, 1, 1},   {1, 7, 5},    {3, 1, 9},     {2, 33, 17},  {5, 64, 3},
+        {12, 32, 8}, {13, 33, 31}, {6, 16, 257},  {25, 49, 96}, {200, 70, 300},
+        {4, 1000, 64}, {70, 1, 50}, {0, 5, 5},    {5, 0, 5},    {5, 5, 0}};
+    for (const auto& s : shapes) {
+      CheckGemm(s[0], s[1], s[2], false, false, false, 1);
+      CheckGemm(s[0], s[1], s[2], true, true, true, 1);
+    }
+  });
+}
+
+TEST(GemmTest, CrossesCacheBlocks) {
+  // Larger than one KC, MC and NC block of every micro-kernel.
+  ForEachIsa([] { CheckGemm(203, 1100, 300, false, false, true, 1); });
+  CheckGemm(130, 2100, 70, false, true, false, 1);
+}
+
+TEST(GemmTest, SmallRowsAndColumnsUseMatrixVectorPaths) {
+  ForEachIsa([] {
+    for (bool bt : {false, true}) {
+      CheckGemm(1, 300, 200, false, bt, false, 1);
+      CheckGemm(3, 77, 65, true, bt, true, 1);
+      CheckGemm(130, 1, 90, bt, false, false, 1);
+    }
+  });
+}
+
+TEST(GemmTest, ThreadsSplitEitherSide) {
+  ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
+  CheckGemm(300, 400, 100, false, false, false, 4);
+  CheckGemm(1000, 40, 100, true, false, true, 3);
+  CheckGemm(2, 5000, 100, false, true, false, 4);
+}
+
+TEST(GemmTest, TooLittleScratchIsReported) {
+  const std::vector<float> a(64 * 64, 1.0f), b(64 * 64, 1.0f);
+  std::vector<float> c(64 * 64, 7.0f);
+  std::vector<uint64_t> temp_memory(16);
+  MemoryAllocator temp(temp_memory.data(), 128);
+  KernelContext ctx(&temp, 1);
+  const StridedOperand av(a.data(), 64, 1), bv(b.data(), 1, 64);
+  EXPECT_FALSE(Gemm(ctx, 64, 64, 64, av, bv, c.data(), 64, false));
+  EXPECT_EQ(c[0], 7.0f) << "C must be untouched";
+  KernelContext no_temp(nullptr, 1);
+  EXPECT_FALSE(Gemm(no_temp, 64, 64, 64, av, bv, c.data(), 64, false));
+}
+
+// ---- matmul kernels against the portable ones ----
+
+// Tolerance for comparing two float results of length-k dot products of
+// values in [-1, 1].
+Tolerance DotTolerance(int64_t k) {
+  return {4.0 * (k + 2) * kUnit * k, 4.0 * (k + 2) * kUnit};
+}
+
+struct MatmulCase {
+  std::vector<int32_t> a, b;
+  std::vector<uint8_t> a_order, b_order;
+};
+
+TEST(MatmulKernelTest, MmMatchesPortable) {
+  const MatmulCase cases[] = {
+      {{1, 1}, {1, 1}, {}, {}},          {{4, 16}, {16, 8}, {}, {}},
+      {{7, 33}, {33, 65}, {1, 0}, {}},   {{50, 3}, {3, 70}, {}, {1, 0}},
+      {{3, 200}, {200, 5}, {1, 0}, {1, 0}}, {{0, 4}, {4, 3}, {}, {}},
+      {{5, 0}, {0, 6}, {}, {}},          {{129, 257}, {257, 31}, {}, {}}};
+  ForEachIsa([&] {
+    for (const MatmulCase& c : cases) {
+      RandomTensor a(c.a, 11, c.a_order), b(c.b, 12, c.b_order);
+      TestTensor<float> ref({c.a[0], c.b[1]}), opt({c.a[0], c.b[1]});
+      ASSERT_EQ(Call(portable::MmOut, {a.t.ev(), b.t.ev(), ref.ev(), ref.ev()}),
+                Error::kOk);
+      ASSERT_TRUE(Supported(MmSupports, {a.t.ev(), b.t.ev(), opt.ev(), opt.ev()}));
+      ASSERT_EQ(Call(MmOut, {a.t.ev(), b.t.ev(), opt.ev(), opt.ev()}),
+                Error::kOk);
+      ExpectMatch(opt.Values(), ref.Values(), DotTolerance(c.a[1]), "mm");
+    }
+  });
+}
+
+TEST(MatmulKernelTest, BmmMatchesPortable) {
+  ForEachIsa([] {
+    for (int32_t batch : {1, 3}) {
+      RandomTensor a({batch, 17, 9}, 21), b({batch, 9, 40}, 22, {0, 2, 1});
+      TestTensor<float> ref({batch, 17, 40}), opt({batch, 17, 40});
+      ASSERT_EQ(Call(portable::BmmOut, {a.t.ev(), b.t.ev(), ref.ev(), ref.ev()}),
+                Error::kOk);
+      ASSERT_EQ(Call(BmmOut, {a.t.ev(), b.t.ev(), opt.ev(), opt.ev()}),
+                Error::kOk);
+      ExpectMatch(opt.Values(), ref.Values(), DotTolerance(9), "bmm");
+    }
+  });
+}
+
+TEST(MatmulKernelTest, AddmmBiasShapesAndScalars) {
+  const std::vector<std::vector<int32_t>> bias_shapes = {
+      {20}, {1, 20}, {6, 20}, {6, 1}, {1}, {}};
+  const double scalars[][2] = {{1, 1}, {0.5, 2}, {0, 1}, {1, 0}, {-1, 3}};
+  ForEachIsa([&] {
+    for (const auto& bias_shape : bias_shapes) {
+      for (const auto& ab : scalars) {
+        RandomTensor bias(bias_shape, 31), a({6, 13}, 32), b({13, 20}, 33);
+        EValue beta = EValue::FromDouble(ab[0]);
+        EValue alpha = ab[1] == 3 ? EValue::FromInt(3) : EValue::FromDouble(ab[1]);
+        TestTensor<float> ref({6, 20}), opt({6, 20});
+        ASSERT_EQ(Call(portable::AddmmOut, {bias.t.ev(), a.t.ev(), b.t.ev(), &beta,
+                                           &alpha, ref.ev(), ref.ev()}),
+                  Error::kOk);
+        ASSERT_EQ(Call(AddmmOut, {bias.t.ev(), a.t.ev(), b.t.ev(), &beta, &alpha,
+                                 opt.ev(), opt.ev()}),
+                  Error::kOk);
+        ExpectMatch(opt.Values(), ref.Values(), DotTolerance(13 * 3), "addmm");
+      }
+    }
+  });
+}
+
+TEST(MatmulKernelTest, LinearRanksAndBias) {
+  const std::vector<std::vector<int32_t>> inputs = {
+      {24}, {1, 24}, {5, 24}, {2, 3, 24}, {2, 2, 2, 24}, {0, 24}};
+  ForEachIsa([&] {
+    for (const auto& in_shape : inputs) {
+      for (bool with_bias : {false, true}) {
+        RandomTensor in(in_shape, 41), w({10, 24}, 42), bias({10}, 43);
+        std::vector<int32_t> out_shape = in_shape;
+        out_shape.back() = 10;
+        TestTensor<float> ref(out_shape), opt(out_shape);
+        EValue none;
+        EValue* b = with_bias ? bias.t.ev() : &none;
+        ASSERT_EQ(Call(portable::LinearOut, {in.t.ev(), w.t.ev(), b, ref.ev(), ref.ev()}),
+                  Error::kOk);
+        ASSERT_EQ(Call(LinearOut, {in.t.ev(), w.t.ev(), b, opt.ev(), opt.ev()}),
+                  Error::kOk);
+        ExpectMatch(opt.Values(), ref.Values(), DotTolerance(24), "linear");
+      }
+    }
+  });
+}
+
+TEST(MatmulKernelTest, ResizesDynamicOutputs) {
+  RandomTensor a({3, 8}, 51), b({8, 5}, 52);
+  TestTensor<float> out({6, 9}, {}, {}, ShapeDynamism::kDynamicBound);
+  ASSERT_EQ(Call(MmOut, {a.t.ev(), b.t.ev(), out.ev(), out.ev()}), Error::kOk);
+  EXPECT_EQ(out.Sizes(), (std::vector<int32_t>{3, 5}));
+}
+
+TEST(MatmulKernelTest, InvalidArgumentsFailLikePortable) {
+  RandomTensor a({3, 4}, 61), b({5, 6}, 62);
+  TestTensor<float> ref({3, 6}), opt({3, 6});
+  const Error expected =
+      Call(portable::MmOut, {a.t.ev(), b.t.ev(), ref.ev(), ref.ev()});
+  const std::string detail = LastErrorDetail();
+  EXPECT_EQ(expected, Error::kInvalidArgument);
+  EXPECT_EQ(Call(MmOut, {a.t.ev(), b.t.ev(), opt.ev(), opt.ev()}), expected);
+  EXPECT_EQ(detail, LastErrorDetail());
+  // Wrong argument count and non-float dtypes: supports() refuses; the
+  // kernel still reports the portable error.
+  TestTensor<int32_t> ints({3, 4});
+  EXPECT_FALSE(Supported(MmSupports, {ints.ev(), b.t.ev(), opt.ev(), opt.ev()}));
+  EXPECT_FALSE(Supported(MmSupports, {a.t.ev(), b.t.ev(), opt.ev()}));
+  EXPECT_NE(Call(MmOut, {a.t.ev(), b.t.ev(), opt.ev()}), Error::kOk);
+  EXPECT_NE(Call(LinearOut, {a.t.ev(), b.t.ev(), opt.ev(), opt.ev()}), Error::kOk);
+  EXPECT_NE(Call(BmmOut, {a.t.ev(), b.t.ev(), opt.ev(), opt.ev()}), Error::kOk);
+}
+
+TEST(MatmulKernelTest, ThreadsAndScarceScratch) {
+  ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
+  RandomTensor a({150, 120}, 71), b({120, 170}, 72);
+  TestTensor<float> ref({150, 170}), opt({150, 170}), tight({150, 170});
+  ASSERT_EQ(Call(portable::MmOut, {a.t.ev(), b.t.ev(), ref.ev(), ref.ev()}),
+            Error::kOk);
+  ASSERT_EQ(Call(MmOut, {a.t.ev(), b.t.ev(), opt.ev(), opt.ev()}, 4), Error::kOk);
+  // 1 KiB of scratch: the GEMM cannot run and the portable kernel does.
+  ASSERT_EQ(Call(MmOut, {a.t.ev(), b.t.ev(), tight.ev(), tight.ev()}, 4, 1024),
+            Error::kOk);
+  ExpectMatch(opt.Values(), ref.Values(), DotTolerance(120), "threads");
+  ExpectMatch(tight.Values(), ref.Values(), testing::kExact, "fallback");
+}
+
+}  // namespace
+}  // namespace optimized
+}  // namespace edgefleet

@@ -1,0 +1,230 @@
+// Max pooling, bilinear upsampling and permute/t copies against the
+// portable kernels: all bit-identical (values and indices).
+
+#include <limits>
+#include <vector>
+
+#include "runtime/kernels/optimized/optimized_kernels.h"
+#include "runtime/kernels/optimized/test_util.h"
+#include "runtime/kernels/portable/portable_kernels.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace {
+
+using testing::Call;
+using testing::ExpectMatch;
+using testing::ForEachIsa;
+using testing::Random;
+using testing::RandomTensor;
+using testing::Supported;
+using testing::TestIntList;
+using testing::TestTensor;
+
+// ---- max_pool2d_with_indices ----
+
+struct PoolCase {
+  std::vector<int32_t> shape;
+  int64_t k, s, p, d;
+  bool ceil_mode;
+};
+
+int32_t PoolOut(int32_t in, const PoolCase& c) {
+  const int64_t num = in + 2 * c.p - c.d * (c.k - 1) - 1 + (c.ceil_mode ? c.s - 1 : 0);
+  int64_t out = num / c.s + 1;
+  if (c.ceil_mode && (out - 1) * c.s >= in + c.p) --out;
+  return static_cast<int32_t>(out);
+}
+
+void CheckMaxPool(const PoolCase& c, std::vector<float> values, int threads = 1) {
+  SCOPED_TRACE(::testing::Message() << "k" << c.k << " s" << c.s << " p" << c.p
+                                    << " d" << c.d << " ceil" << c.ceil_mode);
+  const int rank = static_cast<int>(c.shape.size());
+  std::vector<int32_t> out_shape = c.shape;
+  out_shape[rank - 2] = PoolOut(c.shape[rank - 2], c);
+  out_shape[rank - 1] = PoolOut(c.shape[rank - 1], c);
+  TestTensor<float> x(c.shape, values);
+  TestIntList k{c.k, c.k}, s{c.s, c.s}, p{c.p, c.p}, d{c.d, c.d};
+  EValue ceil_mode = EValue::FromBool(c.ceil_mode);
+  TestTensor<float> r(out_shape), o(out_shape);
+  TestTensor<int64_t> ri(out_shape), oi(out_shape);
+  const auto args = [&](TestTensor<float>& out, TestTensor<int64_t>& idx) {
+    return std::vector<EValue*>{x.ev(), k.ev(), s.ev(), p.ev(), d.ev(),
+                                &ceil_mode, out.ev(), idx.ev(), out.ev()};
+  };
+  EXPECT_TRUE(Supported(MaxPool2dSupports, args(o, oi)));
+  ASSERT_EQ(Call(portable::MaxPool2dWithIndicesOut, args(r, ri)), Error::kOk)
+      << LastErrorDetail();
+  ASSERT_EQ(Call(MaxPool2dWithIndicesOut, args(o, oi), threads), Error::kOk);
+  ExpectMatch(o.Values(), r.Values(), testing::kExact, "max values");
+  ExpectMatch(oi.Values(), ri.Values(), testing::kExact, "max indices");
+}
+
+TEST(MaxPoolTest, MatchesPortable) {
+  const PoolCase cases[] = {
+      {{1, 4, 16, 16}, 3, 2, 1, 1, false}, {{2, 3, 15, 17}, 2, 2, 0, 1, false},
+      {{1, 2, 13, 13}, 3, 2, 1, 1, true},  {{1, 2, 11, 9}, 3, 1, 1, 2, false},
+      {{3, 10, 10}, 2, 3, 1, 1, true},     {{1, 1, 40, 40}, 5, 3, 2, 1, false},
+      {{1, 64, 112, 112}, 3, 2, 1, 1, false}};
+  ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
+  ForEachIsa([&] {
+    for (const PoolCase& c : cases) {
+      const int64_t n = testing::Numel(c.shape);
+      CheckMaxPool(c, Random<float>(n, 301));
+      // Ties (few distinct values) keep the first maximum.
+      std::vector<float> ties = Random<float>(n, 302);
+      for (float& v : ties) v = std::floor(v * 2);
+      CheckMaxPool(c, ties, 4);
+    }
+  });
+}
+
+TEST(MaxPoolTest, NanAndInfinityPlanes) {
+  const PoolCase c = {{1, 3, 9, 9}, 3, 2, 1, 1, true};
+  std::vector<float> v = Random<float>(243, 311);
+  v[5] = std::numeric_limits<float>::quiet_NaN();
+  v[20] = std::numeric_limits<float>::quiet_NaN();
+  v[90] = std::numeric_limits<float>::infinity();
+  for (int i = 162; i < 243; ++i) v[i] = -std::numeric_limits<float>::infinity();
+  ForEachIsa([&] { CheckMaxPool(c, v); });
+}
+
+TEST(MaxPoolTest, UnsupportedAndInvalidCalls) {
+  RandomTensor x({1, 2, 5, 5}, 321), cl({1, 2, 5, 5}, 322, {0, 2, 3, 1});
+  TestIntList k{2, 2}, s{2, 2}, p{0, 0}, d{1, 1}, bad_p{3, 3};
+  EValue no = EValue::FromBool(false);
+  TestTensor<float> o({1, 2, 2, 2});
+  TestTensor<int64_t> oi({1, 2, 2, 2});
+  TestTensor<int32_t> wrong_idx({1, 2, 2, 2});
+  EXPECT_FALSE(Supported(MaxPool2dSupports, {cl.t.ev(), k.ev(), s.ev(), p.ev(), d.ev(),
+                                             &no, o.ev(), oi.ev(), o.ev()}));
+  for (const std::vector<EValue*>& args :
+       {std::vector<EValue*>{x.t.ev(), k.ev(), s.ev(), bad_p.ev(), d.ev(), &no,
+                             o.ev(), oi.ev(), o.ev()},
+        std::vector<EValue*>{x.t.ev(), k.ev(), s.ev(), p.ev(), d.ev(), &no, o.ev(),
+                             wrong_idx.ev(), o.ev()},
+        std::vector<EValue*>{x.t.ev(), k.ev()}}) {
+    const Error expected = Call(portable::MaxPool2dWithIndicesOut, args);
+    const std::string detail = LastErrorDetail();
+    EXPECT_NE(expected, Error::kOk);
+    EXPECT_EQ(Call(MaxPool2dWithIndicesOut, args), expected);
+    EXPECT_EQ(detail, LastErrorDetail());
+  }
+}
+
+// ---- upsample_bilinear2d ----
+
+TEST(UpsampleTest, MatchesPortable) {
+  struct Case {
+    std::vector<int32_t> in, out;
+    bool align_corners;
+    double scale;  // 0: by output_size
+  };
+  const Case cases[] = {{{1, 21, 16, 16}, {1, 21, 256, 256}, false, 0},
+                        {{2, 3, 5, 7}, {2, 3, 11, 3}, true, 0},
+                        {{1, 4, 9, 9}, {1, 4, 9, 9}, false, 0},
+                        {{1, 2, 1, 1}, {1, 2, 6, 6}, false, 0},
+                        {{1, 2, 7, 5}, {1, 2, 17, 12}, false, 2.5},
+                        {{1, 3, 8, 8}, {1, 3, 4, 4}, true, 0.5}};
+  ForEachIsa([&] {
+    for (const Case& c : cases) {
+      RandomTensor x(c.in, 331);
+      TestIntList size{c.out[2], c.out[3]};
+      const double scales[2] = {c.scale, c.scale};
+      EValue none, align = EValue::FromBool(c.align_corners),
+                   factors = EValue::FromDoubleList(scales, 2);
+      TestTensor<float> r(c.out), o(c.out);
+      const auto args = [&](TestTensor<float>& out) {
+        return c.scale > 0
+                   ? std::vector<EValue*>{x.t.ev(), &none, &align, &factors, out.ev(), out.ev()}
+                   : std::vector<EValue*>{x.t.ev(), size.ev(), &align, &none, out.ev(), out.ev()};
+      };
+      EXPECT_TRUE(Supported(UpsampleBilinear2dSupports, args(o)));
+      ASSERT_EQ(Call(portable::UpsampleBilinear2dVecOut, args(r)), Error::kOk)
+          << LastErrorDetail();
+      ASSERT_EQ(Call(UpsampleBilinear2dVecOut, args(o), 4), Error::kOk);
+      ExpectMatch(o.Values(), r.Values(), testing::kExact, "upsample");
+    }
+  });
+}
+
+TEST(UpsampleTest, InvalidArgumentsFailLikePortable) {
+  RandomTensor x({1, 2, 4, 4}, 341);
+  TestIntList size{8, 8}, bad{0, 8};
+  EValue none, no = EValue::FromBool(false);
+  const double scales[2] = {2, 2};
+  EValue factors = EValue::FromDoubleList(scales, 2);
+  TestTensor<float> o({1, 2, 8, 8});
+  for (const std::vector<EValue*>& args :
+       {std::vector<EValue*>{x.t.ev(), size.ev(), &no, &factors, o.ev(), o.ev()},
+        std::vector<EValue*>{x.t.ev(), bad.ev(), &no, &none, o.ev(), o.ev()},
+        std::vector<EValue*>{x.t.ev(), &none, &no, &none, o.ev(), o.ev()}}) {
+    const Error expected = Call(portable::UpsampleBilinear2dVecOut, args);
+    EXPECT_NE(expected, Error::kOk);
+    EXPECT_EQ(Call(UpsampleBilinear2dVecOut, args), expected);
+  }
+}
+
+// ---- permute_copy / t_copy ----
+
+template <typename T>
+void CheckPermute(const std::vector<int32_t>& shape,
+                  std::initializer_list<int64_t> dims,
+                  const std::vector<uint8_t>& in_order = {}) {
+  SCOPED_TRACE(::testing::Message() << "rank " << shape.size());
+  TestTensor<T> x(shape, Random<T>(testing::Numel(shape), 351), in_order);
+  TestIntList perm(dims);
+  std::vector<int32_t> out_shape;
+  for (int64_t d : dims) out_shape.push_back(shape[d < 0 ? d + shape.size() : d]);
+  TestTensor<T> r(out_shape), o(out_shape);
+  EXPECT_TRUE(Supported(PermuteSupports, {x.ev(), perm.ev(), o.ev(), o.ev()}));
+  ASSERT_EQ(Call(portable::PermuteCopyOut, {x.ev(), perm.ev(), r.ev(), r.ev()}),
+            Error::kOk);
+  ASSERT_EQ(Call(PermuteCopyOut, {x.ev(), perm.ev(), o.ev(), o.ev()}), Error::kOk);
+  ExpectMatch(o.Values(), r.Values(), testing::kExact, "permute");
+}
+
+TEST(PermuteTest, MatchesPortable) {
+  ForEachIsa([] {
+    CheckPermute<float>({1000, 1280}, {1, 0});
+    CheckPermute<float>({37, 45}, {1, 0});
+    CheckPermute<float>({2, 3, 4, 5}, {0, 2, 1, 3});
+    CheckPermute<float>({2, 3, 4, 5}, {3, 1, 0, 2});
+    CheckPermute<float>({1, 64, 4, 32}, {0, 2, 1, 3});
+    CheckPermute<float>({2, 3, 4, 5}, {0, 2, 3, 1}, {0, 2, 3, 1});
+    CheckPermute<float>({3, 1, 7, 2, 5}, {4, -1 + 4, 2, 0, 1});
+    CheckPermute<int64_t>({9, 13, 3}, {2, 0, 1});
+    CheckPermute<int8_t>({33, 17}, {1, 0});
+    CheckPermute<int16_t>({5, 6, 7}, {1, 2, 0});
+    CheckPermute<bool>({4, 5}, {1, 0});
+    CheckPermute<float>({0, 5}, {1, 0});
+    CheckPermute<float>({}, {});
+  });
+}
+
+TEST(PermuteTest, TCopyAndInvalidCalls) {
+  RandomTensor x({6, 9}, 361), v({7}, 362);
+  TestTensor<float> r({9, 6}), o({9, 6}), rv({7}), ov({7});
+  ASSERT_EQ(Call(portable::TCopyOut, {x.t.ev(), r.ev(), r.ev()}), Error::kOk);
+  ASSERT_EQ(Call(TCopyOut, {x.t.ev(), o.ev(), o.ev()}), Error::kOk);
+  ExpectMatch(o.Values(), r.Values(), testing::kExact, "t_copy");
+  ASSERT_EQ(Call(TCopyOut, {v.t.ev(), ov.ev(), ov.ev()}), Error::kOk);
+  ASSERT_EQ(Call(portable::TCopyOut, {v.t.ev(), rv.ev(), rv.ev()}), Error::kOk);
+  ExpectMatch(ov.Values(), rv.Values(), testing::kExact, "t_copy 1-D");
+  TestIntList not_a_perm{0, 0}, short_perm{1};
+  TestTensor<int32_t> wrong_dtype({9, 6});
+  for (const std::vector<EValue*>& args :
+       {std::vector<EValue*>{x.t.ev(), not_a_perm.ev(), o.ev(), o.ev()},
+        std::vector<EValue*>{x.t.ev(), short_perm.ev(), o.ev(), o.ev()},
+        std::vector<EValue*>{x.t.ev(), not_a_perm.ev(), wrong_dtype.ev(), wrong_dtype.ev()}}) {
+    const Error expected = Call(portable::PermuteCopyOut, args);
+    const std::string detail = LastErrorDetail();
+    EXPECT_NE(expected, Error::kOk);
+    EXPECT_EQ(Call(PermuteCopyOut, args), expected);
+    EXPECT_EQ(detail, LastErrorDetail());
+  }
+}
+
+}  // namespace
+}  // namespace optimized
+}  // namespace edgefleet

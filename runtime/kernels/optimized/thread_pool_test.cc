@@ -1,0 +1,100 @@
+// ThreadPool: every task runs exactly once, concurrent and nested callers
+// never block each other, sizes are bounded. Plus kernel registration:
+// optimized kernels are chosen where Supports() accepts, portable ones
+// elsewhere, and kPortableOnly forces portable.
+
+#include "runtime/kernels/optimized/thread_pool.h"
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "runtime/kernels/kernel_registry.h"
+#include "runtime/kernels/optimized/register_optimized_kernels.h"
+#include "runtime/kernels/optimized/test_util.h"
+#include "runtime/kernels/portable/register_portable_kernels.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace {
+
+TEST(ThreadPoolTest, RunsEveryTaskOnce) {
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(4);
+  ASSERT_TRUE(pool.ok());
+  EXPECT_EQ((*pool)->num_threads(), 4);
+  for (int64_t tasks : {0, 1, 3, 4, 100, 1000}) {
+    for (int max_threads : {1, 2, 4, 64}) {
+      std::vector<std::atomic<int>> runs(tasks);
+      (*pool)->ParallelFor(tasks, max_threads, [&](int64_t t) { ++runs[t]; });
+      for (int64_t t = 0; t < tasks; ++t) ASSERT_EQ(runs[t].load(), 1) << t;
+    }
+  }
+}
+
+TEST(ThreadPoolTest, ConcurrentAndNestedCallers) {
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(3);
+  ASSERT_TRUE(pool.ok());
+  std::atomic<int64_t> total{0};
+  std::vector<std::thread> callers;
+  for (int c = 0; c < 4; ++c) {
+    callers.emplace_back([&] {
+      for (int round = 0; round < 200; ++round) {
+        (*pool)->ParallelFor(8, 3, [&](int64_t) {
+          // A nested call finds the pool busy and runs inline.
+          (*pool)->ParallelFor(2, 3, [&](int64_t) { ++total; });
+        });
+      }
+    });
+  }
+  for (std::thread& t : callers) t.join();
+  EXPECT_EQ(total.load(), 4 * 200 * 8 * 2);
+}
+
+TEST(ThreadPoolTest, SizeIsBounded) {
+  EXPECT_EQ(ThreadPool::Create(0).error(), Error::kInvalidArgument);
+  EXPECT_EQ(ThreadPool::Create(ThreadPool::kMaxThreads + 1).error(),
+            Error::kInvalidArgument);
+  Result<std::unique_ptr<ThreadPool>> single = ThreadPool::Create(1);
+  ASSERT_TRUE(single.ok());
+  int64_t sum = 0;  // one thread: no synchronization needed
+  (*single)->ParallelFor(10, 8, [&](int64_t t) { sum += t; });
+  EXPECT_EQ(sum, 45);
+}
+
+TEST(ThreadPoolTest, KernelPoolStartsOnce) {
+  ASSERT_EQ(StartKernelThreadPool(3), Error::kOk);
+  ThreadPool* pool = KernelThreadPool();
+  ASSERT_NE(pool, nullptr);
+  EXPECT_EQ(StartKernelThreadPool(9), Error::kOk);
+  EXPECT_EQ(KernelThreadPool(), pool);
+  std::atomic<int> runs{0};
+  ParallelFor(50, 8, [&](int64_t) { ++runs; });
+  EXPECT_EQ(runs.load(), 50);
+}
+
+TEST(RegistrationTest, OptimizedWhereSupportedElsePortable) {
+  ASSERT_EQ(RegisterPortableKernels(), Error::kOk);
+  ASSERT_EQ(RegisterOptimizedKernels(), Error::kOk);
+  EXPECT_EQ(RegisterOptimizedKernels(), Error::kOk);  // idempotent
+  testing::RandomTensor a({2, 3}, 401), b({3, 4}, 402);
+  testing::TestTensor<float> out({2, 4});
+  std::vector<EValue*> args = {a.t.ev(), b.t.ev(), out.ev(), out.ev()};
+  const Span<EValue* const> span(args.data(), args.size());
+  const Kernel* k = ResolveKernel("aten::mm.out", span, KernelPreference::kOptimizedFirst);
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->variant, KernelVariant::kOptimized);
+  k = ResolveKernel("aten::mm.out", span, KernelPreference::kPortableOnly);
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->variant, KernelVariant::kPortable);
+  testing::TestTensor<double> da({2, 3}), db({3, 4}), dout({2, 4});
+  std::vector<EValue*> dargs = {da.ev(), db.ev(), dout.ev(), dout.ev()};
+  k = ResolveKernel("aten::mm.out", Span<EValue* const>(dargs.data(), dargs.size()),
+                    KernelPreference::kOptimizedFirst);
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->variant, KernelVariant::kPortable);
+}
+
+}  // namespace
+}  // namespace optimized
+}  // namespace edgefleet
