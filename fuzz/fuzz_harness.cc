@@ -12,6 +12,7 @@
 
 #include "runtime/core/error_detail.h"
 #include "runtime/core/tensor.h"
+#include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
 #include "runtime/platform/log.h"
 
@@ -113,9 +114,10 @@ void InitRuntimeOnce() {
   static std::once_flag once;
   std::call_once(once, [] {
     SetMinLogLevel(LogLevel::kError);
-    const Error error = RegisterPortableKernels();
+    Error error = RegisterPortableKernels();
+    if (error == Error::kOk) error = RegisterOptimizedKernels(/*max_threads=*/1);
     if (error != Error::kOk) {
-      fprintf(stderr, "RegisterPortableKernels failed: %s\n", ErrorName(error));
+      fprintf(stderr, "kernel registration failed: %s\n", ErrorName(error));
       abort();
     }
   });

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
 #include "runtime/module/module.h"
 #include "runtime/tools/host_tensor.h"
@@ -81,11 +82,23 @@ class EdgefleetModel final : public LoadedModel {
 
 }  // namespace
 
-EdgefleetStack::EdgefleetStack() { (void)RegisterPortableKernels(); }
+namespace {
+
+// Portable kernels, plus the optimized ones (single-threaded: each compute
+// slot is one host core).
+Error RegisterKernelsOnce() {
+  const Error portable = RegisterPortableKernels();
+  if (portable != Error::kOk) return portable;
+  return RegisterOptimizedKernels(/*max_threads=*/1);
+}
+
+}  // namespace
+
+EdgefleetStack::EdgefleetStack() { (void)RegisterKernelsOnce(); }
 
 absl::Status EdgefleetStack::Available() const {
-  const Error registered = RegisterPortableKernels();
-  return RuntimeErrorToStatus(registered, "registering portable kernels", "");
+  const Error registered = RegisterKernelsOnce();
+  return RuntimeErrorToStatus(registered, "registering kernels", "");
 }
 
 absl::StatusOr<std::unique_ptr<LoadedModel>> EdgefleetStack::Load(const std::string& path,

@@ -10,18 +10,22 @@
 
 namespace edgefleet {
 
-// Memory of one method, in 16-byte-aligned heap blocks.
+// Memory of one method, in heap blocks aligned to a cache line: kernels ask
+// the temp allocator for 64-byte-aligned scratch, and with 64-byte-aligned
+// bases the padding (hence temp_peak) does not depend on heap addresses.
+constexpr std::align_val_t kBlockAlignment{64};
+
 struct Module::LoadedMethod {
   struct AlignedBlock {
     struct Deleter {
-      void operator()(uint8_t* p) const { ::operator delete[](p, std::align_val_t{16}); }
+      void operator()(uint8_t* p) const { ::operator delete[](p, kBlockAlignment); }
     };
     std::unique_ptr<uint8_t[], Deleter> data;
     size_t size = 0;
   };
 
   static bool Allocate(size_t size, AlignedBlock* block) {
-    block->data.reset(new (std::align_val_t{16}, std::nothrow) uint8_t[size == 0 ? 1 : size]);
+    block->data.reset(new (kBlockAlignment, std::nothrow) uint8_t[size == 0 ? 1 : size]);
     block->size = size;
     return block->data != nullptr;
   }
