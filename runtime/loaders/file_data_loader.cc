@@ -1,7 +1,5 @@
 #include "runtime/loaders/file_data_loader.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,6 +7,7 @@
 #include <new>
 
 #include "runtime/core/error_detail.h"
+#include "runtime/loaders/open_file.h"
 
 namespace edgefleet {
 namespace {
@@ -22,15 +21,8 @@ void FreeAligned(void* /*context*/, const void* data, size_t /*size*/) {
 }  // namespace
 
 Result<FileDataLoader> FileDataLoader::Open(const char* path) {
-  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  EF_CHECK_OR_RETURN(fd >= 0, Error::kAccessFailed, "cannot open %s: %s", path,
-                     strerror(errno));
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    EF_FAIL(Error::kAccessFailed, "%s is not a regular file", path);
-  }
-  return FileDataLoader(fd, static_cast<size_t>(st.st_size));
+  EF_ASSIGN_OR_RETURN(const internal::OpenedFile file, internal::OpenRegularFile(path));
+  return FileDataLoader(file.fd, file.size);
 }
 
 FileDataLoader::FileDataLoader(FileDataLoader&& other) noexcept

@@ -1,14 +1,13 @@
 #include "runtime/loaders/mmap_data_loader.h"
 
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
 #include "runtime/core/error_detail.h"
+#include "runtime/loaders/open_file.h"
 
 namespace edgefleet {
 namespace {
@@ -24,16 +23,8 @@ void Unmap(void* context, const void* data, size_t size) {
 }  // namespace
 
 Result<MmapDataLoader> MmapDataLoader::Open(const char* path) {
-  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  EF_CHECK_OR_RETURN(fd >= 0, Error::kAccessFailed, "cannot open %s: %s", path,
-                     strerror(errno));
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    EF_FAIL(Error::kAccessFailed, "%s is not a regular file", path);
-  }
-  return MmapDataLoader(fd, static_cast<size_t>(st.st_size),
-                        static_cast<size_t>(sysconf(_SC_PAGESIZE)));
+  EF_ASSIGN_OR_RETURN(const internal::OpenedFile file, internal::OpenRegularFile(path));
+  return MmapDataLoader(file.fd, file.size, static_cast<size_t>(sysconf(_SC_PAGESIZE)));
 }
 
 MmapDataLoader::MmapDataLoader(MmapDataLoader&& other) noexcept
