@@ -31,9 +31,10 @@ bool Pair(KernelArgs& args, Span<const int64_t> list, const int64_t* fallback,
 
 int64_t PoolOutSize(int64_t in, int64_t k, int64_t pad, int64_t stride,
                     int64_t dilation, bool ceil_mode) {
-  if (k <= 0 || stride <= 0 || dilation <= 0 || pad < 0 ||
-      pad > ((k - 1) * dilation + 1) / 2 || in > INT32_MAX || k > INT32_MAX ||
-      stride > INT32_MAX || dilation > INT32_MAX || pad > INT32_MAX) {
+  // Ranges first: the padding bound below multiplies k by dilation.
+  if (k <= 0 || stride <= 0 || dilation <= 0 || pad < 0 || in > INT32_MAX ||
+      k > INT32_MAX || stride > INT32_MAX || dilation > INT32_MAX || pad > INT32_MAX ||
+      pad > ((k - 1) * dilation + 1) / 2) {
     return -1;
   }
   const int64_t num =
