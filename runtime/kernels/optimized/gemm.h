@@ -4,7 +4,12 @@
 // The driver walks cache-sized blocks (KC deep, MC rows of A, NC columns of
 // B), packs each block into panels the micro-kernel reads contiguously, and
 // runs a register-blocked MR x NR micro-kernel over every tile: AVX-512
-// (MR x 32), AVX2+FMA (6 x 16) or a baseline one, chosen by HostIsa().
+// (12 x 32), AVX2+FMA (6 x 16) or a baseline 4 x 8, chosen by HostIsa().
+// Operands already laid out for the micro-kernel are read in place instead
+// of packed: rows of A contiguous along the depth (weights), rows of B
+// contiguous along the columns (activations); only ragged edges are packed.
+// With fewer than 4 rows of A (or one column of B) it runs matrix-vector
+// products over the big operand in place.
 //
 // Operands are GemmOperands: anything that can pack a block of itself, so a
 // convolution's input feeds the GEMM straight from the image (im2col is done

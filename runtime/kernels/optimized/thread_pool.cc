@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <new>
+#include <thread>
 
 #include "runtime/core/error_detail.h"
 
@@ -9,9 +10,11 @@ namespace edgefleet {
 namespace optimized {
 namespace {
 
-// Spins before a worker sleeps: about as long as a small kernel takes, so
-// the workers are still awake for the next instruction's job.
-constexpr int kSpinIterations = 20000;
+// Pause instructions a waiting thread spins before it sleeps (a worker) or
+// yields (the caller): a few microseconds, about one small kernel, so
+// workers are still awake for the next instruction's job without taking a
+// core from other work for long.
+constexpr int kSpinIterations = 2000;
 
 inline void CpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -75,6 +78,7 @@ void ThreadPool::RunTasks() {
     const int64_t task = next_task_.fetch_add(1, std::memory_order_relaxed);
     if (task >= num_tasks_) return;
     fn_(context_, task);
+    done_tasks_.fetch_add(1, std::memory_order_acq_rel);
   }
 }
 
@@ -86,22 +90,24 @@ void ThreadPool::WorkerLoop(int index) {
          ++spin) {
       CpuRelax();
     }
-    bool participate = false;
     {
       // The generation and the job it names are written together under
-      // mutex_, so a worker sees each job at most once, consistently.
+      // mutex_, so a worker sees each job at most once, consistently. A
+      // worker joins only while the job is open: the caller does not wait
+      // for workers that never started (on a busy host they may not be
+      // scheduled for a whole time slice).
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [&] {
         return generation_.load(std::memory_order_relaxed) != seen;
       });
       if (stop_) return;
       seen = generation_.load(std::memory_order_relaxed);
-      participate = index < wanted_workers_;
+      if (!job_open_ || index >= wanted_workers_) continue;
+      ++joined_workers_;
     }
-    if (participate) {
-      RunTasks();
-      running_workers_.fetch_sub(1, std::memory_order_acq_rel);
-    }
+    RunTasks();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (--joined_workers_ == 0) left_.notify_all();
   }
 }
 
@@ -120,12 +126,27 @@ void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn,
     num_tasks_ = num_tasks;
     wanted_workers_ = static_cast<int>(threads - 1);
     next_task_.store(0, std::memory_order_relaxed);
-    running_workers_.store(wanted_workers_, std::memory_order_relaxed);
+    done_tasks_.store(0, std::memory_order_relaxed);
+    job_open_ = true;
     generation_.fetch_add(1, std::memory_order_relaxed);
   }
   wake_.notify_all();
   RunTasks();
-  while (running_workers_.load(std::memory_order_acquire) != 0) CpuRelax();
+  // Tasks other threads claimed: wait for them (spin, then yield the core,
+  // which a preempted worker may need).
+  for (int spin = 0;
+       done_tasks_.load(std::memory_order_acquire) != num_tasks; ++spin) {
+    if (spin < kSpinIterations) {
+      CpuRelax();
+    } else {
+      std::this_thread::yield();
+    }
+  }
+  // Close the job; workers that joined leave once they find no task.
+  std::unique_lock<std::mutex> lock(mutex_);
+  job_open_ = false;
+  left_.wait(lock, [&] { return joined_workers_ == 0; });
+  lock.unlock();
   job_mutex_.unlock();
 }
 

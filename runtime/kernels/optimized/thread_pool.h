@@ -2,8 +2,11 @@
 // the optimized kernels.
 //
 // Create(n) starts n - 1 workers; the thread that calls ParallelFor is the
-// n-th. Workers sleep on a condition variable between jobs (after a short
-// spin, so back-to-back kernels do not pay a wake-up each). Memory is
+// n-th and runs tasks too. Workers sleep on a condition variable between
+// jobs (after a short spin, so back-to-back kernels do not pay a wake-up
+// each). The caller waits only for tasks that were claimed, never for a
+// worker that has not started (on an oversubscribed host it may not run for
+// a whole time slice): late workers find the job closed. Memory is
 // allocated by Create only; ParallelFor allocates nothing.
 //
 // Thread safety: ParallelFor may be called from any thread, concurrently.
@@ -81,11 +84,14 @@ class ThreadPool {
   int64_t num_tasks_ = 0;
   int wanted_workers_ = 0;
   std::atomic<int64_t> next_task_{0};
-  std::atomic<int> running_workers_{0};
+  std::atomic<int64_t> done_tasks_{0};
 
   std::mutex mutex_;
-  std::condition_variable wake_;
+  std::condition_variable wake_;  // a new generation (or stop)
+  std::condition_variable left_;  // joined_workers_ dropped to 0
   std::atomic<uint64_t> generation_{0};
+  bool job_open_ = false;    // workers may still join the current job
+  int joined_workers_ = 0;   // workers inside the current job
   bool stop_ = false;
 };
 
