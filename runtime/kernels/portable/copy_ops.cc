@@ -1,11 +1,14 @@
-// Whole-tensor copies and fills: clone, _to_copy, the dim-order ops
-// (_clone_dim_order, _to_dim_order_copy), full, full_like and
-// scalar_tensor. The output's dim order
+// Whole-tensor copies and fills: clone, _to_copy, copy (broadcasting src
+// into self's shape), the dim-order ops (_clone_dim_order,
+// _to_dim_order_copy), full, full_like, scalar_tensor and arange. The output's dim order
 // is the program's choice; these kernels write according to out's strides,
 // which is how a dim-order conversion happens.
 
+#include <cmath>
+
 #include "runtime/kernels/portable/copy_util.h"
 #include "runtime/kernels/portable/dtype_util.h"
+#include "runtime/kernels/portable/elementwise.h"
 #include "runtime/kernels/portable/kernel_args.h"
 #include "runtime/kernels/portable/portable_kernels.h"
 #include "runtime/kernels/portable/strided_loop.h"
@@ -53,6 +56,64 @@ void DimOrderCopy(KernelContext& ctx, Span<EValue*> raw, const char* name,
   CopyInto(args, *in, *out, convert_dtype);
 }
 
+// arange's element count: ceil((end - start) / step), exact for integers.
+// Returns -1 for a zero step, a step of the wrong sign or a huge count.
+template <typename T>
+int64_t ArangeSize(T start, T end, T step) {
+  if (step == 0 || IsNan(start) || IsNan(end) || IsNan(step) ||
+      (step > 0 && end < start) || (step < 0 && end > start)) {
+    return -1;
+  }
+  double n = 0;
+  if constexpr (std::is_integral_v<T>) {
+    // In double to avoid overflow; exact below 2^53.
+    n = std::ceil((static_cast<double>(end) - static_cast<double>(start)) /
+                  static_cast<double>(step));
+  } else {
+    n = std::ceil((end - start) / step);
+  }
+  return n >= 0 && n <= INT32_MAX ? static_cast<int64_t>(n) : -1;
+}
+
+// out[i] = start + i * step, computed in T (double for floating outs or
+// arguments, as torch's accumulate type) and converted to out's dtype.
+template <typename T>
+void ArangeKernel(KernelArgs& args, T start, T end, T step, Tensor& out) {
+  const int64_t n = ArangeSize(start, end, step);
+  if (n < 0) {
+    args.Fail(Error::kInvalidArgument, "invalid range: start %g, end %g, "
+              "step %g", static_cast<double>(start), static_cast<double>(end),
+              static_cast<double>(step));
+    return;
+  }
+  const int32_t size[1] = {static_cast<int32_t>(n)};
+  if (!args.ResizeOut(out, size, "out")) return;
+  const StoreFn<T> store = GetStorer<T>(out.dtype());
+  if (store == nullptr) {
+    args.Fail(Error::kNotSupported, "dtype %s is not supported",
+              ScalarTypeName(out.dtype()));
+    return;
+  }
+  const int64_t elem = static_cast<int64_t>(ElementSize(out.dtype()));
+  for (int64_t i = 0; i < n; ++i) {
+    store(WrapAdd(start, WrapMul(static_cast<T>(i), step)),
+          out.data_as<char>() + i * out.stride(0) * elem);
+  }
+}
+
+void Arange(KernelArgs& args, const Scalar& start, const Scalar& end,
+            const Scalar& step, Tensor& out) {
+  if (IsFloatingType(out.dtype()) || start.kind == Scalar::Kind::kDouble ||
+      end.kind == Scalar::Kind::kDouble || step.kind == Scalar::Kind::kDouble) {
+    ArangeKernel<double>(args, start.AsDouble(), end.AsDouble(),
+                         step.AsDouble(), out);
+  } else {
+    ArangeKernel<int64_t>(args, ScalarTo<int64_t>(start),
+                          ScalarTo<int64_t>(end), ScalarTo<int64_t>(step),
+                          out);
+  }
+}
+
 }  // namespace
 
 void CloneOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -74,6 +135,39 @@ void ToCopyOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(3);
   if (!args.ok()) return;
   CopyInto(args, *in, *out, /*convert_dtype=*/true);
+}
+
+void CopyOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::copy.out", raw, 5);
+  Tensor* self = args.GetTensorAnyData(0);  // only the shape is read
+  Tensor* src = args.GetTensor(1);
+  args.GetBool(2);  // non_blocking: copies are synchronous
+  Tensor* out = args.GetTensor(3);
+  if (!args.ok()) return;
+  // src broadcasts to self's shape.
+  StridedView from = StridedView::Of(*src);
+  const int rank = self->dim();
+  const int shift = rank - src->dim();
+  bool ok = shift >= 0;
+  for (int d = rank - 1; ok && d >= 0; --d) {
+    const int sd = d - shift;
+    const int64_t size = sd >= 0 ? src->size(sd) : 1;
+    ok = size == 1 || size == self->size(d);
+    from.sizes[d] = self->size(d);
+    from.strides[d] = sd >= 0 && size != 1 ? src->stride(sd) : 0;
+  }
+  if (!ok) {
+    args.Fail(Error::kInvalidArgument, "src %s does not broadcast to %s",
+              FormatSizes(StridedView::Of(*src)).text,
+              FormatSizes(StridedView::Of(*self)).text);
+    return;
+  }
+  from.dim = rank;
+  if (!args.ResizeOut(*out, self->sizes(), "out")) return;
+  if (out->numel() > 0 && !CopyView(from, StridedView::Of(*out))) {
+    args.Fail(Error::kNotSupported, "cannot convert %s to %s",
+              ScalarTypeName(src->dtype()), ScalarTypeName(out->dtype()));
+  }
 }
 
 void CloneDimOrderOut(KernelContext& ctx, Span<EValue*> args) {
@@ -130,6 +224,25 @@ void ScalarTensorOut(KernelContext& ctx, Span<EValue*> raw) {
     args.Fail(Error::kNotSupported, "dtype %s is not supported",
               ScalarTypeName(out->dtype()));
   }
+}
+
+void ArangeOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::arange.out", raw, 3);
+  const Scalar end = args.GetScalar(0);
+  Tensor* out = args.GetTensor(1);
+  if (!args.ok()) return;
+  Arange(args, Scalar{Scalar::Kind::kInt, 0, 0.0}, end,
+         Scalar{Scalar::Kind::kInt, 1, 1.0}, *out);
+}
+
+void ArangeStartOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::arange.start_out", raw, 5);
+  const Scalar start = args.GetScalar(0);
+  const Scalar end = args.GetScalar(1);
+  const Scalar step = args.GetScalar(2);
+  Tensor* out = args.GetTensor(3);
+  if (!args.ok()) return;
+  Arange(args, start, end, step, *out);
 }
 
 }  // namespace portable

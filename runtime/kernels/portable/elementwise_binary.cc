@@ -1,6 +1,7 @@
 // Binary arithmetic kernels: add, sub, mul, div (tensor and Scalar
-// variants, div rounding modes). PyTorch broadcasting and type promotion;
-// the computation runs in the promoted dtype and is cast to out's dtype.
+// variants, div rounding modes), fmod, remainder, pow, maximum, minimum.
+// PyTorch broadcasting and type promotion; the computation runs in the
+// promoted dtype and is cast to out's dtype.
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +14,44 @@ namespace edgefleet {
 namespace portable {
 namespace {
 
-enum class BinaryOp { kAdd, kSub, kMul, kDiv, kDivTrunc, kDivFloor };
+enum class BinaryOp {
+  kAdd, kSub, kMul, kDiv, kDivTrunc, kDivFloor,
+  kFmod, kRemainder, kPow, kMaximum, kMinimum,
+};
+
+// ATen's integer pow: exponentiation by squaring (wrapping); a negative
+// exponent gives 1 for base 1, +-1 for base -1 and 0 otherwise.
+template <typename T>
+T PowInteger(T base, T exp) {
+  if constexpr (std::is_signed_v<T>) {
+    if (exp < 0) {
+      if (base == 1) return 1;
+      if (base == -1) return exp % 2 == 0 ? 1 : -1;
+      return 0;
+    }
+  }
+  T result = 1;
+  while (exp != 0) {
+    if (exp & 1) result = WrapMul(result, base);
+    base = WrapMul(base, base);
+    exp = static_cast<T>(exp >> 1);
+  }
+  return result;
+}
+
+// fmod (sign of the dividend) or remainder (sign of the divisor) of
+// integers. REQUIRES: b != 0.
+template <typename T>
+T ModInteger(T a, T b, bool python_style) {
+  if constexpr (std::is_signed_v<T>) {
+    if (b == T(-1)) return 0;  // also INT_MIN % -1, which would trap
+  }
+  T r = static_cast<T>(a % b);
+  if constexpr (std::is_signed_v<T>) {
+    if (python_style && r != 0 && ((r < 0) != (b < 0))) r = WrapAdd(r, b);
+  }
+  return r;
+}
 
 // Floor division of floating values as PyTorch computes it (exact for
 // results that are integers; sign of zero follows a / b).
@@ -89,6 +127,42 @@ bool Compute(BinaryOp op, const Scalar& alpha_scalar, const StridedView& a,
         });
       }
       break;
+    case BinaryOp::kFmod:
+    case BinaryOp::kRemainder:
+      if constexpr (std::is_floating_point_v<CT>) {
+        const bool python_style = op == BinaryOp::kRemainder;
+        BinaryLoop<CT>(a, b, out, [python_style](CT x, CT y) {
+          CT r = std::fmod(x, y);
+          if (python_style && r != 0 && ((y < 0) != (r < 0))) r += y;
+          return r;
+        });
+      } else if constexpr (!std::is_same_v<CT, bool>) {
+        const bool python_style = op == BinaryOp::kRemainder;
+        BinaryLoop<CT>(a, b, out, [&div_by_zero, python_style](CT x, CT y) {
+          if (y == 0) {
+            div_by_zero = true;
+            return CT(0);
+          }
+          return ModInteger(x, y, python_style);
+        });
+      }
+      break;
+    case BinaryOp::kPow:
+      if constexpr (std::is_floating_point_v<CT>) {
+        BinaryLoop<CT>(a, b, out, [](CT x, CT y) { return std::pow(x, y); });
+      } else if constexpr (!std::is_same_v<CT, bool>) {
+        BinaryLoop<CT>(a, b, out, PowInteger<CT>);
+      }
+      break;
+    case BinaryOp::kMaximum:
+    case BinaryOp::kMinimum: {
+      const bool is_max = op == BinaryOp::kMaximum;
+      BinaryLoop<CT>(a, b, out, [is_max](CT x, CT y) {
+        if (IsNan(x) || IsNan(y)) return IsNan(x) ? x : y;
+        return (is_max ? x > y : x < y) ? x : y;
+      });
+      break;
+    }
   }
   return !div_by_zero;
 }
@@ -122,7 +196,8 @@ void BinaryKernel(KernelArgs& args, const Operand& a, const Operand& b,
   }
   if (common == ScalarType::kBool &&
       (op == BinaryOp::kSub || op == BinaryOp::kDivTrunc ||
-       op == BinaryOp::kDivFloor)) {
+       op == BinaryOp::kDivFloor || op == BinaryOp::kFmod ||
+       op == BinaryOp::kRemainder || op == BinaryOp::kPow)) {
     args.Fail(Error::kInvalidArgument, "not supported for two bool operands");
     return;
   }
@@ -215,6 +290,33 @@ void DivOut(KernelContext& ctx, Span<EValue*> args) {
 }
 void DivScalarOut(KernelContext& ctx, Span<EValue*> args) {
   PlainOp(ctx, args, "aten::div.Scalar_out", BinaryOp::kDiv, true);
+}
+
+void FmodTensorOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainOp(ctx, args, "aten::fmod.Tensor_out", BinaryOp::kFmod, false);
+}
+void FmodScalarOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainOp(ctx, args, "aten::fmod.Scalar_out", BinaryOp::kFmod, true);
+}
+void RemainderTensorOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainOp(ctx, args, "aten::remainder.Tensor_out", BinaryOp::kRemainder,
+          false);
+}
+void RemainderScalarOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainOp(ctx, args, "aten::remainder.Scalar_out", BinaryOp::kRemainder,
+          true);
+}
+void PowTensorTensorOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainOp(ctx, args, "aten::pow.Tensor_Tensor_out", BinaryOp::kPow, false);
+}
+void PowTensorScalarOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainOp(ctx, args, "aten::pow.Tensor_Scalar_out", BinaryOp::kPow, true);
+}
+void MaximumOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainOp(ctx, args, "aten::maximum.out", BinaryOp::kMaximum, false);
+}
+void MinimumOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainOp(ctx, args, "aten::minimum.out", BinaryOp::kMinimum, false);
 }
 
 void DivOutMode(KernelContext& ctx, Span<EValue*> raw) {

@@ -1,7 +1,8 @@
-// Indexing copies: slice_copy.Tensor_out, select_copy.int_out,
-// constant_pad_nd.out (negative pads crop), embedding.out and
-// index_select.out. Each is a strided view of the input copied into out's
-// own dim order.
+// Indexing copies: slice_copy.Tensor_out, slice_scatter.out,
+// select_copy.int_out, constant_pad_nd.out (negative pads crop),
+// embedding.out and index_select.out. Each is a strided view of the input
+// copied into out's own dim order (slice_scatter: self copied, then src
+// copied into the slice).
 
 #include "runtime/kernels/portable/copy_util.h"
 #include "runtime/kernels/portable/dtype_util.h"
@@ -28,6 +29,29 @@ void CopyViewToOut(KernelArgs& args, const StridedView& src, Tensor& out) {
   if (out.numel() > 0) CopyView(src, StridedView::Of(out));
 }
 
+// Narrows `view` to torch's slice [start:end:step] of dimension `dim`
+// (start and end clamped as Python slices do). Fails through args for a
+// 0-dim view, a dim out of range or a step < 1.
+bool SliceView(KernelArgs& args, int64_t dim, int64_t start, int64_t end,
+               int64_t step, StridedView* view) {
+  int d = 0;
+  if (view->dim == 0 || !NormalizeDim(dim, view->dim, &d) || step <= 0) {
+    args.Fail(Error::kInvalidArgument, "invalid dim %lld or step %lld for "
+              "rank %d", static_cast<long long>(dim),
+              static_cast<long long>(step), view->dim);
+    return false;
+  }
+  const int64_t size = view->sizes[d];
+  if (start < 0) start += size;
+  if (end < 0) end += size;
+  start = start < 0 ? 0 : (start > size ? size : start);
+  end = end < start ? start : (end > size ? size : end);
+  const int64_t length = end == start ? 0 : (end - start - 1) / step + 1;
+  view->Narrow(d, start, length);
+  view->strides[d] *= step;
+  return true;
+}
+
 }  // namespace
 
 void SliceCopyTensorOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -36,28 +60,52 @@ void SliceCopyTensorOut(KernelContext& ctx, Span<EValue*> raw) {
   const int64_t dim = args.GetInt(1);
   int64_t start = 0;
   int64_t end = INT64_MAX;
-  args.GetOptionalInt(2, &start);
-  args.GetOptionalInt(3, &end);
+  args.GetOptionalInt(2, &start);  // None: from the start
+  args.GetOptionalInt(3, &end);    // None: to the end
   const int64_t step = args.GetInt(4);
   Tensor* out = args.GetTensor(5);
   if (!args.ok()) return;
-  int d = 0;
-  if (in->dim() == 0 || !NormalizeDim(dim, in->dim(), &d) || step <= 0) {
-    args.Fail(Error::kInvalidArgument, "invalid dim %lld or step %lld for "
-              "rank %d", static_cast<long long>(dim),
-              static_cast<long long>(step), in->dim());
+  StridedView src = StridedView::Of(*in);
+  if (!SliceView(args, dim, start, end, step, &src)) return;
+  CopyViewToOut(args, src, *out);
+}
+
+void SliceScatterOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::slice_scatter.out", raw, 8);
+  Tensor* in = args.GetTensor(0);
+  Tensor* src = args.GetTensor(1);
+  const int64_t dim = args.GetInt(2);
+  int64_t start = 0;
+  int64_t end = INT64_MAX;
+  args.GetOptionalInt(3, &start);  // None: from the start
+  args.GetOptionalInt(4, &end);    // None: to the end
+  const int64_t step = args.GetInt(5);
+  Tensor* out = args.GetTensor(6);
+  if (!args.ok()) return;
+  if (in->dtype() != out->dtype() || src->dtype() != out->dtype()) {
+    args.Fail(Error::kInvalidArgument, "input %s, src %s and out %s dtypes "
+              "differ", ScalarTypeName(in->dtype()),
+              ScalarTypeName(src->dtype()), ScalarTypeName(out->dtype()));
     return;
   }
-  const int64_t size = in->size(d);
-  if (start < 0) start += size;
-  if (end < 0) end += size;
-  start = start < 0 ? 0 : (start > size ? size : start);
-  end = end < start ? start : (end > size ? size : end);
-  StridedView src = StridedView::Of(*in);
-  const int64_t length = (end - start + step - 1) / step;
-  src.Narrow(d, start, length);
-  src.strides[d] *= step;
-  CopyViewToOut(args, src, *out);
+  if (src == out) {
+    args.Fail(Error::kInvalidArgument, "out is also src");
+    return;
+  }
+  if (!args.ResizeOut(*out, in->sizes(), "out")) return;
+  StridedView dst = StridedView::Of(*out);
+  if (!SliceView(args, dim, start, end, step, &dst)) return;
+  const StridedView from = StridedView::Of(*src);
+  bool same = from.dim == dst.dim;
+  for (int d = 0; same && d < dst.dim; ++d) same = from.sizes[d] == dst.sizes[d];
+  if (!same) {
+    args.Fail(Error::kInvalidArgument, "src %s does not match the slice %s",
+              FormatSizes(from).text, FormatSizes(dst).text);
+    return;
+  }
+  if (out->numel() == 0) return;
+  if (in != out) CopyView(StridedView::Of(*in), StridedView::Of(*out));
+  CopyView(from, dst);
 }
 
 void SelectCopyIntOut(KernelContext& ctx, Span<EValue*> raw) {

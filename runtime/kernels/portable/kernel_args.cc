@@ -184,6 +184,18 @@ Span<Tensor* const> KernelArgs::GetTensorList(size_t i) {
   return list;
 }
 
+Span<Tensor* const> KernelArgs::GetOptionalTensorList(size_t i) {
+  EValue* v = Arg(i, Tag::kListOptionalTensor, false);
+  if (v == nullptr) return {};
+  Span<Tensor* const> list = v->to_tensor_list().Get();
+  for (size_t k = 0; k < list.size(); ++k) {
+    if (list[k] == nullptr) continue;
+    if (!CheckData(*list[k], i)) return {};
+    Remember(list[k]);
+  }
+  return list;
+}
+
 bool KernelArgs::GetOptionalString(size_t i, Span<const char>* value) {
   EValue* v = Arg(i, Tag::kString, true);
   if (v == nullptr || v->is_none()) return false;

@@ -57,6 +57,9 @@ class KernelArgs {
   bool GetOptionalDoubleList(size_t i, Span<const double>* value);
   // Every entry is a non-null tensor satisfying GetTensor's data rule.
   Span<Tensor* const> GetTensorList(size_t i);
+  // An optional-tensor list: null entries are None; the others satisfy
+  // GetTensor's data rule.
+  Span<Tensor* const> GetOptionalTensorList(size_t i);
   // Returns false if the argument is None.
   bool GetOptionalString(size_t i, Span<const char>* value);
   // The argument itself (for outputs overwritten with a new value), or null.

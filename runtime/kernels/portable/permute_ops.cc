@@ -1,6 +1,7 @@
-// Copies that rearrange dimensions: permute_copy, t_copy, transpose_copy
-// and expand_copy. Each builds a strided view of the input in the output's
-// logical shape and copies it into the output's own dim order.
+// Copies that rearrange dimensions: permute_copy, t_copy, transpose_copy,
+// expand_copy and as_strided_copy. Each builds a strided view of the input
+// in the output's logical shape and copies it into the output's own dim
+// order.
 
 #include "runtime/kernels/portable/copy_util.h"
 #include "runtime/kernels/portable/kernel_args.h"
@@ -138,6 +139,54 @@ void ExpandCopyOut(KernelContext& ctx, Span<EValue*> raw) {
     }
     src.sizes[d] = want;
     src.strides[d] = id >= 0 && cur != 1 ? in->stride(id) : 0;
+  }
+  CopyToOut(args, *in, src, *out);
+}
+
+void AsStridedCopyOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::as_strided_copy.out", raw, 6);
+  Tensor* in = args.GetTensor(0);
+  Span<const int64_t> size = args.GetIntList(1);
+  Span<const int64_t> stride = args.GetIntList(2);
+  int64_t offset = 0;
+  args.GetOptionalInt(3, &offset);
+  Tensor* out = args.GetTensor(4);
+  if (!args.ok()) return;
+  if (size.size() != stride.size() ||
+      size.size() > static_cast<size_t>(kMaxTensorRank)) {
+    args.Fail(Error::kInvalidArgument, "%zu sizes and %zu strides",
+              size.size(), stride.size());
+    return;
+  }
+  // The view reads in's storage (its memory, whatever the dim order) at
+  // offset + sum(index[d] * stride[d]); every element read must exist.
+  StridedView src;
+  src.data = static_cast<char*>(in->mutable_data());
+  src.dtype = in->dtype();
+  src.dim = static_cast<int>(size.size());
+  bool empty = false;
+  bool ok = offset >= 0;
+  for (int d = 0; ok && d < src.dim; ++d) {
+    ok = size[d] >= 0 && size[d] <= INT32_MAX && stride[d] >= 0 &&
+         stride[d] <= INT32_MAX;
+    src.sizes[d] = size[d];
+    src.strides[d] = stride[d];
+    empty = empty || size[d] == 0;
+  }
+  // Each term is below 2^62 and the sum stops once past numel (< 2^31).
+  int64_t last = offset;
+  for (int d = 0; ok && !empty && d < src.dim && last < in->numel(); ++d) {
+    last += (size[d] - 1) * stride[d];
+  }
+  if (!ok || (!empty && last >= in->numel())) {
+    args.Fail(Error::kInvalidArgument, "size %s, strides and offset %lld "
+              "reach past the input's %lld elements",
+              FormatSizes(src).text, static_cast<long long>(offset),
+              static_cast<long long>(in->numel()));
+    return;
+  }
+  if (!empty) {
+    src.data += offset * static_cast<int64_t>(ElementSize(in->dtype()));
   }
   CopyToOut(args, *in, src, *out);
 }

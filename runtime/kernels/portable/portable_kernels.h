@@ -27,6 +27,16 @@ void MulScalarOut(KernelContext& ctx, Span<EValue*> args);
 void DivOut(KernelContext& ctx, Span<EValue*> args);
 void DivOutMode(KernelContext& ctx, Span<EValue*> args);
 void DivScalarOut(KernelContext& ctx, Span<EValue*> args);
+// ... and fmod.{Tensor,Scalar}_out, remainder.{Tensor,Scalar}_out,
+// pow.Tensor_Tensor_out, pow.Tensor_Scalar_out, maximum.out, minimum.out
+void FmodTensorOut(KernelContext& ctx, Span<EValue*> args);
+void FmodScalarOut(KernelContext& ctx, Span<EValue*> args);
+void RemainderTensorOut(KernelContext& ctx, Span<EValue*> args);
+void RemainderScalarOut(KernelContext& ctx, Span<EValue*> args);
+void PowTensorTensorOut(KernelContext& ctx, Span<EValue*> args);
+void PowTensorScalarOut(KernelContext& ctx, Span<EValue*> args);
+void MaximumOut(KernelContext& ctx, Span<EValue*> args);
+void MinimumOut(KernelContext& ctx, Span<EValue*> args);
 
 // activation.cc: aten::{relu,hardtanh,clamp,hardswish,hardsigmoid,gelu}.out
 void ReluOut(KernelContext& ctx, Span<EValue*> args);
@@ -36,10 +46,19 @@ void HardswishOut(KernelContext& ctx, Span<EValue*> args);
 void HardsigmoidOut(KernelContext& ctx, Span<EValue*> args);
 void GeluOut(KernelContext& ctx, Span<EValue*> args);
 
-// unary_math.cc: aten::{sigmoid,tanh,exp,sqrt,rsqrt,neg,abs}.out
+// unary_math.cc: aten::{sigmoid,tanh,exp,log,sin,cos,erf,sqrt,rsqrt,neg,abs,
+// floor,ceil,round,trunc}.out
 void SigmoidOut(KernelContext& ctx, Span<EValue*> args);
 void TanhOut(KernelContext& ctx, Span<EValue*> args);
 void ExpOut(KernelContext& ctx, Span<EValue*> args);
+void LogOut(KernelContext& ctx, Span<EValue*> args);
+void SinOut(KernelContext& ctx, Span<EValue*> args);
+void CosOut(KernelContext& ctx, Span<EValue*> args);
+void ErfOut(KernelContext& ctx, Span<EValue*> args);
+void FloorOut(KernelContext& ctx, Span<EValue*> args);
+void CeilOut(KernelContext& ctx, Span<EValue*> args);
+void RoundOut(KernelContext& ctx, Span<EValue*> args);
+void TruncOut(KernelContext& ctx, Span<EValue*> args);
 void SqrtOut(KernelContext& ctx, Span<EValue*> args);
 void RsqrtOut(KernelContext& ctx, Span<EValue*> args);
 void NegOut(KernelContext& ctx, Span<EValue*> args);
@@ -71,11 +90,14 @@ void SoftmaxOut(KernelContext& ctx, Span<EValue*> args);
 void LogSoftmaxOut(KernelContext& ctx, Span<EValue*> args);
 
 // reduction.cc: aten::mean.out, sum.IntList_out, amax.out, amin.out,
-// any.{out,dims_out,all_out}, all.{out,dims_out,all_out}
+// argmax.out, argmin.out, any.{out,dims_out,all_out},
+// all.{out,dims_out,all_out}
 void MeanOut(KernelContext& ctx, Span<EValue*> args);
 void SumIntListOut(KernelContext& ctx, Span<EValue*> args);
 void AmaxOut(KernelContext& ctx, Span<EValue*> args);
 void AminOut(KernelContext& ctx, Span<EValue*> args);
+void ArgmaxOut(KernelContext& ctx, Span<EValue*> args);
+void ArgminOut(KernelContext& ctx, Span<EValue*> args);
 void AnyOut(KernelContext& ctx, Span<EValue*> args);
 void AnyDimsOut(KernelContext& ctx, Span<EValue*> args);
 void AnyAllOut(KernelContext& ctx, Span<EValue*> args);
@@ -106,11 +128,12 @@ void LogicalXorOut(KernelContext& ctx, Span<EValue*> args);
 void WhereSelfOut(KernelContext& ctx, Span<EValue*> args);
 
 // permute_ops.cc: aten::permute_copy.out, t_copy.out, transpose_copy.int_out,
-// expand_copy.out
+// expand_copy.out, as_strided_copy.out
 void PermuteCopyOut(KernelContext& ctx, Span<EValue*> args);
 void TCopyOut(KernelContext& ctx, Span<EValue*> args);
 void TransposeCopyIntOut(KernelContext& ctx, Span<EValue*> args);
 void ExpandCopyOut(KernelContext& ctx, Span<EValue*> args);
+void AsStridedCopyOut(KernelContext& ctx, Span<EValue*> args);
 
 // view_ops.cc: aten::view_copy.out, unsqueeze_copy.out, squeeze_copy.dim_out,
 // squeeze_copy.dims_out
@@ -119,14 +142,17 @@ void UnsqueezeCopyOut(KernelContext& ctx, Span<EValue*> args);
 void SqueezeCopyDimOut(KernelContext& ctx, Span<EValue*> args);
 void SqueezeCopyDimsOut(KernelContext& ctx, Span<EValue*> args);
 
-// copy_ops.cc: aten::clone.out, _to_copy.out, full.out, full_like.out,
-// scalar_tensor.out, dim_order_ops::_clone_dim_order.out,
-// _to_dim_order_copy.out
+// copy_ops.cc: aten::clone.out, _to_copy.out, copy.out, full.out,
+// full_like.out, scalar_tensor.out, arange.out, arange.start_out,
+// dim_order_ops::_clone_dim_order.out, _to_dim_order_copy.out
 void CloneOut(KernelContext& ctx, Span<EValue*> args);
 void ToCopyOut(KernelContext& ctx, Span<EValue*> args);
+void CopyOut(KernelContext& ctx, Span<EValue*> args);
 void FullOut(KernelContext& ctx, Span<EValue*> args);
 void FullLikeOut(KernelContext& ctx, Span<EValue*> args);
 void ScalarTensorOut(KernelContext& ctx, Span<EValue*> args);
+void ArangeOut(KernelContext& ctx, Span<EValue*> args);
+void ArangeStartOut(KernelContext& ctx, Span<EValue*> args);
 void CloneDimOrderOut(KernelContext& ctx, Span<EValue*> args);
 void ToDimOrderCopyOut(KernelContext& ctx, Span<EValue*> args);
 
@@ -154,13 +180,16 @@ void QuantizePerChannelOut(KernelContext& ctx, Span<EValue*> args);
 void DequantizePerChannelOut(KernelContext& ctx, Span<EValue*> args);
 void ChooseQparamsTensorOut(KernelContext& ctx, Span<EValue*> args);
 
-// index_ops.cc: aten::slice_copy.Tensor_out, select_copy.int_out,
-// constant_pad_nd.out, embedding.out, index_select.out
+// index_ops.cc: aten::slice_copy.Tensor_out, slice_scatter.out,
+// select_copy.int_out, constant_pad_nd.out, embedding.out, index_select.out;
+// index_tensor.cc: aten::index.Tensor_out
 void SliceCopyTensorOut(KernelContext& ctx, Span<EValue*> args);
+void SliceScatterOut(KernelContext& ctx, Span<EValue*> args);
 void SelectCopyIntOut(KernelContext& ctx, Span<EValue*> args);
 void ConstantPadNdOut(KernelContext& ctx, Span<EValue*> args);
 void EmbeddingOut(KernelContext& ctx, Span<EValue*> args);
 void IndexSelectOut(KernelContext& ctx, Span<EValue*> args);
+void IndexTensorOut(KernelContext& ctx, Span<EValue*> args);
 
 // prim_ops.cc: aten::sym_size.int, aten::sym_numel and
 // executorch_prim::et_view.default. scalar_prim_ops.cc: Prim<Name>Scalar is

@@ -1,6 +1,6 @@
 // Reductions over a list of dims: mean.out, sum.IntList_out, amax.out,
-// amin.out and the boolean any/all (.out over one dim, .dims_out over a
-// list, .all_out over everything). An absent or empty dim list reduces every
+// amin.out, argmax.out, argmin.out and the boolean any/all (.out over one
+// dim, .dims_out over a list, .all_out over everything). An absent or empty dim list reduces every
 // dim. Floating sums accumulate in double, integer sums in int64 (wrapping).
 
 #include <cmath>
@@ -123,6 +123,60 @@ void MinMaxKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
   });
 }
 
+// self, dim?, keepdim, out, ret. The int64 index of the first maximum
+// (minimum) along dim, or in the flattened tensor when dim is None; a NaN
+// counts as the extreme, as in torch.argmax.
+void ArgKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
+               bool is_max) {
+  KernelArgs args(ctx, name, raw, 5);
+  Tensor* in = args.GetTensor(0);
+  int64_t dim = 0;
+  const bool has_dim = args.GetOptionalInt(1, &dim);
+  const bool keepdim = args.GetBool(2);
+  Tensor* out = args.GetTensor(3);
+  if (!args.ok() || !CheckBasic(args, *in, *out)) return;
+  if (out->dtype() != ScalarType::kLong) {
+    args.Fail(Error::kInvalidArgument, "out must be int64, got %s",
+              ScalarTypeName(out->dtype()));
+    return;
+  }
+  ReducePlan plan;
+  if (!PlanReduction(args, *in, {&dim, has_dim ? 1u : 0u}, !has_dim, keepdim,
+                     *out, &plan)) {
+    return;
+  }
+  if (plan.count == 0 && out->numel() > 0) {
+    args.Fail(Error::kInvalidArgument,
+              "cannot take the arg%s of an empty dimension",
+              is_max ? "max" : "min");
+    return;
+  }
+  const bool ok = SwitchReal(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* x = in->data_as<const T>();
+    int64_t* y = out->data_as<int64_t>();
+    ForEachOffset(plan.kept, [&](const int64_t* o) {
+      int64_t i = 0, best_i = 0;
+      T best{};
+      // The reduced loop visits in row-major order: i is the index.
+      ForEachOffset(plan.reduced, [&](const int64_t* r) {
+        const T v = x[o[0] + r[0]];
+        if (i == 0 || (!IsNan(best) && (IsNan(v) || (is_max ? v > best
+                                                             : v < best)))) {
+          best = v;
+          best_i = i;
+        }
+        ++i;
+      });
+      y[o[1]] = best_i;
+    });
+  });
+  if (!ok) {
+    args.Fail(Error::kNotSupported, "dtype %s is not supported",
+              ScalarTypeName(in->dtype()));
+  }
+}
+
 // any (is_any) or all over the planned dims; out is bool or uint8 (1/0).
 void AnyAllKernel(KernelArgs& args, const Tensor& in, Span<const int64_t> dims,
                   bool all_dims, bool keepdim, Tensor& out, bool is_any) {
@@ -197,6 +251,12 @@ void AmaxOut(KernelContext& ctx, Span<EValue*> args) {
 }
 void AminOut(KernelContext& ctx, Span<EValue*> args) {
   MinMaxKernel(ctx, args, "aten::amin.out", /*is_max=*/false);
+}
+void ArgmaxOut(KernelContext& ctx, Span<EValue*> args) {
+  ArgKernel(ctx, args, "aten::argmax.out", /*is_max=*/true);
+}
+void ArgminOut(KernelContext& ctx, Span<EValue*> args) {
+  ArgKernel(ctx, args, "aten::argmin.out", /*is_max=*/false);
 }
 void AnyOut(KernelContext& ctx, Span<EValue*> args) {
   AnyAllDim(ctx, args, "aten::any.out", /*is_any=*/true);

@@ -17,8 +17,9 @@ next to
                      running the converted, quantized GraphModule)
   manifest.json      shapes, dtypes, operators, sizes, tolerances
 in <out>/<name>/ (default .cache/models/). The int8 model also gets
-top1_inputs.npy ([100, 3, 224, 224], seeded) and top1_labels.npy (torch's
-top-1 class for each) for the top-1 agreement test in test/zoo/.
+top1_inputs.npy ([100, 1, 3, 224, 224], seeded), top1_expected.npy (torch's
+outputs for them) and top1_labels.npy (torch's top-1 class for each) for the
+top-1 agreement test in test/zoo/.
 
 Models whose model.pte is under 2 MB are also copied (model.pte, inputs,
 expected, manifest.json) to test/fixtures/zoo_<name>/ with --update-fixtures,
@@ -30,9 +31,11 @@ and adding a model does not change the others.
 
 import argparse
 import dataclasses
+import hashlib
 import importlib.metadata
 import json
 import logging
+import math
 import os
 import re
 import shutil
@@ -60,6 +63,15 @@ DEFAULT_OUT = os.path.join(REPO, ".cache", "models")
 FIXTURE_DIR = os.path.join(REPO, "test", "fixtures")
 MAX_COMMITTED_PTE_BYTES = 2 * 1024 * 1024
 TOP1_SAMPLES = 100
+
+
+def _exporter_id():
+    """What a cached model depends on: this file and the package versions."""
+    with open(os.path.abspath(__file__), "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()[:16]
+    versions = ",".join(importlib.metadata.version(p)
+                        for p in ("torch", "torchvision", "executorch"))
+    return f"{digest}/{versions}"
 
 
 @dataclasses.dataclass
@@ -264,13 +276,93 @@ def _quantize_mobilenet_v2(module, example_inputs):
     gen = torch.Generator().manual_seed(1234)
     for _ in range(16):  # calibration on seeded data
         prepared(images(1, 224, gen))
-    return convert_pt2e(prepared)
+    return _exact_int8_arithmetic(convert_pt2e(prepared))
+
+
+def _pow2(x, up=False):
+    """The nearest power of two to x (the next one up with `up`)."""
+    e = math.log2(x)
+    return 2.0 ** (math.ceil(e) if up else round(e))
+
+
+def _fold_batchnorm(module):
+    """Folds every BatchNorm that follows a conv in an nn.Sequential into the
+    conv (eval semantics), leaving an Identity in its place."""
+    for seq in [m for m in module.modules() if isinstance(m, nn.Sequential)]:
+        names = list(seq._modules)
+        for a, b in zip(names, names[1:]):
+            conv, bn = seq._modules[a], seq._modules[b]
+            if isinstance(conv, nn.Conv2d) and isinstance(bn, nn.BatchNorm2d):
+                seq._modules[a] = torch.nn.utils.fusion.fuse_conv_bn_eval(conv, bn)
+                seq._modules[b] = nn.Identity()
+
+
+def _pow2_weight_scales(module):
+    """Scales each output channel of every conv / linear so that
+    max|w| / 127 (the scale a symmetric per-channel int8 observer picks) is
+    a power of two. Together with _exact_int8_arithmetic this makes the int8
+    model's arithmetic exact without changing the quantized function."""
+    for m in module.modules():
+        if isinstance(m, (nn.Conv2d, nn.Linear)):
+            w = m.weight.data
+            absmax = w.reshape(w.shape[0], -1).abs().amax(dim=1).double()
+            target = torch.tensor([_pow2(v / 127) * 127 for v in absmax.tolist()],
+                                  dtype=torch.float64)
+            factor = (target / absmax).to(w.dtype)
+            w.mul_(factor.reshape(-1, *([1] * (w.dim() - 1))))
+            if m.bias is not None:
+                m.bias.data.mul_(factor)
+
+
+def _attr(gm, target):
+    for part in target.split("."):
+        gm = getattr(gm, part)
+    return gm
+
+
+def _exact_int8_arithmetic(gm):
+    """Makes every quantization scale of a converted PT2E GraphModule a power
+    of two (activation scales rounded up, so no range shrinks; weight scales
+    already are, see _pow2_weight_scales) and every conv/linear bias a
+    multiple of its input-scale x weight-scale product (as int32 bias
+    quantization does). Then every float32 product and partial sum in the
+    model is exact, so any summation order gives the same result and a
+    runtime can be held to within one quantization step of torch. With
+    arbitrary scales a random network's int8 outputs are chaotic in the
+    order of summation: torch with and without oneDNN already differs by
+    tens of output steps and in the top-1 class of many inputs."""
+    qd = torch.ops.quantized_decomposed
+    per_tensor = {qd.quantize_per_tensor.default, qd.dequantize_per_tensor.default}
+    for node in gm.graph.nodes:
+        if node.op == "call_function" and node.target in per_tensor:
+            node.args = (node.args[0], _pow2(node.args[1], up=True)) + tuple(node.args[2:])
+        elif node.op == "call_function" and node.target == qd.dequantize_per_channel.default:
+            scales = _attr(gm, node.args[1].target)
+            scales.copy_(torch.tensor([_pow2(v) for v in scales.tolist()], dtype=scales.dtype))
+    for node in gm.graph.nodes:
+        if node.op != "call_function" or node.target not in (
+                torch.ops.aten.conv2d.default, torch.ops.aten.linear.default):
+            continue
+        x, w = node.args[0], node.args[1]
+        bias = node.args[2] if len(node.args) > 2 else None
+        if bias is None:
+            continue
+        assert x.target == qd.dequantize_per_tensor.default, x.target
+        assert w.target == qd.dequantize_per_channel.default, w.target
+        grid = x.args[1] * _attr(gm, w.args[1].target).double()
+        b = _attr(gm, bias.target)
+        b.data.copy_((torch.round(b.double() / grid) * grid).to(b.dtype))
+    gm.recompile()
+    return gm
 
 
 def case_mobilenet_v2_int8():
     from torchvision.models import mobilenet_v2
 
     m = _init_classifier(mobilenet_v2(weights=None))
+    _fold_batchnorm(m)
+    _pow2_weight_scales(m)
+    _center_classifier(m, m.classifier[-1], images(32, 224))
     gen = torch.Generator().manual_seed(4321)
     top1 = images(TOP1_SAMPLES, 224, gen).unsqueeze(1)
     return Case(m, (images(1, 224),),
@@ -371,9 +463,12 @@ def export_one(name, build, out_dir, xnnpack):
         for j, t in enumerate(outputs):
             np.save(os.path.join(d, f"expected_{j}.npy"), t.contiguous().numpy())
         if case.top1_inputs is not None:
-            labels = [int(reference(x)[0].argmax()) for x in case.top1_inputs]
+            logits = torch.cat([reference(x) for x in case.top1_inputs])
+            labels = logits.argmax(dim=1)
             np.save(os.path.join(d, "top1_inputs.npy"), case.top1_inputs.numpy())
-            np.save(os.path.join(d, "top1_labels.npy"), np.array(labels, dtype=np.int64))
+            np.save(os.path.join(d, "top1_expected.npy"), logits.numpy())
+            np.save(os.path.join(d, "top1_labels.npy"), labels.numpy().astype(np.int64))
+            labels = labels.tolist()
             entry["top1_samples"] = len(labels)
             entry["top1_distinct_labels"] = len(set(labels))
     entry.update(
@@ -382,10 +477,31 @@ def export_one(name, build, out_dir, xnnpack):
         input_specs=[_spec(t) for t in case.inputs],
         output_specs=[_spec(t) for t in outputs],
         seed=zlib.crc32(name.encode()),
+        exporter=_exporter_id(),
     )
     _write_json(os.path.join(d, "manifest.json"), entry)
     print(f"  {name}: {entry['pte_bytes']} bytes ({time.time() - t0:.0f} s),"
           f" ops {entry['operators']}", file=sys.stderr)
+    return entry
+
+
+def cached_entry(name, out_dir, xnnpack):
+    """The manifest of a complete cached export by this exporter, or None."""
+    d = os.path.join(out_dir, name)
+    try:
+        with open(os.path.join(d, "manifest.json")) as f:
+            entry = json.load(f)
+    except (OSError, ValueError):
+        return None
+    files = ["model.pte"] + [f"input_{i}.npy" for i in range(entry.get("inputs", 0))]
+    files += [f"expected_{j}.npy" for j in range(entry.get("outputs", 0))]
+    if xnnpack:
+        files.append("model_xnnpack.pte")
+    if entry.get("top1_samples"):
+        files += ["top1_inputs.npy", "top1_expected.npy", "top1_labels.npy"]
+    if entry.get("exporter") != _exporter_id() or not all(
+            os.path.exists(os.path.join(d, fn)) for fn in files):
+        return None
     return entry
 
 
@@ -412,6 +528,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--only", nargs="*", help="export just these models")
+    ap.add_argument("--force", action="store_true",
+                    help="re-export models whose cached files are up to date")
     ap.add_argument("--no-xnnpack", action="store_true",
                     help="skip the XNNPACK-delegated model_xnnpack.pte variants")
     ap.add_argument("--update-fixtures", action="store_true",
@@ -431,7 +549,11 @@ def main():
     for name, build in MODELS:
         if args.only and name not in args.only:
             continue
-        entry = export_one(name, build, args.out, xnnpack=not args.no_xnnpack)
+        entry = None if args.force else cached_entry(name, args.out, not args.no_xnnpack)
+        if entry is not None:
+            print(f"  {name}: up to date", file=sys.stderr)
+        else:
+            entry = export_one(name, build, args.out, xnnpack=not args.no_xnnpack)
         if args.update_fixtures and entry["pte_bytes"] < MAX_COMMITTED_PTE_BYTES:
             copy_fixture(entry, args.out)
 
