@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct ZooModel {
   const char* name;
   bool quantized;
 };
+
+// For test names and failure messages.
+void PrintTo(const ZooModel& model, std::ostream* os) { *os << model.name; }
 
 const ZooModel kZoo[] = {
     {"mobilenet_v2", false},       {"mobilenet_v3_small", false},

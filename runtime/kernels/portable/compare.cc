@@ -60,8 +60,9 @@ void CompareKernel(KernelArgs& args, const Operand& a, const Operand& b,
   SwitchAll(common, [&](auto tag) {
     using CT = decltype(tag);
     // The result is computed as 0/1 in CT and converted to out's dtype.
-    BinaryLoop<CT>(a.view(), b.view(), StridedView::Of(out),
-                   [op](CT x, CT y) { return static_cast<CT>(Compare(op, x, y)); });
+    BinaryLoop<CT>(a.view(), b.view(), StridedView::Of(out), [op](CT x, CT y) {
+      return static_cast<CT>(Compare(op, x, y));
+    });
   });
 }
 

@@ -1,8 +1,8 @@
 // Whole-tensor copies and fills: clone, _to_copy, copy (broadcasting src
 // into self's shape), the dim-order ops (_clone_dim_order,
-// _to_dim_order_copy), full, full_like, scalar_tensor and arange. The output's dim order
-// is the program's choice; these kernels write according to out's strides,
-// which is how a dim-order conversion happens.
+// _to_dim_order_copy), full, full_like, scalar_tensor and arange. The
+// output's dim order is the program's choice; these kernels write according
+// to out's strides, which is how a dim-order conversion happens.
 
 #include <cmath>
 

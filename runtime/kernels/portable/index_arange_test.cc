@@ -31,23 +31,6 @@ F Arange(int n) {
   return v;
 }
 
-// An OptionalTensorList EValue over tensor EValues (nullptr = None).
-class OptionalList {
- public:
-  explicit OptionalList(std::vector<EValue*> items)
-      : items_(std::move(items)), unboxed_(items_.size()) {
-    list_ = {items_.data(), unboxed_.data(), items_.size()};
-    evalue_ = EValue::FromTensorList(&list_, /*optional_items=*/true);
-  }
-  EValue* ev() { return &evalue_; }
-
- private:
-  std::vector<EValue*> items_;
-  std::vector<Tensor*> unboxed_;
-  BoxedTensorList list_;
-  EValue evalue_;
-};
-
 // Output tensors with room for any result up to 32 elements.
 template <typename T>
 std::unique_ptr<TestTensor<T>> Out(std::vector<int32_t> sizes) {
@@ -61,7 +44,7 @@ TEST(IndexTensorTest, IntegerIndices) {
   TestTensor<float> t({3, 4}, Arange(12), {1, 0});
   // t[[2, -3]]
   TestTensor<int64_t> rows({2}, {2, -3});
-  OptionalList one({rows.ev()});
+  TestTensorList one({rows.ev()}, /*optional=*/true);
   auto out = Out<float>({2, 4});
   ASSERT_EQ(RunKernel(IndexTensorOut, {t.ev(), one.ev(), out->ev(), out->ev()}),
             Error::kOk);
@@ -69,7 +52,7 @@ TEST(IndexTensorTest, IntegerIndices) {
   // t[[[0], [2]], [1, 3]]: the two index tensors broadcast to [2, 2].
   TestTensor<int32_t> r({2, 1}, {0, 2});
   TestTensor<int64_t> c({2}, {1, 3});
-  OptionalList two({r.ev(), c.ev()});
+  TestTensorList two({r.ev(), c.ev()}, /*optional=*/true);
   ASSERT_EQ(RunKernel(IndexTensorOut, {t.ev(), two.ev(), out->ev(), out->ev()}),
             Error::kOk);
   EXPECT_EQ(out->Sizes(), (Sizes{2, 2}));
@@ -81,7 +64,7 @@ TEST(IndexTensorTest, NoneGapsAndPlacement) {
   TestTensor<float> t3({2, 3, 4}, Arange(24));
   // t3[:, [2, 0]]: B replaces dim 1 -> [2, 2, 4].
   TestTensor<int64_t> mid({2}, {2, 0});
-  OptionalList gap({nullptr, mid.ev()});
+  TestTensorList gap({nullptr, mid.ev()}, /*optional=*/true);
   auto out = Out<float>({2, 2, 4});
   ASSERT_EQ(RunKernel(IndexTensorOut, {t3.ev(), gap.ev(), out->ev(),
                                        out->ev()}),
@@ -92,7 +75,7 @@ TEST(IndexTensorTest, NoneGapsAndPlacement) {
   // t3[[1, 0], :, [3, 2]]: separated indices put B first -> [2, 3].
   TestTensor<int64_t> i0({2}, {1, 0});
   TestTensor<int64_t> i2({2}, {3, 2});
-  OptionalList apart({i0.ev(), nullptr, i2.ev()});
+  TestTensorList apart({i0.ev(), nullptr, i2.ev()}, /*optional=*/true);
   auto out2 = Out<float>({1, 1});
   ASSERT_EQ(RunKernel(IndexTensorOut, {t3.ev(), apart.ev(), out2->ev(),
                                        out2->ev()}),
@@ -107,14 +90,14 @@ TEST(IndexTensorTest, BoolMasks) {
   TestTensor<bool> mask({3, 4}, {true, false, false, true, false, false, true,
                                  false, false, false, false, false},
                         {1, 0});
-  OptionalList m({mask.ev()});
+  TestTensorList m({mask.ev()}, /*optional=*/true);
   auto out = Out<float>({3});
   ASSERT_EQ(RunKernel(IndexTensorOut, {t.ev(), m.ev(), out->ev(), out->ev()}),
             Error::kOk);
   EXPECT_EQ(out->Values(), (F{0, 3, 6}));
   // t[[False, True, True]] selects rows.
   TestTensor<bool> rows({3}, {false, true, true});
-  OptionalList r({rows.ev()});
+  TestTensorList r({rows.ev()}, /*optional=*/true);
   auto out2 = Out<float>({1, 1});
   ASSERT_EQ(RunKernel(IndexTensorOut, {t.ev(), r.ev(), out2->ev(),
                                        out2->ev()}),
@@ -123,13 +106,13 @@ TEST(IndexTensorTest, BoolMasks) {
   EXPECT_EQ(out2->Values(), (F{4, 5, 6, 7, 8, 9, 10, 11}));
   // An all-false mask gives an empty result; a wrong-size mask fails.
   TestTensor<bool> none({3}, {false, false, false});
-  OptionalList n({none.ev()});
+  TestTensorList n({none.ev()}, /*optional=*/true);
   ASSERT_EQ(RunKernel(IndexTensorOut, {t.ev(), n.ev(), out2->ev(),
                                        out2->ev()}),
             Error::kOk);
   EXPECT_EQ(out2->Sizes(), (Sizes{0, 4}));
   TestTensor<bool> wrong({4}, {true, true, true, true});
-  OptionalList w({wrong.ev()});
+  TestTensorList w({wrong.ev()}, /*optional=*/true);
   EXPECT_EQ(RunKernel(IndexTensorOut, {t.ev(), w.ev(), out->ev(), out->ev()}),
             Error::kInvalidArgument);
 }
@@ -138,30 +121,30 @@ TEST(IndexTensorTest, InvalidArguments) {
   TestTensor<float> t({3, 4}, Arange(12));
   auto out = Out<float>({1, 4});
   TestTensor<int64_t> big({1}, {3});
-  OptionalList b({big.ev()});
+  TestTensorList b({big.ev()}, /*optional=*/true);
   EXPECT_EQ(RunKernel(IndexTensorOut, {t.ev(), b.ev(), out->ev(), out->ev()}),
             Error::kInvalidArgument);
   TestTensor<float> float_index({1}, {0});
-  OptionalList f({float_index.ev()});
+  TestTensorList f({float_index.ev()}, /*optional=*/true);
   EXPECT_EQ(RunKernel(IndexTensorOut, {t.ev(), f.ev(), out->ev(), out->ev()}),
             Error::kInvalidArgument);
   TestTensor<int64_t> i({1}, {0});
-  OptionalList three({i.ev(), i.ev(), i.ev()});
+  TestTensorList three({i.ev(), i.ev(), i.ev()}, /*optional=*/true);
   EXPECT_EQ(RunKernel(IndexTensorOut, {t.ev(), three.ev(), out->ev(),
                                        out->ev()}),
             Error::kInvalidArgument);
-  OptionalList all_none({nullptr});
+  TestTensorList all_none({nullptr}, /*optional=*/true);
   EXPECT_EQ(RunKernel(IndexTensorOut, {t.ev(), all_none.ev(), out->ev(),
                                        out->ev()}),
             Error::kNotSupported);
   TestTensor<int64_t> a({2}, {0, 1});
   TestTensor<int64_t> c({3}, {0, 1, 2});
-  OptionalList mismatch({a.ev(), c.ev()});
+  TestTensorList mismatch({a.ev(), c.ev()}, /*optional=*/true);
   EXPECT_EQ(RunKernel(IndexTensorOut, {t.ev(), mismatch.ev(), out->ev(),
                                        out->ev()}),
             Error::kInvalidArgument);
   TestTensor<double> d({1, 4});
-  OptionalList ok({i.ev()});
+  TestTensorList ok({i.ev()}, /*optional=*/true);
   EXPECT_EQ(RunKernel(IndexTensorOut, {t.ev(), ok.ev(), d.ev(), d.ev()}),
             Error::kInvalidArgument);
 }

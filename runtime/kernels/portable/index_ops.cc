@@ -97,7 +97,9 @@ void SliceScatterOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!SliceView(args, dim, start, end, step, &dst)) return;
   const StridedView from = StridedView::Of(*src);
   bool same = from.dim == dst.dim;
-  for (int d = 0; same && d < dst.dim; ++d) same = from.sizes[d] == dst.sizes[d];
+  for (int d = 0; same && d < dst.dim; ++d) {
+    same = from.sizes[d] == dst.sizes[d];
+  }
   if (!same) {
     args.Fail(Error::kInvalidArgument, "src %s does not match the slice %s",
               FormatSizes(from).text, FormatSizes(dst).text);

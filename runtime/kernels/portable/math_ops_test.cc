@@ -42,7 +42,8 @@ TEST(ModTest, FmodAndRemainderSigns) {
   TestTensor<int32_t> bi({4}, {3, 3, -3, -3});
   TestTensor<int32_t> oi({4});
   EXPECT_EQ(RunBinary(FmodTensorOut, ai, bi.ev(), oi), (I32{1, -1, 1, -1}));
-  EXPECT_EQ(RunBinary(RemainderTensorOut, ai, bi.ev(), oi), (I32{1, 2, -2, -1}));
+  EXPECT_EQ(RunBinary(RemainderTensorOut, ai, bi.ev(), oi),
+            (I32{1, 2, -2, -1}));
   // torch.remainder(torch.tensor([-1.5, 2.5]), 2)
   TestTensor<float> c({2}, {-1.5f, 2.5f});
   TestTensor<float> o2({2});

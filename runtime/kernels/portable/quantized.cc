@@ -57,6 +57,16 @@ bool CheckQuantArgs(KernelArgs& args, int64_t dtype, const Tensor& quantized,
   return true;
 }
 
+// `v` in T, saturating to +-infinity instead of the undefined behaviour of
+// an out-of-range double -> float conversion.
+template <typename T>
+T ToFloating(double v) {
+  constexpr double kMax = std::numeric_limits<T>::max();
+  if (v > kMax) return std::numeric_limits<T>::infinity();
+  if (v < -kMax) return -std::numeric_limits<T>::infinity();
+  return static_cast<T>(v);
+}
+
 // Resizes out to in's shape; the float side must be a floating dtype.
 bool PrepareOut(KernelArgs& args, const Tensor& in, const Tensor& floating,
                 Tensor& out) {
@@ -108,7 +118,7 @@ void QuantizePerTensorKernel(KernelArgs& args, const Tensor& in, double scale,
   SwitchFloating(in.dtype(), [&](auto tag) {
     using T = decltype(tag);
     Quantize<T>(StridedView::Of(in), StridedView::Of(out),
-                static_cast<T>(1.0 / scale), static_cast<T>(zero_point),
+                ToFloating<T>(1.0 / scale), static_cast<T>(zero_point),
                 static_cast<T>(quant_min), static_cast<T>(quant_max));
   });
 }
@@ -129,7 +139,7 @@ void DequantizePerTensorKernel(KernelArgs& args, const Tensor& in,
   SwitchFloating(out.dtype(), [&](auto tag) {
     using T = decltype(tag);
     Dequantize<T>(StridedView::Of(in), StridedView::Of(out),
-                  static_cast<T>(scale), static_cast<T>(zero_point));
+                  ToFloating<T>(scale), static_cast<T>(zero_point));
   });
 }
 
@@ -285,8 +295,8 @@ void QuantizePerChannelOut(KernelContext& ctx, Span<EValue*> raw) {
       // torch: input * (1.0 / scales), the reciprocal in the scales' dtype.
       const T inv = float_scales
                         ? static_cast<T>(1.0f / static_cast<float>(s))
-                        : static_cast<T>(1.0 / s);
-      Quantize<T>(src, dst, inv, static_cast<T>(zp),
+                        : ToFloating<T>(1.0 / s);
+      Quantize<T>(src, dst, inv, ToFloating<T>(zp),
                   static_cast<T>(quant_min), static_cast<T>(quant_max));
     });
   });
@@ -324,7 +334,7 @@ void DequantizePerChannelOut(KernelContext& ctx, Span<EValue*> raw) {
     ForEachChannel(*in, *out, d, *scales, zero_points,
                    [&](double s, double zp, const StridedView& src,
                        const StridedView& dst) {
-      Dequantize<T>(src, dst, static_cast<T>(s), static_cast<T>(zp));
+      Dequantize<T>(src, dst, ToFloating<T>(s), ToFloating<T>(zp));
     });
   });
 }
@@ -383,7 +393,7 @@ void ChooseQparamsTensorOut(KernelContext& ctx, Span<EValue*> raw) {
   const float max_pos = hi > 0 ? hi : 0.0f;
   float scale =
       (max_pos - min_neg) / static_cast<float>(quant_max - quant_min);
-  const float feps = static_cast<float>(eps);
+  const float feps = ToFloating<float>(eps);
   if (!IsNan(scale) && scale < feps) scale = feps;
   int64_t zp = quant_min - Convert<int32_t>(std::nearbyint(min_neg / scale));
   zp = zp < quant_min ? quant_min : (zp > quant_max ? quant_max : zp);

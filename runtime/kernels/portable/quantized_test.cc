@@ -99,7 +99,8 @@ TEST(DequantizePerTensorTest, ValuesOutDtypeAndEmpty) {
   // dequantize_per_tensor(q, 0.1, 3, -128, 127, torch.int8)
   EXPECT_EQ(out.Values(), (F{-13.1000004f, -0.400000006f, -0.300000012f, 0,
                              12.4000006f}));
-  EValue want_double = EValue::FromInt(static_cast<int64_t>(ScalarType::kDouble));
+  EValue want_double =
+      EValue::FromInt(static_cast<int64_t>(ScalarType::kDouble));
   TestTensor<double> dout({5});
   ASSERT_EQ(Dequantize(q.ev(), int8, &want_double, dout.ev()), Error::kOk);
   EXPECT_NEAR(dout.Values()[4], 12.4, 1e-12);
@@ -127,7 +128,8 @@ TEST(QuantizePerTensorTest, InvalidArguments) {
   TestTensor<int32_t> i({10});
   EXPECT_EQ(Quantize(i.ev(), int8, q.ev()), Error::kInvalidArgument);
   EXPECT_EQ(Dequantize(f.ev(), int8, &none, f.ev()), Error::kInvalidArgument);
-  QParams float_type(0.25, 3, -128, 127, static_cast<int64_t>(ScalarType::kFloat));
+  QParams float_type(0.25, 3, -128, 127,
+                     static_cast<int64_t>(ScalarType::kFloat));
   EXPECT_EQ(Quantize(v.ev(), float_type, f.ev()), Error::kInvalidArgument);
   // Wrong shape out, wrong argument count.
   TestTensor<int8_t> short_q({4});

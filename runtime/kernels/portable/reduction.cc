@@ -1,7 +1,8 @@
 // Reductions over a list of dims: mean.out, sum.IntList_out, amax.out,
 // amin.out, argmax.out, argmin.out and the boolean any/all (.out over one
-// dim, .dims_out over a list, .all_out over everything). An absent or empty dim list reduces every
-// dim. Floating sums accumulate in double, integer sums in int64 (wrapping).
+// dim, .dims_out over a list, .all_out over everything). An absent or empty
+// dim list reduces every dim. Floating sums accumulate in double, integer
+// sums in int64 (wrapping).
 
 #include <cmath>
 

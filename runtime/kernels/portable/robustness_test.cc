@@ -86,7 +86,8 @@ class Pool {
     i32_ = std::make_unique<TestTensor<int32_t>>(
         std::vector<int32_t>{4}, std::vector<int32_t>{3, 0, -7, 1});
     i8_ = std::make_unique<TestTensor<int8_t>>(
-        std::vector<int32_t>{2, 3}, std::vector<int8_t>{-128, -1, 0, 1, 5, 127});
+        std::vector<int32_t>{2, 3},
+        std::vector<int8_t>{-128, -1, 0, 1, 5, 127});
     b_ = std::make_unique<TestTensor<bool>>(
         std::vector<int32_t>{2, 3},
         std::vector<bool>{true, false, true, true, false, false});
@@ -102,6 +103,10 @@ class Pool {
     tensor_list_ = std::make_unique<TestTensorList>(
         std::initializer_list<EValue*>{f_[0]->ev(), f_[0]->ev()});
     values_.push_back(tensor_list_->ev());
+    optional_list_ = std::make_unique<TestTensorList>(
+        std::initializer_list<EValue*>{i64_->ev(), nullptr, b_->ev()},
+        /*optional=*/true);
+    values_.push_back(optional_list_->ev());
     for (auto& l : lists_) values_.push_back(l->ev());
     for (EValue& s : scalars_) values_.push_back(&s);
   }
@@ -121,6 +126,7 @@ class Pool {
   std::unique_ptr<TestTensor<bool>> b_;
   std::unique_ptr<TestTensor<double>> d_;
   std::unique_ptr<TestTensorList> tensor_list_;
+  std::unique_ptr<TestTensorList> optional_list_;
   std::vector<EValue*> values_;
 };
 

@@ -130,13 +130,14 @@ class TestIntList {
   EValue evalue_;
 };
 
-// A TensorList EValue over existing tensor EValues.
+// A TensorList EValue over existing tensor EValues, or with `optional` an
+// optional-tensor list (OptionalTensorList: nullptr items are None).
 class TestTensorList {
  public:
-  TestTensorList(std::initializer_list<EValue*> items)
+  TestTensorList(std::initializer_list<EValue*> items, bool optional = false)
       : items_(items), unboxed_(items.size()) {
     list_ = {items_.data(), unboxed_.data(), items_.size()};
-    evalue_ = EValue::FromTensorList(&list_, false);
+    evalue_ = EValue::FromTensorList(&list_, optional);
   }
   TestTensorList(const TestTensorList&) = delete;
   TestTensorList& operator=(const TestTensorList&) = delete;

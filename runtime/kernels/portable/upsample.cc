@@ -191,8 +191,9 @@ void UpsampleBilinear2dVecOut(KernelContext& ctx, Span<EValue*> raw) {
             const int64_t a = tw.i0 * p.sw;
             const int64_t b = tw.i1 * p.sw;
             // As ATen: rows first, then the height weights.
-            yp[oh * q.sh + ow * q.sw] = th.w0 * (tw.w0 * r0[a] + tw.w1 * r0[b]) +
-                                        th.w1 * (tw.w0 * r1[a] + tw.w1 * r1[b]);
+            yp[oh * q.sh + ow * q.sw] =
+                th.w0 * (tw.w0 * r0[a] + tw.w1 * r0[b]) +
+                th.w1 * (tw.w0 * r1[a] + tw.w1 * r1[b]);
           }
         }
       }

@@ -79,8 +79,9 @@ class Case:
     module: nn.Module
     inputs: tuple  # example inputs: given to torch.export and stored
     description: str
-    # For quantized models: the float module to calibrate, and a function
-    # building the quantized GraphModule (torch's reference execution).
+    # For quantized models: quantize(module, inputs) -> the converted
+    # GraphModule, which is exported and whose torch execution is the
+    # reference.
     quantize: object = None
     # Extra samples for the top-1 agreement test (int8 model).
     top1_inputs: object = None
@@ -300,8 +301,9 @@ def _fold_batchnorm(module):
 def _pow2_weight_scales(module):
     """Scales each output channel of every conv / linear so that
     max|w| / 127 (the scale a symmetric per-channel int8 observer picks) is
-    a power of two. Together with _exact_int8_arithmetic this makes the int8
-    model's arithmetic exact without changing the quantized function."""
+    a power of two. This makes a slightly different random network, before
+    calibration; _exact_int8_arithmetic then only has to round activation
+    scales, which moves quantization noise but not the network's function."""
     for m in module.modules():
         if isinstance(m, (nn.Conv2d, nn.Linear)):
             w = m.weight.data
@@ -367,9 +369,10 @@ def case_mobilenet_v2_int8():
     top1 = images(TOP1_SAMPLES, 224, gen).unsqueeze(1)
     return Case(m, (images(1, 224),),
                 "torchvision mobilenet_v2 quantized to int8 with PT2E (XNNPACKQuantizer,"
-                " symmetric static per-channel weights, 16 seeded calibration batches),"
-                " exported without a partitioner (quantized_decomposed ops);"
-                " input float [1,3,224,224]",
+                " symmetric static per-channel weights, 16 seeded calibration images;"
+                " power-of-two scales so that its float arithmetic is exact, see"
+                " docs/zoo.md), exported without a partitioner (quantized_decomposed"
+                " ops); input float [1,3,224,224]",
                 quantize=_quantize_mobilenet_v2, top1_inputs=top1)
 
 
