@@ -304,18 +304,16 @@ Error Method::InitInstructions(const edgefleet_fb::ExecutionPlan& plan) {
 }
 
 Error Method::SetTensorInput(size_t i, Tensor& dst, const Tensor& src) {
-  char expected[96], got[96];
-  DescribeTensor(dst.dtype(), meta_.input_tensor_info(i)->sizes, expected, sizeof(expected));
-  DescribeTensor(src.dtype(), src.sizes(), got, sizeof(got));
-  const bool dynamic = dst.dynamism() != ShapeDynamism::kStatic;
-  EF_CHECK_OR_RETURN(src.dtype() == dst.dtype() && src.dim() == dst.dim(),
-                     Error::kInvalidArgument, "input %zu: expected %s%s, got %s", i, expected,
-                     dynamic ? " (dynamic, bounded)" : "", got);
-  if (dst.Resize(src.sizes()) != Error::kOk) {
+  const TensorInfo info = *meta_.input_tensor_info(i);
+  if (src.dtype() != dst.dtype() || src.dim() != dst.dim() ||
+      dst.Resize(src.sizes()) != Error::kOk) {
+    char expected[96], got[96];
+    DescribeTensor(dst.dtype(), info.sizes, expected, sizeof(expected));
+    DescribeTensor(src.dtype(), src.sizes(), got, sizeof(got));
     EF_FAIL(Error::kInvalidArgument, "input %zu: expected %s%s, got %s", i, expected,
-            dynamic ? " (dynamic, bounded)" : "", got);
+            dst.dynamism() != ShapeDynamism::kStatic ? " (dynamic, bounded)" : "", got);
   }
-  if (meta_.input_tensor_info(i)->is_memory_planned) return CopyTensorData(src, dst);
+  if (info.is_memory_planned) return CopyTensorData(src, dst);
   // Unplanned input: alias the caller's data, which must use our dim order.
   EF_CHECK_OR_RETURN(src.numel() == 0 || src.data() != nullptr, Error::kInvalidArgument,
                      "input %zu: no data", i);

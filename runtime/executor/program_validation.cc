@@ -18,13 +18,6 @@ constexpr int64_t kMaxNumel = INT32_MAX;
 
 #define INVALID(...) EF_FAIL(Error::kInvalidProgram, "invalid program: " __VA_ARGS__)
 
-// The flatbuffers verifier checks a vector's length field, not that 8-byte
-// elements are 8-byte aligned; reading misaligned ones is undefined.
-template <typename T>
-bool ElementsAligned(const flatbuffers::Vector<T>* vector) {
-  return vector == nullptr || reinterpret_cast<uintptr_t>(vector->data()) % alignof(T) == 0;
-}
-
 // Validation of one execution plan.
 class PlanValidator {
  public:
@@ -39,7 +32,6 @@ class PlanValidator {
       INVALID("method '%s' lacks values, inputs, outputs or buffer sizes",
               plan_.name()->c_str());
     }
-    if (!ElementsAligned(plan_.non_const_buffer_sizes())) INVALID("misaligned buffer sizes");
     num_values_ = plan_.values()->size();
     for (int64_t size : *plan_.non_const_buffer_sizes()) {
       if (size < 0) INVALID("negative planned buffer size %lld", static_cast<long long>(size));
@@ -96,7 +88,6 @@ class PlanValidator {
         return Error::kOk;
       case KernelTypes::DoubleList:
         if (value->val_as_DoubleList()->items() == nullptr) INVALID("value %u: list without items", i);
-        if (!ElementsAligned(value->val_as_DoubleList()->items())) INVALID("value %u: misaligned list", i);
         return Error::kOk;
       case KernelTypes::BoolList:
         if (value->val_as_BoolList()->items() == nullptr) INVALID("value %u: list without items", i);
@@ -104,7 +95,6 @@ class PlanValidator {
       case KernelTypes::IntList: {
         const auto* items = value->val_as_IntList()->items();
         if (items == nullptr) INVALID("value %u: list without items", i);
-        if (!ElementsAligned(items)) INVALID("value %u: misaligned list", i);
         for (int64_t item : *items) {
           EF_RETURN_IF_ERROR(CheckIndexOfType(item, KernelTypes::Int, "int list item"));
         }
@@ -321,10 +311,6 @@ class PlanValidator {
 };
 
 Error CheckSegments(const edgefleet_fb::Program& program, const ProgramLayout& layout) {
-  if (program.constant_segment() != nullptr &&
-      !ElementsAligned(program.constant_segment()->offsets())) {
-    INVALID("misaligned constant offsets");
-  }
   if (program.segments() != nullptr) {
     for (const auto* segment : *program.segments()) {
       if (segment == nullptr) INVALID("empty segment entry");
@@ -351,9 +337,6 @@ Error CheckSegments(const edgefleet_fb::Program& program, const ProgramLayout& l
   }
   if (program.mutable_data_segments() != nullptr) {
     for (const auto* entry : *program.mutable_data_segments()) {
-      if (entry != nullptr && !ElementsAligned(entry->offsets())) {
-        INVALID("misaligned mutable data offsets");
-      }
       if (entry == nullptr || entry->segment_index() >= num_segments) {
         INVALID("mutable data segment index out of range");
       }
@@ -364,7 +347,46 @@ Error CheckSegments(const edgefleet_fb::Program& program, const ProgramLayout& l
 
 }  // namespace
 
+namespace {
+
+template <typename T>
+bool ElementsAligned(const flatbuffers::Vector<T>* vector) {
+  return vector == nullptr || reinterpret_cast<uintptr_t>(vector->data()) % alignof(T) == 0;
+}
+
+}  // namespace
+
+bool WideVectorsAligned(const edgefleet_fb::Program& program) {
+  if (program.constant_segment() != nullptr &&
+      !ElementsAligned(program.constant_segment()->offsets())) {
+    return false;
+  }
+  if (program.mutable_data_segments() != nullptr) {
+    for (const auto* entry : *program.mutable_data_segments()) {
+      if (entry != nullptr && !ElementsAligned(entry->offsets())) return false;
+    }
+  }
+  if (program.execution_plan() == nullptr) return true;
+  for (const auto* plan : *program.execution_plan()) {
+    if (plan == nullptr) continue;
+    if (!ElementsAligned(plan->non_const_buffer_sizes())) return false;
+    if (plan->values() == nullptr) continue;
+    for (const auto* value : *plan->values()) {
+      if (value == nullptr) continue;
+      if (const auto* list = value->val_as_IntList(); list && !ElementsAligned(list->items())) {
+        return false;
+      }
+      if (const auto* list = value->val_as_DoubleList();
+          list && !ElementsAligned(list->items())) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 Error ValidateProgram(const edgefleet_fb::Program& program, const ProgramLayout& layout) {
+  if (!WideVectorsAligned(program)) INVALID("misaligned 8-byte vector");
   EF_RETURN_IF_ERROR(CheckSegments(program, layout));
   if (program.execution_plan() == nullptr) INVALID("no execution plan");
   for (const auto* plan : *program.execution_plan()) {

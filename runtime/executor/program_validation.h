@@ -28,6 +28,12 @@ struct ProgramLayout {
   uint64_t constant_segment_size;  // bytes of the loaded constant segment
 };
 
+// True if every vector of 8-byte elements (offsets, buffer sizes, int and
+// double lists) is 8-byte aligned: the flatbuffers verifier checks vectors
+// for 4-byte alignment only, and reading misaligned elements is undefined.
+// REQUIRES: `program` passed the flatbuffers verifier.
+bool WideVectorsAligned(const edgefleet_fb::Program& program);
+
 // Errors: kInvalidProgram with a detail "invalid program: <what>".
 Error ValidateProgram(const edgefleet_fb::Program& program,
                       const ProgramLayout& layout);

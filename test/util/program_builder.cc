@@ -2,19 +2,18 @@
 
 #include <cstring>
 
+#include "test/util/pte_writer.h"
+
 namespace edgefleet {
 namespace testing {
 namespace {
 
-constexpr uint64_t kSegmentAlignment = 128;
 constexpr uint64_t kTensorAlignment = 16;
 
 uint64_t AlignUp(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-void PutU32(std::vector<uint8_t>& out, size_t at, uint32_t v) { memcpy(&out[at], &v, 4); }
-void PutU64(std::vector<uint8_t>& out, size_t at, uint64_t v) { memcpy(&out[at], &v, 8); }
 
 }  // namespace
 
@@ -203,57 +202,20 @@ edgefleet_fb::TensorT& ProgramBuilder::tensor(int index) {
 }
 
 std::vector<uint8_t> ProgramBuilder::Build(bool extended_header) const {
+  // A copy of the program (the object API has no copy assignment) to which
+  // the constant segment's table entry is added.
   edgefleet_fb::ProgramT program;
-  // Copy via pack/unpack-free path: serialize a copy with the segment table.
   flatbuffers::FlatBufferBuilder fbb;
-  {
-    // ProgramT is move-only in parts; build from a packed copy.
-    flatbuffers::FlatBufferBuilder tmp;
-    tmp.Finish(edgefleet_fb::Program::Pack(tmp, &program_), "ET12");
-    edgefleet_fb::GetProgram(tmp.GetBufferPointer())->UnPackTo(&program);
-  }
-  std::vector<std::vector<uint8_t>> segments;
+  fbb.Finish(edgefleet_fb::Program::Pack(fbb, &program_), "ET12");
+  edgefleet_fb::GetProgram(fbb.GetBufferPointer())->UnPackTo(&program);
   if (!constants_.empty()) {
     program.constant_segment->segment_index = static_cast<uint32_t>(program.segments.size());
-    segments.push_back(constants_);
-  }
-  const size_t first_segment = program.segments.size();
-  uint64_t segment_offset = 0;
-  for (const auto& segment : segments) {
     auto entry = std::make_unique<edgefleet_fb::DataSegmentT>();
-    entry->offset = segment_offset;
-    entry->size = segment.size();
+    entry->offset = 0;
+    entry->size = constants_.size();
     program.segments.push_back(std::move(entry));
-    segment_offset = AlignUp(segment_offset + segment.size(), kSegmentAlignment);
   }
-  fbb.Finish(edgefleet_fb::Program::Pack(fbb, &program), "ET12");
-  std::vector<uint8_t> flat(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-  if (!extended_header && segments.empty()) return flat;
-
-  // Splice a 32-byte extended header in at byte 8; offsets inside the
-  // flatbuffer are relative, so only the root offset moves.
-  constexpr size_t kHeaderSize = 32;
-  std::vector<uint8_t> out(flat.begin(), flat.begin() + 8);
-  uint32_t root;
-  memcpy(&root, out.data(), 4);
-  PutU32(out, 0, root + kHeaderSize);
-  out.resize(8 + kHeaderSize, 0);
-  memcpy(&out[8], "eh00", 4);
-  PutU32(out, 12, kHeaderSize);
-  out.insert(out.end(), flat.begin() + 8, flat.end());
-  const uint64_t program_size = out.size();
-  const uint64_t base = segments.empty() ? 0 : AlignUp(program_size, kSegmentAlignment);
-  uint64_t data_size = 0;
-  for (size_t i = 0; i < segments.size(); ++i) {
-    const uint64_t offset = program.segments[first_segment + i]->offset;
-    out.resize(base + offset, 0);
-    out.insert(out.end(), segments[i].begin(), segments[i].end());
-    data_size = offset + segments[i].size();
-  }
-  PutU64(out, 16, program_size);
-  PutU64(out, 24, base);
-  PutU64(out, 32, data_size);
-  return out;
+  return WritePte(program, constants_, extended_header);
 }
 
 }  // namespace testing
