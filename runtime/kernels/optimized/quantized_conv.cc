@@ -1,0 +1,475 @@
+#include "runtime/kernels/optimized/quantized_conv.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "runtime/core/error_detail.h"
+#include "runtime/kernels/optimized/int8_gemm.h"
+#include "runtime/kernels/optimized/kernel_util.h"
+#include "runtime/kernels/optimized/thread_pool.h"
+#include "runtime/kernels/optimized/vec.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace {
+
+constexpr uint32_t kMagic = 0x31564351;  // "QCV1"
+constexpr size_t kAlign = 64;
+constexpr int64_t kMaxTaps = 64;  // depthwise kernel_h * kernel_w
+constexpr int32_t kMaxSize = 1 << 20;
+
+size_t RoundUp(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+struct Packed {
+  uint32_t magic;
+  QuantizedConvSpec spec;
+  float inv_out_scale;
+  int32_t depthwise;     // 1: direct depthwise path (float weights)
+  int64_t depth;         // per group: in_channels / groups * kh * kw
+  int64_t depth_padded;  // multiple of 4
+  int64_t rows_padded;   // per group: multiple of kQGemmMr
+  uint64_t correction_offset, scale_offset, bias_offset, weight_offset;
+  uint64_t total_bytes;
+
+  const int32_t* correction() const {
+    return reinterpret_cast<const int32_t*>(Bytes() + correction_offset);
+  }
+  const float* scale() const {
+    return reinterpret_cast<const float*>(Bytes() + scale_offset);
+  }
+  const float* bias() const {
+    return reinterpret_cast<const float*>(Bytes() + bias_offset);
+  }
+  const int8_t* weight() const {
+    return reinterpret_cast<const int8_t*>(Bytes() + weight_offset);
+  }
+  const float* float_weight() const {
+    return reinterpret_cast<const float*>(Bytes() + weight_offset);
+  }
+  const uint8_t* Bytes() const { return reinterpret_cast<const uint8_t*>(this); }
+};
+
+bool SpecOk(const QuantizedConvSpec& s) {
+  const bool sizes_ok = s.out_channels > 0 && s.in_channels > 0 &&
+                        s.out_channels <= kMaxSize && s.in_channels <= kMaxSize &&
+                        s.kernel_h > 0 && s.kernel_w > 0 && s.kernel_h <= 64 &&
+                        s.kernel_w <= 64 && s.groups > 0 &&
+                        s.in_channels % s.groups == 0 &&
+                        s.out_channels % s.groups == 0;
+  const bool conv_ok = s.stride_h > 0 && s.stride_w > 0 && s.pad_h >= 0 &&
+                       s.pad_w >= 0 && s.pad_h <= 4096 && s.pad_w <= 4096 &&
+                       s.stride_h <= 4096 && s.stride_w <= 4096 &&
+                       s.dilation_h > 0 && s.dilation_w > 0 &&
+                       s.dilation_h <= 4096 && s.dilation_w <= 4096;
+  const bool linear_ok = s.kernel_h == 1 && s.kernel_w == 1 && s.groups == 1;
+  const bool kind_ok = s.kind == QuantizedOpKind::kConv2d
+                           ? conv_ok
+                           : (s.kind == QuantizedOpKind::kLinear && linear_ok);
+  const bool quant_ok =
+      s.in_zero_point >= -128 && s.in_zero_point <= 127 && s.out_min >= -128 &&
+      s.out_min <= s.out_max && s.out_max <= 127 && s.out_zero_point >= -128 &&
+      s.out_zero_point <= 127 && s.out_scale > 0 &&
+      s.out_scale < std::numeric_limits<double>::infinity() && s.in_scale > 0 &&
+      s.in_scale < std::numeric_limits<float>::infinity();
+  return sizes_ok && kind_ok && quant_ok;
+}
+
+bool IsDepthwise(const QuantizedConvSpec& s) {
+  return s.kind == QuantizedOpKind::kConv2d && s.groups > 1 &&
+         s.groups == s.in_channels && s.groups == s.out_channels &&
+         static_cast<int64_t>(s.kernel_h) * s.kernel_w <= kMaxTaps;
+}
+
+// Fills the layout fields of `p` from `spec`; returns the blob size.
+size_t Layout(const QuantizedConvSpec& spec, Packed* p) {
+  p->spec = spec;
+  p->depthwise = IsDepthwise(spec) ? 1 : 0;
+  p->depth = static_cast<int64_t>(spec.in_channels / spec.groups) * spec.kernel_h *
+             spec.kernel_w;
+  p->depth_padded = QGemmDepthPadded(p->depth);
+  p->rows_padded = QGemmRowsPadded(spec.out_channels / spec.groups);
+  const size_t channels = static_cast<size_t>(spec.out_channels);
+  size_t offset = RoundUp(sizeof(Packed));
+  p->correction_offset = offset;
+  offset += RoundUp(channels * sizeof(int32_t));
+  p->scale_offset = offset;
+  offset += RoundUp(channels * sizeof(float));
+  p->bias_offset = offset;
+  offset += RoundUp(channels * sizeof(float));
+  p->weight_offset = offset;
+  if (p->depthwise) {
+    offset += RoundUp(channels * spec.kernel_h * spec.kernel_w * sizeof(float));
+  } else {
+    offset += RoundUp(static_cast<size_t>(spec.groups) * p->rows_padded *
+                      p->depth_padded);
+  }
+  p->total_bytes = offset;
+  return offset;
+}
+
+const char* const kName = "edgefleet::quantized_convolution";
+
+void FailInvalid(KernelContext& ctx, const char* what) {
+  SetErrorDetail("%s: %s", kName, what);
+  ctx.Fail(Error::kInvalidArgument);
+}
+
+// ---- Depthwise: exact float arithmetic on (x - zx) and integer weights. ----
+
+struct DepthwisePlane {
+  const int8_t* x;  // one input plane, H x W
+  int8_t* y;        // one output plane, OH x OW
+  const float* w;   // kh * kw taps
+  float scale, bias;
+  float* plane;     // scratch: padded (x - zx), rows x row_width
+  int8_t* dense;    // scratch: one dense output row (strided convolutions)
+};
+
+struct DepthwiseGeometry {
+  int64_t h, w, oh, ow;
+  int64_t row_width, rows, dense_width;
+  const QuantizedConvSpec* s;
+  float inv, lo, hi, zp;
+};
+
+template <int W>
+struct DepthwiseBody {
+  [[gnu::always_inline]] static inline void Run(const DepthwiseGeometry* gp,
+                                                const DepthwisePlane* pp) {
+    using V = Vf<W>;
+    const DepthwiseGeometry& g = *gp;
+    const DepthwisePlane& p = *pp;
+    const QuantizedConvSpec& s = *g.s;
+    const float zx = static_cast<float>(s.in_zero_point);
+    // Padded plane of x - zx (zeros around and to the right).
+    for (int64_t r = 0; r < g.rows; ++r) {
+      float* row = p.plane + r * g.row_width;
+      const int64_t ih = r - s.pad_h;
+      if (ih < 0 || ih >= g.h) {
+        std::memset(row, 0, sizeof(float) * g.row_width);
+        continue;
+      }
+      std::memset(row, 0, sizeof(float) * s.pad_w);
+      float* dst = row + s.pad_w;
+      const int8_t* src = p.x + ih * g.w;
+      int64_t c = 0;
+      for (; c + W <= g.w; c += W) {
+        Vq<W, int8_t> bytes;
+        __builtin_memcpy(&bytes, src + c, sizeof(bytes));
+        Store<W>(dst + c, __builtin_convertvector(bytes, V) - zx);
+      }
+      for (; c < g.w; ++c) dst[c] = static_cast<float>(src[c]) - zx;
+      std::memset(dst + g.w, 0, sizeof(float) * (g.row_width - s.pad_w - g.w));
+    }
+    const int64_t taps = static_cast<int64_t>(s.kernel_h) * s.kernel_w;
+    const V scale = Splat<W>(p.scale), bias = Splat<W>(p.bias),
+            inv = Splat<W>(g.inv), lo = Splat<W>(g.lo), hi = Splat<W>(g.hi),
+            zp = Splat<W>(g.zp), magic = Splat<W>(12582912.0f);
+    for (int64_t oh = 0; oh < g.oh; ++oh) {
+      const float* base = p.plane + oh * s.stride_h * g.row_width;
+      int8_t* out_row = p.y + oh * g.ow;
+      int8_t* dst = s.stride_w == 1 ? out_row : p.dense;
+      const int64_t limit = s.stride_w == 1 ? g.ow : g.dense_width;
+      for (int64_t c = 0; c < limit; c += W) {
+        V acc = Splat<W>(0.0f);
+        for (int64_t t = 0; t < taps; ++t) {
+          const int64_t kh = t / s.kernel_w, kw = t % s.kernel_w;
+          const float* src = base + kh * s.dilation_h * g.row_width + kw * s.dilation_w + c;
+          acc = acc + Load<W>(src) * p.w[t];
+        }
+        V f = acc * scale;
+        f = f + bias;
+        f = f * inv;
+        f = Select<W>(f < lo, lo, f);
+        f = Select<W>(f > hi, hi, f);
+        f = Select<W>(f == f, f, lo);
+        f = (f + magic) - magic;
+        f = f + zp;
+        const Vq<W, int8_t> q =
+            __builtin_convertvector(__builtin_convertvector(f, Vm<W>), Vq<W, int8_t>);
+        if (s.stride_w == 1 && c + W > g.ow) {
+          __builtin_memcpy(dst + c, &q, g.ow - c);
+        } else {
+          __builtin_memcpy(dst + c, &q, sizeof(q));
+        }
+      }
+      if (s.stride_w != 1) {
+        for (int64_t ow = 0; ow < g.ow; ++ow) out_row[ow] = p.dense[ow * s.stride_w];
+      }
+    }
+  }
+};
+
+bool RunDepthwise(KernelContext& ctx, const Packed& pk, const int8_t* x,
+                  int8_t* y, int64_t batch, int64_t h, int64_t w, int64_t oh,
+                  int64_t ow) {
+  const QuantizedConvSpec& s = pk.spec;
+  DepthwiseGeometry g;
+  g.s = &s;
+  g.h = h;
+  g.w = w;
+  g.oh = oh;
+  g.ow = ow;
+  // Dense columns computed per output row: ow' = ow * stride_w.
+  const int64_t dense = (ow - 1) * s.stride_w + 1;
+  g.dense_width = (dense + 15) / 16 * 16;
+  g.row_width = g.dense_width + static_cast<int64_t>(s.kernel_w - 1) * s.dilation_w;
+  g.row_width = std::max<int64_t>(g.row_width, w + s.pad_w);
+  g.rows = std::max<int64_t>((oh - 1) * s.stride_h +
+                                 static_cast<int64_t>(s.kernel_h - 1) * s.dilation_h + 1,
+                             0);
+  g.inv = pk.inv_out_scale;
+  g.lo = static_cast<float>(s.out_min - s.out_zero_point);
+  g.hi = static_cast<float>(s.out_max - s.out_zero_point);
+  g.zp = static_cast<float>(s.out_zero_point);
+  const int64_t planes = batch * s.out_channels;
+  int threads = static_cast<int>(std::min<int64_t>(ctx.num_threads(), planes));
+  if (planes * oh * ow < 16384) threads = 1;
+  const size_t plane_bytes = sizeof(float) * g.rows * g.row_width;
+  const size_t per_thread = RoundUp(plane_bytes) + RoundUp(g.dense_width + 64);
+  uint8_t* scratch = nullptr;
+  for (; threads >= 1; --threads) {
+    scratch = static_cast<uint8_t*>(ctx.AllocateTemp(per_thread * threads, kAlign));
+    if (scratch != nullptr) break;
+  }
+  if (scratch == nullptr) return false;
+  const int64_t chunk = (planes + threads - 1) / threads;
+  ParallelFor(threads, threads, [&](int64_t t) {
+    DepthwisePlane p;
+    p.plane = reinterpret_cast<float*>(scratch + t * per_thread);
+    p.dense = reinterpret_cast<int8_t*>(scratch + t * per_thread + RoundUp(plane_bytes));
+    const int64_t taps = static_cast<int64_t>(s.kernel_h) * s.kernel_w;
+    for (int64_t i = t * chunk; i < std::min(planes, (t + 1) * chunk); ++i) {
+      const int64_t c = i % s.out_channels;
+      p.x = x + i * h * w;
+      p.y = y + i * oh * ow;
+      p.w = pk.float_weight() + c * taps;
+      p.scale = pk.scale()[c];
+      p.bias = pk.bias()[c];
+      RunVectorized<DepthwiseBody>(&g, &p);
+    }
+  });
+  return true;
+}
+
+// ---- GEMM paths. ----
+
+// col[k][p] for group g's depth rows (im2col), padding read as zx.
+void Im2Col(const QuantizedConvSpec& s, const int8_t* x, int64_t h, int64_t w,
+            int64_t oh, int64_t ow, int8_t* col) {
+  const int64_t cin = s.in_channels / s.groups;
+  const int8_t pad = static_cast<int8_t>(s.in_zero_point);
+  const int64_t p = oh * ow;
+  int64_t k = 0;
+  for (int64_t ci = 0; ci < cin; ++ci) {
+    const int8_t* plane = x + ci * h * w;
+    for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
+      for (int64_t kw = 0; kw < s.kernel_w; ++kw, ++k) {
+        int8_t* dst_k = col + k * p;
+        for (int64_t r = 0; r < oh; ++r) {
+          int8_t* dst = dst_k + r * ow;
+          const int64_t ih = r * s.stride_h - s.pad_h + kh * s.dilation_h;
+          if (ih < 0 || ih >= h) {
+            std::memset(dst, pad, ow);
+            continue;
+          }
+          const int8_t* src = plane + ih * w;
+          const int64_t off = kw * s.dilation_w - s.pad_w;
+          for (int64_t c = 0; c < ow; ++c) {
+            const int64_t iw = c * s.stride_w + off;
+            dst[c] = iw >= 0 && iw < w ? src[iw] : pad;
+          }
+        }
+      }
+    }
+  }
+}
+
+// C (rows x n) for one group: pack the panels of B and multiply, panel by
+// panel over the threads. False if scratch is missing.
+bool GemmGroup(KernelContext& ctx, const Packed& pk, int64_t group,
+               const int8_t* b, int64_t k_stride, int64_t j_stride, int64_t n,
+               int8_t* out, int64_t row_stride, int64_t col_stride) {
+  const QuantizedConvSpec& s = pk.spec;
+  const int64_t rows = s.out_channels / s.groups;
+  uint8_t* packed = static_cast<uint8_t*>(
+      ctx.AllocateTemp(QGemmPackedBBytes(pk.depth, n), kAlign));
+  if (packed == nullptr) return false;
+  QGemmEpilogue e;
+  e.correction = pk.correction() + group * rows;
+  e.scale = pk.scale() + group * rows;
+  e.bias = pk.bias() + group * rows;
+  e.inv_out_scale = pk.inv_out_scale;
+  e.out_zero_point = s.out_zero_point;
+  e.out_min = s.out_min;
+  e.out_max = s.out_max;
+  e.out = out;
+  e.row_stride = row_stride;
+  e.col_stride = col_stride;
+  const int8_t* a = pk.weight() + group * pk.rows_padded * pk.depth_padded;
+  const int64_t panels = (n + kQGemmNr - 1) / kQGemmNr;
+  const int threads = rows * n * pk.depth >= (1 << 20) ? ctx.num_threads() : 1;
+  ParallelFor(panels, threads, [&](int64_t p) {
+    QGemmPackB(b, pk.depth, n, k_stride, j_stride, packed, p, p + 1);
+    QGemm(a, rows, pk.depth_padded, packed, n, p, p + 1, e);
+  });
+  return true;
+}
+
+bool RunConvGemm(KernelContext& ctx, const Packed& pk, const int8_t* x,
+                 int8_t* y, int64_t batch, int64_t h, int64_t w, int64_t oh,
+                 int64_t ow) {
+  const QuantizedConvSpec& s = pk.spec;
+  const int64_t cin = s.in_channels / s.groups, cout = s.out_channels / s.groups;
+  const int64_t p = oh * ow;
+  const bool direct = s.kernel_h == 1 && s.kernel_w == 1 && s.stride_h == 1 &&
+                      s.stride_w == 1 && s.pad_h == 0 && s.pad_w == 0;
+  int8_t* col = nullptr;
+  if (!direct) {
+    col = static_cast<int8_t*>(ctx.AllocateTemp(static_cast<size_t>(pk.depth * p), kAlign));
+    if (col == nullptr) return false;
+  }
+  for (int64_t n = 0; n < batch; ++n) {
+    for (int64_t g = 0; g < s.groups; ++g) {
+      const int8_t* xg = x + (n * s.in_channels + g * cin) * h * w;
+      int8_t* yg = y + (n * s.out_channels + g * cout) * p;
+      const int8_t* b = xg;
+      if (!direct) {
+        Im2Col(s, xg, h, w, oh, ow, col);
+        b = col;
+      }
+      if (!GemmGroup(ctx, pk, g, b, direct ? h * w : p, 1, p, yg, p, 1)) return false;
+    }
+  }
+  return true;
+}
+
+const Packed* PeekPacked(const EValue* v) {
+  if (v == nullptr || !v->is_tensor()) return nullptr;
+  const Tensor& t = v->to_tensor();
+  if (t.dtype() != ScalarType::kByte || t.dim() != 1 ||
+      t.nbytes() < sizeof(Packed) ||
+      reinterpret_cast<uintptr_t>(t.data()) % kAlign != 0) {
+    return nullptr;
+  }
+  const Packed* p = t.data_as<const Packed>();
+  if (p->magic != kMagic || p->total_bytes > t.nbytes() || !SpecOk(p->spec)) {
+    return nullptr;
+  }
+  Packed check;
+  if (Layout(p->spec, &check) != p->total_bytes || check.weight_offset != p->weight_offset) {
+    return nullptr;
+  }
+  return p;
+}
+
+}  // namespace
+
+size_t QuantizedConvPackedBytes(const QuantizedConvSpec& spec) {
+  if (!SpecOk(spec)) return 0;
+  Packed p;
+  return Layout(spec, &p);
+}
+
+bool PackQuantizedConv(const QuantizedConvSpec& spec, const int8_t* weight,
+                       const float* weight_scale, const float* bias,
+                       void* blob) {
+  if (!SpecOk(spec) || reinterpret_cast<uintptr_t>(blob) % kAlign != 0) return false;
+  Packed header{};
+  const size_t total = Layout(spec, &header);
+  header.magic = kMagic;
+  header.inv_out_scale = static_cast<float>(1.0 / spec.out_scale);
+  uint8_t* bytes = static_cast<uint8_t*>(blob);
+  std::memset(bytes, 0, total);
+  std::memcpy(bytes, &header, sizeof(header));
+  int32_t* correction = reinterpret_cast<int32_t*>(bytes + header.correction_offset);
+  float* scale = reinterpret_cast<float*>(bytes + header.scale_offset);
+  float* b = reinterpret_cast<float*>(bytes + header.bias_offset);
+  const int64_t depth = header.depth;
+  const int64_t rows = spec.out_channels / spec.groups;
+  for (int64_t c = 0; c < spec.out_channels; ++c) {
+    scale[c] = spec.in_scale * weight_scale[c];
+    b[c] = bias != nullptr ? bias[c] : 0.0f;
+    const int8_t* wc = weight + c * depth;
+    if (header.depthwise) {
+      float* fw = reinterpret_cast<float*>(bytes + header.weight_offset) + c * depth;
+      for (int64_t k = 0; k < depth; ++k) fw[k] = static_cast<float>(wc[k]);
+      correction[c] = 0;
+    } else {
+      const int64_t g = c / rows, r = c % rows;
+      int8_t* dst = reinterpret_cast<int8_t*>(bytes + header.weight_offset) +
+                    (g * header.rows_padded + r) * header.depth_padded;
+      int64_t sum = 0;
+      for (int64_t k = 0; k < depth; ++k) {
+        dst[k] = wc[k];
+        sum += wc[k];
+      }
+      correction[c] = static_cast<int32_t>(-(128 + spec.in_zero_point) * sum);
+    }
+  }
+  return true;
+}
+
+void QuantizedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
+  if (args.size() != 4) return FailInvalid(ctx, "expected (input, packed, out, out)");
+  const Packed* pk = PeekPacked(args[1]);
+  if (pk == nullptr) return FailInvalid(ctx, "packed weights are missing or corrupt");
+  Tensor* x = PeekTensor(args, 0);
+  Tensor* out = PeekTensor(args, 2);
+  if (x == nullptr || out == nullptr || x->dtype() != ScalarType::kChar ||
+      out->dtype() != ScalarType::kChar || !x->IsDefaultDimOrder() ||
+      !out->IsDefaultDimOrder()) {
+    return FailInvalid(ctx, "input and out must be int8 tensors in the default dim order");
+  }
+  if (Overlaps(*x, *out)) return FailInvalid(ctx, "out overlaps the input");
+  const QuantizedConvSpec& s = pk->spec;
+  const Tensor* inputs[1] = {x};
+  if (s.kind == QuantizedOpKind::kLinear) {
+    if (x->dim() != 2 || x->size(1) != s.in_channels) {
+      return FailInvalid(ctx, "linear input must be [M, in_features]");
+    }
+    const int32_t sizes[2] = {x->size(0), s.out_channels};
+    if (!FitOut(*out, sizes, inputs)) return FailInvalid(ctx, "out has the wrong shape");
+    const int64_t m = x->size(0);
+    if (m == 0) return;
+    if (!GemmGroup(ctx, *pk, 0, x->data_as<const int8_t>(), 1, s.in_channels, m,
+                   out->data_as<int8_t>(), 1, s.out_channels)) {
+      SetErrorDetail("%s: out of scratch memory", kName);
+      ctx.Fail(Error::kMemoryAllocationFailed);
+    }
+    return;
+  }
+  if (x->dim() != 4 || x->size(1) != s.in_channels) {
+    return FailInvalid(ctx, "input must be [N, in_channels, H, W]");
+  }
+  const int64_t h = x->size(2), w = x->size(3);
+  const int64_t eff_h = static_cast<int64_t>(s.dilation_h) * (s.kernel_h - 1) + 1;
+  const int64_t eff_w = static_cast<int64_t>(s.dilation_w) * (s.kernel_w - 1) + 1;
+  const int64_t oh = (h + 2 * s.pad_h - eff_h) / s.stride_h + 1;
+  const int64_t ow = (w + 2 * s.pad_w - eff_w) / s.stride_w + 1;
+  if (h + 2 * s.pad_h < eff_h || w + 2 * s.pad_w < eff_w || oh > kMaxSize ||
+      ow > kMaxSize) {
+    return FailInvalid(ctx, "input is smaller than the kernel");
+  }
+  const int32_t sizes[4] = {x->size(0), s.out_channels, static_cast<int32_t>(oh),
+                            static_cast<int32_t>(ow)};
+  if (!FitOut(*out, sizes, inputs)) return FailInvalid(ctx, "out has the wrong shape");
+  const int64_t batch = x->size(0);
+  if (out->numel() == 0) return;
+  const bool ok = pk->depthwise
+                      ? RunDepthwise(ctx, *pk, x->data_as<const int8_t>(),
+                                     out->data_as<int8_t>(), batch, h, w, oh, ow)
+                      : RunConvGemm(ctx, *pk, x->data_as<const int8_t>(),
+                                    out->data_as<int8_t>(), batch, h, w, oh, ow);
+  if (!ok) {
+    SetErrorDetail("%s: out of scratch memory", kName);
+    ctx.Fail(Error::kMemoryAllocationFailed);
+  }
+}
+
+const Kernel kQuantizedConvolutionKernel = {kName, QuantizedConvolutionOut, nullptr,
+                                            KernelVariant::kOptimized};
+
+}  // namespace optimized
+}  // namespace edgefleet
