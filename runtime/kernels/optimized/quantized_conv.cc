@@ -4,6 +4,16 @@
 #include <cstring>
 #include <limits>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+// GCC 12 reports the intentionally undefined registers of
+// _mm512_undefined_*() inside the intrinsics headers as maybe-uninitialized.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/int8_gemm.h"
 #include "runtime/kernels/optimized/kernel_util.h"
@@ -133,6 +143,47 @@ struct DepthwiseGeometry {
   float inv, lo, hi, zp;
 };
 
+// dst[i] = float(src[i]) - zx for i < n rounded up to 16; returns that.
+#if defined(__x86_64__)
+__attribute__((target("avx512f,avx512bw"))) int64_t ConvertRowAvx512(const int8_t* src,
+                                                                       float* dst, int64_t n,
+                                                                       float zx) {
+  const __m512 z = _mm512_set1_ps(zx);
+  int64_t c = 0;
+  for (; c < n; c += 16) {
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + c));
+    _mm512_storeu_ps(dst + c, _mm512_sub_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(b)), z));
+  }
+  return c;
+}
+__attribute__((target("avx2,fma"))) int64_t ConvertRowAvx2(const int8_t* src, float* dst,
+                                                           int64_t n, float zx) {
+  const __m256 z = _mm256_set1_ps(zx);
+  int64_t c = 0;
+  for (; c < n; c += 8) {
+    const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + c));
+    _mm256_storeu_ps(dst + c, _mm256_sub_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(b)), z));
+  }
+  return c;
+}
+#endif
+
+// n: a multiple of 16 the source may be read up to.
+inline int64_t ConvertRow(const int8_t* src, float* dst, int64_t n, float zx) {
+#if defined(__x86_64__)
+  switch (HostIsa()) {
+    case Isa::kAvx512: return ConvertRowAvx512(src, dst, n, zx);
+    case Isa::kAvx2: return ConvertRowAvx2(src, dst, n, zx);
+    default: break;
+  }
+#endif
+  (void)src;
+  (void)dst;
+  (void)n;
+  (void)zx;
+  return 0;
+}
+
 template <int W>
 struct DepthwiseBody {
   [[gnu::always_inline]] static inline void Run(const DepthwiseGeometry* gp,
@@ -153,19 +204,42 @@ struct DepthwiseBody {
       std::memset(row, 0, sizeof(float) * s.pad_w);
       float* dst = row + s.pad_w;
       const int8_t* src = p.x + ih * g.w;
-      int64_t c = 0;
-      for (; c + W <= g.w; c += W) {
-        Vq<W, int8_t> bytes;
-        __builtin_memcpy(&bytes, src + c, sizeof(bytes));
-        Store<W>(dst + c, __builtin_convertvector(bytes, V) - zx);
-      }
+      // Whole vectors, reading past the row end into the rows below while
+      // inside the plane (the excess is overwritten by padding below).
+      const int64_t in_plane = (g.h - ih) * g.w;
+      int64_t c = ConvertRow(src, dst, std::min<int64_t>(g.w, in_plane / 16 * 16), zx);
       for (; c < g.w; ++c) dst[c] = static_cast<float>(src[c]) - zx;
       std::memset(dst + g.w, 0, sizeof(float) * (g.row_width - s.pad_w - g.w));
     }
     const int64_t taps = static_cast<int64_t>(s.kernel_h) * s.kernel_w;
+    int64_t offsets[kMaxTaps];
+    V weights[kMaxTaps];
+    for (int64_t t = 0; t < taps; ++t) {
+      const int64_t kh = t / s.kernel_w, kw = t % s.kernel_w;
+      offsets[t] = kh * s.dilation_h * g.row_width + kw * s.dilation_w;
+      weights[t] = Splat<W>(p.w[t]);
+    }
+    if (taps == 9) {
+      Rows<9>(g, p, offsets, weights);
+    } else {
+      Rows<0>(g, p, offsets, weights, taps);
+    }
+  }
+
+  // Output rows: the sum over taps (kTaps if non-zero, else `taps`) of
+  // weight * plane, in exact float arithmetic, then requantized.
+  template <int kTaps>
+  [[gnu::always_inline]] static inline void Rows(const DepthwiseGeometry& g,
+                                                 const DepthwisePlane& p,
+                                                 const int64_t* offsets,
+                                                 const Vf<W>* weights,
+                                                 int64_t taps = kTaps) {
+    using V = Vf<W>;
+    const QuantizedConvSpec& s = *g.s;
     const V scale = Splat<W>(p.scale), bias = Splat<W>(p.bias),
             inv = Splat<W>(g.inv), lo = Splat<W>(g.lo), hi = Splat<W>(g.hi),
             zp = Splat<W>(g.zp), magic = Splat<W>(12582912.0f);
+    const int64_t n_taps = kTaps != 0 ? kTaps : taps;
     for (int64_t oh = 0; oh < g.oh; ++oh) {
       const float* base = p.plane + oh * s.stride_h * g.row_width;
       int8_t* out_row = p.y + oh * g.ow;
@@ -173,10 +247,9 @@ struct DepthwiseBody {
       const int64_t limit = s.stride_w == 1 ? g.ow : g.dense_width;
       for (int64_t c = 0; c < limit; c += W) {
         V acc = Splat<W>(0.0f);
-        for (int64_t t = 0; t < taps; ++t) {
-          const int64_t kh = t / s.kernel_w, kw = t % s.kernel_w;
-          const float* src = base + kh * s.dilation_h * g.row_width + kw * s.dilation_w + c;
-          acc = acc + Load<W>(src) * p.w[t];
+#pragma GCC unroll 9
+        for (int64_t t = 0; t < n_taps; ++t) {
+          acc = acc + Load<W>(base + offsets[t] + c) * weights[t];
         }
         V f = acc * scale;
         f = f + bias;
@@ -215,7 +288,7 @@ bool RunDepthwise(KernelContext& ctx, const Packed& pk, const int8_t* x,
   const int64_t dense = (ow - 1) * s.stride_w + 1;
   g.dense_width = (dense + 15) / 16 * 16;
   g.row_width = g.dense_width + static_cast<int64_t>(s.kernel_w - 1) * s.dilation_w;
-  g.row_width = std::max<int64_t>(g.row_width, w + s.pad_w);
+  g.row_width = std::max<int64_t>(g.row_width, (w + 15) / 16 * 16 + s.pad_w);
   g.rows = std::max<int64_t>((oh - 1) * s.stride_h +
                                  static_cast<int64_t>(s.kernel_h - 1) * s.dilation_h + 1,
                              0);
@@ -364,6 +437,16 @@ const Packed* PeekPacked(const EValue* v) {
   return p;
 }
 
+// The input's data, or a scratch copy of it when out shares its memory (the
+// memory planner may give the output the bytes of an input whose last
+// reader was the dequantize this kernel absorbed). Null: no scratch.
+const int8_t* InputData(KernelContext& ctx, const Tensor& x, const Tensor& out) {
+  if (!Overlaps(x, out)) return x.data_as<const int8_t>();
+  void* copy = ctx.AllocateTemp(x.nbytes(), kAlign);
+  if (copy != nullptr) std::memcpy(copy, x.data(), x.nbytes());
+  return static_cast<const int8_t*>(copy);
+}
+
 }  // namespace
 
 size_t QuantizedConvPackedBytes(const QuantizedConvSpec& spec) {
@@ -422,7 +505,6 @@ void QuantizedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
       !out->IsDefaultDimOrder()) {
     return FailInvalid(ctx, "input and out must be int8 tensors in the default dim order");
   }
-  if (Overlaps(*x, *out)) return FailInvalid(ctx, "out overlaps the input");
   const QuantizedConvSpec& s = pk->spec;
   const Tensor* inputs[1] = {x};
   if (s.kind == QuantizedOpKind::kLinear) {
@@ -433,7 +515,8 @@ void QuantizedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
     if (!FitOut(*out, sizes, inputs)) return FailInvalid(ctx, "out has the wrong shape");
     const int64_t m = x->size(0);
     if (m == 0) return;
-    if (!GemmGroup(ctx, *pk, 0, x->data_as<const int8_t>(), 1, s.in_channels, m,
+    const int8_t* xd = InputData(ctx, *x, *out);
+    if (xd == nullptr || !GemmGroup(ctx, *pk, 0, xd, 1, s.in_channels, m,
                    out->data_as<int8_t>(), 1, s.out_channels)) {
       SetErrorDetail("%s: out of scratch memory", kName);
       ctx.Fail(Error::kMemoryAllocationFailed);
@@ -457,11 +540,12 @@ void QuantizedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
   if (!FitOut(*out, sizes, inputs)) return FailInvalid(ctx, "out has the wrong shape");
   const int64_t batch = x->size(0);
   if (out->numel() == 0) return;
-  const bool ok = pk->depthwise
-                      ? RunDepthwise(ctx, *pk, x->data_as<const int8_t>(),
-                                     out->data_as<int8_t>(), batch, h, w, oh, ow)
-                      : RunConvGemm(ctx, *pk, x->data_as<const int8_t>(),
-                                    out->data_as<int8_t>(), batch, h, w, oh, ow);
+  const int8_t* xd = InputData(ctx, *x, *out);
+  const bool ok = xd != nullptr &&
+                  (pk->depthwise ? RunDepthwise(ctx, *pk, xd, out->data_as<int8_t>(), batch,
+                                                h, w, oh, ow)
+                                 : RunConvGemm(ctx, *pk, xd, out->data_as<int8_t>(), batch, h,
+                                               w, oh, ow));
   if (!ok) {
     SetErrorDetail("%s: out of scratch memory", kName);
     ctx.Fail(Error::kMemoryAllocationFailed);

@@ -267,6 +267,32 @@ TEST(QuantizedConvTest, LinearMatchesPortableChain) {
   });
 }
 
+TEST(QuantizedConvTest, OutputMayShareTheInputsMemory) {
+  for (int groups : {1, 8}) {
+    QuantizedConvSpec spec;
+    spec.out_channels = spec.in_channels = 8;
+    spec.groups = groups;
+    spec.kernel_h = spec.kernel_w = groups == 1 ? 1 : 3;
+    spec.pad_h = spec.pad_w = groups == 1 ? 0 : 1;
+    spec.in_scale = 0.125f;
+    spec.in_zero_point = 5;
+    spec.out_scale = 0.5;
+    const int taps = spec.kernel_h * spec.kernel_w * (groups == 1 ? 8 : 1);
+    const std::vector<int8_t> w = RandomInt8(8 * taps, 31, -127, 127);
+    const std::vector<float> scales(8, 1.0f / 128);
+    PackedBlob blob(QuantizedConvPackedBytes(spec));
+    ASSERT_TRUE(PackQuantizedConv(spec, w.data(), scales.data(), nullptr, blob.data()));
+    const std::vector<int8_t> xv = RandomInt8(8 * 6 * 5, 32, -128, 127);
+    TestTensor<int8_t> x({1, 8, 6, 5}, xv), out({1, 8, 6, 5});
+    ASSERT_EQ(Call(QuantizedConvolutionOut, {x.ev(), blob.ev(), out.ev(), out.ev()}), Error::kOk);
+    TestTensor<int8_t> aliased({1, 8, 6, 5});
+    aliased.tensor().set_data(x.tensor().mutable_data());
+    ASSERT_EQ(Call(QuantizedConvolutionOut, {x.ev(), blob.ev(), aliased.ev(), aliased.ev()}),
+              Error::kOk);
+    EXPECT_EQ(x.Values(), out.Values());  // TestTensor reads its own storage
+  }
+}
+
 TEST(QuantizedConvTest, RejectsInvalidArguments) {
   QuantizedConvSpec spec;
   spec.out_channels = 4;
