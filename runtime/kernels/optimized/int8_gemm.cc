@@ -105,34 +105,55 @@ void MicroGeneric(const int8_t* a, int64_t lda, const uint8_t* b,
 #define EF_VNNI512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx2,fma")))
 #define EF_AVXVNNI __attribute__((target("avx2,fma,avxvnni")))
 
+// The inner loop with named accumulators (GCC keeps arrays of vectors in
+// memory across the loop); kNv vectors of 16 columns.
+template <int kNv>
+EF_VNNI512 void DotVnni512(const int8_t* a, int64_t lda, const uint8_t* b,
+                           int64_t k4_count, __m512i acc[kQGemmMr][4]) {
+  const __m512i z = _mm512_setzero_si512();
+  __m512i c00 = z, c01 = z, c02 = z, c03 = z, c10 = z, c11 = z, c12 = z, c13 = z;
+  __m512i c20 = z, c21 = z, c22 = z, c23 = z, c30 = z, c31 = z, c32 = z, c33 = z;
+  __m512i c40 = z, c41 = z, c42 = z, c43 = z, c50 = z, c51 = z, c52 = z, c53 = z;
+  const int8_t* a0 = a;
+  const int8_t* a1 = a + lda;
+  const int8_t* a2 = a + 2 * lda;
+  const int8_t* a3 = a + 3 * lda;
+  const int8_t* a4 = a + 4 * lda;
+  const int8_t* a5 = a + 5 * lda;
+  for (int64_t k4 = 0; k4 < k4_count; ++k4) {
+    const uint8_t* bk = b + k4 * kPanelK4Bytes;
+    const __m512i b0 = _mm512_loadu_si512(bk);
+    const __m512i b1 = kNv > 1 ? _mm512_loadu_si512(bk + 64) : z;
+    const __m512i b2 = kNv > 2 ? _mm512_loadu_si512(bk + 128) : z;
+    const __m512i b3 = kNv > 3 ? _mm512_loadu_si512(bk + 192) : z;
+#define EF_ROW(i)                                                   \
+  {                                                                 \
+    int32_t w;                                                      \
+    std::memcpy(&w, a##i + 4 * k4, 4);                              \
+    const __m512i wv = _mm512_set1_epi32(w);                        \
+    c##i##0 = _mm512_dpbusd_epi32(c##i##0, b0, wv);                 \
+    if (kNv > 1) c##i##1 = _mm512_dpbusd_epi32(c##i##1, b1, wv);    \
+    if (kNv > 2) c##i##2 = _mm512_dpbusd_epi32(c##i##2, b2, wv);    \
+    if (kNv > 3) c##i##3 = _mm512_dpbusd_epi32(c##i##3, b3, wv);    \
+  }
+    EF_ROW(0) EF_ROW(1) EF_ROW(2) EF_ROW(3) EF_ROW(4) EF_ROW(5)
+#undef EF_ROW
+  }
+  acc[0][0] = c00; acc[0][1] = c01; acc[0][2] = c02; acc[0][3] = c03;
+  acc[1][0] = c10; acc[1][1] = c11; acc[1][2] = c12; acc[1][3] = c13;
+  acc[2][0] = c20; acc[2][1] = c21; acc[2][2] = c22; acc[2][3] = c23;
+  acc[3][0] = c30; acc[3][1] = c31; acc[3][2] = c32; acc[3][3] = c33;
+  acc[4][0] = c40; acc[4][1] = c41; acc[4][2] = c42; acc[4][3] = c43;
+  acc[5][0] = c50; acc[5][1] = c51; acc[5][2] = c52; acc[5][3] = c53;
+}
+
 template <int kNv>
 EF_VNNI512 void MicroVnni512(const int8_t* a, int64_t lda, const uint8_t* b,
                              int64_t k4_count, int64_t rows, int64_t j0,
                              int64_t valid, int64_t row0,
                              const QGemmEpilogue& e) {
-  constexpr int kMr = kQGemmMr;
-  __m512i acc[kMr][kNv];
-#pragma GCC unroll 6
-  for (int i = 0; i < kMr; ++i) {
-#pragma GCC unroll 4
-    for (int v = 0; v < kNv; ++v) acc[i][v] = _mm512_setzero_si512();
-  }
-  const int8_t* ar[kMr];
-  for (int i = 0; i < kMr; ++i) ar[i] = a + i * lda;
-  for (int64_t k4 = 0; k4 < k4_count; ++k4) {
-    const uint8_t* bk = b + k4 * kPanelK4Bytes;
-    __m512i bv[kNv];
-#pragma GCC unroll 4
-    for (int v = 0; v < kNv; ++v) bv[v] = _mm512_loadu_si512(bk + 64 * v);
-#pragma GCC unroll 6
-    for (int i = 0; i < kMr; ++i) {
-      int32_t w;
-      std::memcpy(&w, ar[i] + 4 * k4, 4);
-      const __m512i wv = _mm512_set1_epi32(w);
-#pragma GCC unroll 4
-      for (int v = 0; v < kNv; ++v) acc[i][v] = _mm512_dpbusd_epi32(acc[i][v], bv[v], wv);
-    }
-  }
+  __m512i acc[kQGemmMr][4];
+  DotVnni512<kNv>(a, lda, b, k4_count, acc);
   const __m512 inv = _mm512_set1_ps(e.inv_out_scale);
   const __m512 lo = _mm512_set1_ps(static_cast<float>(e.out_min - e.out_zero_point));
   const __m512 hi = _mm512_set1_ps(static_cast<float>(e.out_max - e.out_zero_point));

@@ -141,6 +141,7 @@ struct DepthwiseGeometry {
   int64_t row_width, rows, dense_width;
   const QuantizedConvSpec* s;
   float inv, lo, hi, zp;
+  Isa isa;
 };
 
 // dst[i] = float(src[i]) - zx for i < n rounded up to 16; returns that.
@@ -169,14 +170,15 @@ __attribute__((target("avx2,fma"))) int64_t ConvertRowAvx2(const int8_t* src, fl
 #endif
 
 // n: a multiple of 16 the source may be read up to.
-inline int64_t ConvertRow(const int8_t* src, float* dst, int64_t n, float zx) {
+inline int64_t ConvertRow(Isa isa, const int8_t* src, float* dst, int64_t n, float zx) {
 #if defined(__x86_64__)
-  switch (HostIsa()) {
+  switch (isa) {
     case Isa::kAvx512: return ConvertRowAvx512(src, dst, n, zx);
     case Isa::kAvx2: return ConvertRowAvx2(src, dst, n, zx);
     default: break;
   }
 #endif
+  (void)isa;
   (void)src;
   (void)dst;
   (void)n;
@@ -207,7 +209,7 @@ struct DepthwiseBody {
       // Whole vectors, reading past the row end into the rows below while
       // inside the plane (the excess is overwritten by padding below).
       const int64_t in_plane = (g.h - ih) * g.w;
-      int64_t c = ConvertRow(src, dst, std::min<int64_t>(g.w, in_plane / 16 * 16), zx);
+      int64_t c = ConvertRow(g.isa, src, dst, std::min<int64_t>(g.w, in_plane / 16 * 16), zx);
       for (; c < g.w; ++c) dst[c] = static_cast<float>(src[c]) - zx;
       std::memset(dst + g.w, 0, sizeof(float) * (g.row_width - s.pad_w - g.w));
     }
@@ -243,14 +245,25 @@ struct DepthwiseBody {
     for (int64_t oh = 0; oh < g.oh; ++oh) {
       const float* base = p.plane + oh * s.stride_h * g.row_width;
       int8_t* out_row = p.y + oh * g.ow;
-      int8_t* dst = s.stride_w == 1 ? out_row : p.dense;
+      // Whole vectors straight into the output when they stay inside the
+      // plane (the excess lands on rows written later), else via `dense`.
       const int64_t limit = s.stride_w == 1 ? g.ow : g.dense_width;
+      const bool direct =
+          s.stride_w == 1 && oh * g.ow + (g.ow + W - 1) / W * W <= g.oh * g.ow;
+      int8_t* dst = direct ? out_row : p.dense;
       for (int64_t c = 0; c < limit; c += W) {
-        V acc = Splat<W>(0.0f);
-#pragma GCC unroll 9
-        for (int64_t t = 0; t < n_taps; ++t) {
-          acc = acc + Load<W>(base + offsets[t] + c) * weights[t];
+        // Three partial sums shorten the dependency chain; every partial
+        // sum is an exact integer, so the order does not change the result.
+        V acc0 = Splat<W>(0.0f), acc1 = acc0, acc2 = acc0;
+        int64_t t = 0;
+#pragma GCC unroll 3
+        for (; t + 3 <= n_taps; t += 3) {
+          acc0 = acc0 + Load<W>(base + offsets[t] + c) * weights[t];
+          acc1 = acc1 + Load<W>(base + offsets[t + 1] + c) * weights[t + 1];
+          acc2 = acc2 + Load<W>(base + offsets[t + 2] + c) * weights[t + 2];
         }
+        for (; t < n_taps; ++t) acc0 = acc0 + Load<W>(base + offsets[t] + c) * weights[t];
+        const V acc = (acc0 + acc1) + acc2;
         V f = acc * scale;
         f = f + bias;
         f = f * inv;
@@ -261,14 +274,12 @@ struct DepthwiseBody {
         f = f + zp;
         const Vq<W, int8_t> q =
             __builtin_convertvector(__builtin_convertvector(f, Vm<W>), Vq<W, int8_t>);
-        if (s.stride_w == 1 && c + W > g.ow) {
-          __builtin_memcpy(dst + c, &q, g.ow - c);
-        } else {
-          __builtin_memcpy(dst + c, &q, sizeof(q));
-        }
+        __builtin_memcpy(dst + c, &q, sizeof(q));
       }
       if (s.stride_w != 1) {
         for (int64_t ow = 0; ow < g.ow; ++ow) out_row[ow] = p.dense[ow * s.stride_w];
+      } else if (!direct) {
+        std::memcpy(out_row, p.dense, g.ow);
       }
     }
   }
@@ -296,6 +307,7 @@ bool RunDepthwise(KernelContext& ctx, const Packed& pk, const int8_t* x,
   g.lo = static_cast<float>(s.out_min - s.out_zero_point);
   g.hi = static_cast<float>(s.out_max - s.out_zero_point);
   g.zp = static_cast<float>(s.out_zero_point);
+  g.isa = HostIsa();
   const int64_t planes = batch * s.out_channels;
   int threads = static_cast<int>(std::min<int64_t>(ctx.num_threads(), planes));
   if (planes * oh * ow < 16384) threads = 1;
