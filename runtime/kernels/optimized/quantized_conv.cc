@@ -285,6 +285,109 @@ struct DepthwiseBody {
   }
 };
 
+#if defined(__x86_64__)
+#define EF_AVX512_DW __attribute__((target("avx512f,avx512bw,avx512vl,avx2,fma")))
+
+// AVX-512 depthwise for stride_w 1 or 2 (s = stride_w phases: phase q holds
+// padded columns q, q + s, ...; stride 2 then reads contiguous columns).
+// Taps accumulate with FMA, exact since every value is an integer below
+// 2^24; the requantization is the reference's mul, add, mul, clamp, round.
+struct PhasedLayout {
+  int64_t phase_width;  // floats per phase row
+  int64_t temp_width;   // floats of the padded row before the split
+};
+
+PhasedLayout PhasedDepthwiseLayout(const QuantizedConvSpec& s, int64_t w, int64_t ow) {
+  const int64_t sw = s.stride_w;
+  const int64_t max_col = static_cast<int64_t>(s.kernel_w - 1) * s.dilation_w / sw;
+  int64_t pw = (ow + 15) / 16 * 16 + max_col + 1;
+  pw = std::max<int64_t>(pw, (s.pad_w + (w + 15) / 16 * 16 + sw - 1) / sw);
+  pw = (pw + 15) / 16 * 16;
+  return {pw, sw == 1 ? pw : 2 * pw};
+}
+
+template <int kTaps>
+EF_AVX512_DW void DepthwisePlaneAvx512(const DepthwiseGeometry& g, const DepthwisePlane& p,
+                                       float* temp, int64_t taps_runtime) {
+  const QuantizedConvSpec& s = *g.s;
+  const int64_t sw = s.stride_w;
+  const PhasedLayout layout = PhasedDepthwiseLayout(s, g.w, g.ow);
+  const int64_t prw = layout.phase_width;
+  const int64_t phase_stride = g.rows * prw;
+  const float zx = static_cast<float>(s.in_zero_point);
+  // Phase planes of x - zx, zero padded.
+  for (int64_t r = 0; r < g.rows; ++r) {
+    const int64_t ih = r - s.pad_h;
+    float* row0 = p.plane + r * prw;
+    if (ih < 0 || ih >= g.h) {
+      for (int64_t q = 0; q < sw; ++q) std::memset(row0 + q * phase_stride, 0, sizeof(float) * prw);
+      continue;
+    }
+    float* padded = sw == 1 ? row0 : temp;
+    const int64_t width = sw == 1 ? prw : layout.temp_width;
+    std::memset(padded, 0, sizeof(float) * s.pad_w);
+    const int8_t* src = p.x + ih * g.w;
+    float* dst = padded + s.pad_w;
+    const int64_t in_plane = (g.h - ih) * g.w;
+    int64_t c = ConvertRowAvx512(src, dst, std::min<int64_t>(g.w, in_plane / 16 * 16), zx);
+    for (; c < g.w; ++c) dst[c] = static_cast<float>(src[c]) - zx;
+    std::memset(dst + g.w, 0, sizeof(float) * (width - s.pad_w - g.w));
+    if (sw == 2) {
+      const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4,
+                                            2, 0);
+      const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
+      float* ph1 = row0 + phase_stride;
+      for (int64_t col = 0; col < prw; col += 16) {
+        const __m512 a = _mm512_loadu_ps(temp + 2 * col);
+        const __m512 b = _mm512_loadu_ps(temp + 2 * col + 16);
+        _mm512_storeu_ps(row0 + col, _mm512_permutex2var_ps(a, even, b));
+        _mm512_storeu_ps(ph1 + col, _mm512_permutex2var_ps(a, odd, b));
+      }
+    }
+  }
+  const int64_t taps = kTaps != 0 ? kTaps : taps_runtime;
+  int64_t offsets[kMaxTaps];
+  __m512 weights[kMaxTaps];
+  for (int64_t t = 0; t < taps; ++t) {
+    const int64_t kh = t / s.kernel_w, kw = t % s.kernel_w;
+    const int64_t col = kw * s.dilation_w;
+    offsets[t] = (col % sw) * phase_stride + kh * s.dilation_h * prw + col / sw;
+    weights[t] = _mm512_set1_ps(p.w[t]);
+  }
+  const __m512 scale = _mm512_set1_ps(p.scale), bias = _mm512_set1_ps(p.bias),
+               inv = _mm512_set1_ps(g.inv), lo = _mm512_set1_ps(g.lo),
+               hi = _mm512_set1_ps(g.hi);
+  const __m512i zp = _mm512_set1_epi32(static_cast<int32_t>(g.zp));
+  for (int64_t oh = 0; oh < g.oh; ++oh) {
+    const float* base = p.plane + oh * s.stride_h * prw;
+    int8_t* out_row = p.y + oh * g.ow;
+    for (int64_t c = 0; c < g.ow; c += 16) {
+      __m512 acc0 = _mm512_setzero_ps(), acc1 = acc0, acc2 = acc0;
+      int64_t t = 0;
+#pragma GCC unroll 3
+      for (; t + 3 <= taps; t += 3) {
+        acc0 = _mm512_fmadd_ps(_mm512_loadu_ps(base + offsets[t] + c), weights[t], acc0);
+        acc1 = _mm512_fmadd_ps(_mm512_loadu_ps(base + offsets[t + 1] + c), weights[t + 1], acc1);
+        acc2 = _mm512_fmadd_ps(_mm512_loadu_ps(base + offsets[t + 2] + c), weights[t + 2], acc2);
+      }
+      for (; t < taps; ++t) {
+        acc0 = _mm512_fmadd_ps(_mm512_loadu_ps(base + offsets[t] + c), weights[t], acc0);
+      }
+      __m512 f = _mm512_add_ps(_mm512_add_ps(acc0, acc1), acc2);
+      f = _mm512_mul_ps(f, scale);
+      f = _mm512_add_ps(f, bias);
+      f = _mm512_mul_ps(f, inv);
+      f = _mm512_min_ps(_mm512_max_ps(f, lo), hi);
+      const __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(f), zp);
+      const int64_t n = std::min<int64_t>(16, g.ow - c);
+      const __mmask16 mask = n == 16 ? static_cast<__mmask16>(0xFFFF)
+                                     : static_cast<__mmask16>((1u << n) - 1);
+      _mm_mask_storeu_epi8(out_row + c, mask, _mm512_cvtepi32_epi8(q));
+    }
+  }
+}
+#endif
+
 bool RunDepthwise(KernelContext& ctx, const Packed& pk, const int8_t* x,
                   int8_t* y, int64_t batch, int64_t h, int64_t w, int64_t oh,
                   int64_t ow) {
@@ -311,8 +414,17 @@ bool RunDepthwise(KernelContext& ctx, const Packed& pk, const int8_t* x,
   const int64_t planes = batch * s.out_channels;
   int threads = static_cast<int>(std::min<int64_t>(ctx.num_threads(), planes));
   if (planes * oh * ow < 16384) threads = 1;
-  const size_t plane_bytes = sizeof(float) * g.rows * g.row_width;
-  const size_t per_thread = RoundUp(plane_bytes) + RoundUp(g.dense_width + 64);
+  size_t plane_bytes = sizeof(float) * g.rows * g.row_width;
+  size_t dense_bytes = RoundUp(g.dense_width + 64);
+#if defined(__x86_64__)
+  const bool phased = g.isa == Isa::kAvx512 && s.stride_w <= 2;
+  if (phased) {
+    const PhasedLayout layout = PhasedDepthwiseLayout(s, w, ow);
+    plane_bytes = sizeof(float) * s.stride_w * g.rows * layout.phase_width;
+    dense_bytes = RoundUp(sizeof(float) * (layout.temp_width + 32));
+  }
+#endif
+  const size_t per_thread = RoundUp(plane_bytes) + dense_bytes;
   uint8_t* scratch = nullptr;
   for (; threads >= 1; --threads) {
     scratch = static_cast<uint8_t*>(ctx.AllocateTemp(per_thread * threads, kAlign));
@@ -332,6 +444,17 @@ bool RunDepthwise(KernelContext& ctx, const Packed& pk, const int8_t* x,
       p.w = pk.float_weight() + c * taps;
       p.scale = pk.scale()[c];
       p.bias = pk.bias()[c];
+#if defined(__x86_64__)
+      if (phased) {
+        float* temp = reinterpret_cast<float*>(p.dense);
+        if (taps == 9) {
+          DepthwisePlaneAvx512<9>(g, p, temp, taps);
+        } else {
+          DepthwisePlaneAvx512<0>(g, p, temp, taps);
+        }
+        continue;
+      }
+#endif
       RunVectorized<DepthwiseBody>(&g, &p);
     }
   });
