@@ -179,6 +179,10 @@ const ConvCase kCases[] = {
     {2, 5, 5, 13, 11, 5, 5, 1, 2, 4, 3, 2, 1, 5},       // depthwise 5x5 dilated
     {1, 17, 17, 3, 40, 3, 3, 1, 1, 1, 1, 1, 1, 17},     // depthwise wide rows
     {1, 16, 16, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 16},      // depthwise 1x1 image
+    {1, 21, 21, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 21},      // depthwise 7x7, channel tail
+    {1, 3, 3, 40, 35, 3, 3, 1, 1, 1, 1, 1, 1, 3},       // depthwise, large plane
+    {1, 4, 4, 41, 38, 3, 3, 2, 2, 1, 1, 1, 1, 4},       // depthwise s2, large plane
+    {1, 2, 2, 37, 50, 3, 5, 1, 2, 2, 2, 1, 2, 2},       // large plane, dilated s(1,2)
 };
 
 TEST(QuantizedConvTest, MatchesPortableChain) {
