@@ -640,10 +640,19 @@ void Im2Col(const QuantizedConvSpec& s, const int8_t* x, int64_t h, int64_t w,
           }
           const int8_t* src = plane + ih * w;
           const int64_t off = kw * s.dilation_w - s.pad_w;
-          for (int64_t c = 0; c < ow; ++c) {
-            const int64_t iw = c * s.stride_w + off;
-            dst[c] = iw >= 0 && iw < w ? src[iw] : pad;
+          // Columns reading inside the row: [c_lo, c_hi).
+          const int64_t sw = s.stride_w;
+          const int64_t c_lo = std::min<int64_t>(off >= 0 ? 0 : (-off + sw - 1) / sw, ow);
+          const int64_t c_hi = std::max<int64_t>(
+              std::min<int64_t>(off > w - 1 ? 0 : (w - 1 - off) / sw + 1, ow), c_lo);
+          std::memset(dst, pad, c_lo);
+          if (sw == 1) {
+            std::memcpy(dst + c_lo, src + c_lo + off, c_hi - c_lo);
+          } else {
+            const int8_t* in = src + off;
+            for (int64_t c = c_lo; c < c_hi; ++c) dst[c] = in[c * sw];
           }
+          std::memset(dst + c_hi, pad, ow - c_hi);
         }
       }
     }
