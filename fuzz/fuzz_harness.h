@@ -49,6 +49,9 @@ struct Limits {
   uint64_t max_method_bytes = 64ull << 20;
   // Kernel scratch (temp allocator) per method.
   size_t temp_bytes = 4u << 20;
+  // Budget for what Method::Load derives (folded constants, packed
+  // weights: MemoryManager::constant_allocator) per method.
+  size_t constant_bytes = 1u << 20;
   size_t max_methods = 4;
   int executions = 1;
   KernelPreference kernels = KernelPreference::kOptimizedFirst;
@@ -67,6 +70,7 @@ struct Outcome {
   uint64_t planned_bytes = 0;    // largest sum of planned arenas of a method
   uint64_t method_bytes = 0;     // largest method_allocator_bytes() requested
   uint64_t temp_peak = 0;        // highest kernel scratch use
+  uint64_t constant_bytes = 0;   // most derived-constant bytes a method used
   size_t methods_executed = 0;
 };
 

@@ -179,11 +179,14 @@ bool RunMethod(const Program& program, const char* name, const Limits& limits, R
     memset(arenas.back()->data.get(), kArenaFill, arenas.back()->size);
     spans.push_back({arenas.back()->data.get(), arenas.back()->size});
   }
-  Block method_block(method_bytes), temp_block(limits.temp_bytes);
+  Block method_block(method_bytes), temp_block(limits.temp_bytes),
+      constant_block(limits.constant_bytes);
   MemoryAllocator method_allocator(method_block.data.get(), method_block.size);
   MemoryAllocator temp_allocator(temp_block.data.get(), temp_block.size);
+  MemoryAllocator constant_allocator(constant_block.data.get(), constant_block.size);
   PlannedMemory planned_memory({spans.data(), spans.size()});
-  const MemoryManager memory{&method_allocator, &planned_memory, &temp_allocator};
+  const MemoryManager memory{&method_allocator, &planned_memory, &temp_allocator,
+                             &constant_allocator};
   MethodOptions options;
   options.kernels = limits.kernels;
   options.max_instructions = limits.max_instructions;
@@ -203,6 +206,9 @@ bool RunMethod(const Program& program, const char* name, const Limits& limits, R
   EF_FUZZ_INVARIANT(method.num_instructions() <= meta.num_instructions(),
                     "Method has more instructions than MethodMeta");
   EF_FUZZ_INVARIANT(method_allocator.used() <= method_bytes, "method allocator overused");
+  if (constant_allocator.used() > outcome.constant_bytes) {
+    outcome.constant_bytes = constant_allocator.used();
+  }
   for (size_t pc = 0; pc < method.num_instructions(); ++pc) {
     EF_FUZZ_INVARIANT(method.instruction_kind(pc) != nullptr, "instruction_kind(%zu)", pc);
   }

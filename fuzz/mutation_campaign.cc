@@ -63,7 +63,7 @@ struct Record {
   uint8_t stage;
   uint32_t error;
   uint8_t family;
-  uint64_t file_size, planned, method_bytes, temp_peak;
+  uint64_t file_size, planned, method_bytes, temp_peak, constant_bytes;
 };
 
 struct Case {
@@ -94,7 +94,7 @@ struct Campaign {
   std::map<std::pair<int, uint32_t>, uint64_t> by_stage_error;  // (stage, error)
   uint64_t crashes = 0, hangs = 0, done = 0;
   uint64_t accepted[kNumFamilies] = {}, total[kNumFamilies] = {};
-  uint64_t max_planned = 0, max_method = 0, max_temp = 0;
+  uint64_t max_planned = 0, max_method = 0, max_temp = 0, max_constants = 0;
   double max_method_ratio = 0;
   long max_rss_kb = 0;
   std::vector<std::string> findings;
@@ -110,7 +110,7 @@ struct Campaign {
       Case c = Build(i);
       const Outcome o = ExerciseProgram(c.bytes.data(), c.bytes.size(), limits, CaseSeed(options, i));
       Record r{i, static_cast<uint8_t>(o.stage), static_cast<uint32_t>(o.error), c.family,
-               c.bytes.size(), o.planned_bytes, o.method_bytes, o.temp_peak};
+               c.bytes.size(), o.planned_bytes, o.method_bytes, o.temp_peak, o.constant_bytes};
       if (write(fd, &r, sizeof(r)) != sizeof(r)) _exit(3);
     }
     _exit(0);
@@ -123,6 +123,7 @@ struct Campaign {
     if (r.planned > max_planned) max_planned = r.planned;
     if (r.method_bytes > max_method) max_method = r.method_bytes;
     if (r.temp_peak > max_temp) max_temp = r.temp_peak;
+    if (r.constant_bytes > max_constants) max_constants = r.constant_bytes;
     if (r.file_size > 0) {
       const double ratio = static_cast<double>(r.method_bytes) / static_cast<double>(r.file_size);
       if (ratio > max_method_ratio) max_method_ratio = ratio;
@@ -205,9 +206,9 @@ struct Campaign {
              (unsigned long long)total[f]);
     }
     printf("\npeak memory: planned arenas %llu B, method allocator %llu B (max %.1fx file "
-           "size), kernel scratch %llu B, worker max RSS %ld KiB\n",
+           "size), kernel scratch %llu B, derived constants %llu B, worker max RSS %ld KiB\n",
            (unsigned long long)max_planned, (unsigned long long)max_method, max_method_ratio,
-           (unsigned long long)max_temp, max_rss_kb);
+           (unsigned long long)max_temp, (unsigned long long)max_constants, max_rss_kb);
     for (const std::string& f : findings) printf("FINDING %s\n", f.c_str());
   }
 };

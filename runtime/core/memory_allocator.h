@@ -44,6 +44,9 @@ class MemoryAllocator {
 
   // Releases everything allocated so far.
   void Reset() { used_ = 0; }
+  // Releases what was allocated after used() returned `mark`.
+  // REQUIRES: mark <= used().
+  void ResetTo(size_t mark) { used_ = mark; }
 
   size_t size() const { return size_; }
   size_t used() const { return used_; }

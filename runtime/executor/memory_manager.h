@@ -7,7 +7,11 @@
 //   MethodMeta::planned_buffer_size().
 // - temp_allocator: kernel and delegate scratch, reset after every
 //   instruction; may be null when no kernel needs scratch.
-// All three must outlive the Method. Not thread-safe.
+// - constant_allocator: values the Method derives once at load (folded
+//   constants, pre-packed weights; see MethodOptions::optimize_plan); may
+//   be null, which turns those optimizations off. Its size is a budget:
+//   what does not fit is simply not optimized.
+// All of them must outlive the Method. Not thread-safe.
 
 #ifndef EDGEFLEET_RUNTIME_EXECUTOR_MEMORY_MANAGER_H_
 #define EDGEFLEET_RUNTIME_EXECUTOR_MEMORY_MANAGER_H_
@@ -21,6 +25,7 @@ struct MemoryManager {
   MemoryAllocator* method_allocator = nullptr;
   PlannedMemory* planned_memory = nullptr;
   MemoryAllocator* temp_allocator = nullptr;
+  MemoryAllocator* constant_allocator = nullptr;
 };
 
 }  // namespace edgefleet

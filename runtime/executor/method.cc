@@ -6,6 +6,8 @@
 #include "runtime/backends/backend_registry.h"
 #include "runtime/core/error_detail.h"
 #include "runtime/core/tensor_copy.h"
+#include "runtime/executor/constant_folding.h"
+#include "runtime/executor/plan_editor.h"
 #include "runtime/executor/value_parser.h"
 #include "runtime/format/program_generated.h"
 #include "runtime/platform/log.h"
@@ -13,15 +15,6 @@
 namespace edgefleet {
 
 using edgefleet_fb::InstructionArguments;
-
-struct Method::Instruction {
-  enum class Kind : uint8_t { kKernel, kDelegate, kMove, kJumpFalse, kFree };
-  Kind kind;
-  const Kernel* kernel;  // kKernel
-  Span<EValue*> args;    // kKernel, kDelegate
-  int32_t a;             // delegate index, move source, jump condition, freed value
-  int32_t b;             // move destination, jump target
-};
 
 struct Method::Delegate {
   const BackendInterface* backend;
@@ -123,7 +116,28 @@ Error Method::Init(const edgefleet_fb::ExecutionPlan& plan) {
   EF_RETURN_IF_ERROR(InitDelegates(plan));
   EF_RETURN_IF_ERROR(InitInstructions(plan));
   FindClobberedInputs(plan);
+  OptimizePlan(plan);
   return Error::kOk;
+}
+
+void Method::OptimizePlan(const edgefleet_fb::ExecutionPlan& plan) {
+  if (!options_.optimize_plan || memory_.constant_allocator == nullptr ||
+      memory_.temp_allocator == nullptr || num_instructions_ == 0) {
+    return;
+  }
+  const internal::MethodPlanEditor::MethodState state{
+      &plan,        values_,
+      num_values_,  instructions_,
+      num_instructions_, {input_indices_, num_inputs_},
+      {output_indices_, num_outputs_}, options_.num_threads};
+  internal::MethodPlanEditor editor(state, memory_.constant_allocator, memory_.temp_allocator);
+  if (!editor.ok()) return;
+  if (options_.kernels == KernelPreference::kOptimizedFirst) {
+    for (int i = 0; i < NumRegisteredPlanPasses(); ++i) RegisteredPlanPass(i).run(editor);
+  }
+  internal::FoldConstants(editor);
+  // Passes and folding may have recorded details of rewrites they skipped.
+  ClearErrorDetail();
 }
 
 void Method::FindClobberedInputs(const edgefleet_fb::ExecutionPlan& plan) {
@@ -240,7 +254,7 @@ Error Method::InitInstructions(const edgefleet_fb::ExecutionPlan& plan) {
   for (size_t pc = 0; pc < num_instructions_; ++pc) {
     const auto* fb = instructions.Get(static_cast<uint32_t>(pc));
     Instruction& out = instructions_[pc];
-    out = Instruction{Instruction::Kind::kFree, nullptr, {}, 0, 0};
+    out = Instruction{Instruction::Kind::kFree, Instruction::Skip::kNo, nullptr, {}, 0, 0};
     const flatbuffers::Vector<int32_t>* args = nullptr;
     switch (fb->instr_args_type()) {
       case InstructionArguments::KernelCall:
@@ -293,7 +307,7 @@ Error Method::InitInstructions(const edgefleet_fb::ExecutionPlan& plan) {
     }
   }
   if (missing > 0) {
-    char more[48] = "";
+    char more[64] = "";
     if (missing > 1) snprintf(more, sizeof(more), " (%zu instructions lack kernels)", missing);
     EF_FAIL(Error::kOperatorMissing,
             first_missing_has_kernels ? "operator %s has no kernel for these argument types%s"
@@ -364,6 +378,7 @@ Error Method::SetInput(size_t i, const EValue& value) {
 Error Method::ExecuteInstruction(const Instruction& instruction, size_t* next_pc) {
   switch (instruction.kind) {
     case Instruction::Kind::kKernel: {
+      if (instruction.skip != Instruction::Skip::kNo) return Error::kOk;
       KernelContext context(memory_.temp_allocator, options_.num_threads);
       instruction.kernel->fn(context, instruction.args);
       if (context.failed()) {
@@ -441,12 +456,35 @@ const char* Method::instruction_kind(size_t pc) const {
   const Instruction& instruction = instructions_[pc];
   switch (instruction.kind) {
     case Instruction::Kind::kKernel:
+      if (instruction.skip == Instruction::Skip::kFolded) return "folded";
+      if (instruction.skip == Instruction::Skip::kFused) return "fused";
       return KernelVariantName(instruction.kernel->variant);
     case Instruction::Kind::kDelegate:
       return "delegate";
     default:
       return "control";
   }
+}
+
+bool Method::instruction_name(size_t pc, char* buffer, size_t size) const {
+  const Instruction& instruction = instructions_[pc];
+  const char* kind = "free";
+  switch (instruction.kind) {
+    case Instruction::Kind::kKernel:
+      return snprintf(buffer, size, "%s", instruction.kernel->name) < static_cast<int>(size);
+    case Instruction::Kind::kDelegate:
+      kind = "delegate";
+      break;
+    case Instruction::Kind::kMove:
+      kind = "move";
+      break;
+    case Instruction::Kind::kJumpFalse:
+      kind = "jump_false";
+      break;
+    case Instruction::Kind::kFree:
+      break;
+  }
+  return snprintf(buffer, size, "%s", kind) < static_cast<int>(size);
 }
 
 }  // namespace edgefleet

@@ -21,6 +21,7 @@
 #include "runtime/backends/backend.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/result.h"
+#include "runtime/executor/instruction.h"
 #include "runtime/executor/memory_manager.h"
 #include "runtime/executor/method_meta.h"
 #include "runtime/executor/program.h"
@@ -37,6 +38,10 @@ struct MethodOptions {
   // kInvalidProgram: a bound against malformed jump loops. Straight-line
   // programs run each instruction once; lower it for untrusted programs.
   uint64_t max_instructions = 10 * 1000 * 1000;
+  // Load-time plan optimization (needs MemoryManager::constant_allocator):
+  // registered plan passes (kernels/plan_pass.h; with optimized kernels
+  // only), then constant folding (executor/constant_folding.h).
+  bool optimize_plan = true;
 };
 
 // Observes instruction execution (profiling). Called on the executing
@@ -87,17 +92,23 @@ class Method {
   // Execute(). REQUIRES: i < num_outputs().
   const EValue& output(size_t i) const;
 
-  // Per-instruction kernel choice, for inspection ("portable"/"optimized",
-  // or "delegate"/"prim" for other instruction kinds). REQUIRES: pc is a
-  // valid instruction index of chain 0.
+  // Per-instruction kernel choice, for inspection: "portable"/"optimized",
+  // "folded" (computed at load) or "fused" (taken over by another
+  // instruction) for kernel calls, "delegate" or "control" for the other
+  // kinds. REQUIRES: pc is a valid instruction index of chain 0.
   const char* instruction_kind(size_t pc) const;
+  // Kernel name of instruction `pc` ("aten::add.out", or a plan pass's
+  // fused kernel such as "edgefleet::quantized_convolution") into `buffer`, or
+  // the instruction kind ("delegate", "move", "jump_false", "free") for
+  // other instructions. False if it does not fit. REQUIRES: valid pc.
+  bool instruction_name(size_t pc, char* buffer, size_t size) const;
   size_t num_instructions() const { return num_instructions_; }
 
   // Observer for per-instruction timing; may be null. Not owned.
   void set_observer(InstructionObserver* observer) { observer_ = observer; }
 
  private:
-  struct Instruction;
+  using Instruction = internal::Instruction;
   struct Delegate;
 
   Method(const Program& program, MethodMeta meta, const MemoryManager& memory,
@@ -108,6 +119,7 @@ class Method {
   Error ExecuteInstruction(const Instruction& instruction, size_t* next_pc);
   Error SetTensorInput(size_t i, Tensor& dst, const Tensor& src);
   void FindClobberedInputs(const edgefleet_fb::ExecutionPlan& plan);
+  void OptimizePlan(const edgefleet_fb::ExecutionPlan& plan);
 
   const Program* program_;
   MethodMeta meta_;

@@ -31,10 +31,10 @@ struct Module::LoadedMethod {
   }
 
   std::string name;
-  AlignedBlock method_block, temp_block;
+  AlignedBlock method_block, temp_block, constant_block;
   std::vector<AlignedBlock> arenas;
   std::vector<Span<uint8_t>> arena_spans;
-  std::unique_ptr<MemoryAllocator> method_allocator, temp_allocator;
+  std::unique_ptr<MemoryAllocator> method_allocator, temp_allocator, constant_allocator;
   std::unique_ptr<PlannedMemory> planned;
   std::unique_ptr<Method> method;
 };
@@ -118,10 +118,21 @@ Result<Method*> Module::LoadMethod(const char* name) {
                                                               state->method_block.size);
   state->temp_allocator = std::make_unique<MemoryAllocator>(state->temp_block.data.get(),
                                                             state->temp_block.size);
+  uint64_t constant_budget = options_.constant_budget_bytes;
+  if (constant_budget == 0) {
+    EF_ASSIGN_OR_RETURN(const size_t program_size, loader_->Size());
+    constant_budget = 2 * static_cast<uint64_t>(program_size) + (1 << 20);
+  }
+  if (constant_budget > options_.max_method_bytes) constant_budget = options_.max_method_bytes;
+  if (options_.method.optimize_plan &&
+      LoadedMethod::Allocate(static_cast<size_t>(constant_budget), &state->constant_block)) {
+    state->constant_allocator = std::make_unique<MemoryAllocator>(
+        state->constant_block.data.get(), state->constant_block.size);
+  }
   state->planned = std::make_unique<PlannedMemory>(
       Span<Span<uint8_t>>(state->arena_spans.data(), state->arena_spans.size()));
   const MemoryManager memory{state->method_allocator.get(), state->planned.get(),
-                             state->temp_allocator.get()};
+                             state->temp_allocator.get(), state->constant_allocator.get()};
   EF_ASSIGN_OR_RETURN(Method method, Method::Load(*program_, name, memory, options_.method));
   state->method = std::make_unique<Method>(std::move(method));
   methods_.push_back(std::move(state));
@@ -135,6 +146,7 @@ Module::MemoryUse Module::memory_use(const char* name) const {
     for (const auto& arena : m->arenas) use.planned += arena.size;
     use.method_allocator = m->method_allocator->used();
     use.temp_peak = m->temp_allocator->peak();
+    if (m->constant_allocator != nullptr) use.constants = m->constant_allocator->used();
   }
   return use;
 }

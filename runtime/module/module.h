@@ -38,6 +38,10 @@ class Module {
     // Most bytes one method may ask for (planned arenas plus method
     // allocator): a bound against files that declare absurd arenas.
     uint64_t max_method_bytes = uint64_t{4} << 30;
+    // Budget for what a method derives at load (folded constants, packed
+    // weights; MemoryManager::constant_allocator). 0: twice the program's
+    // size plus 1 MiB. Reserved, and touched only as far as used.
+    uint64_t constant_budget_bytes = 0;
   };
 
   // What a loaded method uses, in bytes.
@@ -45,6 +49,7 @@ class Module {
     uint64_t planned = 0;           // planned arenas
     uint64_t method_allocator = 0;  // value table and metadata actually used
     uint64_t temp_peak = 0;         // highest kernel scratch use so far
+    uint64_t constants = 0;         // derived at load (folded, packed)
   };
 
   // Errors: kAccessFailed (file), and everything Program::Load returns.

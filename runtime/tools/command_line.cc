@@ -56,6 +56,8 @@ Error ApplyFlag(bool is_run, const std::string& flag, const std::string& value,
     run.portable_only = out->inspect.portable_only = true;
   } else if (!is_run) {
     EF_FAIL(Error::kInvalidArgument, "flag %s does not apply to inspect", flag.c_str());
+  } else if (flag == "--profile") {
+    run.profile = true;
   } else if (flag == "--method") {
     EF_CHECK_OR_RETURN(!value.empty(), Error::kInvalidArgument, "--method: empty name");
     run.method = value;
@@ -91,13 +93,15 @@ const char* UsageText() {
   return "usage: edgefleet-run run MODEL.pte [--method NAME] [--input FILE.npy]...\n"
          "                     [--output-dir DIR] [--iterations N] [--warmup N]\n"
          "                     [--threads N] [--load-mode mmap|file] [--portable-only]\n"
-         "                     [--seed N] [--json]\n"
+         "                     [--seed N] [--json] [--profile]\n"
          "       edgefleet-run inspect MODEL.pte [--portable-only] [--json]\n"
          "\n"
          "run      loads MODEL.pte, runs METHOD (default forward) once, then --warmup\n"
          "         untimed and --iterations (default 10) timed executions; inputs come\n"
          "         from --input .npy files in order, or are seeded random (--seed);\n"
          "         outputs are written to DIR/output_<i>.npy with --output-dir.\n"
+         "         --profile adds max(iterations, 1) executes with per-instruction\n"
+         "         timing and prints the time per operator and kernel.\n"
          "inspect  prints the program layout and, per method, inputs, outputs, memory,\n"
          "         operators, delegates and the kernel each instruction resolves to.\n";
 }
@@ -139,7 +143,8 @@ Error ParseCommandLine(int argc, const char* const* argv, CommandLine* out) {
       value = arg.substr(eq + 1);
       arg.resize(eq);
     }
-    const bool known = TakesValue(arg) || arg == "--json" || arg == "--portable-only";
+    const bool known = TakesValue(arg) || arg == "--json" || arg == "--portable-only" ||
+                       arg == "--profile";
     EF_CHECK_OR_RETURN(known, Error::kInvalidArgument, "unknown flag '%.64s'", arg.c_str());
     if (TakesValue(arg)) {
       if (!inline_value) {

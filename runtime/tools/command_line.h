@@ -3,6 +3,7 @@
 //   edgefleet-run run MODEL.pte [--method NAME] [--input FILE.npy]...
 //       [--output-dir DIR] [--iterations N] [--warmup N] [--threads N]
 //       [--load-mode mmap|file] [--portable-only] [--seed N] [--json]
+//       [--profile]
 //   edgefleet-run inspect MODEL.pte [--portable-only] [--json]
 //   edgefleet-run --help
 //
@@ -34,6 +35,7 @@ struct RunOptions {
   bool portable_only = false;
   uint64_t seed = 0;
   bool json = false;
+  bool profile = false;             // per-operator times over extra executes
 };
 
 struct InspectOptions {

@@ -1,5 +1,6 @@
 #include "runtime/tools/run_command.h"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <thread>
@@ -154,6 +155,20 @@ Result<RunReport> RunModel(const RunOptions& options) {
       samples.push_back(MillisSince(start));
     }
     report.latency_ms = SummarizeLatencies(std::move(samples));
+  }
+  if (options.profile) {
+    OpProfiler profiler(method->num_instructions());
+    method->set_observer(&profiler);
+    for (int i = 0; i < std::max(options.iterations, 1); ++i) {
+      const Error error = RunOnce(*inputs, *method);
+      profiler.EndRun();
+      if (error != Error::kOk) {
+        method->set_observer(nullptr);
+        return error;
+      }
+    }
+    method->set_observer(nullptr);
+    report.profile = profiler.Summarize(*method);
   }
 
   EF_RETURN_IF_ERROR(CollectOutputs(*method, options.output_dir, &report));

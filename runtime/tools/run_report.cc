@@ -77,6 +77,7 @@ std::string RunReportToJson(const RunReport& report) {
   json.Key("planned").Uint(report.memory.planned);
   json.Key("method_allocator").Uint(report.memory.method_allocator);
   json.Key("temp_peak").Uint(report.memory.temp_peak);
+  json.Key("constants").Uint(report.memory.constants);
   json.EndObject();
   json.Key("inputs").BeginArray();
   for (const MethodInputs::Description& input : report.inputs) {
@@ -98,6 +99,15 @@ std::string RunReportToJson(const RunReport& report) {
     json.EndObject();
   }
   json.EndArray();
+  if (o.profile) {
+    json.Key("profile").BeginArray();
+    for (const OpProfileRow& row : report.profile) {
+      json.BeginObject().Key("op").String(row.op).Key("kernel").String(row.kernel);
+      json.Key("instructions").Uint(row.instructions).Key("ms_per_run").Double(row.ms_per_run);
+      json.Key("share").Double(row.share).EndObject();
+    }
+    json.EndArray();
+  }
   json.EndObject();
   return json.str();
 }
@@ -119,9 +129,9 @@ std::string RunReportToText(const RunReport& report) {
             "(%d iterations, %d warmup)\n",
             l.p50, l.p90, l.min, l.max, l.mean, o.iterations, o.warmup);
   }
-  Appendf(&out, "memory      planned %s, method allocator %s, temp peak %s\n",
+  Appendf(&out, "memory      planned %s, method allocator %s, temp peak %s, derived constants %s\n",
           Bytes(report.memory.planned).c_str(), Bytes(report.memory.method_allocator).c_str(),
-          Bytes(report.memory.temp_peak).c_str());
+          Bytes(report.memory.temp_peak).c_str(), Bytes(report.memory.constants).c_str());
   for (size_t i = 0; i < report.inputs.size(); ++i) {
     Appendf(&out, "input %-5zu %s (%s)\n", i, report.inputs[i].value.c_str(),
             report.inputs[i].source.c_str());
@@ -130,6 +140,14 @@ std::string RunReportToText(const RunReport& report) {
     const RunReport::Output& output = report.outputs[i];
     Appendf(&out, "output %-4zu %s%s%s\n", i, ShapeText(output).c_str(),
             output.file.empty() ? "" : " -> ", output.file.c_str());
+  }
+  if (o.profile) {
+    Appendf(&out, "profile     %-44s %-9s %6s %10s %6s\n", "operator", "kernel", "instrs",
+            "ms/run", "share");
+    for (const OpProfileRow& row : report.profile) {
+      Appendf(&out, "            %-44.44s %-9s %6zu %10.4f %5.1f%%\n", row.op.c_str(),
+              row.kernel.c_str(), row.instructions, row.ms_per_run, 100 * row.share);
+    }
   }
   return out;
 }

@@ -11,8 +11,9 @@
 
 #include "runtime/module/module.h"
 #include "runtime/tools/command_line.h"
-#include "runtime/tools/method_inputs.h"
 #include "runtime/tools/latency_stats.h"
+#include "runtime/tools/method_inputs.h"
+#include "runtime/tools/op_profiler.h"
 
 namespace edgefleet {
 namespace tools {
@@ -34,6 +35,7 @@ struct RunReport {
   Module::MemoryUse memory;
   std::vector<MethodInputs::Description> inputs;
   std::vector<Output> outputs;
+  std::vector<OpProfileRow> profile;  // with options.profile, slowest first
 };
 
 // One JSON object (no trailing newline).
