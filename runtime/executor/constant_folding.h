@@ -10,6 +10,9 @@
 // A call is folded only if every value it writes is a planned tensor that
 // no other instruction writes, no static view aliases and the caller never
 // sees (not method I/O).
+// A call that computes exactly what an earlier folded call did (same
+// kernel, same constant inputs, equal scalars and int lists; unrolled
+// recurrent networks transpose one weight every step) shares its result.
 // A call that fails, or whose outputs do not fit the budget, is left to
 // run (and fail) at Execute() as before. Kernel scratch comes from the
 // editor's scratch allocator and is released after each call.

@@ -76,6 +76,7 @@ class MethodPlanEditor final : public PlanEditor {
 
   // For constant folding.
   Instruction& instruction(size_t pc) { return method_.instructions[pc]; }
+  const Instruction& instruction(size_t pc) const { return method_.instructions[pc]; }
   // True if `value` is a tensor in a planned arena.
   bool is_planned(const EValue* value) const;
   // True if a pure alias views `value`'s planned bytes.

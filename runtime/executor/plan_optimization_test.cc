@@ -187,6 +187,27 @@ TEST_F(PlanOptimizationTest, FoldsCallsOnConstantsOnceAtLoad) {
   EXPECT_GT(constants_->used(), 0u);
 }
 
+TEST_F(PlanOptimizationTest, RepeatedConstantCallsShareOneResult) {
+  // Like an unrolled RNN transposing the same weight every step:
+  // s1 = c1 + c2; s2 = c1 + c2; y = (x + s1) + s2.
+  ConstantSumProgram p;
+  const int s2 = p.b.AddPlannedTensor(ScalarType::kFloat, {4});
+  const int t = p.b.AddPlannedTensor(ScalarType::kFloat, {4});
+  const int y2 = p.b.AddPlannedTensor(ScalarType::kFloat, {4});
+  p.b.AddKernelCall(p.add, {p.c1, p.c2, s2, s2});
+  p.b.plan().chains[0]->instructions.erase(p.b.plan().chains[0]->instructions.begin() + 1);
+  p.b.AddKernelCall(p.add, {p.x, p.sum, t, t});
+  p.b.AddKernelCall(p.add, {t, s2, y2, y2});
+  p.b.SetOutputs({y2});
+  Result<Method> method = Load(p.b);
+  ASSERT_TRUE(method.ok()) << LastErrorDetail();
+  EXPECT_STREQ(method->instruction_kind(0), "folded");
+  EXPECT_STREQ(method->instruction_kind(1), "folded");
+  EXPECT_EQ(g_adds, 1);                  // computed once
+  EXPECT_LE(constants_->used(), 64u);  // stored once (16 bytes, 64-aligned)
+  EXPECT_EQ(Run(*method, {0, 0, 0, 0}), (std::vector<float>{22, 44, 66, 88}));
+}
+
 TEST_F(PlanOptimizationTest, FoldedValueSurvivesArenaReuse) {
   // The folded value's planned bytes are overwritten by every execute (the
   // arena is cleared here); the folded copy must not be.
