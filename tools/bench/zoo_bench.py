@@ -59,6 +59,13 @@ def et_worker(model, inputs, iterations, warmup):
     from executorch.extension.pybindings.portable_lib import _unsafe_reset_threadpool
     from executorch.runtime import Runtime
 
+    try:
+        # Registers quantized_decomposed::* kernels in the Python runtime, so
+        # it can run the non-delegated int8 program.
+        import executorch.kernels.quantized  # noqa: F401
+    except ImportError:
+        pass
+
     _unsafe_reset_threadpool(1)
     runtime = Runtime.get()
     method = runtime.load_program(model).load_method("forward")

@@ -5,6 +5,7 @@
 
 #include "runtime/kernels/kernel_registry.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
+#include "runtime/kernels/optimized/quantized_fusion.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 
 namespace edgefleet {
@@ -57,6 +58,9 @@ const Kernel kOptimizedKernels[] = {
     Optimized("aten::t_copy.out", TCopyOut, PermuteSupports),
 };
 
+// Init-time rewrites run by Method::Load on plans using optimized kernels.
+const PlanPass kOptimizedPlanPasses[] = {kFuseQuantizedConvolutionPass};
+
 }  // namespace
 }  // namespace optimized
 
@@ -69,6 +73,9 @@ Error RegisterOptimizedKernels(int max_threads) {
     result = optimized::StartKernelThreadPool(threads < 1 ? 1 : threads);
     if (result == Error::kOk) {
       result = RegisterKernels(optimized::kOptimizedKernels);
+    }
+    if (result == Error::kOk) {
+      result = RegisterPlanPasses(optimized::kOptimizedPlanPasses);
     }
   });
   return result;

@@ -1,0 +1,360 @@
+// The fuse_quantized_convolution plan pass on small plans held by a test
+// PlanEditor: the rewritten plan computes what the original one did
+// (power-of-two scales: exactly), and patterns that do not match exactly
+// are left alone.
+
+#include "runtime/kernels/optimized/quantized_fusion.h"
+
+#include <cstdlib>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/kernels/optimized/quantized_conv.h"
+#include "runtime/kernels/optimized/test_util.h"
+#include "runtime/kernels/portable/portable_kernels.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace {
+
+using testing::TestIntList;
+using testing::TestTensor;
+
+// Instructions with portable kernels; out and return slot are the last two
+// arguments and are written, the others read.
+class TestPlan : public PlanEditor {
+ public:
+  struct Instr {
+    std::string op;
+    std::vector<EValue*> args;
+    OpFunction fn;
+    bool live = true;
+  };
+
+  void Add(const char* op, OpFunction fn, std::vector<EValue*> args) {
+    instrs_.push_back({op, std::move(args), fn});
+  }
+  void SetConstant(const EValue* v) { constants_.push_back(v); }
+  void SetIo(const EValue* v) { io_.push_back(v); }
+
+  Error Execute() {
+    for (Instr& in : instrs_) {
+      if (!in.live) continue;
+      std::vector<uint64_t> temp_memory((8 << 20) / 8);
+      MemoryAllocator temp(temp_memory.data(), 8 << 20);
+      KernelContext ctx(&temp, 1);
+      in.fn(ctx, Span<EValue*>(in.args.data(), in.args.size()));
+      if (ctx.failed()) return ctx.failure();
+    }
+    return Error::kOk;
+  }
+  size_t live() const {
+    size_t n = 0;
+    for (const Instr& in : instrs_) n += in.live;
+    return n;
+  }
+  const Instr& instr(size_t pc) const { return instrs_[pc]; }
+
+  size_t num_instructions() const override { return instrs_.size(); }
+  const char* op(size_t pc) const override {
+    return instrs_[pc].live ? instrs_[pc].op.c_str() : nullptr;
+  }
+  Span<EValue*> args(size_t pc) const override {
+    auto& a = const_cast<std::vector<EValue*>&>(instrs_[pc].args);
+    return {a.data(), a.size()};
+  }
+  int num_threads() const override { return 1; }
+  int64_t writer(const EValue* value) const override {
+    int64_t found = -1;
+    int count = 0;
+    for (size_t pc = 0; pc < instrs_.size(); ++pc) {
+      const Instr& in = instrs_[pc];
+      if (in.live && in.args.size() >= 2 && in.args.back() == value) {
+        found = static_cast<int64_t>(pc);
+        ++count;
+      }
+    }
+    return count == 1 && !is_method_io(value) ? found : -1;
+  }
+  size_t num_readers(const EValue* value) const override {
+    size_t n = 0;
+    for (const Instr& in : instrs_) {
+      if (!in.live) continue;
+      bool reads = false;
+      for (size_t a = 0; a + 2 < in.args.size(); ++a) reads = reads || in.args[a] == value;
+      n += reads;
+    }
+    return n;
+  }
+  bool is_constant(const EValue* value) const override {
+    for (const EValue* c : constants_) {
+      if (c == value) return true;
+    }
+    return false;
+  }
+  bool is_method_io(const EValue* value) const override {
+    for (const EValue* c : io_) {
+      if (c == value) return true;
+    }
+    return false;
+  }
+  void* Allocate(size_t bytes, size_t alignment) override {
+    if (budget_ < bytes) return nullptr;
+    budget_ -= bytes;
+    blocks_.emplace_back(bytes + alignment);
+    uintptr_t p = reinterpret_cast<uintptr_t>(blocks_.back().data());
+    return reinterpret_cast<void*>((p + alignment - 1) / alignment * alignment);
+  }
+  EValue* NewValue(const EValue& value) override {
+    values_.push_back(value);
+    return &values_.back();
+  }
+  Error Replace(size_t pc, const Kernel& kernel, Span<EValue* const> args) override {
+    if (!instrs_[pc].live) return Error::kInvalidArgument;
+    instrs_[pc].op = kernel.name;
+    instrs_[pc].fn = kernel.fn;
+    instrs_[pc].args.assign(args.data(), args.data() + args.size());
+    return Error::kOk;
+  }
+  void Remove(size_t pc) override { instrs_[pc].live = false; }
+
+  size_t budget_ = size_t{1} << 30;
+
+ private:
+  std::vector<Instr> instrs_;
+  std::vector<const EValue*> constants_, io_;
+  std::deque<std::vector<uint8_t>> blocks_;
+  std::deque<EValue> values_;
+};
+
+std::vector<int8_t> RandomInt8(size_t n, uint32_t seed, int lo, int hi) {
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int> dist(lo, hi);
+  std::vector<int8_t> v(n);
+  for (auto& x : v) x = static_cast<int8_t>(dist(gen));
+  return v;
+}
+
+// x_q -> dq -> conv(dq_per_channel(W_q), b) -> q -> dq -> hardtanh -> q -> out.
+struct ConvChain {
+  explicit ConvChain(int groups = 1, int cin = 8, int cout = 12)
+      : x({1, cin, 9, 7}, RandomInt8(cin * 63, 1, -128, 127)),
+        xf({1, cin, 9, 7}),
+        wq({cout, cin / groups, 3, 3}, RandomInt8(cout * cin / groups * 9, 2, -127, 127)),
+        wscale({cout}, std::vector<float>(cout, 1.0f / 128)),
+        wzp({cout}),
+        wf({cout, cin / groups, 3, 3}),
+        bias({cout}, std::vector<float>(cout, 0.5f)),
+        yf({1, cout, 9, 7}), yq({1, cout, 9, 7}), zf({1, cout, 9, 7}), af({1, cout, 9, 7}),
+        out({1, cout, 9, 7}),
+        stride({1, 1}), pad({1, 1}), dil({1, 1}), outpad({0, 0}),
+        groups_v(EValue::FromInt(groups)) {}
+
+  void Build(TestPlan& plan, bool activation = true) {
+    plan.Add("quantized_decomposed::dequantize_per_channel.out", portable::DequantizePerChannelOut,
+             {wq.ev(), wscale.ev(), wzp.ev(), &zero, &wqmin, &qmax, &dtype, &none, wf.ev(),
+              wf.ev()});
+    plan.Add("quantized_decomposed::dequantize_per_tensor.out", portable::DequantizePerTensorOut,
+             {x.ev(), &s_in, &zp_in, &qmin, &qmax, &dtype, &none, xf.ev(), xf.ev()});
+    plan.Add("aten::convolution.out", portable::ConvolutionOut,
+             {xf.ev(), wf.ev(), bias.ev(), stride.ev(), pad.ev(), dil.ev(), &no, outpad.ev(),
+              &groups_v, yf.ev(), yf.ev()});
+    TestTensor<int8_t>& q1 = activation ? yq : out;
+    plan.Add("quantized_decomposed::quantize_per_tensor.out", portable::QuantizePerTensorOut,
+             {yf.ev(), &s_out, &zp_out, &qmin, &qmax, &dtype, q1.ev(), q1.ev()});
+    if (activation) {
+      plan.Add("quantized_decomposed::dequantize_per_tensor.out",
+               portable::DequantizePerTensorOut,
+               {yq.ev(), &s_out, &zp_out, &qmin, &qmax, &dtype, &none, zf.ev(), zf.ev()});
+      plan.Add("aten::hardtanh.out", portable::HardtanhOut,
+               {zf.ev(), &act_min, &act_max, af.ev(), af.ev()});
+      plan.Add("quantized_decomposed::quantize_per_tensor.out", portable::QuantizePerTensorOut,
+               {af.ev(), &s_out2, &zp_out, &qmin, &qmax, &dtype, out.ev(), out.ev()});
+    }
+    for (EValue* c : {wq.ev(), wscale.ev(), wzp.ev(), bias.ev()}) plan.SetConstant(c);
+    plan.SetIo(x.ev());
+    plan.SetIo(out.ev());
+  }
+
+  TestTensor<int8_t> x;
+  TestTensor<float> xf;
+  TestTensor<int8_t> wq;
+  TestTensor<float> wscale;
+  TestTensor<int64_t> wzp;
+  TestTensor<float> wf, bias, yf;
+  TestTensor<int8_t> yq;
+  TestTensor<float> zf, af;
+  TestTensor<int8_t> out;
+  TestIntList stride, pad, dil, outpad;
+  EValue groups_v, zero = EValue::FromInt(0), wqmin = EValue::FromInt(-127),
+                   qmin = EValue::FromInt(-128), qmax = EValue::FromInt(127),
+                   dtype = EValue::FromInt(1), none, no = EValue::FromBool(false),
+                   s_in = EValue::FromDouble(0.125), zp_in = EValue::FromInt(-3),
+                   s_out = EValue::FromDouble(0.25), zp_out = EValue::FromInt(9),
+                   act_min = EValue::FromDouble(0.0), act_max = EValue::FromDouble(6.0),
+                   s_out2 = EValue::FromDouble(0.25);
+};
+
+TEST(QuantizedFusionTest, FusesConvolutionChainExactly) {
+  for (int groups : {1, 4, 8}) {
+    SCOPED_TRACE("groups " + std::to_string(groups));
+    ConvChain c(groups, 8, groups == 8 ? 8 : 12);
+    TestPlan plan;
+    c.Build(plan);
+    ASSERT_EQ(plan.Execute(), Error::kOk);
+    const std::vector<int8_t> want = c.out.Values();
+    c.out.Set(std::vector<int8_t>(want.size(), 0));
+    FuseQuantizedConvolution(plan);
+    EXPECT_EQ(plan.live(), 1u);
+    EXPECT_STREQ(plan.op(2), "edgefleet::quantized_convolution");
+    ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
+    EXPECT_EQ(c.out.Values(), want);
+    // The clamp of hardtanh reached the int8 output.
+    int lo = 127;
+    for (int8_t v : want) lo = std::min<int>(lo, v);
+    EXPECT_EQ(lo, 9);
+  }
+}
+
+TEST(QuantizedFusionTest, FusesWithoutActivation) {
+  ConvChain c;
+  TestPlan plan;
+  c.Build(plan, /*activation=*/false);
+  ASSERT_EQ(plan.Execute(), Error::kOk);
+  const std::vector<int8_t> want = c.out.Values();
+  FuseQuantizedConvolution(plan);
+  EXPECT_EQ(plan.live(), 1u);
+  ASSERT_EQ(plan.Execute(), Error::kOk);
+  EXPECT_EQ(c.out.Values(), want);
+}
+
+TEST(QuantizedFusionTest, FusesLinear) {
+  const int m = 1, k = 40, n = 21;
+  TestTensor<int8_t> x({m, k}, RandomInt8(m * k, 5, -128, 127)), out({m, n});
+  TestTensor<float> xf({m, k}), wf({n, k}), wt({k, n}), yf({m, n});
+  TestTensor<int8_t> wq({n, k}, RandomInt8(n * k, 6, -127, 127));
+  TestTensor<float> wscale({n}, std::vector<float>(n, 1.0f / 64)), bias({n}, std::vector<float>(n, 0.25f));
+  EValue none, zero = EValue::FromInt(0), wqmin = EValue::FromInt(-127),
+               qmin = EValue::FromInt(-128), qmax = EValue::FromInt(127),
+               dtype = EValue::FromInt(1), s_in = EValue::FromDouble(0.125),
+               zp_in = EValue::FromInt(-11), s_out = EValue::FromDouble(0.5),
+               zp_out = EValue::FromInt(3), one = EValue::FromInt(1);
+  TestIntList perm({1, 0});
+  TestPlan plan;
+  plan.Add("quantized_decomposed::dequantize_per_channel.out", portable::DequantizePerChannelOut,
+           {wq.ev(), wscale.ev(), &none, &zero, &wqmin, &qmax, &dtype, &none, wf.ev(), wf.ev()});
+  plan.Add("quantized_decomposed::dequantize_per_tensor.out", portable::DequantizePerTensorOut,
+           {x.ev(), &s_in, &zp_in, &qmin, &qmax, &dtype, &none, xf.ev(), xf.ev()});
+  plan.Add("aten::permute_copy.out", portable::PermuteCopyOut, {wf.ev(), perm.ev(), wt.ev(), wt.ev()});
+  plan.Add("aten::addmm.out", portable::AddmmOut,
+           {bias.ev(), xf.ev(), wt.ev(), &one, &one, yf.ev(), yf.ev()});
+  plan.Add("quantized_decomposed::quantize_per_tensor.out", portable::QuantizePerTensorOut,
+           {yf.ev(), &s_out, &zp_out, &qmin, &qmax, &dtype, out.ev(), out.ev()});
+  for (EValue* v : {wq.ev(), wscale.ev(), bias.ev()}) plan.SetConstant(v);
+  plan.SetIo(x.ev());
+  plan.SetIo(out.ev());
+  ASSERT_EQ(plan.Execute(), Error::kOk);
+  const std::vector<int8_t> want = out.Values();
+  FuseQuantizedConvolution(plan);
+  EXPECT_EQ(plan.live(), 1u);
+  EXPECT_STREQ(plan.op(3), "edgefleet::quantized_convolution");
+  ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
+  EXPECT_EQ(out.Values(), want);
+}
+
+TEST(QuantizedFusionTest, LeavesNonMatchingPlansAlone) {
+  {  // The convolution's float output is read twice.
+    ConvChain c;
+    TestPlan plan;
+    c.Build(plan);
+    TestTensor<float> copy({1, 12, 9, 7});
+    plan.Add("aten::hardtanh.out", portable::HardtanhOut,
+             {c.yf.ev(), &c.act_min, &c.act_max, copy.ev(), copy.ev()});
+    const size_t before = plan.live();
+    FuseQuantizedConvolution(plan);
+    EXPECT_EQ(plan.live(), before);
+  }
+  {  // Weights not constant.
+    ConvChain c3;
+    TestPlan bare;
+    bare.Add("quantized_decomposed::dequantize_per_channel.out", portable::DequantizePerChannelOut,
+             {c3.wq.ev(), c3.wscale.ev(), c3.wzp.ev(), &c3.zero, &c3.wqmin, &c3.qmax, &c3.dtype,
+              &c3.none, c3.wf.ev(), c3.wf.ev()});
+    bare.Add("quantized_decomposed::dequantize_per_tensor.out", portable::DequantizePerTensorOut,
+             {c3.x.ev(), &c3.s_in, &c3.zp_in, &c3.qmin, &c3.qmax, &c3.dtype, &c3.none, c3.xf.ev(),
+              c3.xf.ev()});
+    bare.Add("aten::convolution.out", portable::ConvolutionOut,
+             {c3.xf.ev(), c3.wf.ev(), c3.bias.ev(), c3.stride.ev(), c3.pad.ev(), c3.dil.ev(),
+              &c3.no, c3.outpad.ev(), &c3.groups_v, c3.yf.ev(), c3.yf.ev()});
+    bare.Add("quantized_decomposed::quantize_per_tensor.out", portable::QuantizePerTensorOut,
+             {c3.yf.ev(), &c3.s_out, &c3.zp_out, &c3.qmin, &c3.qmax, &c3.dtype, c3.out.ev(),
+              c3.out.ev()});
+    FuseQuantizedConvolution(bare);
+    EXPECT_EQ(bare.live(), 4u);
+  }
+  {  // The output shares memory with the input (the planner reused the
+     // input's bytes after its dequantize): fused, the kernel reads a copy.
+    ConvChain c(1, 12, 12);
+    const std::vector<int8_t> x = c.x.Values();
+    c.out.tensor().set_data(c.x.tensor().mutable_data());
+    TestPlan plan;
+    c.Build(plan);
+    ASSERT_EQ(plan.Execute(), Error::kOk);
+    const std::vector<int8_t> want = c.x.Values();  // out's bytes
+    EXPECT_NE(want, x);
+    FuseQuantizedConvolution(plan);
+    EXPECT_EQ(plan.live(), 1u);
+    c.x.Set(x);
+    ASSERT_EQ(plan.Execute(), Error::kOk);
+    EXPECT_EQ(c.x.Values(), want);
+  }
+  {  // Another instruction between the convolution and the last quantize
+     // reads memory the early write would clobber.
+    ConvChain c(1, 12, 12);
+    TestPlan plan;
+    c.Build(plan);
+    TestTensor<int8_t> other({1, 12, 9, 7}), other_out({1, 12, 9, 7});
+    other.tensor().set_data(c.out.tensor().mutable_data());
+    TestIntList dims({0, 1, 2, 3});
+    plan.Add("aten::permute_copy.out", portable::PermuteCopyOut,
+             {other.ev(), dims.ev(), other_out.ev(), other_out.ev()});
+    // Move it between the convolution (pc 2) and the last quantize.
+    TestPlan ordered;
+    for (size_t pc : {0, 1, 2, 3, 7, 4, 5, 6}) {
+      const auto& in = plan.instr(pc);
+      ordered.Add(in.op.c_str(), in.fn, in.args);
+    }
+    for (EValue* v : {c.wq.ev(), c.wscale.ev(), c.wzp.ev(), c.bias.ev()}) ordered.SetConstant(v);
+    ordered.SetIo(c.x.ev());
+    ordered.SetIo(c.out.ev());
+    FuseQuantizedConvolution(ordered);
+    EXPECT_EQ(ordered.live(), 8u);
+  }
+  {  // Requantizing to another scale is not a clamp of the codes: only the
+     // convolution and its first quantize fuse.
+    ConvChain c;
+    c.s_out2 = EValue::FromDouble(0.5);
+    TestPlan plan;
+    c.Build(plan);
+    ASSERT_EQ(plan.Execute(), Error::kOk);
+    const std::vector<int8_t> want = c.out.Values();
+    FuseQuantizedConvolution(plan);
+    EXPECT_EQ(plan.live(), 4u);
+    ASSERT_EQ(plan.Execute(), Error::kOk);
+    EXPECT_EQ(c.out.Values(), want);
+  }
+  {  // No memory for the packed weights: untouched.
+    ConvChain c;
+    TestPlan plan;
+    plan.budget_ = 16;
+    c.Build(plan);
+    FuseQuantizedConvolution(plan);
+    EXPECT_EQ(plan.live(), 7u);
+  }
+}
+
+}  // namespace
+}  // namespace optimized
+}  // namespace edgefleet
