@@ -40,6 +40,7 @@ struct Packed {
   int64_t depth_padded;  // multiple of 4
   int64_t rows_padded;   // per group: multiple of kQGemmMr
   uint64_t correction_offset, scale_offset, bias_offset, weight_offset;
+  uint64_t panel_offset;  // linear: weights as kQGemmNr-column panels (GEMV)
   uint64_t total_bytes;
 
   const int32_t* correction() const {
@@ -113,6 +114,11 @@ size_t Layout(const QuantizedConvSpec& spec, Packed* p) {
   } else {
     offset += RoundUp(static_cast<size_t>(spec.groups) * p->rows_padded *
                       p->depth_padded);
+  }
+  p->panel_offset = 0;
+  if (spec.kind == QuantizedOpKind::kLinear) {
+    p->panel_offset = offset;
+    offset += RoundUp(QGemmPackedBBytes(p->depth, spec.out_channels));
   }
   p->total_bytes = offset;
   return offset;
@@ -731,11 +737,57 @@ const Packed* PeekPacked(const EValue* v) {
     return nullptr;
   }
   Packed check;
-  if (Layout(p->spec, &check) != p->total_bytes || check.weight_offset != p->weight_offset) {
+  if (Layout(p->spec, &check) != p->total_bytes || check.weight_offset != p->weight_offset ||
+      check.panel_offset != p->panel_offset) {
     return nullptr;
   }
   return p;
 }
+
+#if defined(__x86_64__)
+// One row of a linear layer, lanes over output features: x (+128, 4 bytes
+// broadcast) times the weight panels. `row`: depth_padded bytes scratch.
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx2,fma"))) void LinearRowVnni512(
+    const Packed& pk, const int8_t* x, uint8_t* row, int8_t* out) {
+  const QuantizedConvSpec& s = pk.spec;
+  const int64_t k = s.in_channels, dp = pk.depth_padded, n = s.out_channels;
+  for (int64_t i = 0; i < dp; ++i) row[i] = i < k ? static_cast<uint8_t>(x[i] ^ 0x80) : 0;
+  const int8_t* panels = reinterpret_cast<const int8_t*>(pk.Bytes() + pk.panel_offset);
+  const __m512 inv = _mm512_set1_ps(pk.inv_out_scale);
+  const __m512 lo = _mm512_set1_ps(static_cast<float>(s.out_min - s.out_zero_point));
+  const __m512 hi = _mm512_set1_ps(static_cast<float>(s.out_max - s.out_zero_point));
+  const __m512i zp = _mm512_set1_epi32(s.out_zero_point);
+  for (int64_t n0 = 0; n0 < n; n0 += kQGemmNr) {
+    const int8_t* panel = panels + n0 * dp;
+    __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
+    for (int64_t k4 = 0; k4 < dp / 4; ++k4) {
+      int32_t xv;
+      std::memcpy(&xv, row + 4 * k4, 4);
+      const __m512i b = _mm512_set1_epi32(xv);
+      const int8_t* wk = panel + k4 * kQGemmNr * 4;
+      a0 = _mm512_dpbusd_epi32(a0, b, _mm512_loadu_si512(wk));
+      a1 = _mm512_dpbusd_epi32(a1, b, _mm512_loadu_si512(wk + 64));
+      a2 = _mm512_dpbusd_epi32(a2, b, _mm512_loadu_si512(wk + 128));
+      a3 = _mm512_dpbusd_epi32(a3, b, _mm512_loadu_si512(wk + 192));
+    }
+    const __m512i acc[4] = {a0, a1, a2, a3};
+    for (int v = 0; v < 4; ++v) {
+      const int64_t j = n0 + 16 * v;
+      if (j >= n) break;
+      const int64_t cnt = std::min<int64_t>(16, n - j);
+      const __mmask16 m = static_cast<__mmask16>(cnt == 16 ? 0xFFFF : (1u << cnt) - 1);
+      __m512 f = _mm512_cvtepi32_ps(
+          _mm512_add_epi32(acc[v], _mm512_maskz_loadu_epi32(m, pk.correction() + j)));
+      f = _mm512_mul_ps(f, _mm512_maskz_loadu_ps(m, pk.scale() + j));
+      f = _mm512_add_ps(f, _mm512_maskz_loadu_ps(m, pk.bias() + j));
+      f = _mm512_mul_ps(f, inv);
+      f = _mm512_min_ps(_mm512_max_ps(f, lo), hi);
+      const __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(f), zp);
+      _mm_mask_storeu_epi8(out + j, m, _mm512_cvtepi32_epi8(q));
+    }
+  }
+}
+#endif
 
 // The input's data, or a scratch copy of it when out shares its memory (the
 // memory planner may give the output the bytes of an input whose last
@@ -789,6 +841,14 @@ bool PackQuantizedConv(const QuantizedConvSpec& spec, const int8_t* weight,
         sum += wc[k];
       }
       correction[c] = static_cast<int32_t>(-(128 + spec.in_zero_point) * sum);
+      if (header.panel_offset != 0) {
+        // panel[n / Nr][k / 4][n % Nr][k % 4] = W[n][k].
+        int8_t* panels = reinterpret_cast<int8_t*>(bytes + header.panel_offset);
+        int8_t* panel = panels + (c / kQGemmNr) * kQGemmNr * header.depth_padded;
+        for (int64_t k = 0; k < depth; ++k) {
+          panel[(k / 4) * kQGemmNr * 4 + (c % kQGemmNr) * 4 + k % 4] = wc[k];
+        }
+      }
     }
   }
   return true;
@@ -816,6 +876,18 @@ void QuantizedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
     const int64_t m = x->size(0);
     if (m == 0) return;
     const int8_t* xd = InputData(ctx, *x, *out);
+#if defined(__x86_64__)
+    if (xd != nullptr && HostInt8Dot() == Int8Dot::kAvx512Vnni) {
+      uint8_t* row = static_cast<uint8_t*>(ctx.AllocateTemp(pk->depth_padded, kAlign));
+      if (row != nullptr) {
+        for (int64_t i = 0; i < m; ++i) {
+          LinearRowVnni512(*pk, xd + i * s.in_channels, row,
+                           out->data_as<int8_t>() + i * s.out_channels);
+        }
+        return;
+      }
+    }
+#endif
     if (xd == nullptr || !GemmGroup(ctx, *pk, 0, xd, 1, s.in_channels, m,
                    out->data_as<int8_t>(), 1, s.out_channels)) {
       SetErrorDetail("%s: out of scratch memory", kName);
