@@ -1,9 +1,8 @@
-// AlignedBuffer, one-time runtime setup, the invariant reporter and
-// InspectProgram (program and method metadata oracles).
+// AlignedBuffer, one-time runtime setup and InspectProgram (program and
+// method metadata oracles).
 
 #include "fuzz/fuzz_harness.h"
 
-#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,22 +17,6 @@
 
 namespace edgefleet {
 namespace fuzz {
-namespace internal {
-
-void InvariantFailed(const char* cond, const char* file, int line, const char* format, ...) {
-  char message[512];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, sizeof(message), format, args);
-  va_end(args);
-  fprintf(stderr, "INVARIANT VIOLATED: %s\n  at %s:%d (%s)\n  last error detail: %s\n",
-          message, file, line, cond, LastErrorDetail());
-  fflush(stderr);
-  abort();
-}
-
-}  // namespace internal
-
 namespace {
 
 constexpr size_t kBufferAlignment = 64;

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "fuzz/fuzz_invariant.h"
 #include "runtime/core/error.h"
 #include "runtime/executor/program.h"
 #include "runtime/kernels/kernel_registry.h"
@@ -89,20 +90,6 @@ Outcome ExerciseProgram(const uint8_t* data, size_t size, const Limits& limits,
 // FNV-1a of the input: a reproducible seed for input contents.
 uint64_t HashBytes(const uint8_t* data, size_t size);
 
-}  // namespace fuzz
-}  // namespace edgefleet
-
-// Aborts with a message if `cond` is false (fuzzing oracle).
-#define EF_FUZZ_INVARIANT(cond, ...) \
-  ((cond) ? (void)0 : ::edgefleet::fuzz::internal::InvariantFailed(#cond, __FILE__, __LINE__, __VA_ARGS__))
-
-namespace edgefleet {
-namespace fuzz {
-namespace internal {
-[[noreturn]] void InvariantFailed(const char* cond, const char* file, int line,
-                                  const char* format, ...)
-    __attribute__((format(printf, 4, 5)));
-}  // namespace internal
 }  // namespace fuzz
 }  // namespace edgefleet
 

@@ -15,6 +15,7 @@
 #   FUZZ_SKIP_BUILD  1: use the binaries already in BUILD_DIR
 #   FUZZ_REPORT_ONLY 1: only print the table of the last run
 #   BUILD_DIR        build directory of the fuzz preset (build/fuzz)
+#   FUZZ_BUILD_JOBS  parallel compile jobs of that build (nproc)
 #   FUZZ_EXTRA_SEEDS read-only seed directory added to the .pte targets
 #                    (default: ../shared/fixtures/third_party_pte if present)
 #
@@ -28,7 +29,8 @@ SECONDS_PER_TARGET=${1:-${FUZZ_SECONDS:-60}}
 shift || true
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
-  TARGETS=(program_load_fuzzer method_execute_fuzzer program_mutation_fuzzer npy_fuzzer)
+  TARGETS=(program_load_fuzzer method_execute_fuzzer program_mutation_fuzzer npy_fuzzer
+           request_decode_fuzzer config_fuzzer)
 fi
 BUILD_DIR=${BUILD_DIR:-$ROOT/build/fuzz}
 PARALLEL=${FUZZ_PARALLEL:-1}
@@ -36,8 +38,14 @@ EXTRA_SEEDS=${FUZZ_EXTRA_SEEDS:-$ROOT/../shared/fixtures/third_party_pte}
 
 if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ] && [ "${FUZZ_REPORT_ONLY:-0}" != 1 ]; then
   echo "== building fuzz targets (preset fuzz, $BUILD_DIR)"
-  (cd "$ROOT" && cmake --preset fuzz >/dev/null &&
-     cmake --build "$BUILD_DIR" --target "${TARGETS[@]}" >/dev/null)
+  mkdir -p "$BUILD_DIR"
+  if ! (cd "$ROOT" && cmake --preset fuzz -B "$BUILD_DIR" &&
+        cmake --build "$BUILD_DIR" --parallel "${FUZZ_BUILD_JOBS:-$(nproc)}" \
+          --target "${TARGETS[@]}") >"$BUILD_DIR/fuzz-build.log" 2>&1; then
+    tail -n 40 "$BUILD_DIR/fuzz-build.log"
+    echo "building the fuzz targets failed; full log: $BUILD_DIR/fuzz-build.log"
+    exit 2
+  fi
 fi
 
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -49,12 +57,12 @@ run_target() {
   mkdir -p "$work/corpus" "$work/artifacts"
   local dict=$ROOT/fuzz/dictionaries/pte.dict max_len=65536
   local seeds=("$ROOT/fuzz/corpus/$target" "$ROOT/fuzz/regressions/$target")
-  if [ "$target" = npy_fuzzer ]; then
-    dict=$ROOT/fuzz/dictionaries/npy.dict
-    max_len=16384
-  elif [ -d "$EXTRA_SEEDS" ]; then
-    seeds+=("$EXTRA_SEEDS")
-  fi
+  case $target in
+    npy_fuzzer) dict=$ROOT/fuzz/dictionaries/npy.dict max_len=16384 ;;
+    request_decode_fuzzer) dict=$ROOT/fuzz/dictionaries/request.dict max_len=16384 ;;
+    config_fuzzer) dict=$ROOT/fuzz/dictionaries/config.dict max_len=8192 ;;
+    *) if [ -d "$EXTRA_SEEDS" ]; then seeds+=("$EXTRA_SEEDS"); fi ;;
+  esac
   local mode=()
   if [ "${FUZZ_KEEP_GOING:-0}" = 1 ]; then
     mode=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)

@@ -21,8 +21,19 @@ absl::Status ValidateArm(const v1::Arm& arm, const ModelRepository& repository) 
   if (!IsValidArmName(arm.name())) {
     return absl::InvalidArgumentError(prefix + "name must match [A-Za-z0-9_.-]{1,64}");
   }
-  if (arm.stack() == v1::STACK_UNSPECIFIED) {
-    return absl::InvalidArgumentError(prefix + "stack must be set");
+  // proto3 enums are open: a textproto may carry any number ("stack: 7").
+  if (arm.stack() == v1::STACK_UNSPECIFIED || !v1::Stack_IsValid(arm.stack())) {
+    return absl::InvalidArgumentError(prefix + "stack must be STACK_EDGEFLEET or "
+                                               "STACK_PYTORCH_MOBILE");
+  }
+  if (!v1::Kernels_IsValid(arm.kernels())) {
+    return absl::InvalidArgumentError(prefix + "kernels " + std::to_string(arm.kernels()) +
+                                      " is not a Kernels value");
+  }
+  if (!v1::IntegrationPolicy_IsValid(arm.integration_policy())) {
+    return absl::InvalidArgumentError(prefix + "integration_policy " +
+                                      std::to_string(arm.integration_policy()) +
+                                      " is not an IntegrationPolicy value");
   }
   if (arm.threads() > 64) return absl::InvalidArgumentError(prefix + "threads must be <= 64");
   absl::StatusOr<std::string> path = repository.ModelPath(arm.model(), arm.stack());

@@ -3,8 +3,9 @@
 // "<model>.edgefleet" and, if the model has a .ptl, "<model>.pytorch-mobile",
 // both on one thread with the BACKGROUND integration policy.
 //
-// Validation: names unique and label-safe, stack set, the model in the
-// repository with a file for the arm's stack, threads <= 64. Whether the
+// Validation: names unique and label-safe, stack set, every enum a declared
+// value, the model in the repository with a file for the arm's stack,
+// threads <= 64. Whether the
 // pytorch-mobile stack is built is not checked here: such an arm fails at
 // run time with a clear error.
 //

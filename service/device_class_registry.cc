@@ -26,7 +26,10 @@ bool IsValidClassName(const std::string& name) {
 
 absl::Status ValidateDeviceClass(const v1::DeviceClass& c) {
   if (!IsValidClassName(c.name())) return Bad("name", "must match [a-z0-9_]{1,32}");
-  if (c.platform() == v1::PLATFORM_UNSPECIFIED) return Bad("platform", "must be set");
+  // proto3 enums are open: a textproto may carry any number ("platform: 7").
+  if (c.platform() == v1::PLATFORM_UNSPECIFIED || !v1::Platform_IsValid(c.platform())) {
+    return Bad("platform", "must be set to a Platform value");
+  }
   if (c.cpu().clusters().empty()) return Bad("cpu.clusters", "must list at least one cluster");
   for (int i = 0; i < c.cpu().clusters_size(); ++i) {
     const auto& cluster = c.cpu().clusters(i);
@@ -65,6 +68,11 @@ absl::Status ValidateDeviceClass(const v1::DeviceClass& c) {
   const auto& n = c.os_noise();
   if (!(n.preemptions_per_second() >= 0 && Finite(n.preemptions_per_second()))) {
     return Bad("os_noise.preemptions_per_second", "must be >= 0");
+  }
+  // Unused when there are no preemptions, but never NaN or infinite.
+  if (!Finite(n.preemption_min_us()) || !Finite(n.preemption_pareto_alpha()) ||
+      !Finite(n.preemption_max_us())) {
+    return Bad("os_noise.preemption_*", "must be finite");
   }
   if (n.preemptions_per_second() > 0) {
     if (!(n.preemption_min_us() > 0)) return Bad("os_noise.preemption_min_us", "must be > 0");

@@ -1,8 +1,8 @@
 // DeviceClassRegistry: the device classes the server emulates, read from a
 // folder (or several) of textproto files (one edgefleet.v1.DeviceClass per
 // *.textproto)
-// and validated: every figure present and in range, names unique and
-// label-safe. A malformed file fails the whole load with a message naming
+// and validated: every figure present, finite and in range, enums declared
+// values, names unique and label-safe. A malformed file fails the whole load with a message naming
 // the file and field, so a server never starts with a half-read fleet.
 //
 // Immutable after Create(); thread-safe.

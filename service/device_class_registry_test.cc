@@ -52,6 +52,9 @@ TEST(DeviceClassRegistryTest, ValidationNamesTheField) {
            {"display { refresh_hz: 5000 }", "display.refresh_hz"},
            {"name: \"Bad Name\"", "name"},
            {"os_noise { preemptions_per_second: 5 }", "os_noise.preemption_min_us"},
+           // Found by fuzz/config_fuzzer.cc: open enums and infinite figures.
+           {"platform: 7", "platform"},
+           {"os_noise { preemption_max_us: inf }", "os_noise.preemption_*"},
        }) {
     v1::DeviceClass device = Parse(ValidText());
     v1::DeviceClass edit = Parse(c.edit);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 #include "loadtest/results/assignment.h"
 #include "loadtest/stats/random.h"
@@ -14,10 +15,34 @@
 namespace edgefleet {
 namespace loadtest {
 
+namespace {
+
+// Keeps the first parse error with its position (and keeps protobuf from
+// logging every error to stderr).
+class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
+ public:
+  void AddError(int line, google::protobuf::io::ColumnNumber column,
+                const std::string& message) override {
+    if (first_.empty()) first_ = absl::StrCat(line + 1, ":", column + 1, ": ", message);
+  }
+  void AddWarning(int, google::protobuf::io::ColumnNumber, const std::string&) override {}
+  const std::string& first() const { return first_; }
+
+ private:
+  std::string first_;
+};
+
+}  // namespace
+
 absl::StatusOr<v1::FleetSpec> ParseFleetSpec(const std::string& text) {
   v1::FleetSpec spec;
-  if (!google::protobuf::TextFormat::ParseFromString(text, &spec)) {
-    return absl::InvalidArgumentError("fleet spec: textproto parse error");
+  FirstErrorCollector errors;
+  google::protobuf::TextFormat::Parser parser;
+  parser.RecordErrorsTo(&errors);
+  if (!parser.ParseFromString(text, &spec)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("fleet spec: ", errors.first().empty() ? "textproto parse error"
+                                                            : errors.first()));
   }
   return spec;
 }
@@ -40,21 +65,41 @@ absl::StatusOr<v1::FleetSpec> ValidateFleetSpec(v1::FleetSpec spec) {
     return absl::InvalidArgumentError("fleet spec: " + what);
   };
   if (spec.population().empty()) return bad("population: at least one class");
+  double total_share = 0;
   for (const v1::ClassShare& share : spec.population()) {
     if (share.device_class().empty()) return bad("population.device_class empty");
     if (!(share.share() > 0) || !std::isfinite(share.share())) {
       return bad("population.share must be > 0 for " + share.device_class());
     }
+    total_share += share.share();
   }
+  // ClassCounts divides by the sum: it must be finite too.
+  if (!std::isfinite(total_share)) return bad("population shares must sum to a finite number");
   if (spec.arm_a().empty() || spec.arm_b().empty()) return bad("arm_a and arm_b required");
-  if (spec.devices() < 1) return bad("devices must be >= 1");
+  // Device counts stay exact in double arithmetic (ClassCounts).
+  if (spec.devices() < 1 || spec.devices() > kMaxDevices) {
+    return bad(absl::StrCat("devices must be in [1, ", kMaxDevices, "]"));
+  }
   if (spec.sessions_per_device() == 0) spec.set_sessions_per_device(1);
   if (spec.inferences_per_session() < 1) return bad("inferences_per_session must be >= 1");
-  if (spec.inter_arrival_ms() < 0) return bad("inter_arrival_ms must be >= 0");
+  if (!(spec.inter_arrival_ms() >= 0) || !std::isfinite(spec.inter_arrival_ms())) {
+    return bad("inter_arrival_ms must be >= 0 and finite");
+  }
   if (spec.arrival().concurrency() == 0) spec.mutable_arrival()->set_concurrency(4);
+  // proto3 enums are open: a textproto may carry any number ("kind: 7").
+  if (!v1::ArrivalProcess::Kind_IsValid(spec.arrival().kind())) {
+    return bad("arrival.kind must be CLOSED_LOOP or OPEN_LOOP");
+  }
+  if (!std::isfinite(spec.arrival().rate_per_second()) ||
+      spec.arrival().rate_per_second() < 0) {
+    return bad("arrival.rate_per_second must be >= 0 and finite");
+  }
   if (spec.arrival().kind() == v1::ArrivalProcess::OPEN_LOOP &&
       !(spec.arrival().rate_per_second() > 0)) {
     return bad("arrival.rate_per_second must be > 0 for OPEN_LOOP");
+  }
+  if (!v1::AssignmentDesign_IsValid(spec.assignment())) {
+    return bad("assignment must be ASSIGNMENT_PAIRED or ASSIGNMENT_HASHED");
   }
   if (spec.share_b() == 0) spec.set_share_b(0.5);
   if (!(spec.share_b() > 0 && spec.share_b() < 1)) return bad("share_b must be in (0, 1)");
@@ -72,8 +117,11 @@ std::vector<uint64_t> ClassCounts(const v1::FleetSpec& spec) {
   std::vector<std::pair<double, size_t>> remainders;
   uint64_t assigned = 0;
   for (size_t i = 0; i < n; ++i) {
+    // share / total <= 1 (a finite sum of positive shares), so exact <=
+    // devices <= kMaxDevices < 2^53 and the conversion is exact; devices *
+    // share first could overflow to inf for shares near DBL_MAX.
     const double exact = static_cast<double>(spec.devices()) *
-                         spec.population(static_cast<int>(i)).share() / total;
+                         (spec.population(static_cast<int>(i)).share() / total);
     counts[i] = static_cast<uint64_t>(std::floor(exact));
     assigned += counts[i];
     remainders.push_back({exact - std::floor(exact), i});

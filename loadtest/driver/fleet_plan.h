@@ -44,12 +44,16 @@ struct FleetPlan {
   std::vector<PlannedSession> sessions;  // canonical order
 };
 
+// Largest `devices` of a fleet spec (far beyond what a driver can expand;
+// keeps device counts exact in double arithmetic).
+constexpr uint64_t kMaxDevices = 1000ull * 1000 * 1000;
+
 // Parses a FleetSpec textproto file / text.
 absl::StatusOr<v1::FleetSpec> ReadFleetSpecFile(const std::string& path);
 absl::StatusOr<v1::FleetSpec> ParseFleetSpec(const std::string& text);
 
-// Fills defaults (0 means ...) and checks every field; the first problem
-// names the field.
+// Fills defaults (0 means ...) and checks every field (numbers finite and
+// in range, enums declared values); the first problem names the field.
 absl::StatusOr<v1::FleetSpec> ValidateFleetSpec(v1::FleetSpec spec);
 
 // Devices per class, in population order (largest remainder; sums to

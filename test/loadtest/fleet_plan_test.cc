@@ -39,6 +39,43 @@ TEST(FleetPlanTest, ClassCountsFollowSharesAndSum) {
   EXPECT_EQ(counts[0], 5u);  // 4.67 -> 5 by the larger remainder
 }
 
+// Found by fuzz/config_fuzzer.cc (fuzz/regressions/config_fuzzer/fleet_*).
+TEST(FleetPlanTest, ValidationRejectsNonFiniteAndUndeclaredValues) {
+  for (const char* edit : {"inter_arrival_ms: nan", "assignment: 25", "arrival { kind: 3 }",
+                           "arrival { rate_per_second: inf }", "devices: 1000000001",
+                           "population { device_class: \"x\" share: 1e308 } "
+                           "population { device_class: \"y\" share: 1e308 }"}) {
+    v1::FleetSpec spec = TinySpec();
+    absl::StatusOr<v1::FleetSpec> change = ParseFleetSpec(edit);
+    ASSERT_TRUE(change.ok()) << edit;
+    spec.MergeFrom(*change);
+    EXPECT_EQ(ValidateFleetSpec(spec).status().code(), absl::StatusCode::kInvalidArgument)
+        << edit;
+  }
+}
+
+TEST(FleetPlanTest, ClassCountsOfHugeShares) {
+  v1::FleetSpec spec = TinySpec();
+  spec.clear_population();
+  for (double share : {1e308, 5e307}) {
+    v1::ClassShare* s = spec.add_population();
+    s->set_device_class("c");
+    s->set_share(share);
+  }
+  spec.set_devices(kMaxDevices);
+  absl::StatusOr<v1::FleetSpec> valid = ValidateFleetSpec(spec);
+  ASSERT_TRUE(valid.ok()) << valid.status();
+  const std::vector<uint64_t> counts = ClassCounts(*valid);
+  EXPECT_EQ(counts[0] + counts[1], kMaxDevices);
+  EXPECT_EQ(counts[1], kMaxDevices / 3);
+}
+
+TEST(FleetPlanTest, ParseErrorsNameLineAndColumn) {
+  absl::StatusOr<v1::FleetSpec> spec = ParseFleetSpec("devices: 3\nnonsense: 1\n");
+  ASSERT_FALSE(spec.ok());
+  EXPECT_NE(spec.status().message().find("fleet spec: 2:"), std::string::npos) << spec.status();
+}
+
 TEST(FleetPlanTest, PairedSessionsShareSeedAcrossArms) {
   absl::StatusOr<FleetPlan> plan = ExpandFleet(TinySpec(), ShardSpec{});
   ASSERT_TRUE(plan.ok()) << plan.status();
