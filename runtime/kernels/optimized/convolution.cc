@@ -4,12 +4,17 @@
 // by patch (conv_operands.h). NCHW and channels-last; 1-D as 2-D with H = 1.
 
 #include <algorithm>
+#include <cstring>
+#include <new>
 
+#include "runtime/core/error_detail.h"
+#include "runtime/kernels/optimized/conv_fusion.h"
 #include "runtime/kernels/optimized/conv_operands.h"
 #include "runtime/kernels/optimized/depthwise.h"
 #include "runtime/kernels/optimized/gemm.h"
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
+#include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/portable_kernels.h"
 
 namespace edgefleet {
@@ -26,7 +31,34 @@ struct ConvCall {
   Layout layout;
   ConvGeometry g;
   int64_t w_strides[4];  // oc, ic, kh, kw
+  // A fused activation: every output clamped to [lo, hi] (NaN stays).
+  float lo = -__builtin_inff(), hi = __builtin_inff();
+  // out starts at in's data (InPlaceCapable): only paths that read all of
+  // the input before writing may run; the others fail with nothing written.
+  bool in_place = false;
 };
+
+// The epilogue of group `grp`'s GEMM: its bias (per row for NCHW, per
+// column for channels-last) and the activation.
+GemmEpilogue EpilogueOf(const ConvCall& call, int64_t grp, bool rows) {
+  GemmEpilogue e;
+  if (call.bias != nullptr) {
+    const float* b =
+        call.bias->data_as<const float>() + grp * call.g.out_c_per_group();
+    (rows ? e.row_bias : e.col_bias) = b;
+  }
+  e.lo = call.lo;
+  e.hi = call.hi;
+  return e;
+}
+
+// Clamps n floats at y to the call's activation bounds.
+void ClampAll(const ConvCall& call, float* y, int64_t n) {
+  GemmEpilogue e;
+  e.lo = call.lo;
+  e.hi = call.hi;
+  if (e.clamps()) e.Apply(y, n, 0, 1, 0, n);
+}
 
 // [h, w] from a per-spatial-dim list (1 entry repeats); `h_value` for 1-D.
 bool SpatialPair(Span<const int64_t> list, int spatial, int64_t h_value,
@@ -201,9 +233,9 @@ bool ConvPhasedNchw(KernelContext& ctx, const ConvCall& call,
                                     : any;
       float* yg = y + (n * g.out_c + grp * cout_g) * g.out_pixels();
       if (in_place) {
-        if (bias != nullptr) FillBias(call, yg, grp * cout_g, cout_g);
-        if (!Gemm(ctx, cout_g, cols, depth, weight, image, yg, cols,
-                  bias != nullptr)) {
+        const GemmEpilogue epilogue = EpilogueOf(call, grp, true);
+        if (!Gemm(ctx, cout_g, cols, depth, weight, image, yg, cols, false,
+                  &epilogue)) {
           return false;
         }
         continue;
@@ -217,7 +249,11 @@ bool ConvPhasedNchw(KernelContext& ctx, const ConvCall& call,
         for (int64_t oh = 0; oh < g.out_h; ++oh) {
           const float* src = staging + oc * cols + oh * image.row_len();
           float* dst = yg + (oc * g.out_h + oh) * g.out_w;
-          for (int64_t ow = 0; ow < g.out_w; ++ow) dst[ow] = src[ow] + b;
+          for (int64_t ow = 0; ow < g.out_w; ++ow) {
+            float v = src[ow] + b;
+            v = v < call.lo ? call.lo : v;
+            dst[ow] = v > call.hi ? call.hi : v;
+          }
         }
       }
     }
@@ -239,6 +275,7 @@ bool ConvGemm(KernelContext& ctx, const ConvCall& call) {
                  0, g.out_c);
       }
     }
+    ClampAll(call, call.out->data_as<float>(), call.out->numel());
     return true;
   }
   if (nchw && !g.pointwise() && taps.count <= PhasedImage::kMaxTaps) {
@@ -248,13 +285,13 @@ bool ConvGemm(KernelContext& ctx, const ConvCall& call) {
       return true;
     }
   }
+  if (call.in_place) return false;  // the paths below read x while writing
   const int64_t cin_g = g.in_c_per_group(), cout_g = g.out_c_per_group();
   const int64_t depth = cin_g * taps.count;
   const float* x = call.in->data_as<const float>();
   float* y = call.out->data_as<float>();
   const int64_t in_image = g.in_c * g.in_h * g.in_w;
   const int64_t out_image = g.out_c * g.out_pixels();
-  const bool accumulate = call.bias != nullptr;
   for (int64_t n = 0; n < g.batch; ++n) {
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       const float* wg = GroupWeightData(call, grp);
@@ -268,23 +305,23 @@ bool ConvGemm(KernelContext& ctx, const ConvCall& call) {
       if (nchw) {
         const float* xg = x + n * in_image + grp * cin_g * g.in_h * g.in_w;
         float* yg = y + n * out_image + grp * cout_g * g.out_pixels();
-        if (accumulate) FillBias(call, yg, grp * cout_g, cout_g);
+        const GemmEpilogue epilogue = EpilogueOf(call, grp, true);
         const StridedOperand direct(xg, 1, g.in_h * g.in_w);
         const Im2colNchw patches(g, taps, xg);
         ok = Gemm(ctx, cout_g, g.out_pixels(), depth, weight,
                   g.pointwise() ? static_cast<const GemmOperand&>(direct)
                                 : patches,
-                  yg, g.out_pixels(), accumulate);
+                  yg, g.out_pixels(), false, &epilogue);
       } else {
         const float* xg = x + n * in_image + grp * cin_g;
         float* yg = y + n * out_image + grp * cout_g;
-        if (accumulate) FillBias(call, yg, grp * cout_g, cout_g);
+        const GemmEpilogue epilogue = EpilogueOf(call, grp, false);
         const StridedOperand direct(xg, g.in_c, 1);
         const Im2colNhwc patches(g, xg);
         ok = Gemm(ctx, g.out_pixels(), cout_g, depth,
                   g.pointwise() ? static_cast<const GemmOperand&>(direct)
                                 : patches,
-                  weight, yg, g.out_c, accumulate);
+                  weight, yg, g.out_c, false, &epilogue);
       }
       if (!ok) return false;
     }
@@ -302,18 +339,72 @@ bool RunConv(KernelContext& ctx, const ConvCall& call) {
     if (call.layout == Layout::kNchw) {
       return DepthwiseNchw(ctx, g, call.in->data_as<const float>(),
                            call.weight->data_as<const float>(), call.w_strides,
-                           bias, call.out->data_as<float>());
+                           bias, call.out->data_as<float>(), call.lo, call.hi,
+                           call.in_place);
     }
     if (g.out_c == g.in_c) {
       return DepthwiseNhwc(ctx, g, call.in->data_as<const float>(),
                            call.weight->data_as<const float>(), call.w_strides,
-                           bias, call.out->data_as<float>());
+                           bias, call.out->data_as<float>(), call.lo, call.hi);
     }
   }
   return ConvGemm(ctx, call);
 }
 
+// True if the fast path can compute `call` with out starting at in's data
+// (reading all of the input before writing over it): one NCHW image, and
+// a depthwise convolution whose planes do not grow, or a one-group one
+// through a PhasedImage (a copy of the whole image).
+bool InPlaceCapable(const ConvCall& call) {
+  const ConvGeometry& g = call.g;
+  if (call.layout != Layout::kNchw || g.batch != 1 ||
+      call.in->data() != call.out->data()) {
+    return false;
+  }
+  if (g.groups == g.in_c && g.groups > 1 && g.taps() <= kMaxDepthwiseTaps) {
+    return g.out_c == g.in_c && g.out_pixels() <= g.in_h * g.in_w;
+  }
+  if (g.groups != 1 || g.pointwise()) return false;
+  const TapList taps = TapList::Used(g);
+  if (taps.count == 0) return true;  // out = bias: x is not read
+  if (taps.count > PhasedImage::kMaxTaps) return false;
+  const PhasedImage probe(g, taps);
+  return probe.columns() <= kMaxPhasedWaste * g.out_pixels();
+}
+
+// ParseConv for a call whose out starts at in's data, true if the fast
+// path can run it so (call->in_place set).
+bool ParseInPlace(Span<EValue* const> args, ConvCall* call) {
+  if (args.size() != 11) return false;
+  EValue* copy[11];
+  for (int i = 0; i < 11; ++i) copy[i] = args[i];
+  Tensor* in = PeekFloatTensor(args, 0);
+  Tensor* out = PeekFloatTensor(args, 9);
+  if (in == nullptr || out == nullptr || in->data() != out->data() ||
+      out->numel() == 0) {
+    return false;
+  }
+  // ParseConv refuses overlapping tensors: parse against a stand-in output
+  // with the same metadata, then put the real one back.
+  alignas(Tensor) unsigned char storage[sizeof(Tensor)];
+  Tensor* other = new (storage) Tensor(*out);
+  float dummy = 0;
+  other->set_data(&dummy);
+  EValue other_value = EValue::FromTensor(other);
+  copy[9] = copy[10] = &other_value;
+  if (!ParseConv(Span<EValue* const>(copy, 11), call)) return false;
+  call->out = out;
+  if (out->numel() != other->numel() || !InPlaceCapable(*call)) return false;
+  call->in_place = true;
+  return true;
+}
+
 }  // namespace
+
+bool FusedConvolutionInPlace(Span<EValue* const> args) {
+  ConvCall call;
+  return ParseInPlace(args, &call);
+}
 
 bool ConvolutionSupports(Span<EValue* const> args) {
   if (args.size() != 11) return false;
@@ -333,6 +424,70 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
   if (ParseConv(args, &call) && RunConv(ctx, call)) return;
   portable::ConvolutionOut(ctx, args);
 }
+
+void FusedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
+  float bounds[2] = {-__builtin_inff(), __builtin_inff()};
+  for (int i = 0; i < 2; ++i) {
+    Scalar s;
+    if (args.size() == 13 && PeekScalar(args, 9 + i, &s)) {
+      bounds[i] = portable::ScalarTo<float>(s);
+    } else if (args.size() != 13 || !PeekNone(args, 9 + i)) {
+      SetErrorDetail("edgefleet::fused_convolution.out: bad arguments");
+      ctx.Fail(Error::kInvalidArgument);
+      return;
+    }
+  }
+  // The convolution's own arguments, out twice.
+  EValue* conv[11];
+  for (int i = 0; i < 9; ++i) conv[i] = args[i];
+  conv[9] = args[11];
+  conv[10] = args[12];
+  const Span<EValue*> conv_args(conv, 11);
+  // The plan pass may let out take the input's memory (the memory planner
+  // reuses a dead input for the output of the instruction it absorbed):
+  // then the convolution reads a copy.
+  const Tensor* in = PeekTensor(conv_args, 0);
+  const Tensor* out = PeekTensor(conv_args, 9);
+  alignas(Tensor) unsigned char copy_storage[sizeof(Tensor)];
+  EValue copy_value;
+  ConvCall call;
+  if (in != nullptr && out != nullptr && Overlaps(*in, *out)) {
+    if (ParseInPlace(conv_args, &call)) {
+      call.lo = bounds[0];
+      call.hi = bounds[1];
+      if (RunConv(ctx, call)) return;
+      call = ConvCall();
+    }
+    void* data = ctx.AllocateTemp(in->nbytes() + 1, 64);
+    if (data == nullptr) {
+      SetErrorDetail(
+          "edgefleet::fused_convolution.out: temp memory for a %zu-byte copy of the input",
+          in->nbytes());
+      ctx.Fail(Error::kMemoryAllocationFailed);
+      return;
+    }
+    std::memcpy(data, in->data(), in->nbytes());
+    Tensor* copy = new (copy_storage) Tensor(*in);  // same metadata
+    copy->set_data(data);
+    copy_value = EValue::FromTensor(copy);
+    conv[0] = &copy_value;
+  }
+  if (ParseConv(conv_args, &call)) {
+    call.lo = bounds[0];
+    call.hi = bounds[1];
+    if (RunConv(ctx, call)) return;
+  }
+  portable::ConvolutionOut(ctx, conv_args);
+  if (ctx.failed()) return;
+  Tensor& result = args[11]->to_tensor();
+  call.lo = bounds[0];
+  call.hi = bounds[1];
+  ClampAll(call, result.data_as<float>(), result.numel());
+}
+
+const Kernel kFusedConvolutionKernel = {"edgefleet::fused_convolution.out",
+                                        FusedConvolutionOut, nullptr,
+                                        KernelVariant::kOptimized};
 
 }  // namespace optimized
 }  // namespace edgefleet

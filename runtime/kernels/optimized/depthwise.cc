@@ -17,6 +17,17 @@ constexpr int64_t kMinParallelOutputs = 16 * 1024;
 
 int64_t CeilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
 
+// The fused activation: x < lo -> lo, then x > hi -> hi (NaN stays).
+template <int W>
+[[gnu::always_inline]] inline Vf<W> ClampV(Vf<W> x, Vf<W> lo, Vf<W> hi) {
+  x = Select<W>(x < lo, lo, x);
+  return Select<W>(x > hi, hi, x);
+}
+[[gnu::always_inline]] inline float ClampS(float x, float lo, float hi) {
+  x = x < lo ? lo : x;
+  return x > hi ? hi : x;
+}
+
 // One output plane: y[oh][ow] = b + sum over taps of wk[tap] * P at
 // tap_offset[tap] + oh * stride_h * row_len + ow.
 template <int W>
@@ -26,8 +37,10 @@ struct PlaneBody {
                                                 int64_t row_step,
                                                 const int64_t* tap_offset,
                                                 const float* wk, float b,
-                                                float* y) {
+                                                float* y, float lo_s,
+                                                float hi_s) {
     using V = Vf<W>;
+    const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
     const int64_t taps = g->taps(), ow_n = g->out_w;
     for (int64_t oh = 0; oh < g->out_h; ++oh) {
       const float* base = plane + oh * row_step;
@@ -41,15 +54,15 @@ struct PlaneBody {
           a0 += wv * Load<W>(s);
           a1 += wv * Load<W>(s + W);
         }
-        Store<W>(yr + ow, a0);
-        Store<W>(yr + ow + W, a1);
+        Store<W>(yr + ow, ClampV<W>(a0, lo, hi));
+        Store<W>(yr + ow + W, ClampV<W>(a1, lo, hi));
       }
       for (; ow + W <= ow_n; ow += W) {
         V a0 = Splat<W>(b);
         for (int64_t t = 0; t < taps; ++t) {
           a0 += Splat<W>(wk[t]) * Load<W>(base + tap_offset[t] + ow);
         }
-        Store<W>(yr + ow, a0);
+        Store<W>(yr + ow, ClampV<W>(a0, lo, hi));
       }
       if (ow < ow_n) {
         // The last columns as one full vector: it reads past the row into
@@ -60,7 +73,7 @@ struct PlaneBody {
           a0 += Splat<W>(wk[t]) * Load<W>(base + tap_offset[t] + ow);
         }
         float lanes[W];
-        Store<W>(lanes, a0);
+        Store<W>(lanes, ClampV<W>(a0, lo, hi));
         std::copy(lanes, lanes + (ow_n - ow), yr + ow);
       }
     }
@@ -75,8 +88,10 @@ struct RowBodyNhwc {
                                                 const float* x,
                                                 const float* wt,
                                                 const float* bias, int64_t oh,
-                                                float* y) {
+                                                float* y, float lo_s,
+                                                float hi_s) {
     using V = Vf<W>;
+    const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
     const int64_t c_n = g->in_c;
     for (int64_t ow = 0; ow < g->out_w; ++ow) {
       float* out = y + ow * c_n;
@@ -95,7 +110,7 @@ struct RowBodyNhwc {
                    Load<W>(x + (ih * g->in_w + iw) * c_n + c);
           }
         }
-        Store<W>(out + c, acc);
+        Store<W>(out + c, ClampV<W>(acc, lo, hi));
       }
       for (; c < c_n; ++c) {
         float acc = bias != nullptr ? bias[c] : 0.0f;
@@ -109,7 +124,7 @@ struct RowBodyNhwc {
                    x[(ih * g->in_w + iw) * c_n + c];
           }
         }
-        out[c] = acc;
+        out[c] = ClampS(acc, lo_s, hi_s);
       }
     }
   }
@@ -145,7 +160,7 @@ bool PreferChannelsLast(const ConvGeometry& g) {
 bool DepthwiseNchwAsNhwc(KernelContext& ctx, const ConvGeometry& g,
                          const float* x, const float* w,
                          const int64_t* w_strides, const float* bias,
-                         float* y) {
+                         float* y, float lo, float hi) {
   const int64_t in_plane = g.in_h * g.in_w, out_plane = g.out_pixels();
   auto* xt = static_cast<float*>(
       ctx.AllocateTemp(sizeof(float) * g.in_c * (in_plane + out_plane), 64));
@@ -156,7 +171,9 @@ bool DepthwiseNchwAsNhwc(KernelContext& ctx, const ConvGeometry& g,
   for (int64_t n = 0; n < g.batch; ++n) {
     Transpose2d<float>(x + n * g.in_c * in_plane, in_plane, xt, g.in_c,
                        in_plane, g.in_c);
-    if (!DepthwiseNhwc(ctx, one, xt, w, w_strides, bias, yt)) return false;
+    if (!DepthwiseNhwc(ctx, one, xt, w, w_strides, bias, yt, lo, hi)) {
+      return false;
+    }
     Transpose2d<float>(yt, g.in_c, y + n * g.out_c * out_plane, out_plane,
                        g.in_c, out_plane);
   }
@@ -165,11 +182,11 @@ bool DepthwiseNchwAsNhwc(KernelContext& ctx, const ConvGeometry& g,
 
 bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x,
                    const float* w, const int64_t* w_strides, const float* bias,
-                   float* y) {
+                   float* y, float lo, float hi, bool in_place) {
   const int64_t taps = g.taps();
   if (taps > kMaxDepthwiseTaps) return false;
   if (PreferChannelsLast(g) &&
-      DepthwiseNchwAsNhwc(ctx, g, x, w, w_strides, bias, y)) {
+      DepthwiseNchwAsNhwc(ctx, g, x, w, w_strides, bias, y, lo, hi)) {
     return true;
   }
   const int64_t mult = g.out_c / g.in_c;
@@ -178,8 +195,12 @@ bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x,
   int64_t tap_offset[kMaxDepthwiseTaps];
   shape.TapOffsets(g, tap_offset);
   const int64_t planes = g.batch * g.in_c;
-  const int threads = static_cast<int>(std::min<int64_t>(
-      Threads(ctx, planes * mult * g.out_pixels()), planes));
+  // In place, tasks over shrinking planes would write over planes another
+  // task has not read yet: one task, planes in order.
+  const bool ordered = in_place && g.out_pixels() != g.in_h * g.in_w;
+  const int threads = ordered ? 1
+                              : static_cast<int>(std::min<int64_t>(
+                                    Threads(ctx, planes * mult * g.out_pixels()), planes));
   auto* scratch = static_cast<float*>(
       ctx.AllocateTemp(sizeof(float) * task_floats * threads, 64));
   if (scratch == nullptr) return false;
@@ -204,7 +225,7 @@ bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x,
                                  static_cast<const int64_t*>(tap_offset),
                                  static_cast<const float*>(wk),
                                  bias != nullptr ? bias[oc] : 0.0f,
-                                 y + (n * g.out_c + oc) * out_plane);
+                                 y + (n * g.out_c + oc) * out_plane, lo, hi);
       }
     }
   });
@@ -213,7 +234,7 @@ bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x,
 
 bool DepthwiseNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x,
                    const float* w, const int64_t* w_strides, const float* bias,
-                   float* y) {
+                   float* y, float lo, float hi) {
   const int64_t taps = g.taps(), c_n = g.in_c;
   auto* wt = static_cast<float*>(
       ctx.AllocateTemp(sizeof(float) * taps * c_n, 64));
@@ -230,7 +251,7 @@ bool DepthwiseNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x,
   ParallelFor(rows, threads, [&](int64_t r) {
     const int64_t n = r / g.out_h, oh = r % g.out_h;
     RunVectorized<RowBodyNhwc>(&g, x + n * g.in_h * g.in_w * c_n, weights,
-                               bias, oh, y + r * g.out_w * c_n);
+                               bias, oh, y + r * g.out_w * c_n, lo, hi);
   });
   return true;
 }

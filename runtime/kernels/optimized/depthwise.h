@@ -21,16 +21,23 @@ namespace optimized {
 inline constexpr int64_t kMaxDepthwiseTaps = 64;
 
 // NCHW, contiguous x and y; out_c = in_c * multiplier. `w_strides` are the
-// weight's [oc, 1, kh, kw] strides; bias may be null. Returns false (nothing
-// written) if the scratch memory is not available.
+// weight's [oc, 1, kh, kw] strides; bias may be null. Each output is then
+// clamped to [lo, hi] (x < lo -> lo, then x > hi -> hi; NaN stays: a fused
+// relu / hardtanh / clamp; the default bounds change nothing). With
+// `in_place`, y may start at x (batch 1, output planes no larger than
+// input planes): every input plane is copied before the output bytes over
+// it are written. Returns false (nothing written) if the scratch memory is
+// not available.
 bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x,
                    const float* w, const int64_t* w_strides, const float* bias,
-                   float* y);
+                   float* y, float lo = -__builtin_inff(),
+                   float hi = __builtin_inff(), bool in_place = false);
 
 // Channels-last x and y; out_c == in_c.
 bool DepthwiseNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x,
                    const float* w, const int64_t* w_strides, const float* bias,
-                   float* y);
+                   float* y, float lo = -__builtin_inff(),
+                   float hi = __builtin_inff());
 
 }  // namespace optimized
 }  // namespace edgefleet

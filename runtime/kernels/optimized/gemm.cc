@@ -71,6 +71,7 @@ struct GemmProblem {
   float* c;
   int64_t ldc;
   bool accumulate;
+  const GemmEpilogue* epilogue;  // null: none
 };
 
 // Writes (or adds) the valid rows x cols of an mr x nr tile computed in
@@ -129,12 +130,26 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
             float* out = full ? c : tile;
             const int64_t ldo = full ? g.ldc : mk.nr;
             const bool acc = full && accumulate;
-            if (b_in_place) {
-              mk.rows_fn[a_in_place](kcb, a, t.rows, jr, out, ldo, acc);
-            } else {
-              mk.fn[a_in_place](kcb, a, b, mk.nr, out, ldo, acc);
+            // A full tile of the last depth block applies the epilogue in
+            // registers; an edge tile after AddTile.
+            const bool last = g.epilogue != nullptr && pc + kcb == g.k;
+            TileEpilogue tile_ep;
+            if (last && full) {
+              const GemmEpilogue& e = *g.epilogue;
+              tile_ep = {e.row_bias != nullptr ? e.row_bias + ic + ir : nullptr,
+                         e.col_bias != nullptr ? e.col_bias + jc + jr : nullptr,
+                         e.lo, e.hi};
             }
-            if (!full) AddTile(g, tile, c, rows, cols, accumulate);
+            const TileEpilogue* ep = last && full ? &tile_ep : nullptr;
+            if (b_in_place) {
+              mk.rows_fn[a_in_place](kcb, a, t.rows, jr, out, ldo, acc, ep);
+            } else {
+              mk.fn[a_in_place](kcb, a, b, mk.nr, out, ldo, acc, ep);
+            }
+            if (!full) {
+              AddTile(g, tile, c, rows, cols, accumulate);
+              if (last) g.epilogue->Apply(c, g.ldc, ic + ir, rows, jc + jr, cols);
+            }
           }
         }
       }
@@ -294,24 +309,73 @@ bool StridedOperand::Rows(int64_t f0, int64_t k0, int64_t nk,
   return true;
 }
 
+namespace {
+
+// c(r, j) = clamp(c(r, j) + rb[r] + cb[j]) over rows x cols; rb / cb may be
+// null; one pass, W floats at a time.
+template <int W>
+struct EpilogueBody {
+  [[gnu::always_inline]] static inline void Run(float* c, int64_t ldc, int64_t rows,
+                                                int64_t cols, const float* rb,
+                                                const float* cb, float lo_s,
+                                                float hi_s) {
+    using V = Vf<W>;
+    const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
+    for (int64_t r = 0; r < rows; ++r) {
+      float* row = c + r * ldc;
+      const float b = rb != nullptr ? rb[r] : 0.0f;
+      const V bv = Splat<W>(b);
+      int64_t j = 0;
+      for (; j + W <= cols; j += W) {
+        V v = Load<W>(row + j);
+        if (rb != nullptr) v += bv;
+        if (cb != nullptr) v += Load<W>(cb + j);
+        v = Select<W>(v < lo, lo, v);
+        Store<W>(row + j, Select<W>(v > hi, hi, v));
+      }
+      for (; j < cols; ++j) {
+        float v = row[j];
+        if (rb != nullptr) v += b;
+        if (cb != nullptr) v += cb[j];
+        v = v < lo_s ? lo_s : v;
+        row[j] = v > hi_s ? hi_s : v;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+void GemmEpilogue::Apply(float* c, int64_t ldc, int64_t i0, int64_t rows,
+                         int64_t j0, int64_t cols) const {
+  RunVectorized<EpilogueBody>(c, ldc, rows, cols,
+                              row_bias != nullptr ? row_bias + i0 : nullptr,
+                              col_bias != nullptr ? col_bias + j0 : nullptr, lo, hi);
+}
+
 bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k,
           const GemmOperand& a, const GemmOperand& b, float* c, int64_t ldc,
-          bool accumulate) {
+          bool accumulate, const GemmEpilogue* epilogue) {
   if (m <= 0 || n <= 0) return true;
+  if (epilogue != nullptr && !epilogue->active()) epilogue = nullptr;
   if (k <= 0) {
     if (!accumulate) {
       for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, 0.0f);
     }
+    if (epilogue != nullptr) epilogue->Apply(c, ldc, 0, m, 0, n);
     return true;
   }
-  if (SmallGemm(ctx, m, n, k, a, b, c, ldc, accumulate)) return true;
+  if (SmallGemm(ctx, m, n, k, a, b, c, ldc, accumulate)) {
+    if (epilogue != nullptr) epilogue->Apply(c, ldc, 0, m, 0, n);
+    return true;
+  }
   const MicroKernel& mk = GetMicroKernel(HostIsa());
   int threads = ctx.num_threads();
   if (KernelThreadPool() == nullptr || m * n * k < kMinParallelMacs) {
     threads = 1;
   }
   GemmProblem g{&mk, k, std::min<int64_t>(mk.kc, k), 0, 0, &a, &b,
-                nullptr, 0, c, ldc, accumulate};
+                nullptr, 0, c, ldc, accumulate, epilogue};
   StridedMatrix a_view;
   if (a.AsStrided(&a_view) && a_view.depth_stride == 1) {
     g.a_data = a_view.data;

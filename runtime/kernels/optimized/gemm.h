@@ -80,14 +80,32 @@ class StridedOperand final : public GemmOperand {
   StridedMatrix m_;
 };
 
+// What the GEMM does to each element of C once its sum is complete (while
+// the tile is in cache): adds a per-row and / or per-column bias, then
+// clamps to [lo, hi] (x < lo -> lo, then x > hi -> hi; NaN stays NaN, as
+// in the portable relu / hardtanh / clamp). The default does nothing.
+struct GemmEpilogue {
+  const float* row_bias = nullptr;  // c(i, j) += row_bias[i]
+  const float* col_bias = nullptr;  // c(i, j) += col_bias[j]
+  float lo = -__builtin_inff();
+  float hi = __builtin_inff();
+
+  bool clamps() const { return lo != -__builtin_inff() || hi != __builtin_inff(); }
+  bool active() const { return row_bias != nullptr || col_bias != nullptr || clamps(); }
+  // Applies the epilogue to rows [i0, i0 + rows) x columns [j0, j0 + cols)
+  // of C, whose element (i0, j0) is at `c`.
+  void Apply(float* c, int64_t ldc, int64_t i0, int64_t rows, int64_t j0,
+             int64_t cols) const;
+};
+
 // C[i * ldc + j] = (accumulate ? C[i * ldc + j] : 0) + sum over p < k of
-// A(i, p) * B(p, j), for i < m, j < n. Uses scratch from `ctx` and up to
-// ctx.num_threads() threads. Returns false, with C untouched, if the
-// scratch memory is not available. REQUIRES: ldc >= n; C does not overlap
-// the operands.
+// A(i, p) * B(p, j), for i < m, j < n, then the epilogue (if any). Uses
+// scratch from `ctx` and up to ctx.num_threads() threads. Returns false,
+// with C untouched, if the scratch memory is not available. REQUIRES:
+// ldc >= n; C does not overlap the operands.
 bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k,
           const GemmOperand& a, const GemmOperand& b, float* c, int64_t ldc,
-          bool accumulate);
+          bool accumulate, const GemmEpilogue* epilogue = nullptr);
 
 }  // namespace optimized
 }  // namespace edgefleet

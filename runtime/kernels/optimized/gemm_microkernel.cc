@@ -47,7 +47,7 @@ struct RowsA {
 // Baseline: 4 x 8 with 4-float vectors (SSE2, NEON): 8 accumulators.
 template <typename A, typename B>
 void MicroGeneric(int64_t kc, AOperand a_op, B b, float* c, int64_t ldc,
-                  bool accumulate) {
+                  bool accumulate, const TileEpilogue* ep) {
   constexpr int kMr = 4;
   using V = Vf<4>;
   A a(a_op);
@@ -70,6 +70,15 @@ void MicroGeneric(int64_t kc, AOperand a_op, B b, float* c, int64_t ldc,
       acc[i][0] += Load<4>(row);
       acc[i][1] += Load<4>(row + 4);
     }
+    if (ep != nullptr) {
+      for (int h = 0; h < 2; ++h) {
+        V v = acc[i][h];
+        if (ep->row_bias != nullptr) v += Splat<4>(ep->row_bias[i]);
+        if (ep->col_bias != nullptr) v += Load<4>(ep->col_bias + 4 * h);
+        v = Select<4>(v < Splat<4>(ep->lo), Splat<4>(ep->lo), v);
+        acc[i][h] = Select<4>(v > Splat<4>(ep->hi), Splat<4>(ep->hi), v);
+      }
+    }
     Store<4>(row, acc[i][0]);
     Store<4>(row + 4, acc[i][1]);
   }
@@ -80,7 +89,8 @@ void MicroGeneric(int64_t kc, AOperand a_op, B b, float* c, int64_t ldc,
 template <typename A, typename B>
 __attribute__((target("avx2,fma"))) void MicroAvx2(int64_t kc, AOperand a_op,
                                                    B b, float* c, int64_t ldc,
-                                                   bool accumulate) {
+                                                   bool accumulate,
+                                                   const TileEpilogue* ep) {
   constexpr int kMr = 6;
   A a(a_op);
   __m256 acc[kMr][2];
@@ -107,6 +117,17 @@ __attribute__((target("avx2,fma"))) void MicroAvx2(int64_t kc, AOperand a_op,
       acc[i][0] = _mm256_add_ps(acc[i][0], _mm256_loadu_ps(row));
       acc[i][1] = _mm256_add_ps(acc[i][1], _mm256_loadu_ps(row + 8));
     }
+    if (ep != nullptr) {
+      const __m256 lo = _mm256_set1_ps(ep->lo), hi = _mm256_set1_ps(ep->hi);
+      for (int h = 0; h < 2; ++h) {
+        __m256 v = acc[i][h];
+        if (ep->row_bias != nullptr) v = _mm256_add_ps(v, _mm256_set1_ps(ep->row_bias[i]));
+        if (ep->col_bias != nullptr) v = _mm256_add_ps(v, _mm256_loadu_ps(ep->col_bias + 8 * h));
+        // v < lo ? lo : v, then v > hi ? hi : v (NaN stays).
+        v = _mm256_blendv_ps(v, lo, _mm256_cmp_ps(v, lo, _CMP_LT_OQ));
+        acc[i][h] = _mm256_blendv_ps(v, hi, _mm256_cmp_ps(v, hi, _CMP_GT_OQ));
+      }
+    }
     _mm256_storeu_ps(row, acc[i][0]);
     _mm256_storeu_ps(row + 8, acc[i][1]);
   }
@@ -115,7 +136,8 @@ __attribute__((target("avx2,fma"))) void MicroAvx2(int64_t kc, AOperand a_op,
 // AVX-512: kMr x 32, 2 * kMr accumulators of the 32 zmm registers.
 template <int kMr, typename A, typename B>
 __attribute__((target("avx512f,avx2,fma"))) void MicroAvx512(
-    int64_t kc, AOperand a_op, B b, float* c, int64_t ldc, bool accumulate) {
+    int64_t kc, AOperand a_op, B b, float* c, int64_t ldc, bool accumulate,
+    const TileEpilogue* ep) {
   A a(a_op);
   __m512 acc[kMr][2];
 #pragma GCC unroll 16
@@ -141,6 +163,17 @@ __attribute__((target("avx512f,avx2,fma"))) void MicroAvx512(
       acc[i][0] = _mm512_add_ps(acc[i][0], _mm512_loadu_ps(row));
       acc[i][1] = _mm512_add_ps(acc[i][1], _mm512_loadu_ps(row + 16));
     }
+    if (ep != nullptr) {
+      const __m512 lo = _mm512_set1_ps(ep->lo), hi = _mm512_set1_ps(ep->hi);
+      for (int h = 0; h < 2; ++h) {
+        __m512 v = acc[i][h];
+        if (ep->row_bias != nullptr) v = _mm512_add_ps(v, _mm512_set1_ps(ep->row_bias[i]));
+        if (ep->col_bias != nullptr) v = _mm512_add_ps(v, _mm512_loadu_ps(ep->col_bias + 16 * h));
+        // v < lo ? lo : v, then v > hi ? hi : v (NaN stays).
+        v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, lo, _CMP_LT_OQ), v, lo);
+        acc[i][h] = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, hi, _CMP_GT_OQ), v, hi);
+      }
+    }
     _mm512_storeu_ps(row, acc[i][0]);
     _mm512_storeu_ps(row + 16, acc[i][1]);
   }
@@ -153,21 +186,23 @@ template <template <typename, typename> class Kernel>
 struct Entry {
   template <typename A>
   static void Fn(int64_t kc, AOperand a, const float* b, int64_t ldb,
-                 float* c, int64_t ldc, bool accumulate) {
-    Kernel<A, PackedB>::Run(kc, a, PackedB{b, ldb}, c, ldc, accumulate);
+                 float* c, int64_t ldc, bool accumulate,
+                 const TileEpilogue* ep) {
+    Kernel<A, PackedB>::Run(kc, a, PackedB{b, ldb}, c, ldc, accumulate, ep);
   }
   template <typename A>
   static void RowsFn(int64_t kc, AOperand a, const float* const* rows,
-                     int64_t col, float* c, int64_t ldc, bool accumulate) {
-    Kernel<A, RowsB>::Run(kc, a, RowsB{rows, col}, c, ldc, accumulate);
+                     int64_t col, float* c, int64_t ldc, bool accumulate,
+                     const TileEpilogue* ep) {
+    Kernel<A, RowsB>::Run(kc, a, RowsB{rows, col}, c, ldc, accumulate, ep);
   }
 };
 
 template <typename A, typename B>
 struct Generic {
   static void Run(int64_t kc, AOperand a, B b, float* c, int64_t ldc,
-                  bool accumulate) {
-    MicroGeneric<A, B>(kc, a, b, c, ldc, accumulate);
+                  bool accumulate, const TileEpilogue* ep) {
+    MicroGeneric<A, B>(kc, a, b, c, ldc, accumulate, ep);
   }
 };
 using GenericEntry = Entry<Generic>;
@@ -179,15 +214,15 @@ constexpr MicroKernel kGeneric = {
 template <typename A, typename B>
 struct Avx2 {
   static void Run(int64_t kc, AOperand a, B b, float* c, int64_t ldc,
-                  bool accumulate) {
-    MicroAvx2<A, B>(kc, a, b, c, ldc, accumulate);
+                  bool accumulate, const TileEpilogue* ep) {
+    MicroAvx2<A, B>(kc, a, b, c, ldc, accumulate, ep);
   }
 };
 template <typename A, typename B>
 struct Avx512 {
   static void Run(int64_t kc, AOperand a, B b, float* c, int64_t ldc,
-                  bool accumulate) {
-    MicroAvx512<12, A, B>(kc, a, b, c, ldc, accumulate);
+                  bool accumulate, const TileEpilogue* ep) {
+    MicroAvx512<12, A, B>(kc, a, b, c, ldc, accumulate, ep);
   }
 };
 using Avx2Entry = Entry<Avx2>;

@@ -18,17 +18,28 @@ struct AOperand {
   int64_t lda;
 };
 
+// What a micro-kernel does to its tile's sums before storing them (the last
+// depth block of a GEMM with an epilogue, gemm.h): v += row_bias[i] (if
+// set), v += col_bias[j] (if set), then v < lo -> lo, v > hi -> hi.
+// Pointers are at the tile's first row / column.
+struct TileEpilogue {
+  const float* row_bias;
+  const float* col_bias;
+  float lo, hi;
+};
+
 // c[i * ldc + j] (+)= sum over p < kc of A(i, p) * B(p, j) for a full
-// mr x nr tile, where B(p, j) is
+// mr x nr tile, then the epilogue `ep` if not null, where B(p, j) is
 //   b[p * ldb + j]          (MicroKernelFn: a packed panel, ldb = nr), or
 //   b_rows[p][b_col + j]    (MicroKernelRowsFn: rows of B read in place).
 // Each comes in a packed-A ([0]) and an A-in-place ([1]) version.
 using MicroKernelFn = void (*)(int64_t kc, AOperand a, const float* b,
                                int64_t ldb, float* c, int64_t ldc,
-                               bool accumulate);
+                               bool accumulate, const TileEpilogue* ep);
 using MicroKernelRowsFn = void (*)(int64_t kc, AOperand a,
                                    const float* const* b_rows, int64_t b_col,
-                                   float* c, int64_t ldc, bool accumulate);
+                                   float* c, int64_t ldc, bool accumulate,
+                                   const TileEpilogue* ep);
 
 struct MicroKernel {
   MicroKernelFn fn[2];

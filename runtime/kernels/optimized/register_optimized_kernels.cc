@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "runtime/kernels/kernel_registry.h"
+#include "runtime/kernels/optimized/conv_fusion.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
 #include "runtime/kernels/optimized/quantized_fusion.h"
 #include "runtime/kernels/optimized/thread_pool.h"
@@ -59,7 +60,8 @@ const Kernel kOptimizedKernels[] = {
 };
 
 // Init-time rewrites run by Method::Load on plans using optimized kernels.
-const PlanPass kOptimizedPlanPasses[] = {kFuseQuantizedConvolutionPass};
+const PlanPass kOptimizedPlanPasses[] = {kFuseQuantizedConvolutionPass,
+                                         kFuseConvolutionPass};
 
 }  // namespace
 }  // namespace optimized

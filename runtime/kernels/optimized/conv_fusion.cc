@@ -1,0 +1,327 @@
+#include "runtime/kernels/optimized/conv_fusion.h"
+
+#include <cmath>
+#include <cstring>
+#include <new>
+
+#include "runtime/kernels/optimized/kernel_util.h"
+#include "runtime/kernels/optimized/optimized_kernels.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace {
+
+constexpr const char* kConvolution = "aten::convolution.out";
+constexpr const char* kBatchNorm = "aten::_native_batch_norm_legit_no_training.out";
+
+bool IsOp(const PlanEditor& plan, int64_t pc, const char* name) {
+  if (pc < 0) return false;
+  const char* op = plan.op(static_cast<size_t>(pc));
+  return op != nullptr && std::strcmp(op, name) == 0;
+}
+
+// A float32 tensor with data (or no elements), or nullptr.
+const Tensor* FloatTensor(const EValue* v) {
+  if (v == nullptr || !v->is_tensor()) return nullptr;
+  const Tensor& t = v->to_tensor();
+  if (t.dtype() != ScalarType::kFloat) return nullptr;
+  if (t.numel() > 0 && t.data() == nullptr) return nullptr;
+  return &t;
+}
+
+// A constant float32 vector of n elements.
+const Tensor* ConstVector(const PlanEditor& plan, const EValue* v, int64_t n) {
+  const Tensor* t = FloatTensor(v);
+  if (t == nullptr || !plan.is_constant(v) || t->dim() != 1 || t->size(0) != n) {
+    return nullptr;
+  }
+  return t;
+}
+
+// A number nothing writes.
+bool ConstNumber(const PlanEditor& plan, const EValue* v, double* out) {
+  if (v == nullptr || plan.writer(v) != -1) return false;
+  if (v->is_double()) {
+    *out = v->to_double();
+  } else if (v->is_int()) {
+    *out = static_cast<double>(v->to_int());
+  } else {
+    return false;
+  }
+  return std::isfinite(*out);
+}
+
+bool SameShape(const Tensor& a, const Tensor& b) {
+  return a.dim() == b.dim() && SameSizes(a, b.sizes()) && SameDimOrder(a, b);
+}
+
+// Calls fn(value) for every value instruction `pc` names (tensor list
+// items instead of the lists).
+template <typename Fn>
+void ForEachArg(const PlanEditor& plan, size_t pc, Fn fn) {
+  const Span<EValue*> args = plan.args(pc);
+  for (size_t a = 0; a < args.size(); ++a) {
+    const EValue* arg = args[a];
+    if (arg->tag() == Tag::kListTensor || arg->tag() == Tag::kListOptionalTensor) {
+      const BoxedTensorList& items = arg->to_tensor_list();
+      for (size_t k = 0; k < items.size; ++k) {
+        if (items.items[k] != nullptr) fn(items.items[k]);
+      }
+    } else {
+      fn(arg);
+    }
+  }
+}
+
+// True if a live instruction other than `pc` names `v`.
+bool NamedElsewhere(const PlanEditor& plan, const EValue* v, size_t pc) {
+  for (size_t r = 0; r < plan.num_instructions(); ++r) {
+    if (r == pc || plan.op(r) == nullptr) continue;
+    bool names = false;
+    ForEachArg(plan, r, [&](const EValue* a) { names = names || a == v; });
+    if (names) return true;
+  }
+  return false;
+}
+
+// The one live instruction after `pc` that names `v`, if `v` is private to
+// it: written only by `pc`, read by exactly one instruction (readers of
+// views sharing its memory included), not method I/O. Else -1.
+int64_t SoleReader(const PlanEditor& plan, size_t pc, const EValue* v) {
+  if (plan.writer(v) != static_cast<int64_t>(pc) || plan.num_readers(v) != 1 ||
+      plan.is_method_io(v)) {
+    return -1;
+  }
+  for (size_t r = pc + 1; r < plan.num_instructions(); ++r) {
+    if (plan.op(r) == nullptr) continue;
+    bool names = false;
+    ForEachArg(plan, r, [&](const EValue* a) { names = names || a == v; });
+    if (names) return static_cast<int64_t>(r);
+  }
+  return -1;  // read only through a view: leave it
+}
+
+// Most input bytes the fused kernel copies to temp memory when its output
+// shares the input's memory.
+constexpr size_t kMaxInputCopy = size_t{4} << 20;
+
+// Writing `out` at `pc` instead of at `later` is safe and pays: no live
+// instruction in between names a tensor sharing its memory, and if it
+// shares the convolution's input's memory (the memory planner gave the
+// absorbed instruction's output the dead input's bytes), the kernel runs
+// in place or the copy of the input it then makes costs less than the
+// `saved` bytes of activation traffic (and at most kMaxInputCopy).
+bool EarlyWriteSafe(const PlanEditor& plan, size_t pc, size_t later, EValue* out_value,
+                    size_t saved) {
+  const Span<EValue*> conv = plan.args(pc);
+  const Tensor* in = FloatTensor(conv[0]);
+  const Tensor& out = out_value->to_tensor();
+  if (in == nullptr) return false;
+  if (Overlaps(*in, out)) {
+    EValue* call[11];
+    for (int i = 0; i < 9; ++i) call[i] = conv[i];
+    call[9] = call[10] = out_value;
+    if (!FusedConvolutionInPlace(Span<EValue* const>(call, 11)) &&
+        (in->nbytes() > saved || in->nbytes() > kMaxInputCopy)) {
+      return false;
+    }
+  }
+  for (size_t i = pc + 1; i < later; ++i) {
+    if (plan.op(i) == nullptr) continue;
+    bool touches = false;
+    ForEachArg(plan, i, [&](const EValue* a) {
+      touches = touches || (a->is_tensor() && Overlaps(a->to_tensor(), out));
+    });
+    if (touches) return false;
+  }
+  return true;
+}
+
+// A float32 tensor of `like`'s sizes and dim order over new method memory.
+struct OwnedTensor {
+  int32_t sizes[kMaxTensorRank];
+  uint8_t dim_order[kMaxTensorRank];
+  int32_t strides[kMaxTensorRank];
+  alignas(Tensor) unsigned char storage[sizeof(Tensor)];
+};
+
+EValue* NewTensorLike(PlanEditor& plan, const Tensor& like, float** data) {
+  void* meta = plan.Allocate(sizeof(OwnedTensor), alignof(OwnedTensor));
+  void* bytes = plan.Allocate(like.numel() * sizeof(float) + 1, 64);
+  if (meta == nullptr || bytes == nullptr) return nullptr;
+  OwnedTensor* o = static_cast<OwnedTensor*>(meta);
+  for (int d = 0; d < like.dim(); ++d) {
+    o->sizes[d] = like.size(d);
+    o->dim_order[d] = like.dim_order()[d];
+    o->strides[d] = like.stride(d);
+  }
+  Tensor* t = new (o->storage) Tensor(ScalarType::kFloat, like.dim(), o->sizes, o->dim_order,
+                                      o->strides, bytes, ShapeDynamism::kStatic);
+  *data = static_cast<float*>(bytes);
+  return plan.NewValue(EValue::FromTensor(t));
+}
+
+// True for a convolution call the fusions may rewrite: float32, not
+// transposed, constant weight (output channel outermost) and bias.
+bool FusibleConvolution(const PlanEditor& plan, size_t pc) {
+  const Span<EValue*> args = plan.args(pc);
+  if (args.size() != 11 || args[10] != args[9]) return false;
+  const Tensor* x = FloatTensor(args[0]);
+  const Tensor* w = FloatTensor(args[1]);
+  const Tensor* y = FloatTensor(args[9]);
+  if (x == nullptr || w == nullptr || y == nullptr || !plan.is_constant(args[1]) ||
+      (w->dim() != 3 && w->dim() != 4) || x->dim() != w->dim() || y->dim() != w->dim() ||
+      w->size(0) < 1 || w->dim_order()[0] != 0 || w->stride(0) != w->numel() / w->size(0) ||
+      !args[6]->is_bool() || args[6]->to_bool() || !args[8]->is_int() ||
+      plan.writer(args[8]) != -1) {
+    return false;
+  }
+  return args[2]->is_none() || ConstVector(plan, args[2], w->size(0)) != nullptr;
+}
+
+// convolution at `pc` -> batch norm: folds the batch norm into new weight
+// and bias constants. Returns true if it rewrote.
+bool FoldBatchNorm(PlanEditor& plan, size_t pc) {
+  const Span<EValue*> conv = plan.args(pc);
+  const Tensor& w = conv[1]->to_tensor();
+  const Tensor& y = conv[9]->to_tensor();
+  const int64_t oc = w.size(0);
+  const int64_t bn_pc = SoleReader(plan, pc, conv[9]);
+  if (!IsOp(plan, bn_pc, kBatchNorm)) return false;
+  const Span<EValue*> bn = plan.args(static_cast<size_t>(bn_pc));
+  if (bn.size() != 11 || bn[0] != conv[9] || y.size(1) != oc) return false;
+  const Tensor* gamma = bn[1]->is_none() ? nullptr : ConstVector(plan, bn[1], oc);
+  const Tensor* beta = bn[2]->is_none() ? nullptr : ConstVector(plan, bn[2], oc);
+  const Tensor* mean = ConstVector(plan, bn[3], oc);
+  const Tensor* var = ConstVector(plan, bn[4], oc);
+  double eps = 0;
+  if ((gamma == nullptr && !bn[1]->is_none()) || (beta == nullptr && !bn[2]->is_none()) ||
+      mean == nullptr || var == nullptr || !ConstNumber(plan, bn[6], &eps)) {
+    return false;
+  }
+  EValue* z = bn[7];
+  const Tensor* zt = FloatTensor(z);
+  if (zt == nullptr || !SameShape(*zt, y) || plan.writer(z) != bn_pc) return false;
+  // save_mean, save_invstd: unused. (The batch norm names its outputs twice,
+  // as out arguments and in the returned list, so the editor may count it
+  // as a reader of its own outputs.)
+  for (int i = 8; i <= 9; ++i) {
+    if (!bn[i]->is_tensor() || plan.num_readers(bn[i]) > 1 ||
+        NamedElsewhere(plan, bn[i], static_cast<size_t>(bn_pc)) || plan.is_method_io(bn[i])) {
+      return false;
+    }
+  }
+  // An activation after the batch norm will be fused too: it saves as much.
+  size_t saved = zt->nbytes();
+  const int64_t next = SoleReader(plan, static_cast<size_t>(bn_pc), z);
+  if (IsOp(plan, next, "aten::relu.out") || IsOp(plan, next, "aten::hardtanh.out") ||
+      IsOp(plan, next, "aten::clamp.out")) {
+    saved *= 2;
+  }
+  if (!EarlyWriteSafe(plan, pc, static_cast<size_t>(bn_pc), z, saved)) return false;
+
+  float* w_data = nullptr;
+  float* b_data = nullptr;
+  EValue* new_w = NewTensorLike(plan, w, &w_data);
+  int32_t b_size[1] = {static_cast<int32_t>(oc)};
+  uint8_t b_order[1] = {0};
+  int32_t b_stride[1] = {1};
+  const Tensor b_shape(ScalarType::kFloat, 1, b_size, b_order, b_stride, nullptr,
+                       ShapeDynamism::kStatic);
+  EValue* new_b = new_w == nullptr ? nullptr : NewTensorLike(plan, b_shape, &b_data);
+  if (new_b == nullptr) return false;
+  const float* wi = w.data_as<const float>();
+  const float* bi = conv[2]->is_none() ? nullptr : conv[2]->to_tensor().data_as<const float>();
+  const int64_t inner = w.numel() / oc;
+  for (int64_t c = 0; c < oc; ++c) {
+    // As the batch-norm kernels: invstd, scale and shift in double.
+    const double invstd = 1.0 / std::sqrt(var->data_as<const float>()[c] + eps);
+    const double scale = (gamma ? gamma->data_as<const float>()[c] : 1.0) * invstd;
+    const double shift =
+        (beta ? beta->data_as<const float>()[c] : 0.0) - mean->data_as<const float>()[c] * scale;
+    for (int64_t i = 0; i < inner; ++i) {
+      w_data[c * inner + i] = static_cast<float>(wi[c * inner + i] * scale);
+    }
+    b_data[c] = static_cast<float>((bi ? bi[c] : 0.0) * scale + shift);
+  }
+  EValue* none = plan.NewValue(EValue());
+  if (none == nullptr) return false;
+  EValue* args[13];
+  for (int i = 0; i < 9; ++i) args[i] = conv[i];
+  args[1] = new_w;
+  args[2] = new_b;
+  args[9] = none;
+  args[10] = none;
+  args[11] = z;
+  args[12] = z;
+  if (plan.Replace(pc, kFusedConvolutionKernel, Span<EValue* const>(args, 13)) != Error::kOk) {
+    return false;
+  }
+  plan.Remove(static_cast<size_t>(bn_pc));
+  return true;
+}
+
+// convolution (or the fused one without bounds) at `pc` -> relu / hardtanh /
+// clamp: the fused kernel with the activation's bounds.
+void FuseActivation(PlanEditor& plan, size_t pc) {
+  const Span<EValue*> conv = plan.args(pc);
+  const bool fused = conv.size() == 13;
+  if (fused && !(conv[9]->is_none() && conv[10]->is_none())) return;
+  EValue* y_value = conv[fused ? 11 : 9];
+  const Tensor& y = y_value->to_tensor();
+  const int64_t act_pc = SoleReader(plan, pc, y_value);
+  if (act_pc < 0) return;
+  const char* op = plan.op(static_cast<size_t>(act_pc));
+  const Span<EValue*> act = plan.args(static_cast<size_t>(act_pc));
+  const bool relu = std::strcmp(op, "aten::relu.out") == 0;
+  const bool hardtanh = std::strcmp(op, "aten::hardtanh.out") == 0;
+  const bool clamp = std::strcmp(op, "aten::clamp.out") == 0;
+  if (!(relu || hardtanh || clamp) || act.size() != (relu ? 3u : 5u) || act[0] != y_value ||
+      act[act.size() - 1] != act[act.size() - 2]) {
+    return;
+  }
+  EValue* r = act[act.size() - 2];
+  const Tensor* rt = FloatTensor(r);
+  if (rt == nullptr || !SameShape(*rt, y) || plan.writer(r) != act_pc) return;
+  EValue* bounds[2] = {nullptr, nullptr};
+  if (relu) {
+    bounds[0] = plan.NewValue(EValue::FromDouble(0.0));
+    bounds[1] = plan.NewValue(EValue());
+    if (bounds[0] == nullptr || bounds[1] == nullptr) return;
+  } else {
+    for (int i = 0; i < 2; ++i) {
+      double v = 0;
+      if (!(ConstNumber(plan, act[1 + i], &v) || (clamp && act[1 + i]->is_none()))) return;
+      bounds[i] = act[1 + i];
+    }
+    if (bounds[0]->is_none() && bounds[1]->is_none()) return;
+  }
+  // A batch norm folded before saved its pass over y too.
+  const size_t saved = rt->nbytes() + (fused ? y.nbytes() : 0);
+  if (!EarlyWriteSafe(plan, pc, static_cast<size_t>(act_pc), r, saved)) return;
+  EValue* args[13];
+  for (int i = 0; i < 9; ++i) args[i] = conv[i];
+  args[9] = bounds[0];
+  args[10] = bounds[1];
+  args[11] = r;
+  args[12] = r;
+  if (plan.Replace(pc, kFusedConvolutionKernel, Span<EValue* const>(args, 13)) != Error::kOk) {
+    return;
+  }
+  plan.Remove(static_cast<size_t>(act_pc));
+}
+
+}  // namespace
+
+void FuseConvolution(PlanEditor& plan) {
+  for (size_t pc = 0; pc < plan.num_instructions(); ++pc) {
+    if (!IsOp(plan, static_cast<int64_t>(pc), kConvolution) || !FusibleConvolution(plan, pc)) {
+      continue;
+    }
+    FoldBatchNorm(plan, pc);
+    FuseActivation(plan, pc);
+  }
+}
+
+}  // namespace optimized
+}  // namespace edgefleet
