@@ -5,6 +5,7 @@
 #include <new>
 
 #include "runtime/kernels/optimized/kernel_util.h"
+#include "runtime/kernels/optimized/quantized_add.h"
 #include "runtime/kernels/optimized/quantized_conv.h"
 #include "runtime/kernels/portable/portable_kernels.h"
 
@@ -592,6 +593,91 @@ void FuseAddmm(PlanEditor& plan, size_t pc) {
   Rewrite(plan, pc, x_q, blob, tail, feeders, 3, outs);
 }
 
+// add(a, b, alpha = 1) -> quantize [-> activation chain]: one
+// edgefleet::quantized_add. Each operand that is a dequantize read only
+// here, whose int8 input is still intact at the add, is read as int8 and
+// its dequantize removed; other operands are read as floats.
+void FuseAdd(PlanEditor& plan, size_t pc) {
+  const Span<EValue*> args = plan.args(pc);
+  if (args.size() != 5) return;
+  EValue* y_f = args[3];
+  const Tensor* yf = TensorOf(y_f, ScalarType::kFloat);
+  double alpha = 0;
+  if (yf == nullptr || args[4] != y_f || !ConstNumber(plan, args[2], &alpha) || alpha != 1) {
+    return;
+  }
+  EValue* operands[2] = {args[0], args[1]};
+  for (EValue* v : operands) {
+    const Tensor* t = TensorOf(v, ScalarType::kFloat);
+    if (t == nullptr || t->dim() != yf->dim() || !SameSizes(*t, yf->sizes())) return;
+  }
+  Tail tail;
+  if (!MatchTail(plan, pc, y_f, &tail)) return;
+  const Tensor& out = tail.out->to_tensor();
+  if (out.dim() != yf->dim() || !SameSizes(out, yf->sizes())) return;
+  int64_t dropped[6];
+  size_t num_dropped = 0;
+  for (size_t i = 0; i < tail.count; ++i) dropped[num_dropped++] = tail.pcs[i];
+  dropped[num_dropped++] = static_cast<int64_t>(pc);
+  if (!MemorySafe(plan, static_cast<int64_t>(pc), static_cast<int64_t>(pc),
+                  tail.pcs[tail.count - 1], out, out, tail.pcs, tail.count) ||
+      !TailAliasSafe(plan, pc, tail)) {
+    return;
+  }
+  // Operands: (tensor, scale, zero point) and the dequantize to drop.
+  EValue* call[12];
+  int64_t feeders[2] = {-1, -1};
+  EValue* feeder_outs[2] = {nullptr, nullptr};
+  // The quant range narrowed by a fused activation.
+  EValue* none_value = plan.NewValue(EValue());
+  EValue* lo = plan.NewValue(EValue::FromInt(tail.lo));
+  EValue* hi = plan.NewValue(EValue::FromInt(tail.hi));
+  if (none_value == nullptr || lo == nullptr || hi == nullptr) return;
+  for (int k = 0; k < 2; ++k) {
+    EValue* v = operands[k];
+    call[3 * k] = v;
+    call[3 * k + 1] = none_value;
+    call[3 * k + 2] = none_value;
+    if (operands[0] == operands[1]) continue;  // x + x: keep floats
+    const int64_t dq_pc = plan.writer(v);
+    EValue* x_q = nullptr;
+    PerTensor q;
+    if (!MatchDequantize(plan, dq_pc, v, &x_q, &q) || !Private(plan, v)) continue;
+    const Tensor& xq = x_q->to_tensor();
+    if (xq.dim() != yf->dim() || !SameSizes(xq, yf->sizes())) continue;
+    // x_q must not be overwritten between its dequantize and the add.
+    if (!MemorySafe(plan, dq_pc, static_cast<int64_t>(pc), static_cast<int64_t>(pc), xq, out,
+                    dropped, num_dropped)) {
+      continue;
+    }
+    const Span<EValue*> dq_args = plan.args(static_cast<size_t>(dq_pc));
+    call[3 * k] = x_q;
+    call[3 * k + 1] = dq_args[1];
+    call[3 * k + 2] = dq_args[2];
+    feeders[k] = dq_pc;
+    feeder_outs[k] = v;
+  }
+  const Span<EValue*> q_args = plan.args(static_cast<size_t>(tail.pcs[0]));
+  call[6] = q_args[1];
+  call[7] = q_args[2];
+  call[8] = lo;
+  call[9] = hi;
+  call[10] = tail.out;
+  call[11] = tail.out;
+  if (plan.Replace(pc, kQuantizedAddKernel, Span<EValue* const>(call, 12)) != Error::kOk) {
+    return;
+  }
+  for (size_t i = 0; i < tail.count; ++i) plan.Remove(static_cast<size_t>(tail.pcs[i]));
+  for (int k = 0; k < 2; ++k) {
+    const int64_t f = feeders[k];
+    if (f >= 0 && plan.op(static_cast<size_t>(f)) != nullptr &&
+        DirectReaders(plan, feeder_outs[k]) == 0 && !plan.is_method_io(feeder_outs[k]) &&
+        AliasReadsCovered(plan, feeder_outs[k], f, &f, 1)) {
+      plan.Remove(static_cast<size_t>(f));
+    }
+  }
+}
+
 }  // namespace
 
 void FuseQuantizedConvolution(PlanEditor& plan) {
@@ -602,6 +688,8 @@ void FuseQuantizedConvolution(PlanEditor& plan) {
       FuseConvolution(plan, pc);
     } else if (std::strcmp(op, "aten::addmm.out") == 0) {
       FuseAddmm(plan, pc);
+    } else if (std::strcmp(op, "aten::add.out") == 0) {
+      FuseAdd(plan, pc);
     }
   }
 }

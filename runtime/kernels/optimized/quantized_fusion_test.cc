@@ -264,6 +264,51 @@ TEST(QuantizedFusionTest, FusesLinear) {
   EXPECT_EQ(out.Values(), want);
 }
 
+TEST(QuantizedFusionTest, FusesResidualAdd) {
+  for (bool reused : {false, true}) {
+    SCOPED_TRACE(reused ? "a's bytes reused before the add" : "plain");
+    const std::vector<int32_t> shape = {1, 8, 5, 5};
+    TestTensor<int8_t> aq(shape, RandomInt8(200, 11, -128, 127)),
+        bq(shape, RandomInt8(200, 12, -128, 127)), out(shape), other(shape);
+    TestTensor<float> af(shape), bf(shape), sum(shape);
+    EValue none, qmin = EValue::FromInt(-128), qmax = EValue::FromInt(127),
+                 dtype = EValue::FromInt(1), sa = EValue::FromDouble(0.125),
+                 za = EValue::FromInt(4), sb = EValue::FromDouble(0.0625),
+                 zb = EValue::FromInt(-10), so = EValue::FromDouble(0.125),
+                 zo = EValue::FromInt(-5), one = EValue::FromInt(1);
+    TestIntList dims({0, 1, 2, 3});
+    TestPlan plan;
+    plan.Add("quantized_decomposed::dequantize_per_tensor.out", portable::DequantizePerTensorOut,
+             {aq.ev(), &sa, &za, &qmin, &qmax, &dtype, &none, af.ev(), af.ev()});
+    if (reused) {
+      // Something writes over a_q's bytes after its dequantize: the add
+      // must keep reading the float a.
+      other.tensor().set_data(aq.tensor().mutable_data());
+      plan.Add("aten::permute_copy.out", portable::PermuteCopyOut,
+               {bq.ev(), dims.ev(), other.ev(), other.ev()});
+    }
+    plan.Add("quantized_decomposed::dequantize_per_tensor.out", portable::DequantizePerTensorOut,
+             {bq.ev(), &sb, &zb, &qmin, &qmax, &dtype, &none, bf.ev(), bf.ev()});
+    plan.Add("aten::add.out", portable::AddOut, {af.ev(), bf.ev(), &one, sum.ev(), sum.ev()});
+    plan.Add("quantized_decomposed::quantize_per_tensor.out", portable::QuantizePerTensorOut,
+             {sum.ev(), &so, &zo, &qmin, &qmax, &dtype, out.ev(), out.ev()});
+    plan.SetIo(aq.ev());
+    plan.SetIo(bq.ev());
+    plan.SetIo(out.ev());
+    const std::vector<int8_t> a0 = aq.Values();
+    ASSERT_EQ(plan.Execute(), Error::kOk);
+    const std::vector<int8_t> want = out.Values();
+    const size_t before = plan.live();
+    FuseQuantizedConvolution(plan);
+    // Removed: the quantize and b's dequantize, and a's unless reused.
+    EXPECT_EQ(plan.live(), before - (reused ? 2 : 3));
+    aq.Set(a0);
+    out.Set(std::vector<int8_t>(200, 0));
+    ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
+    EXPECT_EQ(out.Values(), want);
+  }
+}
+
 TEST(QuantizedFusionTest, LeavesNonMatchingPlansAlone) {
   {  // The convolution's float output is read twice.
     ConvChain c;
