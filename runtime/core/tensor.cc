@@ -1,5 +1,7 @@
 #include "runtime/core/tensor.h"
 
+#include <cstdint>
+
 #include "runtime/core/error_detail.h"
 
 namespace edgefleet {
@@ -48,11 +50,15 @@ bool Tensor::IsDefaultDimOrder() const {
 
 void Tensor::RecomputeStrides() {
   // Innermost dimension (last in dim order) has stride 1.
+  // Strides of a tensor with elements fit int32 (numel does); a tensor
+  // with a zero size may have huge other sizes: its strides saturate (no
+  // element is ever addressed through them).
   int64_t stride = 1;
   for (int i = dim_ - 1; i >= 0; --i) {
     const int d = dim_order_[i];
     strides_[d] = static_cast<int32_t>(stride);
-    stride *= sizes_[d] > 1 ? sizes_[d] : 1;
+    const int64_t size = sizes_[d] > 1 ? sizes_[d] : 1;
+    stride = stride > INT32_MAX / size ? INT32_MAX : stride * size;
   }
 }
 

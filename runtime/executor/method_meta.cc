@@ -121,7 +121,9 @@ size_t MethodMeta::method_allocator_bytes() const {
   // Every allocation is padded to at most 16 bytes of alignment.
   constexpr size_t kPad = alignof(std::max_align_t);
   size_t bytes = plan_->values()->size() * sizeof(EValue) + kPad;
-  bytes += plan_->inputs()->size() * sizeof(bool) + kPad;
+  // Input indices, set and clobbered flags; output indices.
+  bytes += plan_->inputs()->size() * (sizeof(size_t) + 2 * sizeof(bool)) + 3 * kPad;
+  bytes += plan_->outputs()->size() * sizeof(size_t) + kPad;
   for (const auto* value : *plan_->values()) {
     switch (value->val_type()) {
       case KernelTypes::Tensor: {
