@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 
+#include "runtime/kernels/optimized/epilogue.h"
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
 
@@ -112,7 +113,7 @@ constexpr size_t kMaxInputCopy = size_t{4} << 20;
 // in place or the copy of the input it then makes costs less than the
 // `saved` bytes of activation traffic (and at most kMaxInputCopy).
 bool EarlyWriteSafe(const PlanEditor& plan, size_t pc, size_t later, EValue* out_value,
-                    size_t saved) {
+                    size_t saved, Span<const int64_t> absorbed = {}) {
   const Span<EValue*> conv = plan.args(pc);
   const Tensor* in = FloatTensor(conv[0]);
   const Tensor& out = out_value->to_tensor();
@@ -128,6 +129,9 @@ bool EarlyWriteSafe(const PlanEditor& plan, size_t pc, size_t later, EValue* out
   }
   for (size_t i = pc + 1; i < later; ++i) {
     if (plan.op(i) == nullptr) continue;
+    bool skip = false;
+    for (int64_t a : absorbed) skip = skip || a == static_cast<int64_t>(i);
+    if (skip) continue;  // removed with the rewrite
     bool touches = false;
     ForEachArg(plan, i, [&](const EValue* a) {
       touches = touches || (a->is_tensor() && Overlaps(a->to_tensor(), out));
@@ -311,6 +315,192 @@ void FuseActivation(PlanEditor& plan, size_t pc) {
   plan.Remove(static_cast<size_t>(act_pc));
 }
 
+
+// The value of a one-element float32 tensor argument: a program constant,
+// or the output of a dim-order copy / clone of one (still an instruction
+// when the pass runs; constant folding comes after). `copy_pc`: that
+// instruction, or -1.
+bool ConstElement(const PlanEditor& plan, const EValue* v, float* value, int64_t* copy_pc) {
+  const Tensor* t = FloatTensor(v);
+  if (t == nullptr || t->numel() != 1) return false;
+  *copy_pc = -1;
+  if (!plan.is_constant(v)) {
+    const int64_t w = plan.writer(v);
+    if (!(IsOp(plan, w, "dim_order_ops::_to_dim_order_copy.out") ||
+          IsOp(plan, w, "dim_order_ops::_clone_dim_order.out")) ||
+        plan.is_method_io(v)) {
+      return false;
+    }
+    // The source: a one-element constant of a dtype whose value converts
+    // exactly as the copy converts it (3 and 6 are exact in every one).
+    const EValue* src_value = plan.args(static_cast<size_t>(w))[0];
+    if (src_value == nullptr || !src_value->is_tensor() || !plan.is_constant(src_value)) {
+      return false;
+    }
+    const Tensor& src = src_value->to_tensor();
+    if (src.numel() != 1 || src.data() == nullptr) return false;
+    *copy_pc = w;
+    switch (src.dtype()) {
+      case ScalarType::kFloat: *value = src.data_as<const float>()[0]; return true;
+      case ScalarType::kDouble: *value = static_cast<float>(src.data_as<const double>()[0]); return true;
+      case ScalarType::kLong: *value = static_cast<float>(src.data_as<const int64_t>()[0]); return true;
+      case ScalarType::kInt: *value = static_cast<float>(src.data_as<const int32_t>()[0]); return true;
+      default: return false;
+    }
+  }
+  *value = t->data_as<const float>()[0];
+  return true;
+}
+
+// A clamp.out / hardtanh.out at `pc` of `in`: its bounds as floats
+// (None: +-infinity) and its output.
+bool MatchClamp(const PlanEditor& plan, int64_t pc, const EValue* in, float* lo, float* hi,
+                EValue** out) {
+  const bool clamp = IsOp(plan, pc, "aten::clamp.out");
+  if (!clamp && !IsOp(plan, pc, "aten::hardtanh.out")) return false;
+  const Span<EValue*> a = plan.args(static_cast<size_t>(pc));
+  if (a.size() != 5 || a[0] != in || a[3] != a[4] || FloatTensor(a[3]) == nullptr) return false;
+  float bounds[2] = {-__builtin_inff(), __builtin_inff()};
+  for (int i = 0; i < 2; ++i) {
+    double v = 0;
+    if (ConstNumber(plan, a[1 + i], &v)) {
+      bounds[i] = static_cast<float>(v);
+    } else if (!(clamp && a[1 + i]->is_none())) {
+      return false;
+    }
+  }
+  *lo = bounds[0];
+  *hi = bounds[1];
+  *out = a[3];
+  return true;
+}
+
+// Live instructions after `pc` naming `v`, up to `max` of them.
+size_t ReadersAfter(const PlanEditor& plan, size_t pc, const EValue* v, int64_t* pcs, size_t max) {
+  size_t n = 0;
+  for (size_t r = pc + 1; r < plan.num_instructions(); ++r) {
+    if (plan.op(r) == nullptr) continue;
+    bool names = false;
+    ForEachArg(plan, r, [&](const EValue* a) { names = names || a == v; });
+    if (names) {
+      if (n == max) return max + 1;
+      pcs[n++] = static_cast<int64_t>(r);
+    }
+  }
+  return n;
+}
+
+// convolution (or the fused one without bounds) at `pc` whose output y
+// feeds the exported hardswish (add 3 -> clamp 0 [-> clamp 6] -> mul by y ->
+// div 6) or hardsigmoid (add 3 -> clamp -> div 6): the fused kernel with
+// that epilogue, writing the division's output.
+void FuseHardActivation(PlanEditor& plan, size_t pc) {
+  const Span<EValue*> conv = plan.args(pc);
+  const bool fused = conv.size() == 13;
+  if (fused && !(IsOp(plan, static_cast<int64_t>(pc), kFusedConvolutionKernel.name) &&
+                 conv[9]->is_none() && conv[10]->is_none())) {
+    return;
+  }
+  EValue* y_value = conv[fused ? 11 : 9];
+  const Tensor& y = y_value->to_tensor();
+  int64_t readers[2];
+  const size_t num_readers = ReadersAfter(plan, pc, y_value, readers, 2);
+  if (num_readers < 1 || num_readers > 2 || plan.num_readers(y_value) != num_readers ||
+      plan.writer(y_value) != static_cast<int64_t>(pc) || plan.is_method_io(y_value)) {
+    return;
+  }
+  int64_t absorbed[6];
+  size_t n = 0;
+  int64_t copies[2] = {-1, -1};
+  // add(y, 3, alpha 1)
+  const int64_t add_pc = readers[0];
+  if (!IsOp(plan, add_pc, "aten::add.out")) return;
+  const Span<EValue*> add = plan.args(static_cast<size_t>(add_pc));
+  float three = 0;
+  double alpha = 0;
+  if (add.size() != 5 || add[0] != y_value || add[3] != add[4] ||
+      !ConstElement(plan, add[1], &three, &copies[0]) || three != 3.0f ||
+      !ConstNumber(plan, add[2], &alpha) || alpha != 1.0) {
+    return;
+  }
+  absorbed[n++] = add_pc;
+  EValue* t = add[3];
+  // clamp to [0, 6], in one or two steps
+  float lo = 0, hi = 0, lo2 = 0, hi2 = 0;
+  EValue* c = nullptr;
+  int64_t next = SoleReader(plan, static_cast<size_t>(add_pc), t);
+  if (!MatchClamp(plan, next, t, &lo, &hi, &c)) return;
+  absorbed[n++] = next;
+  if (!(lo == 0.0f && hi == 6.0f)) {
+    const int64_t second = SoleReader(plan, static_cast<size_t>(next), c);
+    EValue* c2 = nullptr;
+    if (!(lo == 0.0f && hi == __builtin_inff()) ||
+        !MatchClamp(plan, second, c, &lo2, &hi2, &c2) ||
+        !(lo2 == -__builtin_inff() && hi2 == 6.0f)) {
+      return;
+    }
+    absorbed[n++] = second;
+    next = second;
+    c = c2;
+  }
+  // [mul(y, c)], then div(., 6)
+  PostOp post = PostOp::kHardsigmoid;
+  EValue* q = c;
+  int64_t q_pc = next;
+  const int64_t after = SoleReader(plan, static_cast<size_t>(next), c);
+  if (IsOp(plan, after, "aten::mul.out")) {
+    const Span<EValue*> mul = plan.args(static_cast<size_t>(after));
+    if (num_readers != 2 || readers[1] != after || mul.size() != 4 || mul[2] != mul[3] ||
+        !((mul[0] == y_value && mul[1] == c) || (mul[0] == c && mul[1] == y_value))) {
+      return;
+    }
+    absorbed[n++] = after;
+    post = PostOp::kHardswish;
+    q = mul[2];
+    q_pc = after;
+  } else if (num_readers != 1) {
+    return;
+  }
+  const int64_t div_pc = SoleReader(plan, static_cast<size_t>(q_pc), q);
+  if (!IsOp(plan, div_pc, "aten::div.out")) return;
+  const Span<EValue*> div = plan.args(static_cast<size_t>(div_pc));
+  float six = 0;
+  if (div.size() != 4 || div[0] != q || div[2] != div[3] ||
+      !ConstElement(plan, div[1], &six, &copies[1]) || six != 6.0f) {
+    return;
+  }
+  absorbed[n++] = div_pc;
+  EValue* out = div[2];
+  // Every intermediate and the output: float32 of y's shape (no broadcast).
+  for (size_t i = 0; i < n; ++i) {
+    const Span<EValue*> a = plan.args(static_cast<size_t>(absorbed[i]));
+    const Tensor* o = FloatTensor(a[a.size() - 1]);
+    if (o == nullptr || !SameShape(*o, y) || plan.writer(a[a.size() - 1]) != absorbed[i]) return;
+  }
+  const size_t saved = 2 * n * FloatTensor(out)->nbytes();
+  if (!EarlyWriteSafe(plan, pc, static_cast<size_t>(div_pc), out, saved,
+                      Span<const int64_t>(absorbed, n))) {
+    return;
+  }
+  EValue* none = plan.NewValue(EValue());
+  if (none == nullptr) return;
+  EValue* args[13];
+  for (int i = 0; i < 9; ++i) args[i] = conv[i];
+  args[9] = args[10] = none;
+  args[11] = args[12] = out;
+  const Kernel& kernel = post == PostOp::kHardswish ? kFusedConvolutionHardswishKernel
+                                                    : kFusedConvolutionHardsigmoidKernel;
+  if (plan.Replace(pc, kernel, Span<EValue* const>(args, 13)) != Error::kOk) return;
+  for (size_t i = 0; i < n; ++i) plan.Remove(static_cast<size_t>(absorbed[i]));
+  // The copies of the constants 3 and 6, once nothing reads them.
+  for (int64_t cp : copies) {
+    if (cp < 0 || plan.op(static_cast<size_t>(cp)) == nullptr) continue;
+    const Span<EValue*> a = plan.args(static_cast<size_t>(cp));
+    EValue* o = a[a.size() - 1];
+    if (plan.num_readers(o) == 0 && !plan.is_method_io(o)) plan.Remove(static_cast<size_t>(cp));
+  }
+}
+
 }  // namespace
 
 void FuseConvolution(PlanEditor& plan) {
@@ -320,6 +510,7 @@ void FuseConvolution(PlanEditor& plan) {
     }
     FoldBatchNorm(plan, pc);
     FuseActivation(plan, pc);
+    FuseHardActivation(plan, pc);
   }
 }
 

@@ -45,6 +45,13 @@ inline constexpr PlanPass kFuseConvolutionPass = {"fuse_convolution",
 // kMemoryAllocationFailed if that does not fit).
 void FusedConvolutionOut(KernelContext& ctx, Span<EValue*> args);
 extern const Kernel kFusedConvolutionKernel;
+// The same, then hardswish (x * clamp(x + 3, 0, 6)) / 6 or hardsigmoid
+// clamp(x + 3, 0, 6) / 6 of each clamped output, one float operation per
+// step as the exported add / clamp / mul / div chain computes them.
+void FusedConvolutionHardswishOut(KernelContext& ctx, Span<EValue*> args);
+void FusedConvolutionHardsigmoidOut(KernelContext& ctx, Span<EValue*> args);
+extern const Kernel kFusedConvolutionHardswishKernel;
+extern const Kernel kFusedConvolutionHardsigmoidKernel;
 
 // True if a convolution.out call (11 arguments) whose out starts at its
 // input's data runs in place, without a copy of the input.

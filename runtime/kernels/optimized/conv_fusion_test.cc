@@ -450,6 +450,109 @@ TEST(FuseConvolutionPass, InterveningWriterBlocksEarlyWrite) {
   EXPECT_EQ(plan.live(), 3u);
 }
 
+// conv -> batch norm -> the exported hardswish (add 3 -> clamp(0, None) ->
+// clamp(None, 6) -> mul by y -> div 6) or hardsigmoid (without the mul),
+// the constants 3 and 6 made by _to_dim_order_copy of int64 constants, as
+// torch.export writes them.
+struct HardChain {
+  explicit HardChain(bool hardswish, int32_t groups, int32_t k, bool in_place)
+      : x({1, 16, 9, 9}, Random<float>(16 * 81, 41, -3, 3), {}, ShapeDynamism::kDynamicBound,
+          16 * 81),
+        w({16, 16 / groups, k, k}, Random<float>(16 * (16 / groups) * k * k, 42)),
+        gamma({16}, Random<float>(16, 43, 0.5, 1.5)), beta({16}, Random<float>(16, 44)),
+        mean({16}, Random<float>(16, 45)), var({16}, Random<float>(16, 46, 0.5, 1.5)),
+        y({1, 16, 9, 9}), z({1, 16, 9, 9}), a({1, 16, 9, 9}), c1({1, 16, 9, 9}),
+        c2({1, 16, 9, 9}), m({1, 16, 9, 9}), out({1, 16, 9, 9}), save_mean({0}),
+        save_invstd({0}), three_l({}, {3}), six_l({}, {6}), three({}), six({}),
+        stride{1, 1}, pad{k / 2, k / 2}, dil{1, 1}, out_pad{0, 0}, order{} {
+    EValue* v_false = Value(EValue::FromBool(false));
+    plan.Add("aten::convolution.out", portable::ConvolutionOut,
+             {x.ev(), w.ev(), Value(EValue()), stride.ev(), pad.ev(), dil.ev(), v_false,
+              out_pad.ev(), Value(EValue::FromInt(groups)), y.ev(), y.ev()});
+    plan.Add("aten::_native_batch_norm_legit_no_training.out",
+             portable::NativeBatchNormNoTrainingOut,
+             {y.ev(), gamma.ev(), beta.ev(), mean.ev(), var.ev(), Value(EValue::FromDouble(0.1)),
+              Value(EValue::FromDouble(1e-3)), z.ev(), save_mean.ev(), save_invstd.ev(), z.ev()},
+             4);
+    plan.Add("dim_order_ops::_to_dim_order_copy.out", portable::ToDimOrderCopyOut,
+             {three_l.ev(), v_false, Value(EValue()), three.ev(), three.ev()});
+    plan.Add("aten::add.out", portable::AddOut,
+             {z.ev(), three.ev(), Value(EValue::FromInt(1)), a.ev(), a.ev()});
+    plan.Add("aten::clamp.out", portable::ClampOut,
+             {a.ev(), Value(EValue::FromInt(0)), Value(EValue()), c1.ev(), c1.ev()});
+    plan.Add("aten::clamp.out", portable::ClampOut,
+             {c1.ev(), Value(EValue()), Value(EValue::FromInt(6)), c2.ev(), c2.ev()});
+    EValue* q = c2.ev();
+    if (hardswish) {
+      plan.Add("aten::mul.out", portable::MulOut, {z.ev(), c2.ev(), m.ev(), m.ev()});
+      q = m.ev();
+    }
+    plan.Add("dim_order_ops::_to_dim_order_copy.out", portable::ToDimOrderCopyOut,
+             {six_l.ev(), v_false, Value(EValue()), six.ev(), six.ev()});
+    plan.Add("aten::div.out", portable::DivOut, {q, six.ev(), out.ev(), out.ev()});
+    for (auto* t : {&w, &gamma, &beta, &mean, &var}) plan.SetConstant(t->ev());
+    plan.SetConstant(three_l.ev());
+    plan.SetConstant(six_l.ev());
+    plan.SetIo(x.ev());
+    plan.SetIo(out.ev());
+    if (in_place) out.tensor().set_data(x.tensor().mutable_data());
+  }
+  EValue* Value(EValue v) {
+    values.push_back(v);
+    return &values.back();
+  }
+
+  TestTensor<float> x, w, gamma, beta, mean, var, y, z, a, c1, c2, m, out, save_mean,
+      save_invstd;
+  TestTensor<int64_t> three_l, six_l;
+  TestTensor<float> three, six;
+  TestIntList stride, pad, dil, out_pad;
+  std::vector<int> order;
+  std::deque<EValue> values;
+  TestPlan plan;
+};
+
+TEST(FuseConvolutionPass, FusesExportedHardswishAndHardsigmoid) {
+  for (bool hardswish : {true, false}) {
+    for (auto [groups, k, in_place] : {std::tuple<int32_t, int32_t, bool>{1, 1, false},
+                                       {16, 3, false}, {16, 3, true}, {1, 3, true},
+                                       {1, 1, true}}) {
+      SCOPED_TRACE((hardswish ? "hardswish" : "hardsigmoid") + std::string(" groups ") +
+                   std::to_string(groups) + " k " + std::to_string(k) +
+                   (in_place ? " in place" : ""));
+      HardChain ref(hardswish, groups, k, false), fused(hardswish, groups, k, in_place);
+      FuseConvolution(fused.plan);
+      ASSERT_EQ(fused.plan.live(), 1u);
+      EXPECT_STREQ(fused.plan.op(0), hardswish ? "edgefleet::fused_convolution_hardswish.out"
+                                               : "edgefleet::fused_convolution_hardsigmoid.out");
+      ASSERT_EQ(ref.plan.Execute(), Error::kOk);
+      ASSERT_EQ(fused.plan.Execute(), Error::kOk) << LastErrorDetail();
+      const double depth = 16 / groups * k * k + 3;
+      const double unit = 1.0 / (1 << 24);
+      testing::ExpectMatch(Elements(fused.out.tensor()), ref.out.Values(),
+                           Tolerance{16.0 * depth * unit, 16.0 * depth * unit}, "hard");
+    }
+  }
+}
+
+TEST(FuseConvolutionPass, LeavesOtherHardChainsAlone) {
+  // The clamp's upper bound is not 6: no fusion of the chain (the batch
+  // norm is still folded).
+  HardChain chain(true, 1, 1, false);
+  EValue* seven = chain.Value(EValue::FromInt(7));
+  const Span<EValue*> clamp2 = chain.plan.args(5);
+  clamp2[2] = seven;
+  FuseConvolution(chain.plan);
+  EXPECT_STREQ(chain.plan.op(0), "edgefleet::fused_convolution.out");
+  EXPECT_STREQ(chain.plan.op(3), "aten::add.out");
+  // A third reader of y: not a hardswish of y alone.
+  HardChain third(true, 1, 1, false);
+  TestTensor<float> extra({1, 16, 9, 9});
+  third.plan.Add("aten::relu.out", portable::ReluOut, {third.z.ev(), extra.ev(), extra.ev()});
+  FuseConvolution(third.plan);
+  EXPECT_STREQ(third.plan.op(3), "aten::add.out");
+}
+
 // The fused kernel itself: NaN and infinities propagate as through the
 // separate activation, and the optimized convolution followed by the clamp
 // gives the same bits.

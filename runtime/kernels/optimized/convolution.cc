@@ -33,6 +33,7 @@ struct ConvCall {
   int64_t w_strides[4];  // oc, ic, kh, kw
   // A fused activation: every output clamped to [lo, hi] (NaN stays).
   float lo = -__builtin_inff(), hi = __builtin_inff();
+  PostOp post = PostOp::kNone;  // after the clamp
   // out starts at in's data (InPlaceCapable): only paths that read all of
   // the input before writing may run; the others fail with nothing written.
   bool in_place = false;
@@ -49,6 +50,7 @@ GemmEpilogue EpilogueOf(const ConvCall& call, int64_t grp, bool rows) {
   }
   e.lo = call.lo;
   e.hi = call.hi;
+  e.post = call.post;
   return e;
 }
 
@@ -57,6 +59,7 @@ void ClampAll(const ConvCall& call, float* y, int64_t n) {
   GemmEpilogue e;
   e.lo = call.lo;
   e.hi = call.hi;
+  e.post = call.post;
   if (e.clamps()) e.Apply(y, n, 0, 1, 0, n);
 }
 
@@ -250,9 +253,7 @@ bool ConvPhasedNchw(KernelContext& ctx, const ConvCall& call,
           const float* src = staging + oc * cols + oh * image.row_len();
           float* dst = yg + (oc * g.out_h + oh) * g.out_w;
           for (int64_t ow = 0; ow < g.out_w; ++ow) {
-            float v = src[ow] + b;
-            v = v < call.lo ? call.lo : v;
-            dst[ow] = v > call.hi ? call.hi : v;
+            dst[ow] = EpilogueS(src[ow] + b, call.lo, call.hi, call.post);
           }
         }
       }
@@ -340,12 +341,13 @@ bool RunConv(KernelContext& ctx, const ConvCall& call) {
       return DepthwiseNchw(ctx, g, call.in->data_as<const float>(),
                            call.weight->data_as<const float>(), call.w_strides,
                            bias, call.out->data_as<float>(), call.lo, call.hi,
-                           call.in_place);
+                           call.in_place, call.post);
     }
     if (g.out_c == g.in_c) {
       return DepthwiseNhwc(ctx, g, call.in->data_as<const float>(),
                            call.weight->data_as<const float>(), call.w_strides,
-                           bias, call.out->data_as<float>(), call.lo, call.hi);
+                           bias, call.out->data_as<float>(), call.lo, call.hi,
+                           call.post);
     }
   }
   return ConvGemm(ctx, call);
@@ -425,14 +427,17 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
   portable::ConvolutionOut(ctx, args);
 }
 
-void FusedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
+namespace {
+
+void FusedConvolution(KernelContext& ctx, Span<EValue*> args, PostOp post,
+                      const char* name) {
   float bounds[2] = {-__builtin_inff(), __builtin_inff()};
   for (int i = 0; i < 2; ++i) {
     Scalar s;
     if (args.size() == 13 && PeekScalar(args, 9 + i, &s)) {
       bounds[i] = portable::ScalarTo<float>(s);
     } else if (args.size() != 13 || !PeekNone(args, 9 + i)) {
-      SetErrorDetail("edgefleet::fused_convolution.out: bad arguments");
+      SetErrorDetail("%s: bad arguments", name);
       ctx.Fail(Error::kInvalidArgument);
       return;
     }
@@ -455,14 +460,14 @@ void FusedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
     if (ParseInPlace(conv_args, &call)) {
       call.lo = bounds[0];
       call.hi = bounds[1];
+      call.post = post;
       if (RunConv(ctx, call)) return;
       call = ConvCall();
     }
     void* data = ctx.AllocateTemp(in->nbytes() + 1, 64);
     if (data == nullptr) {
       SetErrorDetail(
-          "edgefleet::fused_convolution.out: temp memory for a %zu-byte copy of the input",
-          in->nbytes());
+          "%s: temp memory for a %zu-byte copy of the input", name, in->nbytes());
       ctx.Fail(Error::kMemoryAllocationFailed);
       return;
     }
@@ -475,6 +480,7 @@ void FusedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
   if (ParseConv(conv_args, &call)) {
     call.lo = bounds[0];
     call.hi = bounds[1];
+    call.post = post;
     if (RunConv(ctx, call)) return;
   }
   portable::ConvolutionOut(ctx, conv_args);
@@ -482,12 +488,31 @@ void FusedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
   Tensor& result = args[11]->to_tensor();
   call.lo = bounds[0];
   call.hi = bounds[1];
+  call.post = post;
   ClampAll(call, result.data_as<float>(), result.numel());
+}
+
+}  // namespace
+
+void FusedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
+  FusedConvolution(ctx, args, PostOp::kNone, kFusedConvolutionKernel.name);
+}
+void FusedConvolutionHardswishOut(KernelContext& ctx, Span<EValue*> args) {
+  FusedConvolution(ctx, args, PostOp::kHardswish, kFusedConvolutionHardswishKernel.name);
+}
+void FusedConvolutionHardsigmoidOut(KernelContext& ctx, Span<EValue*> args) {
+  FusedConvolution(ctx, args, PostOp::kHardsigmoid, kFusedConvolutionHardsigmoidKernel.name);
 }
 
 const Kernel kFusedConvolutionKernel = {"edgefleet::fused_convolution.out",
                                         FusedConvolutionOut, nullptr,
                                         KernelVariant::kOptimized};
+const Kernel kFusedConvolutionHardswishKernel = {
+    "edgefleet::fused_convolution_hardswish.out", FusedConvolutionHardswishOut, nullptr,
+    KernelVariant::kOptimized};
+const Kernel kFusedConvolutionHardsigmoidKernel = {
+    "edgefleet::fused_convolution_hardsigmoid.out", FusedConvolutionHardsigmoidOut, nullptr,
+    KernelVariant::kOptimized};
 
 }  // namespace optimized
 }  // namespace edgefleet

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "runtime/kernels/optimized/epilogue.h"
 #include "runtime/kernels/optimized/phased_plane.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 #include "runtime/kernels/optimized/transpose.h"
@@ -17,16 +18,6 @@ constexpr int64_t kMinParallelOutputs = 16 * 1024;
 
 int64_t CeilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
 
-// The fused activation: x < lo -> lo, then x > hi -> hi (NaN stays).
-template <int W>
-[[gnu::always_inline]] inline Vf<W> ClampV(Vf<W> x, Vf<W> lo, Vf<W> hi) {
-  x = Select<W>(x < lo, lo, x);
-  return Select<W>(x > hi, hi, x);
-}
-[[gnu::always_inline]] inline float ClampS(float x, float lo, float hi) {
-  x = x < lo ? lo : x;
-  return x > hi ? hi : x;
-}
 
 // One output plane: y[oh][ow] = b + sum over taps of wk[tap] * P at
 // tap_offset[tap] + oh * stride_h * row_len + ow.
@@ -38,7 +29,7 @@ struct PlaneBody {
                                                 const int64_t* tap_offset,
                                                 const float* wk, float b,
                                                 float* y, float lo_s,
-                                                float hi_s) {
+                                                float hi_s, PostOp post) {
     using V = Vf<W>;
     const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
     const int64_t taps = g->taps(), ow_n = g->out_w;
@@ -54,15 +45,15 @@ struct PlaneBody {
           a0 += wv * Load<W>(s);
           a1 += wv * Load<W>(s + W);
         }
-        Store<W>(yr + ow, ClampV<W>(a0, lo, hi));
-        Store<W>(yr + ow + W, ClampV<W>(a1, lo, hi));
+        Store<W>(yr + ow, EpilogueV<W>(a0, lo, hi, post));
+        Store<W>(yr + ow + W, EpilogueV<W>(a1, lo, hi, post));
       }
       for (; ow + W <= ow_n; ow += W) {
         V a0 = Splat<W>(b);
         for (int64_t t = 0; t < taps; ++t) {
           a0 += Splat<W>(wk[t]) * Load<W>(base + tap_offset[t] + ow);
         }
-        Store<W>(yr + ow, ClampV<W>(a0, lo, hi));
+        Store<W>(yr + ow, EpilogueV<W>(a0, lo, hi, post));
       }
       if (ow < ow_n) {
         // The last columns as one full vector: it reads past the row into
@@ -73,7 +64,7 @@ struct PlaneBody {
           a0 += Splat<W>(wk[t]) * Load<W>(base + tap_offset[t] + ow);
         }
         float lanes[W];
-        Store<W>(lanes, ClampV<W>(a0, lo, hi));
+        Store<W>(lanes, EpilogueV<W>(a0, lo, hi, post));
         std::copy(lanes, lanes + (ow_n - ow), yr + ow);
       }
     }
@@ -89,7 +80,7 @@ struct RowBodyNhwc {
                                                 const float* wt,
                                                 const float* bias, int64_t oh,
                                                 float* y, float lo_s,
-                                                float hi_s) {
+                                                float hi_s, PostOp post) {
     using V = Vf<W>;
     const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
     const int64_t c_n = g->in_c;
@@ -110,7 +101,7 @@ struct RowBodyNhwc {
                    Load<W>(x + (ih * g->in_w + iw) * c_n + c);
           }
         }
-        Store<W>(out + c, ClampV<W>(acc, lo, hi));
+        Store<W>(out + c, EpilogueV<W>(acc, lo, hi, post));
       }
       for (; c < c_n; ++c) {
         float acc = bias != nullptr ? bias[c] : 0.0f;
@@ -124,7 +115,7 @@ struct RowBodyNhwc {
                    x[(ih * g->in_w + iw) * c_n + c];
           }
         }
-        out[c] = ClampS(acc, lo_s, hi_s);
+        out[c] = EpilogueS(acc, lo_s, hi_s, post);
       }
     }
   }
@@ -160,7 +151,7 @@ bool PreferChannelsLast(const ConvGeometry& g) {
 bool DepthwiseNchwAsNhwc(KernelContext& ctx, const ConvGeometry& g,
                          const float* x, const float* w,
                          const int64_t* w_strides, const float* bias,
-                         float* y, float lo, float hi) {
+                         float* y, float lo, float hi, PostOp post) {
   const int64_t in_plane = g.in_h * g.in_w, out_plane = g.out_pixels();
   auto* xt = static_cast<float*>(
       ctx.AllocateTemp(sizeof(float) * g.in_c * (in_plane + out_plane), 64));
@@ -171,7 +162,7 @@ bool DepthwiseNchwAsNhwc(KernelContext& ctx, const ConvGeometry& g,
   for (int64_t n = 0; n < g.batch; ++n) {
     Transpose2d<float>(x + n * g.in_c * in_plane, in_plane, xt, g.in_c,
                        in_plane, g.in_c);
-    if (!DepthwiseNhwc(ctx, one, xt, w, w_strides, bias, yt, lo, hi)) {
+    if (!DepthwiseNhwc(ctx, one, xt, w, w_strides, bias, yt, lo, hi, post)) {
       return false;
     }
     Transpose2d<float>(yt, g.in_c, y + n * g.out_c * out_plane, out_plane,
@@ -182,11 +173,11 @@ bool DepthwiseNchwAsNhwc(KernelContext& ctx, const ConvGeometry& g,
 
 bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x,
                    const float* w, const int64_t* w_strides, const float* bias,
-                   float* y, float lo, float hi, bool in_place) {
+                   float* y, float lo, float hi, bool in_place, PostOp post) {
   const int64_t taps = g.taps();
   if (taps > kMaxDepthwiseTaps) return false;
   if (PreferChannelsLast(g) &&
-      DepthwiseNchwAsNhwc(ctx, g, x, w, w_strides, bias, y, lo, hi)) {
+      DepthwiseNchwAsNhwc(ctx, g, x, w, w_strides, bias, y, lo, hi, post)) {
     return true;
   }
   const int64_t mult = g.out_c / g.in_c;
@@ -225,7 +216,7 @@ bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x,
                                  static_cast<const int64_t*>(tap_offset),
                                  static_cast<const float*>(wk),
                                  bias != nullptr ? bias[oc] : 0.0f,
-                                 y + (n * g.out_c + oc) * out_plane, lo, hi);
+                                 y + (n * g.out_c + oc) * out_plane, lo, hi, post);
       }
     }
   });
@@ -234,7 +225,7 @@ bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x,
 
 bool DepthwiseNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x,
                    const float* w, const int64_t* w_strides, const float* bias,
-                   float* y, float lo, float hi) {
+                   float* y, float lo, float hi, PostOp post) {
   const int64_t taps = g.taps(), c_n = g.in_c;
   auto* wt = static_cast<float*>(
       ctx.AllocateTemp(sizeof(float) * taps * c_n, 64));
@@ -251,7 +242,7 @@ bool DepthwiseNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x,
   ParallelFor(rows, threads, [&](int64_t r) {
     const int64_t n = r / g.out_h, oh = r % g.out_h;
     RunVectorized<RowBodyNhwc>(&g, x + n * g.in_h * g.in_w * c_n, weights,
-                               bias, oh, y + r * g.out_w * c_n, lo, hi);
+                               bias, oh, y + r * g.out_w * c_n, lo, hi, post);
   });
   return true;
 }

@@ -13,6 +13,7 @@
 
 #include "runtime/kernels/kernel_context.h"
 #include "runtime/kernels/optimized/conv_operands.h"
+#include "runtime/kernels/optimized/epilogue.h"
 
 namespace edgefleet {
 namespace optimized {
@@ -23,7 +24,8 @@ inline constexpr int64_t kMaxDepthwiseTaps = 64;
 // NCHW, contiguous x and y; out_c = in_c * multiplier. `w_strides` are the
 // weight's [oc, 1, kh, kw] strides; bias may be null. Each output is then
 // clamped to [lo, hi] (x < lo -> lo, then x > hi -> hi; NaN stays: a fused
-// relu / hardtanh / clamp; the default bounds change nothing). With
+// relu / hardtanh / clamp; the default bounds change nothing), then `post`
+// is applied (epilogue.h). With
 // `in_place`, y may start at x (batch 1, output planes no larger than
 // input planes): every input plane is copied before the output bytes over
 // it are written. Returns false (nothing written) if the scratch memory is
@@ -31,13 +33,14 @@ inline constexpr int64_t kMaxDepthwiseTaps = 64;
 bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x,
                    const float* w, const int64_t* w_strides, const float* bias,
                    float* y, float lo = -__builtin_inff(),
-                   float hi = __builtin_inff(), bool in_place = false);
+                   float hi = __builtin_inff(), bool in_place = false,
+                   PostOp post = PostOp::kNone);
 
 // Channels-last x and y; out_c == in_c.
 bool DepthwiseNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x,
                    const float* w, const int64_t* w_strides, const float* bias,
                    float* y, float lo = -__builtin_inff(),
-                   float hi = __builtin_inff());
+                   float hi = __builtin_inff(), PostOp post = PostOp::kNone);
 
 }  // namespace optimized
 }  // namespace edgefleet

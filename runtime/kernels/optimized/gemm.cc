@@ -138,7 +138,7 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
               const GemmEpilogue& e = *g.epilogue;
               tile_ep = {e.row_bias != nullptr ? e.row_bias + ic + ir : nullptr,
                          e.col_bias != nullptr ? e.col_bias + jc + jr : nullptr,
-                         e.lo, e.hi};
+                         e.lo, e.hi, e.post};
             }
             const TileEpilogue* ep = last && full ? &tile_ep : nullptr;
             if (b_in_place) {
@@ -318,7 +318,7 @@ struct EpilogueBody {
   [[gnu::always_inline]] static inline void Run(float* c, int64_t ldc, int64_t rows,
                                                 int64_t cols, const float* rb,
                                                 const float* cb, float lo_s,
-                                                float hi_s) {
+                                                float hi_s, PostOp post) {
     using V = Vf<W>;
     const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
     for (int64_t r = 0; r < rows; ++r) {
@@ -330,15 +330,13 @@ struct EpilogueBody {
         V v = Load<W>(row + j);
         if (rb != nullptr) v += bv;
         if (cb != nullptr) v += Load<W>(cb + j);
-        v = Select<W>(v < lo, lo, v);
-        Store<W>(row + j, Select<W>(v > hi, hi, v));
+        Store<W>(row + j, EpilogueV<W>(v, lo, hi, post));
       }
       for (; j < cols; ++j) {
         float v = row[j];
         if (rb != nullptr) v += b;
         if (cb != nullptr) v += cb[j];
-        v = v < lo_s ? lo_s : v;
-        row[j] = v > hi_s ? hi_s : v;
+        row[j] = EpilogueS(v, lo_s, hi_s, post);
       }
     }
   }
@@ -350,7 +348,7 @@ void GemmEpilogue::Apply(float* c, int64_t ldc, int64_t i0, int64_t rows,
                          int64_t j0, int64_t cols) const {
   RunVectorized<EpilogueBody>(c, ldc, rows, cols,
                               row_bias != nullptr ? row_bias + i0 : nullptr,
-                              col_bias != nullptr ? col_bias + j0 : nullptr, lo, hi);
+                              col_bias != nullptr ? col_bias + j0 : nullptr, lo, hi, post);
 }
 
 bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k,

@@ -23,6 +23,7 @@
 #include <cstdint>
 
 #include "runtime/kernels/kernel_context.h"
+#include "runtime/kernels/optimized/epilogue.h"
 
 namespace edgefleet {
 namespace optimized {
@@ -83,14 +84,18 @@ class StridedOperand final : public GemmOperand {
 // What the GEMM does to each element of C once its sum is complete (while
 // the tile is in cache): adds a per-row and / or per-column bias, then
 // clamps to [lo, hi] (x < lo -> lo, then x > hi -> hi; NaN stays NaN, as
-// in the portable relu / hardtanh / clamp). The default does nothing.
+// in the portable relu / hardtanh / clamp), then `post` (epilogue.h). The
+// default does nothing.
 struct GemmEpilogue {
   const float* row_bias = nullptr;  // c(i, j) += row_bias[i]
   const float* col_bias = nullptr;  // c(i, j) += col_bias[j]
   float lo = -__builtin_inff();
   float hi = __builtin_inff();
+  PostOp post = PostOp::kNone;
 
-  bool clamps() const { return lo != -__builtin_inff() || hi != __builtin_inff(); }
+  bool clamps() const {
+    return lo != -__builtin_inff() || hi != __builtin_inff() || post != PostOp::kNone;
+  }
   bool active() const { return row_bias != nullptr || col_bias != nullptr || clamps(); }
   // Applies the epilogue to rows [i0, i0 + rows) x columns [j0, j0 + cols)
   // of C, whose element (i0, j0) is at `c`.

@@ -75,8 +75,7 @@ void MicroGeneric(int64_t kc, AOperand a_op, B b, float* c, int64_t ldc,
         V v = acc[i][h];
         if (ep->row_bias != nullptr) v += Splat<4>(ep->row_bias[i]);
         if (ep->col_bias != nullptr) v += Load<4>(ep->col_bias + 4 * h);
-        v = Select<4>(v < Splat<4>(ep->lo), Splat<4>(ep->lo), v);
-        acc[i][h] = Select<4>(v > Splat<4>(ep->hi), Splat<4>(ep->hi), v);
+        acc[i][h] = EpilogueV<4>(v, Splat<4>(ep->lo), Splat<4>(ep->hi), ep->post);
       }
     }
     Store<4>(row, acc[i][0]);
@@ -118,14 +117,12 @@ __attribute__((target("avx2,fma"))) void MicroAvx2(int64_t kc, AOperand a_op,
       acc[i][1] = _mm256_add_ps(acc[i][1], _mm256_loadu_ps(row + 8));
     }
     if (ep != nullptr) {
-      const __m256 lo = _mm256_set1_ps(ep->lo), hi = _mm256_set1_ps(ep->hi);
+      const Vf<8> lo = Splat<8>(ep->lo), hi = Splat<8>(ep->hi);
       for (int h = 0; h < 2; ++h) {
         __m256 v = acc[i][h];
         if (ep->row_bias != nullptr) v = _mm256_add_ps(v, _mm256_set1_ps(ep->row_bias[i]));
         if (ep->col_bias != nullptr) v = _mm256_add_ps(v, _mm256_loadu_ps(ep->col_bias + 8 * h));
-        // v < lo ? lo : v, then v > hi ? hi : v (NaN stays).
-        v = _mm256_blendv_ps(v, lo, _mm256_cmp_ps(v, lo, _CMP_LT_OQ));
-        acc[i][h] = _mm256_blendv_ps(v, hi, _mm256_cmp_ps(v, hi, _CMP_GT_OQ));
+        acc[i][h] = (__m256)EpilogueV<8>((Vf<8>)v, lo, hi, ep->post);
       }
     }
     _mm256_storeu_ps(row, acc[i][0]);
@@ -164,14 +161,12 @@ __attribute__((target("avx512f,avx2,fma"))) void MicroAvx512(
       acc[i][1] = _mm512_add_ps(acc[i][1], _mm512_loadu_ps(row + 16));
     }
     if (ep != nullptr) {
-      const __m512 lo = _mm512_set1_ps(ep->lo), hi = _mm512_set1_ps(ep->hi);
+      const Vf<16> lo = Splat<16>(ep->lo), hi = Splat<16>(ep->hi);
       for (int h = 0; h < 2; ++h) {
         __m512 v = acc[i][h];
         if (ep->row_bias != nullptr) v = _mm512_add_ps(v, _mm512_set1_ps(ep->row_bias[i]));
         if (ep->col_bias != nullptr) v = _mm512_add_ps(v, _mm512_loadu_ps(ep->col_bias + 16 * h));
-        // v < lo ? lo : v, then v > hi ? hi : v (NaN stays).
-        v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, lo, _CMP_LT_OQ), v, lo);
-        acc[i][h] = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, hi, _CMP_GT_OQ), v, hi);
+        acc[i][h] = (__m512)EpilogueV<16>((Vf<16>)v, lo, hi, ep->post);
       }
     }
     _mm512_storeu_ps(row, acc[i][0]);

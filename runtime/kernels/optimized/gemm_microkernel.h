@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "runtime/kernels/optimized/cpu_features.h"
+#include "runtime/kernels/optimized/epilogue.h"
 
 namespace edgefleet {
 namespace optimized {
@@ -20,12 +21,13 @@ struct AOperand {
 
 // What a micro-kernel does to its tile's sums before storing them (the last
 // depth block of a GEMM with an epilogue, gemm.h): v += row_bias[i] (if
-// set), v += col_bias[j] (if set), then v < lo -> lo, v > hi -> hi.
-// Pointers are at the tile's first row / column.
+// set), v += col_bias[j] (if set), then v < lo -> lo, v > hi -> hi, then
+// `post` (epilogue.h). Pointers are at the tile's first row / column.
 struct TileEpilogue {
   const float* row_bias;
   const float* col_bias;
   float lo, hi;
+  PostOp post;
 };
 
 // c[i * ldc + j] (+)= sum over p < kc of A(i, p) * B(p, j) for a full
