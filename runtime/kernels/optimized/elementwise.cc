@@ -6,6 +6,7 @@
 // portable kernel (same formula, a + alpha * b rounded twice).
 
 #include <algorithm>
+#include <type_traits>
 
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
@@ -101,6 +102,69 @@ void RunLoop(KernelContext& ctx, const StridedLoop<3>& loop, const float* a,
   });
 }
 
+// Calls f(std::integral_constant<Op, k>) for `op`, with the alpha-free
+// variant when alpha is 1.
+template <typename F>
+void ForOp(Op op, float alpha, F&& f) {
+  const bool unit = alpha == 1.0f;
+  switch (op) {
+    case Op::kAdd:
+    case Op::kAddAlpha:
+      unit ? f(std::integral_constant<Op, Op::kAdd>{})
+           : f(std::integral_constant<Op, Op::kAddAlpha>{});
+      break;
+    case Op::kSub:
+    case Op::kSubAlpha:
+      unit ? f(std::integral_constant<Op, Op::kSub>{})
+           : f(std::integral_constant<Op, Op::kSubAlpha>{});
+      break;
+    case Op::kMul:
+      f(std::integral_constant<Op, Op::kMul>{});
+      break;
+    case Op::kDiv:
+      f(std::integral_constant<Op, Op::kDiv>{});
+      break;
+  }
+}
+
+// True if `t`, right-aligned against `out`, has out's trailing sizes and
+// out's extra leading sizes are 1: then t broadcasts to out element by
+// element. Both in the default dim order.
+bool AlignsWith(const Tensor& t, const Tensor& out) {
+  const int shift = out.dim() - t.dim();
+  if (shift < 0 || !t.IsDefaultDimOrder()) return false;
+  for (int d = 0; d < shift; ++d) {
+    if (out.size(d) != 1) return false;
+  }
+  for (int d = 0; d < t.dim(); ++d) {
+    if (t.size(d) != out.size(d + shift)) return false;
+  }
+  return true;
+}
+
+// The common case without the broadcasting machinery: operands of out's
+// shape (up to leading 1s), all contiguous, out already of the broadcast
+// shape (its rank is the larger operand rank). Small tensors only, where
+// the machinery's cost shows (recurrent nets run hundreds of such ops).
+bool TryFlatBinary(const Tensor& self, const Tensor* other, float scalar, Tensor& out, Op op,
+                   float alpha) {
+  const int64_t n = out.numel();
+  if (n > kParallelChunk || !out.IsDefaultDimOrder() || !AlignsWith(self, out) ||
+      (other != nullptr && !AlignsWith(*other, out))) {
+    return false;
+  }
+  const int rank = other != nullptr && other->dim() > self.dim() ? other->dim() : self.dim();
+  if (rank != out.dim()) return false;
+  const float* a = self.data_as<const float>();
+  const float* b = other != nullptr ? other->data_as<const float>() : &scalar;
+  const int64_t sb = other != nullptr ? 1 : 0;
+  float* o = out.data_as<float>();
+  ForOp(op, alpha, [&](auto tag) {
+    RunVectorized<Binary<decltype(tag)::value>::template Body>(a, 1, b, sb, o, n, alpha);
+  });
+  return true;
+}
+
 // out = a op b (b a Scalar when `scalar`), or false for the portable
 // kernel.
 bool TryBinary(KernelContext& ctx, Span<EValue*> args, Op op, bool has_alpha,
@@ -120,6 +184,7 @@ bool TryBinary(KernelContext& ctx, Span<EValue*> args, Op op, bool has_alpha,
   }
   const float alpha = portable::ScalarTo<float>(alpha_value);
   const float scalar = portable::ScalarTo<float>(other_value);
+  if (TryFlatBinary(*self, other, scalar, *out, op, alpha)) return true;
   StridedView av = StridedView::Of(*self);
   StridedView bv;
   if (scalar_other) {
@@ -153,25 +218,7 @@ bool TryBinary(KernelContext& ctx, Span<EValue*> args, Op op, bool has_alpha,
   const float* a = self->data_as<const float>();
   const float* b = scalar_other ? &scalar : other->data_as<const float>();
   float* o = out->data_as<float>();
-  const bool unit = alpha == 1.0f;
-  switch (op) {
-    case Op::kAdd:
-    case Op::kAddAlpha:
-      unit ? RunLoop<Op::kAdd>(ctx, loop, a, b, o, alpha)
-           : RunLoop<Op::kAddAlpha>(ctx, loop, a, b, o, alpha);
-      break;
-    case Op::kSub:
-    case Op::kSubAlpha:
-      unit ? RunLoop<Op::kSub>(ctx, loop, a, b, o, alpha)
-           : RunLoop<Op::kSubAlpha>(ctx, loop, a, b, o, alpha);
-      break;
-    case Op::kMul:
-      RunLoop<Op::kMul>(ctx, loop, a, b, o, alpha);
-      break;
-    case Op::kDiv:
-      RunLoop<Op::kDiv>(ctx, loop, a, b, o, alpha);
-      break;
-  }
+  ForOp(op, alpha, [&](auto tag) { RunLoop<decltype(tag)::value>(ctx, loop, a, b, o, alpha); });
   return true;
 }
 

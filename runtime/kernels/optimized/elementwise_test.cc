@@ -41,6 +41,8 @@ const BinaryCase kBinaryCases[] = {
     {{1, 16, 5, 5}, {1, 16, 1, 1}, {}},     // per-channel (squeeze-excite)
     {{3, 1, 20}, {3, 9, 1}, {}},            // both sides broadcast
     {{5, 6}, {1}, {}},                      // one-element tensor
+    {{1, 64}, {1, 1, 64}, {}},              // leading 1s (the flat fast path)
+    {{1, 1, 9}, {9}, {}},                   // leading 1s on the other side
     {{}, {}, {}},                           // 0-dim
     {{2, 0, 3}, {2, 0, 3}, {}},             // empty
     {{1, 8, 6, 6}, {1, 8, 6, 6}, {0, 2, 3, 1}},  // channels-last
