@@ -222,8 +222,6 @@ bool ConvPhasedNchw(KernelContext& ctx, const ConvCall& call,
   if (data == nullptr || (!in_place && staging == nullptr)) return false;
   const float* x = call.in->data_as<const float>();
   float* y = call.out->data_as<float>();
-  const float* bias =
-      call.bias != nullptr ? call.bias->data_as<const float>() : nullptr;
   const int64_t depth = cin_g * taps.count;
   for (int64_t n = 0; n < g.batch; ++n) {
     for (int64_t grp = 0; grp < g.groups; ++grp) {
@@ -243,18 +241,17 @@ bool ConvPhasedNchw(KernelContext& ctx, const ConvCall& call,
         }
         continue;
       }
+      // The epilogue runs on every column (junk ones too, then dropped).
+      const GemmEpilogue epilogue = EpilogueOf(call, grp, true);
       if (!Gemm(ctx, cout_g, cols, depth, weight, image, staging, cols,
-                false)) {
+                false, &epilogue)) {
         return false;
       }
       for (int64_t oc = 0; oc < cout_g; ++oc) {
-        const float b = bias != nullptr ? bias[grp * cout_g + oc] : 0.0f;
         for (int64_t oh = 0; oh < g.out_h; ++oh) {
-          const float* src = staging + oc * cols + oh * image.row_len();
-          float* dst = yg + (oc * g.out_h + oh) * g.out_w;
-          for (int64_t ow = 0; ow < g.out_w; ++ow) {
-            dst[ow] = EpilogueS(src[ow] + b, call.lo, call.hi, call.post);
-          }
+          std::memcpy(yg + (oc * g.out_h + oh) * g.out_w,
+                      staging + oc * cols + oh * image.row_len(),
+                      sizeof(float) * g.out_w);
         }
       }
     }

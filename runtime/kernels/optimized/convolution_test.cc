@@ -112,6 +112,8 @@ const ConvCase kCases[] = {
     {1, 4, 9, 9, 8, 3, 3, 1, 1, 1, 1, 1, 1, 4, true},     // multiplier 2
     {1, 5, 11, 11, 5, 3, 3, 3, 3, 2, 2, 2, 2, 5, true},   // dw stride 3 dil 2
     {1, 32, 7, 7, 32, 3, 3, 1, 1, 1, 1, 1, 1, 32, true},  // dw small plane
+    {1, 20, 9, 23, 20, 5, 5, 2, 2, 2, 2, 1, 1, 20, true}, // dw 5x5 s2, wide rows
+    {1, 19, 8, 30, 19, 3, 3, 1, 1, 2, 2, 2, 2, 19, false},// dw dilated, wide rows
     {1, 3, 4, 4, 2, 4, 4, 1, 1, 0, 0, 1, 1, 1, true},     // kernel = input
     {1, 2, 3, 3, 3, 3, 3, 5, 5, 0, 0, 1, 1, 1, false},    // one output
     {0, 3, 8, 8, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},     // empty batch

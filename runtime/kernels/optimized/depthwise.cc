@@ -72,9 +72,66 @@ struct PlaneBody {
 };
 
 // One output row of channels-last: every pixel, channels vectorized, taps
-// skipped where they fall in the padding.
+// skipped where they fall in the padding. Pixels whose every column tap is
+// inside the row run four at a time (each weight vector loaded once for
+// four pixels); the order of the sums per output is the same either way.
 template <int W>
 struct RowBodyNhwc {
+  // Outputs [ow, ow + n) of the row, n <= 4, channel vector at c.
+  template <int kPixels, bool kChecked>
+  [[gnu::always_inline]] static inline void Block(const ConvGeometry* g, const float* x,
+                                                  const float* wt, const float* bias,
+                                                  int64_t ih0, int64_t ow, int64_t c,
+                                                  float* y, Vf<W> lo, Vf<W> hi,
+                                                  PostOp post) {
+    using V = Vf<W>;
+    const int64_t c_n = g->in_c;
+    V acc[kPixels];
+#pragma GCC unroll 4
+    for (int p = 0; p < kPixels; ++p) acc[p] = bias != nullptr ? Load<W>(bias + c) : V{};
+    for (int64_t kh = 0; kh < g->k_h; ++kh) {
+      const int64_t ih = ih0 + kh * g->dilation[0];
+      if (ih < 0 || ih >= g->in_h) continue;
+      const float* xrow = x + ih * g->in_w * c_n + c;
+      for (int64_t kw = 0; kw < g->k_w; ++kw) {
+        const V wv = Load<W>(wt + (kh * g->k_w + kw) * c_n + c);
+#pragma GCC unroll 4
+        for (int p = 0; p < kPixels; ++p) {
+          const int64_t iw = (ow + p) * g->stride[1] - g->pad[1] + kw * g->dilation[1];
+          if (kChecked && (iw < 0 || iw >= g->in_w)) continue;
+          acc[p] += wv * Load<W>(xrow + iw * c_n);
+        }
+      }
+    }
+#pragma GCC unroll 4
+    for (int p = 0; p < kPixels; ++p) {
+      Store<W>(y + (ow + p) * c_n + c, EpilogueV<W>(acc[p], lo, hi, post));
+    }
+  }
+
+  // Channels [c0, c_n) of output pixel ow, one at a time.
+  [[gnu::always_inline]] static inline void ScalarTail(const ConvGeometry* g, const float* x,
+                                                       const float* wt, const float* bias,
+                                                       int64_t ih0, int64_t ow, int64_t c0,
+                                                       float* y, float lo_s, float hi_s,
+                                                       PostOp post) {
+    const int64_t c_n = g->in_c;
+    const int64_t iw0 = ow * g->stride[1] - g->pad[1];
+    for (int64_t c = c0; c < c_n; ++c) {
+      float acc = bias != nullptr ? bias[c] : 0.0f;
+      for (int64_t kh = 0; kh < g->k_h; ++kh) {
+        const int64_t ih = ih0 + kh * g->dilation[0];
+        if (ih < 0 || ih >= g->in_h) continue;
+        for (int64_t kw = 0; kw < g->k_w; ++kw) {
+          const int64_t iw = iw0 + kw * g->dilation[1];
+          if (iw < 0 || iw >= g->in_w) continue;
+          acc += wt[(kh * g->k_w + kw) * c_n + c] * x[(ih * g->in_w + iw) * c_n + c];
+        }
+      }
+      y[ow * c_n + c] = EpilogueS(acc, lo_s, hi_s, post);
+    }
+  }
+
   [[gnu::always_inline]] static inline void Run(const ConvGeometry* g,
                                                 const float* x,
                                                 const float* wt,
@@ -83,40 +140,35 @@ struct RowBodyNhwc {
                                                 float hi_s, PostOp post) {
     using V = Vf<W>;
     const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
-    const int64_t c_n = g->in_c;
-    for (int64_t ow = 0; ow < g->out_w; ++ow) {
-      float* out = y + ow * c_n;
-      const int64_t ih0 = oh * g->stride[0] - g->pad[0];
-      const int64_t iw0 = ow * g->stride[1] - g->pad[1];
-      int64_t c = 0;
-      for (; c + W <= c_n; c += W) {
-        V acc = bias != nullptr ? Load<W>(bias + c) : V{};
-        for (int64_t kh = 0; kh < g->k_h; ++kh) {
-          const int64_t ih = ih0 + kh * g->dilation[0];
-          if (ih < 0 || ih >= g->in_h) continue;
-          for (int64_t kw = 0; kw < g->k_w; ++kw) {
-            const int64_t iw = iw0 + kw * g->dilation[1];
-            if (iw < 0 || iw >= g->in_w) continue;
-            acc += Load<W>(wt + (kh * g->k_w + kw) * c_n + c) *
-                   Load<W>(x + (ih * g->in_w + iw) * c_n + c);
-          }
-        }
-        Store<W>(out + c, EpilogueV<W>(acc, lo, hi, post));
+    const int64_t c_n = g->in_c, vec_end = c_n / W * W;
+    const int64_t ih0 = oh * g->stride[0] - g->pad[0];
+    // Interior columns: ow * s - p >= 0 and ow * s - p + (k_w - 1) * d < in_w.
+    const int64_t s = g->stride[1], pad = g->pad[1];
+    const int64_t span = (g->k_w - 1) * g->dilation[1];
+    int64_t in_lo = (pad + s - 1) / s;
+    int64_t in_hi = g->in_w - 1 - span + pad >= 0 ? (g->in_w - 1 - span + pad) / s + 1 : 0;
+    in_lo = std::min(in_lo, g->out_w);
+    in_hi = std::clamp(in_hi, in_lo, g->out_w);
+    int64_t ow = 0;
+    for (; ow < in_lo; ++ow) {
+      for (int64_t c = 0; c < vec_end; c += W) {
+        Block<1, true>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
       }
-      for (; c < c_n; ++c) {
-        float acc = bias != nullptr ? bias[c] : 0.0f;
-        for (int64_t kh = 0; kh < g->k_h; ++kh) {
-          const int64_t ih = ih0 + kh * g->dilation[0];
-          if (ih < 0 || ih >= g->in_h) continue;
-          for (int64_t kw = 0; kw < g->k_w; ++kw) {
-            const int64_t iw = iw0 + kw * g->dilation[1];
-            if (iw < 0 || iw >= g->in_w) continue;
-            acc += wt[(kh * g->k_w + kw) * c_n + c] *
-                   x[(ih * g->in_w + iw) * c_n + c];
-          }
-        }
-        out[c] = EpilogueS(acc, lo_s, hi_s, post);
+      ScalarTail(g, x, wt, bias, ih0, ow, vec_end, y, lo_s, hi_s, post);
+    }
+    for (; ow + 4 <= in_hi; ow += 4) {
+      for (int64_t c = 0; c < vec_end; c += W) {
+        Block<4, false>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
       }
+      for (int p = 0; p < 4; ++p) {
+        ScalarTail(g, x, wt, bias, ih0, ow + p, vec_end, y, lo_s, hi_s, post);
+      }
+    }
+    for (; ow < g->out_w; ++ow) {
+      for (int64_t c = 0; c < vec_end; c += W) {
+        Block<1, true>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
+      }
+      ScalarTail(g, x, wt, bias, ih0, ow, vec_end, y, lo_s, hi_s, post);
     }
   }
 };
