@@ -63,9 +63,20 @@ struct PlaneBody {
         for (int64_t t = 0; t < taps; ++t) {
           a0 += Splat<W>(wk[t]) * Load<W>(base + tap_offset[t] + ow);
         }
-        float lanes[W];
-        Store<W>(lanes, EpilogueV<W>(a0, lo, hi, post));
-        std::copy(lanes, lanes + (ow_n - ow), yr + ow);
+        a0 = EpilogueV<W>(a0, lo, hi, post);
+        if ((oh * ow_n + ow + W) <= g->out_h * ow_n) {
+          // The whole vector: the lanes past the row land in later rows of
+          // this plane, which this task writes afterwards.
+          Store<W>(yr + ow, a0);
+        } else {
+          float lanes[W];
+          Store<W>(lanes, a0);
+          const int64_t n = ow_n - ow;
+#pragma GCC unroll 16
+          for (int l = 0; l < W; ++l) {
+            if (l < n) yr[ow + l] = lanes[l];
+          }
+        }
       }
     }
   }
