@@ -99,8 +99,11 @@ bool CopyView(const Tensor& in, const StridedView& src, Tensor& out) {
   }
 }
 
+// permute_copy.out(self, dims, out, ret) and t_copy.out(self, out, ret):
+// anything else (a malformed program) goes to the portable kernel, which
+// reports it.
 bool TryPermute(Span<EValue*> args) {
-  if (!PermuteSupports(args)) return false;
+  if (args.size() != 4 || !PermuteSupports(args)) return false;
   const Tensor& in = *PeekTensor(args, 0);
   Span<const int64_t> dims;
   if (!PeekIntList(args, 1, &dims) ||
@@ -121,7 +124,7 @@ bool TryPermute(Span<EValue*> args) {
 }
 
 bool TryT(Span<EValue*> args) {
-  if (!PermuteSupports(args)) return false;
+  if (args.size() != 3 || !PermuteSupports(args)) return false;
   const Tensor& in = *PeekTensor(args, 0);
   if (in.dim() > 2) return false;
   StridedView src = StridedView::Of(in);
