@@ -33,14 +33,18 @@ struct PackedA {
 };
 template <int kMr>
 struct RowsA {
-  const float* rows[kMr];
-  explicit RowsA(AOperand op) {
-    for (int i = 0; i < kMr; ++i) rows[i] = op.a + i * op.lda;
+  // Row i at a + i * lda: rows 0..3 off a, 4..7 off a + 4 * lda, 8..11 off
+  // a + 8 * lda, each as base + {0, 1, 2, 3} * lda (one add per step for
+  // all rows, instead of one per row).
+  const float* base[(kMr + 3) / 4];
+  int64_t lda;
+  explicit RowsA(AOperand op) : lda(op.lda) {
+    for (int q = 0; q < (kMr + 3) / 4; ++q) base[q] = op.a + 4 * q * op.lda;
   }
-  float at(int i) const { return *rows[i]; }
+  float at(int i) const { return base[i / 4][(i % 4) * lda]; }
   void next() {
-#pragma GCC unroll 16
-    for (int i = 0; i < kMr; ++i) ++rows[i];
+#pragma GCC unroll 4
+    for (int q = 0; q < (kMr + 3) / 4; ++q) ++base[q];
   }
 };
 
