@@ -5,12 +5,16 @@
 #   make bench  our runtime vs the real ExecuTorch runtime, side by side
 #   make fixtures  regenerate test/fixtures with the real exporter
 #   make models    export the model zoo into .cache/models (docs/zoo.md)
-#   make fuzz   every libFuzzer target for FUZZ_SECONDS each (fuzz/README.md)
+#   make fuzz   every libFuzzer target for FUZZ_SECONDS each in FUZZ_BUILD_DIR
+#               (build/fuzz; fuzz/README.md)
 
 PRESET ?= default
 BUILD_DIR := build/$(PRESET)
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
+# Not BUILD_DIR: that is the preset's directory here, and make would export
+# it over a BUILD_DIR given in the environment.
+FUZZ_BUILD_DIR ?= build/fuzz
 
 .PHONY: deps configure build test asan demo bench fixtures models fuzz clean
 
@@ -42,7 +46,7 @@ models:
 	@./tools/export/zoo/make_models.sh
 
 fuzz: deps
-	@./fuzz/run_fuzzers.sh $(FUZZ_SECONDS)
+	@BUILD_DIR="$(FUZZ_BUILD_DIR)" ./fuzz/run_fuzzers.sh $(FUZZ_SECONDS)
 
 clean:
 	@rm -rf build

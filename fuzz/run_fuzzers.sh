@@ -14,7 +14,8 @@
 #                    a target at its first finding, as CI wants
 #   FUZZ_SKIP_BUILD  1: use the binaries already in BUILD_DIR
 #   FUZZ_REPORT_ONLY 1: only print the table of the last run
-#   BUILD_DIR        build directory of the fuzz preset (build/fuzz)
+#   BUILD_DIR        build directory of the fuzz preset (build/fuzz; `make fuzz`
+#                    takes it as FUZZ_BUILD_DIR)
 #   FUZZ_BUILD_JOBS  parallel compile jobs of that build (nproc)
 #   FUZZ_EXTRA_SEEDS read-only seed directory added to the .pte targets
 #                    (default: ../shared/fixtures/third_party_pte if present)
@@ -33,6 +34,7 @@ if [ ${#TARGETS[@]} -eq 0 ]; then
            request_decode_fuzzer config_fuzzer)
 fi
 BUILD_DIR=${BUILD_DIR:-$ROOT/build/fuzz}
+case $BUILD_DIR in /*) ;; *) BUILD_DIR=$PWD/$BUILD_DIR ;; esac
 PARALLEL=${FUZZ_PARALLEL:-1}
 EXTRA_SEEDS=${FUZZ_EXTRA_SEEDS:-$ROOT/../shared/fixtures/third_party_pte}
 
@@ -63,6 +65,11 @@ run_target() {
     config_fuzzer) dict=$ROOT/fuzz/dictionaries/config.dict max_len=8192 ;;
     *) if [ -d "$EXTRA_SEEDS" ]; then seeds+=("$EXTRA_SEEDS"); fi ;;
   esac
+  # libFuzzer exits on a missing directory: pass only those that exist.
+  local dirs=("$work/corpus") d
+  for d in "${seeds[@]}"; do
+    if [ -d "$d" ]; then dirs+=("$d"); fi
+  done
   local mode=()
   if [ "${FUZZ_KEEP_GOING:-0}" = 1 ]; then
     mode=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
@@ -70,7 +77,7 @@ run_target() {
   "$BUILD_DIR/fuzz/$target" -max_total_time="$SECONDS_PER_TARGET" -dict="$dict" \
     -max_len="$max_len" -rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10 \
     -print_final_stats=1 -artifact_prefix="$work/artifacts/" "${mode[@]}" \
-    "$work/corpus" "${seeds[@]}" >"$work/log" 2>&1 || true
+    "${dirs[@]}" >"$work/log" 2>&1 || true
 }
 
 if [ "${FUZZ_REPORT_ONLY:-0}" != 1 ]; then
@@ -103,6 +110,13 @@ for target in "${TARGETS[@]}"; do
     \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | sort)
   printf '%-26s %12s %8s %8s %8s  %s\n' "$target" "${execs:-?}" "${cov:-?}" "${ft:-?}" \
     "$corpus" "${#findings[@]}"
+  if [ -z "$execs" ] && [ ${#findings[@]} -eq 0 ]; then
+    # No statistics and no finding: the target never fuzzed (missing
+    # binary, bad flag, unreadable seeds). That must not pass as clean.
+    status=1
+    echo "    DID NOT RUN: $(grep -v '^INFO' "$log" 2>/dev/null | tail -1)"
+    echo "      log: $log"
+  fi
   if [ ${#findings[@]} -gt 0 ]; then
     status=1
     # Group findings by what they are (sanitizer summary or invariant of a
