@@ -167,6 +167,23 @@ struct GemvRows {
                                                 bool accumulate) {
     using V = Vf<W>;
     int64_t j = 0;
+    // 16 vectors of columns per pass over the depth: each row of B is then
+    // read in runs of 16 * W floats (long enough for the prefetchers when
+    // B's rows are far apart, e.g. a transposed classifier weight).
+    for (; j + 16 * W <= n; j += 16 * W) {
+      V acc[16] = {};
+      for (int64_t p = 0; p < k; ++p) {
+        const V xp = Splat<W>(x[p]);
+        const float* row = b + p * ldb + j;
+#pragma GCC unroll 16
+        for (int u = 0; u < 16; ++u) acc[u] += xp * Load<W>(row + u * W);
+      }
+#pragma GCC unroll 16
+      for (int u = 0; u < 16; ++u) {
+        if (accumulate) acc[u] += Load<W>(c + j + u * W);
+        Store<W>(c + j + u * W, acc[u]);
+      }
+    }
     for (; j + 4 * W <= n; j += 4 * W) {
       V acc[4] = {};
       for (int64_t p = 0; p < k; ++p) {
