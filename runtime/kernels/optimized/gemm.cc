@@ -133,14 +133,22 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
             // A full tile of the last depth block applies the epilogue in
             // registers; an edge tile after AddTile.
             const bool last = g.epilogue != nullptr && pc + kcb == g.k;
+            // The micro-kernel applies the epilogue in registers for a full
+            // tile, and for an edge tile of full rows computed from zero
+            // into the scratch tile when only a row bias is read (a column
+            // bias would be read past C's last column); other edge tiles
+            // get it after AddTile.
+            const bool in_registers =
+                last && (full || (rows == mk.mr && !accumulate &&
+                                  g.epilogue->col_bias == nullptr));
             TileEpilogue tile_ep;
-            if (last && full) {
+            if (in_registers) {
               const GemmEpilogue& e = *g.epilogue;
               tile_ep = {e.row_bias != nullptr ? e.row_bias + ic + ir : nullptr,
                          e.col_bias != nullptr ? e.col_bias + jc + jr : nullptr,
                          e.lo, e.hi, e.post};
             }
-            const TileEpilogue* ep = last && full ? &tile_ep : nullptr;
+            const TileEpilogue* ep = in_registers ? &tile_ep : nullptr;
             if (b_in_place) {
               mk.rows_fn[a_in_place](kcb, a, t.rows, jr, out, ldo, acc, ep);
             } else {
@@ -148,7 +156,9 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
             }
             if (!full) {
               AddTile(g, tile, c, rows, cols, accumulate);
-              if (last) g.epilogue->Apply(c, g.ldc, ic + ir, rows, jc + jr, cols);
+              if (last && !in_registers) {
+                g.epilogue->Apply(c, g.ldc, ic + ir, rows, jc + jr, cols);
+              }
             }
           }
         }
