@@ -30,28 +30,56 @@ struct PlaneBody {
                                                 const float* wk, float b,
                                                 float* y, float lo_s,
                                                 float hi_s, PostOp post) {
+    // 3x3: taps unrolled, weights splat once per plane.
+    if (g->taps() == 9) {
+      RunTaps<9>(g, plane, row_step, tap_offset, wk, b, y, lo_s, hi_s, post);
+    } else {
+      RunTaps<0>(g, plane, row_step, tap_offset, wk, b, y, lo_s, hi_s, post);
+    }
+  }
+
+  // kTaps: the tap count if fixed (weights held in registers), else 0.
+  template <int kTaps>
+  [[gnu::always_inline]] static inline void RunTaps(const ConvGeometry* g,
+                                                    const float* plane,
+                                                    int64_t row_step,
+                                                    const int64_t* tap_offset,
+                                                    const float* wk, float b,
+                                                    float* y, float lo_s,
+                                                    float hi_s, PostOp post) {
     using V = Vf<W>;
     const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
-    const int64_t taps = g->taps(), ow_n = g->out_w;
+    const int64_t taps = kTaps > 0 ? kTaps : g->taps(), ow_n = g->out_w;
+    constexpr int kHeld = kTaps > 0 ? kTaps : 1;
+    V wv[kHeld];
+    int64_t off[kHeld];
+    for (int t = 0; t < kTaps; ++t) {
+      wv[t] = Splat<W>(wk[t]);
+      off[t] = tap_offset[t];
+    }
+    const auto weight = [&](int64_t t) { return kTaps > 0 ? wv[t] : Splat<W>(wk[t]); };
+    const auto offset = [&](int64_t t) { return kTaps > 0 ? off[t] : tap_offset[t]; };
     for (int64_t oh = 0; oh < g->out_h; ++oh) {
       const float* base = plane + oh * row_step;
       float* yr = y + oh * ow_n;
       int64_t ow = 0;
       for (; ow + 2 * W <= ow_n; ow += 2 * W) {
         V a0 = Splat<W>(b), a1 = a0;
+#pragma GCC unroll 9
         for (int64_t t = 0; t < taps; ++t) {
-          const V wv = Splat<W>(wk[t]);
-          const float* s = base + tap_offset[t] + ow;
-          a0 += wv * Load<W>(s);
-          a1 += wv * Load<W>(s + W);
+          const V w = weight(t);
+          const float* s = base + offset(t) + ow;
+          a0 += w * Load<W>(s);
+          a1 += w * Load<W>(s + W);
         }
         Store<W>(yr + ow, EpilogueV<W>(a0, lo, hi, post));
         Store<W>(yr + ow + W, EpilogueV<W>(a1, lo, hi, post));
       }
       for (; ow + W <= ow_n; ow += W) {
         V a0 = Splat<W>(b);
+#pragma GCC unroll 9
         for (int64_t t = 0; t < taps; ++t) {
-          a0 += Splat<W>(wk[t]) * Load<W>(base + tap_offset[t] + ow);
+          a0 += weight(t) * Load<W>(base + offset(t) + ow);
         }
         Store<W>(yr + ow, EpilogueV<W>(a0, lo, hi, post));
       }
@@ -60,8 +88,9 @@ struct PlaneBody {
         // data that exists (the plane is followed by padding), and only the
         // valid lanes are stored.
         V a0 = Splat<W>(b);
+#pragma GCC unroll 9
         for (int64_t t = 0; t < taps; ++t) {
-          a0 += Splat<W>(wk[t]) * Load<W>(base + tap_offset[t] + ow);
+          a0 += weight(t) * Load<W>(base + offset(t) + ow);
         }
         a0 = EpilogueV<W>(a0, lo, hi, post);
         if ((oh * ow_n + ow + W) <= g->out_h * ow_n) {
