@@ -57,8 +57,6 @@ struct PlaneBody {
       wv[t] = Splat<W>(wk[t]);
       off[t] = tap_offset[t];
     }
-    const auto weight = [&](int64_t t) { return kTaps > 0 ? wv[t] : Splat<W>(wk[t]); };
-    const auto offset = [&](int64_t t) { return kTaps > 0 ? off[t] : tap_offset[t]; };
     for (int64_t oh = 0; oh < g->out_h; ++oh) {
       const float* base = plane + oh * row_step;
       float* yr = y + oh * ow_n;
@@ -67,8 +65,8 @@ struct PlaneBody {
         V a0 = Splat<W>(b), a1 = a0;
 #pragma GCC unroll 9
         for (int64_t t = 0; t < taps; ++t) {
-          const V w = weight(t);
-          const float* s = base + offset(t) + ow;
+          const V w = kTaps > 0 ? wv[t] : Splat<W>(wk[t]);
+          const float* s = base + (kTaps > 0 ? off[t] : tap_offset[t]) + ow;
           a0 += w * Load<W>(s);
           a1 += w * Load<W>(s + W);
         }
@@ -79,7 +77,8 @@ struct PlaneBody {
         V a0 = Splat<W>(b);
 #pragma GCC unroll 9
         for (int64_t t = 0; t < taps; ++t) {
-          a0 += weight(t) * Load<W>(base + offset(t) + ow);
+          a0 += (kTaps > 0 ? wv[t] : Splat<W>(wk[t])) *
+                Load<W>(base + (kTaps > 0 ? off[t] : tap_offset[t]) + ow);
         }
         Store<W>(yr + ow, EpilogueV<W>(a0, lo, hi, post));
       }
@@ -90,7 +89,8 @@ struct PlaneBody {
         V a0 = Splat<W>(b);
 #pragma GCC unroll 9
         for (int64_t t = 0; t < taps; ++t) {
-          a0 += weight(t) * Load<W>(base + offset(t) + ow);
+          a0 += (kTaps > 0 ? wv[t] : Splat<W>(wk[t])) *
+                Load<W>(base + (kTaps > 0 ? off[t] : tap_offset[t]) + ow);
         }
         a0 = EpilogueV<W>(a0, lo, hi, post);
         if ((oh * ow_n + ow + W) <= g->out_h * ow_n) {
