@@ -130,7 +130,9 @@ TEST(SessionTest, OldStackReadsMoreAndLoadsSlowerOnTheDefaultModel) {
     ASSERT_EQ(ptl.outcome(), v1::SESSION_OUTCOME_OK) << ptl.error_message();
     EXPECT_GT(ptl.load().bytes_read(), pte.load().bytes_read());
     EXPECT_GT(ptl.load().total_us(), pte.load().total_us());
-    EXPECT_GT(ptl.peak_memory_bytes(), pte.peak_memory_bytes());
+    // Peak memory is not ordered: the new stack keeps the weights it folds
+    // and packs at load (about 1.5 MiB here, docs/runtime.md), which puts it
+    // above the lite interpreter on this model (docs/service.md).
   }
 }
 

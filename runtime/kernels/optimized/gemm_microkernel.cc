@@ -87,6 +87,18 @@ void MicroGeneric(int64_t kc, AOperand a_op, B b, float* c, int64_t ldc,
   }
 }
 
+// Clamp and post-op (EpilogueV) on 2W floats of a stored C row, still in
+// L1. The micro-kernels call it after their stores: a helper without their
+// target attribute may take pointers but not __m256/__m512 values (clang
+// rejects the ABI change).
+template <int W>
+[[gnu::always_inline]] inline void EpilogueRow(float* row, float lo, float hi, PostOp post) {
+  const Vf<W> vlo = Splat<W>(lo), vhi = Splat<W>(hi);
+  for (int h = 0; h < 2; ++h) {
+    Store<W>(row + W * h, EpilogueV<W>(Load<W>(row + W * h), vlo, vhi, post));
+  }
+}
+
 #if defined(__x86_64__)
 // AVX2 + FMA: 6 x 16, 12 accumulators of the 16 ymm registers.
 template <typename A, typename B>
@@ -121,16 +133,16 @@ __attribute__((target("avx2,fma"))) void MicroAvx2(int64_t kc, AOperand a_op,
       acc[i][1] = _mm256_add_ps(acc[i][1], _mm256_loadu_ps(row + 8));
     }
     if (ep != nullptr) {
-      const Vf<8> lo = Splat<8>(ep->lo), hi = Splat<8>(ep->hi);
       for (int h = 0; h < 2; ++h) {
         __m256 v = acc[i][h];
         if (ep->row_bias != nullptr) v = _mm256_add_ps(v, _mm256_set1_ps(ep->row_bias[i]));
         if (ep->col_bias != nullptr) v = _mm256_add_ps(v, _mm256_loadu_ps(ep->col_bias + 8 * h));
-        acc[i][h] = (__m256)EpilogueV<8>((Vf<8>)v, lo, hi, ep->post);
+        acc[i][h] = v;
       }
     }
     _mm256_storeu_ps(row, acc[i][0]);
     _mm256_storeu_ps(row + 8, acc[i][1]);
+    if (ep != nullptr) EpilogueRow<8>(row, ep->lo, ep->hi, ep->post);
   }
 }
 
@@ -165,16 +177,16 @@ __attribute__((target("avx512f,avx2,fma"))) void MicroAvx512(
       acc[i][1] = _mm512_add_ps(acc[i][1], _mm512_loadu_ps(row + 16));
     }
     if (ep != nullptr) {
-      const Vf<16> lo = Splat<16>(ep->lo), hi = Splat<16>(ep->hi);
       for (int h = 0; h < 2; ++h) {
         __m512 v = acc[i][h];
         if (ep->row_bias != nullptr) v = _mm512_add_ps(v, _mm512_set1_ps(ep->row_bias[i]));
         if (ep->col_bias != nullptr) v = _mm512_add_ps(v, _mm512_loadu_ps(ep->col_bias + 16 * h));
-        acc[i][h] = (__m512)EpilogueV<16>((Vf<16>)v, lo, hi, ep->post);
+        acc[i][h] = v;
       }
     }
     _mm512_storeu_ps(row, acc[i][0]);
     _mm512_storeu_ps(row + 16, acc[i][1]);
+    if (ep != nullptr) EpilogueRow<16>(row, ep->lo, ep->hi, ep->post);
   }
 }
 #endif
