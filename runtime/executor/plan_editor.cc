@@ -76,7 +76,18 @@ void MethodPlanEditor::NoteKernelCall(size_t pc) const {
     return true;
   };
   size_t first_written = n - 1;
-  for (size_t k = n / 2; k >= 1; --k) {
+  // A returned tensor list whose items are the out arguments just before it
+  // (batch norm: out0, out1, out2, [out0, out1, out2]).
+  const EValue* last = args[n - 1];
+  if (last->tag() == Tag::kListTensor) {
+    const BoxedTensorList& items = last->to_tensor_list();
+    bool repeated = items.size > 0 && items.size < n;
+    for (size_t i = 0; i < items.size && repeated; ++i) {
+      repeated = items.items[i] == args[n - 1 - items.size + i];
+    }
+    if (repeated) first_written = n - 1 - items.size;
+  }
+  for (size_t k = n / 2; k >= 1 && first_written == n - 1; --k) {
     bool repeated = true;
     for (size_t i = 0; i < k && repeated; ++i) repeated = same(args[n - k + i], args[n - 2 * k + i]);
     if (repeated) {

@@ -34,6 +34,7 @@
 #include "runtime/executor/instruction.h"
 #include "runtime/format/program_generated.h"
 #include "runtime/kernels/plan_pass.h"
+#include "runtime/kernels/plan_pass_util.h"
 
 namespace edgefleet {
 namespace internal {
@@ -129,21 +130,8 @@ class MethodPlanEditor final : public PlanEditor {
 
 template <typename Fn>
 void MethodPlanEditor::ForEachArgValue(size_t pc, Fn fn) const {
-  const Span<EValue*> list = method_.instructions[pc].args;
-  for (size_t a = 0; a < list.size(); ++a) {
-    const EValue* arg = list[a];
-    if (arg->tag() == Tag::kListTensor || arg->tag() == Tag::kListOptionalTensor) {
-      const BoxedTensorList& items = arg->to_tensor_list();
-      for (size_t k = 0; k < items.size; ++k) {
-        if (items.items[k] != nullptr) fn(items.items[k]);
-      }
-    } else if (arg->tag() == Tag::kListInt) {
-      const BoxedIntList& items = arg->to_int_list();
-      for (size_t k = 0; k < items.size; ++k) fn(items.items[k]);
-    } else {
-      fn(arg);
-    }
-  }
+  const Span<EValue*> args = method_.instructions[pc].args;
+  edgefleet::ForEachArgValue(Span<EValue* const>(args.data(), args.size()), fn);
 }
 
 }  // namespace internal

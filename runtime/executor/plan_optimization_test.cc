@@ -45,6 +45,16 @@ void Sub(KernelContext&, Span<EValue*> args) {
   }
 }
 
+// edgefleet_plan_test::two_out.out(x, out0, out1, [out0, out1]): copies x
+// into both outputs (the shape of batch norm's three outputs).
+void TwoOut(KernelContext&, Span<EValue*> args) {
+  const Tensor& x = args[0]->to_tensor();
+  for (int o = 1; o <= 2; ++o) {
+    Tensor& out = args[o]->to_tensor();
+    for (int64_t i = 0; i < x.numel(); ++i) out.data_as<float>()[i] = x.data_as<float>()[i];
+  }
+}
+
 // edgefleet_plan_test::fail.out always fails.
 void Fail(KernelContext& ctx, Span<EValue*>) {
   SetErrorDetail("edgefleet_plan_test::fail.out: refused");
@@ -56,6 +66,7 @@ const Kernel kKernels[] = {
     {"edgefleet_plan_test::fail.out", &Fail, nullptr, KernelVariant::kOptimized},
     {"edgefleet_plan_test::sub.out", &Sub, nullptr, KernelVariant::kOptimized},
     {"edgefleet_plan_test::negate_me.out", &CountingAdd, nullptr, KernelVariant::kOptimized},
+    {"edgefleet_plan_test::two_out.out", &TwoOut, nullptr, KernelVariant::kOptimized},
 };
 
 // What TestPass saw, for the analysis test.
@@ -330,6 +341,26 @@ TEST_F(PlanOptimizationTest, PassSeesFactsAndRewrites) {
   EXPECT_STREQ(name, "edgefleet_plan_test::sub.out");
   // x - (x + c1) = -c1
   EXPECT_EQ(Run(*method, {5, 6, 7, 8}), (std::vector<float>{-1, -2, -3, -4}));
+}
+
+TEST_F(PlanOptimizationTest, OutArgumentsRepeatedAsAReturnedListAreWrites) {
+  // Like batch norm: op(x, out0, out1, [out0, out1]); y = x + out0.
+  ProgramBuilder b;
+  const int x = b.AddPlannedTensor(ScalarType::kFloat, {4});
+  const int o0 = b.AddPlannedTensor(ScalarType::kFloat, {4});
+  const int o1 = b.AddPlannedTensor(ScalarType::kFloat, {4});
+  const int y = b.AddPlannedTensor(ScalarType::kFloat, {4});
+  const int list = b.AddTensorList({o0, o1});
+  b.AddKernelCall(b.AddOperator("edgefleet_plan_test::two_out", "out"), {x, o0, o1, list});
+  b.AddKernelCall(b.AddOperator("edgefleet_plan_test::negate_me", "out"), {x, o0, y, y});
+  b.SetInputs({x});
+  b.SetOutputs({y});
+  g_seen = PassObservation();
+  Result<Method> method = Load(b);
+  ASSERT_TRUE(method.ok()) << LastErrorDetail();
+  ASSERT_TRUE(g_seen.ran);
+  EXPECT_EQ(g_seen.writer_of_sum, 0);     // o0 is written by the first call
+  EXPECT_EQ(g_seen.readers_of_sum, 1u);   // and read only by the second
 }
 
 TEST_F(PlanOptimizationTest, PassesDoNotRunForPortableOnly) {

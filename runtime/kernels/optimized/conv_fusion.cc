@@ -7,6 +7,7 @@
 #include "runtime/kernels/optimized/epilogue.h"
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
+#include "runtime/kernels/plan_pass_util.h"
 
 namespace edgefleet {
 namespace optimized {
@@ -15,11 +16,6 @@ namespace {
 constexpr const char* kConvolution = "aten::convolution.out";
 constexpr const char* kBatchNorm = "aten::_native_batch_norm_legit_no_training.out";
 
-bool IsOp(const PlanEditor& plan, int64_t pc, const char* name) {
-  if (pc < 0) return false;
-  const char* op = plan.op(static_cast<size_t>(pc));
-  return op != nullptr && std::strcmp(op, name) == 0;
-}
 
 // A float32 tensor with data (or no elements), or nullptr.
 const Tensor* FloatTensor(const EValue* v) {
@@ -39,47 +35,18 @@ const Tensor* ConstVector(const PlanEditor& plan, const EValue* v, int64_t n) {
   return t;
 }
 
-// A number nothing writes.
-bool ConstNumber(const PlanEditor& plan, const EValue* v, double* out) {
-  if (v == nullptr || plan.writer(v) != -1) return false;
-  if (v->is_double()) {
-    *out = v->to_double();
-  } else if (v->is_int()) {
-    *out = static_cast<double>(v->to_int());
-  } else {
-    return false;
-  }
-  return std::isfinite(*out);
-}
 
 bool SameShape(const Tensor& a, const Tensor& b) {
   return a.dim() == b.dim() && SameSizes(a, b.sizes()) && SameDimOrder(a, b);
 }
 
-// Calls fn(value) for every value instruction `pc` names (tensor list
-// items instead of the lists).
-template <typename Fn>
-void ForEachArg(const PlanEditor& plan, size_t pc, Fn fn) {
-  const Span<EValue*> args = plan.args(pc);
-  for (size_t a = 0; a < args.size(); ++a) {
-    const EValue* arg = args[a];
-    if (arg->tag() == Tag::kListTensor || arg->tag() == Tag::kListOptionalTensor) {
-      const BoxedTensorList& items = arg->to_tensor_list();
-      for (size_t k = 0; k < items.size; ++k) {
-        if (items.items[k] != nullptr) fn(items.items[k]);
-      }
-    } else {
-      fn(arg);
-    }
-  }
-}
 
 // True if a live instruction other than `pc` names `v`.
 bool NamedElsewhere(const PlanEditor& plan, const EValue* v, size_t pc) {
   for (size_t r = 0; r < plan.num_instructions(); ++r) {
     if (r == pc || plan.op(r) == nullptr) continue;
     bool names = false;
-    ForEachArg(plan, r, [&](const EValue* a) { names = names || a == v; });
+    ForEachArgValue(plan.args(r), [&](const EValue* a) { names = names || a == v; });
     if (names) return true;
   }
   return false;
@@ -96,7 +63,7 @@ int64_t SoleReader(const PlanEditor& plan, size_t pc, const EValue* v) {
   for (size_t r = pc + 1; r < plan.num_instructions(); ++r) {
     if (plan.op(r) == nullptr) continue;
     bool names = false;
-    ForEachArg(plan, r, [&](const EValue* a) { names = names || a == v; });
+    ForEachArgValue(plan.args(r), [&](const EValue* a) { names = names || a == v; });
     if (names) return static_cast<int64_t>(r);
   }
   return -1;  // read only through a view: leave it
@@ -133,7 +100,7 @@ bool EarlyWriteSafe(const PlanEditor& plan, size_t pc, size_t later, EValue* out
     for (int64_t a : absorbed) skip = skip || a == static_cast<int64_t>(i);
     if (skip) continue;  // removed with the rewrite
     bool touches = false;
-    ForEachArg(plan, i, [&](const EValue* a) {
+    ForEachArgValue(plan.args(i), [&](const EValue* a) {
       touches = touches || (a->is_tensor() && Overlaps(a->to_tensor(), out));
     });
     if (touches) return false;
@@ -206,11 +173,9 @@ bool FoldBatchNorm(PlanEditor& plan, size_t pc) {
   EValue* z = bn[7];
   const Tensor* zt = FloatTensor(z);
   if (zt == nullptr || !SameShape(*zt, y) || plan.writer(z) != bn_pc) return false;
-  // save_mean, save_invstd: unused. (The batch norm names its outputs twice,
-  // as out arguments and in the returned list, so the editor may count it
-  // as a reader of its own outputs.)
+  // save_mean, save_invstd: unused.
   for (int i = 8; i <= 9; ++i) {
-    if (!bn[i]->is_tensor() || plan.num_readers(bn[i]) > 1 ||
+    if (!bn[i]->is_tensor() || plan.num_readers(bn[i]) > 0 ||
         NamedElsewhere(plan, bn[i], static_cast<size_t>(bn_pc)) || plan.is_method_io(bn[i])) {
       return false;
     }
@@ -381,7 +346,7 @@ size_t ReadersAfter(const PlanEditor& plan, size_t pc, const EValue* v, int64_t*
   for (size_t r = pc + 1; r < plan.num_instructions(); ++r) {
     if (plan.op(r) == nullptr) continue;
     bool names = false;
-    ForEachArg(plan, r, [&](const EValue* a) { names = names || a == v; });
+    ForEachArgValue(plan.args(r), [&](const EValue* a) { names = names || a == v; });
     if (names) {
       if (n == max) return max + 1;
       pcs[n++] = static_cast<int64_t>(r);

@@ -8,6 +8,7 @@
 #include "runtime/kernels/optimized/quantized_add.h"
 #include "runtime/kernels/optimized/quantized_conv.h"
 #include "runtime/kernels/portable/portable_kernels.h"
+#include "runtime/kernels/plan_pass_util.h"
 
 namespace edgefleet {
 namespace optimized {
@@ -17,24 +18,7 @@ constexpr const char* kDequantize = "quantized_decomposed::dequantize_per_tensor
 constexpr const char* kDequantizeChannel = "quantized_decomposed::dequantize_per_channel.out";
 constexpr const char* kQuantize = "quantized_decomposed::quantize_per_tensor.out";
 
-bool IsOp(const PlanEditor& plan, int64_t pc, const char* name) {
-  if (pc < 0) return false;
-  const char* op = plan.op(static_cast<size_t>(pc));
-  return op != nullptr && std::strcmp(op, name) == 0;
-}
 
-// A scalar argument that nothing writes.
-bool ConstNumber(const PlanEditor& plan, const EValue* v, double* out) {
-  if (v == nullptr || plan.writer(v) != -1) return false;
-  if (v->is_double()) {
-    *out = v->to_double();
-  } else if (v->is_int()) {
-    *out = static_cast<double>(v->to_int());
-  } else {
-    return false;
-  }
-  return std::isfinite(*out);
-}
 
 bool ConstInt(const PlanEditor& plan, const EValue* v, int64_t* out) {
   if (v == nullptr || !v->is_int() || plan.writer(v) != -1) return false;
