@@ -33,8 +33,8 @@ MethodPlanEditor::MethodPlanEditor(const MethodState& method, MemoryAllocator* c
       f.flags |= kProgramConstant;
     }
   }
-  for (size_t i : method_.inputs) facts_[i].flags |= kIo;
-  for (size_t i : method_.outputs) facts_[i].flags |= kIo;
+  for (size_t i : method_.inputs) facts_[i].flags |= kInput;
+  for (size_t i : method_.outputs) facts_[i].flags |= kOutput;
 }
 
 MethodPlanEditor::~MethodPlanEditor() { scratch_->ResetTo(scratch_mark_); }
@@ -167,7 +167,7 @@ int64_t MethodPlanEditor::AliasSource(size_t a) const {
     int64_t written_at;  // an input counts as written before pc 0
     if (f.writers == 1) {
       written_at = f.writer_pc;
-    } else if (f.writers == 0 && (f.flags & kIo) != 0) {
+    } else if (f.writers == 0 && (f.flags & kInput) != 0) {
       written_at = -1;
     } else {
       continue;
@@ -211,7 +211,7 @@ int64_t MethodPlanEditor::writer(const EValue* value) const {
   if (v < 0) return -1;
   Analyze();
   const Facts& f = facts_[v];
-  if (f.writers != 1 || (f.flags & (kIo | kFolded)) != 0) return -1;
+  if (f.writers != 1 || (f.flags & (kInput | kFolded)) != 0) return -1;
   return f.writer_pc;
 }
 

@@ -103,7 +103,14 @@ class MethodPlanEditor final : public PlanEditor {
     uint32_t write_at;  // pc + 1 of the last instruction that wrote it
     uint8_t flags;
   };
-  enum Flag : uint8_t { kPlanned = 1, kIo = 2, kFolded = 4, kProgramConstant = 8 };
+  enum Flag : uint8_t {
+    kPlanned = 1,
+    kInput = 2,
+    kOutput = 4,
+    kFolded = 8,
+    kProgramConstant = 16,
+    kIo = kInput | kOutput,
+  };
 
   // Index of `value` in the method's table, or -1 for values from NewValue.
   int64_t IndexOf(const EValue* value) const;

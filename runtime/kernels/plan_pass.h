@@ -51,8 +51,9 @@ class PlanEditor {
 
   // Value facts, for values reached through args(). Recomputed after every
   // Replace/Remove.
-  // The one live instruction writing `value`, or -1 (a constant, a method
-  // input, or a value with several writers or none).
+  // The one live instruction writing `value` (method outputs included), or
+  // -1 (a constant, a method input, or a value with several writers or
+  // none).
   virtual int64_t writer(const EValue* value) const = 0;
   // Live instructions reading `value` (its writer excluded).
   virtual size_t num_readers(const EValue* value) const = 0;
