@@ -189,7 +189,8 @@ bool RunMethod(const Program& program, const char* name, const Limits& limits, R
                              &constant_allocator};
   MethodOptions options;
   options.kernels = limits.kernels;
-  options.max_instructions = limits.max_instructions;
+  options.max_instructions = 2 * static_cast<uint64_t>(meta.num_instructions()) +
+                             limits.max_instructions;
 
   Result<Method> loaded = Method::Load(program, name, memory, options);
   if (!loaded.ok()) {
