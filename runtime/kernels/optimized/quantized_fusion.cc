@@ -399,6 +399,20 @@ bool TailAliasSafe(const PlanEditor& plan, size_t op_pc, const Tail& t) {
   return true;
 }
 
+// The quantize tail after `pc` (MatchTail) whose output has `yf`'s shape,
+// where writing that output at `pc` is safe: nothing between `in_read`
+// (the last read of `in`) and the tail's end touches the memory involved
+// (MemorySafe), and no view still reads a dropped value (TailAliasSafe).
+bool MatchSafeTail(const PlanEditor& plan, size_t pc, EValue* y_f, const Tensor& yf,
+                   int64_t in_read, const Tensor* in, Tail* tail) {
+  if (!MatchTail(plan, pc, y_f, tail)) return false;
+  const Tensor& out = tail->out->to_tensor();
+  if (out.dim() != yf.dim() || !SameSizes(out, yf.sizes())) return false;
+  return MemorySafe(plan, in_read, static_cast<int64_t>(pc), tail->pcs[tail->count - 1],
+                    in != nullptr ? *in : out, out, tail->pcs, tail->count) &&
+         TailAliasSafe(plan, pc, *tail);
+}
+
 // Replaces `op_pc` by the fused kernel and removes what it absorbed.
 void Rewrite(PlanEditor& plan, size_t op_pc, EValue* x_q, EValue* blob, const Tail& tail,
              const int64_t* feeders, size_t num_feeders, EValue* const* feeder_outs) {
@@ -471,14 +485,7 @@ void FuseConvolution(PlanEditor& plan, size_t pc) {
     return;
   }
   Tail tail;
-  if (!MatchTail(plan, pc, y_f, &tail)) return;
-  const Tensor& out = tail.out->to_tensor();
-  if (out.dim() != 4 || !SameSizes(out, yf->sizes())) return;
-  if (!MemorySafe(plan, dq_pc, static_cast<int64_t>(pc), tail.pcs[tail.count - 1], xq, out,
-                  tail.pcs, tail.count) ||
-      !TailAliasSafe(plan, pc, tail)) {
-    return;
-  }
+  if (!MatchSafeTail(plan, pc, y_f, *yf, dq_pc, &xq, &tail)) return;
   QuantizedConvSpec spec;
   spec.kind = QuantizedOpKind::kConv2d;
   spec.out_channels = w.q->size(0);
@@ -551,14 +558,7 @@ void FuseAddmm(PlanEditor& plan, size_t pc) {
     return;
   }
   Tail tail;
-  if (!MatchTail(plan, pc, y_f, &tail)) return;
-  const Tensor& out = tail.out->to_tensor();
-  if (out.dim() != 2 || !SameSizes(out, yf->sizes())) return;
-  if (!MemorySafe(plan, dq_pc, static_cast<int64_t>(pc), tail.pcs[tail.count - 1], xq, out,
-                  tail.pcs, tail.count) ||
-      !TailAliasSafe(plan, pc, tail)) {
-    return;
-  }
+  if (!MatchSafeTail(plan, pc, y_f, *yf, dq_pc, &xq, &tail)) return;
   QuantizedConvSpec spec;
   spec.kind = QuantizedOpKind::kLinear;
   spec.out_channels = n;
@@ -596,18 +596,12 @@ void FuseAdd(PlanEditor& plan, size_t pc) {
     if (t == nullptr || t->dim() != yf->dim() || !SameSizes(*t, yf->sizes())) return;
   }
   Tail tail;
-  if (!MatchTail(plan, pc, y_f, &tail)) return;
+  if (!MatchSafeTail(plan, pc, y_f, *yf, static_cast<int64_t>(pc), nullptr, &tail)) return;
   const Tensor& out = tail.out->to_tensor();
-  if (out.dim() != yf->dim() || !SameSizes(out, yf->sizes())) return;
   int64_t dropped[6];
   size_t num_dropped = 0;
   for (size_t i = 0; i < tail.count; ++i) dropped[num_dropped++] = tail.pcs[i];
   dropped[num_dropped++] = static_cast<int64_t>(pc);
-  if (!MemorySafe(plan, static_cast<int64_t>(pc), static_cast<int64_t>(pc),
-                  tail.pcs[tail.count - 1], out, out, tail.pcs, tail.count) ||
-      !TailAliasSafe(plan, pc, tail)) {
-    return;
-  }
   // Operands: (tensor, scale, zero point) and the dequantize to drop.
   EValue* call[12];
   int64_t feeders[2] = {-1, -1};
