@@ -48,7 +48,9 @@ bool SliceView(KernelArgs& args, int64_t dim, int64_t start, int64_t end,
   end = end < start ? start : (end > size ? size : end);
   const int64_t length = end == start ? 0 : (end - start - 1) / step + 1;
   view->Narrow(d, start, length);
-  view->strides[d] *= step;
+  // With two or more elements step < size, so the product fits; with one
+  // or none the stride is never used (and a huge step would overflow it).
+  if (length > 1) view->strides[d] *= step;
   return true;
 }
 

@@ -122,7 +122,15 @@ TEST(IndexTest, SliceCopy) {
   EValue zero = EValue::FromInt(0);
   EXPECT_EQ(RunKernel(SliceCopyTensorOut, {x.ev(), &dim, &none, &none, &zero,
                                            out.ev(), out.ev()}),
-            Error::kInvalidArgument);
+            Error::kInvalidArgument);  // A step far past the size takes one element (torch: x[:, 2::2**62]); the
+  // stride it would give is never formed (it overflows int64).
+  EValue two = EValue::FromInt(2);
+  EValue huge = EValue::FromInt(int64_t{1} << 62);
+  TestTensor<float> column({2, 1});
+  ASSERT_EQ(RunKernel(SliceCopyTensorOut, {x.ev(), &dim, &two, &none, &huge,
+                                           column.ev(), column.ev()}),
+            Error::kOk);
+  EXPECT_EQ(column.Values(), (F{2, 7}));
 }
 
 TEST(IndexTest, SelectCopy) {
