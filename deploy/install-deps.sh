@@ -5,11 +5,12 @@
 set -euo pipefail
 
 PACKAGES=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   libflatbuffers-dev flatbuffers-compiler
   libgtest-dev libgmock-dev libbenchmark-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   prometheus-cpp-dev
+  libxnnpack-dev libpthreadpool-dev  # runtime/backends/xnnpack: the XNNPACK delegate
   libtorch-dev       # service/: the old stack, PyTorch Mobile's lite interpreter (libtorch 1.13)
   curl               # test/service: scrapes the metrics port
   clang-14 llvm-14 libclang-rt-14-dev
