@@ -14,6 +14,7 @@
 #include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
 #include "runtime/platform/log.h"
+#include "runtime/backends/xnnpack/xnnpack_backend.h"
 
 namespace edgefleet {
 namespace fuzz {
@@ -99,6 +100,7 @@ void InitRuntimeOnce() {
     SetMinLogLevel(LogLevel::kError);
     Error error = RegisterPortableKernels();
     if (error == Error::kOk) error = RegisterOptimizedKernels(/*max_threads=*/1);
+    if (error == Error::kOk) error = RegisterXnnpackBackend();
     if (error != Error::kOk) {
       fprintf(stderr, "kernel registration failed: %s\n", ErrorName(error));
       abort();

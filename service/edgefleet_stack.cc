@@ -7,6 +7,7 @@
 #include "runtime/kernels/portable/register_portable_kernels.h"
 #include "runtime/module/module.h"
 #include "runtime/tools/host_tensor.h"
+#include "runtime/backends/xnnpack/xnnpack_backend.h"
 #include "service/status_mapping.h"
 
 namespace edgefleet {
@@ -89,7 +90,9 @@ namespace {
 Error RegisterKernelsOnce() {
   const Error portable = RegisterPortableKernels();
   if (portable != Error::kOk) return portable;
-  return RegisterOptimizedKernels(/*max_threads=*/1);
+  const Error optimized = RegisterOptimizedKernels(/*max_threads=*/1);
+  if (optimized != Error::kOk) return optimized;
+  return RegisterXnnpackBackend();
 }
 
 }  // namespace

@@ -63,6 +63,18 @@ class BackendInterface {
 
   // Releases what Init created. Called once per successful Init.
   virtual void Destroy(DelegateHandle* handle) const = 0;
+
+  // Heap bytes a compiled delegate holds (packed weights, workspaces,
+  // buffers), for memory reports. Default: 0.
+  virtual size_t MemoryBytes(DelegateHandle* handle) const { return 0; }
+
+  // One line describing a compiled delegate for inspection (e.g. its node
+  // types and where each runs), NUL-terminated in `buffer`. False if it was
+  // cut to fit. Default: empty.
+  virtual bool Describe(DelegateHandle* handle, char* buffer, size_t size) const {
+    if (size > 0) buffer[0] = '\0';
+    return true;
+  }
 };
 
 }  // namespace edgefleet

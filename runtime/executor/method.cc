@@ -207,7 +207,7 @@ Error Method::InitDelegates(const edgefleet_fb::ExecutionPlan& plan) {
     EF_CHECK_OR_RETURN(backend != nullptr, Error::kNotFound, "backend %s is not registered",
                        id);
     EF_CHECK_OR_RETURN(backend->IsAvailable(), Error::kNotSupported,
-                       "backend %s is not available on this machine", id);
+                       "backend %s is not available in this build", id);
     FreeableBuffer processed;
     const auto* ref = delegate->processed();
     if (ref->location() == edgefleet_fb::DataLocation::INLINE) {

@@ -10,6 +10,7 @@
 #include "runtime/tools/command_line.h"
 #include "runtime/tools/inspect_command.h"
 #include "runtime/tools/run_command.h"
+#include "runtime/backends/xnnpack/xnnpack_backend.h"
 
 namespace edgefleet {
 namespace tools {
@@ -57,6 +58,7 @@ int RunCli(int argc, const char* const* argv, FILE* out, FILE* err) {
   const Error registered = RegisterPortableKernels();
   if (registered != Error::kOk) return Fail(registered, err);
   if (const Error e = RegisterOptimizedKernels(); e != Error::kOk) return Fail(e, err);
+  if (const Error e = RegisterXnnpackBackend(); e != Error::kOk) return Fail(e, err);
 
   if (command_line.command == CommandLine::Command::kRun) {
     Result<RunReport> report = RunModel(command_line.run);

@@ -18,6 +18,7 @@
 #include "runtime/tools/file_io.h"
 #include "runtime/tools/host_tensor.h"
 #include "runtime/tools/npy.h"
+#include "runtime/backends/xnnpack/xnnpack_backend.h"
 
 namespace edgefleet {
 namespace {
@@ -79,6 +80,7 @@ class FixtureTest : public ::testing::TestWithParam<std::tuple<std::string, bool
   static void SetUpTestSuite() {
     ASSERT_EQ(RegisterPortableKernels(), Error::kOk);
     ASSERT_EQ(RegisterOptimizedKernels(), Error::kOk);
+    ASSERT_EQ(RegisterXnnpackBackend(), Error::kOk);
   }
 };
 

@@ -1,0 +1,275 @@
+#include "runtime/backends/xnnpack/delegate.h"
+
+#include <pthreadpool.h>
+#include <xnnpack.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "runtime/backends/xnnpack/node_kernels.h"
+#include "runtime/backends/xnnpack/xnn_define.h"
+#include "runtime/backends/xnnpack/xnn_memory.h"
+#include "runtime/core/error_detail.h"
+#include "runtime/core/tensor.h"
+
+namespace edgefleet {
+namespace xnnpack {
+
+struct XnnpackDelegate::Step {
+  Engine engine = Engine::kOwnKernel;
+  size_t first = 0, last = 0;  // node range [first, last]
+  xnn_runtime_t runtime = nullptr;
+  std::vector<uint32_t> external_values;  // graph value id per XNNPACK external id
+  std::vector<xnn_external_value> externals;
+  bool set_up = false;
+};
+
+namespace {
+
+// Bytes past a buffer XNNPACK's kernels may read (XNN_EXTRA_BYTES), rounded up.
+constexpr size_t kTailPadding = 64;
+
+bool DtypeMatches(DataType type, ScalarType dtype) {
+  switch (type) {
+    case DataType::kFp32: return dtype == ScalarType::kFloat;
+    case DataType::kFp16: return dtype == ScalarType::kHalf;
+    case DataType::kQint8: return dtype == ScalarType::kChar || dtype == ScalarType::kQInt8;
+    case DataType::kQuint8: return dtype == ScalarType::kByte || dtype == ScalarType::kQUInt8;
+    case DataType::kQint32:
+    case DataType::kInt32: return dtype == ScalarType::kInt || dtype == ScalarType::kQInt32;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<XnnpackDelegate>> XnnpackDelegate::Create(std::unique_ptr<Graph> graph,
+                                                                  int num_threads) {
+  std::unique_ptr<XnnpackDelegate> d(new XnnpackDelegate());
+  d->graph_ = std::move(graph);
+  EF_RETURN_IF_ERROR(d->Plan(std::max(num_threads, 1)));
+  return d;
+}
+
+XnnpackDelegate::~XnnpackDelegate() {
+  for (Step& s : steps_) {
+    if (s.runtime != nullptr) xnn_delete_runtime(s.runtime);
+  }
+  if (threadpool_ != nullptr) pthreadpool_destroy(static_cast<pthreadpool_t>(threadpool_));
+}
+
+size_t XnnpackDelegate::num_xnnpack_runtimes() const {
+  size_t n = 0;
+  for (const Step& s : steps_) n += s.engine == Engine::kXnnpack;
+  return n;
+}
+
+Error XnnpackDelegate::Plan(int num_threads) {
+  const Graph& g = *graph_;
+  XnnpackMemoryScope scope;
+  EF_RETURN_IF_ERROR(scope.status());
+  if (num_threads > 1) {
+    threadpool_ = pthreadpool_create(static_cast<size_t>(num_threads));
+    EF_CHECK_OR_RETURN(threadpool_ != nullptr, Error::kOutOfResources,
+                       "xnnpack: cannot start %d threads", num_threads);
+  }
+  // 1. Engine per node: XNNPACK when it accepts the node, else our kernels.
+  engines_.resize(g.nodes.size());
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if (XnnpackAccepts(g, n)) {
+      engines_[i] = Engine::kXnnpack;
+    } else if (OwnKernelSupports(g, n)) {
+      engines_[i] = Engine::kOwnKernel;
+    } else {
+      const Value& in = g.values[n.inputs[0]];
+      const Value& out = g.values[n.outputs[0]];
+      EF_FAIL(Error::kNotSupported, "xnnpack: node %s (%s -> %s) is not supported",
+              NodeTypeName(n.type), DataTypeName(in.type), DataTypeName(out.type));
+    }
+  }
+  // 2. Steps: runs of XNNPACK nodes, single own-kernel nodes.
+  std::vector<int> step_of(g.nodes.size());
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (steps_.empty() || engines_[i] == Engine::kOwnKernel ||
+        steps_.back().engine == Engine::kOwnKernel) {
+      steps_.emplace_back();
+      steps_.back().engine = engines_[i];
+      steps_.back().first = i;
+    }
+    steps_.back().last = i;
+    step_of[i] = static_cast<int>(steps_.size()) - 1;
+  }
+  // 3. Which values cross steps (or are method inputs/outputs, or written by
+  // our kernels): those need memory outside XNNPACK.
+  constexpr int kNoStep = -1;
+  std::vector<int> producer(g.values.size(), kNoStep);
+  std::vector<bool> boundary(g.values.size(), false);
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    for (uint32_t id : g.nodes[i].outputs) {
+      producer[id] = step_of[i];
+      if (engines_[i] == Engine::kOwnKernel) boundary[id] = true;
+    }
+  }
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    for (uint32_t id : g.nodes[i].inputs) {
+      if (id == kInvalidId || g.values[id].is_constant()) continue;
+      if (producer[id] != step_of[i] || engines_[i] == Engine::kOwnKernel) boundary[id] = true;
+    }
+  }
+  data_.assign(g.values.size(), nullptr);
+  for (const Value& v : g.values) {
+    if (v.id == kInvalidId) continue;
+    if (v.is_constant()) {
+      data_[v.id] = const_cast<void*>(v.data);
+    } else if (boundary[v.id] && !v.is_external()) {
+      const size_t bytes = OwnBufferBytes(v) + kTailPadding;
+      buffers_.emplace_back(new uint8_t[bytes]());
+      data_[v.id] = buffers_.back().get();
+      memory_bytes_ += bytes;
+    }
+  }
+  // 4. One XNNPACK runtime per run of XNNPACK nodes.
+  for (Step& step : steps_) {
+    if (step.engine == Engine::kXnnpack) {
+      // Values defined here: externals are exactly the boundary values.
+      std::vector<uint32_t> ids(g.values.size(), XNN_INVALID_VALUE_ID);
+      std::vector<uint32_t> externals;
+      for (size_t i = step.first; i <= step.last; ++i) {
+        for (uint32_t id : g.nodes[i].inputs) {
+          if (id != kInvalidId && boundary[id] && ids[id] == XNN_INVALID_VALUE_ID) {
+            ids[id] = 0;  // mark
+            externals.push_back(id);
+          }
+        }
+        for (uint32_t id : g.nodes[i].outputs) {
+          if ((boundary[id] || g.values[id].is_external()) && ids[id] == XNN_INVALID_VALUE_ID) {
+            ids[id] = 0;
+            externals.push_back(id);
+          }
+        }
+      }
+      std::fill(ids.begin(), ids.end(), XNN_INVALID_VALUE_ID);
+      xnn_subgraph_t sg = nullptr;
+      EF_CHECK_OR_RETURN(xnn_create_subgraph(static_cast<uint32_t>(externals.size()), 0, &sg) ==
+                             xnn_status_success,
+                         Error::kMemoryAllocationFailed, "xnnpack: cannot create a subgraph");
+      bool ok = true;
+      for (uint32_t e = 0; e < externals.size() && ok; ++e) {
+        const uint32_t vid = externals[e];
+        const bool produced_here = producer[vid] == step_of[step.first];
+        ok = DefineValue(sg, g.values[vid], e,
+                         produced_here ? XNN_VALUE_FLAG_EXTERNAL_OUTPUT
+                                       : XNN_VALUE_FLAG_EXTERNAL_INPUT,
+                         &ids[vid]);
+      }
+      for (size_t i = step.first; i <= step.last && ok; ++i) {
+        const Node& n = g.nodes[i];
+        for (uint32_t id : n.inputs) {
+          if (ok && id != kInvalidId && ids[id] == XNN_INVALID_VALUE_ID) {
+            ok = DefineValue(sg, g.values[id], XNN_INVALID_VALUE_ID, 0, &ids[id]);
+          }
+        }
+        for (uint32_t id : n.outputs) {
+          if (ok && ids[id] == XNN_INVALID_VALUE_ID) {
+            ok = DefineValue(sg, g.values[id], XNN_INVALID_VALUE_ID, 0, &ids[id]);
+          }
+        }
+        if (ok && !DefineNode(sg, n, ids)) {
+          xnn_delete_subgraph(sg);
+          EF_FAIL(Error::kInvalidProgram, "xnnpack: XNNPACK rejected node %zu (%s)", i,
+                  NodeTypeName(n.type));
+        }
+      }
+      xnn_status status = ok ? xnn_create_runtime_v2(sg, static_cast<pthreadpool_t>(threadpool_),
+                                                     0, &step.runtime)
+                             : xnn_status_invalid_parameter;
+      xnn_delete_subgraph(sg);
+      EF_CHECK_OR_RETURN(status == xnn_status_success, Error::kInvalidProgram,
+                         "xnnpack: XNNPACK could not build nodes %zu..%zu (status %d)",
+                         step.first, step.last, static_cast<int>(status));
+      step.external_values = externals;
+      step.externals.resize(externals.size());
+      for (uint32_t e = 0; e < externals.size(); ++e) step.externals[e] = {e, nullptr};
+    }
+  }
+  memory_bytes_ += scope.bytes();
+  return Error::kOk;
+}
+
+Error XnnpackDelegate::Bind(Span<EValue*> args) {
+  const Graph& g = *graph_;
+  EF_CHECK_OR_RETURN(args.size() >= g.num_externs, Error::kInvalidArgument,
+                     "xnnpack: delegate call has %zu arguments, needs %u", args.size(),
+                     g.num_externs);
+  for (int pass = 0; pass < 2; ++pass) {
+    const std::vector<uint32_t>& ids = pass == 0 ? g.input_values : g.output_values;
+    for (uint32_t vid : ids) {
+      const Value& v = g.values[vid];
+      EValue* arg = args[v.external_id];
+      EF_CHECK_OR_RETURN(arg != nullptr && arg->is_tensor(), Error::kInvalidArgument,
+                         "xnnpack: argument %u is not a tensor", v.external_id);
+      Tensor& t = arg->to_tensor();
+      EF_CHECK_OR_RETURN(DtypeMatches(v.type, t.dtype()), Error::kInvalidArgument,
+                         "xnnpack: argument %u has dtype %d, the delegate expects %s",
+                         v.external_id, static_cast<int>(t.dtype()), DataTypeName(v.type));
+      EF_CHECK_OR_RETURN(static_cast<size_t>(t.dim()) == v.dims.size(), Error::kInvalidArgument,
+                         "xnnpack: argument %u has rank %d, expects %zu", v.external_id, t.dim(),
+                         v.dims.size());
+      // XNNPACK sees the tensor in memory order (dim order).
+      bool same = true;
+      for (size_t i = 0; i < v.dims.size(); ++i) {
+        same = same && static_cast<size_t>(t.size(t.dim_order()[i])) == v.dims[i];
+      }
+      if (!same && pass == 1) {
+        int32_t sizes[kMaxDims];
+        for (size_t i = 0; i < v.dims.size(); ++i) {
+          sizes[t.dim_order()[i]] = static_cast<int32_t>(v.dims[i]);
+        }
+        same = t.Resize({sizes, v.dims.size()}) == Error::kOk;
+      }
+      EF_CHECK_OR_RETURN(same, Error::kInvalidArgument,
+                         "xnnpack: argument %u has a shape other than the one the delegate was "
+                         "compiled for (the system XNNPACK cannot reshape a compiled runtime)",
+                         v.external_id);
+      data_[vid] = t.mutable_data();
+    }
+  }
+  return Error::kOk;
+}
+
+Error XnnpackDelegate::Execute(Span<EValue*> args) {
+  EF_RETURN_IF_ERROR(Bind(args));
+  const Graph& g = *graph_;
+  for (Step& step : steps_) {
+    if (step.engine == Engine::kOwnKernel) {
+      const Node& n = g.nodes[step.first];
+      const void* in[8] = {};
+      void* out[2] = {};
+      for (size_t i = 0; i < n.inputs.size(); ++i) {
+        in[i] = n.inputs[i] == kInvalidId ? nullptr : data_[n.inputs[i]];
+      }
+      for (size_t i = 0; i < n.outputs.size(); ++i) out[i] = data_[n.outputs[i]];
+      EF_RETURN_IF_ERROR(RunOwnNode(g, n, in, out));
+      continue;
+    }
+    bool changed = !step.set_up;
+    for (size_t e = 0; e < step.externals.size(); ++e) {
+      void* p = data_[step.external_values[e]];
+      changed = changed || step.externals[e].data != p;
+      step.externals[e].data = p;
+    }
+    if (changed) {
+      EF_CHECK_OR_RETURN(xnn_setup_runtime(step.runtime, step.externals.size(),
+                                           step.externals.data()) == xnn_status_success,
+                         Error::kInternal, "xnnpack: runtime setup failed");
+      step.set_up = true;
+    }
+    EF_CHECK_OR_RETURN(xnn_invoke_runtime(step.runtime) == xnn_status_success, Error::kInternal,
+                       "xnnpack: runtime invocation failed");
+  }
+  return Error::kOk;
+}
+
+}  // namespace xnnpack
+}  // namespace edgefleet

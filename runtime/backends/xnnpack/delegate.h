@@ -1,0 +1,76 @@
+// XnnpackDelegate: one compiled DelegateCall payload, ready to execute.
+//
+// Compilation splits the graph's nodes, in order, into steps: maximal runs
+// of nodes the system XNNPACK accepts become one XNNPACK runtime each
+// (subgraph API), and each node it does not offer runs on our own kernels
+// (node_kernels.h) between them. Values crossing a step boundary live in
+// buffers the delegate owns; values inside a run stay XNNPACK-internal;
+// the method's inputs and outputs are bound from the DelegateCall's
+// arguments (args[external_id]) at every Execute, without copies.
+//
+// Ownership: owns the Graph (and so the named-data constants), the XNNPACK
+// runtimes, the boundary buffers and the thread pool (sized at Create,
+// shared by every runtime of this delegate). Thread safety: Execute must
+// not run concurrently on one delegate (a Method is used by one thread at
+// a time); distinct delegates are independent.
+
+#ifndef EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_DELEGATE_H_
+#define EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_DELEGATE_H_
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "runtime/backends/xnnpack/graph.h"
+#include "runtime/core/evalue.h"
+#include "runtime/core/result.h"
+#include "runtime/core/span.h"
+
+namespace edgefleet {
+namespace xnnpack {
+
+// Where a node runs.
+enum class Engine : uint8_t { kXnnpack, kOwnKernel };
+
+class XnnpackDelegate {
+ public:
+  // Compiles `graph` with `num_threads` threads (>= 1). Errors:
+  // kNotSupported naming a node neither XNNPACK nor our kernels can run,
+  // kInvalidProgram when XNNPACK rejects the graph.
+  static Result<std::unique_ptr<XnnpackDelegate>> Create(std::unique_ptr<Graph> graph,
+                                                         int num_threads);
+  ~XnnpackDelegate();
+  XnnpackDelegate(const XnnpackDelegate&) = delete;
+  XnnpackDelegate& operator=(const XnnpackDelegate&) = delete;
+
+  // Runs the graph on `args` (indexed by external id). Errors:
+  // kInvalidArgument for a missing, mistyped or wrongly shaped argument.
+  Error Execute(Span<EValue*> args);
+
+  const Graph& graph() const { return *graph_; }
+  Engine engine(size_t node) const { return engines_[node]; }
+  size_t num_xnnpack_runtimes() const;
+  // Packed weights, XNNPACK workspaces and operator state, boundary buffers
+  // and constants copied out of the payload; named data stays in the program.
+  size_t memory_bytes() const { return memory_bytes_; }
+
+ private:
+  struct Step;
+  XnnpackDelegate() = default;
+  Error Plan(int num_threads);
+  Error BuildXnnpackStep(size_t first, size_t last, Step& step);
+  Error Bind(Span<EValue*> args);
+
+  std::unique_ptr<Graph> graph_;
+  std::vector<Engine> engines_;
+  std::vector<Step> steps_;
+  std::vector<void*> data_;  // per value id: where its bytes are now
+  std::vector<std::unique_ptr<uint8_t[]>> buffers_;
+  void* threadpool_ = nullptr;  // pthreadpool_t
+  size_t memory_bytes_ = 0;
+};
+
+}  // namespace xnnpack
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_DELEGATE_H_

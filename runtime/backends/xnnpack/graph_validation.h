@@ -1,0 +1,34 @@
+// Semantic validation of a decoded Graph, before any byte reaches XNNPACK or
+// a node kernel: every node's operands exist and have the rank and shape its
+// operation implies (the output shape is inferred from the inputs and the
+// node's parameters and must equal the declared one), values are written at
+// most once and only read after they are written, constants and external
+// inputs are never written, and the graph's inputs and outputs are recorded.
+// Pure functions; thread-compatible.
+
+#ifndef EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_GRAPH_VALIDATION_H_
+#define EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_GRAPH_VALIDATION_H_
+
+#include <cstddef>
+#include <vector>
+
+#include "runtime/backends/xnnpack/graph.h"
+#include "runtime/core/error.h"
+
+namespace edgefleet {
+namespace xnnpack {
+
+using Dims = std::vector<size_t>;
+
+// The shapes of `node`'s outputs given its inputs' shapes `dims` (indexed by
+// value id). Errors: kInvalidProgram naming the node and the mismatch.
+Error InferOutputDims(const Graph& graph, const Node& node, const std::vector<Dims>& dims,
+                      Dims out[2]);
+
+// Validates the whole graph and fills graph.input_values/output_values.
+Error ValidateGraph(Graph& graph);
+
+}  // namespace xnnpack
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_GRAPH_VALIDATION_H_

@@ -1,0 +1,354 @@
+#include "runtime/backends/xnnpack/node_kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "runtime/core/error_detail.h"
+
+namespace edgefleet {
+namespace xnnpack {
+namespace {
+
+size_t Product(const std::vector<size_t>& d, size_t from, size_t to) {
+  size_t n = 1;
+  for (size_t i = from; i < to; ++i) n *= d[i];
+  return n;
+}
+
+const Value& In(const Graph& g, const Node& n, size_t i) { return g.values[n.inputs[i]]; }
+const Value& Out(const Graph& g, const Node& n, size_t i) { return g.values[n.outputs[i]]; }
+
+bool AllFp32(const Graph& g, const Node& n) {
+  for (uint32_t id : n.inputs) {
+    if (id != kInvalidId && g.values[id].type != DataType::kFp32) return false;
+  }
+  for (uint32_t id : n.outputs) {
+    if (g.values[id].type != DataType::kFp32) return false;
+  }
+  return true;
+}
+
+// Rows of a per-token quantized value: all but its last num_nonbatch_dims dims.
+size_t TokenRows(const Value& v) {
+  const size_t nonbatch = static_cast<size_t>(v.num_nonbatch_dims);
+  return Product(v.dims, 0, v.dims.size() - std::min(nonbatch, v.dims.size()));
+}
+
+void Transpose(const Value& in, const Node& n, const float* src, float* dst) {
+  const size_t rank = in.dims.size();
+  // Input strides, permuted into output order.
+  size_t in_stride[kMaxDims];
+  size_t stride = 1;
+  for (size_t i = rank; i-- > 0;) {
+    in_stride[i] = stride;
+    stride *= in.dims[i];
+  }
+  size_t out_dims[kMaxDims], perm_stride[kMaxDims];
+  for (size_t i = 0; i < rank; ++i) {
+    out_dims[i] = in.dims[n.list_a[i]];
+    perm_stride[i] = in_stride[n.list_a[i]];
+  }
+  const size_t total = Product(in.dims, 0, rank);
+  if (total == 0) return;
+  if (rank == 0) {
+    dst[0] = src[0];
+    return;
+  }
+  // Odometer over the output; the innermost output dim walks the input with
+  // a constant stride.
+  size_t index[kMaxDims] = {};
+  const size_t inner = out_dims[rank - 1];
+  const size_t inner_stride = perm_stride[rank - 1];
+  for (size_t o = 0; o < total; o += inner) {
+    size_t base = 0;
+    for (size_t i = 0; i + 1 < rank; ++i) base += index[i] * perm_stride[i];
+    const float* s = src + base;
+    float* d = dst + o;
+    for (size_t j = 0; j < inner; ++j) d[j] = s[j * inner_stride];
+    for (size_t i = rank - 1; i-- > 0;) {
+      if (++index[i] < out_dims[i]) break;
+      index[i] = 0;
+    }
+  }
+}
+
+void Slice(const Value& in, const Value& out, const Node& n, const char* src, char* dst,
+           size_t elem) {
+  const size_t rank = in.dims.size();
+  const size_t total = out.numel();
+  if (total == 0) return;
+  if (rank == 0) {
+    std::memcpy(dst, src, elem);
+    return;
+  }
+  size_t in_stride[kMaxDims];
+  size_t stride = 1;
+  for (size_t i = rank; i-- > 0;) {
+    in_stride[i] = stride;
+    stride *= in.dims[i];
+  }
+  size_t index[kMaxDims] = {};
+  const size_t inner = out.dims[rank - 1];
+  for (size_t o = 0; o < total; o += inner) {
+    size_t base = 0;
+    for (size_t i = 0; i < rank; ++i) base += (index[i] + n.list_a[i]) * in_stride[i];
+    std::memcpy(dst + o * elem, src + base * elem, inner * elem);
+    for (size_t i = rank - 1; i-- > 0;) {
+      if (++index[i] < out.dims[i]) break;
+      index[i] = 0;
+    }
+  }
+}
+
+void Concatenate(const Graph& g, const Node& n, const void* const* in, char* dst, size_t elem) {
+  const Value& out = Out(g, n, 0);
+  const size_t outer = Product(out.dims, 0, n.axis);
+  const size_t out_row = Product(out.dims, n.axis, out.dims.size()) * elem;
+  size_t offset = 0;
+  for (size_t i = 0; i < n.inputs.size(); ++i) {
+    const Value& v = In(g, n, i);
+    const size_t row = Product(v.dims, n.axis, v.dims.size()) * elem;
+    const char* src = static_cast<const char*>(in[i]);
+    for (size_t o = 0; o < outer; ++o) std::memcpy(dst + o * out_row + offset, src + o * row, row);
+    offset += row;
+  }
+}
+
+// c[m x n] = a[m x k] * b[k x n] (+ c when accumulate), row-major.
+void MatMul(const float* a, const float* b, float* c, size_t m, size_t k, size_t n) {
+  for (size_t i = 0; i < m; ++i) {
+    float* ci = c + i * n;
+    std::fill(ci, ci + n, 0.0f);
+    for (size_t p = 0; p < k; ++p) {
+      const float aip = a[i * k + p];
+      const float* bp = b + p * n;
+      for (size_t j = 0; j < n; ++j) ci[j] += aip * bp[j];
+    }
+  }
+}
+
+void BatchMatMul(const Graph& g, const Node& n, const float* a, const float* b, float* c) {
+  const Value& va = In(g, n, 0);
+  const Value& vb = In(g, n, 1);
+  const size_t r = va.dims.size();
+  const size_t m = va.dims[r - 2], k = va.dims[r - 1], cols = vb.dims[r - 1];
+  const size_t batch = Product(va.dims, 0, r - 2);
+  for (size_t i = 0; i < batch; ++i) MatMul(a + i * m * k, b + i * k * cols, c + i * m * cols, m, k, cols);
+}
+
+void Attention(const Graph& g, const Node& n, const void* const* in, float* out) {
+  const Value& q = In(g, n, 0);
+  const Value& k = In(g, n, 1);
+  const Value& v = In(g, n, 2);
+  const size_t r = q.dims.size();
+  const size_t L = q.dims[r - 2], D = q.dims[r - 1], S = k.dims[r - 2], Dv = v.dims[r - 1];
+  const size_t batch = Product(q.dims, 0, r - 2);
+  const float scale = *static_cast<const float*>(in[3]);
+  const float* mask = static_cast<const float*>(in[4]);
+  std::vector<float> scores(S);
+  for (size_t b = 0; b < batch; ++b) {
+    const float* qb = static_cast<const float*>(in[0]) + b * L * D;
+    const float* kb = static_cast<const float*>(in[1]) + b * S * D;
+    const float* vb = static_cast<const float*>(in[2]) + b * S * Dv;
+    float* ob = out + b * L * Dv;
+    for (size_t i = 0; i < L; ++i) {
+      float max = -INFINITY;
+      for (size_t j = 0; j < S; ++j) {
+        float dot = 0;
+        for (size_t d = 0; d < D; ++d) dot += qb[i * D + d] * kb[j * D + d];
+        scores[j] = dot * scale + mask[i * S + j];
+        max = std::max(max, scores[j]);
+      }
+      float sum = 0;
+      for (size_t j = 0; j < S; ++j) {
+        scores[j] = std::exp(scores[j] - max);
+        sum += scores[j];
+      }
+      float* o = ob + i * Dv;
+      std::fill(o, o + Dv, 0.0f);
+      for (size_t j = 0; j < S; ++j) {
+        const float w = scores[j] / sum;
+        for (size_t d = 0; d < Dv; ++d) o[d] += w * vb[j * Dv + d];
+      }
+    }
+  }
+}
+
+template <typename F>
+void Map(const float* x, float* y, size_t count, float lo, float hi, F f) {
+  for (size_t i = 0; i < count; ++i) y[i] = std::min(std::max(f(x[i]), lo), hi);
+}
+
+Error Unary(const Node& n, const float* x, float* y, size_t count) {
+  const float lo = n.output_min, hi = n.output_max;
+  switch (n.type) {
+    case NodeType::kTanh: Map(x, y, count, lo, hi, [](float v) { return std::tanh(v); }); break;
+    case NodeType::kExp: Map(x, y, count, lo, hi, [](float v) { return std::exp(v); }); break;
+    case NodeType::kLog: Map(x, y, count, lo, hi, [](float v) { return std::log(v); }); break;
+    case NodeType::kSin: Map(x, y, count, lo, hi, [](float v) { return std::sin(v); }); break;
+    case NodeType::kCos: Map(x, y, count, lo, hi, [](float v) { return std::cos(v); }); break;
+    case NodeType::kCopy: Map(x, y, count, lo, hi, [](float v) { return v; }); break;
+    case NodeType::kReciprocalSquareRoot:
+      Map(x, y, count, lo, hi, [](float v) { return 1.0f / std::sqrt(v); });
+      break;
+    case NodeType::kGelu:
+      Map(x, y, count, lo, hi,
+          [](float v) { return 0.5f * v * (1.0f + std::erf(v * 0.70710678118654752f)); });
+      break;
+    default:
+      EF_FAIL(Error::kNotSupported, "xnnpack: node %s is not supported", NodeTypeName(n.type));
+  }
+  return Error::kOk;
+}
+
+// fp32 -> qdint8: per row, asymmetric int8 covering [min(0, lo), max(0, hi)].
+void QuantizeRows(const Value& out, const float* x, int8_t* q) {
+  const size_t rows = TokenRows(out);
+  const size_t cols = rows == 0 ? 0 : out.numel() / rows;
+  auto* params = reinterpret_cast<RowQuant*>(q + ((out.numel() + 7) & ~size_t{7}));
+  for (size_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * cols;
+    float lo = 0.0f, hi = 0.0f;
+    for (size_t c = 0; c < cols; ++c) {
+      lo = std::min(lo, xr[c]);
+      hi = std::max(hi, xr[c]);
+    }
+    const float scale = hi > lo ? (hi - lo) / 255.0f : 1.0f;
+    const float zp_real = -128.0f - lo / scale;
+    const int32_t zp = static_cast<int32_t>(std::lrint(std::min(std::max(zp_real, -128.0f), 127.0f)));
+    for (size_t c = 0; c < cols; ++c) {
+      const float v = std::nearbyint(xr[c] / scale) + static_cast<float>(zp);
+      q[r * cols + c] = static_cast<int8_t>(std::min(std::max(v, -128.0f), 127.0f));
+    }
+    params[r] = {scale, zp};
+  }
+}
+
+// qdint8 rows x per-channel int8 weights -> fp32.
+void DynamicFullyConnected(const Graph& g, const Node& n, const void* const* in, float* y) {
+  const Value& x = In(g, n, 0);
+  const Value& w = In(g, n, 1);
+  const bool transposed = (n.flags & 1) != 0;
+  const size_t k = x.dims.back();
+  const size_t units = transposed ? w.dims[1] : w.dims[0];
+  const size_t rows = x.numel() / k;
+  const auto* q = static_cast<const int8_t*>(in[0]);
+  const auto* params = reinterpret_cast<const RowQuant*>(q + ((x.numel() + 7) & ~size_t{7}));
+  const auto* wq = static_cast<const int8_t*>(in[1]);
+  const auto* bias = static_cast<const float*>(in[2]);
+  const size_t token_cols = x.numel() / std::max<size_t>(TokenRows(x), 1);
+  for (size_t r = 0; r < rows; ++r) {
+    const RowQuant p = params[(r * k) / token_cols];
+    const int8_t* xr = q + r * k;
+    for (size_t u = 0; u < units; ++u) {
+      int32_t acc = 0;
+      int32_t wsum = 0;
+      for (size_t c = 0; c < k; ++c) {
+        const int32_t wv = transposed ? wq[c * units + u] : wq[u * k + c];
+        acc += static_cast<int32_t>(xr[c]) * wv;
+        wsum += wv;
+      }
+      const float value = static_cast<float>(acc - p.zero_point * wsum) * p.scale *
+                              w.channel_scales[w.channel_scales.size() == 1 ? 0 : u] +
+                          (bias ? bias[u] : 0.0f);
+      y[r * units + u] = std::min(std::max(value, n.output_min), n.output_max);
+    }
+  }
+}
+
+}  // namespace
+
+size_t OwnBufferBytes(const Value& v) {
+  if (v.type == DataType::kQdint8) {
+    return ((v.numel() + 7) & ~size_t{7}) + TokenRows(v) * sizeof(RowQuant);
+  }
+  return v.nbytes();
+}
+
+bool OwnKernelSupports(const Graph& g, const Node& n) {
+  switch (n.type) {
+    case NodeType::kStaticTranspose:
+    case NodeType::kBatchMatrixMultiply:
+    case NodeType::kScaledDotProductAttention:
+    case NodeType::kTanh:
+    case NodeType::kExp:
+    case NodeType::kLog:
+    case NodeType::kSin:
+    case NodeType::kCos:
+    case NodeType::kCopy:
+    case NodeType::kReciprocalSquareRoot:
+    case NodeType::kGelu:
+      return AllFp32(g, n);
+    case NodeType::kStaticSlice:
+    case NodeType::kConcatenate2:
+    case NodeType::kConcatenate3:
+    case NodeType::kConcatenate4:
+    case NodeType::kConcatenate5: {
+      // Data movement: any one element type, same scale for quantized types.
+      const Value& out = Out(g, n, 0);
+      for (uint32_t id : n.inputs) {
+        const Value& v = g.values[id];
+        if (v.type != out.type || v.quant != out.quant || v.scale != out.scale ||
+            v.zero_point != out.zero_point || DataTypeSize(v.type) == 0) {
+          return false;
+        }
+      }
+      return out.type != DataType::kQdint8;
+    }
+    case NodeType::kConvert:
+      return In(g, n, 0).type == DataType::kFp32 && Out(g, n, 0).type == DataType::kQdint8 &&
+             Out(g, n, 0).quant == QuantKind::kPerToken;
+    case NodeType::kFullyConnected: {
+      const Value& x = In(g, n, 0);
+      const Value& w = In(g, n, 1);
+      return x.type == DataType::kQdint8 && x.quant == QuantKind::kPerToken &&
+             w.is_constant() &&
+             ((w.type == DataType::kQcint8 && w.quant == QuantKind::kPerChannel &&
+               w.channel_dim == ((n.flags & 1) ? 1u : 0u))) &&
+             (n.inputs[2] == kInvalidId || In(g, n, 2).type == DataType::kFp32) &&
+             Out(g, n, 0).type == DataType::kFp32;
+    }
+    default:
+      return false;
+  }
+}
+
+Error RunOwnNode(const Graph& g, const Node& n, const void* const* in, void* const* out) {
+  const Value& y = Out(g, n, 0);
+  switch (n.type) {
+    case NodeType::kStaticTranspose:
+      Transpose(In(g, n, 0), n, static_cast<const float*>(in[0]), static_cast<float*>(out[0]));
+      return Error::kOk;
+    case NodeType::kStaticSlice:
+      Slice(In(g, n, 0), y, n, static_cast<const char*>(in[0]), static_cast<char*>(out[0]),
+            DataTypeSize(y.type));
+      return Error::kOk;
+    case NodeType::kConcatenate2:
+    case NodeType::kConcatenate3:
+    case NodeType::kConcatenate4:
+    case NodeType::kConcatenate5:
+      Concatenate(g, n, in, static_cast<char*>(out[0]), DataTypeSize(y.type));
+      return Error::kOk;
+    case NodeType::kBatchMatrixMultiply:
+      BatchMatMul(g, n, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]),
+                  static_cast<float*>(out[0]));
+      return Error::kOk;
+    case NodeType::kScaledDotProductAttention:
+      Attention(g, n, in, static_cast<float*>(out[0]));
+      return Error::kOk;
+    case NodeType::kConvert:
+      QuantizeRows(y, static_cast<const float*>(in[0]), static_cast<int8_t*>(out[0]));
+      return Error::kOk;
+    case NodeType::kFullyConnected:
+      DynamicFullyConnected(g, n, in, static_cast<float*>(out[0]));
+      return Error::kOk;
+    default:
+      return Unary(n, static_cast<const float*>(in[0]), static_cast<float*>(out[0]), y.numel());
+  }
+}
+
+}  // namespace xnnpack
+}  // namespace edgefleet

@@ -1,0 +1,43 @@
+// Our own kernels for delegate nodes the system XNNPACK (2022) cannot run:
+// static transpose, slice, concatenation, batch matrix multiply, scaled
+// dot-product attention, the transcendental element-wise nodes (tanh, exp,
+// log, gelu, sin, cos, reciprocal square root) and copy, plus dynamically
+// quantized (qd8) fully connected layers with their activation quantizer.
+// They run between XNNPACK segments on the delegate's layouts (NHWC inside
+// the delegated region, whatever the serialized dims say).
+//
+// Stateless functions; buffers belong to the caller. Thread-compatible.
+
+#ifndef EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_NODE_KERNELS_H_
+#define EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_NODE_KERNELS_H_
+
+#include <cstddef>
+
+#include "runtime/backends/xnnpack/graph.h"
+#include "runtime/core/error.h"
+
+namespace edgefleet {
+namespace xnnpack {
+
+// Per-row parameters that follow the int8 data of a qdint8 buffer.
+struct RowQuant {
+  float scale;
+  int32_t zero_point;
+};
+
+// Bytes a buffer of value `v` needs when our kernels hold it (qdint8 values
+// carry per-row parameters after their data).
+size_t OwnBufferBytes(const Value& v);
+
+// True when our kernels can run `node` with its operands' datatypes.
+bool OwnKernelSupports(const Graph& graph, const Node& node);
+
+// Runs `node`. `in[i]` / `out[i]` are the buffers of node.inputs[i] /
+// node.outputs[i] (null for an absent optional operand). REQUIRES:
+// OwnKernelSupports(graph, node) and a validated graph.
+Error RunOwnNode(const Graph& graph, const Node& node, const void* const* in, void* const* out);
+
+}  // namespace xnnpack
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_NODE_KERNELS_H_
