@@ -73,7 +73,7 @@ class EdgefleetModel final : public LoadedModel {
 
   uint64_t peak_memory_bytes() const override {
     const Module::MemoryUse use = module_->memory_use(kMethod);
-    return use.planned + use.method_allocator + use.temp_peak + use.constants;
+    return use.total();
   }
 
  private:
@@ -124,7 +124,7 @@ absl::StatusOr<std::unique_ptr<LoadedModel>> EdgefleetStack::Load(const std::str
   facts.host_init_us = MicrosSince(init_start);
   facts.bytes_read = (*module)->bytes_read();
   const Module::MemoryUse use = (*module)->memory_use(kMethod);
-  facts.memory_bytes = use.planned + use.method_allocator + use.temp_peak + use.constants;
+  facts.memory_bytes = use.total();
   return std::unique_ptr<LoadedModel>(new EdgefleetModel(std::move(*module), *method, facts));
 }
 

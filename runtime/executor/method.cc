@@ -192,6 +192,18 @@ void Method::FindClobberedInputs(const edgefleet_fb::ExecutionPlan& plan) {
   }
 }
 
+bool Method::delegate_description(size_t i, char* buffer, size_t size) const {
+  return delegates_[i].backend->Describe(delegates_[i].handle, buffer, size);
+}
+
+size_t Method::delegate_memory_bytes() const {
+  size_t bytes = 0;
+  for (size_t i = 0; i < num_delegates_; ++i) {
+    bytes += delegates_[i].backend->MemoryBytes(delegates_[i].handle);
+  }
+  return bytes;
+}
+
 Error Method::InitDelegates(const edgefleet_fb::ExecutionPlan& plan) {
   const size_t n = meta_.num_backends();
   if (n == 0) return Error::kOk;
@@ -472,9 +484,10 @@ bool Method::instruction_name(size_t pc, char* buffer, size_t size) const {
   switch (instruction.kind) {
     case Instruction::Kind::kKernel:
       return snprintf(buffer, size, "%s", instruction.kernel->name) < static_cast<int>(size);
-    case Instruction::Kind::kDelegate:
-      kind = "delegate";
-      break;
+    case Instruction::Kind::kDelegate:  // "delegate XnnpackBackend#0": timed per delegate
+      return snprintf(buffer, size, "delegate %s#%d",
+                      meta_.backend_name(static_cast<size_t>(instruction.a)), instruction.a) <
+             static_cast<int>(size);
     case Instruction::Kind::kMove:
       kind = "move";
       break;

@@ -99,10 +99,18 @@ class Method {
   const char* instruction_kind(size_t pc) const;
   // Kernel name of instruction `pc` ("aten::add.out", or a plan pass's
   // fused kernel such as "edgefleet::quantized_convolution") into `buffer`, or
-  // the instruction kind ("delegate", "move", "jump_false", "free") for
-  // other instructions. False if it does not fit. REQUIRES: valid pc.
+  // "delegate <backend id>#<delegate index>" for delegate calls, or the
+  // instruction kind ("move", "jump_false", "free") for other instructions. False if it does not fit. REQUIRES: valid pc.
   bool instruction_name(size_t pc, char* buffer, size_t size) const;
   size_t num_instructions() const { return num_instructions_; }
+
+  // The method's initialized delegates, in the program's order.
+  size_t num_delegates() const { return num_delegates_; }
+  // Backend `i`'s description of its compiled delegate (node types and
+  // where each runs) into `buffer`; false if cut. REQUIRES: i < num_delegates().
+  bool delegate_description(size_t i, char* buffer, size_t size) const;
+  // Heap bytes every delegate holds (packed weights, workspaces).
+  size_t delegate_memory_bytes() const;
 
   // Observer for per-instruction timing; may be null. Not owned.
   void set_observer(InstructionObserver* observer) { observer_ = observer; }

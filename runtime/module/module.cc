@@ -147,6 +147,7 @@ Module::MemoryUse Module::memory_use(const char* name) const {
     use.method_allocator = m->method_allocator->used();
     use.temp_peak = m->temp_allocator->peak();
     if (m->constant_allocator != nullptr) use.constants = m->constant_allocator->used();
+    use.delegates = m->method->delegate_memory_bytes();
   }
   return use;
 }

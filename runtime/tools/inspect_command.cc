@@ -90,6 +90,11 @@ Result<InspectReport> InspectModel(const InspectOptions& options) {
       for (size_t pc = 0; pc < (*method)->num_instructions(); ++pc) {
         info.instruction_kinds.push_back((*method)->instruction_kind(pc));
       }
+      for (size_t d = 0; d < (*method)->num_delegates(); ++d) {
+        char text[1024];
+        const bool whole = (*method)->delegate_description(d, text, sizeof(text));
+        info.delegate_descriptions.push_back(std::string(text) + (whole ? "" : " ..."));
+      }
     } else {
       const char* detail = LastErrorDetail();
       info.load_error = detail[0] != '\0' ? detail : ErrorName(method.error());

@@ -74,6 +74,8 @@ void MethodToJson(const InspectReport::MethodInfo& m, JsonWriter& json) {
   StringsToJson(m.operators, json);
   json.Key("delegates");
   StringsToJson(m.delegates, json);
+  json.Key("delegate_descriptions");
+  StringsToJson(m.delegate_descriptions, json);
   json.Key("instructions").Uint(m.num_instructions);
   json.Key("loaded").Bool(m.loaded);
   if (m.loaded) {
@@ -119,6 +121,10 @@ void MethodToText(const InspectReport::MethodInfo& m, std::string* out) {
   *out += "  method allocator " + std::to_string(m.method_allocator_bytes) + " bytes\n";
   *out += "  operators        " + CountedList(m.operators) + "\n";
   *out += "  delegates        " + CountedList(m.delegates) + "\n";
+  for (size_t i = 0; i < m.delegate_descriptions.size(); ++i) {
+    if (m.delegate_descriptions[i].empty()) continue;
+    *out += "    [" + std::to_string(i) + "] " + m.delegate_descriptions[i] + "\n";
+  }
   *out += "  instructions     " + std::to_string(m.num_instructions) + "\n";
   if (m.loaded) {
     *out += "  kernels          " +

@@ -47,6 +47,8 @@ struct InspectReport {
     bool loaded = false;
     std::string load_error;
     std::vector<std::string> instruction_kinds;
+    // Per delegate: the backend's description of what it compiled.
+    std::vector<std::string> delegate_descriptions;
   };
 
   std::string model;

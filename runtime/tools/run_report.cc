@@ -78,6 +78,7 @@ std::string RunReportToJson(const RunReport& report) {
   json.Key("method_allocator").Uint(report.memory.method_allocator);
   json.Key("temp_peak").Uint(report.memory.temp_peak);
   json.Key("constants").Uint(report.memory.constants);
+  json.Key("delegates").Uint(report.memory.delegates);
   json.EndObject();
   json.Key("inputs").BeginArray();
   for (const MethodInputs::Description& input : report.inputs) {
@@ -129,9 +130,12 @@ std::string RunReportToText(const RunReport& report) {
             "(%d iterations, %d warmup)\n",
             l.p50, l.p90, l.min, l.max, l.mean, o.iterations, o.warmup);
   }
-  Appendf(&out, "memory      planned %s, method allocator %s, temp peak %s, derived constants %s\n",
+  Appendf(&out,
+          "memory      planned %s, method allocator %s, temp peak %s, derived constants %s, "
+          "delegates %s\n",
           Bytes(report.memory.planned).c_str(), Bytes(report.memory.method_allocator).c_str(),
-          Bytes(report.memory.temp_peak).c_str(), Bytes(report.memory.constants).c_str());
+          Bytes(report.memory.temp_peak).c_str(), Bytes(report.memory.constants).c_str(),
+          Bytes(report.memory.delegates).c_str());
   for (size_t i = 0; i < report.inputs.size(); ++i) {
     Appendf(&out, "input %-5zu %s (%s)\n", i, report.inputs[i].value.c_str(),
             report.inputs[i].source.c_str());

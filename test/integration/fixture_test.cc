@@ -1,7 +1,11 @@
 // Every committed fixture (test/fixtures/<name>/, written by the real
 // ExecuTorch exporter from a torch model) must reproduce torch eager's
 // outputs: |ours - torch| <= 1e-5 * max(1, |torch|) for every element, with
-// portable kernels only and with the default kernel choice.
+// portable kernels only and with the default kernel choice. Both programs of
+// a fixture are run: model.pte (no delegate) and model_xnnpack.pte (lowered
+// with XnnpackPartitioner, run by the XNNPACK delegate). For quantized
+// fixtures the expected outputs are the real ExecuTorch runtime's on the same
+// file (tools/export/export_xnnpack_fixtures.py).
 
 #include <dirent.h>
 
@@ -25,6 +29,7 @@ namespace {
 
 const std::string kFixtureDir = "test/fixtures";
 
+// "<fixture>/<program file>" for every program of every fixture.
 std::vector<std::string> FixtureNames() {
   std::vector<std::string> names;
   DIR* dir = opendir(kFixtureDir.c_str());
@@ -32,9 +37,11 @@ std::vector<std::string> FixtureNames() {
   while (dirent* entry = readdir(dir)) {
     const std::string name = entry->d_name;
     if (name[0] == '.') continue;
-    if (FILE* f = fopen((kFixtureDir + "/" + name + "/model.pte").c_str(), "rb")) {
-      fclose(f);
-      names.push_back(name);
+    for (const char* program : {"model.pte", "model_xnnpack.pte"}) {
+      if (FILE* f = fopen((kFixtureDir + "/" + name + "/" + program).c_str(), "rb")) {
+        fclose(f);
+        names.push_back(name + "/" + program);
+      }
     }
   }
   closedir(dir);
@@ -86,10 +93,10 @@ class FixtureTest : public ::testing::TestWithParam<std::tuple<std::string, bool
 
 TEST_P(FixtureTest, MatchesTorchEager) {
   const auto& [name, portable_only] = GetParam();
-  const std::string dir = kFixtureDir + "/" + name;
+  const std::string dir = kFixtureDir + "/" + name.substr(0, name.find('/'));
   Module::Options options;
   if (portable_only) options.method.kernels = KernelPreference::kPortableOnly;
-  Result<std::unique_ptr<Module>> module = Module::Load(dir + "/model.pte", options);
+  Result<std::unique_ptr<Module>> module = Module::Load(kFixtureDir + "/" + name, options);
   ASSERT_TRUE(module.ok()) << LastErrorDetail();
   Result<Method*> method = (*module)->LoadMethod("forward");
   ASSERT_TRUE(method.ok()) << LastErrorDetail();
@@ -134,11 +141,20 @@ INSTANTIATE_TEST_SUITE_P(
     Committed, FixtureTest,
     ::testing::Combine(::testing::ValuesIn(FixtureNames()), ::testing::Bool()),
     [](const ::testing::TestParamInfo<FixtureTest::ParamType>& info) {
-      return std::get<0>(info.param) + (std::get<1>(info.param) ? "_portable" : "_default");
+      std::string name = std::get<0>(info.param);
+      const size_t slash = name.find('/');
+      name = name.substr(0, slash) +
+             (name.substr(slash + 1) == "model.pte" ? "" : "_xnnpack");
+      return name + (std::get<1>(info.param) ? "_portable" : "_default");
     });
 
 TEST(FixtureSetTest, FixturesArePresent) {
-  EXPECT_GE(FixtureNames().size(), 7u) << "run tests from the repository root";
+  const std::vector<std::string> names = FixtureNames();
+  EXPECT_GE(names.size(), 14u) << "run tests from the repository root";
+  EXPECT_GE(std::count_if(names.begin(), names.end(),
+                          [](const std::string& n) { return n.find("_xnnpack.pte") != n.npos; }),
+            12)
+      << "the XNNPACK-lowered fixtures are missing";
 }
 
 }  // namespace

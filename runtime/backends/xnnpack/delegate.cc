@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "runtime/backends/xnnpack/graph_validation.h"
 #include "runtime/backends/xnnpack/node_kernels.h"
 #include "runtime/backends/xnnpack/xnn_define.h"
 #include "runtime/backends/xnnpack/xnn_memory.h"
@@ -48,6 +49,7 @@ Result<std::unique_ptr<XnnpackDelegate>> XnnpackDelegate::Create(std::unique_ptr
   std::unique_ptr<XnnpackDelegate> d(new XnnpackDelegate());
   d->graph_ = std::move(graph);
   EF_RETURN_IF_ERROR(d->Plan(std::max(num_threads, 1)));
+  EF_RETURN_IF_ERROR(d->Build());
   return d;
 }
 
@@ -66,8 +68,6 @@ size_t XnnpackDelegate::num_xnnpack_runtimes() const {
 
 Error XnnpackDelegate::Plan(int num_threads) {
   const Graph& g = *graph_;
-  XnnpackMemoryScope scope;
-  EF_RETURN_IF_ERROR(scope.status());
   if (num_threads > 1) {
     threadpool_ = pthreadpool_create(static_cast<size_t>(num_threads));
     EF_CHECK_OR_RETURN(threadpool_ != nullptr, Error::kOutOfResources,
@@ -75,6 +75,8 @@ Error XnnpackDelegate::Plan(int num_threads) {
   }
   // 1. Engine per node: XNNPACK when it accepts the node, else our kernels.
   engines_.resize(g.nodes.size());
+  XnnpackMemoryScope scope;  // initializes XNNPACK for the probes
+  EF_RETURN_IF_ERROR(scope.status());
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
     if (XnnpackAccepts(g, n)) {
@@ -117,16 +119,37 @@ Error XnnpackDelegate::Plan(int num_threads) {
       if (producer[id] != step_of[i] || engines_[i] == Engine::kOwnKernel) boundary[id] = true;
     }
   }
-  data_.assign(g.values.size(), nullptr);
+  boundary_ = std::move(boundary);
+  producer_ = std::move(producer);
+  step_of_ = std::move(step_of);
+  for (const Value& v : g.values) dims_.push_back(v.dims);
+  return Error::kOk;
+}
+
+Error XnnpackDelegate::Build() {
+  const Graph& g = *graph_;
+  const std::vector<bool>& boundary = boundary_;
+  const std::vector<int>& producer = producer_;
+  const std::vector<int>& step_of = step_of_;
+  for (Step& s : steps_) {
+    if (s.runtime != nullptr) xnn_delete_runtime(s.runtime);
+    s.runtime = nullptr;
+    s.set_up = false;
+  }
+  buffers_.clear();
+  buffer_bytes_ = 0;
+  XnnpackMemoryScope scope;  // measures the runtimes built below
+  EF_RETURN_IF_ERROR(scope.status());
+  data_.resize(g.values.size(), nullptr);  // method inputs/outputs keep their binding
   for (const Value& v : g.values) {
     if (v.id == kInvalidId) continue;
     if (v.is_constant()) {
       data_[v.id] = const_cast<void*>(v.data);
     } else if (boundary[v.id] && !v.is_external()) {
-      const size_t bytes = OwnBufferBytes(v) + kTailPadding;
+      const size_t bytes = OwnBufferBytes(v, dims_[v.id]) + kTailPadding;
       buffers_.emplace_back(new uint8_t[bytes]());
       data_[v.id] = buffers_.back().get();
-      memory_bytes_ += bytes;
+      buffer_bytes_ += bytes;
     }
   }
   // 4. One XNNPACK runtime per run of XNNPACK nodes.
@@ -158,7 +181,7 @@ Error XnnpackDelegate::Plan(int num_threads) {
       for (uint32_t e = 0; e < externals.size() && ok; ++e) {
         const uint32_t vid = externals[e];
         const bool produced_here = producer[vid] == step_of[step.first];
-        ok = DefineValue(sg, g.values[vid], e,
+        ok = DefineValue(sg, g.values[vid], dims_[vid], e,
                          produced_here ? XNN_VALUE_FLAG_EXTERNAL_OUTPUT
                                        : XNN_VALUE_FLAG_EXTERNAL_INPUT,
                          &ids[vid]);
@@ -167,12 +190,12 @@ Error XnnpackDelegate::Plan(int num_threads) {
         const Node& n = g.nodes[i];
         for (uint32_t id : n.inputs) {
           if (ok && id != kInvalidId && ids[id] == XNN_INVALID_VALUE_ID) {
-            ok = DefineValue(sg, g.values[id], XNN_INVALID_VALUE_ID, 0, &ids[id]);
+            ok = DefineValue(sg, g.values[id], dims_[id], XNN_INVALID_VALUE_ID, 0, &ids[id]);
           }
         }
         for (uint32_t id : n.outputs) {
           if (ok && ids[id] == XNN_INVALID_VALUE_ID) {
-            ok = DefineValue(sg, g.values[id], XNN_INVALID_VALUE_ID, 0, &ids[id]);
+            ok = DefineValue(sg, g.values[id], dims_[id], XNN_INVALID_VALUE_ID, 0, &ids[id]);
           }
         }
         if (ok && !DefineNode(sg, n, ids)) {
@@ -193,8 +216,18 @@ Error XnnpackDelegate::Plan(int num_threads) {
       for (uint32_t e = 0; e < externals.size(); ++e) step.externals[e] = {e, nullptr};
     }
   }
-  memory_bytes_ += scope.bytes();
+  xnnpack_bytes_ = scope.bytes();
   return Error::kOk;
+}
+
+Error XnnpackDelegate::Reshape() {
+  const Graph& g = *graph_;
+  for (const Node& n : g.nodes) {
+    Dims out[2];
+    EF_RETURN_IF_ERROR(InferOutputDims(g, n, dims_, out));
+    for (size_t i = 0; i < n.outputs.size(); ++i) dims_[n.outputs[i]] = out[i];
+  }
+  return Build();
 }
 
 Error XnnpackDelegate::Bind(Span<EValue*> args) {
@@ -202,6 +235,7 @@ Error XnnpackDelegate::Bind(Span<EValue*> args) {
   EF_CHECK_OR_RETURN(args.size() >= g.num_externs, Error::kInvalidArgument,
                      "xnnpack: delegate call has %zu arguments, needs %u", args.size(),
                      g.num_externs);
+  std::vector<uint32_t> changed;
   for (int pass = 0; pass < 2; ++pass) {
     const std::vector<uint32_t>& ids = pass == 0 ? g.input_values : g.output_values;
     for (uint32_t vid : ids) {
@@ -213,26 +247,40 @@ Error XnnpackDelegate::Bind(Span<EValue*> args) {
       EF_CHECK_OR_RETURN(DtypeMatches(v.type, t.dtype()), Error::kInvalidArgument,
                          "xnnpack: argument %u has dtype %d, the delegate expects %s",
                          v.external_id, static_cast<int>(t.dtype()), DataTypeName(v.type));
-      EF_CHECK_OR_RETURN(static_cast<size_t>(t.dim()) == v.dims.size(), Error::kInvalidArgument,
-                         "xnnpack: argument %u has rank %d, expects %zu", v.external_id, t.dim(),
-                         v.dims.size());
-      // XNNPACK sees the tensor in memory order (dim order).
-      bool same = true;
-      for (size_t i = 0; i < v.dims.size(); ++i) {
-        same = same && static_cast<size_t>(t.size(t.dim_order()[i])) == v.dims[i];
-      }
-      if (!same && pass == 1) {
-        int32_t sizes[kMaxDims];
-        for (size_t i = 0; i < v.dims.size(); ++i) {
-          sizes[t.dim_order()[i]] = static_cast<int32_t>(v.dims[i]);
+      // XNNPACK sees the tensor in memory order (dim order). A 0-d tensor is
+      // serialized as [1].
+      Dims dims;
+      for (int i = 0; i < t.dim(); ++i) dims.push_back(static_cast<size_t>(t.size(t.dim_order()[i])));
+      if (dims.empty() && v.dims.size() == 1 && v.dims[0] == 1) dims.push_back(1);
+      if (pass == 0) {
+        EF_CHECK_OR_RETURN(dims.size() == v.dims.size(), Error::kInvalidArgument,
+                           "xnnpack: argument %u has rank %zu, expects %zu", v.external_id,
+                           dims.size(), v.dims.size());
+        if (dims != dims_[vid]) {
+          dims_[vid] = dims;
+          changed.push_back(vid);
         }
-        same = t.Resize({sizes, v.dims.size()}) == Error::kOk;
+      } else {
+        if (!changed.empty()) {
+          EF_RETURN_IF_ERROR(Reshape());
+          changed.clear();
+        }
+        const Dims& want = dims_[vid];
+        if (dims != want) {
+          EF_CHECK_OR_RETURN(static_cast<size_t>(t.dim()) == want.size(), Error::kInvalidArgument,
+                             "xnnpack: output argument %u has rank %d, expects %zu",
+                             v.external_id, t.dim(), want.size());
+          int32_t sizes[kMaxDims];
+          for (size_t i = 0; i < want.size(); ++i) {
+            sizes[t.dim_order()[i]] = static_cast<int32_t>(want[i]);
+          }
+          EF_RETURN_IF_ERROR(t.Resize({sizes, want.size()}));
+        }
       }
-      EF_CHECK_OR_RETURN(same, Error::kInvalidArgument,
-                         "xnnpack: argument %u has a shape other than the one the delegate was "
-                         "compiled for (the system XNNPACK cannot reshape a compiled runtime)",
-                         v.external_id);
       data_[vid] = t.mutable_data();
+    }
+    if (pass == 0 && !changed.empty() && g.output_values.empty()) {
+      EF_RETURN_IF_ERROR(Reshape());
     }
   }
   return Error::kOk;
@@ -250,12 +298,15 @@ Error XnnpackDelegate::Execute(Span<EValue*> args) {
         in[i] = n.inputs[i] == kInvalidId ? nullptr : data_[n.inputs[i]];
       }
       for (size_t i = 0; i < n.outputs.size(); ++i) out[i] = data_[n.outputs[i]];
-      EF_RETURN_IF_ERROR(RunOwnNode(g, n, in, out));
+      EF_RETURN_IF_ERROR(RunOwnNode(g, n, dims_, in, out));
       continue;
     }
     bool changed = !step.set_up;
     for (size_t e = 0; e < step.externals.size(); ++e) {
       void* p = data_[step.external_values[e]];
+      EF_CHECK_OR_RETURN(p != nullptr, Error::kInvalidArgument,
+                         "xnnpack: value %u has no memory (a null tensor argument?)",
+                         step.external_values[e]);
       changed = changed || step.externals[e].data != p;
       step.externals[e].data = p;
     }

@@ -52,22 +52,35 @@ class XnnpackDelegate {
   size_t num_xnnpack_runtimes() const;
   // Packed weights, XNNPACK workspaces and operator state, boundary buffers
   // and constants copied out of the payload; named data stays in the program.
-  size_t memory_bytes() const { return memory_bytes_; }
+  size_t memory_bytes() const {
+    return xnnpack_bytes_ + buffer_bytes_ + graph_->owned_constant_bytes;
+  }
 
  private:
   struct Step;
   XnnpackDelegate() = default;
+  // Engines, steps and boundary values (once).
   Error Plan(int num_threads);
+  // Boundary buffers and XNNPACK runtimes for the shapes in dims_; again
+  // whenever the inputs' shapes change (the 2022 XNNPACK cannot reshape).
+  Error Build();
+  // Re-infers every value's shape from the inputs' (in dims_) and rebuilds.
+  Error Reshape();
   Error BuildXnnpackStep(size_t first, size_t last, Step& step);
   Error Bind(Span<EValue*> args);
 
   std::unique_ptr<Graph> graph_;
   std::vector<Engine> engines_;
   std::vector<Step> steps_;
+  std::vector<bool> boundary_;  // per value: needs memory outside XNNPACK
+  std::vector<int> producer_;   // per value: step writing it, -1 for none
+  std::vector<int> step_of_;    // per node
+  std::vector<std::vector<size_t>> dims_;  // per value: current shape
   std::vector<void*> data_;  // per value id: where its bytes are now
   std::vector<std::unique_ptr<uint8_t[]>> buffers_;
   void* threadpool_ = nullptr;  // pthreadpool_t
-  size_t memory_bytes_ = 0;
+  size_t xnnpack_bytes_ = 0;
+  size_t buffer_bytes_ = 0;
 };
 
 }  // namespace xnnpack

@@ -31,6 +31,8 @@ inline constexpr size_t kMaxNodes = 1 << 20;
 inline constexpr uint32_t kMaxExternals = 4096;
 inline constexpr size_t kMaxDims = 6;  // XNN_MAX_TENSOR_DIMS
 
+using Dims = std::vector<size_t>;
+
 // Serialized XNNDatatype values.
 enum class DataType : int16_t {
   kInvalid = 0,
@@ -167,7 +169,8 @@ struct Graph {
   // Keeps named-data constants alive; payload constants are copied here.
   std::vector<FreeableBuffer> named_buffers;
   std::vector<std::unique_ptr<uint8_t[]>> owned_constants;
-  size_t constant_bytes = 0;  // bytes of all constants (named + owned)
+  size_t constant_bytes = 0;        // bytes of all constants (named + owned)
+  size_t owned_constant_bytes = 0;  // bytes copied out of the payload
 };
 
 }  // namespace xnnpack

@@ -281,6 +281,7 @@ class Decoder {
     std::unique_ptr<uint8_t[]> copy(new uint8_t[length + 1]);  // new[] aligns to 16
     std::memcpy(copy.get(), data, length);
     graph_.constant_bytes += length;
+    graph_.owned_constant_bytes += length;
     *size = length;
     graph_.owned_constants.push_back(std::move(copy));
     return static_cast<const void*>(graph_.owned_constants.back().get());

@@ -18,8 +18,6 @@
 namespace edgefleet {
 namespace xnnpack {
 
-using Dims = std::vector<size_t>;
-
 // The shapes of `node`'s outputs given its inputs' shapes `dims` (indexed by
 // value id). Errors: kInvalidProgram naming the node and the mismatch.
 Error InferOutputDims(const Graph& graph, const Node& node, const std::vector<Dims>& dims,

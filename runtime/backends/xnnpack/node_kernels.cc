@@ -12,7 +12,7 @@ namespace edgefleet {
 namespace xnnpack {
 namespace {
 
-size_t Product(const std::vector<size_t>& d, size_t from, size_t to) {
+size_t Product(const Dims& d, size_t from, size_t to) {
   size_t n = 1;
   for (size_t i = from; i < to; ++i) n *= d[i];
   return n;
@@ -32,26 +32,27 @@ bool AllFp32(const Graph& g, const Node& n) {
 }
 
 // Rows of a per-token quantized value: all but its last num_nonbatch_dims dims.
-size_t TokenRows(const Value& v) {
+size_t TokenRows(const Value& v, const Dims& d) {
   const size_t nonbatch = static_cast<size_t>(v.num_nonbatch_dims);
-  return Product(v.dims, 0, v.dims.size() - std::min(nonbatch, v.dims.size()));
+  return Product(d, 0, d.size() - std::min(nonbatch, d.size()));
 }
 
-void Transpose(const Value& in, const Node& n, const float* src, float* dst) {
-  const size_t rank = in.dims.size();
+template <typename T>
+void Transpose(const Dims& in, const Node& n, const T* src, T* dst) {
+  const size_t rank = in.size();
   // Input strides, permuted into output order.
   size_t in_stride[kMaxDims];
   size_t stride = 1;
   for (size_t i = rank; i-- > 0;) {
     in_stride[i] = stride;
-    stride *= in.dims[i];
+    stride *= in[i];
   }
   size_t out_dims[kMaxDims], perm_stride[kMaxDims];
   for (size_t i = 0; i < rank; ++i) {
-    out_dims[i] = in.dims[n.list_a[i]];
+    out_dims[i] = in[n.list_a[i]];
     perm_stride[i] = in_stride[n.list_a[i]];
   }
-  const size_t total = Product(in.dims, 0, rank);
+  const size_t total = Product(in, 0, rank);
   if (total == 0) return;
   if (rank == 0) {
     dst[0] = src[0];
@@ -65,8 +66,8 @@ void Transpose(const Value& in, const Node& n, const float* src, float* dst) {
   for (size_t o = 0; o < total; o += inner) {
     size_t base = 0;
     for (size_t i = 0; i + 1 < rank; ++i) base += index[i] * perm_stride[i];
-    const float* s = src + base;
-    float* d = dst + o;
+    const T* s = src + base;
+    T* d = dst + o;
     for (size_t j = 0; j < inner; ++j) d[j] = s[j * inner_stride];
     for (size_t i = rank - 1; i-- > 0;) {
       if (++index[i] < out_dims[i]) break;
@@ -75,10 +76,10 @@ void Transpose(const Value& in, const Node& n, const float* src, float* dst) {
   }
 }
 
-void Slice(const Value& in, const Value& out, const Node& n, const char* src, char* dst,
+void Slice(const Dims& in, const Dims& out, const Node& n, const char* src, char* dst,
            size_t elem) {
-  const size_t rank = in.dims.size();
-  const size_t total = out.numel();
+  const size_t rank = in.size();
+  const size_t total = Product(out, 0, out.size());
   if (total == 0) return;
   if (rank == 0) {
     std::memcpy(dst, src, elem);
@@ -88,29 +89,30 @@ void Slice(const Value& in, const Value& out, const Node& n, const char* src, ch
   size_t stride = 1;
   for (size_t i = rank; i-- > 0;) {
     in_stride[i] = stride;
-    stride *= in.dims[i];
+    stride *= in[i];
   }
   size_t index[kMaxDims] = {};
-  const size_t inner = out.dims[rank - 1];
+  const size_t inner = out[rank - 1];
   for (size_t o = 0; o < total; o += inner) {
     size_t base = 0;
     for (size_t i = 0; i < rank; ++i) base += (index[i] + n.list_a[i]) * in_stride[i];
     std::memcpy(dst + o * elem, src + base * elem, inner * elem);
     for (size_t i = rank - 1; i-- > 0;) {
-      if (++index[i] < out.dims[i]) break;
+      if (++index[i] < out[i]) break;
       index[i] = 0;
     }
   }
 }
 
-void Concatenate(const Graph& g, const Node& n, const void* const* in, char* dst, size_t elem) {
-  const Value& out = Out(g, n, 0);
-  const size_t outer = Product(out.dims, 0, n.axis);
-  const size_t out_row = Product(out.dims, n.axis, out.dims.size()) * elem;
+void Concatenate(const Node& n, const std::vector<Dims>& dims, const void* const* in, char* dst,
+                 size_t elem) {
+  const Dims& out = dims[n.outputs[0]];
+  const size_t outer = Product(out, 0, n.axis);
+  const size_t out_row = Product(out, n.axis, out.size()) * elem;
   size_t offset = 0;
   for (size_t i = 0; i < n.inputs.size(); ++i) {
-    const Value& v = In(g, n, i);
-    const size_t row = Product(v.dims, n.axis, v.dims.size()) * elem;
+    const Dims& v = dims[n.inputs[i]];
+    const size_t row = Product(v, n.axis, v.size()) * elem;
     const char* src = static_cast<const char*>(in[i]);
     for (size_t o = 0; o < outer; ++o) std::memcpy(dst + o * out_row + offset, src + o * row, row);
     offset += row;
@@ -130,22 +132,23 @@ void MatMul(const float* a, const float* b, float* c, size_t m, size_t k, size_t
   }
 }
 
-void BatchMatMul(const Graph& g, const Node& n, const float* a, const float* b, float* c) {
-  const Value& va = In(g, n, 0);
-  const Value& vb = In(g, n, 1);
-  const size_t r = va.dims.size();
-  const size_t m = va.dims[r - 2], k = va.dims[r - 1], cols = vb.dims[r - 1];
-  const size_t batch = Product(va.dims, 0, r - 2);
+void BatchMatMul(const Node& n, const std::vector<Dims>& dims, const float* a, const float* b,
+                 float* c) {
+  const Dims& va = dims[n.inputs[0]];
+  const Dims& vb = dims[n.inputs[1]];
+  const size_t r = va.size();
+  const size_t m = va[r - 2], k = va[r - 1], cols = vb[r - 1];
+  const size_t batch = Product(va, 0, r - 2);
   for (size_t i = 0; i < batch; ++i) MatMul(a + i * m * k, b + i * k * cols, c + i * m * cols, m, k, cols);
 }
 
-void Attention(const Graph& g, const Node& n, const void* const* in, float* out) {
-  const Value& q = In(g, n, 0);
-  const Value& k = In(g, n, 1);
-  const Value& v = In(g, n, 2);
-  const size_t r = q.dims.size();
-  const size_t L = q.dims[r - 2], D = q.dims[r - 1], S = k.dims[r - 2], Dv = v.dims[r - 1];
-  const size_t batch = Product(q.dims, 0, r - 2);
+void Attention(const Node& n, const std::vector<Dims>& dims, const void* const* in, float* out) {
+  const Dims& q = dims[n.inputs[0]];
+  const Dims& k = dims[n.inputs[1]];
+  const Dims& v = dims[n.inputs[2]];
+  const size_t r = q.size();
+  const size_t L = q[r - 2], D = q[r - 1], S = k[r - 2], Dv = v[r - 1];
+  const size_t batch = Product(q, 0, r - 2);
   const float scale = *static_cast<const float*>(in[3]);
   const float* mask = static_cast<const float*>(in[4]);
   std::vector<float> scores(S);
@@ -205,10 +208,11 @@ Error Unary(const Node& n, const float* x, float* y, size_t count) {
 }
 
 // fp32 -> qdint8: per row, asymmetric int8 covering [min(0, lo), max(0, hi)].
-void QuantizeRows(const Value& out, const float* x, int8_t* q) {
-  const size_t rows = TokenRows(out);
-  const size_t cols = rows == 0 ? 0 : out.numel() / rows;
-  auto* params = reinterpret_cast<RowQuant*>(q + ((out.numel() + 7) & ~size_t{7}));
+void QuantizeRows(const Value& out, const Dims& d, const float* x, int8_t* q) {
+  const size_t numel = Product(d, 0, d.size());
+  const size_t rows = TokenRows(out, d);
+  const size_t cols = rows == 0 ? 0 : numel / rows;
+  auto* params = reinterpret_cast<RowQuant*>(q + ((numel + 7) & ~size_t{7}));
   for (size_t r = 0; r < rows; ++r) {
     const float* xr = x + r * cols;
     float lo = 0.0f, hi = 0.0f;
@@ -228,18 +232,21 @@ void QuantizeRows(const Value& out, const float* x, int8_t* q) {
 }
 
 // qdint8 rows x per-channel int8 weights -> fp32.
-void DynamicFullyConnected(const Graph& g, const Node& n, const void* const* in, float* y) {
+void DynamicFullyConnected(const Graph& g, const Node& n, const std::vector<Dims>& dims,
+                           const void* const* in, float* y) {
   const Value& x = In(g, n, 0);
+  const Dims& xd = dims[n.inputs[0]];
+  const size_t x_numel = Product(xd, 0, xd.size());
   const Value& w = In(g, n, 1);
   const bool transposed = (n.flags & 1) != 0;
-  const size_t k = x.dims.back();
+  const size_t k = xd.back();
   const size_t units = transposed ? w.dims[1] : w.dims[0];
-  const size_t rows = x.numel() / k;
+  const size_t rows = k == 0 ? 0 : x_numel / k;
   const auto* q = static_cast<const int8_t*>(in[0]);
-  const auto* params = reinterpret_cast<const RowQuant*>(q + ((x.numel() + 7) & ~size_t{7}));
+  const auto* params = reinterpret_cast<const RowQuant*>(q + ((x_numel + 7) & ~size_t{7}));
   const auto* wq = static_cast<const int8_t*>(in[1]);
   const auto* bias = static_cast<const float*>(in[2]);
-  const size_t token_cols = x.numel() / std::max<size_t>(TokenRows(x), 1);
+  const size_t token_cols = std::max<size_t>(x_numel / std::max<size_t>(TokenRows(x, xd), 1), 1);
   for (size_t r = 0; r < rows; ++r) {
     const RowQuant p = params[(r * k) / token_cols];
     const int8_t* xr = q + r * k;
@@ -259,18 +266,53 @@ void DynamicFullyConnected(const Graph& g, const Node& n, const void* const* in,
   }
 }
 
+// qint8 x int8 weights (per channel or per tensor) + int32 bias -> qint8,
+// requantized per output channel (round half to even, as XNNPACK's fp32
+// requantization), clamped to the node's output range.
+void QuantizedFullyConnected(const Graph& g, const Node& n, const std::vector<Dims>& dims,
+                             const void* const* in, int8_t* y) {
+  const Value& x = In(g, n, 0);
+  const Value& w = In(g, n, 1);
+  const Value& out = Out(g, n, 0);
+  const Dims& xd = dims[n.inputs[0]];
+  const bool transposed = (n.flags & 1) != 0;
+  const size_t k = xd.back();
+  const size_t units = transposed ? w.dims[1] : w.dims[0];
+  const size_t rows = k == 0 ? 0 : Product(xd, 0, xd.size()) / k;
+  const auto* xq = static_cast<const int8_t*>(in[0]);
+  const auto* wq = static_cast<const int8_t*>(in[1]);
+  const auto* bias = static_cast<const int32_t*>(in[2]);
+  const float lo = std::max(-128.0f, std::nearbyint(n.output_min / out.scale) + out.zero_point);
+  const float hi = std::min(127.0f, std::nearbyint(n.output_max / out.scale) + out.zero_point);
+  for (size_t u = 0; u < units; ++u) {
+    const float w_scale = w.quant == QuantKind::kPerChannel ? w.channel_scales[u] : w.scale;
+    const int32_t w_zero = w.quant == QuantKind::kPerTensor ? w.zero_point : 0;
+    const float multiplier = x.scale * w_scale / out.scale;
+    for (size_t r = 0; r < rows; ++r) {
+      const int8_t* xr = xq + r * k;
+      int32_t acc = bias ? bias[u] : 0;
+      for (size_t c = 0; c < k; ++c) {
+        const int32_t wv = (transposed ? wq[c * units + u] : wq[u * k + c]) - w_zero;
+        acc += (static_cast<int32_t>(xr[c]) - x.zero_point) * wv;
+      }
+      const float v = std::nearbyint(static_cast<float>(acc) * multiplier) + out.zero_point;
+      y[r * units + u] = static_cast<int8_t>(std::min(std::max(v, lo), hi));
+    }
+  }
+}
+
 }  // namespace
 
-size_t OwnBufferBytes(const Value& v) {
+size_t OwnBufferBytes(const Value& v, const Dims& dims) {
+  const size_t numel = Product(dims, 0, dims.size());
   if (v.type == DataType::kQdint8) {
-    return ((v.numel() + 7) & ~size_t{7}) + TokenRows(v) * sizeof(RowQuant);
+    return ((numel + 7) & ~size_t{7}) + TokenRows(v, dims) * sizeof(RowQuant);
   }
-  return v.nbytes();
+  return numel * DataTypeSize(v.type);
 }
 
 bool OwnKernelSupports(const Graph& g, const Node& n) {
   switch (n.type) {
-    case NodeType::kStaticTranspose:
     case NodeType::kBatchMatrixMultiply:
     case NodeType::kScaledDotProductAttention:
     case NodeType::kTanh:
@@ -282,6 +324,7 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
     case NodeType::kReciprocalSquareRoot:
     case NodeType::kGelu:
       return AllFp32(g, n);
+    case NodeType::kStaticTranspose:
     case NodeType::kStaticSlice:
     case NodeType::kConcatenate2:
     case NodeType::kConcatenate3:
@@ -304,6 +347,19 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
     case NodeType::kFullyConnected: {
       const Value& x = In(g, n, 0);
       const Value& w = In(g, n, 1);
+      const Value& y = Out(g, n, 0);
+      const size_t units = (n.flags & 1) ? w.dims[1] : w.dims[0];
+      if (x.type == DataType::kQint8 && y.type == DataType::kQint8) {  // static int8
+        const bool per_channel = w.type == DataType::kQcint8 && w.quant == QuantKind::kPerChannel &&
+                                 w.channel_dim == ((n.flags & 1) ? 1u : 0u);
+        const bool per_tensor = w.type == DataType::kQint8 && w.quant == QuantKind::kPerTensor;
+        const bool bias_ok = n.inputs[2] == kInvalidId ||
+                             ((In(g, n, 2).type == DataType::kQint32 ||
+                               In(g, n, 2).type == DataType::kQcint32) &&
+                              In(g, n, 2).is_constant());
+        return w.is_constant() && (per_channel || per_tensor) && bias_ok && units > 0 &&
+               x.quant == QuantKind::kPerTensor && y.quant == QuantKind::kPerTensor;
+      }
       return x.type == DataType::kQdint8 && x.quant == QuantKind::kPerToken &&
              w.is_constant() &&
              ((w.type == DataType::kQcint8 && w.quant == QuantKind::kPerChannel &&
@@ -316,37 +372,56 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
   }
 }
 
-Error RunOwnNode(const Graph& g, const Node& n, const void* const* in, void* const* out) {
+Error RunOwnNode(const Graph& g, const Node& n, const std::vector<Dims>& dims,
+                 const void* const* in, void* const* out) {
   const Value& y = Out(g, n, 0);
+  const Dims& yd = dims[n.outputs[0]];
   switch (n.type) {
     case NodeType::kStaticTranspose:
-      Transpose(In(g, n, 0), n, static_cast<const float*>(in[0]), static_cast<float*>(out[0]));
-      return Error::kOk;
+      switch (DataTypeSize(y.type)) {
+        case 1:
+          Transpose(dims[n.inputs[0]], n, static_cast<const uint8_t*>(in[0]),
+                    static_cast<uint8_t*>(out[0]));
+          return Error::kOk;
+        case 2:
+          Transpose(dims[n.inputs[0]], n, static_cast<const uint16_t*>(in[0]),
+                    static_cast<uint16_t*>(out[0]));
+          return Error::kOk;
+        default:
+          Transpose(dims[n.inputs[0]], n, static_cast<const uint32_t*>(in[0]),
+                    static_cast<uint32_t*>(out[0]));
+          return Error::kOk;
+      }
     case NodeType::kStaticSlice:
-      Slice(In(g, n, 0), y, n, static_cast<const char*>(in[0]), static_cast<char*>(out[0]),
+      Slice(dims[n.inputs[0]], yd, n, static_cast<const char*>(in[0]), static_cast<char*>(out[0]),
             DataTypeSize(y.type));
       return Error::kOk;
     case NodeType::kConcatenate2:
     case NodeType::kConcatenate3:
     case NodeType::kConcatenate4:
     case NodeType::kConcatenate5:
-      Concatenate(g, n, in, static_cast<char*>(out[0]), DataTypeSize(y.type));
+      Concatenate(n, dims, in, static_cast<char*>(out[0]), DataTypeSize(y.type));
       return Error::kOk;
     case NodeType::kBatchMatrixMultiply:
-      BatchMatMul(g, n, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]),
+      BatchMatMul(n, dims, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]),
                   static_cast<float*>(out[0]));
       return Error::kOk;
     case NodeType::kScaledDotProductAttention:
-      Attention(g, n, in, static_cast<float*>(out[0]));
+      Attention(n, dims, in, static_cast<float*>(out[0]));
       return Error::kOk;
     case NodeType::kConvert:
-      QuantizeRows(y, static_cast<const float*>(in[0]), static_cast<int8_t*>(out[0]));
+      QuantizeRows(y, yd, static_cast<const float*>(in[0]), static_cast<int8_t*>(out[0]));
       return Error::kOk;
     case NodeType::kFullyConnected:
-      DynamicFullyConnected(g, n, in, static_cast<float*>(out[0]));
+      if (y.type == DataType::kQint8) {
+        QuantizedFullyConnected(g, n, dims, in, static_cast<int8_t*>(out[0]));
+      } else {
+        DynamicFullyConnected(g, n, dims, in, static_cast<float*>(out[0]));
+      }
       return Error::kOk;
     default:
-      return Unary(n, static_cast<const float*>(in[0]), static_cast<float*>(out[0]), y.numel());
+      return Unary(n, static_cast<const float*>(in[0]), static_cast<float*>(out[0]),
+                   Product(yd, 0, yd.size()));
   }
 }
 

@@ -1,8 +1,9 @@
 // Our own kernels for delegate nodes the system XNNPACK (2022) cannot run:
 // static transpose, slice, concatenation, batch matrix multiply, scaled
 // dot-product attention, the transcendental element-wise nodes (tanh, exp,
-// log, gelu, sin, cos, reciprocal square root) and copy, plus dynamically
-// quantized (qd8) fully connected layers with their activation quantizer.
+// log, gelu, sin, cos, reciprocal square root) and copy, fully connected
+// layers on static int8 with per-channel weights, and dynamically quantized
+// (qd8) fully connected layers with their activation quantizer.
 // They run between XNNPACK segments on the delegate's layouts (NHWC inside
 // the delegated region, whatever the serialized dims say).
 //
@@ -12,6 +13,7 @@
 #define EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_NODE_KERNELS_H_
 
 #include <cstddef>
+#include <vector>
 
 #include "runtime/backends/xnnpack/graph.h"
 #include "runtime/core/error.h"
@@ -27,15 +29,19 @@ struct RowQuant {
 
 // Bytes a buffer of value `v` needs when our kernels hold it (qdint8 values
 // carry per-row parameters after their data).
-size_t OwnBufferBytes(const Value& v);
+size_t OwnBufferBytes(const Value& v, const std::vector<size_t>& dims);
 
 // True when our kernels can run `node` with its operands' datatypes.
 bool OwnKernelSupports(const Graph& graph, const Node& node);
 
-// Runs `node`. `in[i]` / `out[i]` are the buffers of node.inputs[i] /
-// node.outputs[i] (null for an absent optional operand). REQUIRES:
-// OwnKernelSupports(graph, node) and a validated graph.
-Error RunOwnNode(const Graph& graph, const Node& node, const void* const* in, void* const* out);
+// Runs `node` on values of the current shapes `dims` (indexed by value id;
+// they differ from the serialized ones after a dynamic-shape change).
+// `in[i]` / `out[i]` are the buffers of node.inputs[i] / node.outputs[i]
+// (null for an absent optional operand). REQUIRES: OwnKernelSupports(graph,
+// node) and shapes validated by InferOutputDims.
+Error RunOwnNode(const Graph& graph, const Node& node,
+                 const std::vector<std::vector<size_t>>& dims, const void* const* in,
+                 void* const* out);
 
 }  // namespace xnnpack
 }  // namespace edgefleet

@@ -22,21 +22,21 @@ bool Ok(xnn_status status) { return status == xnn_status_success; }
 
 }  // namespace
 
-bool DefineValue(xnn_subgraph_t sg, const Value& v, uint32_t external_id, uint32_t flags,
-                 uint32_t* id) {
+bool DefineValue(xnn_subgraph_t sg, const Value& v, const Dims& dims, uint32_t external_id,
+                 uint32_t flags, uint32_t* id) {
   xnn_datatype type;
   if (!XnnDatatype(v.type, &type) || v.dq_datatype != DataType::kInvalid) return false;
   const void* data = v.data;
   switch (v.quant) {
     case QuantKind::kNone:
-      return Ok(xnn_define_tensor_value(sg, type, v.dims.size(), v.dims.data(), data, external_id,
+      return Ok(xnn_define_tensor_value(sg, type, dims.size(), dims.data(), data, external_id,
                                         flags, id));
     case QuantKind::kPerTensor:
-      return Ok(xnn_define_quantized_tensor_value(sg, type, v.zero_point, v.scale, v.dims.size(),
-                                                  v.dims.data(), data, external_id, flags, id));
+      return Ok(xnn_define_quantized_tensor_value(sg, type, v.zero_point, v.scale, dims.size(),
+                                                  dims.data(), data, external_id, flags, id));
     case QuantKind::kPerChannel:
       return Ok(xnn_define_channelwise_quantized_tensor_value(
-          sg, type, v.channel_scales.data(), v.dims.size(), v.channel_dim, v.dims.data(), data,
+          sg, type, v.channel_scales.data(), dims.size(), v.channel_dim, dims.data(), data,
           external_id, flags, id));
     case QuantKind::kPerToken:
       return false;  // qdint8: no dynamic quantization in this XNNPACK
@@ -130,7 +130,7 @@ bool XnnpackAccepts(const Graph& graph, const Node& node) {
     if (vid == kInvalidId || ids[vid] != XNN_INVALID_VALUE_ID || !ok) return;
     const Value& v = graph.values[vid];
     const uint32_t external = v.is_constant() ? XNN_INVALID_VALUE_ID : next++;
-    ok = DefineValue(sg, v, external, v.is_constant() ? 0 : flags, &ids[vid]);
+    ok = DefineValue(sg, v, v.dims, external, v.is_constant() ? 0 : flags, &ids[vid]);
   };
   for (uint32_t id : node.inputs) define(id, XNN_VALUE_FLAG_EXTERNAL_INPUT);
   for (uint32_t id : node.outputs) define(id, XNN_VALUE_FLAG_EXTERNAL_OUTPUT);

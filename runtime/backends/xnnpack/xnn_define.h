@@ -18,10 +18,11 @@
 namespace edgefleet {
 namespace xnnpack {
 
-// Defines `value` in `subgraph` with the given external id (XNN_INVALID_VALUE_ID
-// for an internal value) and flags; `*id` receives XNNPACK's id.
-bool DefineValue(xnn_subgraph_t subgraph, const Value& value, uint32_t external_id,
-                 uint32_t flags, uint32_t* id);
+// Defines `value`, with shape `dims`, in `subgraph` with the given external
+// id (XNN_INVALID_VALUE_ID for an internal value) and flags; `*id` receives
+// XNNPACK's id.
+bool DefineValue(xnn_subgraph_t subgraph, const Value& value, const Dims& dims,
+                 uint32_t external_id, uint32_t flags, uint32_t* id);
 
 // Defines `node`; `ids` maps graph value ids to the subgraph's ids.
 bool DefineNode(xnn_subgraph_t subgraph, const Node& node, const std::vector<uint32_t>& ids);
