@@ -51,12 +51,13 @@ TEST(PayloadHeader, NoMagicMeansBareFlatbuffer) {
 }
 
 TEST(PayloadHeader, RejectsMalformedFraming) {
+  std::vector<uint8_t> truncated = Framed(128, 32, 48, 80, 48);
+  truncated.resize(20);
   struct Case {
     const char* what;
     std::vector<uint8_t> bytes;
   } cases[] = {
-      {"truncated header", std::vector<uint8_t>(Framed(128, 32, 48, 80, 48).begin(),
-                                                Framed(128, 32, 48, 80, 48).begin() + 20)},
+      {"truncated header", truncated},
       {"flatbuffer past the end", Framed(128, 32, 200, 80, 0)},
       {"flatbuffer offset past the end", Framed(128, 4000, 8, 80, 0)},
       {"constants past the end", Framed(128, 32, 48, 100, 64)},
