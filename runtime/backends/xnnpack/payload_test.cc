@@ -69,7 +69,9 @@ TEST(PayloadHeader, RejectsMalformedFraming) {
   for (const Case& c : cases) {
     Result<PayloadSections> s = ParsePayload(c.bytes.data(), c.bytes.size());
     EXPECT_FALSE(s.ok()) << c.what;
-    if (!s.ok()) EXPECT_EQ(s.error(), Error::kInvalidProgram) << c.what;
+    if (!s.ok()) {
+      EXPECT_EQ(s.error(), Error::kInvalidProgram) << c.what;
+    }
   }
 }
 
