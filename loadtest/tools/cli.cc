@@ -18,6 +18,7 @@
 #ifdef EF_LOADTEST_HAVE_DRIVER
 #include <unistd.h>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "loadtest/driver/driver.h"
 #include "loadtest/driver/fleet_plan.h"
@@ -323,12 +324,10 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   out << "wrote " << results->records().size() << " session records to "
       << results_path << " (call accounting: " << stats_path.string() << ")\n";
   if (stats.harness_errors > max_harness_errors * static_cast<double>(stats.sessions)) {
-    return Fail(err, absl::UnavailableError(
-                         std::to_string(stats.harness_errors) + " of " +
-                         std::to_string(stats.sessions) +
-                         " sessions failed in the harness (over --max-harness-errors " +
-                         std::to_string(max_harness_errors) +
-                         "): no verdict; see " + stats_path.string()));
+    return Fail(err, absl::UnavailableError(absl::StrCat(
+                         stats.harness_errors, " of ", stats.sessions,
+                         " sessions failed in the harness (over --max-harness-errors ",
+                         max_harness_errors, "): no verdict; see ", stats_path.string())));
   }
   if (!shard->IsWhole()) {
     out << "shard " << shard->ToString()

@@ -280,8 +280,13 @@ TEST_F(FleetDriverTest, UnreachableOrMalformedServerFailsAtOnce) {
 TEST_F(FleetDriverTest, TooManyHarnessErrorsIsAnErrorNotAVerdict) {
   absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(kTinySpec);
   ASSERT_TRUE(spec.ok());
-  spec->set_call_timeout_ms(1);  // every call misses its deadline
-  spec->set_max_retries(0);
+  // Every session runs for real, 200 inferences: far longer than its 1 ms
+  // call deadline, so every call fails (and its retries).
+  spec->set_devices(4);
+  spec->set_inferences_per_session(200);
+  spec->mutable_sampled()->set_enabled(false);
+  spec->set_call_timeout_ms(1);
+  spec->set_max_retries(1);
   const std::string dir = testing::MakeTempDir();
   std::string out;
   const int code = Cli({"run", "--spec=" + WriteSpec(*spec), "--server=" + server_->address(),
@@ -289,7 +294,7 @@ TEST_F(FleetDriverTest, TooManyHarnessErrorsIsAnErrorNotAVerdict) {
                        &out);
   printf("%s", out.c_str());
   EXPECT_EQ(code, 1);
-  EXPECT_NE(out.find("failed in the harness"), std::string::npos);
+  EXPECT_NE(out.find("16 of 16 sessions failed in the harness"), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(dir + "/results.driver.json"));  // kept to diagnose
   EXPECT_FALSE(std::filesystem::exists(dir + "/report.json"));
 }
