@@ -21,16 +21,22 @@ HostCalibrationStore::HostCalibrationStore(v1::HostCalibration initial)
     : calibration_(std::move(initial)) {}
 
 absl::Status CheckCalibration(const v1::HostCalibration& calibration, const std::string& where) {
-  if (calibration.reference_host_us() <= 0 || calibration.reference_mac_ratio() <= 0) {
-    return absl::InvalidArgumentError(where + ": reference_host_us and reference_mac_ratio "
-                                              "must be > 0");
+  // Host times above an hour, or a MAC ratio above a million, are not
+  // measurements (and would overflow the emulated microseconds).
+  constexpr int64_t kMaxUs = 3600LL * 1000 * 1000;
+  if (calibration.reference_host_us() <= 0 || calibration.reference_host_us() > kMaxUs ||
+      !(calibration.reference_mac_ratio() > 0 && calibration.reference_mac_ratio() <= 1e6)) {
+    return absl::InvalidArgumentError(where + ": reference_host_us must be in (0, 1 h] and "
+                                              "reference_mac_ratio in (0, 1e6]");
   }
   for (const v1::HostCost& cost : calibration.costs()) {
     if (cost.stack() == v1::STACK_UNSPECIFIED || cost.model().empty() ||
         cost.inference_us() <= 0 || cost.first_inference_us() <= 0 || cost.parse_us() < 0 ||
-        cost.init_us() < 0) {
+        cost.init_us() < 0 || cost.inference_us() > kMaxUs ||
+        cost.first_inference_us() > kMaxUs || cost.parse_us() > kMaxUs ||
+        cost.init_us() > kMaxUs) {
       return absl::InvalidArgumentError(where + ": cost of model '" + cost.model().substr(0, 64) +
-                                        "' is incomplete or not positive");
+                                        "' is incomplete, not positive or over 1 h");
     }
   }
   return absl::OkStatus();

@@ -47,7 +47,8 @@ constexpr char kRunUsage[] =
                            (default: the first server's, handed to the others)
   --max-harness-errors X   fraction of sessions whose calls failed above which
                            the run is an error, not a verdict (0.01)
-  report flags (whole fleet): --confidence, --min-effect, --replicates, --threads
+  report flags (whole fleet), as `report`: --confidence X (0.95), --min-effect X (0.05),
+                           --replicates N (1000), --threads N (the host's cores)
   Whole-fleet outputs in DIR: results.json, results.driver.json, report.json,
   report.md, report.html.
 )";

@@ -329,6 +329,47 @@ TEST(ServerBehaviourTest, CalibrateRpcMeasuresAndSavesTheFactorsItUses) {
   EXPECT_EQ(server.Terminate(), 0);
 }
 
+TEST(ServerBehaviourTest, CalibrationHandOverChecksWhatItIsGiven) {
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(Flags())) << server.log();
+  auto stub = server.EmulatorStub();
+  {
+    grpc::ClientContext context;
+    v1::GetCalibrationRequest request;
+    request.add_arms("no_such_arm");
+    v1::GetCalibrationResponse response;
+    EXPECT_EQ(stub->GetCalibration(&context, request, &response).error_code(),
+              grpc::StatusCode::NOT_FOUND);
+  }
+  v1::GetCalibrationResponse current;
+  {
+    grpc::ClientContext context;
+    v1::GetCalibrationRequest request;
+    request.add_arms("mlp.edgefleet");
+    ASSERT_TRUE(stub->GetCalibration(&context, request, &current).ok());
+    EXPECT_EQ(current.fingerprint().size(), 16u);
+  }
+  // No reference, absurd costs: refused, and the calibration in use stays.
+  v1::HostCalibration absurd = current.calibration();
+  absurd.mutable_costs(0)->set_inference_us(int64_t{1} << 62);
+  for (const v1::HostCalibration& bad : {v1::HostCalibration(), absurd}) {
+    grpc::ClientContext context;
+    v1::SetCalibrationRequest request;
+    *request.mutable_calibration() = bad;
+    v1::SetCalibrationResponse response;
+    const grpc::Status status = stub->SetCalibration(&context, request, &response);
+    printf("bad calibration: %s\n", status.error_message().c_str());
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  grpc::ClientContext context;
+  v1::SetCalibrationRequest request;
+  *request.mutable_calibration() = current.calibration();
+  v1::SetCalibrationResponse response;
+  ASSERT_TRUE(stub->SetCalibration(&context, request, &response).ok());
+  EXPECT_EQ(response.fingerprint(), current.fingerprint());
+  EXPECT_EQ(server.Terminate(), 0);
+}
+
 TEST(ServerBehaviourTest, MalformedConfigsStopTheServerWithAMessage) {
   struct Case {
     std::string flag;
