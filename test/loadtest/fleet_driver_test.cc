@@ -333,6 +333,35 @@ TEST_F(FleetDriverTest, OneCalibrationIsHandedToEveryServer) {
   EXPECT_EQ(other.Terminate(), 0);
 }
 
+TEST_F(FleetDriverTest, ACalibrationFileIsHandedToTheServers) {
+  // The suite's server already uses this file: handing it over changes
+  // nothing, and the run records its fingerprint.
+  const std::string dir = testing::MakeTempDir();
+  std::string out;
+  const int code = Cli({"run", std::string("--spec=") + kTinySpec, "--server=" + server_->address(),
+                        "--out-dir=" + dir, "--progress=off", "--replicates=200", "--threads=2",
+                        std::string("--calibration=") + EF_TEST_CALIBRATION},
+                       &out);
+  ASSERT_NE(code, 1) << out;
+  absl::StatusOr<ResultSet> results = ReadResultSetFile(dir + "/results.json");
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ(results->info().calibration.size(), 16u);
+  EXPECT_NE(out.find("calibration " + results->info().calibration + " (from " +
+                     EF_TEST_CALIBRATION + ")"),
+            std::string::npos)
+      << out;
+  // A calibration without the spec's arms' costs is refused before any session.
+  const std::string empty = testing::MakeTempDir() + "/reference_only.textproto";
+  std::ofstream(empty) << "reference_model: \"mobilenet_v2_035\" reference_mac_ratio: 28.197 "
+                          "reference_host_us: 10000\n";
+  const int refused = Cli({"run", std::string("--spec=") + kTinySpec,
+                           "--server=" + server_->address(), "--out-dir=" + dir + "/x",
+                           "--progress=off", "--calibration=" + empty},
+                          &out);
+  EXPECT_EQ(refused, 1);
+  EXPECT_NE(out.find("has no host cost for arm"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace loadtest
 }  // namespace edgefleet
