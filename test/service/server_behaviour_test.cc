@@ -141,13 +141,15 @@ TEST(ServerBehaviourTest, OverloadBeyondTheQueueBoundIsResourceExhaustedAtOnce) 
   EXPECT_EQ(server.Terminate(), 0);
 }
 
-// Waits until the server reports `n` requests in flight; the seconds it
-// took, or -1 after 30 s.
+// Waits until the server reports `n` requests in flight; the seconds from
+// now to the start of the scrape that saw it (so a slow scrape on a loaded
+// host does not count), or -1 after 3000 scrapes.
 double SecondsUntilInflight(const ServerProcess& server, int n) {
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < 3000; ++i) {
+    const auto scrape = std::chrono::steady_clock::now();
     if (Sample(FetchMetrics(server.metrics_port()), "edgefleet_inflight_requests", {}) == n) {
-      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      return std::chrono::duration<double>(scrape - start).count();
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
