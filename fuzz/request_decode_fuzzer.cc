@@ -42,12 +42,16 @@ using edgefleet::service::TensorSpec;
 // is 16 MiB; decoding cost is linear, so small inputs cover the logic).
 constexpr size_t kMaxRequestBytes = 1 << 20;
 
-TensorSpec Spec(int i, ScalarType dtype, std::vector<int64_t> shape, bool dynamic = false) {
+// A static input when `min_shape` is empty; else bounded-dynamic, each
+// dimension in [min_shape[d], shape[d]] (as ModelRepository reads them).
+TensorSpec Spec(int i, ScalarType dtype, std::vector<int64_t> shape,
+                std::vector<int64_t> min_shape = {}) {
   TensorSpec spec;
   spec.name = "input_" + std::to_string(i);
   spec.dtype = dtype;
+  spec.dynamic = !min_shape.empty();
+  spec.min_shape = spec.dynamic ? std::move(min_shape) : shape;
   spec.shape = std::move(shape);
-  spec.dynamic = dynamic;
   return spec;
 }
 
@@ -56,7 +60,7 @@ std::vector<ModelSignature> MakeSignatures() {
   s[0].inputs = {Spec(0, ScalarType::kFloat, {1, 3, 16, 16})};                 // small_cnn
   s[1].inputs = {Spec(0, ScalarType::kFloat, {4, 16})};                        // mlp
   s[2].inputs = {Spec(0, ScalarType::kFloat, {2, 3}), Spec(1, ScalarType::kFloat, {2, 3})};  // add
-  s[3].inputs = {Spec(0, ScalarType::kFloat, {8, 16}, /*dynamic=*/true)};      // dynamic_bound
+  s[3].inputs = {Spec(0, ScalarType::kFloat, {8, 16}, {1, 16})};               // dynamic_bound
   s[4].inputs = {Spec(0, ScalarType::kLong, {1, 16}), Spec(1, ScalarType::kLong, {1, 16})};  // token ids + mask
   s[5].inputs = {Spec(0, ScalarType::kBool, {2}), Spec(1, ScalarType::kChar, {2}),
                  Spec(2, ScalarType::kShort, {2}), Spec(3, ScalarType::kInt, {2}),
@@ -65,11 +69,12 @@ std::vector<ModelSignature> MakeSignatures() {
                  Spec(8, ScalarType::kDouble, {2}), Spec(9, ScalarType::kHalf, {2}),
                  Spec(10, ScalarType::kBFloat16, {2})};
   s[6].inputs = {Spec(0, ScalarType::kFloat, {}),                               // 0-d
-                 Spec(1, ScalarType::kInt, {3, 0, 2}, /*dynamic=*/true)};       // empty bound
+                 Spec(1, ScalarType::kInt, {3, 0, 2}, {0, 0, 1})};              // empty bound
   for (ModelSignature& sig : s) {
     for (size_t i = 0; i < sig.inputs.size(); ++i) {
       TensorSpec out = sig.inputs[i];
       out.name = "output_" + std::to_string(i);
+      out.min_shape.clear();
       sig.outputs.push_back(out);
     }
   }
@@ -89,9 +94,11 @@ void CheckTensor(const TensorSpec& spec, const TensorData& t) {
                     spec.name.c_str(), t.shape.size(), spec.shape.size());
   for (size_t d = 0; d < t.shape.size(); ++d) {
     if (spec.dynamic) {
-      EF_FUZZ_INVARIANT(t.shape[d] >= 0 && t.shape[d] <= spec.shape[d],
-                        "%s: dim %zu is %lld, bound %lld", spec.name.c_str(), d,
-                        static_cast<long long>(t.shape[d]), static_cast<long long>(spec.shape[d]));
+      EF_FUZZ_INVARIANT(t.shape[d] >= spec.min_shape[d] && t.shape[d] <= spec.shape[d],
+                        "%s: dim %zu is %lld, range [%lld, %lld]", spec.name.c_str(), d,
+                        static_cast<long long>(t.shape[d]),
+                        static_cast<long long>(spec.min_shape[d]),
+                        static_cast<long long>(spec.shape[d]));
     } else {
       EF_FUZZ_INVARIANT(t.shape[d] == spec.shape[d], "%s: dim %zu is %lld, signature %lld",
                         spec.name.c_str(), d, static_cast<long long>(t.shape[d]),

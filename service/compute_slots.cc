@@ -2,16 +2,19 @@
 
 #include <pthread.h>
 
+#include <chrono>
 #include <string>
 
 namespace edgefleet {
 namespace service {
 
 ComputeSlots::ComputeSlots(int slots, int queue_bound, bool pin,
-                           std::function<void(int)> on_inflight_change)
+                           std::function<void(int)> on_inflight_change, int per_client_bound)
     : slots_(slots),
       queue_bound_(queue_bound),
       pin_(pin),
+      per_client_bound_(per_client_bound > 0 ? per_client_bound
+                                             : DefaultPerClientBound(slots, queue_bound)),
       on_inflight_change_(std::move(on_inflight_change)) {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
@@ -21,6 +24,16 @@ ComputeSlots::ComputeSlots(int slots, int queue_bound, bool pin,
     }
   }
   for (int i = slots_ - 1; i >= 0; --i) free_.push_back(i);
+}
+
+int ComputeSlots::DefaultPerClientBound(int slots, int queue_bound) {
+  return (slots + queue_bound + 1) / 2;
+}
+
+std::string ComputeSlots::ClientOf(const std::string& peer) {
+  if (peer.rfind("ipv4:", 0) != 0 && peer.rfind("ipv6:", 0) != 0) return peer;
+  const size_t colon = peer.rfind(':');
+  return colon <= 5 ? peer.substr(5) : peer.substr(5, colon - 5);
 }
 
 ComputeSlots::Slot::Slot(ComputeSlots* owner, int index) : owner_(owner), index_(index) {
@@ -53,15 +66,31 @@ ComputeSlots::Slot ComputeSlots::Acquire() {
   return Slot(this, index);
 }
 
+absl::Status ComputeSlots::Acquire(const std::function<bool()>& cancelled,
+                                   std::unique_ptr<Slot>* slot) {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!cv_.wait_for(lock, std::chrono::milliseconds(20), [this] { return !free_.empty(); })) {
+    if (cancelled && cancelled()) {
+      return absl::CancelledError("cancelled while waiting for a compute slot");
+    }
+  }
+  const int index = free_.back();
+  free_.pop_back();
+  lock.unlock();
+  slot->reset(new Slot(this, index));
+  return absl::OkStatus();
+}
+
 void ComputeSlots::Release(int index) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     free_.push_back(index);
   }
-  cv_.notify_one();
+  cv_.notify_all();  // a cancelled waiter may have taken a notify_one and left
 }
 
-absl::Status ComputeSlots::TryAdmit(std::unique_ptr<Admission>* admission) {
+absl::Status ComputeSlots::TryAdmit(std::unique_ptr<Admission>* admission,
+                                    const std::string& client) {
   const int limit = slots_ + queue_bound_;
   int now = inflight_.load();
   do {
@@ -72,16 +101,34 @@ absl::Status ComputeSlots::TryAdmit(std::unique_ptr<Admission>* admission) {
           "); retry later");
     }
   } while (!inflight_.compare_exchange_weak(now, now + 1));
+  if (!client.empty()) {
+    std::lock_guard<std::mutex> lock(clients_mu_);
+    int& mine = per_client_[client];
+    if (mine >= per_client_bound_) {
+      if (mine == 0) per_client_.erase(client);
+      inflight_.fetch_sub(1);
+      return absl::ResourceExhaustedError(
+          "too many calls from this client: " + std::to_string(mine) +
+          " in flight, at most " + std::to_string(per_client_bound_) +
+          " per client (--max_calls_per_client); retry later");
+    }
+    ++mine;
+  }
   if (on_inflight_change_) on_inflight_change_(now + 1);
-  admission->reset(new Admission(this));
+  admission->reset(new Admission(this, client));
   return absl::OkStatus();
 }
 
 ComputeSlots::Admission::~Admission() {
-  if (owner_ != nullptr) owner_->Leave();
+  if (owner_ != nullptr) owner_->Leave(client_);
 }
 
-void ComputeSlots::Leave() {
+void ComputeSlots::Leave(const std::string& client) {
+  if (!client.empty()) {
+    std::lock_guard<std::mutex> lock(clients_mu_);
+    auto it = per_client_.find(client);
+    if (it != per_client_.end() && --it->second <= 0) per_client_.erase(it);
+  }
   const int now = inflight_.fetch_sub(1) - 1;
   if (on_inflight_change_) on_inflight_change_(now);
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -44,6 +45,46 @@ TEST(ComputeSlotsTest, AdmissionStopsAtSlotsPlusQueueBound) {
   in.pop_back();
   EXPECT_EQ(last_reported, 2);
   EXPECT_TRUE(slots.TryAdmit(&extra).ok());
+}
+
+TEST(ComputeSlotsTest, OneClientCannotFillTheQueue) {
+  ComputeSlots slots(/*slots=*/2, /*queue_bound=*/16, /*pin=*/false);
+  EXPECT_EQ(slots.per_client_bound(), 9);
+  std::vector<std::unique_ptr<ComputeSlots::Admission>> mine(9);
+  for (auto& admission : mine) ASSERT_TRUE(slots.TryAdmit(&admission, "10.0.0.7").ok());
+  std::unique_ptr<ComputeSlots::Admission> extra;
+  const absl::Status refused = slots.TryAdmit(&extra, "10.0.0.7");
+  EXPECT_EQ(refused.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(refused.message().find("too many calls from this client"), std::string::npos);
+  EXPECT_EQ(slots.inflight(), 9);  // the refused call left no trace
+  // Another client still gets in, up to the server's own bound.
+  std::vector<std::unique_ptr<ComputeSlots::Admission>> theirs(9);
+  for (auto& admission : theirs) ASSERT_TRUE(slots.TryAdmit(&admission, "10.0.0.8").ok());
+  EXPECT_EQ(slots.TryAdmit(&extra, "10.0.0.9").code(), absl::StatusCode::kResourceExhausted);
+  // Leaving frees the client's share.
+  mine.pop_back();
+  EXPECT_TRUE(slots.TryAdmit(&extra, "10.0.0.7").ok());
+}
+
+TEST(ComputeSlotsTest, ClientIsThePeerHost) {
+  EXPECT_EQ(ComputeSlots::ClientOf("ipv4:127.0.0.1:51234"), "127.0.0.1");
+  EXPECT_EQ(ComputeSlots::ClientOf("ipv6:[::1]:51234"), "[::1]");
+  EXPECT_EQ(ComputeSlots::ClientOf("unix:/tmp/s"), "unix:/tmp/s");
+}
+
+TEST(ComputeSlotsTest, CancelledWaitForASlotGivesUp) {
+  ComputeSlots slots(/*slots=*/1, /*queue_bound=*/0, /*pin=*/false);
+  ComputeSlots::Slot held = slots.Acquire();
+  std::atomic<bool> cancel{false};
+  absl::Status waited;
+  std::thread waiter([&] {
+    std::unique_ptr<ComputeSlots::Slot> slot;
+    waited = slots.Acquire([&] { return cancel.load(); }, &slot);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  cancel = true;
+  waiter.join();
+  EXPECT_EQ(waited.code(), absl::StatusCode::kCancelled);
 }
 
 }  // namespace

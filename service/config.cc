@@ -79,6 +79,9 @@ std::map<std::string, Setter> Setters(ServerConfig* c) {
       {"pin_slots",
        [c](const std::string& f, const std::string& v) { return ParseBool(f, v, &c->pin_slots); }},
       {"drain_timeout_s", num(&c->drain_timeout_s, 0, 3600)},
+      {"shutdown_grace_s", num(&c->shutdown_grace_s, 0, 600)},
+      {"max_calls_per_client", num(&c->max_calls_per_client, 0, 100000)},
+      {"max_session_s", num(&c->max_session_s, 1, 24 * 3600)},
   };
 }
 
@@ -93,14 +96,23 @@ absl::Status ParseServerFlags(const std::vector<std::string>& args, ServerConfig
   }
   for (size_t i = first; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    const size_t eq = arg.find('=');
-    if (arg.rfind("--", 0) != 0 || eq == std::string::npos) {
-      return absl::InvalidArgumentError("expected --name=value, got '" + arg + "'");
+    if (arg.rfind("--", 0) != 0) {
+      return absl::InvalidArgumentError("expected --name=value or --name value, got '" + arg +
+                                        "'");
     }
-    const std::string name = arg.substr(2, eq - 2);
+    const size_t eq = arg.find('=');
+    const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
     auto it = setters.find(name);
     if (it == setters.end()) return absl::InvalidArgumentError("unknown flag --" + name);
-    if (absl::Status s = it->second(name, arg.substr(eq + 1)); !s.ok()) return s;
+    std::string value;
+    if (eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      return absl::InvalidArgumentError("flag --" + name + " needs a value");
+    }
+    if (absl::Status s = it->second(name, value); !s.ok()) return s;
   }
   if (config->model_repository.empty()) {
     return absl::InvalidArgumentError("--model_repository is required");
@@ -116,6 +128,7 @@ absl::Status ParseServerFlags(const std::vector<std::string>& args, ServerConfig
 
 std::string ServerUsage() {
   return "usage: edgefleet-server [calibrate] --model_repository=DIR [flags]\n"
+         "  --model_repository=DIR      models are DIR/<name>/model.pte (+ model.ptl) (required)\n"
          "  --device_classes=DIR        device class textprotos (deploy/device_classes)\n"
          "  --arms=FILE                 edgefleet.v1.ArmSet textproto (default: 2 arms per model)\n"
          "  --calibration=FILE          host calibration to use (and where Calibrate saves)\n"
@@ -132,7 +145,13 @@ std::string ServerUsage() {
          "  --reference_model=M         calibration reference model (mobilenet_v2_035)\n"
          "  --reference_mac_ratio=X     MobileNetV2-1.0-224 MACs / reference MACs (28.197)\n"
          "  --pin_slots=BOOL            pin measuring threads to cores (true)\n"
-         "  --drain_timeout_s=N         SIGTERM: wait this long for in-flight calls (30)\n";
+         "  --shutdown_grace_s=N        SIGTERM: report NOT_SERVING this long first (2)\n"
+         "  --drain_timeout_s=N         SIGTERM: then wait this long for in-flight calls (30)\n"
+         "  --max_calls_per_client=N    calls in flight from one client host, 0 = half of\n"
+         "                              slots + queue_bound, rounded up (0)\n"
+         "  --max_session_s=N           a session stops (outcome CANCELLED) after N s (600)\n"
+         "  -h, --help                  this text\n"
+         "Flags are --name=value or --name value.\n";
 }
 
 }  // namespace service

@@ -1,5 +1,6 @@
-// ServerConfig: edgefleet-server's flags, parsed from --name=value
-// arguments (docs/service.md lists them). Plain value type.
+// ServerConfig: edgefleet-server's flags, parsed from --name=value or
+// --name value arguments (docs/service.md lists them; a test checks that
+// list against ServerUsage()). Plain value type.
 
 #ifndef EDGEFLEET_SERVICE_CONFIG_H_
 #define EDGEFLEET_SERVICE_CONFIG_H_
@@ -30,6 +31,9 @@ struct ServerConfig {
   double reference_mac_ratio = 28.197;
   bool pin_slots = true;
   int drain_timeout_s = 30;
+  int shutdown_grace_s = 2;        // SIGTERM: health NOT_SERVING this long before closing
+  int max_calls_per_client = 0;    // 0: (compute slots + queue_bound + 1) / 2
+  int max_session_s = 600;         // wall-clock cap on one session
   // `calibrate` subcommand: measure, write `calibration_out`, exit.
   bool calibrate_only = false;
   std::string calibration_out;

@@ -23,13 +23,20 @@ grpc::Status EmulatorService::ListArms(grpc::ServerContext*, const v1::ListArmsR
   return grpc::Status::OK;
 }
 
-grpc::Status EmulatorService::RunSession(grpc::ServerContext*,
+grpc::Status EmulatorService::RunSession(grpc::ServerContext* context,
                                          const v1::RunSessionRequest* request,
                                          v1::SessionResult* response) {
   std::unique_ptr<ComputeSlots::Admission> admission;
-  if (absl::Status s = context_.slots->TryAdmit(&admission); !s.ok()) return ToGrpcStatus(s);
-  absl::StatusOr<v1::SessionResult> result = sessions_.Run(request->spec());
+  if (absl::Status s = context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
+      !s.ok()) {
+    return ToGrpcStatus(s);
+  }
+  absl::StatusOr<v1::SessionResult> result =
+      sessions_.Run(request->spec(), 0, [context] { return context->IsCancelled(); });
   if (!result.ok()) return ToGrpcStatus(result.status());
+  if (result->outcome() == v1::SESSION_OUTCOME_CANCELLED && context->IsCancelled()) {
+    return grpc::Status(grpc::StatusCode::CANCELLED, result->error_message());
+  }
   *response = *std::move(result);
   return grpc::Status::OK;
 }
@@ -38,7 +45,10 @@ grpc::Status EmulatorService::RunExperiment(grpc::ServerContext* context,
                                             const v1::RunExperimentRequest* request,
                                             grpc::ServerWriter<v1::SessionResult>* writer) {
   std::unique_ptr<ComputeSlots::Admission> admission;
-  if (absl::Status s = context_.slots->TryAdmit(&admission); !s.ok()) return ToGrpcStatus(s);
+  if (absl::Status s = context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
+      !s.ok()) {
+    return ToGrpcStatus(s);
+  }
   absl::StatusOr<std::vector<v1::SessionSpec>> specs = ExpandExperiment(*request);
   if (!specs.ok()) return ToGrpcStatus(specs.status());
   const int parallelism = request->parallelism() > 0
@@ -51,10 +61,14 @@ grpc::Status EmulatorService::RunExperiment(grpc::ServerContext* context,
   return ToGrpcStatus(status);
 }
 
-grpc::Status EmulatorService::Calibrate(grpc::ServerContext*, const v1::CalibrateRequest* request,
+grpc::Status EmulatorService::Calibrate(grpc::ServerContext* context,
+                                        const v1::CalibrateRequest* request,
                                         v1::CalibrateResponse* response) {
   std::unique_ptr<ComputeSlots::Admission> admission;
-  if (absl::Status s = context_.slots->TryAdmit(&admission); !s.ok()) return ToGrpcStatus(s);
+  if (absl::Status s = context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
+      !s.ok()) {
+    return ToGrpcStatus(s);
+  }
   if (request->samples() > 100) {
     return ToGrpcStatus(absl::InvalidArgumentError("samples must be <= 100"));
   }
@@ -68,6 +82,45 @@ grpc::Status EmulatorService::Calibrate(grpc::ServerContext*, const v1::Calibrat
     }
   }
   *response->mutable_calibration() = *std::move(calibration);
+  return grpc::Status::OK;
+}
+
+grpc::Status EmulatorService::GetCalibration(grpc::ServerContext* context,
+                                             const v1::GetCalibrationRequest* request,
+                                             v1::GetCalibrationResponse* response) {
+  std::vector<CostKey> keys;
+  for (const std::string& name : request->arms()) {
+    const v1::Arm* arm = context_.arms->Find(name);
+    if (arm == nullptr) {
+      return ToGrpcStatus(absl::NotFoundError("unknown arm '" + name.substr(0, 64) +
+                                              "' (ListArms lists them)"));
+    }
+    keys.push_back({arm->stack(), arm->model(), arm->kernels()});
+  }
+  std::unique_ptr<ComputeSlots::Admission> admission;
+  if (absl::Status s = context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
+      !s.ok()) {
+    return ToGrpcStatus(s);
+  }
+  if (absl::Status s = context_.calibrator->EnsureReference(); !s.ok()) return ToGrpcStatus(s);
+  for (const CostKey& key : keys) {
+    if (absl::StatusOr<v1::HostCost> cost = context_.calibrator->CostFor(key); !cost.ok()) {
+      return ToGrpcStatus(cost.status());
+    }
+  }
+  *response->mutable_calibration() = context_.calibration->Snapshot();
+  response->set_fingerprint(CalibrationFingerprint(response->calibration()));
+  return grpc::Status::OK;
+}
+
+grpc::Status EmulatorService::SetCalibration(grpc::ServerContext*,
+                                             const v1::SetCalibrationRequest* request,
+                                             v1::SetCalibrationResponse* response) {
+  if (absl::Status s = CheckCalibration(request->calibration(), "calibration"); !s.ok()) {
+    return ToGrpcStatus(s);
+  }
+  context_.calibration->Replace(request->calibration());
+  response->set_fingerprint(CalibrationFingerprint(context_.calibration->Snapshot()));
   return grpc::Status::OK;
 }
 

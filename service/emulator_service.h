@@ -3,6 +3,8 @@
 // Calibrate. RunSession and RunExperiment are admitted through the compute
 // slots' queue bound (RESOURCE_EXHAUSTED at once when full); Calibrate
 // holds every measurement slot in turn and saves to --calibration.
+// GetCalibration and SetCalibration hand one server's calibration to
+// another (the fleet driver's one calibration per experiment).
 //
 // Thread-safe (gRPC calls handlers concurrently).
 
@@ -32,6 +34,10 @@ class EmulatorService final : public v1::Emulator::Service {
                              grpc::ServerWriter<v1::SessionResult>* writer) override;
   grpc::Status Calibrate(grpc::ServerContext*, const v1::CalibrateRequest* request,
                          v1::CalibrateResponse* response) override;
+  grpc::Status GetCalibration(grpc::ServerContext*, const v1::GetCalibrationRequest* request,
+                              v1::GetCalibrationResponse* response) override;
+  grpc::Status SetCalibration(grpc::ServerContext*, const v1::SetCalibrationRequest* request,
+                              v1::SetCalibrationResponse* response) override;
 
  private:
   ServiceContext context_;

@@ -75,8 +75,9 @@ absl::Status ExperimentRunner::Run(const std::vector<v1::SessionSpec>& specs, in
   for (int w = 0; w < workers; ++w) {
     threads.emplace_back([&] {
       for (size_t i = next++; i < specs.size() && !stop.load(); i = next++) {
-        absl::StatusOr<v1::SessionResult> result =
-            sessions_->Run(specs[i], static_cast<uint32_t>(i));
+        absl::StatusOr<v1::SessionResult> result = sessions_->Run(
+            specs[i], static_cast<uint32_t>(i),
+            [&] { return stop.load() || (cancelled && cancelled()); });
         std::lock_guard<std::mutex> lock(mu);
         done.push_back(std::move(result));
         cv.notify_one();
@@ -87,13 +88,13 @@ absl::Status ExperimentRunner::Run(const std::vector<v1::SessionSpec>& specs, in
   size_t received = 0;
   const size_t expected = specs.size();
   while (received < expected) {
+    if (cancelled && cancelled()) {
+      stop = true;
+      status = absl::CancelledError("experiment cancelled by the client");
+      break;
+    }
     std::unique_lock<std::mutex> lock(mu);
-    if (!cv.wait_for(lock, std::chrono::milliseconds(200), [&] { return !done.empty(); })) {
-      if (cancelled && cancelled()) {
-        stop = true;
-        status = absl::CancelledError("experiment cancelled by the client");
-        break;
-      }
+    if (!cv.wait_for(lock, std::chrono::milliseconds(20), [&] { return !done.empty(); })) {
       continue;
     }
     absl::StatusOr<v1::SessionResult> result = std::move(done.front());

@@ -7,7 +7,8 @@
 // (paired sessions). Worker threads run sessions; the callback is called on
 // the caller's thread only, in completion order, so it may write to a gRPC
 // stream. Cancellation (the callback returning false, or `cancelled`
-// returning true) stops handing out new sessions.
+// returning true) stops handing out new sessions and stops the running ones
+// (SessionRunner::Run's cancellation) within about 20 ms.
 //
 // Thread-safe; the SessionRunner must outlive the call.
 

@@ -1,5 +1,10 @@
 #include "service/host_calibration.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <tuple>
+#include <vector>
+
 #include "service/textproto_file.h"
 
 namespace edgefleet {
@@ -15,21 +20,61 @@ bool SameKey(const v1::HostCost& cost, const CostKey& key) {
 HostCalibrationStore::HostCalibrationStore(v1::HostCalibration initial)
     : calibration_(std::move(initial)) {}
 
-absl::StatusOr<v1::HostCalibration> HostCalibrationStore::ReadFile(const std::string& path) {
-  v1::HostCalibration calibration;
-  if (absl::Status s = ReadTextprotoFile(path, &calibration); !s.ok()) return s;
-  if (calibration.reference_host_us() <= 0 || calibration.reference_mac_ratio() <= 0) {
-    return absl::InvalidArgumentError(path + ": reference_host_us and reference_mac_ratio "
-                                             "must be > 0");
+absl::Status CheckCalibration(const v1::HostCalibration& calibration, const std::string& where) {
+  // Host times above an hour, or a MAC ratio above a million, are not
+  // measurements (and would overflow the emulated microseconds).
+  constexpr int64_t kMaxUs = 3600LL * 1000 * 1000;
+  if (calibration.reference_host_us() <= 0 || calibration.reference_host_us() > kMaxUs ||
+      !(calibration.reference_mac_ratio() > 0 && calibration.reference_mac_ratio() <= 1e6)) {
+    return absl::InvalidArgumentError(where + ": reference_host_us must be in (0, 1 h] and "
+                                              "reference_mac_ratio in (0, 1e6]");
   }
   for (const v1::HostCost& cost : calibration.costs()) {
     if (cost.stack() == v1::STACK_UNSPECIFIED || cost.model().empty() ||
         cost.inference_us() <= 0 || cost.first_inference_us() <= 0 || cost.parse_us() < 0 ||
-        cost.init_us() < 0) {
-      return absl::InvalidArgumentError(path + ": cost of model '" + cost.model() +
-                                        "' is incomplete or not positive");
+        cost.init_us() < 0 || cost.inference_us() > kMaxUs ||
+        cost.first_inference_us() > kMaxUs || cost.parse_us() > kMaxUs ||
+        cost.init_us() > kMaxUs) {
+      return absl::InvalidArgumentError(where + ": cost of model '" + cost.model().substr(0, 64) +
+                                        "' is incomplete, not positive or over 1 h");
     }
   }
+  return absl::OkStatus();
+}
+
+std::string CalibrationFingerprint(const v1::HostCalibration& calibration) {
+  // What the time model reads, in a canonical order: the reference and the
+  // costs sorted by key (class_factors and host names are derived or
+  // informational).
+  std::vector<const v1::HostCost*> costs;
+  for (const v1::HostCost& cost : calibration.costs()) costs.push_back(&cost);
+  std::sort(costs.begin(), costs.end(), [](const v1::HostCost* a, const v1::HostCost* b) {
+    return std::make_tuple(a->stack(), a->model(), a->kernels()) <
+           std::make_tuple(b->stack(), b->model(), b->kernels());
+  });
+  std::string text = calibration.reference_model() + "|" +
+                     std::to_string(calibration.reference_mac_ratio()) + "|" +
+                     std::to_string(calibration.reference_host_us());
+  for (const v1::HostCost* c : costs) {
+    text += "|" + std::to_string(c->stack()) + "," + c->model() + "," +
+            std::to_string(c->kernels()) + "," + std::to_string(c->parse_us()) + "," +
+            std::to_string(c->init_us()) + "," + std::to_string(c->first_inference_us()) + "," +
+            std::to_string(c->inference_us());
+  }
+  uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a 64
+  for (unsigned char ch : text) {
+    hash ^= ch;
+    hash *= 0x100000001b3ULL;
+  }
+  char hex[17];
+  snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(hash));
+  return hex;
+}
+
+absl::StatusOr<v1::HostCalibration> HostCalibrationStore::ReadFile(const std::string& path) {
+  v1::HostCalibration calibration;
+  if (absl::Status s = ReadTextprotoFile(path, &calibration); !s.ok()) return s;
+  if (absl::Status s = CheckCalibration(calibration, path); !s.ok()) return s;
   return calibration;
 }
 

@@ -35,6 +35,15 @@ struct CostKey {
   v1::Kernels kernels;
 };
 
+// OK if `calibration` can time sessions (a measured reference, complete
+// positive costs); INVALID_ARGUMENT naming `where` otherwise.
+absl::Status CheckCalibration(const v1::HostCalibration& calibration, const std::string& where);
+
+// 16 hex digits identifying what the time model reads from `calibration`
+// (the reference and every host cost, in any order): two servers with the
+// same fingerprint emulate the same figures for the same spec.
+std::string CalibrationFingerprint(const v1::HostCalibration& calibration);
+
 class HostCalibrationStore {
  public:
   explicit HostCalibrationStore(v1::HostCalibration initial = {});

@@ -99,8 +99,22 @@ grpc::Status InferenceService::ModelMetadata(grpc::ServerContext*,
     out->set_name(spec.name);
     const char* datatype = KserveDatatype(spec.dtype);
     out->set_datatype(datatype != nullptr ? datatype : "BYTES");
+    // Inputs: -1 for each dimension that varies, its size for a fixed one,
+    // and the ranges as parameters. Outputs of a dynamic method: every
+    // dimension may follow the inputs, so -1.
+    const bool bounded = spec.min_shape.size() == spec.shape.size();
+    std::string min_text, max_text;
     for (size_t d = 0; d < spec.shape.size(); ++d) {
-      out->add_shape(spec.dynamic ? -1 : spec.shape[d]);
+      const bool varies = bounded ? spec.min_shape[d] != spec.shape[d] : spec.dynamic;
+      out->add_shape(varies ? -1 : spec.shape[d]);
+      if (bounded) {
+        min_text += (d > 0 ? "," : "") + std::to_string(spec.min_shape[d]);
+        max_text += (d > 0 ? "," : "") + std::to_string(spec.shape[d]);
+      }
+    }
+    if (bounded && spec.dynamic) {
+      (*out->mutable_parameters())["min_shape"].set_string_param(min_text);
+      (*out->mutable_parameters())["max_shape"].set_string_param(max_text);
     }
   };
   for (const TensorSpec& spec : signature->inputs) fill(spec, response->add_inputs());
@@ -108,15 +122,19 @@ grpc::Status InferenceService::ModelMetadata(grpc::ServerContext*,
   return grpc::Status::OK;
 }
 
-grpc::Status InferenceService::ModelInfer(grpc::ServerContext*,
+grpc::Status InferenceService::ModelInfer(grpc::ServerContext* context,
                                           const inference::ModelInferRequest* request,
                                           inference::ModelInferResponse* response) {
   std::unique_ptr<ComputeSlots::Admission> admission;
-  if (absl::Status s = context_.slots->TryAdmit(&admission); !s.ok()) return ToGrpcStatus(s);
-  return ToGrpcStatus(Infer(*request, response));
+  if (absl::Status s = context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
+      !s.ok()) {
+    return ToGrpcStatus(s);
+  }
+  return ToGrpcStatus(Infer(*request, [context] { return context->IsCancelled(); }, response));
 }
 
 absl::Status InferenceService::Infer(const inference::ModelInferRequest& request,
+                                     const std::function<bool()>& cancelled,
                                      inference::ModelInferResponse* response) {
   const std::string& name = request.model_name();
   if (absl::Status s = ModelRepository::ValidateName(name); !s.ok()) return s;
@@ -170,7 +188,8 @@ absl::Status InferenceService::Infer(const inference::ModelInferRequest& request
   absl::StatusOr<std::vector<TensorData>> outputs;
   int64_t host_us = 0;
   {
-    ComputeSlots::Slot slot = context_.slots->Acquire();
+    std::unique_ptr<ComputeSlots::Slot> slot;
+    if (absl::Status s = context_.slots->Acquire(cancelled, &slot); !s.ok()) return s;
     const Clock::time_point start = Clock::now();
     outputs = (*lease)->Run(*inputs);
     host_us =

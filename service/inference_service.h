@@ -20,6 +20,7 @@
 #define EDGEFLEET_SERVICE_INFERENCE_SERVICE_H_
 
 #include <atomic>
+#include <functional>
 
 #include "inference/grpc_service.grpc.pb.h"
 #include "service/model_pool.h"
@@ -50,6 +51,7 @@ class InferenceService final : public inference::GRPCInferenceService::Service {
 
  private:
   absl::Status Infer(const inference::ModelInferRequest& request,
+                     const std::function<bool()>& cancelled,
                      inference::ModelInferResponse* response);
 
   ServiceContext context_;

@@ -14,6 +14,7 @@ struct ServiceMetrics::Handles {
   prometheus::Counter* sessions_ok;
   prometheus::Counter* sessions_oom;
   prometheus::Counter* sessions_error;
+  prometheus::Counter* sessions_cancelled;
   prometheus::Gauge* memory_peak;
 };
 
@@ -48,7 +49,7 @@ ServiceMetrics::ServiceMetrics(const std::string& version, const std::string& st
                            .Register(*registry_)),
       sessions_total_(prometheus::BuildCounter()
                           .Name("edgefleet_sessions_total")
-                          .Help("Finished sessions by outcome: ok, oom_killed, error")
+                          .Help("Finished sessions by outcome: ok, oom_killed, error, cancelled")
                           .Register(*registry_)),
       memory_peak_bytes_(prometheus::BuildGauge()
                              .Name("edgefleet_memory_peak_bytes")
@@ -90,6 +91,7 @@ ServiceMetrics::Handles& ServiceMetrics::HandlesFor(const MetricLabels& l) {
     handles->sessions_ok = &sessions_total_.Add(with("outcome", "ok"));
     handles->sessions_oom = &sessions_total_.Add(with("outcome", "oom_killed"));
     handles->sessions_error = &sessions_total_.Add(with("outcome", "error"));
+    handles->sessions_cancelled = &sessions_total_.Add(with("outcome", "cancelled"));
     handles->memory_peak = &memory_peak_bytes_.Add(base);
   }
   return *handles;
@@ -105,6 +107,9 @@ void ServiceMetrics::RecordSession(const MetricLabels& labels, const v1::Session
       h.sessions_oom->Increment();
       h.oom_kills->Increment();
       break;
+    case v1::SESSION_OUTCOME_CANCELLED:
+      h.sessions_cancelled->Increment();
+      return;  // a cancelled session has no figures
     default:
       h.sessions_error->Increment();
       return;  // a failed session has no figures

@@ -9,7 +9,9 @@
 
 #include "runtime/executor/method_meta.h"
 #include "runtime/module/module.h"
+#include "edgefleet/v1/model_bounds.pb.h"
 #include "service/status_mapping.h"
+#include "service/textproto_file.h"
 
 namespace edgefleet {
 namespace service {
@@ -40,6 +42,59 @@ absl::StatusOr<TensorSpec> SpecOf(const char* prefix, size_t i, const Result<Ten
   for (int32_t d : info->sizes) spec.shape.push_back(d);
   spec.dynamic = info->dynamism != ShapeDynamism::kStatic;
   return spec;
+}
+
+// Applies the per-dimension ranges of `bounds_path` (model_bounds.proto) to
+// the inputs: every dynamic input must be listed; a listed static input
+// must match its sizes. Errors: FAILED_PRECONDITION naming the file.
+absl::Status ApplyInputBounds(const std::string& root, const std::string& model,
+                              std::vector<TensorSpec>* inputs) {
+  const std::string bounds_path = root + "/" + model + "/input_bounds.textproto";
+  bool any_dynamic = false;
+  for (TensorSpec& spec : *inputs) {
+    spec.min_shape = spec.shape;
+    any_dynamic = any_dynamic || spec.dynamic;
+  }
+  if (!any_dynamic) return absl::OkStatus();
+  v1::InputBounds bounds;
+  std::string real;
+  if (!IsRegularFile(bounds_path) || !RealPath(bounds_path, &real) ||
+      real.compare(0, root.size() + 1, root + "/") != 0) {
+    return absl::FailedPreconditionError(
+        "model '" + model + "' has a bounded-dynamic input but no input_bounds.textproto "
+        "saying which dimensions vary and how far (tools/export writes it; "
+        "proto/edgefleet/v1/model_bounds.proto)");
+  }
+  if (absl::Status s = ReadTextprotoFile(bounds_path, &bounds); !s.ok()) {
+    return absl::FailedPreconditionError("model '" + model + "': " + std::string(s.message()));
+  }
+  for (TensorSpec& spec : *inputs) {
+    const v1::TensorBounds* found = nullptr;
+    for (const v1::TensorBounds& b : bounds.inputs()) {
+      if (b.name() == spec.name) found = &b;
+    }
+    if (found == nullptr) {
+      if (!spec.dynamic) continue;
+      return absl::FailedPreconditionError("model '" + model + "': input_bounds.textproto has no "
+                                           "entry for the dynamic input " + spec.name);
+    }
+    const size_t rank = spec.shape.size();
+    bool ok = static_cast<size_t>(found->min_size()) == rank &&
+              static_cast<size_t>(found->max_size()) == rank;
+    for (size_t d = 0; ok && d < rank; ++d) {
+      ok = found->min(d) >= 0 && found->min(d) <= found->max(d) &&
+           found->max(d) <= spec.shape[d] && (spec.dynamic || found->min(d) == spec.shape[d]);
+    }
+    if (!ok) {
+      return absl::FailedPreconditionError(
+          "model '" + model + "': input_bounds.textproto gives " + spec.name +
+          " ranges that do not fit the program's sizes " + DescribeShape("", spec.shape) +
+          " (need one min <= max <= size per dimension)");
+    }
+    spec.min_shape.assign(found->min().begin(), found->min().end());
+    spec.shape.assign(found->max().begin(), found->max().end());
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -141,6 +196,9 @@ absl::StatusOr<ModelSignature> ModelRepository::Signature(const std::string& nam
     absl::StatusOr<TensorSpec> spec = SpecOf("input_", i, meta->input_tensor_info(i));
     if (!spec.ok()) return spec.status();
     signature.inputs.push_back(*std::move(spec));
+  }
+  if (absl::Status s = ApplyInputBounds(root_, name, &signature.inputs); !s.ok()) {
+    return s;
   }
   for (size_t i = 0; i < meta->num_outputs(); ++i) {
     absl::StatusOr<TensorSpec> spec = SpecOf("output_", i, meta->output_tensor_info(i));

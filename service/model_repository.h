@@ -1,7 +1,8 @@
 // ModelRepository: models are served only from one configured directory,
 // by name. A model `m` is the folder <root>/m holding model.pte (the
 // edgefleet stack) and optionally model.ptl (the pytorch-mobile stack, same
-// weights). A name is never a path: names with a path separator, "..", a
+// weights), plus input_bounds.textproto when an input is bounded-dynamic
+// (proto/edgefleet/v1/model_bounds.proto: each dimension's [min, max]). A name is never a path: names with a path separator, "..", a
 // leading dot or characters outside [A-Za-z0-9_.-] are INVALID_ARGUMENT, and
 // resolved files must stay inside the root (symlinks are checked).
 //

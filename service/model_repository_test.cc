@@ -1,6 +1,10 @@
 #include "service/model_repository.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
 
 namespace edgefleet {
 namespace service {
@@ -38,6 +42,52 @@ TEST(ModelRepositoryTest, ServesFixturesByName) {
   EXPECT_EQ(signature->inputs[0].shape, (std::vector<int64_t>{1, 3, 96, 96}));
   ASSERT_EQ(signature->outputs.size(), 1u);
   EXPECT_EQ(signature->outputs[0].shape, (std::vector<int64_t>{1, 10}));
+}
+
+// A repository in a fresh directory holding the dynamic_bound fixture's
+// program and, when `bounds` is not null, that text as its
+// input_bounds.textproto.
+std::unique_ptr<ModelRepository> DynamicBoundRepository(const char* bounds) {
+  char pattern[] = "/tmp/ef_bounds_XXXXXX";
+  const std::string root = mkdtemp(pattern);
+  std::filesystem::create_directories(root + "/m");
+  std::filesystem::copy_file("test/fixtures/dynamic_bound/model.pte", root + "/m/model.pte");
+  if (bounds != nullptr) std::ofstream(root + "/m/input_bounds.textproto") << bounds;
+  absl::StatusOr<std::unique_ptr<ModelRepository>> repo = ModelRepository::Open(root);
+  EXPECT_TRUE(repo.ok()) << repo.status();
+  return repo.ok() ? *std::move(repo) : nullptr;
+}
+
+TEST(ModelRepositoryTest, BoundedDynamicInputsTakeTheirRangesFromTheBoundsFile) {
+  // The exporter's file (test/fixtures/dynamic_bound): batch 1..8, 16 features.
+  absl::StatusOr<std::unique_ptr<ModelRepository>> fixtures = ModelRepository::Open("test/fixtures");
+  ASSERT_TRUE(fixtures.ok());
+  absl::StatusOr<ModelSignature> signature = (*fixtures)->Signature("dynamic_bound");
+  ASSERT_TRUE(signature.ok()) << signature.status();
+  EXPECT_TRUE(signature->inputs[0].dynamic);
+  EXPECT_EQ(signature->inputs[0].min_shape, (std::vector<int64_t>{1, 16}));
+  EXPECT_EQ(signature->inputs[0].shape, (std::vector<int64_t>{8, 16}));
+  // Static inputs: min == max.
+  signature = (*fixtures)->Signature("mlp");
+  ASSERT_TRUE(signature.ok()) << signature.status();
+  EXPECT_EQ(signature->inputs[0].min_shape, signature->inputs[0].shape);
+
+  // Without the file the model is not served, and the error says why.
+  std::unique_ptr<ModelRepository> bare = DynamicBoundRepository(nullptr);
+  ASSERT_NE(bare, nullptr);
+  absl::Status missing = bare->Signature("m").status();
+  EXPECT_EQ(missing.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(missing.message().find("input_bounds.textproto"), std::string::npos) << missing;
+  // Ranges that do not fit the program are refused.
+  for (const char* bad : {R"(inputs { name: "input_0" min: [1, 16] max: [9, 16] })",
+                          R"(inputs { name: "input_0" min: [4, 16] max: [2, 16] })",
+                          R"(inputs { name: "input_0" min: [1] max: [8] })",
+                          R"(inputs { name: "input_1" min: [1, 16] max: [8, 16] })",
+                          "not a textproto {"}) {
+    std::unique_ptr<ModelRepository> repo = DynamicBoundRepository(bad);
+    ASSERT_NE(repo, nullptr);
+    EXPECT_EQ(repo->Signature("m").status().code(), absl::StatusCode::kFailedPrecondition) << bad;
+  }
 }
 
 TEST(ModelRepositoryTest, MissingRootIsInvalidArgument) {

@@ -44,7 +44,7 @@ absl::StatusOr<std::unique_ptr<EmulatorParts>> BuildEmulator(const ServerConfig&
   ServiceMetrics* metrics = parts->metrics.get();
   parts->slots = std::make_unique<ComputeSlots>(
       slots, config.queue_bound, config.pin_slots,
-      [metrics](int inflight) { metrics->SetInflight(inflight); });
+      [metrics](int inflight) { metrics->SetInflight(inflight); }, config.max_calls_per_client);
 
   v1::HostCalibration initial;
   if (!config.calibration.empty() && !config.calibrate_only) {
@@ -71,6 +71,7 @@ absl::StatusOr<std::unique_ptr<EmulatorParts>> BuildEmulator(const ServerConfig&
   context.metrics = parts->metrics.get();
   context.default_device_class = config.default_device_class;
   context.calibration_file = config.calibration;
+  context.max_session_s = config.max_session_s;
   return parts;
 }
 
@@ -81,7 +82,15 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerConfig& config
   if (!parts.ok()) return parts.status();
   server->parts_ = *std::move(parts);
   // Measure the reference now, so the first request does not pay for it.
-  if (absl::Status s = server->parts_->calibrator->EnsureReference(); !s.ok()) return s;
+  if (absl::Status s = server->parts_->calibrator->EnsureReference(); !s.ok()) {
+    return absl::Status(s.code(),
+                        std::string(s.message()) +
+                            "\n  the server times everything against a reference model: give "
+                            "--reference_model=NAME for a model in --model_repository=" +
+                            config.model_repository +
+                            ", or --calibration=FILE with a measured calibration "
+                            "(edgefleet-server calibrate writes one)");
+  }
 
   server->inference_ = std::make_unique<InferenceService>(server->parts_->context, ServerVersion());
   server->emulator_ = std::make_unique<EmulatorService>(server->parts_->context);
@@ -118,6 +127,9 @@ void Server::Shutdown() {
   std::call_once(shutdown_once_, [this] {
     inference_->set_ready(false);
     if (auto* health = server_->GetHealthCheckService()) health->SetServingStatus(false);
+    // A load balancer polling health sees NOT_SERVING and stops sending new
+    // calls while the listener still answers.
+    std::this_thread::sleep_for(std::chrono::seconds(config_.shutdown_grace_s));
     // Stops accepting calls; in-flight calls may finish until the deadline,
     // after which they are cancelled.
     server_->Shutdown(std::chrono::system_clock::now() +

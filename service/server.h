@@ -4,8 +4,10 @@
 // and the Prometheus exposer on its own port.
 //
 // Lifetime: Start() returns a listening server; Shutdown() marks it not
-// serving (health and ServerReady), stops accepting calls, waits up to the
-// drain timeout for in-flight calls to finish, then stops. The destructor
+// serving (health and ServerReady), keeps serving for the shutdown grace
+// period (so load balancers see NOT_SERVING and drain), then stops accepting
+// calls, waits up to the drain timeout for in-flight calls to finish (they
+// are cancelled after it, and paced sessions stop at once), then stops. The destructor
 // shuts down if needed. Thread-safe: Shutdown() may be called from any
 // thread, once.
 

@@ -96,8 +96,11 @@ int ServerMain(int argc, char** argv) {
   }
   int signal_number = 0;
   sigwait(&signals, &signal_number);
-  fprintf(stderr, "edgefleet-server: %s, draining in-flight calls (up to %d s)\n",
-          signal_number == SIGTERM ? "SIGTERM" : "SIGINT", config.drain_timeout_s);
+  fprintf(stderr,
+          "edgefleet-server: %s, health NOT_SERVING for %d s, then draining in-flight calls "
+          "(up to %d s)\n",
+          signal_number == SIGTERM ? "SIGTERM" : "SIGINT", config.shutdown_grace_s,
+          config.drain_timeout_s);
   (*server)->Shutdown();
   fprintf(stderr, "edgefleet-server: stopped\n");
   return 0;

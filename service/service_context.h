@@ -28,6 +28,7 @@ struct ServiceContext {
   ServiceMetrics* metrics = nullptr;  // may be null (tools, tests)
   std::string default_device_class;
   std::string calibration_file;  // where Calibrate saves; may be empty
+  int max_session_s = 600;       // wall-clock cap on one session (--max_session_s)
 };
 
 }  // namespace service

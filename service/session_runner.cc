@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "service/main_thread_model.h"
+#include "service/status_mapping.h"
 #include "service/time_model.h"
 
 namespace edgefleet {
@@ -33,9 +34,16 @@ double Checksum(const std::vector<TensorData>& outputs) {
   return sum;
 }
 
-// Sleeps until `virtual_us` of the session has passed on the wall clock.
-void PaceTo(Clock::time_point wall_start, int64_t virtual_us) {
-  std::this_thread::sleep_until(wall_start + std::chrono::microseconds(virtual_us));
+// Sleeps until `virtual_us` of the session has passed on the wall clock,
+// checking `stop` every 20 ms; false if it stopped early.
+bool PaceTo(Clock::time_point wall_start, int64_t virtual_us, const std::function<bool()>& stop) {
+  const Clock::time_point until = wall_start + std::chrono::microseconds(virtual_us);
+  for (;;) {
+    if (stop()) return false;
+    const Clock::time_point now = Clock::now();
+    if (now >= until) return true;
+    std::this_thread::sleep_until(std::min(until, now + std::chrono::milliseconds(20)));
+  }
 }
 
 // Event numbers of the seeded noise streams within a session.
@@ -72,14 +80,17 @@ absl::Status SessionRunner::Validate(const v1::SessionSpec& spec) const {
     return absl::InvalidArgumentError("spec has an unknown enum value");
   }
   if (spec.pacing() == v1::PACING_WALL_CLOCK &&
-      spec.inferences() * std::max(1.0, spec.inter_arrival_ms()) > 600000.0) {
-    return absl::InvalidArgumentError("a wall-clock paced session must be shorter than 10 min");
+      spec.inferences() * std::max(1.0, spec.inter_arrival_ms()) >
+          1000.0 * context_.max_session_s) {
+    return absl::InvalidArgumentError(
+        "a wall-clock paced session must be shorter than the server's --max_session_s of " +
+        std::to_string(context_.max_session_s) + " s (inferences x inter_arrival_ms)");
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<SessionRunner::ArmFacts> SessionRunner::SampledFacts(const v1::Arm& arm,
-                                                                    const v1::SessionSpec& spec) {
+absl::StatusOr<SessionRunner::ArmFacts> SessionRunner::SampledFacts(
+    const v1::Arm& arm, const v1::SessionSpec& spec, const std::function<bool()>& stop) {
   {
     std::lock_guard<std::mutex> lock(facts_mu_);
     auto it = facts_.find(arm.name());
@@ -92,7 +103,8 @@ absl::StatusOr<SessionRunner::ArmFacts> SessionRunner::SampledFacts(const v1::Ar
   if (!signature.ok()) return signature.status();
   ArmFacts facts;
   {
-    ComputeSlots::Slot slot = context_.slots->Acquire();
+    std::unique_ptr<ComputeSlots::Slot> slot;
+    if (absl::Status s = context_.slots->Acquire(stop, &slot); !s.ok()) return s;
     StackOptions options;
     options.kernels = arm.kernels();
     absl::StatusOr<std::unique_ptr<LoadedModel>> model = stack->Load(*path, options);
@@ -112,8 +124,16 @@ absl::StatusOr<SessionRunner::ArmFacts> SessionRunner::SampledFacts(const v1::Ar
 }
 
 absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec,
-                                                     uint32_t index) {
+                                                     uint32_t index,
+                                                     const std::function<bool()>& cancelled) {
   if (absl::Status s = Validate(spec); !s.ok()) return s;
+  const Clock::time_point run_start = Clock::now();
+  bool over_cap = false;
+  const std::function<bool()> stop = [&] {
+    if (cancelled && cancelled()) return true;
+    over_cap = Clock::now() - run_start > std::chrono::seconds(context_.max_session_s);
+    return over_cap;
+  };
   const v1::Arm& arm = *context_.arms->Find(spec.arm());
   const v1::DeviceClass& device = *context_.device_classes->Find(spec.device_class());
   const v1::IntegrationPolicy policy = spec.integration_policy() != v1::INTEGRATION_POLICY_UNSPECIFIED
@@ -132,10 +152,19 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   result.set_memory_budget_bytes(device.memory().app_budget_bytes());
   const MetricLabels labels{arm.name(), StackName(arm.stack()), device.name(), arm.model()};
   auto fail = [&](const absl::Status& status) -> absl::StatusOr<v1::SessionResult> {
-    result.set_outcome(v1::SESSION_OUTCOME_ERROR);
-    result.set_error_message(std::string(status.message()));
+    const bool cancel = status.code() == absl::StatusCode::kCancelled;
+    result.set_outcome(cancel ? v1::SESSION_OUTCOME_CANCELLED : v1::SESSION_OUTCOME_ERROR);
+    result.set_error_message(std::string(ForClient(status).message()));
     if (context_.metrics != nullptr) context_.metrics->RecordSession(labels, result);
     return result;
+  };
+  // Ends the session as cancelled (after `stop` returned true).
+  auto stopped = [&]() {
+    return fail(absl::CancelledError(
+        over_cap ? "stopped: the session ran for the server's --max_session_s of " +
+                       std::to_string(context_.max_session_s) + " s"
+                 : std::string("cancelled: the caller's deadline passed, the caller went "
+                               "away or the server is shutting down")));
   };
 
   if (absl::Status s = context_.calibrator->EnsureReference(); !s.ok()) return s;
@@ -163,8 +192,9 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   if (real) {
     absl::StatusOr<std::string> path = context_.repository->ModelPath(arm.model(), arm.stack(), arm.kernels());
     if (!path.ok()) return fail(path.status());
-    ComputeSlots::Slot slot = context_.slots->Acquire();
-    host->set_compute_slot(static_cast<uint32_t>(slot.index()));
+    std::unique_ptr<ComputeSlots::Slot> slot;
+    if (!context_.slots->Acquire(stop, &slot).ok()) return stopped();
+    host->set_compute_slot(static_cast<uint32_t>(slot->index()));
     StackOptions options;
     options.kernels = arm.kernels();
     const Clock::time_point start = Clock::now();
@@ -174,7 +204,8 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
     model = *std::move(loaded);
     facts = model->load_facts();
   } else {
-    absl::StatusOr<ArmFacts> arm_facts = SampledFacts(arm, spec);
+    absl::StatusOr<ArmFacts> arm_facts = SampledFacts(arm, spec, stop);
+    if (!arm_facts.ok() && stop()) return stopped();
     if (!arm_facts.ok()) return fail(arm_facts.status());
     facts = arm_facts->load;
     sampled_peak = arm_facts->peak_memory_bytes;
@@ -203,7 +234,7 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
 
   const Clock::time_point wall_start = Clock::now();
   const bool paced = spec.pacing() == v1::PACING_WALL_CLOCK;
-  if (paced) PaceTo(wall_start, load->total_us());
+  if (paced && !PaceTo(wall_start, load->total_us(), stop)) return stopped();
 
   std::vector<BusyInterval> main_busy;
   if (policy != v1::INTEGRATION_POLICY_BACKGROUND) main_busy.push_back({0, load->total_us()});
@@ -219,13 +250,15 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   const int64_t first_start = clock;
   std::vector<int64_t> host_steady;
   for (uint32_t i = 0; i < spec.inferences() && !killed; ++i) {
+    if (stop()) return stopped();
     const int64_t start = std::max(clock, first_start + static_cast<int64_t>(i) * period);
     thermal.Idle(static_cast<double>(start - clock));
     const double host_cost =
         static_cast<double>(i == 0 ? cost->first_inference_us() : cost->inference_us());
     const int64_t latency = busy_interval(host_cost, threads, kFirstInferenceEvent + i);
     if (real) {
-      ComputeSlots::Slot slot = context_.slots->Acquire();
+      std::unique_ptr<ComputeSlots::Slot> slot;
+      if (!context_.slots->Acquire(stop, &slot).ok()) return stopped();
       const Clock::time_point host_start = Clock::now();
       absl::StatusOr<std::vector<TensorData>> outputs = model->Run(inputs);
       if (!outputs.ok()) return fail(outputs.status());
@@ -247,7 +280,7 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
     }
     clock = start + latency;
     killed = peak > budget;
-    if (paced) PaceTo(wall_start, clock);
+    if (paced && !PaceTo(wall_start, clock, stop)) return stopped();
   }
   if (!host_steady.empty()) {
     std::nth_element(host_steady.begin(), host_steady.begin() + host_steady.size() / 2,

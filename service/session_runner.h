@@ -17,11 +17,20 @@
 // (SESSION_OUTCOME_OOM_KILLED) at the point it is reached. EXECUTION_MODE_
 // SAMPLED reuses what the arm's first real run measured.
 //
+// Cancellation: Run() checks its `cancelled` callback (the RPC's deadline,
+// client gone, server shutting down) before every inference, while waiting
+// for a compute slot and at least every 20 ms of a wall-clock paced wait,
+// and stops with SESSION_OUTCOME_CANCELLED, releasing its slot at once. The
+// same happens when the session has run for the server's max_session_s
+// (wall clock); a paced session that could not finish within it is
+// rejected up front.
+//
 // Thread-safe: sessions may run concurrently.
 
 #ifndef EDGEFLEET_SERVICE_SESSION_RUNNER_H_
 #define EDGEFLEET_SERVICE_SESSION_RUNNER_H_
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -47,9 +56,11 @@ class SessionRunner {
   absl::Status Validate(const v1::SessionSpec& spec) const;
 
   // Runs `spec`. Errors are for bad specs (as Validate) and for a server
-  // that cannot time anything (no calibration reference); a stack failure
-  // or an OOM kill is a result with that outcome.
-  absl::StatusOr<v1::SessionResult> Run(const v1::SessionSpec& spec, uint32_t index = 0);
+  // that cannot time anything (no calibration reference); a stack failure,
+  // an OOM kill or a cancellation is a result with that outcome.
+  // `cancelled` may be empty.
+  absl::StatusOr<v1::SessionResult> Run(const v1::SessionSpec& spec, uint32_t index = 0,
+                                        const std::function<bool()>& cancelled = {});
 
  private:
   // What a real load and first two inferences of an arm measured (the
@@ -59,7 +70,8 @@ class SessionRunner {
     uint64_t peak_memory_bytes = 0;
     double output_checksum = 0;
   };
-  absl::StatusOr<ArmFacts> SampledFacts(const v1::Arm& arm, const v1::SessionSpec& spec);
+  absl::StatusOr<ArmFacts> SampledFacts(const v1::Arm& arm, const v1::SessionSpec& spec,
+                                        const std::function<bool()>& stop);
 
   ServiceContext context_;
   std::mutex facts_mu_;

@@ -32,7 +32,15 @@ absl::Status RuntimeErrorToStatus(Error error, const std::string& context,
 // The same, reading the detail from LastErrorDetail() of this thread.
 absl::Status LastRuntimeErrorToStatus(Error error, const std::string& context);
 
-// absl::Status -> grpc::Status (same code, same message).
+// What a client may see of `status`. Messages are one line: the first line
+// of the message, at most 512 characters. A status of code INTERNAL,
+// UNKNOWN or DATA_LOSS carries internals (a stack's backtrace, library
+// paths, addresses), so its full message is logged to stderr with a fresh
+// request id and the client gets only the text before the first ':' of the
+// first line ("pytorch-mobile forward failed") plus that id. Thread-safe.
+absl::Status ForClient(const absl::Status& status);
+
+// absl::Status -> grpc::Status (same code; the message as ForClient).
 grpc::Status ToGrpcStatus(const absl::Status& status);
 
 }  // namespace service

@@ -66,16 +66,19 @@ void CopyTyped(const inference::InferTensorContents& c, ScalarType dtype,
 
 absl::Status CheckShape(const TensorSpec& spec, const std::vector<int64_t>& shape,
                         const std::string& datatype) {
-  const char* want_type = KserveDatatype(spec.dtype);
-  const std::string expected = DescribeShape(want_type ? want_type : "?", spec.shape);
-  const std::string got = DescribeShape(datatype, shape);
+  // min_shape is filled by ModelRepository::Signature; a spec built
+  // without it is static.
+  const std::vector<int64_t>& min = spec.min_shape.size() == spec.shape.size() ? spec.min_shape
+                                                                                : spec.shape;
   bool ok = shape.size() == spec.shape.size();
   for (size_t d = 0; ok && d < shape.size(); ++d) {
-    ok = spec.dynamic ? (shape[d] >= 0 && shape[d] <= spec.shape[d]) : shape[d] == spec.shape[d];
+    ok = shape[d] >= min[d] && shape[d] <= spec.shape[d];
   }
   if (!ok) {
-    return Invalid(spec.name, std::string("expected ") + (spec.dynamic ? "at most " : "") +
-                                  expected + ", got " + got);
+    const char* want_type = KserveDatatype(spec.dtype);
+    return Invalid(spec.name, "expected " + DescribeBounds(want_type ? want_type : "?", min,
+                                                           spec.shape) +
+                                  ", got " + DescribeShape(datatype, shape));
   }
   return absl::OkStatus();
 }
@@ -96,10 +99,15 @@ absl::StatusOr<std::vector<TensorData>> DecodeInputs(const inference::ModelInfer
     bool known = false;
     for (const TensorSpec& spec : signature.inputs) known = known || spec.name == name;
     if (!known) {
-      return absl::InvalidArgumentError("unknown input '" + name.substr(0, 64) +
-                                        "'; the model takes " +
-                                        std::to_string(signature.inputs.size()) +
-                                        " inputs, named input_0, input_1, ...");
+      std::string names;
+      for (const TensorSpec& spec : signature.inputs) {
+        names += (names.empty() ? "" : ", ") + spec.name;
+      }
+      return absl::InvalidArgumentError(
+          "unknown input '" + name.substr(0, 64) + "'; the model takes " +
+          (signature.inputs.size() == 1 ? std::string("one input, ")
+                                        : std::to_string(signature.inputs.size()) + " inputs, ") +
+          names);
     }
     if (!by_name.emplace(name, i).second) {
       return absl::InvalidArgumentError("input '" + name + "' given twice");

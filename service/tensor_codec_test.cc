@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "absl/strings/match.h"
+
 namespace edgefleet {
 namespace service {
 namespace {
@@ -95,6 +97,45 @@ TEST(TensorCodecTest, EncodesRequestedOutputsRaw) {
   request.add_outputs()->set_name("output_7");
   inference::ModelInferResponse none;
   EXPECT_EQ(EncodeOutputs(request, {out}, &none).code(), absl::StatusCode::kInvalidArgument);
+}
+
+// Linear(16, 8) exported with a bounded-dynamic batch of 1..8: the
+// dynamic_bound fixture's signature as ModelRepository reads it.
+ModelSignature DynamicBatch() {
+  ModelSignature s;
+  s.inputs.push_back({"input_0", ScalarType::kFloat, {8, 16}, true, {1, 16}});
+  return s;
+}
+
+TEST(TensorCodecTest, BoundedDynamicInputsCheckEveryDimension) {
+  for (const std::vector<int64_t>& good : {std::vector<int64_t>{1, 16}, {4, 16}, {8, 16}}) {
+    inference::ModelInferRequest request = Request("FP32", good);
+    request.add_raw_input_contents(std::string(good[0] * 16 * sizeof(float), '\0'));
+    EXPECT_TRUE(DecodeInputs(request, DynamicBatch()).ok()) << good[0];
+  }
+  for (const std::vector<int64_t>& bad :
+       {std::vector<int64_t>{4, 5}, {0, 16}, {9, 16}, {4, 17}, {4, 16, 1}, {64}}) {
+    inference::ModelInferRequest request = Request("FP32", bad);
+    int64_t numel = 1;
+    for (int64_t d : bad) numel *= d;
+    request.add_raw_input_contents(std::string(numel * sizeof(float), '\0'));
+    const absl::Status status = DecodeInputs(request, DynamicBatch()).status();
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_TRUE(absl::StartsWith(status.message(), "input_0: expected FP32[1..8,16], got "))
+        << status;
+  }
+  inference::ModelInferRequest four_by_five = Request("FP32", {4, 5});
+  four_by_five.add_raw_input_contents(std::string(20 * sizeof(float), '\0'));
+  EXPECT_EQ(DecodeInputs(four_by_five, DynamicBatch()).status().message(),
+            "input_0: expected FP32[1..8,16], got FP32[4,5]");
+}
+
+TEST(TensorCodecTest, UnknownInputNamesTheInputs) {
+  inference::ModelInferRequest request = Request("FP32", {1, 2, 3});
+  request.mutable_inputs(0)->set_name("x");
+  const absl::Status status = DecodeInputs(request, Signature()).status();
+  EXPECT_NE(status.message().find("the model takes one input, input_0"), std::string::npos)
+      << status;
 }
 
 }  // namespace

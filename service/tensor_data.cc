@@ -61,6 +61,19 @@ std::string DescribeShape(const std::string& datatype, const std::vector<int64_t
   return out + "]";
 }
 
+std::string DescribeBounds(const std::string& datatype, const std::vector<int64_t>& min_shape,
+                           const std::vector<int64_t>& max_shape) {
+  std::string out = datatype + "[";
+  for (size_t i = 0; i < max_shape.size(); ++i) {
+    if (i > 0) out += ",";
+    if (i < min_shape.size() && min_shape[i] != max_shape[i]) {
+      out += std::to_string(min_shape[i]) + "..";
+    }
+    out += std::to_string(max_shape[i]);
+  }
+  return out + "]";
+}
+
 std::vector<TensorData> SeededInputs(const std::vector<TensorSpec>& specs, uint64_t seed) {
   std::vector<TensorData> inputs;
   for (size_t i = 0; i < specs.size(); ++i) {

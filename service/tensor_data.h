@@ -19,7 +19,15 @@ struct TensorSpec {
   ScalarType dtype = ScalarType::kFloat;
   std::vector<int64_t> shape;  // export-time (upper-bound) shape
   bool dynamic = false;        // sizes may shrink within `shape` (same rank)
+  // Inputs: the smallest size of each dimension (== shape for a static
+  // input and for the fixed dimensions of a dynamic one); empty for outputs.
+  std::vector<int64_t> min_shape;
 };
+
+// "FP32[1..8,16]": the range of each dimension that varies, the size of
+// each fixed one.
+std::string DescribeBounds(const std::string& datatype, const std::vector<int64_t>& min_shape,
+                           const std::vector<int64_t>& max_shape);
 
 struct TensorData {
   ScalarType dtype = ScalarType::kFloat;

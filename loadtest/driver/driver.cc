@@ -86,6 +86,12 @@ SessionRecord ToRecord(const PlannedSession& planned,
   switch (result.outcome()) {
     case v1::SESSION_OUTCOME_OK: r.outcome = Outcome::kOk; break;
     case v1::SESSION_OUTCOME_OOM_KILLED: r.outcome = Outcome::kOomKilled; break;
+    case v1::SESSION_OUTCOME_CANCELLED:
+      // Stopped by the server (its --max_session_s or shutdown): the
+      // harness's failure, not the stack's.
+      r.outcome = Outcome::kHarnessError;
+      r.error_cause = "CANCELLED";
+      break;
     default:
       r.outcome = Outcome::kStackError;
       r.error_cause = ShortCause(result.error_message());
@@ -169,7 +175,7 @@ absl::StatusOr<ResultSet> RunFleet(const FleetPlan& plan, const DriverOptions& o
         std::lock_guard<std::mutex> lock(mu);
         stats->calls += attempt + 1;
         stats->retries += attempt;
-        if (!status.ok()) ++stats->harness_errors;
+        if (!status.ok() || records[i].outcome == Outcome::kHarnessError) ++stats->harness_errors;
         if (p.spec.execution_mode() == v1::EXECUTION_MODE_SAMPLED) ++stats->sampled_sessions;
         for (const std::string& code : failures) ++stats->failed_calls_by_code[code];
       }

@@ -13,7 +13,9 @@
 // DEADLINE_EXCEEDED or ABORTED is retried up to max_retries times with
 // exponential backoff. Every failed call is counted by its gRPC code in
 // DriverStats; a session whose last call failed becomes a kHarnessError
-// record with that code as cause (never dropped).
+// record with that code as cause (never dropped), and so does one the server
+// stopped (SESSION_OUTCOME_CANCELLED, cause "CANCELLED"). The cli checks
+// the servers first (preflight.h).
 //
 // RunFleet is thread-compatible: one call at a time per DriverOptions.
 

@@ -149,6 +149,7 @@ std::string RenderHtmlReport(const Report& report) {
        << ExitCodeFor(report.status) << ". A = <code>" << Esc(info.arm_a)
        << "</code>, B = <code>" << Esc(info.arm_b) << "</code>; "
        << DesignName(info.design) << " design, seed " << info.seed << "; "
+       << (info.calibration.empty() ? "" : "host calibration <code>" + Esc(info.calibration) + "</code>; ")
        << FormatNumber(100 * report.options.confidence)
        << " % confidence intervals; minimum effect ±"
        << FormatNumber(100 * report.options.min_effect)

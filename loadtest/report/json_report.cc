@@ -145,6 +145,7 @@ std::string RenderJsonReport(const Report& report) {
                      {"design", DesignName(info.design)},
                      {"arm_a", info.arm_a},        {"arm_b", info.arm_b},
                      {"share_b", info.share_b},    {"spec_digest", info.spec_digest}};
+  if (!info.calibration.empty()) j["experiment"]["calibration"] = info.calibration;
   j["options"] = {{"confidence", o.confidence},
                   {"min_effect", o.min_effect},
                   {"quantiles", o.quantiles},

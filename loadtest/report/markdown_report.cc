@@ -125,6 +125,7 @@ std::string RenderMarkdownReport(const Report& report) {
      << " (exit code " << ExitCodeFor(report.status) << ")\n\n"
      << "A = `" << info.arm_a << "`, B = `" << info.arm_b << "`; "
      << DesignName(info.design) << " design, seed " << info.seed << "; "
+     << (info.calibration.empty() ? "" : "host calibration " + info.calibration + "; ")
      << FormatNumber(100 * o.confidence) << " % CIs; minimum effect ±"
      << FormatNumber(100 * o.min_effect) << " % on p"
      << FormatNumber(100 * o.decision_quantiles.front());

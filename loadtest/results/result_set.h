@@ -44,11 +44,14 @@ struct ExperimentInfo {
   std::string arm_b = "B";
   double share_b = 0.5;     // Designed share of sessions on B.
   std::string spec_digest;  // Fingerprint of the fleet spec, set by the driver.
+  // Fingerprint of the host calibration every server used (the driver's
+  // preflight; empty for synthetic fleets).
+  std::string calibration;
 
   bool operator==(const ExperimentInfo& o) const {
     return name == o.name && seed == o.seed && design == o.design &&
            arm_a == o.arm_a && arm_b == o.arm_b && share_b == o.share_b &&
-           spec_digest == o.spec_digest;
+           spec_digest == o.spec_digest && calibration == o.calibration;
   }
 };
 

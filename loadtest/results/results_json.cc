@@ -74,6 +74,7 @@ std::string ResultSetToJson(const ResultSet& results) {
                      {"arm_b", info.arm_b},
                      {"share_b", info.share_b},
                      {"spec_digest", info.spec_digest}};
+  if (!info.calibration.empty()) j["experiment"]["calibration"] = info.calibration;
   j["shard"] = {{"index", results.shard().index},
                 {"count", results.shard().count}};
   Json sessions = Json::array();
@@ -105,6 +106,7 @@ absl::StatusOr<ResultSet> ResultSetFromJson(std::string_view text) {
     info.arm_b = e.at("arm_b").get<std::string>();
     info.share_b = e.at("share_b").get<double>();
     info.spec_digest = e.at("spec_digest").get<std::string>();
+    info.calibration = e.value("calibration", std::string());
     ShardSpec shard;
     shard.index = j.at("shard").at("index").get<uint32_t>();
     shard.count = j.at("shard").at("count").get<uint32_t>();

@@ -18,31 +18,109 @@
 #ifdef EF_LOADTEST_HAVE_DRIVER
 #include <unistd.h>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "loadtest/driver/driver.h"
 #include "loadtest/driver/fleet_plan.h"
+#include "loadtest/driver/preflight.h"
 #endif
 
 namespace edgefleet {
 namespace loadtest {
 namespace {
 
-constexpr char kUsage[] =
-    R"(usage: edgefleet-loadtest <command> [flags] [files]
-  run     --spec FLEET.textproto --server HOST:PORT[,HOST:PORT...]
-          [--shard i/n] [--out-dir DIR] [--out RESULTS.json]
-          [--concurrency N] [--progress auto|on|off] [report flags]
-          (whole fleet: writes results.json and the reports, exits with the
-          verdict code; a shard writes results.shard-i-of-n.json only)
-  synth   --out FILE [--devices 1000] [--sessions 1] [--inferences 20]
-          [--seed 1] [--design paired|hashed] [--share-b 0.5] [--shard i/n]
-          [--latency-b 1] [--load-b 1] [--memory-b 1] [--anr-b 1] [--oom-b 1]
-          [--stack-error-b 0] [--effect-class NAME] [--harness-error-rate 0]
-  merge   --out FILE SHARD.json...
-  report  [--out-dir DIR] [--confidence 0.95] [--min-effect 0.05]
-          [--replicates 1000] [--threads N] RESULTS.json...
-exit codes: 0 pass, 1 error, 2 regression, 3 inconclusive, 4 invalid (SRM)
+constexpr char kRunUsage[] =
+    R"(usage: edgefleet-loadtest run --spec FLEET.textproto --server HOST:PORT[,HOST:PORT...] [flags]
+  Checks the servers first (reachable, the spec's arms and device classes
+  exist, one calibration handed to all), runs the fleet, writes the results
+  and, for the whole fleet, the reports; exits with the verdict's code.
+  --spec FILE              fleet spec, an edgefleet.v1.FleetSpec textproto (required)
+  --server LIST            edgefleet-server addresses, HOST:PORT[,HOST:PORT...] (required)
+  --shard i/n              run shard i of n only (0/1: the whole fleet)
+  --out-dir DIR            where every output goes (.)
+  --out FILE               the results file (DIR/results.json; a shard:
+                           DIR/results.shard-i-of-n.json); call accounting goes
+                           beside it as *.driver.json
+  --concurrency N          override the spec's arrival.concurrency (0: keep the spec's)
+  --progress MODE          auto, on or off: progress bar on stderr (auto: when a terminal)
+  --calibration FILE       a HostCalibration textproto handed to every server
+                           (default: the first server's, handed to the others)
+  --max-harness-errors X   fraction of sessions whose calls failed above which
+                           the run is an error, not a verdict (0.01)
+  report flags (whole fleet), as `report`: --confidence X (0.95), --min-effect X (0.05),
+                           --replicates N (1000), --threads N (the host's cores)
+  Whole-fleet outputs in DIR: results.json, results.driver.json, report.json,
+  report.md, report.html.
 )";
+
+constexpr char kSynthUsage[] =
+    R"(usage: edgefleet-loadtest synth --out FILE [flags]
+  Writes a synthetic fleet's results (no server needed).
+  --out FILE               results file to write (required)
+  --devices N              devices (1000)
+  --sessions N             sessions per device (1)
+  --inferences N           inferences per session (20)
+  --seed N                 seed (1)
+  --design D               paired or hashed (paired)
+  --share-b X              hashed design: share of devices on B (0.5)
+  --shard i/n              write shard i of n only (0/1)
+  --latency-b X            B's latency multiplier (1)
+  --load-b X               B's load-time multiplier (1)
+  --memory-b X             B's memory multiplier (1)
+  --anr-b X                B's ANR-rate multiplier (1)
+  --oom-b X                B's OOM-rate multiplier (1)
+  --stack-error-b X        B's stack error rate (0)
+  --effect-class NAME      apply B's effects to this device class only (all)
+  --harness-error-rate X   share of sessions that are harness errors (0)
+)";
+
+constexpr char kMergeUsage[] =
+    R"(usage: edgefleet-loadtest merge --out FILE SHARD.json...
+  Combines the complete set of shard result files of one experiment.
+  --out FILE               merged results file to write (required)
+)";
+
+constexpr char kReportUsage[] =
+    R"(usage: edgefleet-loadtest report [flags] RESULTS.json...
+  Analyses result files (shards are merged on the fly), writes report.json,
+  report.md and report.html, prints the Markdown; exits with the verdict's code.
+  --out-dir DIR            where the reports go (.)
+  --confidence X           confidence of the intervals (0.95)
+  --min-effect X           smallest relative change that counts (0.05)
+  --replicates N           bootstrap replicates (1000)
+  --threads N              analysis threads (the host's cores)
+)";
+
+constexpr char kExitCodes[] =
+    R"(exit codes: 0 pass, 1 error (bad input, unreachable server, unknown arm or
+  device class, too many harness errors), 2 regression, 3 inconclusive,
+  4 invalid (sample-ratio mismatch)
+)";
+
+std::string Usage() {
+  return std::string("usage: edgefleet-loadtest <command> [flags] [files]\n"
+                     "commands: run, synth, merge, report; "
+                     "`edgefleet-loadtest <command> --help` (or -h) for its flags.\n"
+                     "Flags are --name=value or --name value.\n\n") +
+         kRunUsage + "\n" + kSynthUsage + "\n" + kMergeUsage + "\n" + kReportUsage + "\n" +
+         kExitCodes;
+}
+
+// For --help: prints `usage`, checking that it names every flag the command
+// read (a flag missing from its help is a bug: exit 1 saying which).
+int Help(const Flags& flags, const char* usage, std::ostream& out, std::ostream& err) {
+  const std::string text = usage;
+  for (const std::string& name : flags.used()) {
+    if (text.find("--" + name + " ") == std::string::npos &&
+        text.find("--" + name + ",") == std::string::npos &&
+        text.find("--" + name + "\n") == std::string::npos) {
+      err << "edgefleet-loadtest: internal: flag --" << name << " is not in the help\n";
+      return kExitError;
+    }
+  }
+  out << text << kExitCodes;
+  return kExitPass;
+}
 
 int Fail(std::ostream& err, const absl::Status& status) {
   err << "edgefleet-loadtest: " << status.message() << "\n";
@@ -90,6 +168,7 @@ int Synth(Flags& flags, std::ostream& out, std::ostream& err) {
   o.effect_b.stack_error_rate = flags.GetDouble("stack-error-b", 0);
   o.effect_class = flags.GetString("effect-class", "");
   o.harness_error_rate = flags.GetDouble("harness-error-rate", 0);
+  if (flags.help()) return Help(flags, kSynthUsage, out, err);
   if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
   if (path.empty()) return Fail(err, absl::InvalidArgumentError("--out is required"));
   if (!ParseDesign(design, &o.design)) {
@@ -109,6 +188,7 @@ int Synth(Flags& flags, std::ostream& out, std::ostream& err) {
 
 int Merge(Flags& flags, std::ostream& out, std::ostream& err) {
   const std::string path = flags.GetString("out", "");
+  if (flags.help()) return Help(flags, kMergeUsage, out, err);
   if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
   if (path.empty()) return Fail(err, absl::InvalidArgumentError("--out is required"));
   absl::StatusOr<ResultSet> merged = ReadAndMerge(flags.positional());
@@ -165,6 +245,7 @@ int WriteReports(const ResultSet& results, const AnalysisOptions& o,
 int ReportCommand(Flags& flags, std::ostream& out, std::ostream& err) {
   const std::filesystem::path dir = flags.GetString("out-dir", ".");
   const AnalysisOptions o = ReportOptions(flags);
+  if (flags.help()) return Help(flags, kReportUsage, out, err);
   if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
   absl::StatusOr<ResultSet> results = ReadAndMerge(flags.positional());
   if (!results.ok()) return Fail(err, results.status());
@@ -180,10 +261,19 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   std::string results_path = flags.GetString("out", "");
   const int64_t concurrency = flags.GetInt("concurrency", 0);
   const std::string progress = flags.GetString("progress", "auto");
+  const std::string calibration_path = flags.GetString("calibration", "");
+  const double max_harness_errors = flags.GetDouble("max-harness-errors", 0.01);
   const AnalysisOptions o = ReportOptions(flags);
+  if (flags.help()) return Help(flags, kRunUsage, out, err);
   if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
   if (spec_path.empty() || servers.empty()) {
     return Fail(err, absl::InvalidArgumentError("--spec and --server are required"));
+  }
+  if (progress != "auto" && progress != "on" && progress != "off") {
+    return Fail(err, absl::InvalidArgumentError("--progress: auto, on or off"));
+  }
+  if (!(max_harness_errors >= 0 && max_harness_errors <= 1)) {
+    return Fail(err, absl::InvalidArgumentError("--max-harness-errors must be in [0, 1]"));
   }
   absl::StatusOr<ShardSpec> shard = ShardSpec::Parse(shard_text);
   if (!shard.ok()) return Fail(err, shard.status());
@@ -196,6 +286,19 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   if (!plan.ok()) return Fail(err, plan.status());
   DriverOptions options;
   options.addresses = absl::StrSplit(servers, ',', absl::SkipEmpty());
+  PreflightOptions preflight_options;
+  preflight_options.addresses = options.addresses;
+  if (!calibration_path.empty()) {
+    absl::StatusOr<v1::HostCalibration> calibration = ReadCalibrationFile(calibration_path);
+    if (!calibration.ok()) return Fail(err, calibration.status());
+    preflight_options.calibration = *std::move(calibration);
+  }
+  absl::StatusOr<PreflightResult> preflight = Preflight(plan->spec, preflight_options);
+  if (!preflight.ok()) return Fail(err, preflight.status());
+  plan->info.calibration = preflight->calibration_fingerprint;
+  out << "calibration " << preflight->calibration_fingerprint << " (from "
+      << (calibration_path.empty() ? preflight->calibration_source : calibration_path)
+      << ") on " << options.addresses.size() << " server(s)\n";
   const bool tty = isatty(STDERR_FILENO) != 0;
   if (progress == "on" || (progress == "auto" && tty)) options.progress = &err;
   DriverStats stats;
@@ -221,6 +324,12 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   }
   out << "wrote " << results->records().size() << " session records to "
       << results_path << " (call accounting: " << stats_path.string() << ")\n";
+  if (stats.harness_errors > max_harness_errors * static_cast<double>(stats.sessions)) {
+    return Fail(err, absl::UnavailableError(absl::StrCat(
+                         stats.harness_errors, " of ", stats.sessions,
+                         " sessions failed in the harness (over --max-harness-errors ",
+                         max_harness_errors, "): no verdict; see ", stats_path.string())));
+  }
   if (!shard->IsWhole()) {
     out << "shard " << shard->ToString()
         << ": merge all shards with `edgefleet-loadtest merge`, then `report`\n";
@@ -235,10 +344,14 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
 int RunCli(int argc, const char* const* argv, std::ostream& out,
            std::ostream& err) {
   if (argc < 2) {
-    err << kUsage;
+    err << Usage();
     return kExitError;
   }
   const std::string command = argv[1];
+  if (command == "help" || command == "--help" || command == "-h") {
+    out << Usage();
+    return kExitPass;
+  }
   Flags flags(argc, argv, 2);
   if (command == "synth") return Synth(flags, out, err);
   if (command == "merge") return Merge(flags, out, err);
@@ -246,11 +359,7 @@ int RunCli(int argc, const char* const* argv, std::ostream& out,
 #ifdef EF_LOADTEST_HAVE_DRIVER
   if (command == "run") return Run(flags, out, err);
 #endif
-  if (command == "help" || command == "--help") {
-    out << kUsage;
-    return kExitPass;
-  }
-  err << "unknown command '" << command << "'\n" << kUsage;
+  err << "unknown command '" << command << "'\n" << Usage();
   return kExitError;
 }
 

@@ -86,6 +86,29 @@ TEST_F(CliTest, ErrorsExitWithOne) {
   EXPECT_EQ(Run({"help"}), kExitPass);
 }
 
+TEST_F(CliTest, HelpOnEveryCommandListsItsFlagsAndTheExitCodes) {
+  for (const std::string help : {"--help", "-h", "help"}) {
+    EXPECT_EQ(Run({help}), kExitPass) << help;
+    EXPECT_NE(out_.str().find("commands: run, synth, merge, report"), std::string::npos);
+    EXPECT_NE(out_.str().find("exit codes: 0 pass, 1 error"), std::string::npos);
+  }
+  for (const std::string command : {"run", "synth", "merge", "report"}) {
+    for (const std::string help : {"--help", "-h"}) {
+      // Help wins over missing or other flags, and writes nothing.
+      EXPECT_EQ(Run({command, help, "--out-dir", Path("nothing")}), kExitPass) << command;
+      EXPECT_EQ(Run({command, help}), kExitPass) << command << " " << help << err_.str();
+      EXPECT_NE(out_.str().find("usage: edgefleet-loadtest " + command), std::string::npos);
+      EXPECT_NE(out_.str().find("exit codes:"), std::string::npos);
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "nothing"));
+  Run({"run", "--help"});
+  for (const char* flag : {"--spec", "--server", "--out-dir", "--calibration",
+                           "--max-harness-errors", "--confidence", "--replicates"}) {
+    EXPECT_NE(out_.str().find(flag), std::string::npos) << flag;
+  }
+}
+
 }  // namespace
 }  // namespace loadtest
 }  // namespace edgefleet

@@ -44,7 +44,10 @@ echo "== run in SAMPLED mode (device times from each arm's measured and"
 echo "== calibrated costs, no execution). All times are emulated device times."
 start=$(date +%s)
 set +e
-"$loadtest_bin" run --spec="$spec" --server="127.0.0.1:$grpc_port" --out-dir="$out"
+# One calibration per experiment: the file just measured is handed to every
+# server of the run (here one), and its fingerprint is printed in the report.
+"$loadtest_bin" run --spec="$spec" --server="127.0.0.1:$grpc_port" --out-dir="$out" \
+  --calibration="$out/calibration.textproto"
 code=$?
 set -e
 echo "== driver finished in $(( $(date +%s) - start )) s"
@@ -59,3 +62,5 @@ case $code in
 esac
 echo "== verdict: $verdict (edgefleet-loadtest exit code $code; the demo exits 0)"
 echo "== reports: $out/report.md $out/report.json $out/report.html"
+echo "== to reuse this host calibration: edgefleet-server --calibration=$out/calibration.textproto"
+echo "== and/or edgefleet-loadtest run --calibration=$out/calibration.textproto (every server gets it)"

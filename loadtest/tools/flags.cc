@@ -8,6 +8,10 @@ namespace loadtest {
 Flags::Flags(int argc, const char* const* argv, int first) {
   for (int i = first; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      help_ = true;
+      continue;
+    }
     if (arg.rfind("--", 0) != 0) {
       positional_.push_back(arg);
       continue;

@@ -1,6 +1,7 @@
 // A small "--name=value" / "--name value" parser for the subcommands, with
 // typed getters that record the first error. Flags are declared by use:
 // Finish() rejects any flag no getter asked for, so typos fail loudly.
+// "--help" and "-h" take no value: they set help().
 // Not thread-safe.
 
 #ifndef EDGEFLEET_LOADTEST_TOOLS_FLAGS_H_
@@ -27,6 +28,9 @@ class Flags {
   double GetDouble(const std::string& name, double fallback);
   int64_t GetInt(const std::string& name, int64_t fallback);
   const std::vector<std::string>& positional() const { return positional_; }
+  bool help() const { return help_; }
+  // Names the getters asked for so far.
+  const std::set<std::string>& used() const { return used_; }
 
   // The first parse error, or an unknown flag; OK otherwise.
   absl::Status Finish() const;
@@ -36,6 +40,7 @@ class Flags {
   std::vector<std::string> positional_;
   std::set<std::string> used_;
   absl::Status error_;
+  bool help_ = false;
 };
 
 }  // namespace loadtest

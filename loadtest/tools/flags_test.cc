@@ -31,6 +31,21 @@ TEST(FlagsTest, ReportsErrors) {
   EXPECT_FALSE(Flags(3, dangling, 2).Finish().ok());
 }
 
+TEST(FlagsTest, HelpTakesNoValue) {
+  for (const char* help : {"--help", "-h"}) {
+    const char* argv[] = {"tool", "cmd", help, "--n", "3"};
+    Flags flags(5, argv, 2);
+    EXPECT_TRUE(flags.help()) << help;
+    EXPECT_EQ(flags.GetInt("n", 0), 3);
+    EXPECT_TRUE(flags.positional().empty());
+    EXPECT_TRUE(flags.Finish().ok()) << help;
+  }
+  const char* last[] = {"tool", "cmd", "--help"};
+  Flags flags(3, last, 2);
+  EXPECT_TRUE(flags.help());
+  EXPECT_TRUE(flags.Finish().ok());  // not "--help needs a value"
+}
+
 }  // namespace
 }  // namespace loadtest
 }  // namespace edgefleet

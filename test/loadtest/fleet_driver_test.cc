@@ -3,6 +3,7 @@
 // reports consistent with the streamed sessions, sharded == unsharded, and
 // failed calls counted by cause. One server for the whole suite.
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -17,6 +18,8 @@
 #include "loadtest/results/results_json.h"
 #include "loadtest/tools/cli.h"
 #include "nlohmann/json.hpp"
+#include "edgefleet/v1/emulator.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
 #include "test/service/server_process.h"
 
 namespace edgefleet {
@@ -226,6 +229,137 @@ TEST_F(FleetDriverTest, HashedDesignRunsAndReports) {
   EXPECT_EQ(stats["sessions"].get<uint64_t>(), 80u);
   EXPECT_EQ(stats["harness_errors"].get<uint64_t>(), 0u);
   EXPECT_TRUE(std::filesystem::exists(base + "/report.html"));
+}
+
+// Writes `spec` as a textproto in a fresh directory; returns its path.
+std::string WriteSpec(const v1::FleetSpec& spec) {
+  const std::string path = testing::MakeTempDir() + "/spec.textproto";
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(spec, &text);
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST_F(FleetDriverTest, MisspelledArmOrClassIsAnErrorNotAVerdict) {
+  absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(kTinySpec);
+  ASSERT_TRUE(spec.ok());
+  spec->set_arm_b("small_cnn.edgeflet");
+  spec->mutable_population(0)->set_device_class("mid_andriod");
+  const std::string dir = testing::MakeTempDir();
+  std::string out;
+  const int code = Cli({"run", "--spec", WriteSpec(*spec), "--server", server_->address(),
+                        "--out-dir", dir, "--progress=off"},
+                       &out);
+  printf("%s", out.c_str());
+  EXPECT_EQ(code, 1);
+  EXPECT_NE(out.find("arm 'small_cnn.edgeflet'"), std::string::npos);
+  EXPECT_NE(out.find("device class 'mid_andriod'"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/results.json"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/report.json"));
+}
+
+TEST_F(FleetDriverTest, UnreachableOrMalformedServerFailsAtOnce) {
+  for (const std::string& server : {std::string("127.0.0.1:1"), std::string("127.0.0.1"),
+                                    std::string("127.0.0.1:99999"),
+                                    server_->address() + ",localhost"}) {
+    const std::string dir = testing::MakeTempDir();
+    std::string out;
+    const auto start = std::chrono::steady_clock::now();
+    const int code = Cli({"run", std::string("--spec=") + kTinySpec, "--server=" + server,
+                          "--out-dir=" + dir, "--progress=off"},
+                         &out);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    printf("--server=%s: exit %d after %.2f s: %s", server.c_str(), code, took, out.c_str());
+    EXPECT_EQ(code, 1) << server;
+    EXPECT_LT(took, 10.0) << server;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/report.json")) << server;
+  }
+}
+
+TEST_F(FleetDriverTest, TooManyHarnessErrorsIsAnErrorNotAVerdict) {
+  absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(kTinySpec);
+  ASSERT_TRUE(spec.ok());
+  // Every session runs for real, 200 inferences: far longer than its 1 ms
+  // call deadline, so every call fails (and its retries).
+  spec->set_devices(4);
+  spec->set_inferences_per_session(200);
+  spec->mutable_sampled()->set_enabled(false);
+  spec->set_call_timeout_ms(1);
+  spec->set_max_retries(1);
+  const std::string dir = testing::MakeTempDir();
+  std::string out;
+  const int code = Cli({"run", "--spec=" + WriteSpec(*spec), "--server=" + server_->address(),
+                        "--out-dir=" + dir, "--progress=off"},
+                       &out);
+  printf("%s", out.c_str());
+  EXPECT_EQ(code, 1);
+  EXPECT_NE(out.find("16 of 16 sessions failed in the harness"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/results.driver.json"));  // kept to diagnose
+  EXPECT_FALSE(std::filesystem::exists(dir + "/report.json"));
+}
+
+TEST_F(FleetDriverTest, OneCalibrationIsHandedToEveryServer) {
+  // A second server without a calibration file measures its own on start.
+  testing::ServerProcess other;
+  ASSERT_TRUE(other.Start(testing::DefaultServerFlags())) << other.log();
+  auto fingerprint = [](const testing::ServerProcess& server) {
+    grpc::ClientContext context;
+    v1::GetCalibrationRequest request;
+    request.add_arms("small_cnn.pytorch-mobile");
+    request.add_arms("small_cnn.edgefleet");
+    v1::GetCalibrationResponse response;
+    const grpc::Status status = server.EmulatorStub()->GetCalibration(&context, request, &response);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return response.fingerprint();
+  };
+  const std::string first = fingerprint(*server_);
+  const std::string before = fingerprint(other);
+  printf("calibrations before: %s (first server) %s (second)\n", first.c_str(), before.c_str());
+  EXPECT_NE(first, before);  // measured separately, they differ
+  const std::string dir = testing::MakeTempDir();
+  std::string out;
+  const int code = Cli({"run", std::string("--spec=") + kTinySpec,
+                        "--server=" + server_->address() + "," + other.address(),
+                        "--out-dir=" + dir, "--progress=off", "--replicates=200", "--threads=2"},
+                       &out);
+  ASSERT_NE(code, 1) << out;
+  EXPECT_EQ(fingerprint(other), first);
+  EXPECT_NE(out.find("calibration " + first), std::string::npos) << out;
+  absl::StatusOr<ResultSet> results = ReadResultSetFile(dir + "/results.json");
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ(results->info().calibration, first);
+  EXPECT_NE(ReadText(dir + "/report.md").find("host calibration " + first), std::string::npos);
+  EXPECT_EQ(other.Terminate(), 0);
+}
+
+TEST_F(FleetDriverTest, ACalibrationFileIsHandedToTheServers) {
+  // The suite's server already uses this file: handing it over changes
+  // nothing, and the run records its fingerprint.
+  const std::string dir = testing::MakeTempDir();
+  std::string out;
+  const int code = Cli({"run", std::string("--spec=") + kTinySpec, "--server=" + server_->address(),
+                        "--out-dir=" + dir, "--progress=off", "--replicates=200", "--threads=2",
+                        std::string("--calibration=") + EF_TEST_CALIBRATION},
+                       &out);
+  ASSERT_NE(code, 1) << out;
+  absl::StatusOr<ResultSet> results = ReadResultSetFile(dir + "/results.json");
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ(results->info().calibration.size(), 16u);
+  EXPECT_NE(out.find("calibration " + results->info().calibration + " (from " +
+                     EF_TEST_CALIBRATION + ")"),
+            std::string::npos)
+      << out;
+  // A calibration without the spec's arms' costs is refused before any session.
+  const std::string empty = testing::MakeTempDir() + "/reference_only.textproto";
+  std::ofstream(empty) << "reference_model: \"mobilenet_v2_035\" reference_mac_ratio: 28.197 "
+                          "reference_host_us: 10000\n";
+  const int refused = Cli({"run", std::string("--spec=") + kTinySpec,
+                           "--server=" + server_->address(), "--out-dir=" + dir + "/x",
+                           "--progress=off", "--calibration=" + empty},
+                          &out);
+  EXPECT_EQ(refused, 1);
+  EXPECT_NE(out.find("has no host cost for arm"), std::string::npos) << out;
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The emulator through grpcurl and server reflection (no .proto files given
 # to grpcurl, except the standard health schema): list services, gRPC health checking, ListDeviceClasses,
-# RunSession, and a path-like model name. Usage (from the repository root):
+# RunSession, a path-like model name, and health NOT_SERVING during the
+# shutdown grace period after SIGTERM. Usage (from the repository root):
 #   grpcurl_test.sh <edgefleet-server> <grpcurl> <calibration file>
 set -euo pipefail
 server="$1"; grpcurl="$2"; calibration="$3"
@@ -9,7 +10,8 @@ dir="$(mktemp -d /tmp/edgefleet-grpcurl-XXXXXX)"
 "$server" --port=0 --metrics_port=0 --port_file="$dir/ports" \
   --model_repository=test/fixtures \
   --device_classes=deploy/device_classes,test/service/testdata/device_classes \
-  --arms=test/service/testdata/arms.textproto --calibration="$calibration" 2>"$dir/server.log" &
+  --arms=test/service/testdata/arms.textproto --calibration="$calibration" \
+  --shutdown_grace_s 3 2>"$dir/server.log" &
 pid=$!
 trap 'kill -9 $pid 2>/dev/null || true' EXIT
 for _ in $(seq 1 1800); do [ -s "$dir/ports" ] && break; sleep 0.1; done
@@ -48,7 +50,15 @@ echo "$bad"
 grep -q "InvalidArgument" <<<"$bad" || fail "path-like name is not INVALID_ARGUMENT"
 grep -q "path separator" <<<"$bad" || fail "the message does not name the problem"
 
+# SIGTERM: health says NOT_SERVING while the listener still answers (the
+# 3 s grace), then the server exits 0.
 kill -TERM $pid
+sleep 0.5
+draining="$("$grpcurl" -plaintext -max-time 2 -import-path test/service/testdata -proto health.proto \
+  "$addr" grpc.health.v1.Health/Check 2>&1 || true)"
+echo "after SIGTERM: $draining"
+grep -q '"status": "NOT_SERVING"' <<<"$draining" || fail "health is not NOT_SERVING after SIGTERM"
+kill -0 $pid 2>/dev/null || fail "the server stopped before its grace period ended"
 wait $pid || fail "server exited with $?"
 trap - EXIT
-echo "grpcurl: 5 passed, 0 failed"
+echo "grpcurl: 6 passed, 0 failed"

@@ -102,6 +102,22 @@ TEST_F(KserveTest, HealthAndMetadata) {
     EXPECT_EQ(meta.outputs(0).shape(1), 10);
   }
   {
+    // Bounded-dynamic: -1 only where the size varies, the ranges as
+    // parameters (from the model's input_bounds.textproto).
+    grpc::ClientContext c;
+    inference::ModelMetadataRequest request;
+    request.set_name("dynamic_bound");
+    inference::ModelMetadataResponse meta;
+    ASSERT_TRUE(stub->ModelMetadata(&c, request, &meta).ok());
+    ASSERT_EQ(meta.inputs_size(), 1);
+    const auto& input = meta.inputs(0);
+    EXPECT_EQ(std::vector<int64_t>(input.shape().begin(), input.shape().end()),
+              (std::vector<int64_t>{-1, 16}));
+    ASSERT_EQ(input.parameters().count("min_shape"), 1u);
+    EXPECT_EQ(input.parameters().at("min_shape").string_param(), "1,16");
+    EXPECT_EQ(input.parameters().at("max_shape").string_param(), "8,16");
+  }
+  {
     grpc::ClientContext c;
     inference::ModelReadyRequest request;
     request.set_name("mobilenet_v2_035");

@@ -141,6 +141,149 @@ TEST(ServerBehaviourTest, OverloadBeyondTheQueueBoundIsResourceExhaustedAtOnce) 
   EXPECT_EQ(server.Terminate(), 0);
 }
 
+// Waits until the server reports `n` requests in flight; the seconds from
+// now to the start of the scrape that saw it (so a slow scrape on a loaded
+// host does not count), or -1 after 3000 scrapes.
+double SecondsUntilInflight(const ServerProcess& server, int n) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 3000; ++i) {
+    const auto scrape = std::chrono::steady_clock::now();
+    if (Sample(FetchMetrics(server.metrics_port()), "edgefleet_inflight_requests", {}) == n) {
+      return std::chrono::duration<double>(scrape - start).count();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return -1;
+}
+
+TEST(ServerBehaviourTest, AbandonedCallsFreeTheirSlotsWithinASecond) {
+  // Every kind of long call, each abandoned by its client after 0.5 s: wall-
+  // clock paced sessions (60 x 100 ms), a REAL-mode session (100000 real
+  // inferences), and an experiment of paced sessions. Together they fill
+  // the admission (2 slots + queue 4).
+  std::vector<std::string> flags = Flags();
+  flags.push_back("--compute_slots=2");
+  flags.push_back("--queue_bound=4");
+  flags.push_back("--max_calls_per_client=6");
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(flags)) << server.log();
+  const auto deadline = std::chrono::system_clock::now() + std::chrono::milliseconds(500);
+  std::vector<std::thread> calls;
+  std::vector<grpc::Status> statuses(6);
+  for (int i = 0; i < 4; ++i) {
+    calls.emplace_back([&, i] {
+      grpc::ClientContext context;
+      context.set_deadline(deadline);
+      v1::SessionResult result;
+      statuses[i] = server.EmulatorStub()->RunSession(
+          &context, Session("mlp.edgefleet", "mid_android", 60, 100, true), &result);
+    });
+  }
+  calls.emplace_back([&] {
+    grpc::ClientContext context;
+    context.set_deadline(deadline);
+    v1::RunSessionRequest request =
+        Session("mobilenet.edgefleet", "mid_android", 100000, 0, false);
+    request.mutable_spec()->set_execution_mode(v1::EXECUTION_MODE_REAL);
+    v1::SessionResult result;
+    statuses[4] = server.EmulatorStub()->RunSession(&context, request, &result);
+  });
+  calls.emplace_back([&] {
+    grpc::ClientContext context;
+    context.set_deadline(deadline);
+    v1::RunExperimentRequest request;
+    for (int i = 0; i < 4; ++i) {
+      *request.add_sessions() = Session("mlp.edgefleet", "mid_android", 60, 100, true).spec();
+    }
+    request.set_parallelism(2);
+    auto reader = server.EmulatorStub()->RunExperiment(&context, request);
+    v1::SessionResult result;
+    while (reader->Read(&result)) {
+    }
+    statuses[5] = reader->Finish();
+  });
+  for (std::thread& t : calls) t.join();
+  for (const grpc::Status& status : statuses) {
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED) << status.error_message();
+  }
+  // Every call's deadline has passed: the server must let go of them.
+  const double freed = SecondsUntilInflight(server, 0);
+  printf("all six abandoned calls left the server %.3f s after their deadline\n", freed);
+  EXPECT_GE(freed, 0);
+  EXPECT_LT(freed, 1.0);
+  const std::string body = FetchMetrics(server.metrics_port());
+  const double cancelled = Sample(body, "edgefleet_sessions_total", {"outcome=\"cancelled\""});
+  printf("sessions cancelled: %.0f\n", cancelled);
+  EXPECT_GE(cancelled, 5);  // the 4 + 1 sessions, and the experiment's running ones
+  // And the server serves again at once.
+  grpc::ClientContext context;
+  v1::SessionResult result;
+  const grpc::Status after = server.EmulatorStub()->RunSession(
+      &context, Session("mlp.edgefleet", "mid_android", 2, 0, false), &result);
+  EXPECT_TRUE(after.ok()) << after.error_message();
+  EXPECT_EQ(result.outcome(), v1::SESSION_OUTCOME_OK);
+  EXPECT_EQ(server.Terminate(), 0);
+}
+
+TEST(ServerBehaviourTest, OneClientCannotFillTheQueue) {
+  std::vector<std::string> flags = Flags();
+  flags.push_back("--compute_slots=1");
+  flags.push_back("--queue_bound=3");  // admits 4; one client gets (4 + 1) / 2 = 2
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(flags)) << server.log();
+  const auto deadline = std::chrono::system_clock::now() + std::chrono::seconds(3);
+  std::vector<std::thread> holders;
+  for (int i = 0; i < 2; ++i) {
+    holders.emplace_back([&] {
+      grpc::ClientContext context;
+      context.set_deadline(deadline);
+      v1::SessionResult result;
+      server.EmulatorStub()->RunSession(
+          &context, Session("mlp.edgefleet", "mid_android", 60, 100, true), &result);
+    });
+  }
+  ASSERT_TRUE(WaitForInflight(server, 2));
+  grpc::ClientContext context;
+  v1::SessionResult result;
+  const grpc::Status third = server.EmulatorStub()->RunSession(
+      &context, Session("mlp.edgefleet", "mid_android", 1, 0, false), &result);
+  printf("third call from the same client: %d %s\n", third.error_code(),
+         third.error_message().c_str());
+  EXPECT_EQ(third.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(third.error_message().find("too many calls from this client"), std::string::npos);
+  for (std::thread& t : holders) t.join();
+  EXPECT_EQ(server.Terminate(), 0);
+}
+
+TEST(ServerBehaviourTest, SessionsStopAtTheServersSessionCap) {
+  std::vector<std::string> flags = Flags();
+  flags.push_back("--max_session_s=1");
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(flags)) << server.log();
+  // A paced session that cannot fit is refused up front...
+  grpc::ClientContext paced_context;
+  v1::SessionResult paced;
+  const grpc::Status refused = server.EmulatorStub()->RunSession(
+      &paced_context, Session("mlp.edgefleet", "mid_android", 20, 100, true), &paced);
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(refused.error_message().find("--max_session_s"), std::string::npos);
+  // ... and a long REAL-mode one stops after it, as CANCELLED.
+  grpc::ClientContext context;
+  v1::RunSessionRequest request = Session("mobilenet.edgefleet", "mid_android", 100000, 0, false);
+  request.mutable_spec()->set_execution_mode(v1::EXECUTION_MODE_REAL);
+  v1::SessionResult result;
+  const auto start = std::chrono::steady_clock::now();
+  const grpc::Status status = server.EmulatorStub()->RunSession(&context, request, &result);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  printf("capped session: %s after %.2f s, %d inferences: %s\n", status.ok() ? "OK" : "error",
+         took, result.latency_us_size(), result.error_message().c_str());
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(result.outcome(), v1::SESSION_OUTCOME_CANCELLED);
+  EXPECT_NE(result.error_message().find("--max_session_s"), std::string::npos);
+  EXPECT_LT(took, 5.0);
+  EXPECT_EQ(server.Terminate(), 0);
+}
+
 TEST(ServerBehaviourTest, SigtermDrainsInFlightCallsThenExitsZero) {
   ServerProcess server;
   ASSERT_TRUE(server.Start(Flags())) << server.log();
@@ -185,6 +328,47 @@ TEST(ServerBehaviourTest, CalibrateRpcMeasuresAndSavesTheFactorsItUses) {
   for (const v1::ClassFactor& f : c.class_factors()) EXPECT_GT(f.slowdown(), 0) << f.device_class();
   std::ifstream saved(file);
   EXPECT_TRUE(saved.good()) << "Calibrate did not write " << file;
+  EXPECT_EQ(server.Terminate(), 0);
+}
+
+TEST(ServerBehaviourTest, CalibrationHandOverChecksWhatItIsGiven) {
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(Flags())) << server.log();
+  auto stub = server.EmulatorStub();
+  {
+    grpc::ClientContext context;
+    v1::GetCalibrationRequest request;
+    request.add_arms("no_such_arm");
+    v1::GetCalibrationResponse response;
+    EXPECT_EQ(stub->GetCalibration(&context, request, &response).error_code(),
+              grpc::StatusCode::NOT_FOUND);
+  }
+  v1::GetCalibrationResponse current;
+  {
+    grpc::ClientContext context;
+    v1::GetCalibrationRequest request;
+    request.add_arms("mlp.edgefleet");
+    ASSERT_TRUE(stub->GetCalibration(&context, request, &current).ok());
+    EXPECT_EQ(current.fingerprint().size(), 16u);
+  }
+  // No reference, absurd costs: refused, and the calibration in use stays.
+  v1::HostCalibration absurd = current.calibration();
+  absurd.mutable_costs(0)->set_inference_us(int64_t{1} << 62);
+  for (const v1::HostCalibration& bad : {v1::HostCalibration(), absurd}) {
+    grpc::ClientContext context;
+    v1::SetCalibrationRequest request;
+    *request.mutable_calibration() = bad;
+    v1::SetCalibrationResponse response;
+    const grpc::Status status = stub->SetCalibration(&context, request, &response);
+    printf("bad calibration: %s\n", status.error_message().c_str());
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  grpc::ClientContext context;
+  v1::SetCalibrationRequest request;
+  *request.mutable_calibration() = current.calibration();
+  v1::SetCalibrationResponse response;
+  ASSERT_TRUE(stub->SetCalibration(&context, request, &response).ok());
+  EXPECT_EQ(response.fingerprint(), current.fingerprint());
   EXPECT_EQ(server.Terminate(), 0);
 }
 

@@ -46,7 +46,8 @@ pid_t Spawn(const std::vector<std::string>& args, const std::string& log_path) {
 std::vector<std::string> DefaultServerFlags() {
   return {"--model_repository=test/fixtures",
           "--device_classes=deploy/device_classes,test/service/testdata/device_classes",
-          "--arms=test/service/testdata/arms.textproto", "--calibration_samples=3"};
+          "--arms=test/service/testdata/arms.textproto", "--calibration_samples=3",
+          "--shutdown_grace_s=0"};
 }
 
 std::string MakeTempDir() {

@@ -23,7 +23,8 @@ namespace edgefleet {
 namespace testing {
 
 // Flags every test server gets: the fixtures as model repository, the
-// default device classes plus the test classes, the test arms.
+// default device classes plus the test classes, the test arms, no shutdown
+// grace period (tests stop servers at once).
 std::vector<std::string> DefaultServerFlags();
 
 // A fresh temporary directory (removed by the OS's tmp cleaning, not here).

@@ -34,6 +34,7 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 from torch import nn  # noqa: E402
 from torch.export import Dim, export  # noqa: E402
+from torch.export.graph_signature import InputKind  # noqa: E402
 
 from executorch.exir import to_edge_transform_and_lower  # noqa: E402
 
@@ -228,9 +229,48 @@ def _spec(t, notes=None):
     return d
 
 
+def input_bounds(ep):
+    """[(min, max)] per dimension of each user input, from torch.export's
+    range constraints (a static dimension is (size, size))."""
+    nodes = {n.name: n for n in ep.graph.nodes if n.op == "placeholder"}
+    bounds = []
+    for spec in ep.graph_signature.input_specs:
+        if spec.kind != InputKind.USER_INPUT:
+            continue
+        dims = []
+        for d in nodes[spec.arg.name].meta["val"].shape:
+            if isinstance(d, int):
+                dims.append((d, d))
+            else:
+                r = ep.range_constraints[d.node.expr]
+                dims.append((int(r.lower), int(r.upper)))
+        bounds.append(dims)
+    return bounds
+
+
+def bounds_textproto(bounds):
+    """input_bounds.textproto (proto/edgefleet/v1/model_bounds.proto) for a
+    program with a dynamic input, or None when every input is static: the
+    server needs it to check each dimension of a request."""
+    if all(lo == hi for dims in bounds for lo, hi in dims):
+        return None
+    lines = [
+        "# proto-file: proto/edgefleet/v1/model_bounds.proto",
+        "# proto-message: edgefleet.v1.InputBounds",
+        "# Written by tools/export from torch.export's range constraints.",
+    ]
+    for i, dims in enumerate(bounds):
+        lo = ", ".join(str(a) for a, _ in dims)
+        hi = ", ".join(str(b) for _, b in dims)
+        lines.append(f'inputs {{ name: "input_{i}" min: [{lo}] max: [{hi}] }}')
+    return "\n".join(lines) + "\n"
+
+
 def export_pte(case):
+    """The program's bytes and its input_bounds.textproto text (or None)."""
     ep = export(case.module, case.export_inputs, dynamic_shapes=case.dynamic_shapes, strict=True)
-    return to_edge_transform_and_lower(ep).to_executorch().buffer
+    bounds = bounds_textproto(input_bounds(ep))
+    return to_edge_transform_and_lower(ep).to_executorch().buffer, bounds
 
 
 def export_one(name, description, build, out_dir):
@@ -238,7 +278,7 @@ def export_one(name, description, build, out_dir):
     with torch.no_grad():
         case = build()
         case.module.eval()
-        pte = export_pte(case)
+        pte, bounds = export_pte(case)
         outputs = _flatten(case.module(*case.inputs))
     if len(pte) > MAX_PTE_BYTES:
         raise SystemExit(f"{name}: model.pte is {len(pte)} bytes, over {MAX_PTE_BYTES}")
@@ -248,6 +288,9 @@ def export_one(name, description, build, out_dir):
     path = os.path.join(d, "model.pte")
     with open(path, "wb") as f:
         f.write(pte)
+    if bounds is not None:
+        with open(os.path.join(d, "input_bounds.textproto"), "w") as f:
+            f.write(bounds)
     for i, t in enumerate(case.inputs):
         np.save(os.path.join(d, f"input_{i}.npy"), t.contiguous().numpy())
     for j, t in enumerate(outputs):
