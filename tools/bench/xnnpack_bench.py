@@ -15,7 +15,10 @@ Single-thread runs are pinned to one core with `taskset -c 0`; T-thread runs to
 cores 0..T-1. Figures per cell: the best (lowest) of the rounds' values of
   load ms  program load + method load (delegate compilation, weight packing)
   p50 ms   median wall-clock latency over the iterations (nearest rank)
-and the ratios ours/ET (below 1: we are faster). The real runtime is called through
+and the ratios ours/ET (below 1: we are faster). At one thread it also prints CPU ms
+per inference (zoo_bench.py's method: process CPU time over the timed iterations,
+robust against other load on the host, which wall-clock figures are not).
+The real runtime is called through
 Python (its p50 includes a few tens of microseconds of call overhead, which matters
 only for tiny programs).
 """
@@ -29,6 +32,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import zoo_bench  # noqa: E402  (CPU-time measurement of both runtimes at one thread)
 
 
 def nearest_rank(values, p):
@@ -114,7 +119,7 @@ def inputs_of(d):
 
 
 def best(results, key):
-    values = [r[key] for r in results if key in r]
+    values = [r[key] for r in results if r.get(key) is not None]
     return min(values) if values else None
 
 
@@ -135,7 +140,7 @@ def main():
         return
     rows = []
     print(f"{'program':34} {'thr':>3} {'load ours':>10} {'load ET':>9} {'ratio':>6} "
-          f"{'p50 ours':>9} {'p50 ET':>8} {'ratio':>6}")
+          f"{'p50 ours':>9} {'p50 ET':>8} {'ratio':>6} {'CPU ours':>9} {'CPU ET':>8} {'ratio':>6}")
     for d in programs(args.dirs):
         model = os.path.join(d, "model_xnnpack.pte")
         inputs = inputs_of(d)
@@ -144,9 +149,16 @@ def main():
             for _ in range(args.rounds):
                 ours.append(run_ours(args.edgefleet_run, model, inputs, args.iterations, args.warmup, t))
                 et.append(run_et(model, inputs, args.iterations, args.warmup, t))
+                if t == 1:
+                    ours[-1]["cpu_ms"] = zoo_bench.run_ours(args.edgefleet_run, model, inputs,
+                                                            args.iterations, args.warmup,
+                                                            portable=False).get("cpu_ms")
+                    et[-1]["cpu_ms"] = zoo_bench.run_et(model, inputs, args.iterations,
+                                                        args.warmup).get("cpu_ms")
             row = {"program": os.path.relpath(model, ROOT), "threads": t,
                    "ours_load_ms": best(ours, "load_ms"), "et_load_ms": best(et, "load_ms"),
                    "ours_p50_ms": best(ours, "p50_ms"), "et_p50_ms": best(et, "p50_ms"),
+                   "ours_cpu_ms": best(ours, "cpu_ms"), "et_cpu_ms": best(et, "cpu_ms"),
                    "errors": [r["error"] for r in ours + et if "error" in r][:2]}
             rows.append(row)
 
@@ -159,7 +171,9 @@ def main():
             name = os.path.relpath(d, ROOT).replace("test/fixtures/", "").replace(".cache/models/", "zoo/")
             print(f"{name:34} {t:>3} {f(row['ours_load_ms']):>10} {f(row['et_load_ms']):>9} "
                   f"{q(row['ours_load_ms'], row['et_load_ms']):>6} {f(row['ours_p50_ms']):>9} "
-                  f"{f(row['et_p50_ms']):>8} {q(row['ours_p50_ms'], row['et_p50_ms']):>6}"
+                  f"{f(row['et_p50_ms']):>8} {q(row['ours_p50_ms'], row['et_p50_ms']):>6} "
+                  f"{f(row['ours_cpu_ms']):>9} {f(row['et_cpu_ms']):>8} "
+                  f"{q(row['ours_cpu_ms'], row['et_cpu_ms']):>6}"
                   + (f"  ({row['errors'][0]})" if row["errors"] else ""), flush=True)
     if args.json:
         with open(args.json, "w") as fh:
