@@ -17,6 +17,7 @@ PACKAGES=(
   python3 python3-venv python3-pip
   nlohmann-json3-dev  # loadtest/: results and report JSON
   chromium           # loadtest/report: headless render test of the HTML report
+  prometheus         # deploy/prometheus: promtool and the real-Prometheus test (test/deploy)
 )
 
 missing=()

@@ -37,10 +37,11 @@ absl::StatusOr<std::unique_ptr<EmulatorParts>> BuildEmulator(const ServerConfig&
 
   std::string stacks = "edgefleet";
   if (GetStack(v1::STACK_PYTORCH_MOBILE)->Available().ok()) stacks += ",pytorch-mobile";
-  parts->metrics = std::make_unique<ServiceMetrics>(ServerVersion(), stacks);
   const int slots = config.compute_slots > 0
                         ? config.compute_slots
                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  parts->metrics =
+      std::make_unique<ServiceMetrics>(ServerVersion(), stacks, slots + config.queue_bound);
   ServiceMetrics* metrics = parts->metrics.get();
   parts->slots = std::make_unique<ComputeSlots>(
       slots, config.queue_bound, config.pin_slots,

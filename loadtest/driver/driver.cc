@@ -115,6 +115,9 @@ absl::StatusOr<ResultSet> RunFleet(const FleetPlan& plan, const DriverOptions& o
   for (const std::string& address : options.addresses) {
     grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(64 << 20);
+    // A name resolving to several servers (a Kubernetes headless Service)
+    // spreads calls over all of them; one address behaves as before.
+    args.SetLoadBalancingPolicyName("round_robin");
     stubs.push_back(v1::Emulator::NewStub(
         grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args)));
   }
