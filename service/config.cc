@@ -79,6 +79,11 @@ std::map<std::string, Setter> Setters(ServerConfig* c) {
       {"pin_slots",
        [c](const std::string& f, const std::string& v) { return ParseBool(f, v, &c->pin_slots); }},
       {"drain_timeout_s", num(&c->drain_timeout_s, 0, 3600)},
+      {"tls_cert", str(&c->tls_cert)},
+      {"tls_key", str(&c->tls_key)},
+      {"tls_client_ca", str(&c->tls_client_ca)},
+      {"admin_token_file", str(&c->admin_token_file)},
+      {"max_streams_per_connection", num(&c->max_streams_per_connection, 1, 10000)},
   };
 }
 
@@ -128,6 +133,10 @@ std::string ServerUsage() {
          "  --queue_bound=N             requests admitted beyond the slots (16)\n"
          "  --max_message_bytes=N       largest request (16777216)\n"
          "  --default_device_class=C    for ModelInfer without one (mid_android)\n"
+         "  --tls_cert=FILE --tls_key=FILE  TLS on the gRPC port (PEM)\n"
+         "  --tls_client_ca=FILE        require client certificates signed by this CA\n"
+         "  --admin_token_file=FILE     bearer token required by Calibrate\n"
+         "  --max_streams_per_connection=N  concurrent calls per connection (64)\n"
          "  --calibration_samples=N     runs per host-cost measurement (5)\n"
          "  --reference_model=M         calibration reference model (mobilenet_v2_035)\n"
          "  --reference_mac_ratio=X     MobileNetV2-1.0-224 MACs / reference MACs (28.197)\n"

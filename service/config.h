@@ -30,6 +30,16 @@ struct ServerConfig {
   double reference_mac_ratio = 28.197;
   bool pin_slots = true;
   int drain_timeout_s = 30;
+  // Transport security (docs/security.md): TLS on the gRPC port when cert
+  // and key are set; client certificates required and verified against
+  // tls_client_ca when set. admin_token_file: the bearer token Calibrate
+  // requires; empty: Calibrate is open (the server warns when it listens
+  // beyond loopback).
+  std::string tls_cert;
+  std::string tls_key;
+  std::string tls_client_ca;
+  std::string admin_token_file;
+  int max_streams_per_connection = 64;  // concurrent calls per client connection
   // `calibrate` subcommand: measure, write `calibration_out`, exit.
   bool calibrate_only = false;
   std::string calibration_out;

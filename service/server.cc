@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "service/stack.h"
+#include "service/transport_security.h"
 
 namespace edgefleet {
 namespace service {
@@ -72,6 +73,13 @@ absl::StatusOr<std::unique_ptr<EmulatorParts>> BuildEmulator(const ServerConfig&
   context.metrics = parts->metrics.get();
   context.default_device_class = config.default_device_class;
   context.calibration_file = config.calibration;
+  if (!config.admin_token_file.empty()) {
+    absl::StatusOr<std::unique_ptr<AdminToken>> token =
+        AdminToken::FromFile(config.admin_token_file);
+    if (!token.ok()) return token.status();
+    parts->admin_token = *std::move(token);
+    context.admin_token = parts->admin_token.get();
+  }
   return parts;
 }
 
@@ -89,9 +97,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerConfig& config
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      MakeServerCredentials({config.tls_cert, config.tls_key, config.tls_client_ca});
+  if (!credentials.ok()) return credentials.status();
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(config.address + ":" + std::to_string(config.port),
-                           grpc::InsecureServerCredentials(), &server->grpc_port_);
+  builder.AddListeningPort(config.address + ":" + std::to_string(config.port), *credentials,
+                           &server->grpc_port_);
+  // Per connection: at most this many calls at once (HTTP/2 streams).
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, config.max_streams_per_connection);
   builder.SetMaxReceiveMessageSize(config.max_message_bytes);
   builder.SetMaxSendMessageSize(config.max_message_bytes);
   builder.RegisterService(server->inference_.get());

@@ -82,6 +82,18 @@ int ServerMain(int argc, char** argv) {
   fprintf(stderr, "edgefleet-server %s: gRPC on %s:%d, metrics on %s:%d/metrics\n",
           ServerVersion(), config.address.c_str(), (*server)->grpc_port(), config.address.c_str(),
           (*server)->metrics_port());
+  const bool loopback = config.address == "127.0.0.1" || config.address == "localhost" ||
+                        config.address == "[::1]" || config.address.rfind("127.", 0) == 0;
+  fprintf(stderr, "edgefleet-server: gRPC transport %s, Calibrate %s\n",
+          config.tls_cert.empty()        ? "plaintext"
+          : config.tls_client_ca.empty() ? "TLS"
+                                         : "TLS with client certificates",
+          config.admin_token_file.empty() ? "open (no --admin_token_file)" : "needs the admin token");
+  if (!loopback && (config.tls_cert.empty() || config.admin_token_file.empty())) {
+    fprintf(stderr,
+            "edgefleet-server: warning: listening beyond loopback without %s (docs/security.md)\n",
+            config.tls_cert.empty() ? "TLS" : "an admin token");
+  }
   if (!config.port_file.empty()) {
     const std::string temp = config.port_file + ".tmp";
     {

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "service/admin_token.h"
 #include "service/arm_registry.h"
 #include "service/calibrator.h"
 #include "service/compute_slots.h"
@@ -28,6 +29,8 @@ struct ServiceContext {
   ServiceMetrics* metrics = nullptr;  // may be null (tools, tests)
   std::string default_device_class;
   std::string calibration_file;  // where Calibrate saves; may be empty
+  // Required by state-changing RPCs when set (thread-safe, immutable).
+  const AdminToken* admin_token = nullptr;
 };
 
 }  // namespace service

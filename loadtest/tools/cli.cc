@@ -21,6 +21,7 @@
 #include "absl/strings/str_split.h"
 #include "loadtest/driver/driver.h"
 #include "loadtest/driver/fleet_plan.h"
+#include "service/transport_security.h"
 #endif
 
 namespace edgefleet {
@@ -32,6 +33,8 @@ constexpr char kUsage[] =
   run     --spec FLEET.textproto --server HOST:PORT[,HOST:PORT...]
           [--shard i/n] [--out-dir DIR] [--out RESULTS.json]
           [--concurrency N] [--progress auto|on|off] [report flags]
+          [--tls_ca CA.pem [--tls_cert CERT.pem --tls_key KEY.pem]]
+          [--tls_server_name NAME]
           (whole fleet: writes results.json and the reports, exits with the
           verdict code; a shard writes results.shard-i-of-n.json only)
   synth   --out FILE [--devices 1000] [--sessions 1] [--inferences 20]
@@ -180,8 +183,14 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   std::string results_path = flags.GetString("out", "");
   const int64_t concurrency = flags.GetInt("concurrency", 0);
   const std::string progress = flags.GetString("progress", "auto");
+  const service::ClientTlsFiles tls{flags.GetString("tls_ca", ""), flags.GetString("tls_cert", ""),
+                                    flags.GetString("tls_key", "")};
+  const std::string tls_server_name = flags.GetString("tls_server_name", "");
   const AnalysisOptions o = ReportOptions(flags);
   if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
+  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
+      service::MakeChannelCredentials(tls);
+  if (!credentials.ok()) return Fail(err, credentials.status());
   if (spec_path.empty() || servers.empty()) {
     return Fail(err, absl::InvalidArgumentError("--spec and --server are required"));
   }
@@ -196,6 +205,8 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   if (!plan.ok()) return Fail(err, plan.status());
   DriverOptions options;
   options.addresses = absl::StrSplit(servers, ',', absl::SkipEmpty());
+  options.credentials = *std::move(credentials);
+  options.tls_server_name = tls_server_name;
   const bool tty = isatty(STDERR_FILENO) != 0;
   if (progress == "on" || (progress == "auto" && tty)) options.progress = &err;
   DriverStats stats;

@@ -38,10 +38,13 @@ def wait_for(what, predicate, timeout_s, interval_s=0.2):
 
 
 class LocalFleet:
-    """`replicas` edgefleet-server processes sharing one calibration (so every
-    replica emulates the same figures) and one Prometheus."""
+    """`replicas` edgefleet-server processes with the same flags (give them
+    one calibration, so every replica emulates the same figures), and
+    optionally one Prometheus scraping them."""
 
-    def __init__(self, server_bin, calibration, workdir, replicas=3, extra_flags=()):
+    def __init__(self, server_bin, flags, workdir, replicas=3):
+        """flags: the server's configuration flags (SERVER_FLAGS plus a
+        --calibration=FILE, say); address, ports and port file are added."""
         self.workdir = workdir
         self.processes = []
         self.grpc_ports = []
@@ -50,9 +53,8 @@ class LocalFleet:
             port_file = os.path.join(workdir, f"server{i}.port")
             log = open(os.path.join(workdir, f"server{i}.log"), "w")
             proc = subprocess.Popen(
-                [server_bin, *SERVER_FLAGS, f"--calibration={calibration}",
-                 "--address=127.0.0.1", "--port=0", "--metrics_port=0",
-                 f"--port_file={port_file}", *extra_flags],
+                [server_bin, *flags, "--address=127.0.0.1", "--port=0", "--metrics_port=0",
+                 f"--port_file={port_file}"],
                 stdout=log, stderr=subprocess.STDOUT)
             self.processes.append(proc)
 

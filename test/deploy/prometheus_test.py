@@ -31,7 +31,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from local_fleet import LocalFleet, wait_for  # noqa: E402
+from local_fleet import SERVER_FLAGS, LocalFleet, wait_for  # noqa: E402
 
 RULES = "deploy/prometheus/edgefleet.rules.yml"
 DASHBOARD = "deploy/grafana/dashboards/edgefleet.json"
@@ -156,7 +156,8 @@ def main():
     workdir = tempfile.mkdtemp(prefix="edgefleet-prom-")
     # The replicas read their own copy: a server may save measurements there.
     shutil.copy(calibration, os.path.join(workdir, "calibration.textproto"))
-    fleet = LocalFleet(server_bin, os.path.join(workdir, "calibration.textproto"), workdir)
+    fleet = LocalFleet(server_bin, SERVER_FLAGS + [
+        "--calibration=" + os.path.join(workdir, "calibration.textproto")], workdir)
     try:
         fleet.start_prometheus(RULES)
         print(f"3 replicas {fleet.server_addresses()}, Prometheus {fleet.prometheus_url}", flush=True)
