@@ -121,6 +121,8 @@ absl::Status ParseServerFlags(const std::vector<std::string>& args, ServerConfig
 
 std::string ServerUsage() {
   return "usage: edgefleet-server [calibrate] --model_repository=DIR [flags]\n"
+         "       edgefleet-server health [--address=HOST:PORT] [--tls_ca=FILE ...]\n"
+         "         (gRPC health check; exit 0 when SERVING)\n"
          "  --device_classes=DIR        device class textprotos (deploy/device_classes)\n"
          "  --arms=FILE                 edgefleet.v1.ArmSet textproto (default: 2 arms per model)\n"
          "  --calibration=FILE          host calibration to use (and where Calibrate saves)\n"

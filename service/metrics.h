@@ -64,6 +64,10 @@ class ServiceMetrics {
 
   std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
 
+  // Creates the series of one label set at zero. The server does this for
+  // every configured arm x device class at start: a counter first exported
+  // at its first value would hide that increase from rate() and increase().
+  void Initialize(const MetricLabels& labels) { HandlesFor(labels); }
   // Everything one finished session contributes.
   void RecordSession(const MetricLabels& labels, const v1::SessionResult& result);
   // One ModelInfer inference (device seconds).

@@ -63,6 +63,12 @@ absl::StatusOr<std::unique_ptr<EmulatorParts>> BuildEmulator(const ServerConfig&
       ReferenceWorkload{config.reference_model, config.reference_mac_ratio},
       config.calibration_samples);
 
+  for (const v1::Arm& arm : parts->arms->arms()) {
+    for (const v1::DeviceClass& device : parts->device_classes->classes()) {
+      parts->metrics->Initialize({arm.name(), StackName(arm.stack()), device.name(), arm.model()});
+    }
+  }
+
   ServiceContext& context = parts->context;
   context.repository = parts->repository.get();
   context.device_classes = parts->device_classes.get();

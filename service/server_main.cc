@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "service/health_probe.h"
 #include "service/server.h"
 
 namespace edgefleet {
@@ -52,6 +53,9 @@ int Calibrate(const ServerConfig& config) {
 
 int ServerMain(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
+  if (args.size() > 1 && args[1] == "health") {
+    return HealthProbeMain(std::vector<std::string>(args.begin() + 2, args.end()));
+  }
   for (const std::string& arg : args) {
     if (arg == "--help" || arg == "-h") {
       fputs(ServerUsage().c_str(), stdout);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <chrono>
 #include <fstream>
@@ -83,6 +84,27 @@ TEST(SecurityTest, ClientCertificatesAreRequiredWhenConfigured) {
   with_cert.pem_private_key = ReadFile(Cert("client.key.pem"));
   const grpc::Status status = Live(server, grpc::SslCredentials(with_cert));
   EXPECT_TRUE(status.ok()) << status.error_message() << "\n" << server.log();
+}
+
+// `edgefleet-server health ARGS`'s exit code.
+int Health(const std::string& args) {
+  const int status = std::system((std::string(EF_SERVER_BINARY) + " health " + args).c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(SecurityTest, HealthSubcommandSpeaksTheHealthProtocolOverTls) {
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(TlsFlags())) << server.log();
+  const std::string address = "--address=" + server.address() + " --timeout_s=5";
+  EXPECT_EQ(Health(address + " --tls_ca=" + Cert("ca.pem")), 0);
+  EXPECT_EQ(Health(address + " --tls_ca=" + Cert("ca.pem") + " --service=no.such.Service"), 1)
+      << "a service the server does not know is not SERVING";
+  EXPECT_EQ(Health(address), 1) << "plaintext against TLS";
+  EXPECT_EQ(Health(address + " --tls_ca=" + Cert("other_ca.pem")), 1) << "untrusted server";
+  EXPECT_EQ(Health("--no_such_flag=1"), 2);
+  EXPECT_EQ(Health(address + " --tls_cert=" + Cert("client.pem")), 2) << "cert without key";
+  ASSERT_EQ(server.Terminate(), 0);
+  EXPECT_EQ(Health(address + " --tls_ca=" + Cert("ca.pem")), 1) << "nobody listening";
 }
 
 TEST(SecurityTest, BadTlsFlagsStopTheServerWithAMessage) {
