@@ -9,7 +9,9 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "edgefleet/v1/emulator.grpc.pb.h"
@@ -105,6 +107,39 @@ TEST(SecurityTest, HealthSubcommandSpeaksTheHealthProtocolOverTls) {
   EXPECT_EQ(Health(address + " --tls_cert=" + Cert("client.pem")), 2) << "cert without key";
   ASSERT_EQ(server.Terminate(), 0);
   EXPECT_EQ(Health(address + " --tls_ca=" + Cert("ca.pem")), 1) << "nobody listening";
+}
+
+// Runs `edgefleet-loadtest ARGS`; returns its stdout and stderr, sets the exit code.
+std::string Loadtest(const std::string& args, int* exit_code) {
+  FILE* pipe = popen((std::string(EF_LOADTEST_BINARY) + " " + args + " 2>&1").c_str(), "r");
+  std::string out;
+  char buffer[4096];
+  while (pipe != nullptr && fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
+  const int status = pipe != nullptr ? pclose(pipe) : -1;
+  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+// The fleet driver over TLS: trusting the server's CA, every session runs
+// (no harness error); trusting another CA, every call fails.
+TEST(SecurityTest, FleetDriverSpeaksTls) {
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(TlsFlags())) << server.log();
+  const std::string common = "run --spec=test/loadtest/testdata/tiny.textproto --progress=off "
+                             "--replicates=200 --server=" + server.address() + " --out-dir=";
+  const std::regex harness("harness errors ([0-9]+)");
+  std::smatch m;
+  int code = 0;
+  const std::string ok = Loadtest(common + MakeTempDir() + " --tls_ca=" + Cert("ca.pem"), &code);
+  EXPECT_TRUE(code == 0 || code == 2 || code == 3 || code == 4) << code << "\n" << ok;
+  ASSERT_TRUE(std::regex_search(ok, m, harness)) << ok;
+  EXPECT_EQ(m[1], "0") << ok;
+  const std::string bad =
+      Loadtest(common + MakeTempDir() + " --tls_ca=" + Cert("other_ca.pem"), &code);
+  ASSERT_TRUE(std::regex_search(bad, m, harness)) << bad;
+  EXPECT_NE(m[1], "0") << bad;
+  Loadtest(common + MakeTempDir() + " --tls_cert=" + Cert("client.pem"), &code);
+  EXPECT_EQ(code, 1) << "--tls_cert without --tls_key and --tls_ca is a usage error";
 }
 
 TEST(SecurityTest, BadTlsFlagsStopTheServerWithAMessage) {
