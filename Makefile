@@ -7,6 +7,8 @@
 #   make models    export the model zoo into .cache/models (docs/zoo.md)
 #   make fuzz   every libFuzzer target for FUZZ_SECONDS each in FUZZ_BUILD_DIR
 #               (build/fuzz; fuzz/README.md)
+#   make image        the container image (deploy/docker; skips without an engine)
+#   make deploy-test  runs the image and checks it (skips without an engine)
 
 PRESET ?= default
 BUILD_DIR := build/$(PRESET)
@@ -16,7 +18,7 @@ FUZZ_SECONDS ?= 60
 # it over a BUILD_DIR given in the environment.
 FUZZ_BUILD_DIR ?= build/fuzz
 
-.PHONY: deps configure build test asan demo bench fixtures models fuzz clean
+.PHONY: deps configure build test asan demo bench fixtures models fuzz image deploy-test clean
 
 deps:
 	@./deploy/install-deps.sh
@@ -47,6 +49,12 @@ models:
 
 fuzz: deps
 	@BUILD_DIR="$(FUZZ_BUILD_DIR)" ./fuzz/run_fuzzers.sh $(FUZZ_SECONDS)
+
+image:
+	@./deploy/docker/build_image.sh
+
+deploy-test:
+	@./deploy/docker/deploy_test.sh
 
 clean:
 	@rm -rf build

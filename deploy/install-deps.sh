@@ -13,10 +13,13 @@ PACKAGES=(
   libxnnpack-dev libpthreadpool-dev  # runtime/backends/xnnpack: the XNNPACK delegate
   libtorch-dev       # service/: the old stack, PyTorch Mobile's lite interpreter (libtorch 1.13)
   curl               # test/service: scrapes the metrics port
+  openssl            # test/service: TLS certificates for the security test
   clang-14 llvm-14 libclang-rt-14-dev
   python3 python3-venv python3-pip
   nlohmann-json3-dev  # loadtest/: results and report JSON
   chromium           # loadtest/report: headless render test of the HTML report
+  prometheus         # deploy/prometheus: promtool and the real-Prometheus test (test/deploy)
+  python3-yaml       # test/deploy: reads the rendered Kubernetes manifests
 )
 
 missing=()

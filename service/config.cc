@@ -82,6 +82,11 @@ std::map<std::string, Setter> Setters(ServerConfig* c) {
       {"shutdown_grace_s", num(&c->shutdown_grace_s, 0, 600)},
       {"max_calls_per_client", num(&c->max_calls_per_client, 0, 100000)},
       {"max_session_s", num(&c->max_session_s, 1, 24 * 3600)},
+      {"tls_cert", str(&c->tls_cert)},
+      {"tls_key", str(&c->tls_key)},
+      {"tls_client_ca", str(&c->tls_client_ca)},
+      {"admin_token_file", str(&c->admin_token_file)},
+      {"max_streams_per_connection", num(&c->max_streams_per_connection, 1, 10000)},
   };
 }
 
@@ -128,7 +133,10 @@ absl::Status ParseServerFlags(const std::vector<std::string>& args, ServerConfig
 
 std::string ServerUsage() {
   return "usage: edgefleet-server [calibrate] --model_repository=DIR [flags]\n"
-         "  --model_repository=DIR      models are DIR/<name>/model.pte (+ model.ptl) (required)\n"
+         "       edgefleet-server health [health flags]\n"
+         "         (gRPC health check; exit 0 when SERVING; docs/service.md)\n"
+         "  --model_repository=DIR      models are DIR/<name>/model.pte (+ model_xnnpack.pte,\n"
+         "                              model.ptl) (required)\n"
          "  --device_classes=DIR        device class textprotos (deploy/device_classes)\n"
          "  --arms=FILE                 edgefleet.v1.ArmSet textproto (default: 2 arms per model)\n"
          "  --calibration=FILE          host calibration to use (and where Calibrate saves)\n"
@@ -141,6 +149,10 @@ std::string ServerUsage() {
          "  --queue_bound=N             requests admitted beyond the slots (16)\n"
          "  --max_message_bytes=N       largest request (16777216)\n"
          "  --default_device_class=C    for ModelInfer without one (mid_android)\n"
+         "  --tls_cert=FILE --tls_key=FILE  TLS on the gRPC port (PEM)\n"
+         "  --tls_client_ca=FILE        require client certificates signed by this CA\n"
+         "  --admin_token_file=FILE     bearer token required by Calibrate\n"
+         "  --max_streams_per_connection=N  concurrent calls per connection (64)\n"
          "  --calibration_samples=N     runs per host-cost measurement (5)\n"
          "  --reference_model=M         calibration reference model (mobilenet_v2_035)\n"
          "  --reference_mac_ratio=X     MobileNetV2-1.0-224 MACs / reference MACs (28.197)\n"

@@ -34,6 +34,16 @@ struct ServerConfig {
   int shutdown_grace_s = 2;        // SIGTERM: health NOT_SERVING this long before closing
   int max_calls_per_client = 0;    // 0: (compute slots + queue_bound + 1) / 2
   int max_session_s = 600;         // wall-clock cap on one session
+  // Transport security (docs/security.md): TLS on the gRPC port when cert
+  // and key are set; client certificates required and verified against
+  // tls_client_ca when set. admin_token_file: the bearer token Calibrate
+  // requires; empty: Calibrate is open (the server warns when it listens
+  // beyond loopback).
+  std::string tls_cert;
+  std::string tls_key;
+  std::string tls_client_ca;
+  std::string admin_token_file;
+  int max_streams_per_connection = 64;  // concurrent calls per client connection
   // `calibrate` subcommand: measure, write `calibration_out`, exit.
   bool calibrate_only = false;
   std::string calibration_out;

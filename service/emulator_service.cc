@@ -64,6 +64,10 @@ grpc::Status EmulatorService::RunExperiment(grpc::ServerContext* context,
 grpc::Status EmulatorService::Calibrate(grpc::ServerContext* context,
                                         const v1::CalibrateRequest* request,
                                         v1::CalibrateResponse* response) {
+  // Calibrate measures (holding a slot) and rewrites the calibration file.
+  if (context_.admin_token != nullptr) {
+    if (grpc::Status s = context_.admin_token->Authorize(*context); !s.ok()) return s;
+  }
   std::unique_ptr<ComputeSlots::Admission> admission;
   if (absl::Status s = context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
       !s.ok()) {

@@ -7,6 +7,7 @@ struct ServiceMetrics::Handles {
   prometheus::Histogram* load;
   prometheus::Histogram* inference;
   prometheus::Counter* anr;
+  prometheus::Counter* anr_sessions;
   prometheus::Counter* frames_ok;
   prometheus::Counter* frames_slow;
   prometheus::Counter* frames_frozen;
@@ -25,7 +26,8 @@ const std::vector<double>& LatencyBuckets() {
   return *buckets;
 }
 
-ServiceMetrics::ServiceMetrics(const std::string& version, const std::string& stacks)
+ServiceMetrics::ServiceMetrics(const std::string& version, const std::string& stacks,
+                               int inflight_limit)
     : registry_(std::make_shared<prometheus::Registry>()),
       load_seconds_(prometheus::BuildHistogram()
                         .Name("edgefleet_model_load_seconds")
@@ -39,6 +41,10 @@ ServiceMetrics::ServiceMetrics(const std::string& version, const std::string& st
                      .Name("edgefleet_anr_total")
                      .Help("Input events not dispatched within the device class's ANR timeout")
                      .Register(*registry_)),
+      anr_sessions_total_(prometheus::BuildCounter()
+                              .Name("edgefleet_anr_sessions_total")
+                              .Help("Sessions with at least one ANR (the guardrail's numerator)")
+                              .Register(*registry_)),
       frames_total_(prometheus::BuildCounter()
                         .Name("edgefleet_frames_total")
                         .Help("Main-thread frames by kind: ok, slow (16-700 ms), frozen (>700 ms)")
@@ -66,6 +72,12 @@ ServiceMetrics::ServiceMetrics(const std::string& version, const std::string& st
       .Register(*registry_)
       .Add({{"version", version}, {"stacks", stacks}})
       .Set(1);
+  prometheus::BuildGauge()
+      .Name("edgefleet_inflight_limit")
+      .Help("Admission limit: compute slots + queue bound; more requests get RESOURCE_EXHAUSTED")
+      .Register(*registry_)
+      .Add({})
+      .Set(inflight_limit);
 }
 
 ServiceMetrics::Handles& ServiceMetrics::HandlesFor(const MetricLabels& l) {
@@ -84,6 +96,7 @@ ServiceMetrics::Handles& ServiceMetrics::HandlesFor(const MetricLabels& l) {
     handles->load = &load_seconds_.Add(base, LatencyBuckets());
     handles->inference = &inference_seconds_.Add(base, LatencyBuckets());
     handles->anr = &anr_total_.Add(base);
+    handles->anr_sessions = &anr_sessions_total_.Add(base);
     handles->frames_ok = &frames_total_.Add(with("kind", "ok"));
     handles->frames_slow = &frames_total_.Add(with("kind", "slow"));
     handles->frames_frozen = &frames_total_.Add(with("kind", "frozen"));
@@ -117,6 +130,7 @@ void ServiceMetrics::RecordSession(const MetricLabels& labels, const v1::Session
   h.load->Observe(static_cast<double>(result.load().total_us()) * 1e-6);
   for (int64_t us : result.latency_us()) h.inference->Observe(static_cast<double>(us) * 1e-6);
   h.anr->Increment(result.anr_count());
+  if (result.anr_count() > 0) h.anr_sessions->Increment();
   const uint32_t bad = result.slow_frames() + result.frozen_frames();
   h.frames_ok->Increment(result.total_frames() >= bad ? result.total_frames() - bad : 0);
   h.frames_slow->Increment(result.slow_frames());

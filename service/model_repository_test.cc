@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <filesystem>
+
 namespace edgefleet {
 namespace service {
 namespace {
@@ -87,6 +89,37 @@ TEST(ModelRepositoryTest, BoundedDynamicInputsTakeTheirRangesFromTheBoundsFile) 
     std::unique_ptr<ModelRepository> repo = DynamicBoundRepository(bad);
     ASSERT_NE(repo, nullptr);
     EXPECT_EQ(repo->Signature("m").status().code(), absl::StatusCode::kFailedPrecondition) << bad;
+// A repository whose entries are symbolic links: a link to a file or a
+// directory outside the repository is refused (INVALID_ARGUMENT), a link
+// that stays inside is followed.
+TEST(ModelRepositoryTest, SymlinksLeavingTheRepositoryAreRefused) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(::testing::TempDir()) / "symlink_repo";
+  fs::remove_all(root);
+  const fs::path fixture = fs::absolute("test/fixtures/small_cnn/model.pte");
+  ASSERT_TRUE(fs::exists(fixture));
+  fs::create_directories(root / "inside");
+  fs::copy_file(fixture, root / "inside" / "model.pte");
+  fs::create_directories(root / "file_link");
+  fs::create_symlink(fixture, root / "file_link" / "model.pte");
+  fs::create_directory_symlink(fixture.parent_path(), root / "dir_link");
+  fs::create_directories(root / "relative_escape");
+  std::string up;  // enough "../" to climb from the link's directory to "/"
+  for (const fs::path& part : root / "relative_escape") up += part.empty() ? "" : "../";
+  fs::create_symlink(up + fixture.relative_path().string(), root / "relative_escape" / "model.pte");
+  fs::create_directory_symlink("inside", root / "alias");
+
+  absl::StatusOr<std::unique_ptr<ModelRepository>> repo = ModelRepository::Open(root.string());
+  ASSERT_TRUE(repo.ok()) << repo.status();
+  EXPECT_TRUE((*repo)->ModelPath("inside", v1::STACK_EDGEFLEET).ok());
+  absl::StatusOr<std::string> alias = (*repo)->ModelPath("alias", v1::STACK_EDGEFLEET);
+  ASSERT_TRUE(alias.ok()) << alias.status();
+  EXPECT_EQ(*alias, fs::canonical(root / "inside" / "model.pte").string());
+  for (const char* name : {"file_link", "dir_link", "relative_escape"}) {
+    SCOPED_TRACE(name);
+    absl::StatusOr<std::string> path = (*repo)->ModelPath(name, v1::STACK_EDGEFLEET);
+    EXPECT_EQ(path.status().code(), absl::StatusCode::kInvalidArgument) << path.status();
+    EXPECT_NE(path.status().message().find("outside the repository"), std::string::npos);
   }
 }
 

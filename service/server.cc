@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "service/stack.h"
+#include "service/transport_security.h"
 
 namespace edgefleet {
 namespace service {
@@ -37,10 +38,11 @@ absl::StatusOr<std::unique_ptr<EmulatorParts>> BuildEmulator(const ServerConfig&
 
   std::string stacks = "edgefleet";
   if (GetStack(v1::STACK_PYTORCH_MOBILE)->Available().ok()) stacks += ",pytorch-mobile";
-  parts->metrics = std::make_unique<ServiceMetrics>(ServerVersion(), stacks);
   const int slots = config.compute_slots > 0
                         ? config.compute_slots
                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  parts->metrics =
+      std::make_unique<ServiceMetrics>(ServerVersion(), stacks, slots + config.queue_bound);
   ServiceMetrics* metrics = parts->metrics.get();
   parts->slots = std::make_unique<ComputeSlots>(
       slots, config.queue_bound, config.pin_slots,
@@ -61,6 +63,12 @@ absl::StatusOr<std::unique_ptr<EmulatorParts>> BuildEmulator(const ServerConfig&
       ReferenceWorkload{config.reference_model, config.reference_mac_ratio},
       config.calibration_samples);
 
+  for (const v1::Arm& arm : parts->arms->arms()) {
+    for (const v1::DeviceClass& device : parts->device_classes->classes()) {
+      parts->metrics->Initialize({arm.name(), StackName(arm.stack()), device.name(), arm.model()});
+    }
+  }
+
   ServiceContext& context = parts->context;
   context.repository = parts->repository.get();
   context.device_classes = parts->device_classes.get();
@@ -72,6 +80,13 @@ absl::StatusOr<std::unique_ptr<EmulatorParts>> BuildEmulator(const ServerConfig&
   context.default_device_class = config.default_device_class;
   context.calibration_file = config.calibration;
   context.max_session_s = config.max_session_s;
+  if (!config.admin_token_file.empty()) {
+    absl::StatusOr<std::unique_ptr<AdminToken>> token =
+        AdminToken::FromFile(config.admin_token_file);
+    if (!token.ok()) return token.status();
+    parts->admin_token = *std::move(token);
+    context.admin_token = parts->admin_token.get();
+  }
   return parts;
 }
 
@@ -97,9 +112,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerConfig& config
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      MakeServerCredentials({config.tls_cert, config.tls_key, config.tls_client_ca});
+  if (!credentials.ok()) return credentials.status();
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(config.address + ":" + std::to_string(config.port),
-                           grpc::InsecureServerCredentials(), &server->grpc_port_);
+  builder.AddListeningPort(config.address + ":" + std::to_string(config.port), *credentials,
+                           &server->grpc_port_);
+  // Per connection: at most this many calls at once (HTTP/2 streams).
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, config.max_streams_per_connection);
   builder.SetMaxReceiveMessageSize(config.max_message_bytes);
   builder.SetMaxSendMessageSize(config.max_message_bytes);
   builder.RegisterService(server->inference_.get());

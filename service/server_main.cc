@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "service/health_probe.h"
 #include "service/server.h"
 
 namespace edgefleet {
@@ -56,6 +57,9 @@ int Calibrate(const ServerConfig& config) {
 
 int ServerMain(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
+  if (args.size() > 1 && args[1] == "health") {
+    return HealthProbeMain(std::vector<std::string>(args.begin() + 2, args.end()));
+  }
   for (const std::string& arg : args) {
     if (arg == "--help" || arg == "-h") {
       fputs(ServerUsage().c_str(), stdout);
@@ -86,6 +90,18 @@ int ServerMain(int argc, char** argv) {
   fprintf(stderr, "edgefleet-server %s: gRPC on %s:%d, metrics on %s:%d/metrics\n",
           ServerVersion(), config.address.c_str(), (*server)->grpc_port(), config.address.c_str(),
           (*server)->metrics_port());
+  const bool loopback = config.address == "127.0.0.1" || config.address == "localhost" ||
+                        config.address == "[::1]" || config.address.rfind("127.", 0) == 0;
+  fprintf(stderr, "edgefleet-server: gRPC transport %s, Calibrate %s\n",
+          config.tls_cert.empty()        ? "plaintext"
+          : config.tls_client_ca.empty() ? "TLS"
+                                         : "TLS with client certificates",
+          config.admin_token_file.empty() ? "open (no --admin_token_file)" : "needs the admin token");
+  if (!loopback && (config.tls_cert.empty() || config.admin_token_file.empty())) {
+    fprintf(stderr,
+            "edgefleet-server: warning: listening beyond loopback without %s (docs/security.md)\n",
+            config.tls_cert.empty() ? "TLS" : "an admin token");
+  }
   if (!config.port_file.empty()) {
     const std::string temp = config.port_file + ".tmp";
     {

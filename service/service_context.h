@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "service/admin_token.h"
 #include "service/arm_registry.h"
 #include "service/calibrator.h"
 #include "service/compute_slots.h"
@@ -29,6 +30,8 @@ struct ServiceContext {
   std::string default_device_class;
   std::string calibration_file;  // where Calibrate saves; may be empty
   int max_session_s = 600;       // wall-clock cap on one session (--max_session_s)
+  // Required by state-changing RPCs when set (thread-safe, immutable).
+  const AdminToken* admin_token = nullptr;
 };
 
 }  // namespace service

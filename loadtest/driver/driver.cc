@@ -121,8 +121,14 @@ absl::StatusOr<ResultSet> RunFleet(const FleetPlan& plan, const DriverOptions& o
   for (const std::string& address : options.addresses) {
     grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(64 << 20);
-    stubs.push_back(v1::Emulator::NewStub(
-        grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args)));
+    // A name resolving to several servers (a Kubernetes headless Service)
+    // spreads calls over all of them; one address behaves as before.
+    args.SetLoadBalancingPolicyName("round_robin");
+    if (!options.tls_server_name.empty()) args.SetSslTargetNameOverride(options.tls_server_name);
+    stubs.push_back(v1::Emulator::NewStub(grpc::CreateCustomChannel(
+        address,
+        options.credentials != nullptr ? options.credentials : grpc::InsecureChannelCredentials(),
+        args)));
   }
   const size_t n = plan.sessions.size();
   const std::vector<double> offsets = StartOffsets(plan);

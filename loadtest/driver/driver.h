@@ -22,8 +22,11 @@
 #ifndef EDGEFLEET_LOADTEST_DRIVER_DRIVER_H_
 #define EDGEFLEET_LOADTEST_DRIVER_DRIVER_H_
 
+#include <grpcpp/security/credentials.h>
+
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -38,6 +41,11 @@ namespace loadtest {
 
 struct DriverOptions {
   std::vector<std::string> addresses;  // host:port, >= 1
+  // Channel credentials (service/transport_security.h); null: plaintext.
+  std::shared_ptr<grpc::ChannelCredentials> credentials;
+  // TLS: the name the server certificate must carry, when it differs from
+  // the host in the address; empty: the address's host.
+  std::string tls_server_name;
   // Progress bar destination; nullptr for none (cli passes stderr on a TTY).
   std::ostream* progress = nullptr;
 };

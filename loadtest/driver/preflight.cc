@@ -79,8 +79,11 @@ absl::StatusOr<PreflightResult> Preflight(const v1::FleetSpec& spec,
   for (const std::string& address : options.addresses) {
     grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(64 << 20);
-    stubs.push_back(v1::Emulator::NewStub(
-        grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args)));
+    if (!options.tls_server_name.empty()) args.SetSslTargetNameOverride(options.tls_server_name);
+    stubs.push_back(v1::Emulator::NewStub(grpc::CreateCustomChannel(
+        address,
+        options.credentials != nullptr ? options.credentials : grpc::InsecureChannelCredentials(),
+        args)));
   }
 
   // Names the spec uses.

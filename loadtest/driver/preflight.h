@@ -16,6 +16,9 @@
 #define EDGEFLEET_LOADTEST_DRIVER_PREFLIGHT_H_
 
 #include <chrono>
+#include <grpcpp/security/credentials.h>
+
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +36,9 @@ absl::Status CheckAddress(const std::string& address);
 
 struct PreflightOptions {
   std::vector<std::string> addresses;
+  // As DriverOptions: channel credentials (null: plaintext) and the TLS name.
+  std::shared_ptr<grpc::ChannelCredentials> credentials;
+  std::string tls_server_name;
   // For the listing calls; GetCalibration may measure, and gets
   // calibration_timeout.
   std::chrono::milliseconds timeout{5000};

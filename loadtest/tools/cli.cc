@@ -23,6 +23,7 @@
 #include "loadtest/driver/driver.h"
 #include "loadtest/driver/fleet_plan.h"
 #include "loadtest/driver/preflight.h"
+#include "service/transport_security.h"
 #endif
 
 namespace edgefleet {
@@ -47,6 +48,9 @@ constexpr char kRunUsage[] =
                            (default: the first server's, handed to the others)
   --max-harness-errors X   fraction of sessions whose calls failed above which
                            the run is an error, not a verdict (0.01)
+  --tls_ca FILE            TLS: trust servers signed by this CA (PEM); plaintext without
+  --tls_cert FILE, --tls_key FILE  TLS: client certificate and key (mutual TLS)
+  --tls_server_name NAME   TLS: the name to verify instead of the address's host
   report flags (whole fleet), as `report`: --confidence X (0.95), --min-effect X (0.05),
                            --replicates N (1000), --threads N (the host's cores)
   Whole-fleet outputs in DIR: results.json, results.driver.json, report.json,
@@ -263,9 +267,15 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   const std::string progress = flags.GetString("progress", "auto");
   const std::string calibration_path = flags.GetString("calibration", "");
   const double max_harness_errors = flags.GetDouble("max-harness-errors", 0.01);
+  const service::ClientTlsFiles tls{flags.GetString("tls_ca", ""), flags.GetString("tls_cert", ""),
+                                    flags.GetString("tls_key", "")};
+  const std::string tls_server_name = flags.GetString("tls_server_name", "");
   const AnalysisOptions o = ReportOptions(flags);
   if (flags.help()) return Help(flags, kRunUsage, out, err);
   if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
+  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
+      service::MakeChannelCredentials(tls);
+  if (!credentials.ok()) return Fail(err, credentials.status());
   if (spec_path.empty() || servers.empty()) {
     return Fail(err, absl::InvalidArgumentError("--spec and --server are required"));
   }
@@ -286,8 +296,12 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   if (!plan.ok()) return Fail(err, plan.status());
   DriverOptions options;
   options.addresses = absl::StrSplit(servers, ',', absl::SkipEmpty());
+  options.credentials = *std::move(credentials);
+  options.tls_server_name = tls_server_name;
   PreflightOptions preflight_options;
   preflight_options.addresses = options.addresses;
+  preflight_options.credentials = options.credentials;
+  preflight_options.tls_server_name = options.tls_server_name;
   if (!calibration_path.empty()) {
     absl::StatusOr<v1::HostCalibration> calibration = ReadCalibrationFile(calibration_path);
     if (!calibration.ok()) return Fail(err, calibration.status());

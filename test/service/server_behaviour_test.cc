@@ -67,7 +67,7 @@ TEST(ServerBehaviourTest, MetricsCountTheSessionsRun) {
   ASSERT_TRUE(server.Start(Flags())) << server.log();
   auto stub = server.EmulatorStub();
   int ok = 0, oom = 0, inferences = 0;
-  uint32_t anrs = 0, frozen = 0;
+  uint32_t anrs = 0, frozen = 0, anr_sessions = 0;
   for (const auto& [arm, device_class] :
        std::vector<std::pair<std::string, std::string>>{{"mobilenet.edgefleet", "mid_android"},
                                                         {"mobilenet.edgefleet", "mid_android"},
@@ -80,6 +80,7 @@ TEST(ServerBehaviourTest, MetricsCountTheSessionsRun) {
     if (result.outcome() == v1::SESSION_OUTCOME_OOM_KILLED) ++oom;
     inferences += result.latency_us_size();
     anrs += result.anr_count();
+    anr_sessions += result.anr_count() > 0 ? 1 : 0;
     frozen += result.frozen_frames();
   }
   const std::string body = FetchMetrics(server.metrics_port());
@@ -96,6 +97,7 @@ TEST(ServerBehaviourTest, MetricsCountTheSessionsRun) {
   EXPECT_EQ(Sample(body, "edgefleet_inference_seconds_count", {}), inferences);
   EXPECT_EQ(Sample(body, "edgefleet_model_load_seconds_count", {}), ok + oom);
   EXPECT_EQ(Sample(body, "edgefleet_anr_total", {}), anrs);
+  EXPECT_EQ(Sample(body, "edgefleet_anr_sessions_total", {}), anr_sessions);
   EXPECT_GE(anrs, 1u);
   EXPECT_EQ(Sample(body, "edgefleet_frames_total", {"kind=\"frozen\""}), frozen);
   EXPECT_EQ(Sample(body, "edgefleet_sessions_total",

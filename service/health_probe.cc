@@ -1,0 +1,131 @@
+#include "service/health_probe.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/wire_format_lite.h>
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+#include "service/transport_security.h"
+
+namespace edgefleet {
+namespace service {
+namespace {
+
+constexpr char kCheckMethod[] = "/grpc.health.v1.Health/Check";
+constexpr int kServing = 1;  // HealthCheckResponse.ServingStatus.SERVING
+
+// HealthCheckRequest { string service = 1; }
+std::string EncodeRequest(const std::string& service) {
+  std::string bytes;
+  if (service.empty()) return bytes;
+  google::protobuf::io::StringOutputStream stream(&bytes);
+  google::protobuf::io::CodedOutputStream out(&stream);
+  out.WriteTag(/*field 1, length-delimited*/ (1 << 3) | 2);
+  out.WriteVarint32(static_cast<uint32_t>(service.size()));
+  out.WriteString(service);
+  return bytes;
+}
+
+// HealthCheckResponse { ServingStatus status = 1; }: the status, or -1 if
+// the bytes are not such a message. Unknown fields are skipped.
+int DecodeStatus(const std::string& bytes) {
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                            static_cast<int>(bytes.size()));
+  int status = 0;  // proto3 default: UNKNOWN
+  while (uint32_t tag = in.ReadTag()) {
+    if (tag == ((1 << 3) | 0)) {
+      uint32_t value = 0;
+      if (!in.ReadVarint32(&value)) return -1;
+      status = static_cast<int>(value);
+    } else if (!google::protobuf::internal::WireFormatLite::SkipField(&in, tag)) {
+      return -1;
+    }
+  }
+  return in.ConsumedEntireMessage() ? status : -1;
+}
+
+}  // namespace
+
+int HealthProbeMain(const std::vector<std::string>& args) {
+  std::map<std::string, std::string> flags = {
+      {"address", "127.0.0.1:8001"}, {"service", ""}, {"timeout_s", "5"}, {"tls_ca", ""},
+      {"tls_cert", ""}, {"tls_key", ""}, {"tls_server_name", ""}};
+  for (const std::string& arg : args) {
+    const size_t eq = arg.find('=');
+    auto it = arg.rfind("--", 0) == 0 && eq != std::string::npos
+                  ? flags.find(arg.substr(2, eq - 2))
+                  : flags.end();
+    if (it == flags.end()) {
+      fprintf(stderr, "edgefleet-server health: unknown or malformed flag '%s'\n", arg.c_str());
+      return 2;
+    }
+    it->second = arg.substr(eq + 1);
+  }
+  char* end = nullptr;
+  const long timeout_s = strtol(flags["timeout_s"].c_str(), &end, 10);
+  if (*end != '\0' || timeout_s < 1 || timeout_s > 3600) {
+    fprintf(stderr, "edgefleet-server health: --timeout_s must be 1..3600\n");
+    return 2;
+  }
+  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
+      MakeChannelCredentials({flags["tls_ca"], flags["tls_cert"], flags["tls_key"]});
+  if (!credentials.ok()) {
+    fprintf(stderr, "edgefleet-server health: %s\n",
+            std::string(credentials.status().message()).c_str());
+    return 2;
+  }
+  grpc::ChannelArguments channel_args;
+  if (!flags["tls_server_name"].empty()) {
+    channel_args.SetSslTargetNameOverride(flags["tls_server_name"]);
+  }
+  grpc::GenericStub stub(grpc::CreateCustomChannel(flags["address"], *credentials, channel_args));
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(timeout_s));
+  const std::string request_bytes = EncodeRequest(flags["service"]);
+  grpc::Slice slice(request_bytes);
+  grpc::ByteBuffer request(&slice, 1);
+  grpc::ByteBuffer response;
+  std::mutex mu;
+  std::condition_variable done_cv;
+  bool done = false;
+  grpc::Status status;
+  stub.UnaryCall(&context, kCheckMethod, grpc::StubOptions(), &request, &response,
+                 [&](grpc::Status s) {
+                   std::lock_guard<std::mutex> lock(mu);
+                   status = std::move(s);
+                   done = true;
+                   done_cv.notify_one();
+                 });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    done_cv.wait(lock, [&] { return done; });  // the deadline bounds the wait
+  }
+  if (!status.ok()) {
+    fprintf(stderr, "edgefleet-server health: %s: %s\n", flags["address"].c_str(),
+            status.error_message().c_str());
+    return 1;
+  }
+  std::vector<grpc::Slice> slices;
+  std::string bytes;
+  if (response.Dump(&slices).ok()) {
+    for (const grpc::Slice& s : slices) bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+  }
+  const int serving = DecodeStatus(bytes);
+  if (serving != kServing) {
+    fprintf(stderr, "edgefleet-server health: %s: %s\n", flags["address"].c_str(),
+            serving < 0 ? "malformed HealthCheckResponse" : "not serving");
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace service
+}  // namespace edgefleet

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""The Kubernetes fleet Jobs, run locally (issue 13): takes the rendered
+manifests of deploy/k8s (written by tools/k8scheck -out), starts
+edgefleet-server with the Deployment's own arguments and the ConfigMaps'
+own files (device classes, arms, fleet spec), runs the Indexed Job's shard
+command for every index with $(JOB_COMPLETION_INDEX) substituted, runs the
+report Job's command on the shard files, then runs the same fleet
+unsharded, and requires the two report.json files to be identical.
+
+Container paths map to local ones: /opt/edgefleet/bin/* to the built
+binaries, ConfigMap mounts to files written from the rendered ConfigMaps,
+/models to test/fixtures, /results to a temporary directory; the Service
+address to the local server; 0.0.0.0 to 127.0.0.1. The fleet spec is
+scaled down (150 devices, 2 of them running real inference) to keep the
+test short; everything else is as rendered.
+Usage: indexed_job_test.py RENDERED.yaml SERVER_BIN LOADTEST_BIN CALIBRATION
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from local_fleet import LocalFleet  # noqa: E402
+
+
+def fail(text):
+    print("FAIL " + text, flush=True)
+    sys.exit(1)
+
+
+def pod_spec(obj):
+    return obj["spec"]["template"]["spec"]
+
+
+def scale_down(name, text):
+    """The fleet spec as rendered, with fewer devices and real-inference
+    devices so the test stays short (about 20x less work); every other
+    field, the seed included, is the manifest's."""
+    if not name.endswith(".textproto") or "devices:" not in text:
+        return text
+    text = re.sub(r"(?m)^devices: *\d+", "devices: 150", text)
+    return re.sub(r"real_devices: *\d+", "real_devices: 2", text)
+
+
+def mounts_to_local(spec, container, configmaps, workdir):
+    """Writes each ConfigMap volume the container mounts into workdir and
+    returns {mount path: local directory}."""
+    volumes = {v["name"]: v for v in spec.get("volumes", [])}
+    paths = {}
+    for m in container.get("volumeMounts", []):
+        v = volumes[m["name"]]
+        if "configMap" in v:
+            local = os.path.join(workdir, "cm", m["name"])
+            os.makedirs(local, exist_ok=True)
+            for name, text in configmaps[v["configMap"]["name"]]["data"].items():
+                with open(os.path.join(local, name), "w") as f:
+                    f.write(scale_down(name, text))
+            paths[m["mountPath"]] = local
+    return paths
+
+
+def localize(args, paths):
+    """Maps container paths at the start of an argument or of a flag's
+    value (--flag=/path) to local ones; the longest container path wins."""
+    out = []
+    for a in args:
+        flag, eq, value = a.partition("=") if a.startswith("--") else ("", "", a)
+        for container_path, local in sorted(paths.items(), key=lambda p: -len(p[0])):
+            if value == container_path or value.startswith(container_path + "/"):
+                value = local + value[len(container_path):]
+                break
+        out.append(flag + eq + value)
+    return out
+
+
+def main():
+    rendered, server_bin, loadtest_bin, calibration = sys.argv[1:5]
+    with open(rendered) as f:
+        objs = [o for o in yaml.safe_load_all(f) if o]
+    configmaps = {o["metadata"]["name"]: o for o in objs if o["kind"] == "ConfigMap"}
+    deployment = next(o for o in objs if o["kind"] == "Deployment")
+    jobs = [o for o in objs if o["kind"] == "Job"]
+    indexed = next(j for j in jobs if j["spec"].get("completionMode") == "Indexed")
+    report_job = next(j for j in jobs if j is not indexed)
+    shards = indexed["spec"]["completions"]
+    print(f"{rendered}: Indexed Job {indexed['metadata']['name']} with {shards} shards, "
+          f"report Job {report_job['metadata']['name']}", flush=True)
+
+    workdir = tempfile.mkdtemp(prefix="edgefleet-job-")
+    results = os.path.join(workdir, "results")
+    os.makedirs(results)
+    shutil.copy(calibration, os.path.join(workdir, "calibration.textproto"))
+    server = pod_spec(deployment)["containers"][0]
+    paths = mounts_to_local(pod_spec(deployment), server, configmaps, workdir)
+    paths.update({"/models": os.path.abspath("test/fixtures"),
+                  "/var/lib/edgefleet": workdir})
+    flags = [a for a in localize(server["args"], paths)
+             if not a.startswith(("--address=", "--port=", "--metrics_port="))]
+    fleet = LocalFleet(server_bin, flags, workdir, replicas=1)
+    try:
+        service = "edgefleet-server:8001"
+        shard = pod_spec(indexed)["containers"][0]
+        paths_job = mounts_to_local(pod_spec(indexed), shard, configmaps, workdir)
+        paths_job.update({"/opt/edgefleet/bin/edgefleet-loadtest": loadtest_bin,
+                          "/results": results})
+        shard_args = [a.replace(service, fleet.server_addresses())
+                      for a in localize(shard["command"] + shard["args"], paths_job)]
+        if not any(a.startswith("--server=" + fleet.server_addresses()) for a in shard_args):
+            fail(f"the shard command does not name the Service {service}: {shard_args}")
+        for i in range(shards):
+            args = [a.replace("$(JOB_COMPLETION_INDEX)", str(i)) for a in shard_args]
+            run = subprocess.run(args, capture_output=True, text=True, timeout=600)
+            if run.returncode != 0:
+                fail(f"shard {i}: exit {run.returncode}: {run.stderr.strip()[-500:]}")
+            print(f"ok   shard {i}/{shards}: {run.stdout.strip().splitlines()[-1]}", flush=True)
+        report = pod_spec(report_job)["containers"][0]
+        report_args = localize(report["command"] + report["args"],
+                               {"/opt/edgefleet/bin/edgefleet-loadtest": loadtest_bin,
+                                "/results": results})
+        run = subprocess.run(report_args, capture_output=True, text=True, timeout=600)
+        if run.returncode not in (0, 2, 3, 4):
+            fail(f"report Job command: exit {run.returncode}: {run.stderr.strip()[-500:]}")
+        print(f"ok   report Job command: exit {run.returncode} (a verdict)", flush=True)
+
+        whole = os.path.join(workdir, "whole")
+        whole_args = ["--out-dir=" + whole if a.startswith("--out-dir=") else a
+                      for a in shard_args if not a.startswith("--shard=")]
+        run_whole = subprocess.run(whole_args, capture_output=True, text=True, timeout=600)
+        if run_whole.returncode != run.returncode:
+            fail(f"unsharded run exit {run_whole.returncode}, merged shards {run.returncode}: "
+                 f"{run_whole.stderr.strip()[-500:]}")
+        with open(os.path.join(results, "report", "report.json")) as f:
+            merged = json.load(f)
+        with open(os.path.join(whole, "report.json")) as f:
+            unsharded = json.load(f)
+        if merged != unsharded:
+            diff = [k for k in unsharded if merged.get(k) != unsharded.get(k)]
+            fail(f"merged shards and the unsharded run differ in {diff}")
+        sessions = sum(s["arms"][x]["sessions"] for s in merged["scopes"][:1] for x in "AB")
+        print(f"ok   {shards} shards merged = one unsharded run: identical report.json "
+              f"({sessions} sessions, verdict {merged['status']})")
+        print(f"{shards + 2} passed, 0 failed")  # each shard, the report, the comparison
+        return 0
+    finally:
+        fleet.stop()
+        if not os.environ.get("KEEP_WORKDIR"):
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
