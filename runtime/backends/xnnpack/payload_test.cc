@@ -54,9 +54,10 @@ TEST(PayloadHeader, RejectsMalformedFraming) {
   struct Case {
     const char* what;
     std::vector<uint8_t> bytes;
-  } cases[] = {
-      {"truncated header", std::vector<uint8_t>(Framed(128, 32, 48, 80, 48).begin(),
-                                                Framed(128, 32, 48, 80, 48).begin() + 20)},
+  };
+  const std::vector<uint8_t> whole = Framed(128, 32, 48, 80, 48);
+  const Case cases[] = {
+      {"truncated header", std::vector<uint8_t>(whole.begin(), whole.begin() + 20)},
       {"flatbuffer past the end", Framed(128, 32, 200, 80, 0)},
       {"flatbuffer offset past the end", Framed(128, 4000, 8, 80, 0)},
       {"constants past the end", Framed(128, 32, 48, 100, 64)},
