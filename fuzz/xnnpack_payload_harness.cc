@@ -1,14 +1,16 @@
 #include "fuzz/xnnpack_payload_harness.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
-#include "fuzz/fuzz_harness.h"
 #include "fuzz/fuzz_invariant.h"
 #include "runtime/backends/xnnpack/delegate.h"
 #include "runtime/backends/xnnpack/graph_decoder.h"
 #include "runtime/backends/xnnpack/payload_header.h"
 #include "runtime/core/error_detail.h"
+#include "runtime/platform/log.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/tensor.h"
 #include "xnnpack_graph_generated.h"
@@ -90,13 +92,34 @@ Result<FreeableBuffer> SyntheticNamedData::GetData(const char* key) const {
   auto it = sizes_.find(key);
   if (it == sizes_.end()) return Error::kNotFound;
   auto& blob = const_cast<SyntheticNamedData*>(this)->blobs_[key];
-  if (blob == nullptr) blob.reset(new uint8_t[it->second + 1]());
+  if (blob == nullptr) {
+    // Every 4-byte word is the float 0.0625: valid as quantization scales
+    // (scale_buffer_idx), small as fp32 weights, plain bytes as int8 ones.
+    blob.reset(new uint8_t[it->second + 4]);
+    const float fill = 0.0625f;
+    for (size_t i = 0; i < it->second; i += 4) std::memcpy(blob.get() + i, &fill, 4);
+  }
   return FreeableBuffer(blob.get(), it->second, nullptr);
 }
 
+namespace {
+
+// With EF_FUZZ_VERBOSE set, prints how far each input got (seed triage).
+PayloadStage Report(PayloadStage stage) {
+  static const bool verbose = std::getenv("EF_FUZZ_VERBOSE") != nullptr;
+  if (verbose) {
+    static const char* const names[] = {"decode", "create", "execute", "skipped", "done"};
+    fprintf(stderr, "xnnpack payload: stopped at %s: %s\n", names[static_cast<int>(stage)],
+            stage == PayloadStage::kDone ? "ok" : LastErrorDetail());
+  }
+  return stage;
+}
+
+}  // namespace
+
 PayloadStage ExercisePayload(const uint8_t* data, size_t size, const NamedDataMap* named,
                              const PayloadLimits& limits) {
-  InitRuntimeOnce();  // quiet log
+  SetMinLogLevel(LogLevel::kError);
   std::unique_ptr<SyntheticNamedData> synthetic;
   if (named == nullptr) {
     synthetic = std::make_unique<SyntheticNamedData>(data, size, limits.named_bytes);
@@ -110,7 +133,7 @@ PayloadStage ExercisePayload(const uint8_t* data, size_t size, const NamedDataMa
                       "DecodeGraph failed with %s", ErrorName(graph.error()));
     EF_FUZZ_INVARIANT(std::strstr(LastErrorDetail(), "xnnpack") != nullptr,
                       "DecodeGraph failed without an xnnpack detail");
-    return PayloadStage::kDecode;
+    return Report(PayloadStage::kDecode);
   }
   CheckGraph(*graph.get());
   // The arguments, sized from the graph's external values (before the
@@ -130,7 +153,7 @@ PayloadStage ExercisePayload(const uint8_t* data, size_t size, const NamedDataMa
     for (uint32_t id : *ids) {
       if (!executable) break;
       const Value& v = g.values[id];
-      ScalarType dtype;
+      ScalarType dtype = ScalarType::kFloat;
       bool fits = ScalarTypeOf(v.type, &dtype);
       for (size_t d : v.dims) fits = fits && d <= static_cast<size_t>(INT32_MAX);
       if (!fits) {
@@ -161,11 +184,11 @@ PayloadStage ExercisePayload(const uint8_t* data, size_t size, const NamedDataMa
                       "Create failed with %s", ErrorName(delegate.error()));
     EF_FUZZ_INVARIANT(std::strstr(LastErrorDetail(), "xnnpack") != nullptr,
                       "Create failed without an xnnpack detail");
-    return PayloadStage::kCreate;
+    return Report(PayloadStage::kCreate);
   }
-  if (!executable) return PayloadStage::kSkipped;
+  if (!executable) return Report(PayloadStage::kSkipped);
   const Error error = delegate.get()->Execute({arg_ptrs.data(), arg_ptrs.size()});
-  return error == Error::kOk ? PayloadStage::kDone : PayloadStage::kExecute;
+  return Report(error == Error::kOk ? PayloadStage::kDone : PayloadStage::kExecute);
 }
 
 }  // namespace fuzz

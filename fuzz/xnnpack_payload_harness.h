@@ -5,12 +5,14 @@
 // values.
 //
 // Named data: SyntheticNamedData answers every key the payload's constant
-// table names with a zero-filled buffer of the declared size (bounded), so
+// table names with a buffer of the declared size (bounded) whose every
+// 4-byte word is the float 0.0625 (so scales kept in named data are valid), so
 // named-weight payloads reach compilation without the program they came
 // from. Oracles beyond the sanitizers: a rejected payload fails with one of
 // the documented errors and an "xnnpack" error detail; an accepted graph is
 // internally consistent (ids in range, inputs and outputs external).
-// Thread-compatible.
+// EF_FUZZ_VERBOSE=1 prints the stage each input stopped at, with the error
+// detail. Thread-compatible.
 
 #ifndef EDGEFLEET_FUZZ_XNNPACK_PAYLOAD_HARNESS_H_
 #define EDGEFLEET_FUZZ_XNNPACK_PAYLOAD_HARNESS_H_

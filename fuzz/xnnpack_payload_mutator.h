@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "fuzz/pte_mutator.h"
+#include "fuzz/pte_mutator.h"  // MutationRng
 
 namespace edgefleet {
 namespace fuzz {
