@@ -419,6 +419,24 @@ class Editor {
   MutationRng& rng_;
 };
 
+// A verified flatbuffer may carry a union type without its table; the
+// object API unpacks that as a null member that Pack would dereference.
+// Such unions become NONE before editing.
+void DropEmptyUnions(fb::XNNGraphT& g) {
+  for (auto& node : g.xnodes) {
+    if (node != nullptr && node->xnode_union.value == nullptr) node->xnode_union.Reset();
+  }
+  for (auto& value : g.xvalues) {
+    if (value == nullptr) continue;
+    auto& u = value->xvalue_union;
+    if (u.value == nullptr) {
+      u.Reset();
+    } else if (auto* q = u.AsXNNQuantizedTensorValue()) {
+      if (q->quant_params.value == nullptr) q->quant_params.Reset();
+    }
+  }
+}
+
 void PutLe(std::vector<uint8_t>& b, size_t at, uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) b[at + i] = static_cast<uint8_t>(v >> (8 * i));
 }
@@ -436,6 +454,7 @@ const char* MutatePayloadFields(std::vector<uint8_t>* payload, MutationRng& rng,
   const std::vector<uint8_t> constants(s.get().constant_data,
                                        s.get().constant_data + s.get().constant_data_size);
   const bool framed = s.get().has_header;
+  DropEmptyUnions(*graph);
   Editor editor(*graph, rng);
   const char* name = nullptr;
   for (int i = 0; i < num_edits; ++i) name = editor.Edit();
