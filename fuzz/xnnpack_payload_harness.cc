@@ -43,7 +43,32 @@ struct Arg {
   std::unique_ptr<uint8_t[]> data;
   std::unique_ptr<Tensor> tensor;
   EValue value;
+  bool input = false;
+  std::vector<size_t> declared;
 };
+
+// Resizes every input argument: to the declared shape, or (`seed` != 0) to
+// a shape no larger in any dim, derived from `seed`. False when a resize
+// fails (the shrunk shapes are within the bound, so it cannot).
+bool ShapeInputs(std::vector<std::unique_ptr<Arg>>& args, uint64_t seed) {
+  for (auto& arg : args) {
+    if (!arg->input) continue;
+    int32_t sizes[xnnpack::kMaxDims];
+    for (size_t d = 0; d < arg->declared.size(); ++d) {
+      const size_t full = arg->declared[d];
+      sizes[d] = static_cast<int32_t>(seed == 0 || full == 0 ? full : 1 + seed % full);
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    }
+    if (arg->tensor->Resize({sizes, arg->declared.size()}) != Error::kOk) return false;
+  }
+  return true;
+}
+
+uint64_t Fnv1a(const uint8_t* data, size_t size) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 1099511628211ull;
+  return h | 1;
+}
 
 void CheckGraph(const Graph& g) {
   const size_t n = g.values.size();
@@ -168,10 +193,12 @@ PayloadStage ExercisePayload(const uint8_t* data, size_t size, const NamedDataMa
       arg->data.reset(new uint8_t[v.nbytes() + 64]());
       arg->tensor = std::make_unique<Tensor>(dtype, static_cast<int>(v.dims.size()), arg->sizes,
                                              arg->dim_order, arg->strides, arg->data.get(),
-                                             ShapeDynamism::kStatic);
+                                             ShapeDynamism::kDynamicBound);
       arg->tensor->set_numel_bound(static_cast<int64_t>(v.numel()));
       arg->value = EValue::FromTensor(arg->tensor.get());
       arg_ptrs[v.external_id] = &arg->value;
+      arg->input = ids == &g.input_values;
+      arg->declared = v.dims;
       args.push_back(std::move(arg));
     }
   }
@@ -187,8 +214,29 @@ PayloadStage ExercisePayload(const uint8_t* data, size_t size, const NamedDataMa
     return Report(PayloadStage::kCreate);
   }
   if (!executable) return Report(PayloadStage::kSkipped);
-  const Error error = delegate.get()->Execute({arg_ptrs.data(), arg_ptrs.size()});
-  return Report(error == Error::kOk ? PayloadStage::kDone : PayloadStage::kExecute);
+  const Span<EValue*> call{arg_ptrs.data(), arg_ptrs.size()};
+  const Error error = delegate.get()->Execute(call);
+  if (error != Error::kOk) return Report(PayloadStage::kExecute);
+  // Every other input: run again on smaller input shapes (the delegate
+  // re-infers its shapes and rebuilds), then on the declared ones, which
+  // must work again as the first time.
+  if (Fnv1a(data, size) & 2) {
+    EF_FUZZ_INVARIANT(ShapeInputs(args, Fnv1a(data, size)), "shrinking an input failed");
+    delegate.get()->Execute(call);
+    EF_FUZZ_INVARIANT(ShapeInputs(args, 0), "restoring an input's shape failed");
+    for (auto& arg : args) {
+      if (arg->input) continue;
+      int32_t sizes[xnnpack::kMaxDims];
+      for (size_t d = 0; d < arg->declared.size(); ++d) sizes[d] = static_cast<int32_t>(arg->declared[d]);
+      EF_FUZZ_INVARIANT(arg->tensor->Resize({sizes, arg->declared.size()}) == Error::kOk,
+                        "restoring an output's shape failed");
+    }
+    const Error again = delegate.get()->Execute(call);
+    EF_FUZZ_INVARIANT(again == Error::kOk,
+                      "Execute on the declared shapes failed (%s: %s) after a shape change",
+                      ErrorName(again), LastErrorDetail());
+  }
+  return Report(PayloadStage::kDone);
 }
 
 }  // namespace fuzz

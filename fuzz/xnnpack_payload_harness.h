@@ -1,8 +1,10 @@
 // Shared body of the XNNPACK payload fuzz targets: an XnnpackBackend
 // delegate payload (the bytes a DelegateCall hands to the backend's Init) is
 // decoded (DecodeGraph), compiled (XnnpackDelegate::Create, one thread) and
-// executed once on zero-filled tensors shaped like the graph's external
-// values.
+// executed on zero-filled tensors shaped like the graph's external values;
+// for every other input (by hash) executed again with smaller input shapes
+// (the delegate's reshape and rebuild), then with the declared shapes,
+// which must succeed again.
 //
 // Named data: SyntheticNamedData answers every key the payload's constant
 // table names with a buffer of the declared size (bounded) whose every

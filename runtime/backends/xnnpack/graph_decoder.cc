@@ -193,7 +193,7 @@ class Decoder {
                              "xnnpack payload: value %u: %u scales in %zu bytes for %zu channels",
                              v.id, q->num_scales(), size, channels);
           v.channel_scales.resize(channels);
-          std::memcpy(v.channel_scales.data(), data, channels * sizeof(float));
+          if (channels > 0) std::memcpy(v.channel_scales.data(), data, channels * sizeof(float));
         }
         EF_CHECK_OR_RETURN(v.channel_scales.size() == channels, Error::kInvalidProgram,
                            "xnnpack payload: value %u has %zu scales for %zu channels", v.id,
