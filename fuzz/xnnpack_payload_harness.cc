@@ -51,12 +51,13 @@ struct Arg {
 // a shape no larger in any dim, derived from `seed`. False when a resize
 // fails (the shrunk shapes are within the bound, so it cannot).
 bool ShapeInputs(std::vector<std::unique_ptr<Arg>>& args, uint64_t seed) {
+  const bool shrink = seed != 0;
   for (auto& arg : args) {
     if (!arg->input) continue;
     int32_t sizes[xnnpack::kMaxDims];
     for (size_t d = 0; d < arg->declared.size(); ++d) {
       const size_t full = arg->declared[d];
-      sizes[d] = static_cast<int32_t>(seed == 0 || full == 0 ? full : 1 + seed % full);
+      sizes[d] = static_cast<int32_t>(!shrink || full == 0 ? full : 1 + seed % full);
       seed = seed * 6364136223846793005ull + 1442695040888963407ull;
     }
     if (arg->tensor->Resize({sizes, arg->declared.size()}) != Error::kOk) return false;
@@ -222,7 +223,11 @@ PayloadStage ExercisePayload(const uint8_t* data, size_t size, const NamedDataMa
   // must work again as the first time.
   if (Fnv1a(data, size) & 2) {
     EF_FUZZ_INVARIANT(ShapeInputs(args, Fnv1a(data, size)), "shrinking an input failed");
-    delegate.get()->Execute(call);
+    const Error shrunk = delegate.get()->Execute(call);
+    if (std::getenv("EF_FUZZ_VERBOSE") != nullptr) {
+      fprintf(stderr, "xnnpack payload: smaller inputs: %s %s\n", ErrorName(shrunk),
+              shrunk == Error::kOk ? "" : LastErrorDetail());
+    }
     EF_FUZZ_INVARIANT(ShapeInputs(args, 0), "restoring an input's shape failed");
     for (auto& arg : args) {
       if (arg->input) continue;
