@@ -205,7 +205,7 @@ PayloadStage ExercisePayload(const uint8_t* data, size_t size, const NamedDataMa
   }
   ClearErrorDetail();
   Result<std::unique_ptr<xnnpack::XnnpackDelegate>> delegate =
-      xnnpack::XnnpackDelegate::Create(std::move(graph.get()), 1);
+      xnnpack::XnnpackDelegate::Create(std::move(graph.get()), nullptr);
   if (!delegate.ok()) {
     EF_FUZZ_INVARIANT(Rejected(delegate.error(), {Error::kInvalidProgram, Error::kNotSupported,
                                                   Error::kMemoryAllocationFailed}),

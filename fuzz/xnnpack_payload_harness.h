@@ -1,6 +1,6 @@
 // Shared body of the XNNPACK payload fuzz targets: an XnnpackBackend
 // delegate payload (the bytes a DelegateCall hands to the backend's Init) is
-// decoded (DecodeGraph), compiled (XnnpackDelegate::Create, one thread) and
+// decoded (DecodeGraph), compiled (XnnpackDelegate::Create, on the calling thread) and
 // executed on zero-filled tensors shaped like the graph's external values;
 // for every other input (by hash) executed again with smaller input shapes
 // (the delegate's reshape and rebuild), then with the declared shapes,

@@ -36,7 +36,10 @@ absl::Status ValidateArm(const v1::Arm& arm, const ModelRepository& repository) 
                                       " is not an IntegrationPolicy value");
   }
   if (arm.threads() > 64) return absl::InvalidArgumentError(prefix + "threads must be <= 64");
-  absl::StatusOr<std::string> path = repository.ModelPath(arm.model(), arm.stack());
+  if (arm.stack() == v1::STACK_PYTORCH_MOBILE && arm.kernels() != v1::KERNELS_DEFAULT) {
+    return absl::InvalidArgumentError(prefix + "the pytorch-mobile stack has one kernel choice");
+  }
+  absl::StatusOr<std::string> path = repository.ModelPath(arm.model(), arm.stack(), arm.kernels());
   if (!path.ok()) {
     return absl::InvalidArgumentError(prefix + std::string(path.status().message()));
   }
@@ -80,6 +83,13 @@ absl::StatusOr<std::unique_ptr<ArmRegistry>> ArmRegistry::Create(
       arm->set_name(model + ".edgefleet");
       arm->set_stack(v1::STACK_EDGEFLEET);
       arm->set_model(model);
+      if (repository.ModelPath(model, v1::STACK_EDGEFLEET, v1::KERNELS_XNNPACK).ok()) {
+        v1::Arm* lowered = set.add_arms();
+        lowered->set_name(model + ".edgefleet-xnnpack");
+        lowered->set_stack(v1::STACK_EDGEFLEET);
+        lowered->set_model(model);
+        lowered->set_kernels(v1::KERNELS_XNNPACK);
+      }
       if (repository.ModelPath(model, v1::STACK_PYTORCH_MOBILE).ok()) {
         v1::Arm* old_arm = set.add_arms();
         old_arm->set_name(model + ".pytorch-mobile");

@@ -47,7 +47,7 @@ absl::StatusOr<v1::HostCost> Calibrator::MeasureCost(const CostKey& key, int sam
   Stack* stack = GetStack(key.stack);
   if (stack == nullptr) return absl::InvalidArgumentError("unknown stack");
   if (absl::Status s = stack->Available(); !s.ok()) return s;
-  absl::StatusOr<std::string> path = repository_->ModelPath(key.model, key.stack);
+  absl::StatusOr<std::string> path = repository_->ModelPath(key.model, key.stack, key.kernels);
   if (!path.ok()) return path.status();
   absl::StatusOr<ModelSignature> signature = repository_->Signature(key.model);
   if (!signature.ok()) return signature.status();

@@ -22,7 +22,7 @@ absl::StatusOr<ModelPool::Lease> ModelPool::Take(const CostKey& key) {
   Stack* stack = GetStack(key.stack);
   if (stack == nullptr) return absl::InvalidArgumentError("unknown stack");
   if (absl::Status s = stack->Available(); !s.ok()) return s;
-  absl::StatusOr<std::string> path = repository_->ModelPath(key.model, key.stack);
+  absl::StatusOr<std::string> path = repository_->ModelPath(key.model, key.stack, key.kernels);
   if (!path.ok()) return path.status();
   StackOptions options;
   options.kernels = key.kernels;

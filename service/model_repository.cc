@@ -82,8 +82,9 @@ absl::Status ModelRepository::ValidateName(const std::string& name) {
   return absl::OkStatus();
 }
 
-const char* ModelRepository::FileName(v1::Stack stack) {
-  return stack == v1::STACK_PYTORCH_MOBILE ? "model.ptl" : "model.pte";
+const char* ModelRepository::FileName(v1::Stack stack, v1::Kernels kernels) {
+  if (stack == v1::STACK_PYTORCH_MOBILE) return "model.ptl";
+  return kernels == v1::KERNELS_XNNPACK ? "model_xnnpack.pte" : "model.pte";
 }
 
 std::vector<std::string> ModelRepository::ListModels() const {
@@ -101,16 +102,17 @@ std::vector<std::string> ModelRepository::ListModels() const {
 }
 
 absl::StatusOr<std::string> ModelRepository::ModelPath(const std::string& name,
-                                                       v1::Stack stack) const {
+                                                       v1::Stack stack,
+                                                       v1::Kernels kernels) const {
   if (absl::Status s = ValidateName(name); !s.ok()) return s;
-  const std::string path = root_ + "/" + name + "/" + FileName(stack);
+  const std::string path = root_ + "/" + name + "/" + FileName(stack, kernels);
   std::string real;
   if (!IsRegularFile(path) || !RealPath(path, &real)) {
     if (!IsRegularFile(root_ + "/" + name + "/model.pte")) {
       return absl::NotFoundError("model '" + name + "' is not in the repository");
     }
-    return absl::NotFoundError("model '" + name + "' has no " + FileName(stack) +
-                               " for this stack");
+    return absl::NotFoundError("model '" + name + "' has no " + FileName(stack, kernels) +
+                               " for this arm");
   }
   if (real.compare(0, root_.size() + 1, root_ + "/") != 0) {
     return absl::InvalidArgumentError("model '" + name + "' resolves outside the repository");

@@ -39,17 +39,20 @@ class ModelRepository {
   // OK, or INVALID_ARGUMENT naming what is wrong with `name`.
   static absl::Status ValidateName(const std::string& name);
 
-  // File name of a stack's model ("model.pte", "model.ptl").
-  static const char* FileName(v1::Stack stack);
+  // File name of a stack's model: "model.ptl" for the old stack; for ours
+  // "model.pte", or "model_xnnpack.pte" (lowered by XnnpackPartitioner) with
+  // KERNELS_XNNPACK.
+  static const char* FileName(v1::Stack stack, v1::Kernels kernels = v1::KERNELS_DEFAULT);
 
   const std::string& root() const { return root_; }
 
   // Names of the folders holding a model.pte, sorted.
   std::vector<std::string> ListModels() const;
 
-  // The file of `name` for `stack`. Errors: INVALID_ARGUMENT (bad name),
-  // NOT_FOUND (no such model or no file for that stack).
-  absl::StatusOr<std::string> ModelPath(const std::string& name, v1::Stack stack) const;
+  // The file of `name` for `stack` and `kernels`. Errors: INVALID_ARGUMENT
+  // (bad name), NOT_FOUND (no such model or no file for that stack).
+  absl::StatusOr<std::string> ModelPath(const std::string& name, v1::Stack stack,
+                                        v1::Kernels kernels = v1::KERNELS_DEFAULT) const;
 
   // The model's signature, read from its .pte once and cached. Errors as
   // ModelPath, plus the runtime's load errors (status_mapping.h).

@@ -36,8 +36,12 @@ int Calibrate(const ServerConfig& config) {
          calibration->reference_model().c_str(),
          static_cast<long long>(calibration->reference_host_us()));
   for (const v1::HostCost& cost : calibration->costs()) {
-    printf("  %-24s %-15s parse %6lld us  init %6lld us  first %7lld us  steady %7lld us\n",
-           cost.model().c_str(), StackName(cost.stack()), static_cast<long long>(cost.parse_us()),
+    const std::string stack = std::string(StackName(cost.stack())) +
+                              (cost.kernels() == v1::KERNELS_XNNPACK    ? "-xnnpack"
+                               : cost.kernels() == v1::KERNELS_PORTABLE ? "-portable"
+                                                                        : "");
+    printf("  %-24s %-24s parse %6lld us  init %6lld us  first %7lld us  steady %7lld us\n",
+           cost.model().c_str(), stack.c_str(), static_cast<long long>(cost.parse_us()),
            static_cast<long long>(cost.init_us()), static_cast<long long>(cost.first_inference_us()),
            static_cast<long long>(cost.inference_us()));
   }

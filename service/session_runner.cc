@@ -86,7 +86,7 @@ absl::StatusOr<SessionRunner::ArmFacts> SessionRunner::SampledFacts(const v1::Ar
     if (it != facts_.end()) return it->second;
   }
   Stack* stack = GetStack(arm.stack());
-  absl::StatusOr<std::string> path = context_.repository->ModelPath(arm.model(), arm.stack());
+  absl::StatusOr<std::string> path = context_.repository->ModelPath(arm.model(), arm.stack(), arm.kernels());
   if (!path.ok()) return path.status();
   absl::StatusOr<ModelSignature> signature = context_.repository->Signature(arm.model());
   if (!signature.ok()) return signature.status();
@@ -161,7 +161,7 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   double sampled_checksum = 0;
   v1::HostMeasurement* host = result.mutable_host();
   if (real) {
-    absl::StatusOr<std::string> path = context_.repository->ModelPath(arm.model(), arm.stack());
+    absl::StatusOr<std::string> path = context_.repository->ModelPath(arm.model(), arm.stack(), arm.kernels());
     if (!path.ok()) return fail(path.status());
     ComputeSlots::Slot slot = context_.slots->Acquire();
     host->set_compute_slot(static_cast<uint32_t>(slot.index()));

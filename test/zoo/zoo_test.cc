@@ -30,6 +30,7 @@
 #include "runtime/tools/file_io.h"
 #include "runtime/tools/host_tensor.h"
 #include "runtime/tools/npy.h"
+#include "runtime/backends/xnnpack/xnnpack_backend.h"
 
 namespace edgefleet {
 namespace {
@@ -95,10 +96,11 @@ const float* Floats(const tools::NpyArray& a) {
 // A loaded zoo model: its method and the tensors it reads inputs from.
 class ZooRun {
  public:
-  bool Load(const std::string& dir, bool portable_only) {
+  // `file`: model.pte, or model_xnnpack.pte (lowered with XnnpackPartitioner).
+  bool Load(const std::string& dir, bool portable_only, const char* file = "model.pte") {
     Module::Options options;
     if (portable_only) options.method.kernels = KernelPreference::kPortableOnly;
-    Result<std::unique_ptr<Module>> module = Module::Load(dir + "/model.pte", options);
+    Result<std::unique_ptr<Module>> module = Module::Load(dir + "/" + file, options);
     EXPECT_TRUE(module.ok()) << LastErrorDetail();
     if (!module.ok()) return false;
     module_ = std::move(*module);
@@ -174,6 +176,7 @@ nlohmann::json Manifest(const std::string& dir) {
 void RegisterAllKernels() {
   ASSERT_EQ(RegisterPortableKernels(), Error::kOk);
   ASSERT_EQ(RegisterOptimizedKernels(), Error::kOk);
+  ASSERT_EQ(RegisterXnnpackBackend(), Error::kOk);
 }
 
 class ZooTest : public ::testing::TestWithParam<std::tuple<ZooModel, bool>> {
@@ -188,11 +191,11 @@ class ZooTest : public ::testing::TestWithParam<std::tuple<ZooModel, bool>> {
                  << " and test/fixtures: run `make models` to export it";              \
   }
 
-TEST_P(ZooTest, MatchesTorch) {
-  const auto& [model, portable_only] = GetParam();
-  EF_ZOO_DIR_OR_SKIP(dir, model.name);
+// Runs `file` of `model` twice on its stored inputs against torch's outputs.
+void ExpectMatchesTorch(const ZooModel& model, const std::string& dir, bool portable_only,
+                        const char* file) {
   ZooRun run;
-  ASSERT_TRUE(run.Load(dir, portable_only));
+  ASSERT_TRUE(run.Load(dir, portable_only, file));
   const std::vector<tools::NpyArray> inputs = LoadNumbered(dir, "input");
   const std::vector<tools::NpyArray> expected = LoadNumbered(dir, "expected");
   ASSERT_FALSE(expected.empty());
@@ -214,14 +217,31 @@ TEST_P(ZooTest, MatchesTorch) {
         w = Compare(outputs[i], expected[i], 1e-4, /*relative=*/true);
       }
       if (pass == 0) {
-        std::printf("[ zoo      ] %s%s output %zu: max abs error %.3g (%.3g of the tolerance)\n",
-                    model.name, portable_only ? " (portable)" : "", i, w.abs_error, w.excess);
+        std::printf("[ zoo      ] %s %s%s output %zu: max abs error %.3g (%.3g of the tolerance)\n",
+                    model.name, file, portable_only ? " (portable)" : "", i, w.abs_error,
+                    w.excess);
       }
       EXPECT_LE(w.excess, 1.0) << model.name << " output " << i << ": element " << w.at
                                << " is " << Floats(outputs[i])[w.at] << ", torch gives "
                                << Floats(expected[i])[w.at];
     }
   }
+}
+
+TEST_P(ZooTest, MatchesTorch) {
+  const auto& [model, portable_only] = GetParam();
+  EF_ZOO_DIR_OR_SKIP(dir, model.name);
+  ExpectMatchesTorch(model, dir, portable_only, "model.pte");
+}
+
+// The same model lowered to XNNPACK by the real exporter, run by our delegate.
+TEST_P(ZooTest, XnnpackLoweredMatchesTorch) {
+  const auto& [model, portable_only] = GetParam();
+  EF_ZOO_DIR_OR_SKIP(dir, model.name);
+  if (!FileExists(dir + "/model_xnnpack.pte")) {
+    GTEST_SKIP() << model.name << " has no model_xnnpack.pte (make models exports it)";
+  }
+  ExpectMatchesTorch(model, dir, portable_only, "model_xnnpack.pte");
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -45,10 +45,11 @@ bool DtypeMatches(DataType type, ScalarType dtype) {
 }  // namespace
 
 Result<std::unique_ptr<XnnpackDelegate>> XnnpackDelegate::Create(std::unique_ptr<Graph> graph,
-                                                                  int num_threads) {
+                                                                  SharedThreadpool threadpool) {
   std::unique_ptr<XnnpackDelegate> d(new XnnpackDelegate());
   d->graph_ = std::move(graph);
-  EF_RETURN_IF_ERROR(d->Plan(std::max(num_threads, 1)));
+  d->threadpool_ = std::move(threadpool);
+  EF_RETURN_IF_ERROR(d->Plan());
   EF_RETURN_IF_ERROR(d->Build());
   return d;
 }
@@ -57,7 +58,6 @@ XnnpackDelegate::~XnnpackDelegate() {
   for (Step& s : steps_) {
     if (s.runtime != nullptr) xnn_delete_runtime(s.runtime);
   }
-  if (threadpool_ != nullptr) pthreadpool_destroy(static_cast<pthreadpool_t>(threadpool_));
 }
 
 size_t XnnpackDelegate::num_xnnpack_runtimes() const {
@@ -66,13 +66,8 @@ size_t XnnpackDelegate::num_xnnpack_runtimes() const {
   return n;
 }
 
-Error XnnpackDelegate::Plan(int num_threads) {
+Error XnnpackDelegate::Plan() {
   const Graph& g = *graph_;
-  if (num_threads > 1) {
-    threadpool_ = pthreadpool_create(static_cast<size_t>(num_threads));
-    EF_CHECK_OR_RETURN(threadpool_ != nullptr, Error::kOutOfResources,
-                       "xnnpack: cannot start %d threads", num_threads);
-  }
   // 1. Engine per node: XNNPACK when it accepts the node, else our kernels.
   engines_.resize(g.nodes.size());
   XnnpackMemoryScope scope;  // initializes XNNPACK for the probes
@@ -204,7 +199,7 @@ Error XnnpackDelegate::Build() {
                   NodeTypeName(n.type));
         }
       }
-      xnn_status status = ok ? xnn_create_runtime_v2(sg, static_cast<pthreadpool_t>(threadpool_),
+      xnn_status status = ok ? xnn_create_runtime_v2(sg, static_cast<pthreadpool_t>(threadpool_.get()),
                                                      0, &step.runtime)
                              : xnn_status_invalid_parameter;
       xnn_delete_subgraph(sg);

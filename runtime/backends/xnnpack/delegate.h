@@ -9,8 +9,8 @@
 // arguments (args[external_id]) at every Execute, without copies.
 //
 // Ownership: owns the Graph (and so the named-data constants), the XNNPACK
-// runtimes, the boundary buffers and the thread pool (sized at Create,
-// shared by every runtime of this delegate). Thread safety: Execute must
+// runtimes and the boundary buffers; shares the method's thread pool
+// (method_threadpool.h) with the method's other delegates. Thread safety: Execute must
 // not run concurrently on one delegate (a Method is used by one thread at
 // a time); distinct delegates are independent.
 
@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "runtime/backends/xnnpack/graph.h"
+#include "runtime/backends/xnnpack/method_threadpool.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/result.h"
 #include "runtime/core/span.h"
@@ -34,11 +35,11 @@ enum class Engine : uint8_t { kXnnpack, kOwnKernel };
 
 class XnnpackDelegate {
  public:
-  // Compiles `graph` with `num_threads` threads (>= 1). Errors:
+  // Compiles `graph` to run on `threadpool` (null: the calling thread). Errors:
   // kNotSupported naming a node neither XNNPACK nor our kernels can run,
   // kInvalidProgram when XNNPACK rejects the graph.
   static Result<std::unique_ptr<XnnpackDelegate>> Create(std::unique_ptr<Graph> graph,
-                                                         int num_threads);
+                                                         SharedThreadpool threadpool);
   ~XnnpackDelegate();
   XnnpackDelegate(const XnnpackDelegate&) = delete;
   XnnpackDelegate& operator=(const XnnpackDelegate&) = delete;
@@ -60,7 +61,7 @@ class XnnpackDelegate {
   struct Step;
   XnnpackDelegate() = default;
   // Engines, steps and boundary values (once).
-  Error Plan(int num_threads);
+  Error Plan();
   // Boundary buffers and XNNPACK runtimes for the shapes in dims_; again
   // whenever the inputs' shapes change (the 2022 XNNPACK cannot reshape).
   Error Build();
@@ -78,7 +79,7 @@ class XnnpackDelegate {
   std::vector<std::vector<size_t>> dims_;  // per value: current shape
   std::vector<void*> data_;  // per value id: where its bytes are now
   std::vector<std::unique_ptr<uint8_t[]>> buffers_;
-  void* threadpool_ = nullptr;  // pthreadpool_t
+  SharedThreadpool threadpool_;  // pthreadpool_t, shared with the method's other delegates
   size_t xnnpack_bytes_ = 0;
   size_t buffer_bytes_ = 0;
 };

@@ -306,6 +306,15 @@ class Decoder {
     return Error::kOk;
   }
 
+  // The single input, single output and flags of a one-input node table.
+  template <typename T>
+  Error InOut(const T& t, Node& n) {
+    EF_RETURN_IF_ERROR(Id(t.input_id(), false, n.inputs));
+    EF_RETURN_IF_ERROR(Id(t.output_id(), false, n.outputs));
+    n.flags = t.flags();
+    return Error::kOk;
+  }
+
   template <typename T>
   static void Window(const T& t, WindowParams& w) {
     w.pad_top = t.padding_top();
@@ -375,9 +384,7 @@ class Decoder {
       case NodeType::kCopy:
       case NodeType::kCos: {
         const auto* t = static_cast<const fb::_XNNNode1x1*>(body);
-        EF_RETURN_IF_ERROR(Id(t->input_id(), false, n.inputs));
-        EF_RETURN_IF_ERROR(Id(t->output_id(), false, n.outputs));
-        n.flags = t->flags();
+        EF_RETURN_IF_ERROR(InOut(*t, n));
         break;
       }
       case NodeType::kFullyConnected: {
@@ -422,9 +429,7 @@ class Decoder {
         n.window.stride_w = t->stride_width();
         n.window.dilation_h = t->dilation_height();
         n.window.dilation_w = t->dilation_width();
-        EF_RETURN_IF_ERROR(Id(t->input_id(), false, n.inputs));
-        EF_RETURN_IF_ERROR(Id(t->output_id(), false, n.outputs));
-        n.flags = t->flags();
+        EF_RETURN_IF_ERROR(InOut(*t, n));
         break;
       }
       case NodeType::kArgMaxPooling2d: {
@@ -446,9 +451,7 @@ class Decoder {
         EF_CHECK_OR_RETURN(n.list_a.size() == t->num_dims(), Error::kInvalidProgram,
                            "xnnpack payload: transpose num_dims %u, perm of %zu", t->num_dims(),
                            n.list_a.size());
-        EF_RETURN_IF_ERROR(Id(t->input_id(), false, n.inputs));
-        EF_RETURN_IF_ERROR(Id(t->output_id(), false, n.outputs));
-        n.flags = t->flags();
+        EF_RETURN_IF_ERROR(InOut(*t, n));
         break;
       }
       case NodeType::kStaticReshape: {
@@ -457,9 +460,7 @@ class Decoder {
         EF_CHECK_OR_RETURN(n.list_a.size() == t->num_dims(), Error::kInvalidProgram,
                            "xnnpack payload: reshape num_dims %u, shape of %zu", t->num_dims(),
                            n.list_a.size());
-        EF_RETURN_IF_ERROR(Id(t->input_id(), false, n.inputs));
-        EF_RETURN_IF_ERROR(Id(t->output_id(), false, n.outputs));
-        n.flags = t->flags();
+        EF_RETURN_IF_ERROR(InOut(*t, n));
         break;
       }
       case NodeType::kStaticSlice: {
@@ -469,9 +470,7 @@ class Decoder {
         EF_CHECK_OR_RETURN(n.list_a.size() == t->num_dims() && n.list_b.size() == t->num_dims(),
                            Error::kInvalidProgram, "xnnpack payload: slice num_dims %u",
                            t->num_dims());
-        EF_RETURN_IF_ERROR(Id(t->input_id(), false, n.inputs));
-        EF_RETURN_IF_ERROR(Id(t->output_id(), false, n.outputs));
-        n.flags = t->flags();
+        EF_RETURN_IF_ERROR(InOut(*t, n));
         break;
       }
       case NodeType::kStaticConstantPad: {
@@ -479,34 +478,26 @@ class Decoder {
         EF_RETURN_IF_ERROR(List(t->pre_paddings(), n.list_a));
         EF_RETURN_IF_ERROR(List(t->post_paddings(), n.list_b));
         n.scalar = t->padding_value();
-        EF_RETURN_IF_ERROR(Id(t->input_id(), false, n.inputs));
-        EF_RETURN_IF_ERROR(Id(t->output_id(), false, n.outputs));
-        n.flags = t->flags();
+        EF_RETURN_IF_ERROR(InOut(*t, n));
         break;
       }
       case NodeType::kStaticResizeBilinear2D: {
         const auto* t = static_cast<const fb::XNNStaticResizeBilinear2D*>(body);
         n.new_height = t->new_height();
         n.new_width = t->new_width();
-        EF_RETURN_IF_ERROR(Id(t->input_id(), false, n.inputs));
-        EF_RETURN_IF_ERROR(Id(t->output_id(), false, n.outputs));
-        n.flags = t->flags();
+        EF_RETURN_IF_ERROR(InOut(*t, n));
         break;
       }
       case NodeType::kELU: {
         const auto* t = static_cast<const fb::XNNELU*>(body);
         n.scalar = t->alpha();
-        EF_RETURN_IF_ERROR(Id(t->input_id(), false, n.inputs));
-        EF_RETURN_IF_ERROR(Id(t->output_id(), false, n.outputs));
-        n.flags = t->flags();
+        EF_RETURN_IF_ERROR(InOut(*t, n));
         break;
       }
       case NodeType::kLeakyReLU: {
         const auto* t = static_cast<const fb::XNNLeakyReLU*>(body);
         n.scalar = t->negative_slope();
-        EF_RETURN_IF_ERROR(Id(t->input_id(), false, n.inputs));
-        EF_RETURN_IF_ERROR(Id(t->output_id(), false, n.outputs));
-        n.flags = t->flags();
+        EF_RETURN_IF_ERROR(InOut(*t, n));
         break;
       }
       case NodeType::kConcatenate2:

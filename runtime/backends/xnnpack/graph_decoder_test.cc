@@ -671,7 +671,8 @@ TEST(GraphDecoderReal, EveryLoweredPayloadDecodesAndCompiles) {
       EXPECT_FALSE(g.get()->input_values.empty()) << what;
       EXPECT_FALSE(g.get()->output_values.empty()) << what;
 #if EF_HAVE_XNNPACK
-      Result<std::unique_ptr<XnnpackDelegate>> d = XnnpackDelegate::Create(std::move(g.get()), 1);
+      Result<std::unique_ptr<XnnpackDelegate>> d =
+          XnnpackDelegate::Create(std::move(g.get()), nullptr);
       ASSERT_TRUE(d.ok()) << what << ": " << LastErrorDetail();
       EXPECT_GT(d.get()->num_xnnpack_runtimes() + d.get()->graph().nodes.size(), 0u);
 #endif

@@ -51,13 +51,13 @@ TEST(PayloadHeader, NoMagicMeansBareFlatbuffer) {
 }
 
 TEST(PayloadHeader, RejectsMalformedFraming) {
+  std::vector<uint8_t> truncated = Framed(128, 32, 48, 80, 48);
+  truncated.resize(20);
   struct Case {
     const char* what;
     std::vector<uint8_t> bytes;
-  };
-  const std::vector<uint8_t> whole = Framed(128, 32, 48, 80, 48);
-  const Case cases[] = {
-      {"truncated header", std::vector<uint8_t>(whole.begin(), whole.begin() + 20)},
+  } cases[] = {
+      {"truncated header", truncated},
       {"flatbuffer past the end", Framed(128, 32, 200, 80, 0)},
       {"flatbuffer offset past the end", Framed(128, 4000, 8, 80, 0)},
       {"constants past the end", Framed(128, 32, 48, 100, 64)},
@@ -69,7 +69,9 @@ TEST(PayloadHeader, RejectsMalformedFraming) {
   for (const Case& c : cases) {
     Result<PayloadSections> s = ParsePayload(c.bytes.data(), c.bytes.size());
     EXPECT_FALSE(s.ok()) << c.what;
-    if (!s.ok()) EXPECT_EQ(s.error(), Error::kInvalidProgram) << c.what;
+    if (!s.ok()) {
+      EXPECT_EQ(s.error(), Error::kInvalidProgram) << c.what;
+    }
   }
 }
 

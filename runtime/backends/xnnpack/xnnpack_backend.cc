@@ -23,8 +23,10 @@ class XnnpackBackend final : public BackendInterface {
                         xnnpack::DecodeGraph(processed->data(), processed->size(),
                                              context.named_data));
     processed->Free();  // the graph keeps nothing that points into it
+    EF_ASSIGN_OR_RETURN(xnnpack::SharedThreadpool pool,
+                        xnnpack::MethodThreadpool(context.method_allocator, context.num_threads));
     EF_ASSIGN_OR_RETURN(std::unique_ptr<XnnpackDelegate> delegate,
-                        XnnpackDelegate::Create(std::move(graph), context.num_threads));
+                        XnnpackDelegate::Create(std::move(graph), std::move(pool)));
     return static_cast<DelegateHandle*>(delegate.release());
   }
 
