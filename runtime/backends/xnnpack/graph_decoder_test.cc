@@ -674,7 +674,6 @@ TEST(GraphDecoderReal, EveryLoweredPayloadDecodesAndCompiles) {
       Result<std::unique_ptr<XnnpackDelegate>> d =
           XnnpackDelegate::Create(std::move(g.get()), nullptr);
       ASSERT_TRUE(d.ok()) << what << ": " << LastErrorDetail();
-      EXPECT_GT(d.get()->num_xnnpack_runtimes() + d.get()->graph().nodes.size(), 0u);
 #endif
     }
   }
