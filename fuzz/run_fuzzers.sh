@@ -31,7 +31,9 @@ shift || true
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
   TARGETS=(program_load_fuzzer method_execute_fuzzer program_mutation_fuzzer npy_fuzzer
-           request_decode_fuzzer config_fuzzer)
+           request_decode_fuzzer config_fuzzer xnnpack_payload_fuzzer
+           xnnpack_graph_mutation_fuzzer)
+  DEFAULT_TARGETS=1
 fi
 BUILD_DIR=${BUILD_DIR:-$ROOT/build/fuzz}
 case $BUILD_DIR in /*) ;; *) BUILD_DIR=$PWD/$BUILD_DIR ;; esac
@@ -41,8 +43,19 @@ EXTRA_SEEDS=${FUZZ_EXTRA_SEEDS:-$ROOT/../shared/fixtures/third_party_pte}
 if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ] && [ "${FUZZ_REPORT_ONLY:-0}" != 1 ]; then
   echo "== building fuzz targets (preset fuzz, $BUILD_DIR)"
   mkdir -p "$BUILD_DIR"
-  if ! (cd "$ROOT" && cmake --preset fuzz -B "$BUILD_DIR" &&
-        cmake --build "$BUILD_DIR" --parallel "${FUZZ_BUILD_JOBS:-$(nproc)}" \
+  if ! (cd "$ROOT" && cmake --preset fuzz -B "$BUILD_DIR") >"$BUILD_DIR/fuzz-configure.log" 2>&1; then
+    tail -n 40 "$BUILD_DIR/fuzz-configure.log"
+    echo "configuring the fuzz build failed; full log: $BUILD_DIR/fuzz-configure.log"
+    exit 2
+  fi
+  # The XNNPACK payload targets exist only where the system XNNPACK was
+  # found (fuzz/CMakeLists.txt); the default list drops them elsewhere.
+  if [ "${DEFAULT_TARGETS:-0}" = 1 ] && ! grep -q 'xnnpack_payload_fuzzer' "$BUILD_DIR/build.ninja"; then
+    echo "== no system XNNPACK in this build: skipping the xnnpack_* targets"
+    TARGETS=("${TARGETS[@]/xnnpack_*/}")
+    mapfile -t TARGETS < <(printf '%s\n' "${TARGETS[@]}" | grep .)
+  fi
+  if ! (cd "$ROOT" && cmake --build "$BUILD_DIR" --parallel "${FUZZ_BUILD_JOBS:-$(nproc)}" \
           --target "${TARGETS[@]}") >"$BUILD_DIR/fuzz-build.log" 2>&1; then
     tail -n 40 "$BUILD_DIR/fuzz-build.log"
     echo "building the fuzz targets failed; full log: $BUILD_DIR/fuzz-build.log"
@@ -63,6 +76,7 @@ run_target() {
     npy_fuzzer) dict=$ROOT/fuzz/dictionaries/npy.dict max_len=16384 ;;
     request_decode_fuzzer) dict=$ROOT/fuzz/dictionaries/request.dict max_len=16384 ;;
     config_fuzzer) dict=$ROOT/fuzz/dictionaries/config.dict max_len=8192 ;;
+    xnnpack_*) dict=$ROOT/fuzz/dictionaries/xnnpack.dict max_len=65536 ;;
     *) if [ -d "$EXTRA_SEEDS" ]; then seeds+=("$EXTRA_SEEDS"); fi ;;
   esac
   # libFuzzer exits on a missing directory: pass only those that exist.

@@ -30,6 +30,9 @@ inline constexpr size_t kMaxValues = 1 << 20;
 inline constexpr size_t kMaxNodes = 1 << 20;
 inline constexpr uint32_t kMaxExternals = 4096;
 inline constexpr size_t kMaxDims = 6;  // XNN_MAX_TENSOR_DIMS
+// Sum of the bytes of all non-constant values (what compilation allocates:
+// XNNPACK's workspace and the boundary buffers).
+inline constexpr size_t kMaxValueBytes = size_t{1} << 30;
 
 using Dims = std::vector<size_t>;
 

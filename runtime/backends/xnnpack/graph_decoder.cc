@@ -38,8 +38,16 @@ class Decoder {
                        "xnnpack payload: %zu values (at most %zu)", num_values, kMaxValues);
     graph_.values.resize(num_values);
     std::vector<bool> seen_external(graph_.num_externs, false);
+    size_t value_bytes = 0;
     for (size_t i = 0; i < num_values; ++i) {
       EF_RETURN_IF_ERROR(DecodeValue(values->Get(static_cast<uint32_t>(i)), seen_external));
+    }
+    for (const Value& v : graph_.values) {
+      if (v.is_constant()) continue;
+      EF_CHECK_OR_RETURN(v.nbytes() <= kMaxValueBytes - value_bytes, Error::kInvalidProgram,
+                         "xnnpack payload: non-constant values need more than %zu bytes",
+                         kMaxValueBytes);
+      value_bytes += v.nbytes();
     }
     const auto* nodes = fb_.xnodes();
     const size_t num_nodes = nodes ? nodes->size() : 0;
@@ -185,7 +193,7 @@ class Decoder {
                              "xnnpack payload: value %u: %u scales in %zu bytes for %zu channels",
                              v.id, q->num_scales(), size, channels);
           v.channel_scales.resize(channels);
-          std::memcpy(v.channel_scales.data(), data, channels * sizeof(float));
+          if (channels > 0) std::memcpy(v.channel_scales.data(), data, channels * sizeof(float));
         }
         EF_CHECK_OR_RETURN(v.channel_scales.size() == channels, Error::kInvalidProgram,
                            "xnnpack payload: value %u has %zu scales for %zu channels", v.id,
