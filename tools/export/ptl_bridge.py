@@ -24,10 +24,11 @@ class Job:
     """One model to write as .ptl; see ptl_debian.py for the fields."""
 
     def __init__(self, name, module_file, builder, seed, module, inputs, expected, out,
-                 calibration=None, top1=None):
+                 calibration=None, top1=None, rtol=1e-3, atol=1e-4):
         self.name, self.module_file, self.builder, self.seed = name, module_file, builder, seed
         self.module, self.inputs, self.expected, self.out = module, inputs, expected, out
         self.calibration, self.top1 = calibration, top1  # arrays (int8 only)
+        self.rtol, self.atol = rtol, atol
 
 
 def export(jobs):
@@ -46,6 +47,7 @@ def export(jobs):
             spec = {
                 "name": job.name, "module_file": job.module_file, "builder": job.builder,
                 "seed": job.seed, "weights": weights, "out": job.out,
+                "rtol": job.rtol, "atol": job.atol,
                 "inputs": [save(f"input_{i}", t) for i, t in enumerate(job.inputs)],
                 "expected": [save(f"expected_{j}", t) for j, t in enumerate(job.expected)],
             }
