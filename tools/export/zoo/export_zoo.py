@@ -15,6 +15,12 @@ next to
   input_<i>.npy      seeded inputs (logical C order, the method's dtypes)
   expected_<j>.npy   torch eager's outputs on them (for the int8 model: torch
                      running the converted, quantized GraphModule)
+  model.ptl          the old stack's file (PyTorch Mobile, written by Debian's
+                     torch 1.13 through ../ptl_bridge.py with the same
+                     weights: float models prepacked for XNNPACK by
+                     optimize_for_mobile; the int8 model quantized from the
+                     same float weights the way PyTorch Mobile users did,
+                     FX post-training static quantization with qnnpack)
   manifest.json      shapes, dtypes, operators, sizes, tolerances
 in <out>/<name>/ (default .cache/models/). The int8 model also gets
 top1_inputs.npy ([100, 1, 3, 224, 224], seeded), top1_expected.npy (torch's
