@@ -12,6 +12,7 @@ PACKAGES=(
   prometheus-cpp-dev
   libxnnpack-dev libpthreadpool-dev  # runtime/backends/xnnpack: the XNNPACK delegate
   libtorch-dev       # service/: the old stack, PyTorch Mobile's lite interpreter (libtorch 1.13)
+  python3-torch python3-torchvision  # tools/export/ptl_debian.py: the .ptl files, with that torch's XNNPACK
   curl               # test/service: scrapes the metrics port
   openssl            # test/service: TLS certificates for the security test
   clang-14 llvm-14 libclang-rt-14-dev

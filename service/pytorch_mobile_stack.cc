@@ -146,7 +146,7 @@ class PytorchMobileModel final : public LoadedModel {
 }  // namespace
 
 PytorchMobileStack::PytorchMobileStack() {
-  InstallTallyingCpuAllocator();
+  InstallTallyingAllocators();
   static std::once_flag once;
   std::call_once(once, [] {
     at::set_num_threads(1);
@@ -154,7 +154,15 @@ PytorchMobileStack::PytorchMobileStack() {
   });
 }
 
-absl::Status PytorchMobileStack::Available() const { return absl::OkStatus(); }
+absl::Status PytorchMobileStack::Available() const {
+  if (!XnnpackTallied()) {
+    return absl::FailedPreconditionError(
+        "pytorch-mobile: XNNPACK was initialised before the stack could install its tallying"
+        " allocator (or XNNPACK does not run on this CPU), so the memory of prepacked weights"
+        " could not be counted");
+  }
+  return absl::OkStatus();
+}
 
 absl::StatusOr<std::unique_ptr<LoadedModel>> PytorchMobileStack::Load(const std::string& path,
                                                                       const StackOptions&) {
@@ -170,6 +178,7 @@ absl::StatusOr<std::unique_ptr<LoadedModel>> PytorchMobileStack::Load(const std:
     facts.host_init_us = 0;
     facts.bytes_read = bytes_read.load();
     facts.memory_bytes = tally->current();
+    facts.memory_xnnpack_bytes = tally->current(TorchMemoryTally::kXnnpack);
     return std::unique_ptr<LoadedModel>(new PytorchMobileModel(std::move(module), tally, facts));
   } catch (const std::exception& e) {
     tally->Release();

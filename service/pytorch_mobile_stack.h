@@ -8,8 +8,12 @@
 //
 // Load = _load_for_mobile through a counting read adapter (bytes read are
 // what the interpreter read from the archive); the lite interpreter has no
-// separate init phase, so its whole load is the parse phase. Memory is
-// libtorch's own allocator accounting for the model (torch_memory_tally.h).
+// separate init phase, so its whole load is the parse phase. That includes
+// XNNPACK prepacking: a .ptl written by optimize_for_mobile holds
+// prepacked::*_prepack contexts whose deserialisation packs the weights.
+// Memory is what libtorch's allocator and XNNPACK's allocator hold for the
+// model (torch_memory_tally.h); Available() fails if XNNPACK's could not be
+// tallied.
 // libtorch runs with one intra-op and one inter-op thread (one host core
 // per compute slot). Thread-safe; see stack.h.
 

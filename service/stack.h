@@ -36,6 +36,9 @@ struct LoadFacts {
   int64_t host_parse_us = 0;  // reading + parsing the program / archive
   int64_t host_init_us = 0;   // method init (0 where the stack has no such phase)
   uint64_t memory_bytes = 0;  // allocated by the stack once loaded
+  // Of memory_bytes, held by XNNPACK (prepacked weights; 0 where the
+  // stack's loaded model holds none).
+  uint64_t memory_xnnpack_bytes = 0;
 };
 
 class LoadedModel {

@@ -4,10 +4,12 @@
 
 #include <grpcpp/client_context.h>
 #include <gtest/gtest.h>
+
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <thread>
 #include <vector>
 
@@ -117,9 +119,10 @@ TEST(SessionTest, SameSeedSameFiguresWithAndWithoutCpuBurner) {
   EXPECT_EQ(loaded.Terminate(), 0);
 }
 
-TEST(SessionTest, OldStackReadsMoreAndLoadsSlowerOnTheDefaultModel) {
+TEST(SessionTest, OldStackLoadReadsTheWholeArchiveInOnePhase) {
   ServerProcess server;
   ASSERT_TRUE(server.Start(Flags())) << server.log();
+  const uint64_t ptl_bytes = std::filesystem::file_size("test/fixtures/mobilenet_v2_035/model.ptl");
   for (const char* device_class : {"low_android", "mid_android", "high_android"}) {
     const v1::SessionResult pte = RunSession(server, Spec("mobilenet.edgefleet", device_class, 1, 5));
     const v1::SessionResult ptl =
@@ -128,11 +131,16 @@ TEST(SessionTest, OldStackReadsMoreAndLoadsSlowerOnTheDefaultModel) {
     Print("old stack (.ptl)", ptl);
     ASSERT_EQ(pte.outcome(), v1::SESSION_OUTCOME_OK) << pte.error_message();
     ASSERT_EQ(ptl.outcome(), v1::SESSION_OUTCOME_OK) << ptl.error_message();
-    EXPECT_GT(ptl.load().bytes_read(), pte.load().bytes_read());
-    EXPECT_GT(ptl.load().total_us(), pte.load().total_us());
-    // Peak memory is not ordered: the new stack keeps the weights it folds
-    // and packs at load (about 1.5 MiB here, docs/runtime.md), which puts it
-    // above the lite interpreter on this model (docs/service.md).
+    // The lite interpreter reads the whole zip archive, copies the weights
+    // onto the heap and packs them for XNNPACK, all in one timed phase
+    // (parse); the new stack maps its file and has a separate init. Which
+    // loads faster is a figure (docs/service.md), not asserted.
+    EXPECT_EQ(ptl.load().bytes_read(), ptl_bytes);
+    EXPECT_GT(ptl.load().parse_us(), 0);
+    EXPECT_EQ(ptl.load().init_us(), 0);
+    EXPECT_GT(pte.load().init_us(), 0);
+    // Peak memory is not ordered by design either: each stack keeps what
+    // it packs at load (docs/service.md).
   }
 }
 

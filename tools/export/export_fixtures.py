@@ -33,13 +33,13 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 from torch import nn  # noqa: E402
-from torch.export import Dim, export  # noqa: E402
-from torch.export.graph_signature import InputKind  # noqa: E402
-
-from executorch.exir import to_edge_transform_and_lower  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import inspect_pte  # noqa: E402
+
+# The exporter's imports (torch.export, executorch, inspect_pte) are made
+# where they are used: the case functions below also run under Debian's
+# torch 1.13, which builds the same modules for the .ptl files
+# (ptl_debian.py).
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAX_PTE_BYTES = 2 * 1024 * 1024
@@ -127,12 +127,17 @@ def case_channels_last():
 
 def case_dynamic_bound():
     m = nn.Sequential(nn.Linear(16, 8), nn.Tanh())
-    batch = Dim("batch", min=1, max=8)
+    try:
+        from torch.export import Dim
+    except ImportError:  # torch 1.13 (the .ptl side): TorchScript shapes are dynamic anyway
+        dynamic_shapes = None
+    else:
+        dynamic_shapes = ({0: Dim("batch", min=1, max=8)},)
     return Case(
         m,
         (torch.randn(8, 16),),
         (torch.randn(3, 16),),
-        dynamic_shapes=({0: batch},),
+        dynamic_shapes=dynamic_shapes,
         input_notes={0: {"max_shape": [8, 16], "dynamic_dims": {"0": {"min": 1, "max": 8}}}},
     )
 
@@ -232,6 +237,8 @@ def _spec(t, notes=None):
 def input_bounds(ep):
     """[(min, max)] per dimension of each user input, from torch.export's
     range constraints (a static dimension is (size, size))."""
+    from torch.export.graph_signature import InputKind
+
     nodes = {n.name: n for n in ep.graph.nodes if n.op == "placeholder"}
     bounds = []
     for spec in ep.graph_signature.input_specs:
@@ -268,12 +275,18 @@ def bounds_textproto(bounds):
 
 def export_pte(case):
     """The program's bytes and its input_bounds.textproto text (or None)."""
+    from torch.export import export
+
+    from executorch.exir import to_edge_transform_and_lower
+
     ep = export(case.module, case.export_inputs, dynamic_shapes=case.dynamic_shapes, strict=True)
     bounds = bounds_textproto(input_bounds(ep))
     return to_edge_transform_and_lower(ep).to_executorch().buffer, bounds
 
 
 def export_one(name, description, build, out_dir):
+    import inspect_pte
+
     torch.manual_seed(zlib.crc32(name.encode()))
     with torch.no_grad():
         case = build()

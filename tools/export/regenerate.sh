@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates test/fixtures/ (model.pte, inputs, expected outputs, manifest.json)
 # with the real ExecuTorch exporter, lowers them to XNNPACK (model_xnnpack.pte,
-# plus the xnnpack_* fixtures; export_xnnpack_fixtures.py), writes every fixture's PyTorch Mobile
-# model.ptl (same weights; export_ptl.py), then checks every fixture with the
+# plus the xnnpack_* fixtures; export_xnnpack_fixtures.py), writes every
+# fixture's PyTorch Mobile model.ptl (same weights, written by Debian's torch
+# 1.13 with XNNPACK prepacking; export_ptl.py), then checks every fixture with the
 # real ExecuTorch runtime. Extra arguments go to export_fixtures.py (e.g.
 # --only add); the .ptl files are always all rewritten (deterministically).
 set -euo pipefail

@@ -15,6 +15,12 @@ next to
   input_<i>.npy      seeded inputs (logical C order, the method's dtypes)
   expected_<j>.npy   torch eager's outputs on them (for the int8 model: torch
                      running the converted, quantized GraphModule)
+  model.ptl          the old stack's file (PyTorch Mobile, written by Debian's
+                     torch 1.13 through ../ptl_bridge.py with the same
+                     weights: float models prepacked for XNNPACK by
+                     optimize_for_mobile; the int8 model quantized from the
+                     same float weights the way PyTorch Mobile users did,
+                     FX post-training static quantization with qnnpack)
   manifest.json      shapes, dtypes, operators, sizes, tolerances
 in <out>/<name>/ (default .cache/models/). The int8 model also gets
 top1_inputs.npy ([100, 1, 3, 224, 224], seeded), top1_expected.npy (torch's
@@ -50,13 +56,14 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 from torch import nn  # noqa: E402
-from torch.export import export  # noqa: E402
-
-from executorch.exir import to_edge_transform_and_lower  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-import inspect_pte  # noqa: E402
+
+# The exporter's imports (torch.export, executorch, inspect_pte, ptl_bridge)
+# are made where they are used: the case functions below also run under
+# Debian's torch 1.13, which builds the same modules for the .ptl files
+# (tools/export/ptl_debian.py).
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 DEFAULT_OUT = os.path.join(REPO, ".cache", "models")
@@ -66,9 +73,13 @@ TOP1_SAMPLES = 100
 
 
 def _exporter_id():
-    """What a cached model depends on: this file and the package versions."""
-    with open(os.path.abspath(__file__), "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()[:16]
+    """What a cached model depends on: this file, the .ptl exporter's and the
+    package versions."""
+    digest = hashlib.sha256()
+    for path in (os.path.abspath(__file__), os.path.join(os.path.dirname(HERE), "ptl_debian.py")):
+        with open(path, "rb") as f:
+            digest.update(f.read())
+    digest = digest.hexdigest()[:16]
     versions = ",".join(importlib.metadata.version(p)
                         for p in ("torch", "torchvision", "executorch"))
     return f"{digest}/{versions}"
@@ -270,14 +281,22 @@ def _quantize_mobilenet_v2(module, example_inputs):
     )
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
+    from torch.export import export
+
     captured = export(module, example_inputs, strict=True).module()
     quantizer = XNNPACKQuantizer()
     quantizer.set_global(get_symmetric_quantization_config(is_per_channel=True))
     prepared = prepare_pt2e(captured, quantizer)
-    gen = torch.Generator().manual_seed(1234)
-    for _ in range(16):  # calibration on seeded data
-        prepared(images(1, 224, gen))
+    for x in _calibration_images():
+        prepared(x.unsqueeze(0))
     return _exact_int8_arithmetic(convert_pt2e(prepared))
+
+
+def _calibration_images():
+    """The seeded images int8 quantization calibrates on ([16, 3, 224, 224]);
+    the old stack's qnnpack model (ptl_debian.py) sees the same ones."""
+    gen = torch.Generator().manual_seed(1234)
+    return torch.cat([images(1, 224, gen) for _ in range(16)])
 
 
 def _pow2(x, up=False):
@@ -404,6 +423,8 @@ def _spec(t):
 
 
 def _lower(ep, xnnpack):
+    from executorch.exir import to_edge_transform_and_lower
+
     if not xnnpack:
         return to_edge_transform_and_lower(ep).to_executorch().buffer
     from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
@@ -433,12 +454,43 @@ def _flatten_nodes(a):
 
 
 def _write_pte(path, data):
+    import inspect_pte
+
     with open(path, "wb") as f:
         f.write(data)
     return {"bytes": len(data), "operators": inspect_pte.operators(path)}
 
 
+def _export_ptl(name, build, case, float_outputs, labels, d):
+    """Writes d/model.ptl with Debian's torch (ptl_bridge.py): the float
+    model prepacked for XNNPACK, or, for an int8 model, the float model
+    quantized the way PyTorch Mobile users did (FX post-training static
+    quantization, qnnpack engine, on _calibration_images()). Returns the
+    manifest facts, or {"ptl_skipped": reason} where Debian's torch cannot
+    script or export the model."""
+    import subprocess
+
+    import ptl_bridge
+
+    quantized = case.quantize is not None
+    job = ptl_bridge.Job(
+        name, os.path.abspath(__file__), build.__name__, zlib.crc32(name.encode()), case.module,
+        [t.numpy() for t in case.inputs], [t.numpy() for t in float_outputs],
+        os.path.join(d, "model.ptl"),
+        calibration=_calibration_images().numpy() if quantized else None,
+        top1=(case.top1_inputs.numpy(), labels) if quantized else None,
+        rtol=1e-3, atol=1e-3)
+    try:
+        result = ptl_bridge.export([job])["results"][0]
+    except subprocess.CalledProcessError:
+        return {"ptl_skipped": "Debian's torch 1.13 could not export it (see the export log)"}
+    del result["name"]
+    return {"ptl": result}
+
+
 def export_one(name, build, out_dir, xnnpack):
+    from torch.export import export
+
     torch.manual_seed(zlib.crc32(name.encode()))
     t0 = time.time()
     with torch.no_grad():
@@ -465,15 +517,17 @@ def export_one(name, build, out_dir, xnnpack):
             np.save(os.path.join(d, f"input_{i}.npy"), t.contiguous().numpy())
         for j, t in enumerate(outputs):
             np.save(os.path.join(d, f"expected_{j}.npy"), t.contiguous().numpy())
+        labels = None
         if case.top1_inputs is not None:
             logits = torch.cat([reference(x) for x in case.top1_inputs])
-            labels = logits.argmax(dim=1)
+            labels = logits.argmax(dim=1).numpy().astype(np.int64)
             np.save(os.path.join(d, "top1_inputs.npy"), case.top1_inputs.numpy())
             np.save(os.path.join(d, "top1_expected.npy"), logits.numpy())
-            np.save(os.path.join(d, "top1_labels.npy"), labels.numpy().astype(np.int64))
-            labels = labels.tolist()
+            np.save(os.path.join(d, "top1_labels.npy"), labels)
             entry["top1_samples"] = len(labels)
-            entry["top1_distinct_labels"] = len(set(labels))
+            entry["top1_distinct_labels"] = len(set(labels.tolist()))
+        float_outputs = outputs if case.quantize is None else _flatten(case.module(*case.inputs))
+        entry.update(_export_ptl(name, build, case, float_outputs, labels, d))
     entry.update(
         inputs=len(case.inputs),
         outputs=len(outputs),
@@ -500,6 +554,8 @@ def cached_entry(name, out_dir, xnnpack):
     files += [f"expected_{j}.npy" for j in range(entry.get("outputs", 0))]
     if xnnpack:
         files.append("model_xnnpack.pte")
+    if "ptl" in entry:
+        files.append("model.ptl")
     if entry.get("top1_samples"):
         files += ["top1_inputs.npy", "top1_expected.npy", "top1_labels.npy"]
     if entry.get("exporter") != _exporter_id() or not all(
@@ -515,7 +571,7 @@ def copy_fixture(entry, out_dir):
     shutil.rmtree(dst, ignore_errors=True)
     os.makedirs(dst)
     for fn in sorted(os.listdir(src)):
-        if fn == "model.pte" or fn == "manifest.json" or re.match(r"(input|expected)_\d+\.npy$", fn):
+        if fn in ("model.pte", "model.ptl", "manifest.json") or re.match(r"(input|expected)_\d+\.npy$", fn):
             shutil.copy(os.path.join(src, fn), os.path.join(dst, fn))
     print(f"  copied {entry['name']} to {os.path.relpath(dst, REPO)}", file=sys.stderr)
 
