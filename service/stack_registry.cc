@@ -8,6 +8,9 @@ namespace edgefleet {
 namespace service {
 
 Stack* GetStack(v1::Stack id) {
+  // Both are made on the first call, before any model loads: the old stack
+  // installs XNNPACK's process-wide allocator, which the first
+  // xnn_initialize fixes (torch_memory_tally.h; the XNNPACK delegate installs none).
   static EdgefleetStack* edgefleet = new EdgefleetStack();
   static PytorchMobileStack* pytorch_mobile = new PytorchMobileStack();
   switch (id) {

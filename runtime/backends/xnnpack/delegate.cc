@@ -132,8 +132,7 @@ Error XnnpackDelegate::Build() {
     s.set_up = false;
   }
   buffers_.clear();
-  buffer_bytes_ = 0;
-  XnnpackMemoryScope scope;  // measures the runtimes built below
+  XnnpackMemoryScope scope;  // measures the buffers and runtimes built below
   EF_RETURN_IF_ERROR(scope.status());
   data_.resize(g.values.size(), nullptr);  // method inputs/outputs keep their binding
   for (const Value& v : g.values) {
@@ -144,7 +143,6 @@ Error XnnpackDelegate::Build() {
       const size_t bytes = OwnBufferBytes(v, dims_[v.id]) + kTailPadding;
       buffers_.emplace_back(new uint8_t[bytes]());
       data_[v.id] = buffers_.back().get();
-      buffer_bytes_ += bytes;
     }
   }
   // 4. One XNNPACK runtime per run of XNNPACK nodes.
@@ -211,7 +209,7 @@ Error XnnpackDelegate::Build() {
       for (uint32_t e = 0; e < externals.size(); ++e) step.externals[e] = {e, nullptr};
     }
   }
-  xnnpack_bytes_ = scope.bytes();
+  build_bytes_ = scope.bytes();
   return Error::kOk;
 }
 

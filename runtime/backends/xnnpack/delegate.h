@@ -54,7 +54,7 @@ class XnnpackDelegate {
   // Packed weights, XNNPACK workspaces and operator state, boundary buffers
   // and constants copied out of the payload; named data stays in the program.
   size_t memory_bytes() const {
-    return xnnpack_bytes_ + buffer_bytes_ + graph_->owned_constant_bytes;
+    return build_bytes_ + graph_->owned_constant_bytes;
   }
 
  private:
@@ -80,8 +80,7 @@ class XnnpackDelegate {
   std::vector<void*> data_;  // per value id: where its bytes are now
   std::vector<std::unique_ptr<uint8_t[]>> buffers_;
   SharedThreadpool threadpool_;  // pthreadpool_t, shared with the method's other delegates
-  size_t xnnpack_bytes_ = 0;
-  size_t buffer_bytes_ = 0;
+  size_t build_bytes_ = 0;  // heap growth of the last Build: XNNPACK + boundary buffers
 };
 
 }  // namespace xnnpack

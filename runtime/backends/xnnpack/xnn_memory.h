@@ -1,13 +1,16 @@
-// Counts the bytes the system XNNPACK allocates (packed weights, workspaces,
-// operator state), so the delegate's memory shows in edgefleet-run and the
-// emulator's figures.
+// Measures the bytes the system XNNPACK allocates for a delegate (packed
+// weights, workspaces, operator state), so the delegate's memory shows in
+// edgefleet-run and the emulator's figures.
 //
-// XNNPACK takes one process-wide allocator (xnn_initialize). Ours allocates
-// with malloc / posix_memalign and frees with free, exactly as XNNPACK's
-// default allocator does, so blocks may cross between the two when another
-// library in the process (libtorch links the same libXNNPACK) re-initializes
-// XNNPACK with its own allocator. The live count is an atomic; callers take
-// per-delegate figures as deltas inside XnnpackMemoryScope.
+// XNNPACK takes one process-wide allocator, fixed by the first
+// xnn_initialize call in the process; later calls keep it. In the emulator
+// the old stack installs its own tallying allocator first (libtorch links the
+// same libXNNPACK; service/torch_memory_tally.h), so the delegate must not
+// install one: it initializes XNNPACK with whatever allocator is in place and
+// measures the growth of the process heap (mallinfo2: every arena, plus
+// mmapped blocks) while it compiles, under a lock that serializes delegate
+// compilation. Allocations other threads make meanwhile are counted too, so
+// the figure is an upper bound on a busy process; compilation is rare.
 
 #ifndef EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_XNN_MEMORY_H_
 #define EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_XNN_MEMORY_H_
@@ -21,8 +24,8 @@ namespace edgefleet {
 namespace xnnpack {
 
 // Serializes XNNPACK compilation and measures what it allocates: while a
-// scope lives, no other scope runs, and bytes() is the growth of XNNPACK's
-// live heap since the scope began.
+// scope lives, no other scope runs, and bytes() is the growth of the process
+// heap since the scope began.
 class XnnpackMemoryScope {
  public:
   XnnpackMemoryScope();
@@ -32,13 +35,13 @@ class XnnpackMemoryScope {
 
   // kOk, or kNotSupported when XNNPACK does not initialize on this CPU.
   Error status() const { return status_; }
-  // Bytes allocated and not freed since construction (0 if negative).
+  // Heap bytes allocated and not freed since construction (0 if negative).
   size_t bytes() const;
 
  private:
   std::unique_lock<std::mutex> lock_;
   Error status_;
-  long long start_;
+  size_t start_;
 };
 
 }  // namespace xnnpack
