@@ -89,6 +89,9 @@ TEST(ModelRepositoryTest, BoundedDynamicInputsTakeTheirRangesFromTheBoundsFile) 
     std::unique_ptr<ModelRepository> repo = DynamicBoundRepository(bad);
     ASSERT_NE(repo, nullptr);
     EXPECT_EQ(repo->Signature("m").status().code(), absl::StatusCode::kFailedPrecondition) << bad;
+  }
+}
+
 // A repository whose entries are symbolic links: a link to a file or a
 // directory outside the repository is refused (INVALID_ARGUMENT), a link
 // that stays inside is followed.
