@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "service/predict_main.h"
 #include "service/server.h"
 
 namespace edgefleet {
@@ -52,6 +53,10 @@ int Calibrate(const ServerConfig& config) {
 
 int ServerMain(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
+  if (args.size() >= 2 && (args[1] == "predict" || args[1] == "fit-prior")) {
+    const std::vector<std::string> rest(args.begin() + 2, args.end());
+    return args[1] == "predict" ? PredictMain(rest) : FitPriorMain(rest);
+  }
   for (const std::string& arg : args) {
     if (arg == "--help" || arg == "-h") {
       fputs(ServerUsage().c_str(), stdout);
