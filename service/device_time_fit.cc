@@ -344,7 +344,7 @@ absl::StatusOr<v1::DeviceModelPrior> FitPrior(const std::vector<PublishedDevice>
     for (size_t d = 0; d < nd; ++d) {
       const ClassVector theta = theta_of(v, d);
       for (const FitPoint& p : used[d].single) {
-        r->push_back(std::log(SingleThreadMs(theta, costs.at(p.model)) / p.ms));
+        r->push_back(std::log(SingleThreadMs(theta, costs.at(p.model)) / p.ms) / kPointSigma);
       }
     }
     for (int c = 0; c < kNumOpClasses - 1; ++c) r->push_back(v[c] / kPopulationSigma);

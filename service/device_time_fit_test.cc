@@ -23,7 +23,7 @@ HostCosts SyntheticCosts() {
     v[1] = 500 + 8000 * u(rng);    // memory-bound
     v[2] = 200 + 4000 * u(rng);    // elementwise
     v[3] = 100 + 2000 * u(rng);    // data movement
-    v[4] = 50 + 150 * u(rng);      // overhead: operators x 1 us
+    v[4] = 500 + 1500 * u(rng);    // overhead: operators x 1 us
     costs["m" + std::to_string(m)] = v;
   }
   return costs;
@@ -44,7 +44,7 @@ v1::Cpu Cores(int big, int little, double little_speed) {
 
 v1::DeviceModelPrior WeakPrior() {
   v1::DeviceModelPrior prior;
-  prior.set_sigma(10);  // practically unconstrained
+  prior.set_sigma(1e4);  // practically unconstrained
   return prior;
 }
 

@@ -6,10 +6,10 @@
 // and then `runs` executes with a per-instruction observer (the runtime's
 // InstructionObserver), and keeps each instruction's median time. Each
 // executed kernel call is classified from its arguments' shapes against
-// the host's ridge point, measured from the same runs: the best FLOP/s of
-// any convolution or matrix product over the best bytes/s of any other
-// kernel (instructions over 20 us only). The overhead class counts 1 us
-// per executed operator.
+// the host's ridge point: the best FLOP/s of any convolution or matrix
+// product of the same runs (instructions over 20 us only) over the bytes/s
+// one core moves copying 32 MiB (memcpy, read + write). The overhead class
+// counts 1 us per executed operator.
 //
 // HostProfileFile reads and writes the HostProfile textproto that keeps
 // these measurements between calls (so predictions are deterministic).

@@ -20,6 +20,9 @@ namespace edgefleet {
 namespace service {
 namespace {
 
+// The model the classes' `reference` figure is for.
+constexpr const char* kReferenceModel = "mobilenet_v2";
+
 constexpr const char* kPredictUsage =
     "usage: edgefleet-server predict --model_repository=DIR [--device_classes=DIR]\n"
     "           [--device_class=NAME] [--calibrate=MODEL@THREADS=MS]... [--model=NAME]...\n"
@@ -193,10 +196,16 @@ int PredictMain(const std::vector<std::string>& args) {
       points.push_back(FitPoint{p.model(), static_cast<int>(p.threads()), p.latency_ms()});
     }
   }
+  if (points.empty() && available_set.count(kReferenceModel) > 0) {
+    // A class without points: its reference figure (MobileNetV2 1.0, one
+    // core) is the one point, as in the single-slowdown model.
+    points.push_back(FitPoint{kReferenceModel, 1, device->reference().mobilenet_v2_latency_ms()});
+  }
   if (points.empty()) {
     return Fail(2, absl::InvalidArgumentError(
-                       "device class " + class_name +
-                       " has no calibration_points; give --calibrate=MODEL@THREADS=MS"));
+                       "device class " + class_name + " has no calibration_points and the"
+                       " repository no " + kReferenceModel +
+                       "; give --calibrate=MODEL@THREADS=MS"));
   }
   std::set<std::string> needed(models.begin(), models.end());
   for (const FitPoint& p : points) {

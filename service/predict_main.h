@@ -7,7 +7,8 @@
 //     "device_ms": X}, ...], "factors": {...}, ...}: the predicted steady-state
 //     single-inference latency of each named model (default: every model in
 //     the repository) on the class (default mid_android). --calibrate points
-//     replace the class's calibration_points. Host costs missing from the host
+//     replace the class's calibration_points; a class without points falls
+//     back to its reference figure as the point mobilenet_v2@1. Host costs missing from the host
 //     profile (or measured from a different file) are measured, and written
 //     back to --host_profile when given.
 //
