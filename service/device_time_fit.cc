@@ -25,7 +25,7 @@ constexpr double kMaxFitMiss = 1.5;
 // Two figures of one (model, threads) further apart than this contradict.
 constexpr double kDuplicateTolerance = 1.10;
 constexpr double kMaxParallelFraction = 0.999;
-constexpr int kOverhead = 4;  // index of OP_CLASS_OVERHEAD in kOpClasses
+constexpr int kOverhead = kNumOpClasses - 1;  // index of OP_CLASS_OVERHEAD in kOpClasses
 static_assert(kOpClasses[kOverhead] == v1::OP_CLASS_OVERHEAD, "class order");
 
 using Vector = std::vector<double>;

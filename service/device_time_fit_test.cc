@@ -17,13 +17,12 @@ HostCosts SyntheticCosts() {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   HostCosts costs;
-  for (int m = 0; m < 8; ++m) {
+  for (int m = 0; m < 12; ++m) {
+    // Host us per class (kOpClasses order): dense, dense 1x1, dense 3x3,
+    // memory-bound, elementwise, data movement, overhead (operators x 1 us).
+    const double scale[kNumOpClasses] = {5000, 20000, 20000, 8000, 4000, 2000, 1500};
     ClassVector v{};
-    v[0] = 2000 + 20000 * u(rng);  // dense
-    v[1] = 500 + 8000 * u(rng);    // memory-bound
-    v[2] = 200 + 4000 * u(rng);    // elementwise
-    v[3] = 100 + 2000 * u(rng);    // data movement
-    v[4] = 500 + 1500 * u(rng);    // overhead: operators x 1 us
+    for (int c = 0; c < kNumOpClasses; ++c) v[c] = scale[c] * (0.1 + u(rng));
     costs["m" + std::to_string(m)] = v;
   }
   return costs;
@@ -51,7 +50,8 @@ v1::DeviceModelPrior WeakPrior() {
 TEST(DeviceTimeFitTest, RecoversKnownFactorsFromSyntheticPoints) {
   const HostCosts costs = SyntheticCosts();
   DeviceFactors truth;
-  truth.log_factor = {std::log(3.0), std::log(1.5), std::log(0.8), std::log(2.2), std::log(4.0)};
+  truth.log_factor = {std::log(3.0), std::log(1.2), std::log(2.0), std::log(1.5),
+                      std::log(0.8), std::log(2.2), std::log(4.0)};
   const v1::Cpu cpu = Cores(4, 0, 1);
   std::vector<FitPoint> points;
   for (const auto& [model, host] : costs) {
@@ -83,7 +83,8 @@ TEST(DeviceTimeFitTest, FitsTheParallelFractionToMultiThreadPoints) {
   const HostCosts costs = SyntheticCosts();
   const v1::Cpu cpu = Cores(2, 6, 0.4);  // big.LITTLE: 4 threads run at LITTLE pace
   DeviceFactors truth;
-  truth.log_factor = {std::log(2.0), std::log(2.0), std::log(2.0), std::log(2.0), std::log(3.0)};
+  for (double& f : truth.log_factor) f = std::log(2.0);
+  truth.log_factor[kNumOpClasses - 1] = std::log(3.0);
   truth.parallel_fraction = 0.9;
   std::vector<FitPoint> points;
   for (const auto& [model, host] : costs) {
@@ -109,8 +110,11 @@ TEST(DeviceTimeFitTest, ThreadModelFollowsTopologyAndKeepsOverheadSerial) {
   EXPECT_LT(AmdahlSpeedup(cpu, 0.9, 4), AmdahlSpeedup(cpu, 0.9, 2));
   DeviceFactors f;  // all factors 1
   f.parallel_fraction = 0.9;
-  const ClassVector host = {1000, 1000, 1000, 1000, 500};
-  EXPECT_NEAR(PredictMs(f, host, cpu, 2), (4000 / (1 / (0.1 + 0.9 / 2)) + 500) / 1e3, 1e-9);
+  ClassVector host{};
+  host.fill(1000);
+  host[kNumOpClasses - 1] = 500;  // overhead
+  const double parallel = 1000.0 * (kNumOpClasses - 1);
+  EXPECT_NEAR(PredictMs(f, host, cpu, 2), (parallel / (1 / (0.1 + 0.9 / 2)) + 500) / 1e3, 1e-9);
 }
 
 TEST(DeviceTimeFitTest, RefusesTooFewPoints) {
@@ -148,7 +152,8 @@ TEST(DeviceTimeFitTest, RefusesContradictoryOrBadPoints) {
 
 TEST(DeviceTimeFitTest, PriorRecoversSharedClassRatios) {
   const HostCosts costs = SyntheticCosts();
-  const ClassVector mu = {0, std::log(0.5), std::log(1.8), std::log(3.0), std::log(6.0)};
+  const ClassVector mu = {0,           std::log(0.7), std::log(1.3), std::log(0.5),
+                          std::log(1.8), std::log(3.0), std::log(6.0)};
   std::vector<PublishedDevice> devices;
   const v1::Cpu unused = Cores(1, 0, 1);
   for (int d = 0; d < 5; ++d) {

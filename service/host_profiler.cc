@@ -4,6 +4,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <memory>
 #include <vector>
@@ -28,13 +29,22 @@ constexpr double kRidgeMinNanos = 20000;
 // When a profile has no instruction of one kind to measure it from.
 constexpr double kDefaultRidge = 4.0;
 
-// Per-instruction nanoseconds of each observed execute.
+// CPU time of the calling thread: unlike wall time it does not count the
+// time other processes hold the core, so a loaded host measures (nearly)
+// what a quiet one does.
+uint64_t ThreadCpuNanos() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// Per-instruction thread CPU nanoseconds of each observed execute.
 class InstructionTimer final : public InstructionObserver {
  public:
   explicit InstructionTimer(size_t n) : current_(n, 0) {}
-  void OnInstructionStart(size_t /*chain*/, size_t /*pc*/) override { start_ = MonotonicNanos(); }
+  void OnInstructionStart(size_t /*chain*/, size_t /*pc*/) override { start_ = ThreadCpuNanos(); }
   void OnInstructionEnd(size_t /*chain*/, size_t pc) override {
-    if (pc < current_.size()) current_[pc] += MonotonicNanos() - start_;
+    if (pc < current_.size()) current_[pc] += ThreadCpuNanos() - start_;
   }
   void EndRun() {
     runs_.push_back(current_);
@@ -120,9 +130,9 @@ absl::StatusOr<v1::ModelHostProfile> MeasureHostProfile(const std::string& model
         method.set_observer(nullptr);
         return LastRuntimeErrorToStatus(e, "inputs of " + model);
       }
-      const uint64_t start = MonotonicNanos();
+      const uint64_t start = ThreadCpuNanos();
       const Error e = method.Execute();
-      const uint64_t elapsed = MonotonicNanos() - start;
+      const uint64_t elapsed = ThreadCpuNanos() - start;
       method.set_observer(nullptr);
       if (e != Error::kOk) return LastRuntimeErrorToStatus(e, "executing " + model);
       if (pass == 1) timer.EndRun();

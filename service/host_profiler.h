@@ -4,7 +4,9 @@
 // Measure() loads the model's program with our runtime (one thread, the
 // requested kernels), feeds seeded random inputs, runs `warmup` executes
 // and then `runs` executes with a per-instruction observer (the runtime's
-// InstructionObserver), and keeps each instruction's median time. Each
+// InstructionObserver), and keeps each instruction's median thread CPU time
+// (CLOCK_THREAD_CPUTIME_ID: time other processes take the core away is not
+// counted, so a busy host measures close to what a quiet one does). Each
 // executed kernel call is classified from its arguments' shapes against
 // the host's ridge point: the best FLOP/s of any convolution or matrix
 // product of the same runs (instructions over 20 us only) over the bytes/s

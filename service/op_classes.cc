@@ -46,6 +46,10 @@ const char* OpClassName(v1::OpClass op_class) {
   switch (op_class) {
     case v1::OP_CLASS_DENSE:
       return "dense";
+    case v1::OP_CLASS_DENSE_POINTWISE:
+      return "dense_pointwise";
+    case v1::OP_CLASS_DENSE_3X3:
+      return "dense_3x3";
     case v1::OP_CLASS_MEMORY_BOUND:
       return "memory_bound";
     case v1::OP_CLASS_ELEMENTWISE:
@@ -83,6 +87,17 @@ OpWork OperatorWork(const std::string& name, Span<EValue* const> args) {
       work.flops = 2.0 * static_cast<double>(last->numel()) *
                    (static_cast<double>(w->numel()) / w->sizes()[0]);
       work.compute_kernel = true;
+      const Tensor* x = TensorArg(args, 0);
+      bool ones = true, threes = w->dim() > 2;
+      for (int d = 2; d < w->dim(); ++d) {
+        ones = ones && w->sizes()[d] == 1;
+        threes = threes && w->sizes()[d] == 3;
+      }
+      work.pointwise = ones;
+      // Stride 1: the output keeps the input's spatial size (3x3, pad 1).
+      bool same = x != nullptr && x->dim() == last->dim() && x->dim() == w->dim();
+      for (int d = 2; same && d < x->dim(); ++d) same = x->sizes()[d] == last->sizes()[d];
+      work.conv3x3_stride1 = threes && same && x->sizes()[1] == w->sizes()[1];
     }
     return work;
   }
@@ -93,6 +108,7 @@ OpWork OperatorWork(const std::string& name, Span<EValue* const> args) {
     if (a != nullptr && last != nullptr && a->dim() >= 1) {
       work.flops = 2.0 * static_cast<double>(last->numel()) * a->sizes()[a->dim() - 1];
       work.compute_kernel = true;
+      work.pointwise = true;
     }
     return work;
   }
@@ -108,7 +124,9 @@ OpWork OperatorWork(const std::string& name, Span<EValue* const> args) {
 v1::OpClass Classify(const OpWork& work, double ridge_flops_per_byte) {
   if (work.compute_kernel) {
     const double intensity = work.bytes > 0 ? work.flops / work.bytes : work.flops;
-    return intensity >= ridge_flops_per_byte ? v1::OP_CLASS_DENSE : v1::OP_CLASS_MEMORY_BOUND;
+    if (intensity < ridge_flops_per_byte) return v1::OP_CLASS_MEMORY_BOUND;
+    if (work.pointwise) return v1::OP_CLASS_DENSE_POINTWISE;
+    return work.conv3x3_stride1 ? v1::OP_CLASS_DENSE_3X3 : v1::OP_CLASS_DENSE;
   }
   return work.data_movement ? v1::OP_CLASS_DATA_MOVEMENT : v1::OP_CLASS_ELEMENTWISE;
 }

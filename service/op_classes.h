@@ -5,9 +5,13 @@
 // Method: convolutions and matrix products get their FLOPs (a multiply-add
 // counts 2) and the bytes of their distinct tensor arguments; their
 // arithmetic intensity (FLOP per byte) against the host's ridge point
-// (peak FLOP/s over memory bandwidth) makes them OP_CLASS_DENSE
-// (compute-bound, at or above the ridge) or OP_CLASS_MEMORY_BOUND
-// (depthwise and other thin convolutions, below it). Every other kernel is
+// (peak FLOP/s over memory bandwidth) makes them dense (compute-bound, at or
+// above the ridge) or OP_CLASS_MEMORY_BOUND (depthwise and other thin
+// convolutions, batch-1 matrix-vector products, below it). Dense ones are
+// split by shape, as runtimes pick their algorithm by it:
+// OP_CLASS_DENSE_POINTWISE (1x1 convolutions, matrix products),
+// OP_CLASS_DENSE_3X3 (3x3 stride-1 ungrouped: Winograd-eligible) and
+// OP_CLASS_DENSE (the rest: strided, 5x5, 7x7, ...). Every other kernel is
 // OP_CLASS_DATA_MOVEMENT (copies, permutes, concatenation, slicing, layout)
 // or OP_CLASS_ELEMENTWISE (arithmetic, activations, normalization, pooling,
 // reductions). Delegate calls count as dense (a delegate takes the
@@ -30,20 +34,26 @@ namespace edgefleet {
 namespace service {
 
 // The classes an instruction can have, and the overhead class, in order.
-constexpr v1::OpClass kOpClasses[] = {v1::OP_CLASS_DENSE, v1::OP_CLASS_MEMORY_BOUND,
-                                      v1::OP_CLASS_ELEMENTWISE, v1::OP_CLASS_DATA_MOVEMENT,
-                                      v1::OP_CLASS_OVERHEAD};
-constexpr int kNumOpClasses = 5;
+constexpr v1::OpClass kOpClasses[] = {
+    v1::OP_CLASS_DENSE,       v1::OP_CLASS_DENSE_POINTWISE, v1::OP_CLASS_DENSE_3X3,
+    v1::OP_CLASS_MEMORY_BOUND, v1::OP_CLASS_ELEMENTWISE,    v1::OP_CLASS_DATA_MOVEMENT,
+    v1::OP_CLASS_OVERHEAD};
+constexpr int kNumOpClasses = 7;
 
 // Index of `op_class` in kOpClasses, or -1.
 int OpClassIndex(v1::OpClass op_class);
-// "dense", "memory_bound", "elementwise", "data_movement", "overhead".
+// "dense", "dense_pointwise", "dense_3x3", "memory_bound", "elementwise",
+// "data_movement", "overhead".
 const char* OpClassName(v1::OpClass op_class);
 
 struct OpWork {
   double flops = 0;  // 0 for operators without a multiply-accumulate core
   double bytes = 0;  // distinct tensor arguments, read and written
   bool compute_kernel = false;  // convolution or matrix product
+  // For compute kernels: 1x1 convolution or matrix product / 3x3 stride-1
+  // ungrouped convolution.
+  bool pointwise = false;
+  bool conv3x3_stride1 = false;
   bool data_movement = false;   // copy / layout operator
 };
 

@@ -42,10 +42,34 @@ TEST(OpClassesTest, ConvolutionFlopsAndBytesFromShapes) {
   EXPECT_DOUBLE_EQ(work.flops, 2.0 * 4096 * 72);
   // x + w + out once each (out is passed twice), 4 bytes per float.
   EXPECT_DOUBLE_EQ(work.bytes, 4.0 * (2048 + 1152 + 4096));
-  // Intensity 589824 / 29184 = 20.2 FLOP/byte: dense below that ridge,
-  // memory-bound above it.
-  EXPECT_EQ(Classify(work, 4.0), v1::OP_CLASS_DENSE);
+  // Intensity 589824 / 29184 = 20.2 FLOP/byte: dense below that ridge
+  // (3x3, stride 1: output keeps the input's 16x16), memory-bound above it.
+  EXPECT_TRUE(work.conv3x3_stride1);
+  EXPECT_FALSE(work.pointwise);
+  EXPECT_EQ(Classify(work, 4.0), v1::OP_CLASS_DENSE_3X3);
   EXPECT_EQ(Classify(work, 25.0), v1::OP_CLASS_MEMORY_BOUND);
+}
+
+TEST(OpClassesTest, DenseConvolutionsSplitByShape) {
+  Args strided;  // 3x3 stride 2: the generic dense class
+  strided.Tensor({1, 32, 32, 32});
+  strided.Tensor({64, 32, 3, 3});
+  strided.Tensor({1, 64, 16, 16});
+  EXPECT_EQ(Classify(OperatorWork("aten::convolution.out", strided.Build()), 1.0),
+            v1::OP_CLASS_DENSE);
+  Args pointwise;
+  pointwise.Tensor({1, 64, 28, 28});
+  pointwise.Tensor({128, 64, 1, 1});
+  pointwise.Tensor({1, 128, 28, 28});
+  const OpWork work = OperatorWork("aten::convolution.out", pointwise.Build());
+  EXPECT_DOUBLE_EQ(work.flops, 2.0 * 128 * 28 * 28 * 64);
+  EXPECT_EQ(Classify(work, 1.0), v1::OP_CLASS_DENSE_POINTWISE);
+  Args five;  // 5x5 stride 1
+  five.Tensor({1, 16, 28, 28});
+  five.Tensor({32, 16, 5, 5});
+  five.Tensor({1, 32, 28, 28});
+  EXPECT_EQ(Classify(OperatorWork("aten::convolution.out", five.Build()), 1.0),
+            v1::OP_CLASS_DENSE);
 }
 
 TEST(OpClassesTest, DepthwiseConvolutionIsMemoryBound) {

@@ -235,7 +235,7 @@ int PredictMain(const std::vector<std::string>& args) {
   if (json) {
     printf("{\"device_class\": \"%s\", \"threads\": %d, \"predictions\": [", class_name.c_str(), t);
     for (size_t i = 0; i < models.size(); ++i) {
-      printf("%s{\"model\": \"%s\", \"device_ms\": %.4f}", i ? ", " : "", models[i].c_str(),
+      printf("%s{\"model\": \"%s\", \"device_ms\": %.9g}", i ? ", " : "", models[i].c_str(),
              PredictMs(*factors, costs->at(models[i]), device->cpu(), t));
     }
     printf("], \"factors\": {");

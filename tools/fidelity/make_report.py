@@ -143,15 +143,9 @@ def main():
     if missing:
         raise SystemExit(f"models missing from {args.models}: {' '.join(missing)}"
                          " (run `make models`)")
-    # The reference set only: a repository of just these models.
     work = tempfile.mkdtemp(prefix="fidelity_")
     try:
-        repo_dir = os.path.join(work, "models")
-        os.makedirs(repo_dir)
-        for m in models_needed:
-            os.makedirs(os.path.join(repo_dir, m))
-            os.symlink(os.path.abspath(os.path.join(args.models, m, "model.pte")),
-                       os.path.join(repo_dir, m, "model.pte"))
+        repo_dir = os.path.abspath(args.models)  # only the CSV's models are used
         classes_dir = os.path.join(work, "classes")
         os.makedirs(classes_dir)
         with open(os.path.join(classes_dir, "published_device.textproto"), "w") as f:
@@ -262,8 +256,8 @@ def write_report(args, prior_all, rows_single, rows_multi, per_device):
     L.append("```\n" + prior_all.strip() + "\n```\n")
     L.append("## Per device (single thread)\n")
     L.append("| device | SoC / cores | within ±10 % | within ±25 % | median abs error | worst |"
-             " baseline median | ρ | fitted factors (dense / memory-bound / elementwise /"
-             " data movement / µs per op) |")
+             " baseline median | ρ | fitted factors (dense other / 1×1 / 3×3 / memory-bound /"
+             " elementwise / data movement / µs per op) |")
     L.append("|---|---|---:|---:|---:|---:|---:|---:|---|")
     for d in per_device:
         if "errors" not in d:
@@ -277,7 +271,8 @@ def write_report(args, prior_all, rows_single, rows_multi, per_device):
         L.append(f"| {d['device']} | {d['soc']} | {sum(x <= .1 for x in a)}/{len(a)} |"
                  f" {sum(x <= .25 for x in a)}/{len(a)} | {100 * statistics.median(a):.1f} % |"
                  f" {100 * max(a):.0f} % | {b_text} |")
-        L[-1] += (f" {d['rho']:.2f} | {f['dense']:.3g} / {f['memory_bound']:.3g} /"
+        L[-1] += (f" {d['rho']:.2f} | {f['dense']:.3g} / {f['dense_pointwise']:.3g} /"
+                  f" {f['dense_3x3']:.3g} / {f['memory_bound']:.3g} /"
                   f" {f['elementwise']:.3g} / {f['data_movement']:.3g} / {f['overhead']:.3g} |")
     L.append("")
     L.append("## Worst single-thread predictions\n")
