@@ -107,7 +107,8 @@ Vector LeastSquares(const ResidualFn& f, Vector x, int iterations = 200) {
       f(xn, &rn);
       const double cn = SumSquares(rn);
       if (std::isfinite(cn) && cn < cost) {
-        const bool converged = cost - cn < 1e-12 * (1 + cost);
+        // Converged: a nearly undamped step that no longer changes the cost.
+        const bool converged = lambda <= 1e-6 && cost - cn < 1e-15 * (1 + cost);
         x = std::move(xn);
         r = std::move(rn);
         cost = cn;

@@ -13,7 +13,6 @@
 #include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
 #include "runtime/module/module.h"
-#include "runtime/platform/clock.h"
 #include "runtime/tools/method_inputs.h"
 #include "service/op_classes.h"
 #include "service/status_mapping.h"
@@ -26,8 +25,6 @@ namespace {
 constexpr const char* kMethod = "forward";
 // Instructions shorter than this do not set the ridge point (clock noise).
 constexpr double kRidgeMinNanos = 20000;
-// When a profile has no instruction of one kind to measure it from.
-constexpr double kDefaultRidge = 4.0;
 
 // CPU time of the calling thread: unlike wall time it does not count the
 // time other processes hold the core, so a loaded host measures (nearly)
@@ -70,9 +67,9 @@ double CopyBandwidthBytesPerNs() {
   std::vector<char> a(kBytes, 1), b(kBytes, 0);
   double best = 0;
   for (int i = 0; i < 5; ++i) {
-    const uint64_t start = MonotonicNanos();
+    const uint64_t start = ThreadCpuNanos();
     std::memcpy(b.data(), a.data(), kBytes);
-    const uint64_t elapsed = std::max<uint64_t>(1, MonotonicNanos() - start);
+    const uint64_t elapsed = std::max<uint64_t>(1, ThreadCpuNanos() - start);
     best = std::max(best, 2.0 * kBytes / static_cast<double>(elapsed));
     a[static_cast<size_t>(i)] = b[kBytes - 1 - static_cast<size_t>(i)];  // keep the copy live
   }
@@ -163,8 +160,9 @@ absl::StatusOr<v1::ModelHostProfile> MeasureHostProfile(const std::string& model
     }
     rows.push_back(row);
   }
-  const double bandwidth = CopyBandwidthBytesPerNs();
-  const double ridge = peak_flops_per_ns > 0 ? peak_flops_per_ns / bandwidth : kDefaultRidge;
+  const double ridge = options.ridge_flops_per_byte > 0 ? options.ridge_flops_per_byte
+                       : peak_flops_per_ns > 0 ? peak_flops_per_ns / CopyBandwidthBytesPerNs()
+                                               : kDefaultRidgeFlopsPerByte;
   out.set_ridge_flops_per_byte(ridge);
   v1::OpClassCost costs[kNumOpClasses];
   for (int c = 0; c < kNumOpClasses; ++c) costs[c].set_op_class(kOpClasses[c]);

@@ -33,9 +33,15 @@
 namespace edgefleet {
 namespace service {
 
+// The ridge point of a model without a measurable compute kernel.
+constexpr double kDefaultRidgeFlopsPerByte = 4.0;
+
 struct ProfileOptions {
   int warmup = 2;
   int runs = 7;
+  // > 0: classify against this host ridge point (HostProfile's) instead of
+  // the one measured from this model's runs.
+  double ridge_flops_per_byte = 0;
 };
 
 // Measures `path` (a .pte) as `model`. Errors: the runtime's load and

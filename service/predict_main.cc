@@ -106,9 +106,17 @@ absl::StatusOr<HostCosts> EnsureHostCosts(const ModelRepository& repository,
                                                         v1::KERNELS_DEFAULT, bytes, digest);
     if (found == nullptr) {
       fprintf(stderr, "edgefleet-server: measuring host profile of %s\n", model.c_str());
+      ProfileOptions options;
+      options.ridge_flops_per_byte = profile->ridge_flops_per_byte();
       absl::StatusOr<v1::ModelHostProfile> measured =
-          MeasureHostProfile(model, *path, v1::STACK_EDGEFLEET, v1::KERNELS_DEFAULT);
+          MeasureHostProfile(model, *path, v1::STACK_EDGEFLEET, v1::KERNELS_DEFAULT, options);
       if (!measured.ok()) return measured.status();
+      // The first model with a measurable compute kernel sets the host's
+      // ridge point for every later one.
+      if (profile->ridge_flops_per_byte() <= 0 &&
+          measured->ridge_flops_per_byte() != kDefaultRidgeFlopsPerByte) {
+        profile->set_ridge_flops_per_byte(measured->ridge_flops_per_byte());
+      }
       // Replace a stale entry of the same model.
       auto* models_field = profile->mutable_models();
       for (int i = 0; i < models_field->size(); ++i) {
@@ -129,10 +137,11 @@ absl::StatusOr<HostCosts> EnsureHostCosts(const ModelRepository& repository,
 }
 
 absl::StatusOr<v1::HostProfile> LoadProfile(const std::string& path) {
-  if (path.empty()) return v1::HostProfile();
+  const v1::HostProfile empty;  // ridge_flops_per_byte 0: not measured yet
+  if (path.empty()) return empty;
   absl::StatusOr<v1::HostProfile> profile = ReadHostProfile(path);
   if (profile.ok() || !absl::IsNotFound(profile.status())) return profile;
-  return v1::HostProfile();  // created on write
+  return empty;  // created on write
 }
 
 }  // namespace
