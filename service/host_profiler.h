@@ -8,7 +8,8 @@
 // (CLOCK_THREAD_CPUTIME_ID: time other processes take the core away is not
 // counted, so a busy host measures close to what a quiet one does). Each
 // executed kernel call is classified from its arguments' shapes against
-// the host's ridge point: the best FLOP/s of any convolution or matrix
+// the host's ridge point: ProfileOptions::ridge_flops_per_byte when given
+// (the host profile's), else the best FLOP/s of any convolution or matrix
 // product of the same runs (instructions over 20 us only) over the bytes/s
 // one core moves copying 32 MiB (memcpy, read + write). The overhead class
 // counts 1 us per executed operator.
