@@ -47,6 +47,24 @@ absl::Status ValidateDeviceClass(const v1::DeviceClass& c) {
     return Bad("reference.mobilenet_v2_latency_ms", "must be > 0");
   }
   if (c.reference().source().empty()) return Bad("reference.source", "must name a source");
+  for (int i = 0; i < c.calibration_points_size(); ++i) {
+    const v1::CalibrationPoint& point = c.calibration_points(i);
+    const std::string field = "calibration_points[" + std::to_string(i) + "]";
+    if (point.model().empty() || point.model().size() > 64 ||
+        point.model().find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                        "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+            std::string::npos ||
+        point.model()[0] == '.') {
+      return Bad(field + ".model", "must be a model name");
+    }
+    if (point.threads() < 1 || point.threads() > 1024) {
+      return Bad(field + ".threads", "must be in [1, 1024]");
+    }
+    if (!(point.latency_ms() > 0 && Finite(point.latency_ms()))) {
+      return Bad(field + ".latency_ms", "must be > 0");
+    }
+    if (point.source().empty()) return Bad(field + ".source", "must name a source");
+  }
   if (c.memory().ram_bytes() == 0) return Bad("memory.ram_bytes", "must be > 0");
   if (c.memory().app_budget_bytes() == 0 ||
       c.memory().app_budget_bytes() > c.memory().ram_bytes()) {

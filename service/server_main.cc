@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "service/health_probe.h"
+#include "service/predict_main.h"
 #include "service/server.h"
 
 namespace edgefleet {
@@ -59,6 +60,10 @@ int ServerMain(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
   if (args.size() > 1 && args[1] == "health") {
     return HealthProbeMain(std::vector<std::string>(args.begin() + 2, args.end()));
+  }
+  if (args.size() >= 2 && (args[1] == "predict" || args[1] == "fit-prior")) {
+    const std::vector<std::string> rest(args.begin() + 2, args.end());
+    return args[1] == "predict" ? PredictMain(rest) : FitPriorMain(rest);
   }
   for (const std::string& arg : args) {
     if (arg == "--help" || arg == "-h") {

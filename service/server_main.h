@@ -4,6 +4,8 @@
 //                                                     drain in-flight calls, exit 0
 //   edgefleet-server calibrate --model_repository=DIR --out=FILE
 //                                                     measure the host, write FILE
+//   edgefleet-server predict ... / fit-prior ...      the device-time model
+//                                                     (predict_main.h)
 // Returns the process exit code (2 for bad flags or configuration).
 
 #ifndef EDGEFLEET_SERVICE_SERVER_MAIN_H_

@@ -11,21 +11,25 @@ namespace service {
 DeviceTimeModel::DeviceTimeModel(const v1::DeviceClass& device_class, double slowdown)
     : class_(device_class), slowdown_(slowdown) {}
 
-double DeviceTimeModel::ThreadSpeedup(int threads) const {
+double AmdahlSpeedup(const v1::Cpu& cpu, double parallel_fraction, int threads) {
   if (threads <= 1) return 1.0;
   // Cores in use, fastest first; more threads than cores oversubscribe and
   // add nothing.
   int used = 0;
   double slowest = 1.0;
-  for (const auto& cluster : class_.cpu().clusters()) {
+  for (const auto& cluster : cpu.clusters()) {
     for (uint32_t c = 0; c < cluster.cores() && used < threads; ++c) {
       ++used;
       slowest = std::min(slowest, cluster.relative_speed());
     }
   }
   const double capacity = std::max(1.0, used * slowest);
-  const double p = class_.cpu().parallel_fraction();
+  const double p = parallel_fraction;
   return 1.0 / ((1.0 - p) + p / capacity);
+}
+
+double DeviceTimeModel::ThreadSpeedup(int threads) const {
+  return AmdahlSpeedup(class_.cpu(), class_.cpu().parallel_fraction(), threads);
 }
 
 double DeviceTimeModel::ComputeUs(double host_us, int threads) const {

@@ -25,6 +25,12 @@
 namespace edgefleet {
 namespace service {
 
+// Amdahl speedup of `threads` threads over one fastest core of `cpu` for work
+// whose parallel fraction is `parallel_fraction`: cores in use fastest first,
+// static partitioning (the slowest core in use sets the pace), more threads
+// than cores add nothing. 1 for threads <= 1.
+double AmdahlSpeedup(const v1::Cpu& cpu, double parallel_fraction, int threads);
+
 class DeviceTimeModel {
  public:
   // REQUIRES: device_class is valid (ValidateDeviceClass), slowdown > 0.

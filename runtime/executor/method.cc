@@ -478,6 +478,15 @@ const char* Method::instruction_kind(size_t pc) const {
   }
 }
 
+Span<EValue* const> Method::instruction_args(size_t pc) const {
+  const Instruction& instruction = instructions_[pc];
+  if (instruction.kind != Instruction::Kind::kKernel &&
+      instruction.kind != Instruction::Kind::kDelegate) {
+    return {};
+  }
+  return {instruction.args.data(), instruction.args.size()};
+}
+
 bool Method::instruction_name(size_t pc, char* buffer, size_t size) const {
   const Instruction& instruction = instructions_[pc];
   const char* kind = "free";

@@ -103,6 +103,11 @@ class Method {
   // instruction kind ("move", "jump_false", "free") for other instructions. False if it does not fit. REQUIRES: valid pc.
   bool instruction_name(size_t pc, char* buffer, size_t size) const;
   size_t num_instructions() const { return num_instructions_; }
+  // Arguments of instruction `pc` (kernel calls and delegates; empty for the
+  // other kinds), as the kernel sees them: after a plan pass they are the
+  // fused kernel's. For cost models (tensor shapes of an operator's inputs
+  // and outputs); valid for the Method's lifetime. REQUIRES: valid pc.
+  Span<EValue* const> instruction_args(size_t pc) const;
 
   // The method's initialized delegates, in the program's order.
   size_t num_delegates() const { return num_delegates_; }

@@ -395,6 +395,92 @@ def case_mobilenet_v2_int8():
                 quantize=_quantize_mobilenet_v2, top1_inputs=top1)
 
 
+# ------------------------------------------- published-benchmark reference set
+# The ten models of ncnn's benchncnn (docs/fidelity.md), with its names. The
+# device-time model is validated on them; mobilenet_v2 and resnet18 above are
+# already torchvision's and serve both roles.
+
+
+class MobileNetV1(nn.Module):
+    """MobileNet V1 1.0 (Howard et al. 2017, Table 1): a 3x3 stride-2 conv,
+    13 depthwise-separable blocks (3x3 depthwise + 1x1 pointwise, each with
+    BatchNorm and ReLU), global average pooling, Linear(1024, 1000).
+    torchvision has no MobileNet V1."""
+
+    # (output channels, stride) of each depthwise-separable block.
+    BLOCKS = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2),
+              (512, 1), (512, 1), (512, 1), (512, 1), (512, 1), (1024, 2), (1024, 1)]
+
+    def __init__(self, classes=1000):
+        super().__init__()
+
+        def conv_bn(cin, cout, k, stride, groups=1):
+            return [nn.Conv2d(cin, cout, k, stride=stride, padding=k // 2, groups=groups,
+                              bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+        layers = conv_bn(3, 32, 3, 2)
+        cin = 32
+        for cout, stride in self.BLOCKS:
+            layers += conv_bn(cin, cin, 3, stride, groups=cin) + conv_bn(cin, cout, 1, 1)
+            cin = cout
+        self.features = nn.Sequential(*layers)
+        self.classifier = nn.Linear(1024, classes)
+
+    def forward(self, x):
+        x = F.adaptive_avg_pool2d(self.features(x), 1)
+        return self.classifier(torch.flatten(x, 1))
+
+
+def _torchvision_case(builder, description, size=224, **kwargs):
+    import torchvision.models as tvm
+
+    m = _init_classifier(getattr(tvm, builder)(weights=None, **kwargs), size)
+    return Case(m, (images(1, size),),
+                f"{description} (1000 classes), input [1,3,{size},{size}]")
+
+
+def case_squeezenet():
+    # SqueezeNet's classifier is a 1x1 conv, not a Linear: centre its bias.
+    from torchvision.models import squeezenet1_1
+
+    m = squeezenet1_1(weights=None).eval()
+    _center_classifier(m, m.classifier[1], images(32, 227))
+    return Case(m, (images(1, 227),),
+                "torchvision squeezenet1_1 (SqueezeNet 1.1, 1000 classes), input [1,3,227,227]")
+
+
+def case_mobilenet():
+    return Case(_init_classifier(MobileNetV1()), (images(1, 224),),
+                "MobileNet V1 1.0 (written here, Howard et al. 2017 Table 1; 1000 classes),"
+                " input [1,3,224,224]")
+
+
+def case_mobilenet_v3():
+    return _torchvision_case("mobilenet_v3_large", "torchvision mobilenet_v3_large")
+
+
+def case_shufflenet_v2():
+    return _torchvision_case("shufflenet_v2_x1_0", "torchvision shufflenet_v2_x1_0")
+
+
+def case_mnasnet():
+    return _torchvision_case("mnasnet1_0", "torchvision mnasnet1_0")
+
+
+def case_efficientnet_b0():
+    return _torchvision_case("efficientnet_b0", "torchvision efficientnet_b0")
+
+
+def case_googlenet():
+    return _torchvision_case("googlenet", "torchvision googlenet (no aux heads, no input"
+                             " transform)", aux_logits=False, transform_input=False,
+                             init_weights=True)
+
+
+def case_resnet50():
+    return _torchvision_case("resnet50", "torchvision resnet50")
+
+
 MODELS = [
     ("mobilenet_v2", case_mobilenet_v2),
     ("mobilenet_v3_small", case_mobilenet_v3_small),
@@ -404,6 +490,14 @@ MODELS = [
     ("bwe_gru", case_bwe_gru),
     ("kws_conv1d", case_kws_conv1d),
     ("mobilenet_v2_int8", case_mobilenet_v2_int8),
+    ("squeezenet", case_squeezenet),
+    ("mobilenet", case_mobilenet),
+    ("mobilenet_v3", case_mobilenet_v3),
+    ("shufflenet_v2", case_shufflenet_v2),
+    ("mnasnet", case_mnasnet),
+    ("efficientnet_b0", case_efficientnet_b0),
+    ("googlenet", case_googlenet),
+    ("resnet50", case_resnet50),
 ]
 
 

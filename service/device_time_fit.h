@@ -1,0 +1,102 @@
+// The per-operator-class device-time model: predicts a model's latency on a
+// device class from this host's per-class costs (host_profiler.h) and the
+// class's published calibration points.
+//
+//   device_us(model, t) = sum_c exp(theta_c) * H_c(model) / S_c(t)
+//
+// H_c is the host time of operator class c (op_classes.h; the overhead
+// class is 1 us per executed operator), exp(theta_c) the device's factor
+// for that class (device time / host time), and S_c(t) the Amdahl speedup
+// of t threads over the class's CPU topology (time_model.h AmdahlSpeedup)
+// with the device's parallel fraction p (1 for the overhead class, which
+// never runs in parallel).
+//
+// FitDevice() fits theta in log space to a device's single-thread points:
+// theta_c = a + mu_c + delta_c, with a free scale a, the population prior
+// mu (DeviceModelPrior, fitted across published devices by FitPrior) and a
+// deviation delta penalized by the prior's sigma, so that three points
+// move five factors only as far as the data demand (Levenberg-Marquardt on
+// log residuals). p is fitted to the multi-thread points if there are any,
+// else taken from the prior (or the class's parallel_fraction).
+//
+// Points are refused with INVALID_ARGUMENT when they cannot define a fit:
+// none at one thread, a non-positive or non-finite latency, an unknown
+// model, two figures for the same (model, threads) more than 10 % apart, a
+// multi-thread figure more than 10 % slower than the same model's
+// single-thread one, or a fit that still misses a point by more than a
+// factor 1.5 (the points contradict each other under this model).
+//
+// Pure functions; thread-safe.
+
+#ifndef EDGEFLEET_SERVICE_DEVICE_TIME_FIT_H_
+#define EDGEFLEET_SERVICE_DEVICE_TIME_FIT_H_
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "edgefleet/v1/device_class.pb.h"
+#include "edgefleet/v1/host_profile.pb.h"
+#include "service/op_classes.h"
+
+namespace edgefleet {
+namespace service {
+
+using ClassVector = std::array<double, kNumOpClasses>;  // indexed like kOpClasses
+
+struct FitPoint {
+  std::string model;
+  int threads = 1;
+  double ms = 0;
+};
+
+struct DeviceFactors {
+  ClassVector log_factor{};  // theta_c
+  double parallel_fraction = 0;
+  double rms_log_error = 0;  // over the points fitted
+  int points = 0;
+};
+
+// Host microseconds per class of every model the fit may use.
+using HostCosts = std::map<std::string, ClassVector>;
+
+// Host costs of a profile's entries.
+ClassVector HostCostsOf(const v1::ModelHostProfile& profile);
+
+// Prior log ratios (relative to dense, dense = 0) of `prior`; zeros and the
+// given defaults when the prior is empty.
+ClassVector PriorLogRatios(const v1::DeviceModelPrior& prior);
+
+// Predicted device milliseconds of a model with `host_us` per class.
+double PredictMs(const DeviceFactors& factors, const ClassVector& host_us, const v1::Cpu& cpu,
+                 int threads);
+
+// Fits a device. `default_parallel_fraction` is used without multi-thread
+// points. Errors: INVALID_ARGUMENT as above.
+absl::StatusOr<DeviceFactors> FitDevice(const std::vector<FitPoint>& points,
+                                        const HostCosts& costs,
+                                        const v1::DeviceModelPrior& prior, const v1::Cpu& cpu,
+                                        double default_parallel_fraction);
+
+// One published device for the population prior.
+struct PublishedDevice {
+  std::string name;
+  std::vector<FitPoint> points;  // single- and multi-thread
+};
+
+// Fits the population prior: shared class log ratios mu (dense = 0) and a
+// free scale per device over every single-thread point, then the median
+// over devices of the parallel fraction that fits each device's
+// multi-thread points (threads cores of equal speed), and sigma, the rms
+// per-device deviation left after the shared fit. Devices need >= 2
+// single-thread points to count. Errors: INVALID_ARGUMENT with fewer than
+// 2 such devices or a model missing from `costs`.
+absl::StatusOr<v1::DeviceModelPrior> FitPrior(const std::vector<PublishedDevice>& devices,
+                                              const HostCosts& costs);
+
+}  // namespace service
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_SERVICE_DEVICE_TIME_FIT_H_

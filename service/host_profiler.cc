@@ -1,0 +1,250 @@
+#include "service/host_profiler.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <vector>
+
+#include "runtime/executor/method.h"
+#include "runtime/kernels/optimized/register_optimized_kernels.h"
+#include "runtime/kernels/portable/register_portable_kernels.h"
+#include "runtime/module/module.h"
+#include "runtime/tools/method_inputs.h"
+#include "service/op_classes.h"
+#include "service/status_mapping.h"
+#include "service/textproto_file.h"
+
+namespace edgefleet {
+namespace service {
+namespace {
+
+constexpr const char* kMethod = "forward";
+// Instructions shorter than this do not set the ridge point (clock noise).
+constexpr double kRidgeMinNanos = 20000;
+
+// CPU time of the calling thread: unlike wall time it does not count the
+// time other processes hold the core, so a loaded host measures (nearly)
+// what a quiet one does.
+uint64_t ThreadCpuNanos() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// Per-instruction thread CPU nanoseconds of each observed execute.
+class InstructionTimer final : public InstructionObserver {
+ public:
+  explicit InstructionTimer(size_t n) : current_(n, 0) {}
+  void OnInstructionStart(size_t /*chain*/, size_t /*pc*/) override { start_ = ThreadCpuNanos(); }
+  void OnInstructionEnd(size_t /*chain*/, size_t pc) override {
+    if (pc < current_.size()) current_[pc] += ThreadCpuNanos() - start_;
+  }
+  void EndRun() {
+    runs_.push_back(current_);
+    std::fill(current_.begin(), current_.end(), 0);
+  }
+  double Median(size_t pc) const {
+    std::vector<uint64_t> v;
+    for (const auto& run : runs_) v.push_back(run[pc]);
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : static_cast<double>(v[v.size() / 2]);
+  }
+
+ private:
+  std::vector<uint64_t> current_;
+  std::vector<std::vector<uint64_t>> runs_;
+  uint64_t start_ = 0;
+};
+
+// Bytes per nanosecond (read + written) one core moves copying buffers
+// much larger than the caches: the best of 5 copies of 32 MiB.
+double CopyBandwidthBytesPerNs() {
+  constexpr size_t kBytes = 32u << 20;
+  std::vector<char> a(kBytes, 1), b(kBytes, 0);
+  double best = 0;
+  for (int i = 0; i < 5; ++i) {
+    const uint64_t start = ThreadCpuNanos();
+    std::memcpy(b.data(), a.data(), kBytes);
+    const uint64_t elapsed = std::max<uint64_t>(1, ThreadCpuNanos() - start);
+    best = std::max(best, 2.0 * kBytes / static_cast<double>(elapsed));
+    a[static_cast<size_t>(i)] = b[kBytes - 1 - static_cast<size_t>(i)];  // keep the copy live
+  }
+  return best;
+}
+
+}  // namespace
+
+absl::StatusOr<v1::ModelHostProfile> MeasureHostProfile(const std::string& model,
+                                                        const std::string& path, v1::Stack stack,
+                                                        v1::Kernels kernels,
+                                                        const ProfileOptions& options) {
+  if (stack != v1::STACK_EDGEFLEET) {
+    return absl::UnimplementedError(
+        "per-operator host profiles exist for the edgefleet stack only (the lite interpreter's"
+        " per-operator profiling is not wired in)");
+  }
+  if (RegisterPortableKernels() != Error::kOk || RegisterOptimizedKernels(1) != Error::kOk) {
+    return absl::InternalError("registering kernels failed");
+  }
+  v1::ModelHostProfile out;
+  out.set_stack(stack);
+  out.set_model(model);
+  out.set_kernels(kernels);
+  uint64_t bytes = 0;
+  std::string digest;
+  if (absl::Status s = FileStamp(path, &bytes, &digest); !s.ok()) return s;
+  out.set_file_bytes(bytes);
+  out.set_file_digest(digest);
+
+  Module::Options module_options;
+  module_options.load_mode = Module::LoadMode::kMmap;
+  module_options.method.num_threads = 1;
+  module_options.method.kernels = kernels == v1::KERNELS_PORTABLE
+                                      ? KernelPreference::kPortableOnly
+                                      : KernelPreference::kOptimizedFirst;
+  Result<std::unique_ptr<Module>> module = Module::Load(path, module_options);
+  if (!module.ok()) return LastRuntimeErrorToStatus(module.error(), "loading " + model);
+  Result<Method*> loaded = (*module)->LoadMethod(kMethod);
+  if (!loaded.ok()) return LastRuntimeErrorToStatus(loaded.error(), "loading " + model);
+  Method& method = **loaded;
+  Result<tools::MethodInputs> inputs = tools::MethodInputs::Random(method.meta(), /*seed=*/1);
+  if (!inputs.ok()) return LastRuntimeErrorToStatus(inputs.error(), "inputs of " + model);
+
+  const int runs = std::max(1, options.runs);
+  InstructionTimer timer(method.num_instructions());
+  std::vector<double> totals;
+  for (int i = 0; i < std::max(0, options.warmup) + runs; ++i) {
+    const bool observed = i >= options.warmup;
+    // Timed without the observer, profiled with it (its clock reads would
+    // inflate the total).
+    for (int pass = 0; pass < (observed ? 2 : 1); ++pass) {
+      method.set_observer(pass == 1 ? &timer : nullptr);
+      if (Error e = inputs->Apply(method); e != Error::kOk) {
+        method.set_observer(nullptr);
+        return LastRuntimeErrorToStatus(e, "inputs of " + model);
+      }
+      const uint64_t start = ThreadCpuNanos();
+      const Error e = method.Execute();
+      const uint64_t elapsed = ThreadCpuNanos() - start;
+      method.set_observer(nullptr);
+      if (e != Error::kOk) return LastRuntimeErrorToStatus(e, "executing " + model);
+      if (pass == 1) timer.EndRun();
+      if (observed && pass == 0) totals.push_back(static_cast<double>(elapsed));
+    }
+  }
+  std::sort(totals.begin(), totals.end());
+  out.set_total_us(totals[totals.size() / 2] / 1e3);
+  out.set_runs(static_cast<uint32_t>(runs));
+
+  // Work and median time of every executed instruction.
+  struct Row {
+    OpWork work;
+    double nanos;
+    bool kernel;
+  };
+  std::vector<Row> rows;
+  double peak_flops_per_ns = 0;
+  for (size_t pc = 0; pc < method.num_instructions(); ++pc) {
+    const std::string kind = method.instruction_kind(pc);
+    if (kind == "folded" || kind == "fused" || kind == "control") continue;
+    char name[128];
+    if (!method.instruction_name(pc, name, sizeof(name))) name[0] = '\0';
+    Row row{OperatorWork(name, method.instruction_args(pc)), timer.Median(pc), true};
+    if (kind == "delegate") row.work.compute_kernel = true, row.work.flops = 0;
+    if (row.nanos >= kRidgeMinNanos && row.work.compute_kernel && row.work.flops > 0) {
+      peak_flops_per_ns = std::max(peak_flops_per_ns, row.work.flops / row.nanos);
+    }
+    rows.push_back(row);
+  }
+  const double ridge = options.ridge_flops_per_byte > 0 ? options.ridge_flops_per_byte
+                       : peak_flops_per_ns > 0 ? peak_flops_per_ns / CopyBandwidthBytesPerNs()
+                                               : kDefaultRidgeFlopsPerByte;
+  out.set_ridge_flops_per_byte(ridge);
+  v1::OpClassCost costs[kNumOpClasses];
+  for (int c = 0; c < kNumOpClasses; ++c) costs[c].set_op_class(kOpClasses[c]);
+  for (const Row& row : rows) {
+    // A delegate (flops unknown) is dense whatever the ridge.
+    const v1::OpClass op_class = row.work.compute_kernel && row.work.flops == 0
+                                     ? v1::OP_CLASS_DENSE
+                                     : Classify(row.work, ridge);
+    v1::OpClassCost& cost = costs[OpClassIndex(op_class)];
+    cost.set_host_us(cost.host_us() + row.nanos / 1e3);
+    cost.set_instructions(cost.instructions() + 1);
+    cost.set_flops(cost.flops() + row.work.flops);
+    cost.set_bytes(cost.bytes() + row.work.bytes);
+  }
+  v1::OpClassCost& overhead = costs[OpClassIndex(v1::OP_CLASS_OVERHEAD)];
+  overhead.set_instructions(static_cast<uint32_t>(rows.size()));
+  overhead.set_host_us(static_cast<double>(rows.size()));  // 1 us per operator
+  for (const v1::OpClassCost& cost : costs) *out.add_classes() = cost;
+  return out;
+}
+
+double ClassHostUs(const v1::ModelHostProfile& profile, v1::OpClass op_class) {
+  for (const v1::OpClassCost& cost : profile.classes()) {
+    if (cost.op_class() == op_class) return cost.host_us();
+  }
+  return 0;
+}
+
+const v1::ModelHostProfile* FindHostProfile(const v1::HostProfile& profile, v1::Stack stack,
+                                            const std::string& model, v1::Kernels kernels,
+                                            uint64_t file_bytes, const std::string& file_digest) {
+  for (const v1::ModelHostProfile& m : profile.models()) {
+    if (m.stack() == stack && m.model() == model && m.kernels() == kernels &&
+        m.file_bytes() == file_bytes && m.file_digest() == file_digest) {
+      return &m;
+    }
+  }
+  return nullptr;
+}
+
+absl::Status FileStamp(const std::string& path, uint64_t* bytes, std::string* digest) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError("cannot read " + path);
+  uint64_t hash = 14695981039346656037ull;
+  uint64_t size = 0;
+  std::vector<char> buffer(1 << 20);
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    const std::streamsize n = in.gcount();
+    for (std::streamsize i = 0; i < n; ++i) {
+      hash = (hash ^ static_cast<uint8_t>(buffer[i])) * 1099511628211ull;
+    }
+    size += static_cast<uint64_t>(n);
+  }
+  char hex[17];
+  snprintf(hex, sizeof(hex), "%016" PRIx64, hash);
+  *bytes = size;
+  *digest = hex;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<v1::HostProfile> ReadHostProfile(const std::string& path) {
+  v1::HostProfile profile;
+  if (absl::Status s = ReadTextprotoFile(path, &profile); !s.ok()) return s;
+  for (const v1::ModelHostProfile& m : profile.models()) {
+    for (const v1::OpClassCost& cost : m.classes()) {
+      if (OpClassIndex(cost.op_class()) < 0 || !(cost.host_us() >= 0)) {
+        return absl::InvalidArgumentError(path + ": model " + m.model() +
+                                          ": bad operator class cost");
+      }
+    }
+  }
+  return profile;
+}
+
+absl::Status WriteHostProfile(const std::string& path, const v1::HostProfile& profile) {
+  return WriteTextprotoFile(
+      path, profile,
+      "# edgefleet.v1.HostProfile: per-operator-class host costs of each model on one core of\n"
+      "# this host, measured by `edgefleet-server predict`, and the population prior of the\n"
+      "# device factors written by `edgefleet-server fit-prior` (docs/service.md, docs/fidelity.md).\n");
+}
+
+}  // namespace service
+}  // namespace edgefleet

@@ -1,0 +1,326 @@
+#include "service/predict_main.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "service/device_class_registry.h"
+#include "service/device_time_fit.h"
+#include "service/host_profiler.h"
+#include "service/model_repository.h"
+#include "service/published_latencies.h"
+
+namespace edgefleet {
+namespace service {
+namespace {
+
+// The model the classes' `reference` figure is for.
+constexpr const char* kReferenceModel = "mobilenet_v2";
+
+constexpr const char* kPredictUsage =
+    "usage: edgefleet-server predict --model_repository=DIR [--device_classes=DIR]\n"
+    "           [--device_class=NAME] [--calibrate=MODEL@THREADS=MS]... [--model=NAME]...\n"
+    "           [--threads=N] [--stack=edgefleet] [--host_profile=FILE] [--json]\n"
+    "       edgefleet-server fit-prior --model_repository=DIR --host_profile=FILE\n"
+    "           --published=CSV [--exclude_device=NAME]... [--out=FILE]\n";
+
+struct Flags {
+  std::map<std::string, std::vector<std::string>> values;
+  std::set<std::string> switches;
+
+  std::string Get(const std::string& name, const std::string& fallback = "") const {
+    auto it = values.find(name);
+    return it == values.end() ? fallback : it->second.back();
+  }
+  std::vector<std::string> All(const std::string& name) const {
+    auto it = values.find(name);
+    return it == values.end() ? std::vector<std::string>{} : it->second;
+  }
+};
+
+absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args,
+                                 const std::set<std::string>& valued,
+                                 const std::set<std::string>& switches) {
+  Flags flags;
+  for (const std::string& arg : args) {
+    if (arg.rfind("--", 0) != 0) return absl::InvalidArgumentError("unexpected argument " + arg);
+    const size_t eq = arg.find('=');
+    const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    if (eq == std::string::npos) {
+      if (switches.count(name) == 0) return absl::InvalidArgumentError("unknown flag " + arg);
+      flags.switches.insert(name);
+    } else {
+      if (valued.count(name) == 0) return absl::InvalidArgumentError("unknown flag --" + name);
+      flags.values[name].push_back(arg.substr(eq + 1));
+    }
+  }
+  return flags;
+}
+
+// "mobilenet_v2@1=9.84" -> point.
+absl::StatusOr<FitPoint> ParsePoint(const std::string& text) {
+  const size_t at = text.find('@');
+  const size_t eq = text.find('=', at == std::string::npos ? 0 : at);
+  const auto bad = [&] {
+    return absl::InvalidArgumentError("--calibrate=" + text +
+                                      ": expected MODEL@THREADS=MS, e.g. mobilenet_v2@1=9.84");
+  };
+  if (at == std::string::npos || eq == std::string::npos || at == 0) return bad();
+  FitPoint point;
+  point.model = text.substr(0, at);
+  const std::string threads = text.substr(at + 1, eq - at - 1);
+  const std::string ms = text.substr(eq + 1);
+  char* end = nullptr;
+  const long t = std::strtol(threads.c_str(), &end, 10);
+  if (threads.empty() || *end != '\0' || t < 1 || t > 1024) return bad();
+  point.threads = static_cast<int>(t);
+  point.ms = std::strtod(ms.c_str(), &end);
+  if (ms.empty() || *end != '\0' || !(point.ms > 0) || !std::isfinite(point.ms)) return bad();
+  return point;
+}
+
+int Fail(int code, const absl::Status& status) {
+  fprintf(stderr, "edgefleet-server: %s\n", std::string(status.message()).c_str());
+  return code;
+}
+
+// Host costs of `models`, from `profile` where it holds a measurement of the
+// same file, else measured now (and added to `profile`).
+absl::StatusOr<HostCosts> EnsureHostCosts(const ModelRepository& repository,
+                                          const std::set<std::string>& models,
+                                          v1::HostProfile* profile, bool* changed) {
+  HostCosts costs;
+  for (const std::string& model : models) {
+    absl::StatusOr<std::string> path = repository.ModelPath(model, v1::STACK_EDGEFLEET);
+    if (!path.ok()) return path.status();
+    uint64_t bytes = 0;
+    std::string digest;
+    if (absl::Status s = FileStamp(*path, &bytes, &digest); !s.ok()) return s;
+    const v1::ModelHostProfile* found = FindHostProfile(*profile, v1::STACK_EDGEFLEET, model,
+                                                        v1::KERNELS_DEFAULT, bytes, digest);
+    if (found == nullptr) {
+      fprintf(stderr, "edgefleet-server: measuring host profile of %s\n", model.c_str());
+      ProfileOptions options;
+      options.ridge_flops_per_byte = profile->ridge_flops_per_byte();
+      absl::StatusOr<v1::ModelHostProfile> measured =
+          MeasureHostProfile(model, *path, v1::STACK_EDGEFLEET, v1::KERNELS_DEFAULT, options);
+      if (!measured.ok()) return measured.status();
+      // The first model with a measurable compute kernel sets the host's
+      // ridge point for every later one.
+      if (profile->ridge_flops_per_byte() <= 0 &&
+          measured->ridge_flops_per_byte() != kDefaultRidgeFlopsPerByte) {
+        profile->set_ridge_flops_per_byte(measured->ridge_flops_per_byte());
+      }
+      // Replace a stale entry of the same model.
+      auto* models_field = profile->mutable_models();
+      for (int i = 0; i < models_field->size(); ++i) {
+        if (models_field->Get(i).model() == model &&
+            models_field->Get(i).stack() == v1::STACK_EDGEFLEET &&
+            models_field->Get(i).kernels() == v1::KERNELS_DEFAULT) {
+          models_field->DeleteSubrange(i, 1);
+          break;
+        }
+      }
+      *profile->add_models() = *measured;
+      found = &profile->models(profile->models_size() - 1);
+      *changed = true;
+    }
+    costs[model] = HostCostsOf(*found);
+  }
+  return costs;
+}
+
+absl::StatusOr<v1::HostProfile> LoadProfile(const std::string& path) {
+  const v1::HostProfile empty;  // ridge_flops_per_byte 0: not measured yet
+  if (path.empty()) return empty;
+  absl::StatusOr<v1::HostProfile> profile = ReadHostProfile(path);
+  if (profile.ok() || !absl::IsNotFound(profile.status())) return profile;
+  return empty;  // created on write
+}
+
+}  // namespace
+
+int PredictMain(const std::vector<std::string>& args) {
+  absl::StatusOr<Flags> flags = ParseFlags(
+      args,
+      {"model_repository", "device_classes", "device_class", "calibrate", "model", "threads",
+       "stack", "host_profile"},
+      {"json"});
+  if (!flags.ok()) {
+    fprintf(stderr, "edgefleet-server predict: %s\n%s",
+            std::string(flags.status().message()).c_str(), kPredictUsage);
+    return 2;
+  }
+  const std::string root = flags->Get("model_repository");
+  if (root.empty()) return Fail(2, absl::InvalidArgumentError("--model_repository is required"));
+  const std::string stack = flags->Get("stack", "edgefleet");
+  if (stack == "pytorch_mobile") {
+    return Fail(2, absl::UnimplementedError(
+                       "--stack=pytorch_mobile: per-operator host profiles exist for the"
+                       " edgefleet stack only"));
+  }
+  if (stack != "edgefleet") {
+    return Fail(2, absl::InvalidArgumentError("--stack must be edgefleet or pytorch_mobile"));
+  }
+  char* end = nullptr;
+  const std::string threads_text = flags->Get("threads", "1");
+  const long threads = std::strtol(threads_text.c_str(), &end, 10);
+  if (*end != '\0' || threads < 1 || threads > 1024) {
+    return Fail(2, absl::InvalidArgumentError("--threads must be an integer in [1, 1024]"));
+  }
+  absl::StatusOr<std::unique_ptr<ModelRepository>> repository = ModelRepository::Open(root);
+  if (!repository.ok()) return Fail(2, repository.status());
+  absl::StatusOr<std::unique_ptr<DeviceClassRegistry>> classes =
+      DeviceClassRegistry::Create(flags->Get("device_classes", "deploy/device_classes"));
+  if (!classes.ok()) return Fail(2, classes.status());
+  const std::string class_name = flags->Get("device_class", "mid_android");
+  const v1::DeviceClass* device = (*classes)->Find(class_name);
+  if (device == nullptr) {
+    return Fail(2, absl::InvalidArgumentError("no device class named " + class_name));
+  }
+
+  const std::vector<std::string> available = (*repository)->ListModels();
+  const std::set<std::string> available_set(available.begin(), available.end());
+  std::vector<std::string> models = flags->All("model");
+  if (models.empty()) models = available;
+  for (const std::string& m : models) {
+    if (available_set.count(m) == 0) {
+      return Fail(2, absl::InvalidArgumentError("--model=" + m + ": not in the repository"));
+    }
+  }
+  std::vector<FitPoint> points;
+  for (const std::string& text : flags->All("calibrate")) {
+    absl::StatusOr<FitPoint> point = ParsePoint(text);
+    if (!point.ok()) return Fail(2, point.status());
+    points.push_back(*point);
+  }
+  if (points.empty()) {
+    for (const v1::CalibrationPoint& p : device->calibration_points()) {
+      points.push_back(FitPoint{p.model(), static_cast<int>(p.threads()), p.latency_ms()});
+    }
+  }
+  if (points.empty() && available_set.count(kReferenceModel) > 0) {
+    // A class without points: its reference figure (MobileNetV2 1.0, one
+    // core) is the one point, as in the single-slowdown model.
+    points.push_back(FitPoint{kReferenceModel, 1, device->reference().mobilenet_v2_latency_ms()});
+  }
+  if (points.empty()) {
+    return Fail(2, absl::InvalidArgumentError(
+                       "device class " + class_name + " has no calibration_points and the"
+                       " repository no " + kReferenceModel +
+                       "; give --calibrate=MODEL@THREADS=MS"));
+  }
+  std::set<std::string> needed(models.begin(), models.end());
+  for (const FitPoint& p : points) {
+    if (available_set.count(p.model) == 0) {
+      return Fail(2, absl::InvalidArgumentError("calibration point " + p.model + "@" +
+                                                std::to_string(p.threads) +
+                                                ": model not in the repository"));
+    }
+    needed.insert(p.model);
+  }
+
+  const std::string profile_path = flags->Get("host_profile");
+  absl::StatusOr<v1::HostProfile> profile = LoadProfile(profile_path);
+  if (!profile.ok()) return Fail(2, profile.status());
+  bool changed = false;
+  absl::StatusOr<HostCosts> costs = EnsureHostCosts(**repository, needed, &*profile, &changed);
+  if (!costs.ok()) return Fail(1, costs.status());
+  if (changed && !profile_path.empty()) {
+    if (absl::Status s = WriteHostProfile(profile_path, *profile); !s.ok()) return Fail(1, s);
+  }
+  absl::StatusOr<DeviceFactors> factors = FitDevice(points, *costs, profile->prior(),
+                                                    device->cpu(), device->cpu().parallel_fraction());
+  if (!factors.ok()) return Fail(1, factors.status());
+
+  const bool json = flags->switches.count("json") > 0;
+  const int t = static_cast<int>(threads);
+  if (json) {
+    printf("{\"device_class\": \"%s\", \"threads\": %d, \"predictions\": [", class_name.c_str(), t);
+    for (size_t i = 0; i < models.size(); ++i) {
+      printf("%s{\"model\": \"%s\", \"device_ms\": %.9g}", i ? ", " : "", models[i].c_str(),
+             PredictMs(*factors, costs->at(models[i]), device->cpu(), t));
+    }
+    printf("], \"factors\": {");
+    for (int c = 0; c < kNumOpClasses; ++c) {
+      printf("%s\"%s\": %.6g", c ? ", " : "", OpClassName(kOpClasses[c]),
+             std::exp(factors->log_factor[c]));
+    }
+    printf("}, \"parallel_fraction\": %.6f, \"calibration_points\": %d,"
+           " \"fit_rms_log_error\": %.6f, \"prior\": \"%s\"}\n",
+           factors->parallel_fraction, factors->points, factors->rms_log_error,
+           profile->prior().ratios().empty() ? "none" : profile->prior().source().c_str());
+  } else {
+    printf("device class %s, %d thread(s), fitted to %d point(s) (rms log error %.3f)\n",
+           class_name.c_str(), t, factors->points, factors->rms_log_error);
+    for (const std::string& m : models) {
+      printf("  %-24s %10.2f ms\n", m.c_str(), PredictMs(*factors, costs->at(m), device->cpu(), t));
+    }
+  }
+  return 0;
+}
+
+int FitPriorMain(const std::vector<std::string>& args) {
+  absl::StatusOr<Flags> flags = ParseFlags(
+      args, {"model_repository", "host_profile", "published", "exclude_device", "out"}, {});
+  if (!flags.ok()) {
+    fprintf(stderr, "edgefleet-server fit-prior: %s\n%s",
+            std::string(flags.status().message()).c_str(), kPredictUsage);
+    return 2;
+  }
+  for (const char* required : {"model_repository", "host_profile", "published"}) {
+    if (flags->Get(required).empty()) {
+      return Fail(2, absl::InvalidArgumentError(std::string("--") + required + " is required"));
+    }
+  }
+  absl::StatusOr<std::unique_ptr<ModelRepository>> repository =
+      ModelRepository::Open(flags->Get("model_repository"));
+  if (!repository.ok()) return Fail(2, repository.status());
+  absl::StatusOr<std::vector<PublishedDevice>> published =
+      ReadPublishedLatencies(flags->Get("published"));
+  if (!published.ok()) return Fail(2, published.status());
+  const std::vector<std::string> excluded = flags->All("exclude_device");
+  const std::vector<std::string> available = (*repository)->ListModels();
+  const std::set<std::string> available_set(available.begin(), available.end());
+  std::vector<PublishedDevice> devices;
+  std::set<std::string> needed;
+  for (const PublishedDevice& d : *published) {
+    if (std::find(excluded.begin(), excluded.end(), d.name) != excluded.end()) continue;
+    PublishedDevice kept{d.name, {}};
+    for (const FitPoint& p : d.points) {
+      if (available_set.count(p.model) == 0) continue;  // models not exported here
+      kept.points.push_back(p);
+      needed.insert(p.model);
+    }
+    devices.push_back(std::move(kept));
+  }
+  const std::string profile_path = flags->Get("host_profile");
+  absl::StatusOr<v1::HostProfile> profile = LoadProfile(profile_path);
+  if (!profile.ok()) return Fail(2, profile.status());
+  bool changed = false;
+  absl::StatusOr<HostCosts> costs = EnsureHostCosts(**repository, needed, &*profile, &changed);
+  if (!costs.ok()) return Fail(1, costs.status());
+  absl::StatusOr<v1::DeviceModelPrior> prior = FitPrior(devices, *costs);
+  if (!prior.ok()) return Fail(1, prior.status());
+  const std::string published_path = flags->Get("published");
+  prior->set_source(published_path.substr(published_path.rfind('/') + 1));
+  *profile->mutable_prior() = *prior;
+  const std::string out = flags->Get("out", profile_path);
+  if (absl::Status s = WriteHostProfile(out, *profile); !s.ok()) return Fail(1, s);
+  printf("prior fitted on %d devices, %u single-thread points, rms log error %.3f; wrote %s\n",
+         prior->fitted_on_size(), prior->points(), prior->rms_log_error(), out.c_str());
+  for (const auto& ratio : prior->ratios()) {
+    printf("  %-14s x%.4g\n", OpClassName(ratio.op_class()), std::exp(ratio.log_ratio()));
+  }
+  printf("  sigma %.3f, parallel fraction %.3f\n", prior->sigma(), prior->parallel_fraction());
+  return 0;
+}
+
+}  // namespace service
+}  // namespace edgefleet
