@@ -14,6 +14,7 @@
 #define EDGEFLEET_LOADTEST_RESULTS_RESULT_SET_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -44,11 +45,16 @@ struct ExperimentInfo {
   std::string arm_b = "B";
   double share_b = 0.5;     // Designed share of sessions on B.
   std::string spec_digest;  // Fingerprint of the fleet spec, set by the driver.
+  // Population share of each device class in the fleet spec (normalized to
+  // sum to 1): the weights of the stratified fleet-wide estimates. Empty
+  // when the results carry none; the analysis then weighs classes by their
+  // observed device counts (docs/statistics.md).
+  std::map<std::string, double> class_shares;
 
   bool operator==(const ExperimentInfo& o) const {
     return name == o.name && seed == o.seed && design == o.design &&
            arm_a == o.arm_a && arm_b == o.arm_b && share_b == o.share_b &&
-           spec_digest == o.spec_digest;
+           spec_digest == o.spec_digest && class_shares == o.class_shares;
   }
 };
 

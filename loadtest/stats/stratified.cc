@@ -60,8 +60,8 @@ MergedArm Merge(const std::vector<const ClusteredSample*>& samples,
 // rest down from the largest.
 bool MixtureQuantiles(const MergedArm& m, const uint8_t* w,
                       const std::vector<double>& shares,
-                      const std::vector<double>& ps, double* out,
-                      std::vector<double>* unit_mass) {
+                      const std::vector<double>& ps, double bandwidth,
+                      double* out, std::vector<double>* unit_mass) {
   std::vector<double> totals(m.strata, 0.0);
   for (size_t u = 0; u < m.counts.size(); ++u) {
     totals[m.stratum[u]] += (w ? w[u] : 1.0) * m.counts[u];
@@ -76,6 +76,35 @@ bool MixtureQuantiles(const MergedArm& m, const uint8_t* w,
   }
   const std::vector<double>& mass = *unit_mass;
   const size_t n = m.values.size();
+  if (bandwidth > 0) {
+    // Mean of the quantile function over [p - h, p + h]: each observation
+    // owns the probability interval its mass spans, and contributes its
+    // value times the overlap. Walk from the nearer end.
+    for (size_t j = 0; j < ps.size(); ++j) {
+      const double h = FleetQuantileBandwidth(ps[j], bandwidth);
+      const double lo = ps[j] - h, hi = ps[j] + h;
+      double sum = 0;
+      if (ps[j] < 0.5) {
+        double below = 0;  // Mass of the observations before i.
+        for (size_t i = 0; i < n && below < hi; ++i) {
+          const double top = below + mass[m.units[i]];
+          const double overlap = std::min(top, hi) - std::max(below, lo);
+          if (overlap > 0) sum += overlap * m.values[i];
+          below = top;
+        }
+      } else {
+        double above = 0;  // Mass of the observations after k.
+        for (size_t k = n; k-- > 0 && 1 - above > lo;) {
+          const double top = 1 - above, bottom = top - mass[m.units[k]];
+          const double overlap = std::min(top, hi) - std::max(bottom, lo);
+          if (overlap > 0) sum += overlap * m.values[k];
+          above += mass[m.units[k]];
+        }
+      }
+      out[j] = sum / (2 * h);
+    }
+    return true;
+  }
   size_t split = 0;
   while (split < ps.size() && ps[split] < 0.5) ++split;
   size_t i = 0;
@@ -121,8 +150,13 @@ std::vector<double> Normalized(std::vector<double> w) {
 
 }  // namespace
 
+double FleetQuantileBandwidth(double p, double bandwidth) {
+  return std::min({bandwidth, p / 2, (1 - p) / 2});
+}
+
 double MixtureQuantile(const std::vector<const ClusteredSample*>& samples,
-                       const std::vector<double>& weights, double p) {
+                       const std::vector<double>& weights, double p,
+                       double bandwidth) {
   assert(!samples.empty() && samples.size() == weights.size());
   std::vector<uint32_t> units;
   for (const ClusteredSample* s : samples) {
@@ -133,13 +167,13 @@ double MixtureQuantile(const std::vector<const ClusteredSample*>& samples,
   const MergedArm m = Merge(samples, units);
   double q = kNaN;
   std::vector<double> scratch;
-  MixtureQuantiles(m, nullptr, Normalized(weights), {p}, &q, &scratch);
+  MixtureQuantiles(m, nullptr, Normalized(weights), {p}, bandwidth, &q, &scratch);
   return q;
 }
 
 std::vector<StratifiedComparison> CompareStratifiedQuantiles(
     const std::vector<Stratum>& strata, const std::vector<double>& quantiles,
-    const BootstrapOptions& options) {
+    const BootstrapOptions& options, double bandwidth) {
   assert(!strata.empty());
   std::vector<const ClusteredSample*> sa, sb;
   std::vector<uint32_t> ua, ub;
@@ -162,8 +196,8 @@ std::vector<StratifiedComparison> CompareStratifiedQuantiles(
   const int reps = options.replicates;
 
   std::vector<double> point_a(q), point_b(q), scratch;
-  MixtureQuantiles(ma, nullptr, shares, ps, point_a.data(), &scratch);
-  MixtureQuantiles(mb, nullptr, shares, ps, point_b.data(), &scratch);
+  MixtureQuantiles(ma, nullptr, shares, ps, bandwidth, point_a.data(), &scratch);
+  MixtureQuantiles(mb, nullptr, shares, ps, bandwidth, point_b.data(), &scratch);
 
   std::vector<double> rep_a(static_cast<size_t>(reps) * q, kNaN);
   std::vector<double> rep_b(static_cast<size_t>(reps) * q, kNaN);
@@ -182,9 +216,9 @@ std::vector<StratifiedComparison> CompareStratifiedQuantiles(
         poisson.Fill(rng, weights_b.data(), units_b);
         wb = weights_b.data();
       }
-      if (!MixtureQuantiles(ma, weights_a.data(), shares, ps, qa.data(),
-                            &mass) ||
-          !MixtureQuantiles(mb, wb, shares, ps, qb.data(), &mass)) {
+      if (!MixtureQuantiles(ma, weights_a.data(), shares, ps, bandwidth,
+                            qa.data(), &mass) ||
+          !MixtureQuantiles(mb, wb, shares, ps, bandwidth, qb.data(), &mass)) {
         continue;
       }
       std::copy(qa.begin(), qa.end(), rep_a.begin() + r * q);

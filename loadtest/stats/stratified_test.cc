@@ -44,8 +44,12 @@ TEST(StratifiedTest, MixtureQuantileMatchesNumpyMixtureCdf) {
     for (const auto& row : c["quantiles"]) {
       SCOPED_TRACE("strata " + std::to_string(samples.size()) + " p " +
                    row["p"].dump());
-      EXPECT_EQ(MixtureQuantile(ptrs, weights, row["p"].get<double>()),
+      const double p = row["p"];
+      EXPECT_EQ(MixtureQuantile(ptrs, weights, p, 0),
                 row["quantile"].get<double>());
+      const double smoothed = row["smoothed"];
+      EXPECT_NEAR(MixtureQuantile(ptrs, weights, p, kFleetQuantileBandwidth),
+                  smoothed, 1e-9 * smoothed);
     }
   }
 }
@@ -85,16 +89,22 @@ TEST(StratifiedTest, PopulationMixtureQuantileAndBootstrapSpread) {
   options.paired = false;
   options.seed = 5;
   options.threads = 2;
-  const auto got = CompareStratifiedQuantiles(strata, {0.5, 0.9, 0.99}, options);
+  const auto got = CompareStratifiedQuantiles(strata, {0.5, 0.9, 0.99}, options,
+                                              kFleetQuantileBandwidth);
   ASSERT_EQ(got.size(), 3u);
   for (size_t j = 0; j < 3; ++j) {
     const auto& row = c["quantiles"][j];
     SCOPED_TRACE("p " + row["p"].dump());
     const double p = row["p"];
     const double se = row["asymptotic_se"];
-    const double estimate = MixtureQuantile(ptrs, weights, p);
+    const double estimate = MixtureQuantile(ptrs, weights, p, 0);
     EXPECT_EQ(estimate, row["empirical_quantile"].get<double>());
     EXPECT_NEAR(estimate, row["true_quantile"].get<double>(), 4 * se);
+    // The smoothed estimate (what the comparison reports) against numpy and
+    // against the smoothed quantile of the true mixture (scipy quad).
+    const double smoothed = MixtureQuantile(ptrs, weights, p, kFleetQuantileBandwidth);
+    EXPECT_NEAR(smoothed, row["empirical_smoothed"].get<double>(), 1e-9 * smoothed);
+    EXPECT_NEAR(smoothed, row["true_smoothed"].get<double>(), 4 * se);
     // Each half has 2000 draws per class: twice the variance.
     const double boot_se = (got[j].a_upper - got[j].a_lower) / (2 * 1.96);
     EXPECT_NEAR(boot_se / (se * std::sqrt(2.0)), 1.0, 0.25);
@@ -136,7 +146,7 @@ TEST(StratifiedTest, ClassImbalanceMovesPooledButNotStratifiedEstimate) {
   EXPECT_LT(pooled[0].rel, -0.5);  // B "3x faster" at the pooled median.
   const auto stratified = CompareStratifiedQuantiles(
       {{&slow_a, 180, &slow_b, 120, 0.5}, {&fast_a, 120, &fast_b, 180, 0.5}},
-      {0.5, 0.9}, options);
+      {0.5, 0.9}, options, kFleetQuantileBandwidth);
   for (const auto& s : stratified) {
     EXPECT_LT(std::fabs(s.diff.rel), 0.1) << "p " << s.diff.p;
     EXPECT_LE(s.diff.rel_lower, 0) << "p " << s.diff.p;
@@ -177,7 +187,8 @@ TEST(StratifiedTest, HashedAACoverageIsNominal) {
     options.replicates = 400;
     options.paired = false;
     options.seed = MixSeed(5, run);
-    const auto got = CompareStratifiedQuantiles(strata, {0.5, 0.9}, options);
+    const auto got = CompareStratifiedQuantiles(strata, {0.5, 0.9}, options,
+                                                kFleetQuantileBandwidth);
     covered_p50 += got[0].diff.rel_lower <= 0 && got[0].diff.rel_upper >= 0;
     covered_p90 += got[1].diff.rel_lower <= 0 && got[1].diff.rel_upper >= 0;
   }
@@ -186,15 +197,37 @@ TEST(StratifiedTest, HashedAACoverageIsNominal) {
   EXPECT_LE(covered_p50, runs);
 }
 
+// By hand: values 1..10, window [0.49, 0.51] takes half its mass from 5
+// (owning [0.4, 0.5]) and half from 6: 5.5. Two classes 1..100 and
+// 1001..1100 at 50/50: p50 falls in the gap; the window takes 99, 100 from
+// the fast class and 1001, 1002 from the slow one, each with mass 0.005:
+// (199 + 2003) * 0.005 / 0.02 = 550.5, instead of the fast class's maximum.
+TEST(StratifiedTest, SmoothedQuantileByHand) {
+  ClusteredSample s, fast, slow;
+  for (int i = 1; i <= 10; ++i) s.Add(i, i);
+  for (int i = 1; i <= 100; ++i) {
+    fast.Add(i, i);
+    slow.Add(1000 + i, i);
+  }
+  s.Sort();
+  fast.Sort();
+  slow.Sort();
+  EXPECT_NEAR(MixtureQuantile({&s}, {1.0}, 0.5, 0.01), 5.5, 1e-12);
+  EXPECT_NEAR(MixtureQuantile({&fast, &slow}, {1.0, 1.0}, 0.5, 0.01), 550.5, 1e-9);
+  EXPECT_EQ(MixtureQuantile({&fast, &slow}, {1.0, 1.0}, 0.5, 0), 100);
+  EXPECT_NEAR(FleetQuantileBandwidth(0.99, 0.01), 0.005, 1e-15);
+  EXPECT_NEAR(FleetQuantileBandwidth(0.5, 0.01), 0.01, 1e-15);
+}
+
 TEST(StratifiedTest, OneStratumEqualsNearestRank) {
   ClusteredSample s;
   for (int i = 0; i < 10; ++i) s.Add(10 - i, i);
   s.Sort();
-  EXPECT_EQ(MixtureQuantile({&s}, {3.0}, 0.5), 5);   // rank ceil(5) = 5
-  EXPECT_EQ(MixtureQuantile({&s}, {3.0}, 0.51), 6);  // rank ceil(5.1) = 6
-  EXPECT_EQ(MixtureQuantile({&s}, {3.0}, 0.9), 9);
-  EXPECT_EQ(MixtureQuantile({&s}, {3.0}, 0.99), 10);
-  EXPECT_EQ(MixtureQuantile({&s}, {3.0}, 0.05), 1);
+  EXPECT_EQ(MixtureQuantile({&s}, {3.0}, 0.5, 0), 5);   // rank ceil(5) = 5
+  EXPECT_EQ(MixtureQuantile({&s}, {3.0}, 0.51, 0), 6);  // rank ceil(5.1) = 6
+  EXPECT_EQ(MixtureQuantile({&s}, {3.0}, 0.9, 0), 9);
+  EXPECT_EQ(MixtureQuantile({&s}, {3.0}, 0.99, 0), 10);
+  EXPECT_EQ(MixtureQuantile({&s}, {3.0}, 0.05, 0), 1);
 }
 
 }  // namespace

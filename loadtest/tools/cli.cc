@@ -1,5 +1,6 @@
 #include "loadtest/tools/cli.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -11,6 +12,7 @@
 #include "loadtest/report/html_report.h"
 #include "loadtest/report/json_report.h"
 #include "loadtest/report/markdown_report.h"
+#include "loadtest/report/plan.h"
 #include "loadtest/results/results_json.h"
 #include "loadtest/testing/synthetic_fleet.h"
 #include "loadtest/tools/flags.h"
@@ -18,9 +20,12 @@
 #ifdef EF_LOADTEST_HAVE_DRIVER
 #include <unistd.h>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "loadtest/driver/driver.h"
 #include "loadtest/driver/fleet_plan.h"
+#include "loadtest/tools/campaign.h"
+#include "loadtest/tools/experiment_runner.h"
 #endif
 
 namespace edgefleet {
@@ -31,16 +36,27 @@ constexpr char kUsage[] =
     R"(usage: edgefleet-loadtest <command> [flags] [files]
   run     --spec FLEET.textproto --server HOST:PORT[,HOST:PORT...]
           [--shard i/n] [--out-dir DIR] [--out RESULTS.json]
-          [--concurrency N] [--progress auto|on|off] [report flags]
+          [--concurrency N] [--progress auto|on|off] [--looks K]
+          [report flags]
           (whole fleet: writes results.json and the reports, exits with the
-          verdict code; a shard writes results.shard-i-of-n.json only)
+          verdict code; a shard writes results.shard-i-of-n.json only;
+          --looks K: group-sequential, stops at the first decided look)
+  plan    --spec FLEET.textproto (--server HOST:PORT [--pilot-devices 2000]
+          | --pilot RESULTS.json) [--effect 0.05] [--quantile 0.9]
+          [--power 0.8] [--metric steady_latency] [report flags]
+          (devices and sessions to decide each class and the fleet, and to
+          show the ANR rate below its guardrail)
+  campaign --spec FLEET.textproto --server HOST:PORT [--aa-runs 200]
+          [--effect-runs 50] [--effects 0.03,0.05,0.10] [--effect-class C]
+          [--looks K] [--devices N] [--out-dir DIR] [report flags]
+          (A/A and injected-effect calibration; see loadtest/tools/campaign.sh)
   synth   --out FILE [--devices 1000] [--sessions 1] [--inferences 20]
           [--seed 1] [--design paired|hashed] [--share-b 0.5] [--shard i/n]
           [--latency-b 1] [--load-b 1] [--memory-b 1] [--anr-b 1] [--oom-b 1]
           [--stack-error-b 0] [--effect-class NAME] [--harness-error-rate 0]
   merge   --out FILE SHARD.json...
   report  [--out-dir DIR] [--confidence 0.95] [--min-effect 0.05]
-          [--replicates 1000] [--threads N] RESULTS.json...
+          [--replicates 1000] [--threads N] [--stratify 1|0] RESULTS.json...
 exit codes: 0 pass, 1 error, 2 regression, 3 inconclusive, 4 invalid (SRM)
 )";
 
@@ -130,21 +146,24 @@ AnalysisOptions ReportOptions(Flags& flags) {
       static_cast<int>(flags.GetInt("replicates", o.bootstrap_replicates));
   o.threads = static_cast<int>(flags.GetInt(
       "threads", std::max(1u, std::thread::hardware_concurrency())));
+  o.stratify = flags.GetInt("stratify", 1) != 0;
   return o;
 }
 
-// Analyses `results`, writes report.{json,md,html} into `dir`, prints the
-// Markdown and the HTML path; returns the exit-code policy's code.
-int WriteReports(const ResultSet& results, const AnalysisOptions& o,
-                 const std::filesystem::path& dir, std::ostream& out,
-                 std::ostream& err) {
-  if (!(o.confidence > 0 && o.confidence < 1) || o.min_effect < 0 ||
-      o.bootstrap_replicates < 1) {
-    return Fail(err, absl::InvalidArgumentError(
-                         "need 0 < confidence < 1, min-effect >= 0, "
-                         "replicates >= 1"));
+absl::Status CheckReportOptions(const AnalysisOptions& o) {
+  if (!(o.confidence > 0 && o.confidence < 1) || !(o.min_effect >= 0) ||
+      o.bootstrap_replicates < 1 || o.bootstrap_replicates > 1000000) {
+    return absl::InvalidArgumentError(
+        "need 0 < confidence < 1, min-effect >= 0, 1 <= replicates <= 1e6");
   }
-  const Report report = Analyze(Aggregate(results), o);
+  return absl::OkStatus();
+}
+
+// Writes report.{json,md,html} of `report` into `dir`, prints the Markdown
+// and the HTML path; returns the exit-code policy's code. WriteReports
+// analyses `results` first.
+int WriteReport(const Report& report, const std::filesystem::path& dir,
+                std::ostream& out, std::ostream& err) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   const std::string markdown = RenderMarkdownReport(report);
@@ -160,6 +179,13 @@ int WriteReports(const ResultSet& results, const AnalysisOptions& o,
   out << markdown << "\nHTML report: "
       << std::filesystem::absolute(dir / "report.html").string() << "\n";
   return ExitCodeFor(report.status);
+}
+
+int WriteReports(const ResultSet& results, const AnalysisOptions& o,
+                 const std::filesystem::path& dir, std::ostream& out,
+                 std::ostream& err) {
+  if (absl::Status st = CheckReportOptions(o); !st.ok()) return Fail(err, st);
+  return WriteReport(Analyze(Aggregate(results), o), dir, out, err);
 }
 
 int ReportCommand(Flags& flags, std::ostream& out, std::ostream& err) {
@@ -180,13 +206,22 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   std::string results_path = flags.GetString("out", "");
   const int64_t concurrency = flags.GetInt("concurrency", 0);
   const std::string progress = flags.GetString("progress", "auto");
+  const int64_t looks = flags.GetInt("looks", 1);
   const AnalysisOptions o = ReportOptions(flags);
   if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
   if (spec_path.empty() || servers.empty()) {
     return Fail(err, absl::InvalidArgumentError("--spec and --server are required"));
   }
+  if (absl::Status st = CheckReportOptions(o); !st.ok()) return Fail(err, st);
+  if (looks < 1 || looks > 100) {
+    return Fail(err, absl::InvalidArgumentError("--looks must be in [1, 100]"));
+  }
   absl::StatusOr<ShardSpec> shard = ShardSpec::Parse(shard_text);
   if (!shard.ok()) return Fail(err, shard.status());
+  if (looks > 1 && !shard->IsWhole()) {
+    return Fail(err, absl::InvalidArgumentError(
+                         "--looks needs the whole fleet (a shard cannot stop early)"));
+  }
   absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(spec_path);
   if (!spec.ok()) return Fail(err, spec.status());
   if (concurrency > 0) {
@@ -199,7 +234,18 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   const bool tty = isatty(STDERR_FILENO) != 0;
   if (progress == "on" || (progress == "auto" && tty)) options.progress = &err;
   DriverStats stats;
-  absl::StatusOr<ResultSet> results = RunFleet(*plan, options, &stats);
+  absl::StatusOr<ResultSet> results = absl::UnknownError("not run");
+  Report sequential_report;
+  if (looks > 1) {
+    absl::StatusOr<ExperimentOutcome> outcome =
+        RunExperiment(*plan, options, o, static_cast<int>(looks));
+    if (!outcome.ok()) return Fail(err, outcome.status());
+    stats = outcome->stats;
+    results = std::move(outcome->results);
+    sequential_report = std::move(outcome->report);
+  } else {
+    results = RunFleet(*plan, options, &stats);
+  }
   if (!results.ok()) return Fail(err, results.status());
   out << "driver: " << DescribeStats(stats) << "\n";
   std::error_code ec;
@@ -226,7 +272,145 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
         << ": merge all shards with `edgefleet-loadtest merge`, then `report`\n";
     return kExitPass;
   }
+  if (looks > 1) return WriteReport(sequential_report, dir, out, err);
   return WriteReports(*results, o, dir, out, err);
+}
+
+bool ParseMetric(const std::string& name, Metric* metric) {
+  for (Metric m : kAllMetrics) {
+    if (name == MetricName(m)) {
+      *metric = m;
+      return true;
+    }
+  }
+  return false;
+}
+
+int PlanCommand(Flags& flags, std::ostream& out, std::ostream& err) {
+  const std::string spec_path = flags.GetString("spec", "");
+  const std::string server = flags.GetString("server", "");
+  const std::string pilot_path = flags.GetString("pilot", "");
+  const int64_t pilot_devices = flags.GetInt("pilot-devices", 2000);
+  const std::string metric = flags.GetString("metric", "steady_latency");
+  PlanOptions po;
+  po.effect = flags.GetDouble("effect", po.effect);
+  po.quantile = flags.GetDouble("quantile", po.quantile);
+  po.power = flags.GetDouble("power", po.power);
+  const AnalysisOptions o = ReportOptions(flags);
+  if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
+  if (absl::Status st = CheckReportOptions(o); !st.ok()) return Fail(err, st);
+  if (spec_path.empty() || server.empty() == pilot_path.empty()) {
+    return Fail(err, absl::InvalidArgumentError(
+                         "--spec and exactly one of --server, --pilot are required"));
+  }
+  if (!ParseMetric(metric, &po.metric)) {
+    return Fail(err, absl::InvalidArgumentError("--metric: unknown metric " + metric));
+  }
+  if (!(po.effect > -1 && po.effect != 0 && std::isfinite(po.effect)) ||
+      !(po.quantile > 0 && po.quantile < 1) || !(po.power > 0 && po.power < 1) ||
+      pilot_devices < 2 || pilot_devices > 1000000) {
+    return Fail(err, absl::InvalidArgumentError(
+                         "need effect > -1 and != 0, 0 < quantile < 1, "
+                         "0 < power < 1, 2 <= pilot-devices <= 1e6"));
+  }
+  absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(spec_path);
+  if (!spec.ok()) return Fail(err, spec.status());
+  absl::StatusOr<FleetPlan> target = ExpandFleet(*spec, ShardSpec{});
+  if (!target.ok()) return Fail(err, target.status());
+  absl::StatusOr<ResultSet> pilot = absl::UnknownError("no pilot");
+  if (!pilot_path.empty()) {
+    pilot = ReadAndMerge({pilot_path});
+  } else {
+    // Pilot: the spec's arms, paired (both arms on every device), every
+    // device sampled (the arms' calibrated costs), pilot_devices devices.
+    v1::FleetSpec p = target->spec;
+    p.set_devices(static_cast<uint64_t>(pilot_devices));
+    p.set_assignment(v1::ASSIGNMENT_PAIRED);
+    p.mutable_sampled()->set_enabled(true);
+    p.mutable_sampled()->set_real_devices(0);
+    absl::StatusOr<FleetPlan> pilot_plan = ExpandFleet(p, ShardSpec{});
+    if (!pilot_plan.ok()) return Fail(err, pilot_plan.status());
+    DriverOptions options;
+    options.addresses = absl::StrSplit(server, ',', absl::SkipEmpty());
+    DriverStats stats;
+    pilot = RunFleet(*pilot_plan, options, &stats);
+    if (pilot.ok()) out << "pilot: " << DescribeStats(stats) << "\n";
+  }
+  if (!pilot.ok()) return Fail(err, pilot.status());
+  const FleetAggregate aggregate = Aggregate(*pilot);
+  po.class_shares = target->info.class_shares;
+  po.hashed = target->info.design == Design::kHashed;
+  po.share_b = target->info.share_b;
+  po.sessions_per_device = target->spec.sessions_per_device();
+  po.confidence = o.confidence;
+  po.min_effect = o.min_effect;
+  po.replicates = o.bootstrap_replicates;
+  po.threads = o.threads;
+  po.seed = target->info.seed;
+  po.anr_ceiling_overall = o.anr_ceiling_overall;
+  po.anr_ceiling_class = o.anr_ceiling_class;
+  // k of the report the planned experiment will produce (analysis.cc).
+  po.comparisons = static_cast<int>(
+      (1 + po.class_shares.size()) *
+      (kMetricCount * o.decision_quantiles.size() + 3));
+  out << RenderPlan(PlanExperiment(aggregate, po));
+  return kExitPass;
+}
+
+std::vector<double> ParseList(const std::string& text, bool* ok) {
+  std::vector<double> v;
+  *ok = true;
+  for (absl::string_view part : absl::StrSplit(text, ',', absl::SkipEmpty())) {
+    double x = 0;
+    if (!absl::SimpleAtod(part, &x) || !(x > -1 && x < 10) || x == 0) *ok = false;
+    v.push_back(x);
+  }
+  return v;
+}
+
+int CampaignCommand(Flags& flags, std::ostream& out, std::ostream& err) {
+  const std::string spec_path = flags.GetString("spec", "");
+  const std::string server = flags.GetString("server", "");
+  const std::filesystem::path dir = flags.GetString("out-dir", ".");
+  CampaignOptions c;
+  c.aa_runs = static_cast<int>(flags.GetInt("aa-runs", c.aa_runs));
+  c.effect_runs = static_cast<int>(flags.GetInt("effect-runs", c.effect_runs));
+  const std::string effects = flags.GetString("effects", "0.03,0.05,0.10");
+  c.effect_class = flags.GetString("effect-class", "");
+  c.looks = static_cast<int>(flags.GetInt("looks", 1));
+  const int64_t devices = flags.GetInt("devices", 0);
+  c.analysis = ReportOptions(flags);
+  if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
+  if (absl::Status st = CheckReportOptions(c.analysis); !st.ok()) return Fail(err, st);
+  bool ok = true;
+  c.effects = ParseList(effects, &ok);
+  if (spec_path.empty() || server.empty() || !ok || c.aa_runs < 1 ||
+      c.aa_runs > 100000 || c.effect_runs < 0 || c.effect_runs > 100000 ||
+      c.looks < 1 || c.looks > 100) {
+    return Fail(err, absl::InvalidArgumentError(
+                         "need --spec, --server, 1 <= aa-runs <= 1e5, "
+                         "0 <= effect-runs <= 1e5, effects in (-1, 10) and "
+                         "!= 0, 1 <= looks <= 100"));
+  }
+  absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(spec_path);
+  if (!spec.ok()) return Fail(err, spec.status());
+  if (devices > 0) spec->set_devices(static_cast<uint64_t>(devices));
+  absl::StatusOr<v1::FleetSpec> valid = ValidateFleetSpec(*std::move(spec));
+  if (!valid.ok()) return Fail(err, valid.status());
+  c.spec = *std::move(valid);
+  if (c.effect_runs == 0) c.effects.clear();
+  c.driver.addresses = absl::StrSplit(server, ',', absl::SkipEmpty());
+  c.progress = &err;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::ofstream runs(dir / "campaign_runs.jsonl", std::ios::binary);
+  absl::StatusOr<std::string> summary = RunCampaign(c, runs);
+  if (!summary.ok()) return Fail(err, summary.status());
+  if (absl::Status st = WriteFile(dir / "campaign.md", *summary); !st.ok()) {
+    return Fail(err, st);
+  }
+  out << *summary << "\nruns: " << (dir / "campaign_runs.jsonl").string() << "\n";
+  return kExitPass;
 }
 #endif  // EF_LOADTEST_HAVE_DRIVER
 
@@ -245,6 +429,8 @@ int RunCli(int argc, const char* const* argv, std::ostream& out,
   if (command == "report") return ReportCommand(flags, out, err);
 #ifdef EF_LOADTEST_HAVE_DRIVER
   if (command == "run") return Run(flags, out, err);
+  if (command == "plan") return PlanCommand(flags, out, err);
+  if (command == "campaign") return CampaignCommand(flags, out, err);
 #endif
   if (command == "help" || command == "--help") {
     out << kUsage;

@@ -18,7 +18,7 @@ import sys
 
 import numpy as np
 import scipy
-from scipy import optimize, stats
+from scipy import integrate, optimize, stats
 
 OUT = pathlib.Path(__file__).with_name("stratified_reference.json")
 rng = np.random.default_rng(20261125)
@@ -35,6 +35,26 @@ def empirical_mixture_quantile(samples, weights, p):
     for wc, s in zip(w, sorted_samples):
         cdf += wc * np.searchsorted(s, candidates, side="right") / len(s)
     return float(candidates[np.argmax(cdf >= p - 1e-9)])
+
+
+def bandwidth(p, h=0.01):
+    return min(h, p / 2, (1 - p) / 2)
+
+
+def smoothed_mixture_quantile(samples, weights, p):
+    """(1/2h) * integral of the mixture's quantile function over [p-h, p+h]:
+    every observation owns the probability interval its mass w_c/n_c spans
+    in the sorted merged sample."""
+    h = bandwidth(p)
+    w = np.asarray(weights, float) / sum(weights)
+    values = np.concatenate([np.asarray(s, float) for s in samples])
+    mass = np.concatenate([np.full(len(s), wc / len(s)) for wc, s in zip(w, samples)])
+    order = np.argsort(values, kind="stable")
+    values, mass = values[order], mass[order]
+    top = np.cumsum(mass)
+    bottom = top - mass
+    overlap = np.clip(np.minimum(top, p + h) - np.maximum(bottom, p - h), 0, None)
+    return float(np.sum(overlap * values) / (2 * h))
 
 
 def clustered(n_units, per_unit, median, sigma_unit, sigma_obs):
@@ -57,8 +77,10 @@ def empirical_cases():
             v, u = clustered(int(rng.integers(3, 60)), 6, median, 0.3, 0.15)
             strata.append({"values": v, "units": u})
         weights = [float(x) for x in rng.uniform(0.05, 1.0, n_classes)]
-        rows = [{"p": p, "quantile": empirical_mixture_quantile(
-            [s["values"] for s in strata], weights, p)} for p in PS]
+        rows = [{"p": p,
+                 "quantile": empirical_mixture_quantile([s["values"] for s in strata], weights, p),
+                 "smoothed": smoothed_mixture_quantile([s["values"] for s in strata], weights, p)}
+                for p in PS]
         cases.append({"strata": strata, "weights": weights, "quantiles": rows})
     return cases
 
@@ -85,8 +107,14 @@ def population_case():
         # Asymptotic SE of the stratified quantile: Var F_hat(q) / f(q)^2.
         var_f = sum(w * w * stats.lognorm.cdf(q, s, scale=m) * (1 - stats.lognorm.cdf(q, s, scale=m)) / 4000
                     for w, (_, m, s) in zip(weights, classes))
+        h = bandwidth(p)
+        inverse = lambda u: optimize.brentq(lambda x: cdf(x) - u, 1.0, 1e7, xtol=1e-6)
+        smoothed, _ = integrate.quad(inverse, p - h, p + h, epsabs=1e-6, limit=200)
         rows.append({"p": p, "true_quantile": q, "asymptotic_se": math.sqrt(var_f) / f,
+                     "true_smoothed": smoothed / (2 * h),
                      "empirical_quantile": empirical_mixture_quantile(
+                         [s["values"] for s in strata], weights, p),
+                     "empirical_smoothed": smoothed_mixture_quantile(
                          [s["values"] for s in strata], weights, p)})
     return {"strata": strata, "weights": weights, "quantiles": rows}
 
