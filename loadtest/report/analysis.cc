@@ -14,6 +14,10 @@ namespace edgefleet {
 namespace loadtest {
 namespace {
 
+// Above this many sessions per arm the reasons call a metric undecidable in
+// practice rather than print the number.
+constexpr int64_t kPracticalSessions = 10'000'000;
+
 // Probabilities of the CDF points kept for charts: dense in the tail.
 std::vector<double> CdfGrid() {
   std::vector<double> grid;
@@ -268,7 +272,10 @@ std::string Reason(const ScopeReport& scope, const MetricReport& m) {
     if (q.units_to_decide < 0) most = -1;
     if (most >= 0) most = std::max(most, q.units_to_decide);
   }
-  if (most > 0) {
+  if (most > kPracticalSessions) {
+    text += "; no practical size would decide it (an estimate sits near "
+            "the ±θ threshold)";
+  } else if (most > 0) {
     text += "; ~" + std::to_string(most) +
             " sessions per arm would decide it if the estimates held";
   } else if (most < 0) {
