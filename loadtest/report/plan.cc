@@ -88,6 +88,8 @@ Plan PlanExperiment(const FleetAggregate& pilot, const PlanOptions& o) {
                     (1 + o.effect) / (1 + o.min_effect) - 1)
               : UnitsPerArmForQuantileChange(alpha, o.power, p.unit_variance,
                                              o.effect);
+      p.clear_sessions = std::max(p.clear_sessions, o.min_units);
+      p.detect_sessions = std::max(p.detect_sessions, o.min_units);
       p.clear_devices = DevicesFor(p.clear_sessions, p.share, o);
       p.detect_devices = DevicesFor(p.detect_sessions, p.share, o);
     }
@@ -136,7 +138,9 @@ std::string RenderPlan(const Plan& plan) {
              : "a true change X gets a 95 % interval excluding 0 (X ≤ θ: no "
                "regression verdict at this θ)")
      << ". Sessions are per arm; devices are the whole fleet's size that "
-        "gives the scope that many.\n\n"
+        "gives the scope that many; quantile sizes are at least the "
+        "report's min_units = "
+     << o.min_units << " sessions per arm.\n\n"
      << "| scope | share | pilot sessions/arm | s² of log q | clear: "
         "sessions / devices | detect: sessions / devices | ANR B (pilot) | "
         "ceiling | ANR below ceiling: sessions / devices |\n"

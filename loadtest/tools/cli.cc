@@ -349,6 +349,7 @@ int PlanCommand(Flags& flags, std::ostream& out, std::ostream& err) {
   po.seed = target->info.seed;
   po.anr_ceiling_overall = o.anr_ceiling_overall;
   po.anr_ceiling_class = o.anr_ceiling_class;
+  po.min_units = o.min_units;
   // k of the report the planned experiment will produce (analysis.cc).
   po.comparisons = static_cast<int>(
       (1 + po.class_shares.size()) *
