@@ -87,6 +87,14 @@ void Details(const ScopeReport& s, const AnalysisOptions& o,
          << EnoughCell(m.sample_counts[i]) << " |\n";
     }
   }
+  for (const MetricReport& m : s.metrics) {
+    if (m.estimator == "stratified") {
+      md << "\nA and B of this scope are the stratified (class-mixture) "
+            "quantiles with bootstrap percentile intervals, not order-statistic "
+            "ones; rank tests and sample counts are over the pooled sessions.\n";
+      break;
+    }
+  }
   md << "\n| metric | rank test | statistic | p-value | effect | n | "
         "bootstrap replicates |\n|---|---|---|---|---|---|---|\n";
   for (const MetricReport& m : s.metrics) {
