@@ -36,6 +36,9 @@ absl::Status ValidateArm(const v1::Arm& arm, const ModelRepository& repository) 
                                       " is not an IntegrationPolicy value");
   }
   if (arm.threads() > 64) return absl::InvalidArgumentError(prefix + "threads must be <= 64");
+  if (arm.time_scale() != 0 && !(arm.time_scale() >= 0.01 && arm.time_scale() <= 100)) {
+    return absl::InvalidArgumentError(prefix + "time_scale must be 0 (means 1) or in [0.01, 100]");
+  }
   if (arm.stack() == v1::STACK_PYTORCH_MOBILE && arm.kernels() != v1::KERNELS_DEFAULT) {
     return absl::InvalidArgumentError(prefix + "the pytorch-mobile stack has one kernel choice");
   }

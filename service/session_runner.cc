@@ -216,8 +216,15 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   const DeviceTimeModel time_model(device, *slowdown);
   ThermalState thermal(device.thermal(), spec.initial_heat());
   const OsNoise noise(device.os_noise(), spec.seed());
+  // The arm's injected effect (Arm.time_scale), if it applies to this class.
+  const double time_scale =
+      arm.time_scale() > 0 && (arm.time_scale_device_class().empty() ||
+                               arm.time_scale_device_class() == device.name())
+          ? arm.time_scale()
+          : 1.0;
   auto busy_interval = [&](double host_us, int threads, uint64_t event) {
-    const double clean = time_model.ComputeUs(host_us, threads) / thermal.speed();
+    const double clean =
+        time_model.ComputeUs(host_us, threads) * time_scale / thermal.speed();
     const int64_t us = std::max<int64_t>(1, std::llround(noise.Apply(clean, event)));
     thermal.Busy(static_cast<double>(us));
     return us;

@@ -149,6 +149,11 @@ absl::StatusOr<FleetPlan> ExpandFleet(v1::FleetSpec raw, ShardSpec shard) {
   plan.info.arm_a = s.arm_a();
   plan.info.arm_b = s.arm_b();
   plan.info.share_b = paired ? 0.5 : s.share_b();
+  double total_share = 0;
+  for (const v1::ClassShare& c : s.population()) total_share += c.share();
+  for (const v1::ClassShare& c : s.population()) {
+    plan.info.class_shares[c.device_class()] += c.share() / total_share;
+  }
   std::string canonical;
   google::protobuf::TextFormat::Printer printer;
   printer.SetSingleLineMode(true);

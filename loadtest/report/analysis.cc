@@ -6,11 +6,17 @@
 #include <tuple>
 
 #include "loadtest/report/format.h"
+#include "loadtest/stats/power.h"
 #include "loadtest/stats/random.h"
+#include "loadtest/stats/stratified.h"
 
 namespace edgefleet {
 namespace loadtest {
 namespace {
+
+// Above this many sessions per arm the reasons call a metric undecidable in
+// practice rather than print the number.
+constexpr int64_t kPracticalSessions = 10'000'000;
 
 // Probabilities of the CDF points kept for charts: dense in the tail.
 std::vector<double> CdfGrid() {
@@ -58,9 +64,54 @@ RankTestResult RankTest(const ArmAggregate& a, const ArmAggregate& b, int m,
   return MannWhitneyU(xb, xa);
 }
 
+// The strata of metric m for the overall scope: every class scope with a
+// weight, or an explanation why the fleet cannot be stratified.
+bool BuildStrata(const FleetAggregate& fleet, int m,
+                 const std::map<std::string, double>& weights,
+                 std::vector<Stratum>* strata, std::string* note) {
+  for (size_t i = 1; i < fleet.scopes.size(); ++i) {
+    const ScopeAggregate& c = fleet.scopes[i];
+    const auto w = weights.find(c.name);
+    if (w == weights.end() || !(w->second > 0)) continue;
+    const ClusteredSample& a = c.arms[0].samples[m];
+    const ClusteredSample& b = c.arms[1].samples[m];
+    if (a.empty() && b.empty()) continue;  // No data in the class: left out.
+    if (a.empty() || b.empty()) {
+      *note = "class " + c.name + " has data in one arm only";
+      return false;
+    }
+    strata->push_back({&a, c.arms[0].units, &b, c.arms[1].units, w->second});
+  }
+  if (strata->empty()) *note = "no class with data and a population share";
+  return !strata->empty();
+}
+
+// Sessions per arm that would decide an undecided decision quantile
+// (QuantileRow::units_to_decide).
+int64_t UnitsToDecideRow(const QuantileRow& q, int64_t units, int64_t minimum,
+                         double theta) {
+  const QuantileComparison& d = q.diff;
+  if (!std::isfinite(d.rel) || !std::isfinite(d.rel_upper) ||
+      !std::isfinite(q.claim_lower)) {
+    return -1;
+  }
+  int64_t n = 0;
+  if (d.rel < theta) {
+    // Needs clearance: the upper bound must come down to theta.
+    n = UnitsToDecide(d.rel, std::log1p(d.rel_upper) - std::log1p(d.rel),
+                      units, theta);
+  } else {
+    // Needs a claim: the claim interval's lower bound must pass theta.
+    n = UnitsToDecide(d.rel, std::log1p(d.rel) - std::log1p(q.claim_lower),
+                      units, theta);
+  }
+  return n < 0 ? -1 : std::max(n, minimum);
+}
+
 MetricReport AnalyzeMetric(const FleetAggregate& fleet,
                            const ScopeAggregate& scope, Metric metric,
-                           const AnalysisOptions& o, double claim_confidence) {
+                           const AnalysisOptions& o, double claim_confidence,
+                           const std::map<std::string, double>* weights) {
   const int m = static_cast<int>(metric);
   const ArmAggregate& arm_a = scope.arms[0];
   const ArmAggregate& arm_b = scope.arms[1];
@@ -89,9 +140,24 @@ MetricReport AnalyzeMetric(const FleetAggregate& fleet,
   r.replicates = bo.replicates;
   const std::vector<QuantileComparison> diffs =
       CompareQuantiles(a, arm_a.units, b, arm_b.units, o.quantiles, bo);
-  for (const QuantileComparison& d : diffs) {
+  std::vector<Stratum> strata;
+  std::vector<StratifiedComparison> mixture;
+  if (weights != nullptr && BuildStrata(fleet, m, *weights, &strata,
+                                        &r.stratify_note)) {
+    mixture = CompareStratifiedQuantiles(strata, o.quantiles, bo,
+                                         o.fleet_quantile_bandwidth);
+    r.estimator = "stratified";
+    r.pooled = diffs;
+  }
+  for (size_t j = 0; j < diffs.size(); ++j) {
+    const QuantileComparison& d = mixture.empty() ? diffs[j] : mixture[j].diff;
     QuantileRow row{OrderStatisticInterval(a.values(), d.p, o.confidence),
                     OrderStatisticInterval(b.values(), d.p, o.confidence), d};
+    if (!mixture.empty()) {
+      const StratifiedComparison& s = mixture[j];
+      row.a = QuantileInterval{d.p, d.a, 0, 0, s.a_lower, s.a_upper, NAN};
+      row.b = QuantileInterval{d.p, d.b, 0, 0, s.b_lower, s.b_upper, NAN};
+    }
     std::tie(row.claim_lower, row.claim_upper) = RescaleInterval(
         d.rel, d.rel_lower, d.rel_upper, o.confidence, claim_confidence);
     r.quantiles.push_back(row);
@@ -125,6 +191,21 @@ MetricReport AnalyzeMetric(const FleetAggregate& fleet,
     evidence.push_back(e);
   }
   r.verdict = DecideQuantileVerdict(evidence, o.min_effect);
+  if (r.verdict == Verdict::kInconclusive) {
+    for (size_t i = 0; i < r.quantiles.size(); ++i) {
+      QuantileRow& q = r.quantiles[i];
+      const bool decision =
+          std::find(o.decision_quantiles.begin(), o.decision_quantiles.end(),
+                    q.diff.p) != o.decision_quantiles.end();
+      const bool cleared = q.diff.rel_upper <= o.min_effect;
+      const bool claimed = q.claim_lower > o.min_effect ||
+                           q.claim_upper < -o.min_effect;
+      const SampleCount& c = r.sample_counts[i];
+      if (!decision || ((cleared || claimed) && c.Enough())) continue;
+      q.units_to_decide = UnitsToDecideRow(
+          q, std::min(c.units_a, c.units_b), c.units_needed, o.min_effect);
+    }
+  }
   return r;
 }
 
@@ -186,6 +267,20 @@ std::string Reason(const ScopeReport& scope, const MetricReport& m) {
             FormatPercentInterval(q.diff.rel_lower, q.diff.rel_upper);
   }
   if (m.quantiles.empty()) text += " (no data in one arm)";
+  int64_t most = 0;
+  for (const QuantileRow& q : m.quantiles) {
+    if (q.units_to_decide < 0) most = -1;
+    if (most >= 0) most = std::max(most, q.units_to_decide);
+  }
+  if (most > kPracticalSessions) {
+    text += "; no practical size would decide it (an estimate sits near "
+            "the ±θ threshold)";
+  } else if (most > 0) {
+    text += "; ~" + std::to_string(most) +
+            " sessions per arm would decide it if the estimates held";
+  } else if (most < 0) {
+    text += "; no sample size would decide it at the current estimate";
+  }
   return text;
 }
 
@@ -221,6 +316,7 @@ Report Analyze(const FleetAggregate& fleet, const AnalysisOptions& options) {
   Report report;
   report.info = fleet.info;
   report.options = options;
+  report.overall_confidence = options.confidence;
   const double share_b =
       fleet.info.design == Design::kPaired ? 0.5 : fleet.info.share_b;
   report.comparisons = static_cast<int>(
@@ -230,6 +326,21 @@ Report Analyze(const FleetAggregate& fleet, const AnalysisOptions& options) {
           ? BonferroniConfidence(options.confidence, report.comparisons)
           : options.confidence;
   const double claim = report.claim_confidence;
+  if (options.stratify && fleet.scopes.size() > 1) {
+    if (!fleet.info.class_shares.empty()) {
+      report.strata_weights = fleet.info.class_shares;
+      report.strata_weights_source = "spec";
+    } else {
+      double total = 0;
+      for (size_t i = 1; i < fleet.scopes.size(); ++i) {
+        const ScopeAggregate& c = fleet.scopes[i];
+        report.strata_weights[c.name] = c.arms[0].sessions + c.arms[1].sessions;
+        total += c.arms[0].sessions + c.arms[1].sessions;
+      }
+      for (auto& [name, w] : report.strata_weights) w /= total;
+      report.strata_weights_source = "observed";
+    }
+  }
   std::vector<std::string> srm_reasons, regressions, open_questions;
   for (const ScopeAggregate& scope : fleet.scopes) {
     ScopeReport s;
@@ -246,7 +357,11 @@ Report Analyze(const FleetAggregate& fleet, const AnalysisOptions& options) {
     }
     s.verdict = Verdict::kNeutral;
     for (Metric metric : kAllMetrics) {
-      s.metrics.push_back(AnalyzeMetric(fleet, scope, metric, options, claim));
+      s.metrics.push_back(AnalyzeMetric(
+          fleet, scope, metric, options, claim,
+          overall && options.stratify && fleet.scopes.size() > 1
+              ? &report.strata_weights
+              : nullptr));
       const MetricReport& m = s.metrics.back();
       s.verdict = WorseVerdict(s.verdict, m.verdict);
       if (m.verdict == Verdict::kRegression) regressions.push_back(Reason(s, m));

@@ -52,9 +52,22 @@ Json MetricJson(const MetricReport& m) {
          {"diff", Interval(q.diff.diff, q.diff.diff_lower, q.diff.diff_upper)},
          {"relative", Interval(q.diff.rel, q.diff.rel_lower, q.diff.rel_upper)},
          {"relative_claim", Interval(q.diff.rel, q.claim_lower, q.claim_upper)},
-         {"replicates", q.diff.replicates}});
+         {"replicates", q.diff.replicates},
+         {"units_to_decide", q.units_to_decide}});
   }
   j["quantiles"] = std::move(quantiles);
+  j["estimator"] = m.estimator;
+  if (!m.stratify_note.empty()) j["stratify_note"] = m.stratify_note;
+  if (!m.pooled.empty()) {
+    Json pooled = Json::array();
+    for (const QuantileComparison& q : m.pooled) {
+      pooled.push_back({{"p", q.p},
+                        {"A", Number(q.a)},
+                        {"B", Number(q.b)},
+                        {"relative", Interval(q.rel, q.rel_lower, q.rel_upper)}});
+    }
+    j["pooled"] = std::move(pooled);
+  }
   if (!m.quantiles.empty()) {
     j["rank_test"] = {
         {"name", m.rank_test},
@@ -146,6 +159,9 @@ std::string RenderJsonReport(const Report& report) {
                      {"arm_a", info.arm_a},        {"arm_b", info.arm_b},
                      {"share_b", info.share_b},    {"spec_digest", info.spec_digest}};
   if (!info.calibration.empty()) j["experiment"]["calibration"] = info.calibration;
+  if (!info.class_shares.empty()) {
+    j["experiment"]["class_shares"] = info.class_shares;
+  }
   j["options"] = {{"confidence", o.confidence},
                   {"min_effect", o.min_effect},
                   {"quantiles", o.quantiles},
@@ -158,9 +174,16 @@ std::string RenderJsonReport(const Report& report) {
                   {"anr_ceiling_class", o.anr_ceiling_class},
                   {"oom_margin", o.oom_margin},
                   {"failure_margin", o.failure_margin},
-                  {"srm_alarm_p", o.srm_alarm_p}};
+                  {"srm_alarm_p", o.srm_alarm_p},
+                  {"stratify", o.stratify},
+                  {"fleet_quantile_bandwidth", o.fleet_quantile_bandwidth}};
   j["comparisons"] = report.comparisons;
   j["claim_confidence"] = report.claim_confidence;
+  j["sequential"] = {{"looks", report.looks},
+                     {"look", report.look},
+                     {"overall_confidence", report.overall_confidence}};
+  j["strata"] = {{"source", report.strata_weights_source},
+                 {"weights", report.strata_weights}};
   j["status"] = RunStatusName(report.status);
   j["exit_code"] = ExitCodeFor(report.status);
   j["reasons"] = report.reasons;

@@ -87,6 +87,14 @@ void Details(const ScopeReport& s, const AnalysisOptions& o,
          << EnoughCell(m.sample_counts[i]) << " |\n";
     }
   }
+  for (const MetricReport& m : s.metrics) {
+    if (m.estimator == "stratified") {
+      md << "\nA and B of this scope are the stratified (class-mixture) "
+            "quantiles with bootstrap percentile intervals, not order-statistic "
+            "ones; rank tests and sample counts are over the pooled sessions.\n";
+      break;
+    }
+  }
   md << "\n| metric | rank test | statistic | p-value | effect | n | "
         "bootstrap replicates |\n|---|---|---|---|---|---|---|\n";
   for (const MetricReport& m : s.metrics) {
@@ -135,6 +143,15 @@ std::string RenderMarkdownReport(const Report& report) {
   md << "; claims of a change use Bonferroni-adjusted "
      << FormatNumber(100 * report.claim_confidence, 4) << " % intervals over "
      << report.comparisons << " comparisons.\n\n";
+  if (report.looks > 1) {
+    md << "Group-sequential run: look " << report.look << " of "
+       << report.looks << ". Stopping rule: stop at the first look where no "
+       << "comparison is inconclusive, else after the last; every interval "
+       << "is at " << FormatNumber(100 * o.confidence, 4) << " % (Bonferroni "
+       << "over the looks), so the chance of any false claim over all looks "
+       << "stays within " << FormatNumber(100 * (1 - report.overall_confidence))
+       << " %.\n\n";
+  }
   for (const std::string& reason : report.reasons) md << "- " << reason << "\n";
   if (!report.reasons.empty()) md << "\n";
 
@@ -155,6 +172,33 @@ std::string RenderMarkdownReport(const Report& report) {
       }
       md << " | " << VerdictCell(m.verdict) << " |\n";
     }
+  }
+  if (!report.strata_weights.empty()) {
+    md << "\n`overall` rows are **stratified**: the mixture of the classes at "
+       << (report.strata_weights_source == "spec"
+               ? "the fleet spec's population shares"
+               : "their observed device shares (the results carry no spec "
+                 "shares)")
+       << " (";
+    bool first = true;
+    for (const auto& [name, w] : report.strata_weights) {
+      md << (first ? "" : ", ") << name << " " << FormatPercent(w);
+      first = false;
+    }
+    md << "), the same weights for both arms. Pooled over all sessions "
+          "(secondary; moves with chance class imbalance between arms):";
+    for (const MetricReport& m : report.scopes.front().metrics) {
+      if (!m.stratify_note.empty()) {
+        md << " " << MetricName(m.metric) << " not stratified ("
+           << m.stratify_note << ");";
+      }
+      for (const QuantileComparison& q : m.pooled) {
+        md << " " << MetricName(m.metric) << " p" << FormatNumber(100 * q.p)
+           << " " << FormatSignedPercent(q.rel) << " "
+           << FormatPercentInterval(q.rel_lower, q.rel_upper) << ";";
+      }
+    }
+    md << "\n";
   }
 
   md << "\n### ANR, OOM-kill and stack-failure rates (device sessions, "

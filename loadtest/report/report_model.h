@@ -53,6 +53,13 @@ struct AnalysisOptions {
   double oom_margin = 0.01;
   double failure_margin = 0.01;  // Stack errors.
   double srm_alarm_p = 0.001;
+  // Fleet-wide ("overall") quantiles from the mixture of the classes at the
+  // spec's population shares (stats/stratified.h); false: from the pooled
+  // sessions only (the pooled figures are reported either way).
+  bool stratify = true;
+  // Half-width h of the smoothing window of the fleet-wide quantiles
+  // (stats/stratified.h); 0 for the plain mixture quantile.
+  double fleet_quantile_bandwidth = 0.01;
 };
 
 inline constexpr int kMinReplicates = 200;
@@ -81,6 +88,12 @@ struct QuantileRow {
   QuantileComparison diff;  // Bootstrap CI of b - a and b / a - 1.
   // The relative change's interval at the claim confidence.
   double claim_lower = 0, claim_upper = 0;
+  // Decision quantiles left undecided: sessions per arm that would decide
+  // it if the estimate stayed where it is (intervals shrink as 1/sqrt(n);
+  // stats/power.h UnitsToDecide), at least the sample-count minimum.
+  // 0 when decided or not a decision quantile; -1 when no size would (the
+  // estimate sits on the threshold) or there is no interval.
+  int64_t units_to_decide = 0;
 };
 
 struct MetricReport {
@@ -92,6 +105,17 @@ struct MetricReport {
   RankTestResult rank;
   std::vector<SampleCount> sample_counts;
   int replicates = 0;
+  // "stratified": the overall scope's rows (quantiles[].a/.b/.diff) come
+  // from the class mixture at the report's strata weights; a, b hold the
+  // mixture quantile with its bootstrap percentile interval (ranks 0,
+  // coverage NaN). "pooled": all sessions of the scope in one sample (class
+  // scopes, or overall when stratification is off or impossible).
+  std::string estimator = "pooled";
+  // Overall scope with estimator "stratified": the pooled comparison, as a
+  // secondary figure (it moves with chance class imbalance between arms).
+  std::vector<QuantileComparison> pooled;
+  // Why the overall scope could not be stratified, if it could not.
+  std::string stratify_note;
   Verdict verdict = Verdict::kInconclusive;
   // Empirical CDF for charts: (probability, value) per arm.
   std::vector<std::pair<double, double>> cdf_a, cdf_b;
@@ -141,6 +165,18 @@ struct Report {
   // Claims the report can make (scopes x (metrics x decision quantiles +
   // 3 rates)) and the confidence each claim interval has.
   int comparisons = 1;
+  // Class weights of the stratified fleet-wide estimates, by class name,
+  // and where they came from: "spec" (the fleet spec's population shares)
+  // or "observed" (devices per class over both arms, when the results
+  // carry no shares).
+  std::map<std::string, double> strata_weights;
+  std::string strata_weights_source;
+  // Group-sequential monitoring (stats/sequential.h): the report is look
+  // `look` of `looks`; every interval is at options.confidence, which the
+  // driver set to PerLookConfidence(overall_confidence, looks).
+  int looks = 1;
+  int look = 1;
+  double overall_confidence = 0.95;
   double claim_confidence = 0.95;
   RunStatus status = RunStatus::kInconclusive;
   // One line per finding behind a non-pass status.

@@ -14,6 +14,7 @@
 #define EDGEFLEET_LOADTEST_RESULTS_RESULT_SET_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -47,11 +48,17 @@ struct ExperimentInfo {
   // Fingerprint of the host calibration every server used (the driver's
   // preflight; empty for synthetic fleets).
   std::string calibration;
+  // Population share of each device class in the fleet spec (normalized to
+  // sum to 1): the weights of the stratified fleet-wide estimates. Empty
+  // when the results carry none; the analysis then weighs classes by their
+  // observed device counts (docs/statistics.md).
+  std::map<std::string, double> class_shares;
 
   bool operator==(const ExperimentInfo& o) const {
     return name == o.name && seed == o.seed && design == o.design &&
            arm_a == o.arm_a && arm_b == o.arm_b && share_b == o.share_b &&
-           spec_digest == o.spec_digest && calibration == o.calibration;
+           spec_digest == o.spec_digest && calibration == o.calibration &&
+           class_shares == o.class_shares;
   }
 };
 

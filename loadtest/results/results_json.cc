@@ -75,6 +75,9 @@ std::string ResultSetToJson(const ResultSet& results) {
                      {"share_b", info.share_b},
                      {"spec_digest", info.spec_digest}};
   if (!info.calibration.empty()) j["experiment"]["calibration"] = info.calibration;
+  if (!info.class_shares.empty()) {
+    j["experiment"]["class_shares"] = info.class_shares;
+  }
   j["shard"] = {{"index", results.shard().index},
                 {"count", results.shard().count}};
   Json sessions = Json::array();
@@ -107,6 +110,16 @@ absl::StatusOr<ResultSet> ResultSetFromJson(std::string_view text) {
     info.share_b = e.at("share_b").get<double>();
     info.spec_digest = e.at("spec_digest").get<std::string>();
     info.calibration = e.value("calibration", std::string());
+    if (e.contains("class_shares")) {
+      info.class_shares =
+          e.at("class_shares").get<std::map<std::string, double>>();
+      for (const auto& [name, share] : info.class_shares) {
+        if (!(share > 0 && share <= 1)) {
+          return absl::InvalidArgumentError("class share of " + name +
+                                            " not in (0, 1]");
+        }
+      }
+    }
     ShardSpec shard;
     shard.index = j.at("shard").at("index").get<uint32_t>();
     shard.count = j.at("shard").at("count").get<uint32_t>();

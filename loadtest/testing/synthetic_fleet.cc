@@ -118,6 +118,11 @@ ResultSet GenerateSyntheticFleet(const SyntheticFleetOptions& o) {
   info.arm_a = "synthetic-A";
   info.arm_b = "synthetic-B";
   info.share_b = o.design == Design::kPaired ? 0.5 : o.share_b;
+  double total_share = 0;
+  for (const SyntheticClass& c : o.classes) total_share += c.share;
+  for (const SyntheticClass& c : o.classes) {
+    info.class_shares[c.name] += c.share / total_share;
+  }
   ResultSet results(info, o.shard);
   for (uint64_t d = o.shard.index; d < o.devices; d += o.shard.count) {
     for (uint32_t s = 0; s < o.sessions_per_device; ++s) {

@@ -1,5 +1,6 @@
 #include "loadtest/tools/cli.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -11,6 +12,7 @@
 #include "loadtest/report/html_report.h"
 #include "loadtest/report/json_report.h"
 #include "loadtest/report/markdown_report.h"
+#include "loadtest/report/plan.h"
 #include "loadtest/results/results_json.h"
 #include "loadtest/testing/synthetic_fleet.h"
 #include "loadtest/tools/flags.h"
@@ -18,12 +20,15 @@
 #ifdef EF_LOADTEST_HAVE_DRIVER
 #include <unistd.h>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "loadtest/driver/driver.h"
 #include "loadtest/driver/fleet_plan.h"
 #include "loadtest/driver/preflight.h"
 #include "service/transport_security.h"
+#include "loadtest/tools/campaign.h"
+#include "loadtest/tools/experiment_runner.h"
 #endif
 
 namespace edgefleet {
@@ -44,6 +49,7 @@ constexpr char kRunUsage[] =
                            beside it as *.driver.json
   --concurrency N          override the spec's arrival.concurrency (0: keep the spec's)
   --progress MODE          auto, on or off: progress bar on stderr (auto: when a terminal)
+  --looks K                group-sequential: K looks, stop at the first decided one (1)
   --calibration FILE       a HostCalibration textproto handed to every server
                            (default: the first server's, handed to the others)
   --max-harness-errors X   fraction of sessions whose calls failed above which
@@ -52,7 +58,8 @@ constexpr char kRunUsage[] =
   --tls_cert FILE, --tls_key FILE  TLS: client certificate and key (mutual TLS)
   --tls_server_name NAME   TLS: the name to verify instead of the address's host
   report flags (whole fleet), as `report`: --confidence X (0.95), --min-effect X (0.05),
-                           --replicates N (1000), --threads N (the host's cores)
+                           --replicates N (1000), --threads N (the host's cores),
+                           --stratify 1|0 (1)
   Whole-fleet outputs in DIR: results.json, results.driver.json, report.json,
   report.md, report.html.
 )";
@@ -93,6 +100,41 @@ constexpr char kReportUsage[] =
   --min-effect X           smallest relative change that counts (0.05)
   --replicates N           bootstrap replicates (1000)
   --threads N              analysis threads (the host's cores)
+  --stratify 1|0           fleet-wide figures as the mixture of the classes at the
+                           spec's shares (1), or over pooled sessions (0)
+)";
+
+constexpr char kPlanUsage[] =
+    R"(usage: edgefleet-loadtest plan --spec FLEET.textproto (--server HOST:PORT | --pilot RESULTS.json) [flags]
+  Sizes an experiment before it runs: devices and sessions per class and
+  fleet-wide to decide each metric, and to show the ANR rate below its guardrail.
+  --spec FILE              fleet spec (required)
+  --server HOST:PORT       run a pilot there (sampled mode)
+  --pilot FILE             or use these pilot results
+  --pilot-devices N        pilot size (2000)
+  --metric NAME            metric to size (steady_latency)
+  --effect X               relative change to detect (0.05)
+  --quantile X             quantile of the metric (0.9)
+  --power X                power (0.8)
+  report flags, as `report`: --confidence X, --min-effect X, --replicates N, --threads N,
+                           --stratify 1|0
+)";
+
+constexpr char kCampaignUsage[] =
+    R"(usage: edgefleet-loadtest campaign --spec FLEET.textproto --server HOST:PORT [flags]
+  Calibrates the statistics: A/A experiments and injected-effect experiments
+  through a real server (loadtest/tools/campaign.sh; docs/statistics.md).
+  --spec FILE              fleet spec (required)
+  --server HOST:PORT       edgefleet-server address (required)
+  --out-dir DIR            where the campaign's results go (.)
+  --aa-runs N              A/A experiments (200)
+  --effect-runs N          experiments per injected effect (50)
+  --effects LIST           injected slowdowns (0.03,0.05,0.10)
+  --effect-class C         inject on this device class only (all)
+  --looks K                group-sequential looks per experiment (1)
+  --devices N              devices per experiment (the spec's)
+  report flags, as `report`: --confidence X, --min-effect X, --replicates N, --threads N,
+                           --stratify 1|0
 )";
 
 constexpr char kExitCodes[] =
@@ -103,10 +145,11 @@ constexpr char kExitCodes[] =
 
 std::string Usage() {
   return std::string("usage: edgefleet-loadtest <command> [flags] [files]\n"
-                     "commands: run, synth, merge, report; "
+                     "commands: run, plan, campaign, synth, merge, report; "
                      "`edgefleet-loadtest <command> --help` (or -h) for its flags.\n"
                      "Flags are --name=value or --name value.\n\n") +
-         kRunUsage + "\n" + kSynthUsage + "\n" + kMergeUsage + "\n" + kReportUsage + "\n" +
+         kRunUsage + "\n" + kPlanUsage + "\n" + kCampaignUsage + "\n" + kSynthUsage + "\n" +
+         kMergeUsage + "\n" + kReportUsage + "\n" +
          kExitCodes;
 }
 
@@ -214,21 +257,24 @@ AnalysisOptions ReportOptions(Flags& flags) {
       static_cast<int>(flags.GetInt("replicates", o.bootstrap_replicates));
   o.threads = static_cast<int>(flags.GetInt(
       "threads", std::max(1u, std::thread::hardware_concurrency())));
+  o.stratify = flags.GetInt("stratify", 1) != 0;
   return o;
 }
 
-// Analyses `results`, writes report.{json,md,html} into `dir`, prints the
-// Markdown and the HTML path; returns the exit-code policy's code.
-int WriteReports(const ResultSet& results, const AnalysisOptions& o,
-                 const std::filesystem::path& dir, std::ostream& out,
-                 std::ostream& err) {
-  if (!(o.confidence > 0 && o.confidence < 1) || o.min_effect < 0 ||
-      o.bootstrap_replicates < 1) {
-    return Fail(err, absl::InvalidArgumentError(
-                         "need 0 < confidence < 1, min-effect >= 0, "
-                         "replicates >= 1"));
+absl::Status CheckReportOptions(const AnalysisOptions& o) {
+  if (!(o.confidence > 0 && o.confidence < 1) || !(o.min_effect >= 0) ||
+      o.bootstrap_replicates < 1 || o.bootstrap_replicates > 1000000) {
+    return absl::InvalidArgumentError(
+        "need 0 < confidence < 1, min-effect >= 0, 1 <= replicates <= 1e6");
   }
-  const Report report = Analyze(Aggregate(results), o);
+  return absl::OkStatus();
+}
+
+// Writes report.{json,md,html} of `report` into `dir`, prints the Markdown
+// and the HTML path; returns the exit-code policy's code. WriteReports
+// analyses `results` first.
+int WriteReport(const Report& report, const std::filesystem::path& dir,
+                std::ostream& out, std::ostream& err) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   const std::string markdown = RenderMarkdownReport(report);
@@ -244,6 +290,13 @@ int WriteReports(const ResultSet& results, const AnalysisOptions& o,
   out << markdown << "\nHTML report: "
       << std::filesystem::absolute(dir / "report.html").string() << "\n";
   return ExitCodeFor(report.status);
+}
+
+int WriteReports(const ResultSet& results, const AnalysisOptions& o,
+                 const std::filesystem::path& dir, std::ostream& out,
+                 std::ostream& err) {
+  if (absl::Status st = CheckReportOptions(o); !st.ok()) return Fail(err, st);
+  return WriteReport(Analyze(Aggregate(results), o), dir, out, err);
 }
 
 int ReportCommand(Flags& flags, std::ostream& out, std::ostream& err) {
@@ -270,6 +323,7 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   const service::ClientTlsFiles tls{flags.GetString("tls_ca", ""), flags.GetString("tls_cert", ""),
                                     flags.GetString("tls_key", "")};
   const std::string tls_server_name = flags.GetString("tls_server_name", "");
+  const int64_t looks = flags.GetInt("looks", 1);
   const AnalysisOptions o = ReportOptions(flags);
   if (flags.help()) return Help(flags, kRunUsage, out, err);
   if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
@@ -285,8 +339,16 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   if (!(max_harness_errors >= 0 && max_harness_errors <= 1)) {
     return Fail(err, absl::InvalidArgumentError("--max-harness-errors must be in [0, 1]"));
   }
+  if (absl::Status st = CheckReportOptions(o); !st.ok()) return Fail(err, st);
+  if (looks < 1 || looks > 100) {
+    return Fail(err, absl::InvalidArgumentError("--looks must be in [1, 100]"));
+  }
   absl::StatusOr<ShardSpec> shard = ShardSpec::Parse(shard_text);
   if (!shard.ok()) return Fail(err, shard.status());
+  if (looks > 1 && !shard->IsWhole()) {
+    return Fail(err, absl::InvalidArgumentError(
+                         "--looks needs the whole fleet (a shard cannot stop early)"));
+  }
   absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(spec_path);
   if (!spec.ok()) return Fail(err, spec.status());
   if (concurrency > 0) {
@@ -316,7 +378,18 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   const bool tty = isatty(STDERR_FILENO) != 0;
   if (progress == "on" || (progress == "auto" && tty)) options.progress = &err;
   DriverStats stats;
-  absl::StatusOr<ResultSet> results = RunFleet(*plan, options, &stats);
+  absl::StatusOr<ResultSet> results = absl::UnknownError("not run");
+  Report sequential_report;
+  if (looks > 1) {
+    absl::StatusOr<ExperimentOutcome> outcome =
+        RunExperiment(*plan, options, o, static_cast<int>(looks));
+    if (!outcome.ok()) return Fail(err, outcome.status());
+    stats = outcome->stats;
+    results = std::move(outcome->results);
+    sequential_report = std::move(outcome->report);
+  } else {
+    results = RunFleet(*plan, options, &stats);
+  }
   if (!results.ok()) return Fail(err, results.status());
   out << "driver: " << DescribeStats(stats) << "\n";
   std::error_code ec;
@@ -349,7 +422,148 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
         << ": merge all shards with `edgefleet-loadtest merge`, then `report`\n";
     return kExitPass;
   }
+  if (looks > 1) return WriteReport(sequential_report, dir, out, err);
   return WriteReports(*results, o, dir, out, err);
+}
+
+bool ParseMetric(const std::string& name, Metric* metric) {
+  for (Metric m : kAllMetrics) {
+    if (name == MetricName(m)) {
+      *metric = m;
+      return true;
+    }
+  }
+  return false;
+}
+
+int PlanCommand(Flags& flags, std::ostream& out, std::ostream& err) {
+  const std::string spec_path = flags.GetString("spec", "");
+  const std::string server = flags.GetString("server", "");
+  const std::string pilot_path = flags.GetString("pilot", "");
+  const int64_t pilot_devices = flags.GetInt("pilot-devices", 2000);
+  const std::string metric = flags.GetString("metric", "steady_latency");
+  PlanOptions po;
+  po.effect = flags.GetDouble("effect", po.effect);
+  po.quantile = flags.GetDouble("quantile", po.quantile);
+  po.power = flags.GetDouble("power", po.power);
+  if (flags.help()) return Help(flags, kPlanUsage, out, err);
+  const AnalysisOptions o = ReportOptions(flags);
+  if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
+  if (absl::Status st = CheckReportOptions(o); !st.ok()) return Fail(err, st);
+  if (spec_path.empty() || server.empty() == pilot_path.empty()) {
+    return Fail(err, absl::InvalidArgumentError(
+                         "--spec and exactly one of --server, --pilot are required"));
+  }
+  if (!ParseMetric(metric, &po.metric)) {
+    return Fail(err, absl::InvalidArgumentError("--metric: unknown metric " + metric));
+  }
+  if (!(po.effect > -1 && po.effect != 0 && std::isfinite(po.effect)) ||
+      !(po.quantile > 0 && po.quantile < 1) || !(po.power > 0 && po.power < 1) ||
+      pilot_devices < 2 || pilot_devices > 1000000) {
+    return Fail(err, absl::InvalidArgumentError(
+                         "need effect > -1 and != 0, 0 < quantile < 1, "
+                         "0 < power < 1, 2 <= pilot-devices <= 1e6"));
+  }
+  absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(spec_path);
+  if (!spec.ok()) return Fail(err, spec.status());
+  absl::StatusOr<FleetPlan> target = ExpandFleet(*spec, ShardSpec{});
+  if (!target.ok()) return Fail(err, target.status());
+  absl::StatusOr<ResultSet> pilot = absl::UnknownError("no pilot");
+  if (!pilot_path.empty()) {
+    pilot = ReadAndMerge({pilot_path});
+  } else {
+    // Pilot: the spec's arms, paired (both arms on every device), every
+    // device sampled (the arms' calibrated costs), pilot_devices devices.
+    v1::FleetSpec p = target->spec;
+    p.set_devices(static_cast<uint64_t>(pilot_devices));
+    p.set_assignment(v1::ASSIGNMENT_PAIRED);
+    p.mutable_sampled()->set_enabled(true);
+    p.mutable_sampled()->set_real_devices(0);
+    absl::StatusOr<FleetPlan> pilot_plan = ExpandFleet(p, ShardSpec{});
+    if (!pilot_plan.ok()) return Fail(err, pilot_plan.status());
+    DriverOptions options;
+    options.addresses = absl::StrSplit(server, ',', absl::SkipEmpty());
+    DriverStats stats;
+    pilot = RunFleet(*pilot_plan, options, &stats);
+    if (pilot.ok()) out << "pilot: " << DescribeStats(stats) << "\n";
+  }
+  if (!pilot.ok()) return Fail(err, pilot.status());
+  const FleetAggregate aggregate = Aggregate(*pilot);
+  po.class_shares = target->info.class_shares;
+  po.hashed = target->info.design == Design::kHashed;
+  po.share_b = target->info.share_b;
+  po.sessions_per_device = target->spec.sessions_per_device();
+  po.confidence = o.confidence;
+  po.min_effect = o.min_effect;
+  po.replicates = o.bootstrap_replicates;
+  po.threads = o.threads;
+  po.seed = target->info.seed;
+  po.anr_ceiling_overall = o.anr_ceiling_overall;
+  po.anr_ceiling_class = o.anr_ceiling_class;
+  po.min_units = o.min_units;
+  // k of the report the planned experiment will produce (analysis.cc).
+  po.comparisons = static_cast<int>(
+      (1 + po.class_shares.size()) *
+      (kMetricCount * o.decision_quantiles.size() + 3));
+  out << RenderPlan(PlanExperiment(aggregate, po));
+  return kExitPass;
+}
+
+std::vector<double> ParseList(const std::string& text, bool* ok) {
+  std::vector<double> v;
+  *ok = true;
+  for (absl::string_view part : absl::StrSplit(text, ',', absl::SkipEmpty())) {
+    double x = 0;
+    if (!absl::SimpleAtod(part, &x) || !(x > -1 && x < 10) || x == 0) *ok = false;
+    v.push_back(x);
+  }
+  return v;
+}
+
+int CampaignCommand(Flags& flags, std::ostream& out, std::ostream& err) {
+  const std::string spec_path = flags.GetString("spec", "");
+  const std::string server = flags.GetString("server", "");
+  const std::filesystem::path dir = flags.GetString("out-dir", ".");
+  CampaignOptions c;
+  c.aa_runs = static_cast<int>(flags.GetInt("aa-runs", c.aa_runs));
+  c.effect_runs = static_cast<int>(flags.GetInt("effect-runs", c.effect_runs));
+  const std::string effects = flags.GetString("effects", "0.03,0.05,0.10");
+  c.effect_class = flags.GetString("effect-class", "");
+  c.looks = static_cast<int>(flags.GetInt("looks", 1));
+  const int64_t devices = flags.GetInt("devices", 0);
+  c.analysis = ReportOptions(flags);
+  if (flags.help()) return Help(flags, kCampaignUsage, out, err);
+  if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
+  if (absl::Status st = CheckReportOptions(c.analysis); !st.ok()) return Fail(err, st);
+  bool ok = true;
+  c.effects = ParseList(effects, &ok);
+  if (spec_path.empty() || server.empty() || !ok || c.aa_runs < 1 ||
+      c.aa_runs > 100000 || c.effect_runs < 0 || c.effect_runs > 100000 ||
+      c.looks < 1 || c.looks > 100) {
+    return Fail(err, absl::InvalidArgumentError(
+                         "need --spec, --server, 1 <= aa-runs <= 1e5, "
+                         "0 <= effect-runs <= 1e5, effects in (-1, 10) and "
+                         "!= 0, 1 <= looks <= 100"));
+  }
+  absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(spec_path);
+  if (!spec.ok()) return Fail(err, spec.status());
+  if (devices > 0) spec->set_devices(static_cast<uint64_t>(devices));
+  absl::StatusOr<v1::FleetSpec> valid = ValidateFleetSpec(*std::move(spec));
+  if (!valid.ok()) return Fail(err, valid.status());
+  c.spec = *std::move(valid);
+  if (c.effect_runs == 0) c.effects.clear();
+  c.driver.addresses = absl::StrSplit(server, ',', absl::SkipEmpty());
+  c.progress = &err;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::ofstream runs(dir / "campaign_runs.jsonl", std::ios::binary);
+  absl::StatusOr<std::string> summary = RunCampaign(c, runs);
+  if (!summary.ok()) return Fail(err, summary.status());
+  if (absl::Status st = WriteFile(dir / "campaign.md", *summary); !st.ok()) {
+    return Fail(err, st);
+  }
+  out << *summary << "\nruns: " << (dir / "campaign_runs.jsonl").string() << "\n";
+  return kExitPass;
 }
 #endif  // EF_LOADTEST_HAVE_DRIVER
 
@@ -372,6 +586,8 @@ int RunCli(int argc, const char* const* argv, std::ostream& out,
   if (command == "report") return ReportCommand(flags, out, err);
 #ifdef EF_LOADTEST_HAVE_DRIVER
   if (command == "run") return Run(flags, out, err);
+  if (command == "plan") return PlanCommand(flags, out, err);
+  if (command == "campaign") return CampaignCommand(flags, out, err);
 #endif
   err << "unknown command '" << command << "'\n" << Usage();
   return kExitError;

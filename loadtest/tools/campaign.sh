@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Calibration campaign of the A/B statistics through a real server on
+# loopback (docs/statistics.md "Calibration campaign"). Writes an arm set
+# with the base arm and its time-scaled copies (Arm.time_scale = 1 + X,
+# fleet-wide and on one class), calibrates the host, starts edgefleet-server,
+# runs `edgefleet-loadtest campaign`, stops the server.
+# Usage: loadtest/tools/campaign.sh BUILD_DIR OUT_DIR [campaign flags...]
+#   e.g. ... build/default build/campaign --aa-runs 200 --effect-runs 50
+# Flags default to --spec deploy/fleet_specs/campaign.textproto
+# --effects 0.03,0.05,0.10 --effect-class mid_android; later flags win.
+set -euo pipefail
+build_dir=$1
+out=$2
+shift 2
+server_bin=$build_dir/service/edgefleet-server
+loadtest_bin=$build_dir/loadtest/tools/edgefleet-loadtest
+effects=0.03,0.05,0.10
+effect_class=mid_android
+for arg in "$@"; do
+  case $arg in
+    --effects=*) effects=${arg#--effects=} ;;
+    --effect-class=*) effect_class=${arg#--effect-class=} ;;
+  esac
+done
+mkdir -p "$out"
+base=mobilenet_v2_035.edgefleet
+arms=$out/campaign_arms.textproto
+{
+  echo "# Written by loadtest/tools/campaign.sh: the base arm and its time-scaled copies."
+  echo "arms { name: \"$base\" stack: STACK_EDGEFLEET model: \"mobilenet_v2_035\" threads: 4 }"
+  for x in ${effects//,/ }; do
+    scale=$(awk -v x="$x" 'BEGIN { s = sprintf("%.3f", 1 + x); sub(/0+$/, "", s); sub(/\.$/, "", s); print s }')
+    echo "arms { name: \"$base.x$scale\" stack: STACK_EDGEFLEET model: \"mobilenet_v2_035\" threads: 4 time_scale: $scale }"
+    echo "arms { name: \"$base.x$scale.$effect_class\" stack: STACK_EDGEFLEET model: \"mobilenet_v2_035\" threads: 4 time_scale: $scale time_scale_device_class: \"$effect_class\" }"
+  done
+} >"$arms"
+
+server_flags=(--model_repository=test/fixtures --device_classes=deploy/device_classes
+  --arms="$arms" --calibration_samples=5)
+"$server_bin" calibrate "${server_flags[@]}" --out="$out/calibration.textproto" >/dev/null
+rm -f "$out/server.port"
+"$server_bin" "${server_flags[@]}" --calibration="$out/calibration.textproto" \
+  --address=127.0.0.1 --port=0 --metrics_port=0 --port_file="$out/server.port" \
+  2>"$out/server.log" &
+server_pid=$!
+stop_server() {
+  if kill -0 "$server_pid" 2>/dev/null; then
+    kill -TERM "$server_pid" && wait "$server_pid" || true
+  fi
+}
+trap stop_server EXIT
+for _ in $(seq 1 600); do
+  [[ -s $out/server.port ]] && break
+  kill -0 "$server_pid" 2>/dev/null || { echo "server exited:"; cat "$out/server.log"; exit 1; }
+  sleep 0.2
+done
+[[ -s $out/server.port ]] || { echo "server did not listen in 120 s"; exit 1; }
+read -r grpc_port _ <"$out/server.port"
+"$loadtest_bin" campaign --spec=deploy/fleet_specs/campaign.textproto \
+  --server="127.0.0.1:$grpc_port" --out-dir="$out" --effects="$effects" \
+  --effect-class="$effect_class" "$@"
