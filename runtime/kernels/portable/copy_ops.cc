@@ -1,6 +1,8 @@
 // Whole-tensor copies and fills: clone, _to_copy, copy (broadcasting src
 // into self's shape), the dim-order ops (_clone_dim_order,
-// _to_dim_order_copy), full, full_like, scalar_tensor and arange. The
+// _to_dim_order_copy), full, full_like, scalar_tensor, arange, the plain
+// copies alias_copy / detach_copy / lift_fresh_copy, zeros, ones, empty and
+// fill (Scalar and 0-dim Tensor values). The
 // output's dim order is the program's choice; these kernels write according
 // to out's strides, which is how a dim-order conversion happens.
 
@@ -243,6 +245,123 @@ void ArangeStartOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(3);
   if (!args.ok()) return;
   Arange(args, start, end, step, *out);
+}
+
+
+// Copies that are plain clones in a program without aliasing: self, out,
+// ret.
+void PlainCopy(KernelContext& ctx, Span<EValue*> raw, const char* name) {
+  KernelArgs args(ctx, name, raw, 3);
+  Tensor* in = args.GetTensor(0);
+  Tensor* out = args.GetTensor(1);
+  if (!args.ok()) return;
+  CopyInto(args, *in, *out, /*convert_dtype=*/false);
+}
+
+void AliasCopyOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainCopy(ctx, args, "aten::alias_copy.out");
+}
+void DetachCopyOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainCopy(ctx, args, "aten::detach_copy.out");
+}
+void LiftFreshCopyOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainCopy(ctx, args, "aten::lift_fresh_copy.out");
+}
+
+namespace {
+
+// Resizes out to `size` (an int list argument) and, if `value` is given,
+// fills it. Returns args.ok().
+bool SizedFill(KernelArgs& args, Span<const int64_t> size, const Scalar* value,
+               Tensor& out) {
+  int32_t sizes[kMaxTensorRank];
+  bool valid = size.size() <= static_cast<size_t>(kMaxTensorRank) &&
+               ToTensorSizes(static_cast<int>(size.size()), size.data(), sizes);
+  for (size_t i = 0; valid && i < size.size(); ++i) valid = size[i] >= 0;
+  if (!valid) {
+    args.Fail(Error::kInvalidArgument, "invalid size");
+    return false;
+  }
+  if (!args.ResizeOut(out, {sizes, size.size()}, "out")) return false;
+  if (value != nullptr && !FillView(StridedView::Of(out), *value)) {
+    args.Fail(Error::kNotSupported, "dtype %s is not supported",
+              ScalarTypeName(out.dtype()));
+  }
+  return args.ok();
+}
+
+// size, out, ret: out filled with `value`.
+void ConstantOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
+                int64_t value) {
+  KernelArgs args(ctx, name, raw, 3);
+  Span<const int64_t> size = args.GetIntList(0);
+  Tensor* out = args.GetTensor(1);
+  if (!args.ok()) return;
+  const Scalar fill{Scalar::Kind::kInt, value, static_cast<double>(value)};
+  SizedFill(args, size, &fill, *out);
+}
+
+}  // namespace
+
+void ZerosOut(KernelContext& ctx, Span<EValue*> args) {
+  ConstantOp(ctx, args, "aten::zeros.out", 0);
+}
+void OnesOut(KernelContext& ctx, Span<EValue*> args) {
+  ConstantOp(ctx, args, "aten::ones.out", 1);
+}
+
+// size, memory_format?, out, ret. The contents are unspecified (left as
+// they are).
+void EmptyOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::empty.out", raw, 4);
+  Span<const int64_t> size = args.GetIntList(0);
+  int64_t memory_format = 0;
+  args.GetOptionalInt(1, &memory_format);  // out's dim order decides layout
+  Tensor* out = args.GetTensor(2);
+  if (!args.ok()) return;
+  SizedFill(args, size, nullptr, *out);
+}
+
+// self, value, out, ret: out (self's shape and dtype) filled with value.
+void FillScalarOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::fill.Scalar_out", raw, 4);
+  Tensor* in = args.GetTensorAnyData(0);  // only the shape is read
+  const Scalar value = args.GetScalar(1);
+  Tensor* out = args.GetTensor(2);
+  if (!args.ok()) return;
+  if (in->dtype() != out->dtype()) {
+    args.Fail(Error::kInvalidArgument, "input %s and out %s dtypes differ",
+              ScalarTypeName(in->dtype()), ScalarTypeName(out->dtype()));
+    return;
+  }
+  if (!args.ResizeOut(*out, in->sizes(), "out")) return;
+  if (!FillView(StridedView::Of(*out), value)) {
+    args.Fail(Error::kNotSupported, "dtype %s is not supported",
+              ScalarTypeName(out->dtype()));
+  }
+}
+
+// self, value (a 0-dim tensor), out, ret.
+void FillTensorOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::fill.Tensor_out", raw, 4);
+  Tensor* in = args.GetTensorAnyData(0);  // only the shape is read
+  Tensor* value = args.GetTensor(1);
+  Tensor* out = args.GetTensor(2);
+  if (!args.ok()) return;
+  if (value->dim() != 0 || in->dtype() != out->dtype()) {
+    args.Fail(Error::kInvalidArgument,
+              "value must be a 0-dim tensor (got rank %d) and out must have "
+              "the input's dtype", value->dim());
+    return;
+  }
+  if (!args.ResizeOut(*out, in->sizes(), "out")) return;
+  StridedView src = StridedView::Of(*value);
+  const StridedView dst = StridedView::Of(*out);
+  for (int d = 0; d < dst.dim; ++d) src.Insert(d, dst.sizes[d], 0);
+  if (!CopyView(src, dst)) {
+    args.Fail(Error::kNotSupported, "cannot convert %s to %s",
+              ScalarTypeName(value->dtype()), ScalarTypeName(out->dtype()));
+  }
 }
 
 }  // namespace portable

@@ -223,6 +223,85 @@ void PrimTruncScalar(KernelContext& ctx, Span<EValue*> args);
 void PrimSymNotScalar(KernelContext& ctx, Span<EValue*> args);
 void PrimSymIteScalar(KernelContext& ctx, Span<EValue*> args);
 
+// transcendental.cc: tan, inverse trigonometric, hyperbolic, expm1, log1p, log2, log10, reciprocal, logit
+void TanOut(KernelContext& ctx, Span<EValue*> args);
+void AsinOut(KernelContext& ctx, Span<EValue*> args);
+void AcosOut(KernelContext& ctx, Span<EValue*> args);
+void AtanOut(KernelContext& ctx, Span<EValue*> args);
+void SinhOut(KernelContext& ctx, Span<EValue*> args);
+void CoshOut(KernelContext& ctx, Span<EValue*> args);
+void AsinhOut(KernelContext& ctx, Span<EValue*> args);
+void AcoshOut(KernelContext& ctx, Span<EValue*> args);
+void AtanhOut(KernelContext& ctx, Span<EValue*> args);
+void Expm1Out(KernelContext& ctx, Span<EValue*> args);
+void Log1pOut(KernelContext& ctx, Span<EValue*> args);
+void Log2Out(KernelContext& ctx, Span<EValue*> args);
+void Log10Out(KernelContext& ctx, Span<EValue*> args);
+void ReciprocalOut(KernelContext& ctx, Span<EValue*> args);
+void LogitOut(KernelContext& ctx, Span<EValue*> args);
+
+// sign_classify.cc: sign, isnan, isinf
+void SignOut(KernelContext& ctx, Span<EValue*> args);
+void IsnanOut(KernelContext& ctx, Span<EValue*> args);
+void IsinfOut(KernelContext& ctx, Span<EValue*> args);
+
+// parametric_activation.cc: elu, leaky_relu, glu
+void EluOut(KernelContext& ctx, Span<EValue*> args);
+void LeakyReluOut(KernelContext& ctx, Span<EValue*> args);
+void GluOut(KernelContext& ctx, Span<EValue*> args);
+
+// bitwise.cc: and, or, xor, not, shifts
+void BitwiseAndTensorOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseAndScalarOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseOrTensorOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseOrScalarOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseXorTensorOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseXorScalarOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseNotOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseLeftShiftTensorOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseLeftShiftTensorScalarOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseRightShiftTensorOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseRightShiftTensorScalarOut(KernelContext& ctx, Span<EValue*> args);
+
+// atan2.cc and clamp_tensor.cc: atan2, clamp with tensor bounds
+void Atan2Out(KernelContext& ctx, Span<EValue*> args);
+void ClampTensorOut(KernelContext& ctx, Span<EValue*> args);
+
+// elementwise_binary.cc: div.Scalar_mode_out, floor_divide, rsub.Scalar, pow.Scalar
+void DivScalarModeOut(KernelContext& ctx, Span<EValue*> args);
+void FloorDivideOut(KernelContext& ctx, Span<EValue*> args);
+void RsubScalarOut(KernelContext& ctx, Span<EValue*> args);
+void PowScalarOut(KernelContext& ctx, Span<EValue*> args);
+
+// prod.cc, variance.cc, minmax_dim.cc, mean_dtype.cc, cumsum.cc, topk.cc: reductions and scans
+void ProdOut(KernelContext& ctx, Span<EValue*> args);
+void ProdIntOut(KernelContext& ctx, Span<EValue*> args);
+void VarOut(KernelContext& ctx, Span<EValue*> args);
+void VarCorrectionOut(KernelContext& ctx, Span<EValue*> args);
+void VarMeanCorrectionOut(KernelContext& ctx, Span<EValue*> args);
+void MaxDimMax(KernelContext& ctx, Span<EValue*> args);
+void MinDimMin(KernelContext& ctx, Span<EValue*> args);
+void MaxUnaryOut(KernelContext& ctx, Span<EValue*> args);
+void MinUnaryOut(KernelContext& ctx, Span<EValue*> args);
+void MeanDtypeOut(KernelContext& ctx, Span<EValue*> args);
+void CumsumOut(KernelContext& ctx, Span<EValue*> args);
+void TopkValues(KernelContext& ctx, Span<EValue*> args);
+
+// batch_norm.cc and group_norm.cc: training batch norm, group norm
+void NativeBatchNormLegitOut(KernelContext& ctx, Span<EValue*> args);
+void NativeBatchNormLegitNoStatsOut(KernelContext& ctx, Span<EValue*> args);
+void NativeGroupNormOut(KernelContext& ctx, Span<EValue*> args);
+
+// copy_ops.cc: plain copies, zeros, ones, empty, fill
+void AliasCopyOut(KernelContext& ctx, Span<EValue*> args);
+void DetachCopyOut(KernelContext& ctx, Span<EValue*> args);
+void LiftFreshCopyOut(KernelContext& ctx, Span<EValue*> args);
+void ZerosOut(KernelContext& ctx, Span<EValue*> args);
+void OnesOut(KernelContext& ctx, Span<EValue*> args);
+void EmptyOut(KernelContext& ctx, Span<EValue*> args);
+void FillScalarOut(KernelContext& ctx, Span<EValue*> args);
+void FillTensorOut(KernelContext& ctx, Span<EValue*> args);
+
 }  // namespace portable
 }  // namespace edgefleet
 
