@@ -118,7 +118,7 @@ void BatchNormInference(KernelArgs& args, Tensor* in, Tensor* weight,
 // Resizes a per-channel statistic output to [channels].
 bool PrepareStatOut(KernelArgs& args, Tensor& t, int32_t channels,
                     const char* name) {
-  if (!IsFloatingType(t.dtype())) {
+  if (!IsBasicFloating(t.dtype())) {
     args.Fail(Error::kInvalidArgument, "%s must be floating, got %s", name,
               ScalarTypeName(t.dtype()));
     return false;
@@ -141,7 +141,7 @@ void BatchNormTraining(KernelArgs& args, Tensor* in, Tensor* weight,
                        Tensor* bias, Tensor* running_mean, Tensor* running_var,
                        double momentum, double eps, Tensor* out,
                        Tensor* save_mean, Tensor* save_invstd) {
-  if (in->dim() < 2 || !IsFloatingType(in->dtype()) ||
+  if (in->dim() < 2 || !IsBasicFloating(in->dtype()) ||
       in->dtype() != out->dtype()) {
     args.Fail(Error::kInvalidArgument,
               "needs a floating input of rank >= 2 and out of its dtype, got "

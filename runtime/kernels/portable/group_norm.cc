@@ -114,7 +114,7 @@ void NativeGroupNormOut(KernelContext& ctx, Span<EValue*> raw) {
   const Tensor* const params[2] = {weight, bias};
   for (const Tensor* t : params) {
     if (t != nullptr && (t->dim() != 1 || t->size(0) != c ||
-                         !IsFloatingType(t->dtype()))) {
+                         !IsBasicFloating(t->dtype()))) {
       args.Fail(Error::kInvalidArgument,
                 "weight and bias must be floating [%lld], got %s %s",
                 static_cast<long long>(c), ScalarTypeName(t->dtype()),

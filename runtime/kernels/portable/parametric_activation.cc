@@ -12,7 +12,7 @@ namespace portable {
 namespace {
 
 bool CheckFloating(KernelArgs& args, const Tensor& in, const Tensor& out) {
-  if (!IsFloatingType(in.dtype()) || in.dtype() != out.dtype()) {
+  if (!IsBasicFloating(in.dtype()) || in.dtype() != out.dtype()) {
     args.Fail(Error::kInvalidArgument,
               "needs floating input and out of the same dtype, got %s -> %s",
               ScalarTypeName(in.dtype()), ScalarTypeName(out.dtype()));

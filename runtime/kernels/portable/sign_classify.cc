@@ -1,4 +1,4 @@
-// sign (same dtype; bool is its own sign) and the classifiers isnan and
+// sign (same dtype; bool is its own sign; NaN gives 0) and the classifiers isnan and
 // isinf (bool results; always false for integer and bool inputs).
 
 #include <cmath>
@@ -46,8 +46,7 @@ void SignOut(KernelContext& ctx, Span<EValue*> raw) {
   }
   RealUnary(args, *in, in->dtype(), *out, [](auto x) {
     using T = decltype(x);
-    if (IsNan(x)) return x;
-    return static_cast<T>((T(0) < x) - (x < T(0)));
+    return static_cast<T>((T(0) < x) - (x < T(0)));  // NaN -> 0, as torch
   });
 }
 

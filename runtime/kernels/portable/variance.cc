@@ -17,8 +17,8 @@ namespace {
 void VarKernel(KernelArgs& args, const Tensor& in, bool has_dims,
                Span<const int64_t> dims, double correction, bool keepdim,
                Tensor& var, Tensor* mean) {
-  if (!IsFloatingType(in.dtype()) || !IsFloatingType(var.dtype()) ||
-      (mean != nullptr && !IsFloatingType(mean->dtype()))) {
+  if (!IsBasicFloating(in.dtype()) || !IsBasicFloating(var.dtype()) ||
+      (mean != nullptr && !IsBasicFloating(mean->dtype()))) {
     args.Fail(Error::kInvalidArgument,
               "needs floating input and outputs, got %s -> %s",
               ScalarTypeName(in.dtype()), ScalarTypeName(var.dtype()));
@@ -101,7 +101,7 @@ void VarCorrectionOut(KernelContext& ctx, Span<EValue*> raw) {
 }
 
 void VarMeanCorrectionOut(KernelContext& ctx, Span<EValue*> raw) {
-  KernelArgs args(ctx, "aten::var_mean.correction_out", raw, 8);
+  KernelArgs args(ctx, "aten::var_mean.correction_out", raw, 7);
   Tensor* in = args.GetTensor(0);
   Span<const int64_t> dims;
   const bool has_dims = args.GetOptionalIntList(1, &dims);
