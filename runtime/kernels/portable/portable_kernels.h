@@ -302,6 +302,46 @@ void EmptyOut(KernelContext& ctx, Span<EValue*> args);
 void FillScalarOut(KernelContext& ctx, Span<EValue*> args);
 void FillTensorOut(KernelContext& ctx, Span<EValue*> args);
 
+// flip_roll.cc: flip, roll
+void FlipOut(KernelContext& ctx, Span<EValue*> args);
+void RollOut(KernelContext& ctx, Span<EValue*> args);
+
+// strided_view_copies.cc and index_ops.cc: diagonal, narrow, unfold copies; select_scatter
+void DiagonalCopyOut(KernelContext& ctx, Span<EValue*> args);
+void NarrowCopyOut(KernelContext& ctx, Span<EValue*> args);
+void UnfoldCopyOut(KernelContext& ctx, Span<EValue*> args);
+void SelectScatterOut(KernelContext& ctx, Span<EValue*> args);
+
+// stack_repeat_tril.cc: stack, repeat, tril
+void StackOut(KernelContext& ctx, Span<EValue*> args);
+void RepeatOut(KernelContext& ctx, Span<EValue*> args);
+void TrilOut(KernelContext& ctx, Span<EValue*> args);
+
+// pixel_shuffle.cc: pixel_shuffle, pixel_unshuffle
+void PixelShuffleOut(KernelContext& ctx, Span<EValue*> args);
+void PixelUnshuffleOut(KernelContext& ctx, Span<EValue*> args);
+
+// reflection_replication_pad.cc: reflection and replication padding
+void ReflectionPad1dOut(KernelContext& ctx, Span<EValue*> args);
+void ReflectionPad2dOut(KernelContext& ctx, Span<EValue*> args);
+void ReflectionPad3dOut(KernelContext& ctx, Span<EValue*> args);
+void ReplicationPad1dOut(KernelContext& ctx, Span<EValue*> args);
+void ReplicationPad2dOut(KernelContext& ctx, Span<EValue*> args);
+void ReplicationPad3dOut(KernelContext& ctx, Span<EValue*> args);
+
+// gather_scatter.cc: gather, scatter, scatter_add
+void GatherOut(KernelContext& ctx, Span<EValue*> args);
+void ScatterSrcOut(KernelContext& ctx, Span<EValue*> args);
+void ScatterValueOut(KernelContext& ctx, Span<EValue*> args);
+void ScatterAddOut(KernelContext& ctx, Span<EValue*> args);
+
+// masked_ops.cc: masked fill/select/scatter, nonzero, repeat_interleave
+void MaskedFillScalarOut(KernelContext& ctx, Span<EValue*> args);
+void MaskedSelectOut(KernelContext& ctx, Span<EValue*> args);
+void MaskedScatterOut(KernelContext& ctx, Span<EValue*> args);
+void NonzeroOut(KernelContext& ctx, Span<EValue*> args);
+void RepeatInterleaveTensorOut(KernelContext& ctx, Span<EValue*> args);
+
 }  // namespace portable
 }  // namespace edgefleet
 

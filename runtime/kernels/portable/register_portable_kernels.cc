@@ -247,6 +247,39 @@ const Kernel kPortableKernels[] = {
     Portable("aten::empty.out", EmptyOut),
     Portable("aten::fill.Scalar_out", FillScalarOut),
     Portable("aten::fill.Tensor_out", FillTensorOut),
+    // flip_roll.cc
+    Portable("aten::flip.out", FlipOut),
+    Portable("aten::roll.out", RollOut),
+    // strided_view_copies.cc and index_ops.cc
+    Portable("aten::diagonal_copy.out", DiagonalCopyOut),
+    Portable("aten::narrow_copy.out", NarrowCopyOut),
+    Portable("aten::unfold_copy.out", UnfoldCopyOut),
+    Portable("aten::select_scatter.out", SelectScatterOut),
+    // stack_repeat_tril.cc
+    Portable("aten::stack.out", StackOut),
+    Portable("aten::repeat.out", RepeatOut),
+    Portable("aten::tril.out", TrilOut),
+    // pixel_shuffle.cc
+    Portable("aten::pixel_shuffle.out", PixelShuffleOut),
+    Portable("aten::pixel_unshuffle.out", PixelUnshuffleOut),
+    // reflection_replication_pad.cc
+    Portable("aten::reflection_pad1d.out", ReflectionPad1dOut),
+    Portable("aten::reflection_pad2d.out", ReflectionPad2dOut),
+    Portable("aten::reflection_pad3d.out", ReflectionPad3dOut),
+    Portable("aten::replication_pad1d.out", ReplicationPad1dOut),
+    Portable("aten::replication_pad2d.out", ReplicationPad2dOut),
+    Portable("aten::replication_pad3d.out", ReplicationPad3dOut),
+    // gather_scatter.cc
+    Portable("aten::gather.out", GatherOut),
+    Portable("aten::scatter.src_out", ScatterSrcOut),
+    Portable("aten::scatter.value_out", ScatterValueOut),
+    Portable("aten::scatter_add.out", ScatterAddOut),
+    // masked_ops.cc
+    Portable("aten::masked_fill.Scalar_out", MaskedFillScalarOut),
+    Portable("aten::masked_select.out", MaskedSelectOut),
+    Portable("aten::masked_scatter.out", MaskedScatterOut),
+    Portable("aten::nonzero.out", NonzeroOut),
+    Portable("aten::repeat_interleave.Tensor_out", RepeatInterleaveTensorOut),
 };
 
 }  // namespace
