@@ -1,8 +1,9 @@
 // Whole-tensor copies and fills: clone, _to_copy, copy (broadcasting src
 // into self's shape), the dim-order ops (_clone_dim_order,
 // _to_dim_order_copy), full, full_like, scalar_tensor, arange, the plain
-// copies alias_copy / detach_copy / lift_fresh_copy, zeros, ones, empty and
-// fill (Scalar and 0-dim Tensor values). The
+// copies alias_copy / detach_copy / lift_fresh_copy / et_copy's host-device
+// copies, copy_ (in place), zeros, ones, empty, _empty_dim_order and fill
+// (Scalar and 0-dim Tensor values). The
 // output's dim order is the program's choice; these kernels write according
 // to out's strides, which is how a dim-order conversion happens.
 
@@ -139,6 +140,39 @@ void ToCopyOut(KernelContext& ctx, Span<EValue*> raw) {
   CopyInto(args, *in, *out, /*convert_dtype=*/true);
 }
 
+namespace {
+
+// out (self's shape) = src broadcast to self's shape, converted to out's
+// dtype.
+void BroadcastCopy(KernelArgs& args, const Tensor& self, const Tensor& src,
+                   Tensor& out) {
+  StridedView from = StridedView::Of(src);
+  const int rank = self.dim();
+  const int shift = rank - src.dim();
+  bool ok = shift >= 0;
+  for (int d = rank - 1; ok && d >= 0; --d) {
+    const int sd = d - shift;
+    const int64_t size = sd >= 0 ? src.size(sd) : 1;
+    ok = size == 1 || size == self.size(d);
+    from.sizes[d] = self.size(d);
+    from.strides[d] = sd >= 0 && size != 1 ? src.stride(sd) : 0;
+  }
+  if (!ok) {
+    args.Fail(Error::kInvalidArgument, "src %s does not broadcast to %s",
+              FormatSizes(StridedView::Of(src)).text,
+              FormatSizes(StridedView::Of(self)).text);
+    return;
+  }
+  from.dim = rank;
+  if (!args.ResizeOut(out, self.sizes(), "out")) return;
+  if (out.numel() > 0 && !CopyView(from, StridedView::Of(out))) {
+    args.Fail(Error::kNotSupported, "cannot convert %s to %s",
+              ScalarTypeName(src.dtype()), ScalarTypeName(out.dtype()));
+  }
+}
+
+}  // namespace
+
 void CopyOut(KernelContext& ctx, Span<EValue*> raw) {
   KernelArgs args(ctx, "aten::copy.out", raw, 5);
   Tensor* self = args.GetTensorAnyData(0);  // only the shape is read
@@ -146,30 +180,17 @@ void CopyOut(KernelContext& ctx, Span<EValue*> raw) {
   args.GetBool(2);  // non_blocking: copies are synchronous
   Tensor* out = args.GetTensor(3);
   if (!args.ok()) return;
-  // src broadcasts to self's shape.
-  StridedView from = StridedView::Of(*src);
-  const int rank = self->dim();
-  const int shift = rank - src->dim();
-  bool ok = shift >= 0;
-  for (int d = rank - 1; ok && d >= 0; --d) {
-    const int sd = d - shift;
-    const int64_t size = sd >= 0 ? src->size(sd) : 1;
-    ok = size == 1 || size == self->size(d);
-    from.sizes[d] = self->size(d);
-    from.strides[d] = sd >= 0 && size != 1 ? src->stride(sd) : 0;
-  }
-  if (!ok) {
-    args.Fail(Error::kInvalidArgument, "src %s does not broadcast to %s",
-              FormatSizes(StridedView::Of(*src)).text,
-              FormatSizes(StridedView::Of(*self)).text);
-    return;
-  }
-  from.dim = rank;
-  if (!args.ResizeOut(*out, self->sizes(), "out")) return;
-  if (out->numel() > 0 && !CopyView(from, StridedView::Of(*out))) {
-    args.Fail(Error::kNotSupported, "cannot convert %s to %s",
-              ScalarTypeName(src->dtype()), ScalarTypeName(out->dtype()));
-  }
+  BroadcastCopy(args, *self, *src, *out);
+}
+
+// In place: self, src, non_blocking, ret.
+void CopyInPlace(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::copy_", raw, 4);
+  Tensor* self = args.GetTensor(0);
+  Tensor* src = args.GetTensor(1);
+  args.GetBool(2);  // non_blocking: copies are synchronous
+  if (!args.ok()) return;
+  BroadcastCopy(args, *self, *src, *self);
 }
 
 void CloneDimOrderOut(KernelContext& ctx, Span<EValue*> args) {
@@ -267,6 +288,13 @@ void DetachCopyOut(KernelContext& ctx, Span<EValue*> args) {
 void LiftFreshCopyOut(KernelContext& ctx, Span<EValue*> args) {
   PlainCopy(ctx, args, "aten::lift_fresh_copy.out");
 }
+// Host/device copies: host memory only here, so plain copies.
+void H2dCopyOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainCopy(ctx, args, "et_copy::_h2d_copy.out");
+}
+void D2hCopyOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainCopy(ctx, args, "et_copy::_d2h_copy.out");
+}
 
 namespace {
 
@@ -319,6 +347,28 @@ void EmptyOut(KernelContext& ctx, Span<EValue*> raw) {
   args.GetOptionalInt(1, &memory_format);  // out's dim order decides layout
   Tensor* out = args.GetTensor(2);
   if (!args.ok()) return;
+  SizedFill(args, size, nullptr, *out);
+}
+
+// size, dim_order?, out, ret: like empty; a given dim order must be out's.
+void EmptyDimOrderOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "dim_order_ops::_empty_dim_order.out", raw, 4);
+  Span<const int64_t> size = args.GetIntList(0);
+  Span<const int64_t> dim_order;
+  const bool has_dim_order = args.GetOptionalIntList(1, &dim_order);
+  Tensor* out = args.GetTensor(2);
+  if (!args.ok()) return;
+  if (has_dim_order) {
+    bool same = dim_order.size() == static_cast<size_t>(out->dim());
+    for (size_t i = 0; same && i < dim_order.size(); ++i) {
+      same = dim_order[i] == out->dim_order()[i];
+    }
+    if (!same) {
+      args.Fail(Error::kInvalidArgument,
+                "dim_order does not match the out tensor's dim order");
+      return;
+    }
+  }
   SizedFill(args, size, nullptr, *out);
 }
 

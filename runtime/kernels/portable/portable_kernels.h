@@ -342,6 +342,25 @@ void MaskedScatterOut(KernelContext& ctx, Span<EValue*> args);
 void NonzeroOut(KernelContext& ctx, Span<EValue*> args);
 void RepeatInterleaveTensorOut(KernelContext& ctx, Span<EValue*> args);
 
+// index_tensor.cc: index_put (out and in place)
+void IndexPutOut(KernelContext& ctx, Span<EValue*> args);
+void IndexPutInPlace(KernelContext& ctx, Span<EValue*> args);
+
+// copy_ops.cc: copy_, host/device copies, _empty_dim_order
+void CopyInPlace(KernelContext& ctx, Span<EValue*> args);
+void H2dCopyOut(KernelContext& ctx, Span<EValue*> args);
+void D2hCopyOut(KernelContext& ctx, Span<EValue*> args);
+void EmptyDimOrderOut(KernelContext& ctx, Span<EValue*> args);
+
+// distance.cc: cdist, pdist
+void CdistForwardOut(KernelContext& ctx, Span<EValue*> args);
+void PdistForwardOut(KernelContext& ctx, Span<EValue*> args);
+
+// random_ops.cc: rand, randn, native_dropout
+void RandOut(KernelContext& ctx, Span<EValue*> args);
+void RandnOut(KernelContext& ctx, Span<EValue*> args);
+void NativeDropoutOut(KernelContext& ctx, Span<EValue*> args);
+
 }  // namespace portable
 }  // namespace edgefleet
 

@@ -280,6 +280,21 @@ const Kernel kPortableKernels[] = {
     Portable("aten::masked_scatter.out", MaskedScatterOut),
     Portable("aten::nonzero.out", NonzeroOut),
     Portable("aten::repeat_interleave.Tensor_out", RepeatInterleaveTensorOut),
+    // index_tensor.cc
+    Portable("aten::index_put.out", IndexPutOut),
+    Portable("aten::index_put_", IndexPutInPlace),
+    // copy_ops.cc
+    Portable("aten::copy_", CopyInPlace),
+    Portable("et_copy::_h2d_copy.out", H2dCopyOut),
+    Portable("et_copy::_d2h_copy.out", D2hCopyOut),
+    Portable("dim_order_ops::_empty_dim_order.out", EmptyDimOrderOut),
+    // distance.cc
+    Portable("aten::_cdist_forward.out", CdistForwardOut),
+    Portable("aten::_pdist_forward.out", PdistForwardOut),
+    // random_ops.cc
+    Portable("aten::rand.out", RandOut),
+    Portable("aten::randn.out", RandnOut),
+    Portable("aten::native_dropout.out", NativeDropoutOut),
 };
 
 }  // namespace

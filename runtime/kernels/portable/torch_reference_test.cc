@@ -149,6 +149,10 @@ class CaseArgs {
   explicit CaseArgs(const json& c) {
     const json& outputs = c.at("outputs");
     for (const json& a : c.at("args")) args_.push_back(Build(a, outputs));
+    // In-place ops return (and are checked through) an updated argument.
+    if (c.contains("inplace")) {
+      outs_.push_back(arg_tensors_.at(c["inplace"].get<size_t>()));
+    }
     // The return slot: the out tensor itself, or the list of outs.
     if (outs_.size() == 1) {
       args_.push_back(outs_[0]->ev());
@@ -185,7 +189,7 @@ class CaseArgs {
     if (a.contains("int")) {
       v = EValue::FromInt(a["int"].get<int64_t>());
     } else if (a.contains("double")) {
-      v = EValue::FromDouble(a["double"].get<double>());
+      v = EValue::FromDouble(JsonNumber(a["double"]));
     } else if (a.contains("bool")) {
       v = EValue::FromBool(a["bool"].get<bool>());
     } else if (a.contains("string")) {

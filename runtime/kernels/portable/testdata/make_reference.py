@@ -94,6 +94,9 @@ def arg_json(a):
     if isinstance(a, int):
         return {"int": a}
     if isinstance(a, float):
+        if not math.isfinite(a):
+            return {"double": "nan" if math.isnan(a) else
+                    ("inf" if a > 0 else "-inf")}
         return {"double": a}
     if isinstance(a, str):
         return {"string": a}
@@ -112,6 +115,12 @@ def case(name, op, args, outs, rtol=1e-5, atol=1e-6, out_dim_orders=None):
         "args": [arg_json(a) for a in args],
         "outputs": [tensor_json(o, d) for o, d in zip(outs, orders)],
         "rtol": rtol, "atol": atol})
+
+
+def inplace(name, op, args, arg, result, rtol=1e-5, atol=1e-6):
+    """An in-place op whose argument `arg` must equal `result` afterwards."""
+    case(name, op, args, result, rtol, atol)
+    cases[-1]["inplace"] = arg
 
 
 def error(name, op, args):
@@ -606,7 +615,8 @@ def main():
     assert len(names) == len(set(names)), "duplicate case names"
     OUT_PATH.write_text(json.dumps(
         {"generator": "make_reference.py", "torch": torch.__version__,
-         "cases": cases}, indent=None, separators=(",", ":")) + "\n")
+         "cases": cases}, indent=None, separators=(",", ":"),
+        allow_nan=False) + "\n")
     print(f"wrote {len(cases)} cases to {OUT_PATH}")
 
 
@@ -824,6 +834,108 @@ def shape_ops():
 
 
 EXTRA.append(shape_ops)
+
+def index_copy_distance_ops():
+    s = randn(4, 5)
+    i0 = torch.tensor([0, 2, 2])
+    v = randn(3, 5)
+    case("index_put/rows_accumulate_duplicates", "index_put.out",
+         [s, TensorList([i0], optional=True), v, True, Out(0)],
+         torch.index_put(s, (i0,), v, True))
+    # Duplicate indices without accumulate leave the winner unspecified in
+    # torch, so this case uses distinct rows (one negative).
+    i_neg = torch.tensor([0, -1])
+    case("index_put/rows_assign", "index_put.out",
+         [s, TensorList([i_neg], optional=True), v[:2], False, Out(0)],
+         torch.index_put(s, (i_neg,), v[:2], False))
+    i1 = torch.tensor([1, 3])
+    case("index_put/two_dims_broadcast_value", "index_put.out",
+         [s, TensorList([torch.tensor([0, 3]), i1], optional=True),
+          torch.tensor(9.0), False, Out(0)],
+         torch.index_put(s, (torch.tensor([0, 3]), i1), torch.tensor(9.0)))
+    col = randn(4, 1)
+    case("index_put/slice_then_index", "index_put.out",
+         [s, TensorList([None, i1], optional=True), col, True, Out(0)],
+         s.index_put((torch.arange(4).unsqueeze(1), i1), col, True))
+    mask = s > 0
+    case("index_put/bool_mask", "index_put.out",
+         [s, TensorList([mask], optional=True), torch.tensor(0.0), False,
+          Out(0)], torch.index_put(s, (mask,), torch.tensor(0.0)))
+    si = randint(-5, 5, 6, dtype=torch.int32)
+    case("index_put/int32_accumulate", "index_put.out",
+         [si, TensorList([torch.tensor([1, 1, 5])], optional=True),
+          torch.tensor([2, 3, 4], dtype=torch.int32), True, Out(0)],
+         torch.index_put(si, (torch.tensor([1, 1, 5]),),
+                         torch.tensor([2, 3, 4], dtype=torch.int32), True))
+    error("index_put/out_of_range", "index_put.out",
+          [s, TensorList([torch.tensor([4])], optional=True), randn(1, 5),
+           False, OutSpec(torch.float32, [4, 5])])
+    error("index_put/values_shape", "index_put.out",
+          [s, TensorList([i0], optional=True), randn(2, 5), False,
+           OutSpec(torch.float32, [4, 5])])
+    add = randn(2, 5)
+    inplace("index_put_/accumulate", "index_put_",
+            [s, TensorList([i1], optional=True), add, True], 0,
+            torch.index_put(s, (i1,), add, True))
+
+    dst = randn(3, 4)
+    src_row = randint(-3, 3, 4, dtype=torch.int32)
+    inplace("copy_/broadcast_convert", "copy_", [dst, src_row, False], 0,
+            dst.clone().copy_(src_row))
+    src = randn(3, 4)
+    inplace("copy_/same", "copy_", [dst, src, False], 0, src)
+    error("copy_/no_broadcast", "copy_", [dst, randn(2, 4), False])
+    x = randn(2, 3)
+    for op in ["et_copy::_h2d_copy.out", "et_copy::_d2h_copy.out"]:
+        case(f"{op}/float", op, [x, Out(0)], x)
+    case("_empty_dim_order/shape", "dim_order_ops::_empty_dim_order.out",
+         [[0, 3], None, Out(0)], torch.empty(0, 3))
+    case("_empty_dim_order/dim_order", "dim_order_ops::_empty_dim_order.out",
+         [[1, 0, 2, 2], [0, 2, 3, 1], Out(0)], torch.empty(1, 0, 2, 2),
+         out_dim_orders=[CHANNELS_LAST])
+    error("_empty_dim_order/wrong_order", "dim_order_ops::_empty_dim_order.out",
+          [[2, 2], [1, 0], OutSpec(torch.float32, [2, 2])])
+
+    a, b = randn(2, 5, 3), randn(2, 4, 3)
+    for p in [2.0, 1.0, 0.0, 3.5, float("inf")]:
+        case(f"cdist/p{p}", "_cdist_forward.out", [a, b, p, None, Out(0)],
+             torch.ops.aten._cdist_forward(a, b, p, None), rtol=1e-5, atol=1e-5)
+    bb = randn(1, 4, 3)
+    case("cdist/broadcast_batch", "_cdist_forward.out",
+         [a, bb, 2.0, 0, Out(0)], torch.ops.aten._cdist_forward(a, bb, 2.0, 0),
+         rtol=1e-5, atol=1e-5)
+    case("cdist/float64", "_cdist_forward.out",
+         [a.double(), b.double(), 2.0, None, Out(0)],
+         torch.ops.aten._cdist_forward(a.double(), b.double(), 2.0, None), rtol=1e-12,
+         atol=1e-12)
+    error("cdist/negative_p", "_cdist_forward.out",
+          [a, b, -1.0, None, OutSpec(torch.float32, [2, 5, 4])])
+    error("cdist/width", "_cdist_forward.out",
+          [a, randn(2, 4, 2), 2.0, None, OutSpec(torch.float32, [2, 5, 4])])
+    r = randn(5, 3)
+    for p in [2.0, 1.0, 0.5, float("inf")]:
+        case(f"pdist/p{p}", "_pdist_forward.out", [r, p, Out(0)],
+             torch.ops.aten._pdist_forward(r, p), rtol=1e-5, atol=1e-5)
+    case("pdist/one_row", "_pdist_forward.out", [randn(1, 3), 2.0, Out(0)],
+         torch.ops.aten._pdist_forward(randn(1, 3), 2.0))
+
+    d = randn(3, 4)
+    for train in [False, None]:
+        y, m = torch.ops.aten.native_dropout(d, 0.3, False)
+        case(f"native_dropout/eval_{train}", "native_dropout.out",
+             [d, 0.3, train, Out(0), Out(1)], [y, m])
+    y, m = torch.ops.aten.native_dropout(d, 0.0, True)
+    case("native_dropout/train_p0", "native_dropout.out",
+         [d, 0.0, True, Out(0), Out(1)], [y, m])
+    y, m = torch.ops.aten.native_dropout(d, 1.0, True)
+    case("native_dropout/train_p1", "native_dropout.out",
+         [d, 1.0, True, Out(0), Out(1)], [y, m])
+    error("native_dropout/bad_p", "native_dropout.out",
+          [d, 1.5, True, OutSpec(torch.float32, [3, 4]),
+           OutSpec(torch.bool, [3, 4])])
+
+
+EXTRA.append(index_copy_distance_ops)
 
 if __name__ == "__main__":
     main()
