@@ -361,6 +361,12 @@ void RandOut(KernelContext& ctx, Span<EValue*> args);
 void RandnOut(KernelContext& ctx, Span<EValue*> args);
 void NativeDropoutOut(KernelContext& ctx, Span<EValue*> args);
 
+// quantized_token_embedding.cc: per-token quantization, byte embedding
+void QuantizePerTokenOut(KernelContext& ctx, Span<EValue*> args);
+void DequantizePerTokenOut(KernelContext& ctx, Span<EValue*> args);
+void EmbeddingByteOut(KernelContext& ctx, Span<EValue*> args);
+void EmbeddingByteDtypeOut(KernelContext& ctx, Span<EValue*> args);
+
 }  // namespace portable
 }  // namespace edgefleet
 

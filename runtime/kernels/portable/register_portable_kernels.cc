@@ -295,6 +295,14 @@ const Kernel kPortableKernels[] = {
     Portable("aten::rand.out", RandOut),
     Portable("aten::randn.out", RandnOut),
     Portable("aten::native_dropout.out", NativeDropoutOut),
+    // quantized_token_embedding.cc
+    Portable("quantized_decomposed::quantize_per_token.out",
+             QuantizePerTokenOut),
+    Portable("quantized_decomposed::dequantize_per_token.out",
+             DequantizePerTokenOut),
+    Portable("quantized_decomposed::embedding_byte.out", EmbeddingByteOut),
+    Portable("quantized_decomposed::embedding_byte.dtype_out",
+             EmbeddingByteDtypeOut),
 };
 
 }  // namespace

@@ -937,5 +937,49 @@ def index_copy_distance_ops():
 
 EXTRA.append(index_copy_distance_ops)
 
+def quantized_token_embedding():
+    # The reference ops: torch's decompositions and executorch's
+    # embedding_byte (importing registers them).
+    import torch.ao.quantization.fx._decomposed  # noqa: F401
+    import executorch.exir.passes._quant_patterns_and_replacements  # noqa: F401
+    qd = torch.ops.quantized_decomposed
+    x = randn(2, 3, 8) * 3
+    scales = torch.rand(2, 3, 1) * 0.1 + 0.02
+    zps = torch.randint(-5, 5, (2, 3, 1))
+    q = qd.quantize_per_token(x, scales, zps, -128, 127, torch.int8)
+    case("quantize_per_token/int8", "quantized_decomposed::quantize_per_token.out",
+         [x, scales, zps, -128, 127, 1, Out(0)], q)
+    case("dequantize_per_token/int8",
+         "quantized_decomposed::dequantize_per_token.out",
+         [q, scales, zps, -128, 127, 1, 6, Out(0)],
+         qd.dequantize_per_token(q, scales, zps, -128, 127, torch.int8,
+                                 torch.float32))
+    error("quantize_per_token/scales", "quantized_decomposed::quantize_per_token.out",
+          [x, scales[:1], zps, -128, 127, 1, OutSpec(torch.int8, x.shape)])
+    w = torch.randint(-128, 127, (10, 8), dtype=torch.int8)
+    idx = torch.tensor([[0, 9, 3], [3, 3, 1]])
+    for groups in [1, 2, 4]:
+        ws = torch.rand(10, groups) * 0.05 + 0.01
+        wz = torch.randint(-3, 3, (10, groups)).float()
+        ref = qd.embedding_byte(w, ws, wz, -128, 127, idx)
+        case(f"embedding_byte/groups{groups}",
+             "quantized_decomposed::embedding_byte.out",
+             [w, ws, wz, -128, 127, idx, Out(0)], ref)
+    ws1 = torch.rand(10) * 0.05 + 0.01
+    ref = qd.embedding_byte(w, ws1, None, -128, 127, idx)
+    case("embedding_byte/per_row_no_zero_points",
+         "quantized_decomposed::embedding_byte.out",
+         [w, ws1, None, -128, 127, idx, Out(0)], ref)
+    ref = qd.embedding_byte.dtype(w, ws1, None, -128, 127, idx,
+                                  dtype=torch.float32)
+    case("embedding_byte/dtype", "quantized_decomposed::embedding_byte.dtype_out",
+         [w, ws1, None, -128, 127, idx, 6, Out(0)], ref)
+    error("embedding_byte/index", "quantized_decomposed::embedding_byte.out",
+          [w, ws1, None, -128, 127, torch.tensor([10]),
+           OutSpec(torch.float32, [1, 8])])
+
+
+EXTRA.append(quantized_token_embedding)
+
 if __name__ == "__main__":
     main()
