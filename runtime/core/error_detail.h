@@ -14,7 +14,7 @@
 namespace edgefleet {
 
 // Longest detail kept, including the terminating NUL; longer text is cut.
-inline constexpr int kMaxErrorDetail = 256;
+inline constexpr int kMaxErrorDetail = 1024;
 
 // Records printf-style text as the calling thread's last error detail and
 // emits it to the log at debug level.

@@ -32,6 +32,36 @@ void DescribeTensor(ScalarType dtype, Span<const int32_t> sizes, char* buffer, s
   if (n > 0 && static_cast<size_t>(n) < size) snprintf(buffer + n, size - n, "]");
 }
 
+// Inserts `name` into `list`, a sorted ", "-separated list of distinct names
+// held in `size` bytes. Returns false if `name` is already there. A name
+// that does not fit is left out (and counts as new).
+bool AddDistinctName(const char* name, char* list, size_t size) {
+  const size_t len = strlen(name);
+  const size_t used = strlen(list);
+  char* pos = list;  // insertion point: the first entry greater than name
+  while (*pos != '\0') {
+    const char* end = strstr(pos, ", ");
+    const size_t entry = end != nullptr ? static_cast<size_t>(end - pos) : strlen(pos);
+    const int cmp = strncmp(pos, name, entry < len ? entry : len);
+    if (cmp == 0 && entry == len) return false;
+    if (cmp > 0 || (cmp == 0 && entry > len)) break;
+    pos += entry;
+    if (*pos != '\0') pos += 2;
+  }
+  const size_t insert = used == 0 ? len : len + 2;
+  if (used + insert + 1 > size) return true;
+  const size_t at = static_cast<size_t>(pos - list);
+  if (*pos == '\0' && used > 0) {  // append at the end
+    memcpy(list + used, ", ", 2);
+    memcpy(list + used + 2, name, len + 1);
+    return true;
+  }
+  memmove(list + at + insert, list + at, used - at + 1);
+  memcpy(list + at, name, len);
+  if (used > 0) memcpy(list + at + len, ", ", 2);
+  return true;
+}
+
 }  // namespace
 
 Method::Method(const Program& program, MethodMeta meta, const MemoryManager& memory,
@@ -260,9 +290,13 @@ Error Method::InitInstructions(const edgefleet_fb::ExecutionPlan& plan) {
   instructions_ = allocator.AllocateArray<Instruction>(num_instructions_);
   EF_CHECK_OR_RETURN(instructions_ != nullptr || num_instructions_ == 0,
                      Error::kMemoryAllocationFailed, "method allocator exhausted (instructions)");
+  // Instructions without a kernel; the distinct unregistered operator names
+  // (as ", "-separated text, cut to fit); the first registered operator that
+  // has no kernel for its argument types.
   size_t missing = 0;
-  char first_missing[128] = {};
-  bool first_missing_has_kernels = false;
+  size_t num_unregistered = 0;
+  char unregistered[kMaxErrorDetail] = {};
+  char first_mismatch[128] = {};
   for (size_t pc = 0; pc < num_instructions_; ++pc) {
     const auto* fb = instructions.Get(static_cast<uint32_t>(pc));
     Instruction& out = instructions_[pc];
@@ -312,19 +346,32 @@ Error Method::InitInstructions(const edgefleet_fb::ExecutionPlan& plan) {
     out.kernel = ResolveKernel(name, out.args, options_.kernels);
     if (out.kernel == nullptr) {
       Log(LogLevel::kInfo, "missing operator: [%zu] %s", pc, name);
-      if (missing++ == 0) {
-        snprintf(first_missing, sizeof(first_missing), "%s", name);
-        first_missing_has_kernels = HasKernel(name);
+      ++missing;
+      if (HasKernel(name)) {
+        if (first_mismatch[0] == '\0') snprintf(first_mismatch, sizeof(first_mismatch), "%s", name);
+      } else if (AddDistinctName(name, unregistered, sizeof(unregistered))) {
+        ++num_unregistered;
       }
     }
   }
   if (missing > 0) {
     char more[64] = "";
     if (missing > 1) snprintf(more, sizeof(more), " (%zu instructions lack kernels)", missing);
-    EF_FAIL(Error::kOperatorMissing,
-            first_missing_has_kernels ? "operator %s has no kernel for these argument types%s"
-                                      : "operator %s is not registered%s",
-            first_missing, more);
+    if (num_unregistered == 0) {
+      EF_FAIL(Error::kOperatorMissing, "operator %s has no kernel for these argument types%s",
+              first_mismatch, more);
+    }
+    char mismatch[192] = "";
+    if (first_mismatch[0] != '\0') {
+      snprintf(mismatch, sizeof(mismatch), "; operator %s has no kernel for these argument types",
+               first_mismatch);
+    }
+    if (num_unregistered == 1) {
+      EF_FAIL(Error::kOperatorMissing, "operator %s is not registered%s%s", unregistered, more,
+              mismatch);
+    }
+    EF_FAIL(Error::kOperatorMissing, "%zu operators are not registered: %s%s", num_unregistered,
+            unregistered, mismatch);
   }
   return Error::kOk;
 }

@@ -268,6 +268,18 @@ TEST_F(MethodTest, MissingOperatorIsNamed) {
   EXPECT_STREQ(LastErrorDetail(), "operator aten::foo.out is not registered (2 instructions lack kernels)");
 }
 
+TEST_F(MethodTest, AllMissingOperatorsAreNamedOnce) {
+  ProgramBuilder b = AddConstantProgram();
+  const int group_norm = b.AddOperator("aten::native_group_norm", "out");
+  const int log1p = b.AddOperator("aten::log1p", "out");
+  const int flip = b.AddOperator("aten::flip", "out");
+  for (int op : {group_norm, log1p, flip, log1p, group_norm}) b.AddKernelCall(op, {0});
+  EXPECT_EQ(Load(b).error(), Error::kOperatorMissing);
+  EXPECT_STREQ(LastErrorDetail(),
+               "3 operators are not registered: aten::flip.out, aten::log1p.out, "
+               "aten::native_group_norm.out");
+}
+
 TEST_F(MethodTest, KernelFailureNamesOperatorAndInstruction) {
   ProgramBuilder b = AddConstantProgram();
   b.AddKernelCall(b.AddOperator("edgefleet_test::fail", "out"), {0});

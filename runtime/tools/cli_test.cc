@@ -283,13 +283,20 @@ TEST_F(CliTest, InspectReportsUnloadableMethodsWithoutFailing) {
   CliResult r = Cli({"inspect", OneCallModel("aten::foo", ""), "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_NE(r.out.find("\"operators\":[\"aten::foo.out\"]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"operators\":[\"aten::foo.out\"],"
+                       "\"unregistered_operators\":[\"aten::foo.out\"]"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("\"loaded\":false,\"load_error\":\"operator aten::foo.out is not "
                        "registered\""),
             std::string::npos)
       << r.out;
+  r = Cli({"inspect", OneCallModel("aten::foo", "")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("unregistered     1: aten::foo.out"), std::string::npos) << r.out;
   r = Cli({"inspect", OneCallModel("", "QnnBackend")});
   ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.find("unregistered"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("delegates        1: QnnBackend"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("not resolved: backend QnnBackend is not registered"), std::string::npos)
       << r.out;

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "runtime/core/error_detail.h"
+#include "runtime/kernels/kernel_registry.h"
 #include "runtime/module/module.h"
 
 namespace edgefleet {
@@ -48,7 +49,9 @@ InspectReport::MethodInfo DescribeMethod(const MethodMeta& meta) {
   m.method_allocator_bytes = meta.method_allocator_bytes();
   for (size_t i = 0; i < meta.num_operators(); ++i) {
     char name[256];
-    m.operators.push_back(meta.operator_name(i, name, sizeof(name)) ? name : "(name too long)");
+    const bool named = meta.operator_name(i, name, sizeof(name));
+    m.operators.push_back(named ? name : "(name too long)");
+    if (named && !HasKernel(name)) m.unregistered_operators.push_back(name);
   }
   for (size_t i = 0; i < meta.num_backends(); ++i) m.delegates.push_back(meta.backend_name(i));
   m.num_instructions = meta.num_instructions();

@@ -72,6 +72,8 @@ void MethodToJson(const InspectReport::MethodInfo& m, JsonWriter& json) {
   json.Key("method_allocator_bytes").Uint(m.method_allocator_bytes);
   json.Key("operators");
   StringsToJson(m.operators, json);
+  json.Key("unregistered_operators");
+  StringsToJson(m.unregistered_operators, json);
   json.Key("delegates");
   StringsToJson(m.delegates, json);
   json.Key("delegate_descriptions");
@@ -120,6 +122,9 @@ void MethodToText(const InspectReport::MethodInfo& m, std::string* out) {
   *out += "  planned buffers  " + Tuple(m.planned_buffers, '[', ']') + " bytes\n";
   *out += "  method allocator " + std::to_string(m.method_allocator_bytes) + " bytes\n";
   *out += "  operators        " + CountedList(m.operators) + "\n";
+  if (!m.unregistered_operators.empty()) {
+    *out += "  unregistered     " + CountedList(m.unregistered_operators) + "\n";
+  }
   *out += "  delegates        " + CountedList(m.delegates) + "\n";
   for (size_t i = 0; i < m.delegate_descriptions.size(); ++i) {
     if (m.delegate_descriptions[i].empty()) continue;

@@ -40,6 +40,9 @@ struct InspectReport {
     std::vector<int64_t> planned_buffers;  // bytes, 0-based arenas
     uint64_t method_allocator_bytes = 0;
     std::vector<std::string> operators;  // "aten::add.out"
+    // The operators no kernel is registered for (every one, not only the
+    // first that stops the load).
+    std::vector<std::string> unregistered_operators;
     std::vector<std::string> delegates;  // backend ids
     size_t num_instructions = 0;
     // Kernel resolution: whether Method::Load succeeded, why not, and the

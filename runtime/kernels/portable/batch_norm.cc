@@ -1,7 +1,14 @@
-// Inference batch norm: aten::_native_batch_norm_legit_no_training.out.
+// Batch norm over the channel dim (dim 1).
+// Inference: aten::_native_batch_norm_legit_no_training.out (and
+// _native_batch_norm_legit.out with training=False).
 // out = (x - running_mean) / sqrt(running_var + eps) * weight + bias per
-// channel (dim 1). The save_mean / save_invstd outputs are empty ([0]) in
+// channel. The save_mean / save_invstd outputs are empty ([0]) in
 // inference, as exported programs declare them.
+// Training: aten::_native_batch_norm_legit.out (training=True) and
+// .no_stats_out normalize with the batch statistics (biased variance),
+// write them to save_mean / save_invstd ([C]) and, when given, update the
+// running statistics in place: r = (1 - momentum) * r + momentum * stat,
+// with the unbiased variance for running_var.
 
 #include <cmath>
 
@@ -52,22 +59,10 @@ bool PrepareEmptyOut(KernelArgs& args, Tensor& t, const char* name) {
   return args.ResizeOut(t, empty, name);
 }
 
-}  // namespace
-
-void NativeBatchNormNoTrainingOut(KernelContext& ctx, Span<EValue*> raw) {
-  KernelArgs args(ctx, "aten::_native_batch_norm_legit_no_training.out", raw,
-                  11);
-  Tensor* in = args.GetTensor(0);
-  Tensor* weight = args.GetOptionalTensor(1);
-  Tensor* bias = args.GetOptionalTensor(2);
-  Tensor* mean = args.GetTensor(3);
-  Tensor* var = args.GetTensor(4);
-  args.GetDouble(5);  // momentum: unused in inference
-  const double eps = args.GetDouble(6);
-  Tensor* out = args.GetTensor(7);
-  Tensor* save_mean = args.GetTensor(8);
-  Tensor* save_invstd = args.GetTensor(9);
-  if (!args.ok()) return;
+// Inference batch norm with the running statistics.
+void BatchNormInference(KernelArgs& args, Tensor* in, Tensor* weight,
+                        Tensor* bias, Tensor* mean, Tensor* var, double eps,
+                        Tensor* out, Tensor* save_mean, Tensor* save_invstd) {
   if (in->dim() < 2) {
     args.Fail(Error::kInvalidArgument, "input must have rank >= 2, got %d",
               in->dim());
@@ -118,6 +113,167 @@ void NativeBatchNormNoTrainingOut(KernelContext& ctx, Span<EValue*> raw) {
     args.Fail(Error::kNotSupported, "dtype %s is not supported",
               ScalarTypeName(in->dtype()));
   }
+}
+
+// Resizes a per-channel statistic output to [channels].
+bool PrepareStatOut(KernelArgs& args, Tensor& t, int32_t channels,
+                    const char* name) {
+  if (!IsBasicFloating(t.dtype())) {
+    args.Fail(Error::kInvalidArgument, "%s must be floating, got %s", name,
+              ScalarTypeName(t.dtype()));
+    return false;
+  }
+  const int32_t sizes[1] = {channels};
+  return args.ResizeOut(t, sizes, name);
+}
+
+// Writes `value` as element c of the per-channel tensor t.
+void SetParam(Tensor& t, int64_t c, double value) {
+  const int64_t stride = t.dim() == 0 ? 0 : t.stride(0);
+  GetStorer<double>(t.dtype())(
+      value, t.data_as<char>() +
+                 c * stride * static_cast<int64_t>(ElementSize(t.dtype())));
+}
+
+// Training batch norm with batch statistics; running_mean / running_var
+// are both present or both absent.
+void BatchNormTraining(KernelArgs& args, Tensor* in, Tensor* weight,
+                       Tensor* bias, Tensor* running_mean, Tensor* running_var,
+                       double momentum, double eps, Tensor* out,
+                       Tensor* save_mean, Tensor* save_invstd) {
+  if (in->dim() < 2 || !IsBasicFloating(in->dtype()) ||
+      in->dtype() != out->dtype()) {
+    args.Fail(Error::kInvalidArgument,
+              "needs a floating input of rank >= 2 and out of its dtype, got "
+              "%s rank %d -> %s", ScalarTypeName(in->dtype()), in->dim(),
+              ScalarTypeName(out->dtype()));
+    return;
+  }
+  const int32_t channels = in->size(1);
+  if (!CheckParam(args, weight, channels, "weight") ||
+      !CheckParam(args, bias, channels, "bias") ||
+      !CheckParam(args, running_mean, channels, "running_mean") ||
+      !CheckParam(args, running_var, channels, "running_var") ||
+      !args.ResizeOut(*out, in->sizes(), "out") ||
+      !PrepareStatOut(args, *save_mean, channels, "save_mean") ||
+      !PrepareStatOut(args, *save_invstd, channels, "save_invstd")) {
+    return;
+  }
+  StridedLoop<2> loop;  // every dimension but the channel one
+  int64_t count = 1;
+  for (int d = 0; d < in->dim(); ++d) {
+    if (d == 1) continue;
+    loop.sizes[loop.dim] = in->size(d);
+    loop.strides[0][loop.dim] = in->stride(d);
+    loop.strides[1][loop.dim] = out->stride(d);
+    count *= in->size(d);
+    ++loop.dim;
+  }
+  loop.Coalesce();
+  if (count == 0 && channels > 0) {
+    args.Fail(Error::kInvalidArgument,
+              "expected more than 0 values per channel");
+    return;
+  }
+  SwitchFloating(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    for (int64_t c = 0; c < channels; ++c) {
+      const T* x = in->data_as<const T>() + c * in->stride(1);
+      T* y = out->data_as<T>() + c * out->stride(1);
+      double sum = 0;
+      ForEachOffset(loop, [&](const int64_t* o) { sum += x[o[0]]; });
+      const double mu = sum / static_cast<double>(count);
+      double sq = 0;
+      ForEachOffset(loop, [&](const int64_t* o) {
+        const double d = x[o[0]] - mu;
+        sq += d * d;
+      });
+      const double var = sq / static_cast<double>(count);
+      const double invstd = 1.0 / std::sqrt(var + eps);
+      const double scale_d = Param(weight, c, 1.0) * invstd;
+      const T scale = static_cast<T>(scale_d);
+      const T shift = static_cast<T>(Param(bias, c, 0.0) - mu * scale_d);
+      ForEachOffset(loop, [&](const int64_t* o) {
+        y[o[1]] = x[o[0]] * scale + shift;
+      });
+      SetParam(*save_mean, c, mu);
+      SetParam(*save_invstd, c, invstd);
+      if (running_mean != nullptr) {
+        const double unbiased =
+            count > 1 ? sq / static_cast<double>(count - 1) : var;
+        SetParam(*running_mean, c,
+                 (1 - momentum) * Param(running_mean, c, 0.0) + momentum * mu);
+        SetParam(*running_var, c,
+                 (1 - momentum) * Param(running_var, c, 0.0) +
+                     momentum * unbiased);
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void NativeBatchNormNoTrainingOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::_native_batch_norm_legit_no_training.out", raw,
+                  11);
+  Tensor* in = args.GetTensor(0);
+  Tensor* weight = args.GetOptionalTensor(1);
+  Tensor* bias = args.GetOptionalTensor(2);
+  Tensor* mean = args.GetTensor(3);
+  Tensor* var = args.GetTensor(4);
+  args.GetDouble(5);  // momentum: unused in inference
+  const double eps = args.GetDouble(6);
+  Tensor* out = args.GetTensor(7);
+  Tensor* save_mean = args.GetTensor(8);
+  Tensor* save_invstd = args.GetTensor(9);
+  if (!args.ok()) return;
+  BatchNormInference(args, in, weight, bias, mean, var, eps, out, save_mean,
+                     save_invstd);
+}
+
+void NativeBatchNormLegitOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::_native_batch_norm_legit.out", raw, 12);
+  Tensor* in = args.GetTensor(0);
+  Tensor* weight = args.GetOptionalTensor(1);
+  Tensor* bias = args.GetOptionalTensor(2);
+  Tensor* running_mean = args.GetTensor(3);
+  Tensor* running_var = args.GetTensor(4);
+  const bool training = args.GetBool(5);
+  const double momentum = args.GetDouble(6);
+  const double eps = args.GetDouble(7);
+  Tensor* out = args.GetTensor(8);
+  Tensor* save_mean = args.GetTensor(9);
+  Tensor* save_invstd = args.GetTensor(10);
+  if (!args.ok()) return;
+  if (training) {
+    BatchNormTraining(args, in, weight, bias, running_mean, running_var,
+                      momentum, eps, out, save_mean, save_invstd);
+  } else {
+    BatchNormInference(args, in, weight, bias, running_mean, running_var, eps,
+                       out, save_mean, save_invstd);
+  }
+}
+
+void NativeBatchNormLegitNoStatsOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::_native_batch_norm_legit.no_stats_out", raw, 10);
+  Tensor* in = args.GetTensor(0);
+  Tensor* weight = args.GetOptionalTensor(1);
+  Tensor* bias = args.GetOptionalTensor(2);
+  const bool training = args.GetBool(3);
+  const double momentum = args.GetDouble(4);
+  const double eps = args.GetDouble(5);
+  Tensor* out = args.GetTensor(6);
+  Tensor* save_mean = args.GetTensor(7);
+  Tensor* save_invstd = args.GetTensor(8);
+  if (!args.ok()) return;
+  if (!training) {
+    args.Fail(Error::kInvalidArgument,
+              "running_mean and running_var must be defined in evaluation "
+              "mode");
+    return;
+  }
+  BatchNormTraining(args, in, weight, bias, nullptr, nullptr, momentum, eps,
+                    out, save_mean, save_invstd);
 }
 
 }  // namespace portable

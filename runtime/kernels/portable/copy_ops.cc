@@ -1,6 +1,9 @@
 // Whole-tensor copies and fills: clone, _to_copy, copy (broadcasting src
 // into self's shape), the dim-order ops (_clone_dim_order,
-// _to_dim_order_copy), full, full_like, scalar_tensor and arange. The
+// _to_dim_order_copy), full, full_like, scalar_tensor, arange, the plain
+// copies alias_copy / detach_copy / lift_fresh_copy / et_copy's host-device
+// copies, copy_ (in place), zeros, ones, empty, _empty_dim_order and fill
+// (Scalar and 0-dim Tensor values). The
 // output's dim order is the program's choice; these kernels write according
 // to out's strides, which is how a dim-order conversion happens.
 
@@ -137,6 +140,39 @@ void ToCopyOut(KernelContext& ctx, Span<EValue*> raw) {
   CopyInto(args, *in, *out, /*convert_dtype=*/true);
 }
 
+namespace {
+
+// out (self's shape) = src broadcast to self's shape, converted to out's
+// dtype.
+void BroadcastCopy(KernelArgs& args, const Tensor& self, const Tensor& src,
+                   Tensor& out) {
+  StridedView from = StridedView::Of(src);
+  const int rank = self.dim();
+  const int shift = rank - src.dim();
+  bool ok = shift >= 0;
+  for (int d = rank - 1; ok && d >= 0; --d) {
+    const int sd = d - shift;
+    const int64_t size = sd >= 0 ? src.size(sd) : 1;
+    ok = size == 1 || size == self.size(d);
+    from.sizes[d] = self.size(d);
+    from.strides[d] = sd >= 0 && size != 1 ? src.stride(sd) : 0;
+  }
+  if (!ok) {
+    args.Fail(Error::kInvalidArgument, "src %s does not broadcast to %s",
+              FormatSizes(StridedView::Of(src)).text,
+              FormatSizes(StridedView::Of(self)).text);
+    return;
+  }
+  from.dim = rank;
+  if (!args.ResizeOut(out, self.sizes(), "out")) return;
+  if (out.numel() > 0 && !CopyView(from, StridedView::Of(out))) {
+    args.Fail(Error::kNotSupported, "cannot convert %s to %s",
+              ScalarTypeName(src.dtype()), ScalarTypeName(out.dtype()));
+  }
+}
+
+}  // namespace
+
 void CopyOut(KernelContext& ctx, Span<EValue*> raw) {
   KernelArgs args(ctx, "aten::copy.out", raw, 5);
   Tensor* self = args.GetTensorAnyData(0);  // only the shape is read
@@ -144,30 +180,17 @@ void CopyOut(KernelContext& ctx, Span<EValue*> raw) {
   args.GetBool(2);  // non_blocking: copies are synchronous
   Tensor* out = args.GetTensor(3);
   if (!args.ok()) return;
-  // src broadcasts to self's shape.
-  StridedView from = StridedView::Of(*src);
-  const int rank = self->dim();
-  const int shift = rank - src->dim();
-  bool ok = shift >= 0;
-  for (int d = rank - 1; ok && d >= 0; --d) {
-    const int sd = d - shift;
-    const int64_t size = sd >= 0 ? src->size(sd) : 1;
-    ok = size == 1 || size == self->size(d);
-    from.sizes[d] = self->size(d);
-    from.strides[d] = sd >= 0 && size != 1 ? src->stride(sd) : 0;
-  }
-  if (!ok) {
-    args.Fail(Error::kInvalidArgument, "src %s does not broadcast to %s",
-              FormatSizes(StridedView::Of(*src)).text,
-              FormatSizes(StridedView::Of(*self)).text);
-    return;
-  }
-  from.dim = rank;
-  if (!args.ResizeOut(*out, self->sizes(), "out")) return;
-  if (out->numel() > 0 && !CopyView(from, StridedView::Of(*out))) {
-    args.Fail(Error::kNotSupported, "cannot convert %s to %s",
-              ScalarTypeName(src->dtype()), ScalarTypeName(out->dtype()));
-  }
+  BroadcastCopy(args, *self, *src, *out);
+}
+
+// In place: self, src, non_blocking, ret.
+void CopyInPlace(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::copy_", raw, 4);
+  Tensor* self = args.GetTensor(0);
+  Tensor* src = args.GetTensor(1);
+  args.GetBool(2);  // non_blocking: copies are synchronous
+  if (!args.ok()) return;
+  BroadcastCopy(args, *self, *src, *self);
 }
 
 void CloneDimOrderOut(KernelContext& ctx, Span<EValue*> args) {
@@ -243,6 +266,152 @@ void ArangeStartOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(3);
   if (!args.ok()) return;
   Arange(args, start, end, step, *out);
+}
+
+
+// Copies that are plain clones in a program without aliasing: self, out,
+// ret.
+void PlainCopy(KernelContext& ctx, Span<EValue*> raw, const char* name) {
+  KernelArgs args(ctx, name, raw, 3);
+  Tensor* in = args.GetTensor(0);
+  Tensor* out = args.GetTensor(1);
+  if (!args.ok()) return;
+  CopyInto(args, *in, *out, /*convert_dtype=*/false);
+}
+
+void AliasCopyOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainCopy(ctx, args, "aten::alias_copy.out");
+}
+void DetachCopyOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainCopy(ctx, args, "aten::detach_copy.out");
+}
+void LiftFreshCopyOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainCopy(ctx, args, "aten::lift_fresh_copy.out");
+}
+// Host/device copies: host memory only here, so plain copies.
+void H2dCopyOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainCopy(ctx, args, "et_copy::_h2d_copy.out");
+}
+void D2hCopyOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainCopy(ctx, args, "et_copy::_d2h_copy.out");
+}
+
+namespace {
+
+// Resizes out to `size` (an int list argument) and, if `value` is given,
+// fills it. Returns args.ok().
+bool SizedFill(KernelArgs& args, Span<const int64_t> size, const Scalar* value,
+               Tensor& out) {
+  int32_t sizes[kMaxTensorRank];
+  bool valid = size.size() <= static_cast<size_t>(kMaxTensorRank) &&
+               ToTensorSizes(static_cast<int>(size.size()), size.data(), sizes);
+  for (size_t i = 0; valid && i < size.size(); ++i) valid = size[i] >= 0;
+  if (!valid) {
+    args.Fail(Error::kInvalidArgument, "invalid size");
+    return false;
+  }
+  if (!args.ResizeOut(out, {sizes, size.size()}, "out")) return false;
+  if (value != nullptr && !FillView(StridedView::Of(out), *value)) {
+    args.Fail(Error::kNotSupported, "dtype %s is not supported",
+              ScalarTypeName(out.dtype()));
+  }
+  return args.ok();
+}
+
+// size, out, ret: out filled with `value`.
+void ConstantOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
+                int64_t value) {
+  KernelArgs args(ctx, name, raw, 3);
+  Span<const int64_t> size = args.GetIntList(0);
+  Tensor* out = args.GetTensor(1);
+  if (!args.ok()) return;
+  const Scalar fill{Scalar::Kind::kInt, value, static_cast<double>(value)};
+  SizedFill(args, size, &fill, *out);
+}
+
+}  // namespace
+
+void ZerosOut(KernelContext& ctx, Span<EValue*> args) {
+  ConstantOp(ctx, args, "aten::zeros.out", 0);
+}
+void OnesOut(KernelContext& ctx, Span<EValue*> args) {
+  ConstantOp(ctx, args, "aten::ones.out", 1);
+}
+
+// size, memory_format?, out, ret. The contents are unspecified (left as
+// they are).
+void EmptyOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::empty.out", raw, 4);
+  Span<const int64_t> size = args.GetIntList(0);
+  int64_t memory_format = 0;
+  args.GetOptionalInt(1, &memory_format);  // out's dim order decides layout
+  Tensor* out = args.GetTensor(2);
+  if (!args.ok()) return;
+  SizedFill(args, size, nullptr, *out);
+}
+
+// size, dim_order?, out, ret: like empty; a given dim order must be out's.
+void EmptyDimOrderOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "dim_order_ops::_empty_dim_order.out", raw, 4);
+  Span<const int64_t> size = args.GetIntList(0);
+  Span<const int64_t> dim_order;
+  const bool has_dim_order = args.GetOptionalIntList(1, &dim_order);
+  Tensor* out = args.GetTensor(2);
+  if (!args.ok()) return;
+  if (has_dim_order) {
+    bool same = dim_order.size() == static_cast<size_t>(out->dim());
+    for (size_t i = 0; same && i < dim_order.size(); ++i) {
+      same = dim_order[i] == out->dim_order()[i];
+    }
+    if (!same) {
+      args.Fail(Error::kInvalidArgument,
+                "dim_order does not match the out tensor's dim order");
+      return;
+    }
+  }
+  SizedFill(args, size, nullptr, *out);
+}
+
+// self, value, out, ret: out (self's shape and dtype) filled with value.
+void FillScalarOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::fill.Scalar_out", raw, 4);
+  Tensor* in = args.GetTensorAnyData(0);  // only the shape is read
+  const Scalar value = args.GetScalar(1);
+  Tensor* out = args.GetTensor(2);
+  if (!args.ok()) return;
+  if (in->dtype() != out->dtype()) {
+    args.Fail(Error::kInvalidArgument, "input %s and out %s dtypes differ",
+              ScalarTypeName(in->dtype()), ScalarTypeName(out->dtype()));
+    return;
+  }
+  if (!args.ResizeOut(*out, in->sizes(), "out")) return;
+  if (!FillView(StridedView::Of(*out), value)) {
+    args.Fail(Error::kNotSupported, "dtype %s is not supported",
+              ScalarTypeName(out->dtype()));
+  }
+}
+
+// self, value (a 0-dim tensor), out, ret.
+void FillTensorOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::fill.Tensor_out", raw, 4);
+  Tensor* in = args.GetTensorAnyData(0);  // only the shape is read
+  Tensor* value = args.GetTensor(1);
+  Tensor* out = args.GetTensor(2);
+  if (!args.ok()) return;
+  if (value->dim() != 0 || in->dtype() != out->dtype()) {
+    args.Fail(Error::kInvalidArgument,
+              "value must be a 0-dim tensor (got rank %d) and out must have "
+              "the input's dtype", value->dim());
+    return;
+  }
+  if (!args.ResizeOut(*out, in->sizes(), "out")) return;
+  StridedView src = StridedView::Of(*value);
+  const StridedView dst = StridedView::Of(*out);
+  for (int d = 0; d < dst.dim; ++d) src.Insert(d, dst.sizes[d], 0);
+  if (!CopyView(src, dst)) {
+    args.Fail(Error::kNotSupported, "cannot convert %s to %s",
+              ScalarTypeName(value->dtype()), ScalarTypeName(out->dtype()));
+  }
 }
 
 }  // namespace portable

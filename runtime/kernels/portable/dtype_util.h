@@ -71,6 +71,11 @@ inline bool IsBasicType(ScalarType t) {
   return SwitchAll(t, [](auto) {});
 }
 
+// True for the dtypes SwitchFloating handles (float32, float64).
+inline bool IsBasicFloating(ScalarType t) {
+  return SwitchFloating(t, [](auto) {});
+}
+
 // Converts `v` to To. Floating values outside To's range (and NaN) become
 // To's lowest value, as x86 conversion does, instead of undefined behaviour.
 template <typename To, typename From>

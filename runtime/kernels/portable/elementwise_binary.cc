@@ -319,6 +319,21 @@ void MinimumOut(KernelContext& ctx, Span<EValue*> args) {
   PlainOp(ctx, args, "aten::minimum.out", BinaryOp::kMinimum, false);
 }
 
+// The division op for an optional rounding_mode argument; fails (and
+// returns kDiv) for an unknown mode.
+BinaryOp DivMode(KernelArgs& args, bool has_mode, Span<const char> mode) {
+  if (!has_mode) return BinaryOp::kDiv;
+  const auto is = [&mode](const char* s, size_t n) {
+    return mode.size() == n && std::equal(mode.begin(), mode.end(), s);
+  };
+  if (is("trunc", 5)) return BinaryOp::kDivTrunc;
+  if (is("floor", 5)) return BinaryOp::kDivFloor;
+  args.Fail(Error::kInvalidArgument,
+            "rounding_mode must be None, 'trunc' or 'floor', got '%.*s'",
+            static_cast<int>(mode.size()), mode.data());
+  return BinaryOp::kDiv;
+}
+
 void DivOutMode(KernelContext& ctx, Span<EValue*> raw) {
   KernelArgs args(ctx, "aten::div.out_mode", raw, 5);
   Tensor* self = args.GetTensor(0);
@@ -327,23 +342,49 @@ void DivOutMode(KernelContext& ctx, Span<EValue*> raw) {
   const bool has_mode = args.GetOptionalString(2, &mode);
   Tensor* out = args.GetTensor(3);
   if (!args.ok()) return;
-  BinaryOp op = BinaryOp::kDiv;
-  if (has_mode) {
-    const auto is = [&mode](const char* s, size_t n) {
-      return mode.size() == n && std::equal(mode.begin(), mode.end(), s);
-    };
-    if (is("trunc", 5)) {
-      op = BinaryOp::kDivTrunc;
-    } else if (is("floor", 5)) {
-      op = BinaryOp::kDivFloor;
-    } else {
-      args.Fail(Error::kInvalidArgument,
-                "rounding_mode must be None, 'trunc' or 'floor', got '%.*s'",
-                static_cast<int>(mode.size()), mode.data());
-      return;
-    }
-  }
+  const BinaryOp op = DivMode(args, has_mode, mode);
+  if (!args.ok()) return;
   BinaryKernel(args, Operand(*self), Operand(*other), kOne, op, *out);
+}
+
+void DivScalarModeOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::div.Scalar_mode_out", raw, 5);
+  Tensor* self = args.GetTensor(0);
+  const Scalar other = args.GetScalar(1);
+  Span<const char> mode;
+  const bool has_mode = args.GetOptionalString(2, &mode);
+  Tensor* out = args.GetTensor(3);
+  if (!args.ok()) return;
+  const BinaryOp op = DivMode(args, has_mode, mode);
+  if (!args.ok()) return;
+  BinaryKernel(args, Operand(*self), Operand(other), kOne, op, *out);
+}
+
+void FloorDivideOut(KernelContext& ctx, Span<EValue*> args) {
+  PlainOp(ctx, args, "aten::floor_divide.out", BinaryOp::kDivFloor, false);
+}
+
+// other - alpha * self.
+void RsubScalarOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::rsub.Scalar_out", raw, 5);
+  Tensor* self = args.GetTensor(0);
+  const Scalar other = args.GetScalar(1);
+  const Scalar alpha = args.GetScalar(2);
+  Tensor* out = args.GetTensor(3);
+  if (!args.ok()) return;
+  BinaryKernel(args, Operand(other), Operand(*self), alpha, BinaryOp::kSub,
+               *out);
+}
+
+// Scalar base, tensor exponent.
+void PowScalarOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::pow.Scalar_out", raw, 4);
+  const Scalar base = args.GetScalar(0);
+  Tensor* exponent = args.GetTensor(1);
+  Tensor* out = args.GetTensor(2);
+  if (!args.ok()) return;
+  BinaryKernel(args, Operand(base), Operand(*exponent), kOne, BinaryOp::kPow,
+               *out);
 }
 
 }  // namespace portable

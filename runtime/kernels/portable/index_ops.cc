@@ -1,8 +1,8 @@
 // Indexing copies: slice_copy.Tensor_out, slice_scatter.out,
-// select_copy.int_out, constant_pad_nd.out (negative pads crop),
-// embedding.out and index_select.out. Each is a strided view of the input
-// copied into out's own dim order (slice_scatter: self copied, then src
-// copied into the slice).
+// select_copy.int_out, select_scatter.out, constant_pad_nd.out (negative
+// pads crop), embedding.out and index_select.out. Each is a strided view of
+// the input copied into out's own dim order (the scatters: self copied,
+// then src copied into the slice).
 
 #include "runtime/kernels/portable/copy_util.h"
 #include "runtime/kernels/portable/dtype_util.h"
@@ -317,6 +317,57 @@ void IndexSelectOut(KernelContext& ctx, Span<EValue*> raw) {
     }
     CopyView(src, dst);
   }
+}
+
+// self copied into out, then src into out's `index` along `dim`.
+void SelectScatterOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::select_scatter.out", raw, 6);
+  Tensor* in = args.GetTensor(0);
+  Tensor* src = args.GetTensor(1);
+  const int64_t dim = args.GetInt(2);
+  int64_t index = args.GetInt(3);
+  Tensor* out = args.GetTensor(4);
+  if (!args.ok()) return;
+  if (in->dtype() != out->dtype() || src->dtype() != out->dtype()) {
+    args.Fail(Error::kInvalidArgument, "input %s, src %s and out %s dtypes "
+              "differ", ScalarTypeName(in->dtype()),
+              ScalarTypeName(src->dtype()), ScalarTypeName(out->dtype()));
+    return;
+  }
+  if (src == out) {
+    args.Fail(Error::kInvalidArgument, "out is also src");
+    return;
+  }
+  int d = 0;
+  if (in->dim() == 0 || !NormalizeDim(dim, in->dim(), &d)) {
+    args.Fail(Error::kInvalidArgument, "dim %lld out of range for rank %d",
+              static_cast<long long>(dim), in->dim());
+    return;
+  }
+  const int64_t size = in->size(d);
+  if (index < -size || index >= size) {
+    args.Fail(Error::kInvalidArgument,
+              "index %lld out of range for dimension %d of size %lld",
+              static_cast<long long>(index), d, static_cast<long long>(size));
+    return;
+  }
+  if (index < 0) index += size;
+  if (!args.ResizeOut(*out, in->sizes(), "out")) return;
+  StridedView dst = StridedView::Of(*out);
+  dst.Select(d, index);
+  const StridedView from = StridedView::Of(*src);
+  bool same = from.dim == dst.dim;
+  for (int i = 0; same && i < dst.dim; ++i) {
+    same = from.sizes[i] == dst.sizes[i];
+  }
+  if (!same) {
+    args.Fail(Error::kInvalidArgument, "src %s does not match the slice %s",
+              FormatSizes(from).text, FormatSizes(dst).text);
+    return;
+  }
+  if (out->numel() == 0) return;
+  if (in != out) CopyView(StridedView::Of(*in), StridedView::Of(*out));
+  CopyView(from, dst);
 }
 
 }  // namespace portable

@@ -223,6 +223,150 @@ void PrimTruncScalar(KernelContext& ctx, Span<EValue*> args);
 void PrimSymNotScalar(KernelContext& ctx, Span<EValue*> args);
 void PrimSymIteScalar(KernelContext& ctx, Span<EValue*> args);
 
+// transcendental.cc: tan, inverse trigonometric, hyperbolic, expm1, log1p, log2, log10, reciprocal, logit
+void TanOut(KernelContext& ctx, Span<EValue*> args);
+void AsinOut(KernelContext& ctx, Span<EValue*> args);
+void AcosOut(KernelContext& ctx, Span<EValue*> args);
+void AtanOut(KernelContext& ctx, Span<EValue*> args);
+void SinhOut(KernelContext& ctx, Span<EValue*> args);
+void CoshOut(KernelContext& ctx, Span<EValue*> args);
+void AsinhOut(KernelContext& ctx, Span<EValue*> args);
+void AcoshOut(KernelContext& ctx, Span<EValue*> args);
+void AtanhOut(KernelContext& ctx, Span<EValue*> args);
+void Expm1Out(KernelContext& ctx, Span<EValue*> args);
+void Log1pOut(KernelContext& ctx, Span<EValue*> args);
+void Log2Out(KernelContext& ctx, Span<EValue*> args);
+void Log10Out(KernelContext& ctx, Span<EValue*> args);
+void ReciprocalOut(KernelContext& ctx, Span<EValue*> args);
+void LogitOut(KernelContext& ctx, Span<EValue*> args);
+
+// sign_classify.cc: sign, isnan, isinf
+void SignOut(KernelContext& ctx, Span<EValue*> args);
+void IsnanOut(KernelContext& ctx, Span<EValue*> args);
+void IsinfOut(KernelContext& ctx, Span<EValue*> args);
+
+// parametric_activation.cc: elu, leaky_relu, glu
+void EluOut(KernelContext& ctx, Span<EValue*> args);
+void LeakyReluOut(KernelContext& ctx, Span<EValue*> args);
+void GluOut(KernelContext& ctx, Span<EValue*> args);
+
+// bitwise.cc: and, or, xor, not, shifts
+void BitwiseAndTensorOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseAndScalarOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseOrTensorOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseOrScalarOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseXorTensorOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseXorScalarOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseNotOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseLeftShiftTensorOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseLeftShiftTensorScalarOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseRightShiftTensorOut(KernelContext& ctx, Span<EValue*> args);
+void BitwiseRightShiftTensorScalarOut(KernelContext& ctx, Span<EValue*> args);
+
+// atan2.cc and clamp_tensor.cc: atan2, clamp with tensor bounds
+void Atan2Out(KernelContext& ctx, Span<EValue*> args);
+void ClampTensorOut(KernelContext& ctx, Span<EValue*> args);
+
+// elementwise_binary.cc: div.Scalar_mode_out, floor_divide, rsub.Scalar, pow.Scalar
+void DivScalarModeOut(KernelContext& ctx, Span<EValue*> args);
+void FloorDivideOut(KernelContext& ctx, Span<EValue*> args);
+void RsubScalarOut(KernelContext& ctx, Span<EValue*> args);
+void PowScalarOut(KernelContext& ctx, Span<EValue*> args);
+
+// prod.cc, variance.cc, minmax_dim.cc, mean_dtype.cc, cumsum.cc, topk.cc: reductions and scans
+void ProdOut(KernelContext& ctx, Span<EValue*> args);
+void ProdIntOut(KernelContext& ctx, Span<EValue*> args);
+void VarOut(KernelContext& ctx, Span<EValue*> args);
+void VarCorrectionOut(KernelContext& ctx, Span<EValue*> args);
+void VarMeanCorrectionOut(KernelContext& ctx, Span<EValue*> args);
+void MaxDimMax(KernelContext& ctx, Span<EValue*> args);
+void MinDimMin(KernelContext& ctx, Span<EValue*> args);
+void MaxUnaryOut(KernelContext& ctx, Span<EValue*> args);
+void MinUnaryOut(KernelContext& ctx, Span<EValue*> args);
+void MeanDtypeOut(KernelContext& ctx, Span<EValue*> args);
+void CumsumOut(KernelContext& ctx, Span<EValue*> args);
+void TopkValues(KernelContext& ctx, Span<EValue*> args);
+
+// batch_norm.cc and group_norm.cc: training batch norm, group norm
+void NativeBatchNormLegitOut(KernelContext& ctx, Span<EValue*> args);
+void NativeBatchNormLegitNoStatsOut(KernelContext& ctx, Span<EValue*> args);
+void NativeGroupNormOut(KernelContext& ctx, Span<EValue*> args);
+
+// copy_ops.cc: plain copies, zeros, ones, empty, fill
+void AliasCopyOut(KernelContext& ctx, Span<EValue*> args);
+void DetachCopyOut(KernelContext& ctx, Span<EValue*> args);
+void LiftFreshCopyOut(KernelContext& ctx, Span<EValue*> args);
+void ZerosOut(KernelContext& ctx, Span<EValue*> args);
+void OnesOut(KernelContext& ctx, Span<EValue*> args);
+void EmptyOut(KernelContext& ctx, Span<EValue*> args);
+void FillScalarOut(KernelContext& ctx, Span<EValue*> args);
+void FillTensorOut(KernelContext& ctx, Span<EValue*> args);
+
+// flip_roll.cc: flip, roll
+void FlipOut(KernelContext& ctx, Span<EValue*> args);
+void RollOut(KernelContext& ctx, Span<EValue*> args);
+
+// strided_view_copies.cc and index_ops.cc: diagonal, narrow, unfold copies; select_scatter
+void DiagonalCopyOut(KernelContext& ctx, Span<EValue*> args);
+void NarrowCopyOut(KernelContext& ctx, Span<EValue*> args);
+void UnfoldCopyOut(KernelContext& ctx, Span<EValue*> args);
+void SelectScatterOut(KernelContext& ctx, Span<EValue*> args);
+
+// stack_repeat_tril.cc: stack, repeat, tril
+void StackOut(KernelContext& ctx, Span<EValue*> args);
+void RepeatOut(KernelContext& ctx, Span<EValue*> args);
+void TrilOut(KernelContext& ctx, Span<EValue*> args);
+
+// pixel_shuffle.cc: pixel_shuffle, pixel_unshuffle
+void PixelShuffleOut(KernelContext& ctx, Span<EValue*> args);
+void PixelUnshuffleOut(KernelContext& ctx, Span<EValue*> args);
+
+// reflection_replication_pad.cc: reflection and replication padding
+void ReflectionPad1dOut(KernelContext& ctx, Span<EValue*> args);
+void ReflectionPad2dOut(KernelContext& ctx, Span<EValue*> args);
+void ReflectionPad3dOut(KernelContext& ctx, Span<EValue*> args);
+void ReplicationPad1dOut(KernelContext& ctx, Span<EValue*> args);
+void ReplicationPad2dOut(KernelContext& ctx, Span<EValue*> args);
+void ReplicationPad3dOut(KernelContext& ctx, Span<EValue*> args);
+
+// gather_scatter.cc: gather, scatter, scatter_add
+void GatherOut(KernelContext& ctx, Span<EValue*> args);
+void ScatterSrcOut(KernelContext& ctx, Span<EValue*> args);
+void ScatterValueOut(KernelContext& ctx, Span<EValue*> args);
+void ScatterAddOut(KernelContext& ctx, Span<EValue*> args);
+
+// masked_ops.cc: masked fill/select/scatter, nonzero, repeat_interleave
+void MaskedFillScalarOut(KernelContext& ctx, Span<EValue*> args);
+void MaskedSelectOut(KernelContext& ctx, Span<EValue*> args);
+void MaskedScatterOut(KernelContext& ctx, Span<EValue*> args);
+void NonzeroOut(KernelContext& ctx, Span<EValue*> args);
+void RepeatInterleaveTensorOut(KernelContext& ctx, Span<EValue*> args);
+
+// index_tensor.cc: index_put (out and in place)
+void IndexPutOut(KernelContext& ctx, Span<EValue*> args);
+void IndexPutInPlace(KernelContext& ctx, Span<EValue*> args);
+
+// copy_ops.cc: copy_, host/device copies, _empty_dim_order
+void CopyInPlace(KernelContext& ctx, Span<EValue*> args);
+void H2dCopyOut(KernelContext& ctx, Span<EValue*> args);
+void D2hCopyOut(KernelContext& ctx, Span<EValue*> args);
+void EmptyDimOrderOut(KernelContext& ctx, Span<EValue*> args);
+
+// distance.cc: cdist, pdist
+void CdistForwardOut(KernelContext& ctx, Span<EValue*> args);
+void PdistForwardOut(KernelContext& ctx, Span<EValue*> args);
+
+// random_ops.cc: rand, randn, native_dropout
+void RandOut(KernelContext& ctx, Span<EValue*> args);
+void RandnOut(KernelContext& ctx, Span<EValue*> args);
+void NativeDropoutOut(KernelContext& ctx, Span<EValue*> args);
+
+// quantized_token_embedding.cc: per-token quantization, byte embedding
+void QuantizePerTokenOut(KernelContext& ctx, Span<EValue*> args);
+void DequantizePerTokenOut(KernelContext& ctx, Span<EValue*> args);
+void EmbeddingByteOut(KernelContext& ctx, Span<EValue*> args);
+void EmbeddingByteDtypeOut(KernelContext& ctx, Span<EValue*> args);
+
 }  // namespace portable
 }  // namespace edgefleet
 

@@ -1,0 +1,259 @@
+// quantized_decomposed ops of the real runtime's quantized library used by
+// token-level (LLM-style) programs:
+//   quantize_per_token.out    q = clamp(round_half_even(x * (1 / s) + zp),
+//                             qmin, qmax), one (s, zp) per row of the last
+//                             dim, in float32 as torch's decomposition;
+//   dequantize_per_token.out  x = (q - zp) * s per row;
+//   embedding_byte.out / .dtype_out  rows of an int8/uint8 table
+//                             dequantized with per-row or per-group scales
+//                             (and optional zero points): out =
+//                             (w[index] - zp) * s, shaped indices + [D].
+// Floating outputs are float32 or float64.
+
+#include <cmath>
+
+#include "runtime/kernels/portable/dtype_util.h"
+#include "runtime/kernels/portable/kernel_args.h"
+#include "runtime/kernels/portable/portable_kernels.h"
+#include "runtime/kernels/portable/strided_loop.h"
+
+namespace edgefleet {
+namespace portable {
+namespace {
+
+// Element `i` (logical row-major order) of `t` as double.
+double ValueAt(const Tensor& t, int64_t i) {
+  int64_t offset = 0;
+  for (int d = t.dim() - 1; d >= 0; --d) {
+    offset += (i % t.size(d)) * t.stride(d);
+    i /= t.size(d);
+  }
+  return GetLoader<double>(t.dtype())(
+      t.data_as<const char>() +
+      offset * static_cast<int64_t>(ElementSize(t.dtype())));
+}
+
+// Checks the per-token parameters: one per row of `in`'s last dim.
+bool CheckPerToken(KernelArgs& args, const Tensor& in, const Tensor& scales,
+                   const Tensor& zero_points, int64_t* rows, int64_t* width) {
+  *width = in.dim() == 0 ? 1 : in.size(in.dim() - 1);
+  *rows = *width == 0 ? 0 : in.numel() / *width;
+  if (!IsBasicType(scales.dtype()) || !IsBasicType(zero_points.dtype()) ||
+      scales.numel() != *rows || zero_points.numel() != *rows) {
+    args.Fail(Error::kInvalidArgument,
+              "scales and zero_points need one value per token (%lld), got "
+              "%lld and %lld", static_cast<long long>(*rows),
+              static_cast<long long>(scales.numel()),
+              static_cast<long long>(zero_points.numel()));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void QuantizePerTokenOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "quantized_decomposed::quantize_per_token.out", raw, 8);
+  Tensor* in = args.GetTensor(0);
+  Tensor* scales = args.GetTensor(1);
+  Tensor* zero_points = args.GetTensor(2);
+  const int64_t qmin = args.GetInt(3);
+  const int64_t qmax = args.GetInt(4);
+  const int64_t dtype = args.GetInt(5);
+  Tensor* out = args.GetTensor(6);
+  if (!args.ok()) return;
+  if (!IsBasicFloating(in->dtype()) ||
+      static_cast<int64_t>(out->dtype()) != dtype ||
+      !IsIntegralType(out->dtype(), false) || qmin > qmax) {
+    args.Fail(Error::kInvalidArgument,
+              "needs a floating input, an integer out of dtype %lld and "
+              "quant_min <= quant_max", static_cast<long long>(dtype));
+    return;
+  }
+  int64_t rows = 0, width = 0;
+  if (!CheckPerToken(args, *in, *scales, *zero_points, &rows, &width) ||
+      !args.ResizeOut(*out, in->sizes(), "out")) {
+    return;
+  }
+  const StoreFn<int64_t> store = GetStorer<int64_t>(out->dtype());
+  const int64_t out_elem = static_cast<int64_t>(ElementSize(out->dtype()));
+  const StridedView ov = StridedView::Of(*out);
+  for (int64_t r = 0; r < rows; ++r) {
+    const float inv = 1.0f / static_cast<float>(ValueAt(*scales, r));
+    const float zp = static_cast<float>(ValueAt(*zero_points, r));
+    for (int64_t c = 0; c < width; ++c) {
+      const int64_t flat = r * width + c;
+      const float x = static_cast<float>(ValueAt(*in, flat));
+      float q = std::nearbyint(x * inv + zp);
+      q = q < static_cast<float>(qmin) ? static_cast<float>(qmin) : q;
+      q = q > static_cast<float>(qmax) ? static_cast<float>(qmax) : q;
+      int64_t rest = flat, offset = 0;
+      for (int d = ov.dim - 1; d >= 0; --d) {
+        offset += (rest % ov.sizes[d]) * ov.strides[d];
+        rest /= ov.sizes[d];
+      }
+      store(static_cast<int64_t>(q), ov.data + offset * out_elem);
+    }
+  }
+}
+
+void DequantizePerTokenOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "quantized_decomposed::dequantize_per_token.out", raw,
+                  9);
+  Tensor* in = args.GetTensor(0);
+  Tensor* scales = args.GetTensor(1);
+  Tensor* zero_points = args.GetTensor(2);
+  args.GetInt(3);  // quant_min, quant_max: the input's declared range
+  args.GetInt(4);
+  const int64_t dtype = args.GetInt(5);
+  const int64_t output_dtype = args.GetInt(6);
+  Tensor* out = args.GetTensor(7);
+  if (!args.ok()) return;
+  if (static_cast<int64_t>(in->dtype()) != dtype ||
+      !IsIntegralType(in->dtype(), false) ||
+      static_cast<int64_t>(out->dtype()) != output_dtype ||
+      !IsBasicFloating(out->dtype())) {
+    args.Fail(Error::kInvalidArgument,
+              "needs an integer input of dtype %lld and a float32/float64 out "
+              "of dtype %lld", static_cast<long long>(dtype),
+              static_cast<long long>(output_dtype));
+    return;
+  }
+  int64_t rows = 0, width = 0;
+  if (!CheckPerToken(args, *in, *scales, *zero_points, &rows, &width) ||
+      !args.ResizeOut(*out, in->sizes(), "out")) {
+    return;
+  }
+  const StoreFn<double> store = GetStorer<double>(out->dtype());
+  const int64_t out_elem = static_cast<int64_t>(ElementSize(out->dtype()));
+  const StridedView ov = StridedView::Of(*out);
+  for (int64_t r = 0; r < rows; ++r) {
+    const float s = static_cast<float>(ValueAt(*scales, r));
+    const int64_t zp = static_cast<int64_t>(ValueAt(*zero_points, r));
+    for (int64_t c = 0; c < width; ++c) {
+      const int64_t flat = r * width + c;
+      const int64_t q = static_cast<int64_t>(ValueAt(*in, flat));
+      int64_t rest = flat, offset = 0;
+      for (int d = ov.dim - 1; d >= 0; --d) {
+        offset += (rest % ov.sizes[d]) * ov.strides[d];
+        rest /= ov.sizes[d];
+      }
+      store(static_cast<double>(static_cast<float>(q - zp) * s),
+            ov.data + offset * out_elem);
+    }
+  }
+}
+
+namespace {
+
+void EmbeddingByte(KernelArgs& args, const Tensor& weight,
+                   const Tensor& scales, const Tensor* zero_points,
+                   const Tensor& indices, Tensor& out) {
+  if ((weight.dtype() != ScalarType::kChar &&
+       weight.dtype() != ScalarType::kByte) ||
+      weight.dim() != 2 || !IsBasicFloating(out.dtype()) ||
+      !IsBasicType(scales.dtype()) ||
+      (indices.dtype() != ScalarType::kLong &&
+       indices.dtype() != ScalarType::kInt) ||
+      indices.dim() + 1 > kMaxTensorRank) {
+    args.Fail(Error::kInvalidArgument,
+              "needs an int8/uint8 [V, D] weight, int32/int64 indices and a "
+              "float32/float64 out");
+    return;
+  }
+  const int64_t vocab = weight.size(0), width = weight.size(1);
+  const int64_t groups = scales.dim() == 2 ? scales.size(1) : 1;
+  const bool valid_scales =
+      (scales.dim() == 1 || scales.dim() == 2) && scales.size(0) == vocab &&
+      groups > 0 && width % groups == 0;
+  const bool valid_zps =
+      zero_points == nullptr ||
+      (IsBasicType(zero_points->dtype()) &&
+       zero_points->numel() == scales.numel());
+  if (!valid_scales || !valid_zps) {
+    args.Fail(Error::kInvalidArgument,
+              "scales must be [V] or [V, G] with G dividing D (%lld) and zero "
+              "points shaped as the scales", static_cast<long long>(width));
+    return;
+  }
+  int32_t sizes[kMaxTensorRank];
+  for (int d = 0; d < indices.dim(); ++d) sizes[d] = indices.size(d);
+  sizes[indices.dim()] = weight.size(1);
+  if (!args.ResizeOut(out, {sizes, static_cast<size_t>(indices.dim() + 1)},
+                      "out")) {
+    return;
+  }
+  const int64_t group_size = width / groups;
+  const int64_t n = indices.numel();
+  const StoreFn<double> store = GetStorer<double>(out.dtype());
+  const int64_t out_elem = static_cast<int64_t>(ElementSize(out.dtype()));
+  const StridedView ov = StridedView::Of(out);
+  const LoadFn<int64_t> load_w = GetLoader<int64_t>(weight.dtype());
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t row = static_cast<int64_t>(ValueAt(indices, i));
+    if (row < 0 || row >= vocab) {
+      args.Fail(Error::kInvalidArgument,
+                "index %lld out of range for %lld rows",
+                static_cast<long long>(row), static_cast<long long>(vocab));
+      return;
+    }
+    for (int64_t c = 0; c < width; ++c) {
+      const int64_t p = row * groups + c / group_size;
+      const float s = static_cast<float>(ValueAt(scales, p));
+      const int64_t zp =
+          zero_points != nullptr
+              ? static_cast<int64_t>(ValueAt(*zero_points, p))
+              : 0;
+      const int64_t q = load_w(
+          weight.data_as<const char>() +
+          (row * weight.stride(0) + c * weight.stride(1)) *
+              static_cast<int64_t>(ElementSize(weight.dtype())));
+      int64_t rest = i * width + c, offset = 0;
+      for (int d = ov.dim - 1; d >= 0; --d) {
+        offset += (rest % ov.sizes[d]) * ov.strides[d];
+        rest /= ov.sizes[d];
+      }
+      store(static_cast<double>(static_cast<float>(q - zp) * s),
+            ov.data + offset * out_elem);
+    }
+  }
+}
+
+}  // namespace
+
+void EmbeddingByteOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "quantized_decomposed::embedding_byte.out", raw, 8);
+  Tensor* weight = args.GetTensor(0);
+  Tensor* scales = args.GetTensor(1);
+  Tensor* zero_points = args.GetOptionalTensor(2);
+  args.GetInt(3);  // weight_quant_min, weight_quant_max: the table's range
+  args.GetInt(4);
+  Tensor* indices = args.GetTensor(5);
+  Tensor* out = args.GetTensor(6);
+  if (!args.ok()) return;
+  EmbeddingByte(args, *weight, *scales, zero_points, *indices, *out);
+}
+
+void EmbeddingByteDtypeOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "quantized_decomposed::embedding_byte.dtype_out", raw,
+                  9);
+  Tensor* weight = args.GetTensor(0);
+  Tensor* scales = args.GetTensor(1);
+  Tensor* zero_points = args.GetOptionalTensor(2);
+  args.GetInt(3);
+  args.GetInt(4);
+  Tensor* indices = args.GetTensor(5);
+  int64_t dtype = 0;
+  const bool has_dtype = args.GetOptionalInt(6, &dtype);
+  Tensor* out = args.GetTensor(7);
+  if (!args.ok()) return;
+  if (has_dtype && dtype != static_cast<int64_t>(out->dtype())) {
+    args.Fail(Error::kInvalidArgument, "dtype %lld does not match out (%s)",
+              static_cast<long long>(dtype), ScalarTypeName(out->dtype()));
+    return;
+  }
+  EmbeddingByte(args, *weight, *scales, zero_points, *indices, *out);
+}
+
+}  // namespace portable
+}  // namespace edgefleet

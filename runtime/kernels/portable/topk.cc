@@ -1,0 +1,108 @@
+// aten::topk.values: the k largest (or smallest) elements along a dim and
+// their int64 indices, in sorted order (also when sorted=False, which lets
+// any order through). NaN ranks above every number, as in PyTorch; ties
+// keep the lower index first. Scratch: one int64 per element of the dim,
+// from the kernel's temp allocator.
+
+#include <algorithm>
+
+#include "runtime/kernels/portable/dtype_util.h"
+#include "runtime/kernels/portable/kernel_args.h"
+#include "runtime/kernels/portable/portable_kernels.h"
+#include "runtime/kernels/portable/strided_loop.h"
+
+namespace edgefleet {
+namespace portable {
+
+void TopkValues(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::topk.values", raw, 8);
+  Tensor* in = args.GetTensor(0);
+  const int64_t k = args.GetInt(1);
+  const int64_t dim_arg = args.GetInt(2);
+  const bool largest = args.GetBool(3);
+  args.GetBool(4);  // sorted: the result is always sorted
+  Tensor* values = args.GetTensor(5);
+  Tensor* indices = args.GetTensor(6);
+  if (!args.ok()) return;
+  if (!IsBasicType(in->dtype()) || in->dtype() == ScalarType::kBool ||
+      values->dtype() != in->dtype() || indices->dtype() != ScalarType::kLong) {
+    args.Fail(Error::kInvalidArgument,
+              "needs a numeric input, values of its dtype and int64 indices "
+              "(got %s, %s, %s)", ScalarTypeName(in->dtype()),
+              ScalarTypeName(values->dtype()),
+              ScalarTypeName(indices->dtype()));
+    return;
+  }
+  int dim = 0;
+  if (!NormalizeDim(dim_arg, in->dim(), &dim)) {
+    args.Fail(Error::kInvalidArgument, "dim %lld out of range for rank %d",
+              static_cast<long long>(dim_arg), in->dim());
+    return;
+  }
+  const int64_t n = in->dim() == 0 ? 1 : in->size(dim);
+  if (k < 0 || k > n) {
+    args.Fail(Error::kInvalidArgument, "k (%lld) out of range for a dim of "
+              "size %lld", static_cast<long long>(k),
+              static_cast<long long>(n));
+    return;
+  }
+  int32_t sizes[kMaxTensorRank];
+  for (int d = 0; d < in->dim(); ++d) sizes[d] = in->size(d);
+  if (in->dim() > 0) sizes[dim] = static_cast<int32_t>(k);
+  const Span<const int32_t> out_sizes{sizes, static_cast<size_t>(in->dim())};
+  if (!args.ResizeOut(*values, out_sizes, "values") ||
+      !args.ResizeOut(*indices, out_sizes, "indices")) {
+    return;
+  }
+  if (values->numel() == 0) return;
+  int64_t* order = static_cast<int64_t*>(
+      ctx.AllocateTemp(static_cast<size_t>(n) * sizeof(int64_t)));
+  if (order == nullptr) {
+    args.Fail(Error::kMemoryAllocationFailed,
+              "no temp memory for %lld indices", static_cast<long long>(n));
+    return;
+  }
+  StridedView iv = StridedView::Of(*in);
+  StridedView vv = StridedView::Of(*values);
+  StridedView xv = StridedView::Of(*indices);
+  int64_t in_step = 0, v_step = 0, x_step = 0;
+  if (in->dim() > 0) {
+    in_step = iv.strides[dim];
+    v_step = vv.strides[dim];
+    x_step = xv.strides[dim];
+    iv.Select(dim, 0);
+    vv.Select(dim, 0);
+    xv.Select(dim, 0);
+  }
+  const StridedView* const views[3] = {&iv, &vv, &xv};
+  const StridedLoop<3> rows = BroadcastLoop<3>(iv.dim, iv.sizes, views);
+  SwitchReal(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* x = reinterpret_cast<const T*>(iv.data);
+    T* y = reinterpret_cast<T*>(vv.data);
+    int64_t* yi = reinterpret_cast<int64_t*>(xv.data);
+    ForEachOffset(rows, [&](const int64_t* o) {
+      const T* row = x + o[0];
+      // a ranks before b: NaN first for largest (last for smallest).
+      const auto before = [&](int64_t a, int64_t b) {
+        const T va = row[a * in_step];
+        const T vb = row[b * in_step];
+        if (IsNan(va) || IsNan(vb)) {
+          if (IsNan(va) && IsNan(vb)) return a < b;
+          return IsNan(va) == largest;
+        }
+        if (va != vb) return largest ? va > vb : va < vb;
+        return a < b;
+      };
+      for (int64_t i = 0; i < n; ++i) order[i] = i;
+      std::partial_sort(order, order + k, order + n, before);
+      for (int64_t i = 0; i < k; ++i) {
+        y[o[1] + i * v_step] = row[order[i] * in_step];
+        yi[o[2] + i * x_step] = order[i];
+      }
+    });
+  });
+}
+
+}  // namespace portable
+}  // namespace edgefleet
