@@ -89,7 +89,8 @@ TEST_F(CliTest, ErrorsExitWithOne) {
 TEST_F(CliTest, HelpOnEveryCommandListsItsFlagsAndTheExitCodes) {
   for (const std::string help : {"--help", "-h", "help"}) {
     EXPECT_EQ(Run({help}), kExitPass) << help;
-    EXPECT_NE(out_.str().find("commands: run, synth, merge, report"), std::string::npos);
+    EXPECT_NE(out_.str().find("commands: run, plan, campaign, synth, merge, report"),
+              std::string::npos);
     EXPECT_NE(out_.str().find("exit codes: 0 pass, 1 error"), std::string::npos);
   }
   for (const std::string command : {"run", "synth", "merge", "report"}) {

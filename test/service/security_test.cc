@@ -134,10 +134,13 @@ TEST(SecurityTest, FleetDriverSpeaksTls) {
   EXPECT_TRUE(code == 0 || code == 2 || code == 3 || code == 4) << code << "\n" << ok;
   ASSERT_TRUE(std::regex_search(ok, m, harness)) << ok;
   EXPECT_EQ(m[1], "0") << ok;
+  // A server another CA signed fails the driver's preflight: exit 1 naming
+  // the failed handshake, before any session runs.
   const std::string bad =
       Loadtest(common + MakeTempDir() + " --tls_ca=" + Cert("other_ca.pem"), &code);
-  ASSERT_TRUE(std::regex_search(bad, m, harness)) << bad;
-  EXPECT_NE(m[1], "0") << bad;
+  EXPECT_EQ(code, 1) << bad;
+  EXPECT_NE(bad.find("certificate verify failed"), std::string::npos) << bad;
+  EXPECT_FALSE(std::regex_search(bad, m, harness)) << "no session may run: " << bad;
   Loadtest(common + MakeTempDir() + " --tls_cert=" + Cert("client.pem"), &code);
   EXPECT_EQ(code, 1) << "--tls_cert without --tls_key and --tls_ca is a usage error";
 }

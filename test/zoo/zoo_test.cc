@@ -241,6 +241,13 @@ TEST_P(ZooTest, XnnpackLoweredMatchesTorch) {
   if (!FileExists(dir + "/model_xnnpack.pte")) {
     GTEST_SKIP() << model.name << " has no model_xnnpack.pte (make models exports it)";
   }
+  if (model.quantized) {
+    // XNNPACK's int8 arithmetic is not PyTorch's reference quantized ops':
+    // a lowered int8 program is checked against the real runtime on the same
+    // file (test/fixtures/xnnpack_int8_cnn, bit-identical), not against the
+    // torch outputs the zoo stores.
+    GTEST_SKIP() << model.name << ": int8 lowered programs are checked against the real runtime";
+  }
   ExpectMatchesTorch(model, dir, portable_only, "model_xnnpack.pte");
 }
 

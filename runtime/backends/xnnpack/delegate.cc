@@ -132,7 +132,8 @@ Error XnnpackDelegate::Build() {
     s.set_up = false;
   }
   buffers_.clear();
-  XnnpackMemoryScope scope;  // measures the buffers and runtimes built below
+  build_bytes_ = 0;
+  XnnpackMemoryScope scope;  // serializes compilation, initializes XNNPACK
   EF_RETURN_IF_ERROR(scope.status());
   data_.resize(g.values.size(), nullptr);  // method inputs/outputs keep their binding
   for (const Value& v : g.values) {
@@ -143,6 +144,7 @@ Error XnnpackDelegate::Build() {
       const size_t bytes = OwnBufferBytes(v, dims_[v.id]) + kTailPadding;
       buffers_.emplace_back(new uint8_t[bytes]());
       data_[v.id] = buffers_.back().get();
+      build_bytes_ += bytes;
     }
   }
   // 4. One XNNPACK runtime per run of XNNPACK nodes.
@@ -184,11 +186,15 @@ Error XnnpackDelegate::Build() {
         for (uint32_t id : n.inputs) {
           if (ok && id != kInvalidId && ids[id] == XNN_INVALID_VALUE_ID) {
             ok = DefineValue(sg, g.values[id], dims_[id], XNN_INVALID_VALUE_ID, 0, &ids[id]);
+            // A constant XNNPACK packs (weights, biases) or keeps.
+            if (g.values[id].is_constant()) build_bytes_ += g.values[id].nbytes();
           }
         }
         for (uint32_t id : n.outputs) {
           if (ok && ids[id] == XNN_INVALID_VALUE_ID) {
             ok = DefineValue(sg, g.values[id], dims_[id], XNN_INVALID_VALUE_ID, 0, &ids[id]);
+            // An XNNPACK-internal value: its workspace.
+            build_bytes_ += OwnBufferBytes(g.values[id], dims_[id]);
           }
         }
         if (ok && !DefineNode(sg, n, ids)) {
@@ -209,7 +215,6 @@ Error XnnpackDelegate::Build() {
       for (uint32_t e = 0; e < externals.size(); ++e) step.externals[e] = {e, nullptr};
     }
   }
-  build_bytes_ = scope.bytes();
   return Error::kOk;
 }
 

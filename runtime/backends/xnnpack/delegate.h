@@ -51,8 +51,10 @@ class XnnpackDelegate {
   const Graph& graph() const { return *graph_; }
   Engine engine(size_t node) const { return engines_[node]; }
   size_t num_xnnpack_runtimes() const;
-  // Packed weights, XNNPACK workspaces and operator state, boundary buffers
-  // and constants copied out of the payload; named data stays in the program.
+  // Boundary buffers, XNNPACK's packed constants and internal values
+  // (counted from the graph, not measured: XNNPACK's padding and operator
+  // state are left out) and constants copied out of the payload; named data
+  // stays in the program.
   size_t memory_bytes() const {
     return build_bytes_ + graph_->owned_constant_bytes;
   }
@@ -80,7 +82,10 @@ class XnnpackDelegate {
   std::vector<void*> data_;  // per value id: where its bytes are now
   std::vector<std::unique_ptr<uint8_t[]>> buffers_;
   SharedThreadpool threadpool_;  // pthreadpool_t, shared with the method's other delegates
-  size_t build_bytes_ = 0;  // heap growth of the last Build: XNNPACK + boundary buffers
+  // Of the last Build: boundary buffers, plus what XNNPACK holds for its
+  // runtimes, counted from the graph (each constant it packs or keeps at its
+  // element size, each internal value's bytes) so the figure is deterministic.
+  size_t build_bytes_ = 0;
 };
 
 }  // namespace xnnpack
