@@ -118,6 +118,14 @@ bool DefineNode(xnn_subgraph_t sg, const Node& n, const std::vector<uint32_t>& i
 }
 
 bool XnnpackAccepts(const Graph& graph, const Node& node) {
+  if (node.type == NodeType::kPReLU) {
+    // This XNNPACK copies the slope at runtime creation, one value per
+    // channel, without checking that it is static (fuzzing found the read
+    // through a null pointer).
+    const Value& in = graph.values[node.inputs[0]];
+    const Value& slope = graph.values[node.inputs[1]];
+    if (!slope.is_constant() || in.dims.empty() || slope.numel() != in.dims.back()) return false;
+  }
   uint32_t num_operands = 0;
   for (uint32_t id : node.inputs) num_operands += id != kInvalidId;
   num_operands += static_cast<uint32_t>(node.outputs.size());
