@@ -108,11 +108,18 @@ Error XnnpackDelegate::Plan() {
       if (engines_[i] == Engine::kOwnKernel) boundary[id] = true;
     }
   }
+  std::vector<bool> read(g.values.size(), false);
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     for (uint32_t id : g.nodes[i].inputs) {
       if (id == kInvalidId || g.values[id].is_constant()) continue;
+      read[id] = true;
       if (producer[id] != step_of[i] || engines_[i] == Engine::kOwnKernel) boundary[id] = true;
     }
+  }
+  // A value nothing reads gets no memory inside this XNNPACK (its node then
+  // asserts at setup): give it a buffer of ours.
+  for (size_t id = 0; id < g.values.size(); ++id) {
+    if (producer[id] != kNoStep && !read[id]) boundary[id] = true;
   }
   boundary_ = std::move(boundary);
   producer_ = std::move(producer);
@@ -150,6 +157,21 @@ Error XnnpackDelegate::Build() {
   // 4. One XNNPACK runtime per run of XNNPACK nodes.
   for (Step& step : steps_) {
     if (step.engine == Engine::kXnnpack) {
+      // This XNNPACK gives an empty value no memory and then asserts on it.
+      for (size_t i = step.first; i <= step.last; ++i) {
+        const Node& n = g.nodes[i];
+        for (const std::vector<uint32_t>* ids : {&n.inputs, &n.outputs}) {
+          for (uint32_t id : *ids) {
+            if (id == kInvalidId) continue;
+            size_t numel = 1;
+            for (size_t d : dims_[id]) numel *= d;
+            EF_CHECK_OR_RETURN(numel > 0, Error::kNotSupported,
+                               "xnnpack: node %s has an empty operand, which the system "
+                               "XNNPACK cannot run",
+                               NodeTypeName(n.type));
+          }
+        }
+      }
       // Values defined here: externals are exactly the boundary values.
       std::vector<uint32_t> ids(g.values.size(), XNN_INVALID_VALUE_ID);
       std::vector<uint32_t> externals;
