@@ -2,7 +2,7 @@
 #
 # ef_cc_library(NAME <name> SRCS ... [HDRS ...] [DEPS ...] [PRIVATE_DEPS ...] [RUNTIME])
 #   A static library. RUNTIME marks on-device runtime code: built with
-#   -fno-exceptions -fno-rtti (DESIGN.md section 3).
+#   -fno-exceptions -fno-rtti (docs/runtime.md: no exceptions, no RTTI in the runtime).
 # ef_cc_binary(NAME <name> SRCS ... [DEPS ...])
 # ef_cc_test(NAME <name> SRCS ... [DEPS ...] [LABELS ...])
 #   A GoogleTest binary registered with ctest.

@@ -245,7 +245,7 @@ def write_report(args, prior_all, rows_single, rows_multi, per_device):
                  f" models): median {statistics.median(rhos):.2f}, min {min(rhos):.2f};"
                  f" {sum(r >= 0.9 for r in rhos)} of {len(rhos)} devices at ρ ≥ 0.9.")
     L.append(f"- **Multi-thread**: {summary_line(multi)}.")
-    L.append("- Targets (issue 18): ≥ 80 % within ±10 % and ≥ 95 % within ±25 % single-thread,"
+    L.append("- Targets: ≥ 80 % within ±10 % and ≥ 95 % within ±25 % single-thread,"
              " ρ ≥ 0.9 per device, ≥ 90 % of multi-thread within ±25 %."
              f" Met: ±10 % {'yes' if share(errs, .1) >= .8 else 'no'},"
              f" ±25 % {'yes' if share(errs, .25) >= .95 else 'no'},"
