@@ -207,6 +207,14 @@ Error Unary(const Node& n, const float* x, float* y, size_t count) {
   return Error::kOk;
 }
 
+// Rounds and clamps to [lo, hi] within int8; NaN becomes lo (a cast of NaN or of an
+// out-of-range float to an integer is undefined behaviour).
+int8_t SaturateInt8(float v, float lo, float hi) {
+  if (!(v >= lo)) return static_cast<int8_t>(lo);
+  if (!(v <= hi)) return static_cast<int8_t>(hi);
+  return static_cast<int8_t>(v);
+}
+
 // fp32 -> qdint8: per row, asymmetric int8 covering [min(0, lo), max(0, hi)].
 void QuantizeRows(const Value& out, const Dims& d, const float* x, int8_t* q) {
   const size_t numel = Product(d, 0, d.size());
@@ -222,10 +230,10 @@ void QuantizeRows(const Value& out, const Dims& d, const float* x, int8_t* q) {
     }
     const float scale = hi > lo ? (hi - lo) / 255.0f : 1.0f;
     const float zp_real = -128.0f - lo / scale;
-    const int32_t zp = static_cast<int32_t>(std::lrint(std::min(std::max(zp_real, -128.0f), 127.0f)));
+    const int32_t zp = SaturateInt8(std::nearbyint(zp_real), -128.0f, 127.0f);
     for (size_t c = 0; c < cols; ++c) {
       const float v = std::nearbyint(xr[c] / scale) + static_cast<float>(zp);
-      q[r * cols + c] = static_cast<int8_t>(std::min(std::max(v, -128.0f), 127.0f));
+      q[r * cols + c] = SaturateInt8(v, -128.0f, 127.0f);
     }
     params[r] = {scale, zp};
   }
@@ -251,11 +259,11 @@ void DynamicFullyConnected(const Graph& g, const Node& n, const std::vector<Dims
     const RowQuant p = params[(r * k) / token_cols];
     const int8_t* xr = q + r * k;
     for (size_t u = 0; u < units; ++u) {
-      int32_t acc = 0;
-      int32_t wsum = 0;
+      int64_t acc = 0;  // 64 bits: k is bounded only by the value size limit
+      int64_t wsum = 0;
       for (size_t c = 0; c < k; ++c) {
         const int32_t wv = transposed ? wq[c * units + u] : wq[u * k + c];
-        acc += static_cast<int32_t>(xr[c]) * wv;
+        acc += int64_t{xr[c]} * wv;
         wsum += wv;
       }
       const float value = static_cast<float>(acc - p.zero_point * wsum) * p.scale *
@@ -290,13 +298,13 @@ void QuantizedFullyConnected(const Graph& g, const Node& n, const std::vector<Di
     const float multiplier = x.scale * w_scale / out.scale;
     for (size_t r = 0; r < rows; ++r) {
       const int8_t* xr = xq + r * k;
-      int32_t acc = bias ? bias[u] : 0;
+      int64_t acc = bias ? bias[u] : 0;  // 64 bits: k is bounded only by the value size limit
       for (size_t c = 0; c < k; ++c) {
         const int32_t wv = (transposed ? wq[c * units + u] : wq[u * k + c]) - w_zero;
-        acc += (static_cast<int32_t>(xr[c]) - x.zero_point) * wv;
+        acc += int64_t{xr[c] - x.zero_point} * wv;
       }
       const float v = std::nearbyint(static_cast<float>(acc) * multiplier) + out.zero_point;
-      y[r * units + u] = static_cast<int8_t>(std::min(std::max(v, lo), hi));
+      y[r * units + u] = SaturateInt8(v, lo, hi);
     }
   }
 }
