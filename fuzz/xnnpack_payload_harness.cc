@@ -12,6 +12,7 @@
 #include "runtime/core/error_detail.h"
 #include "runtime/platform/log.h"
 #include "runtime/core/evalue.h"
+#include "runtime/core/memory_allocator.h"
 #include "runtime/core/tensor.h"
 #include "xnnpack_graph_generated.h"
 
@@ -22,6 +23,8 @@ namespace {
 using xnnpack::DataType;
 using xnnpack::Graph;
 using xnnpack::Value;
+
+constexpr size_t kScratchBytes = size_t{8} << 20;
 
 bool ScalarTypeOf(DataType type, ScalarType* out) {
   switch (type) {
@@ -204,8 +207,11 @@ PayloadStage ExercisePayload(const uint8_t* data, size_t size, const NamedDataMa
     }
   }
   ClearErrorDetail();
-  Result<std::unique_ptr<xnnpack::XnnpackDelegate>> delegate =
-      xnnpack::XnnpackDelegate::Create(std::move(graph.get()), nullptr);
+  // Half of the inputs put the float32 convolutions and fully connected
+  // layers on our optimized kernels (the default rule), half on XNNPACK.
+  const bool dense_on_own_kernels = (Fnv1a(data, size) & 4) != 0;
+  Result<std::unique_ptr<xnnpack::XnnpackDelegate>> delegate = xnnpack::XnnpackDelegate::Create(
+      std::move(graph.get()), nullptr, 1, dense_on_own_kernels);
   if (!delegate.ok()) {
     EF_FUZZ_INVARIANT(Rejected(delegate.error(), {Error::kInvalidProgram, Error::kNotSupported,
                                                   Error::kMemoryAllocationFailed}),
@@ -216,14 +222,18 @@ PayloadStage ExercisePayload(const uint8_t* data, size_t size, const NamedDataMa
   }
   if (!executable) return Report(PayloadStage::kSkipped);
   const Span<EValue*> call{arg_ptrs.data(), arg_ptrs.size()};
-  const Error error = delegate.get()->Execute(call);
+  // Kernel scratch as a method gives it (Module's default is 8 MiB).
+  static std::unique_ptr<uint8_t[]> scratch(new uint8_t[kScratchBytes]);
+  MemoryAllocator temp(scratch.get(), kScratchBytes);
+  const Error error = delegate.get()->Execute(&temp, call);
   if (error != Error::kOk) return Report(PayloadStage::kExecute);
   // Every other input: run again on smaller input shapes (the delegate
   // re-infers its shapes and rebuilds), then on the declared ones, which
   // must work again as the first time.
   if (Fnv1a(data, size) & 2) {
     EF_FUZZ_INVARIANT(ShapeInputs(args, Fnv1a(data, size)), "shrinking an input failed");
-    const Error shrunk = delegate.get()->Execute(call);
+    temp.Reset();
+    const Error shrunk = delegate.get()->Execute(&temp, call);
     if (std::getenv("EF_FUZZ_VERBOSE") != nullptr) {
       fprintf(stderr, "xnnpack payload: smaller inputs: %s %s\n", ErrorName(shrunk),
               shrunk == Error::kOk ? "" : LastErrorDetail());
@@ -236,7 +246,8 @@ PayloadStage ExercisePayload(const uint8_t* data, size_t size, const NamedDataMa
       EF_FUZZ_INVARIANT(arg->tensor->Resize({sizes, arg->declared.size()}) == Error::kOk,
                         "restoring an output's shape failed");
     }
-    const Error again = delegate.get()->Execute(call);
+    temp.Reset();
+    const Error again = delegate.get()->Execute(&temp, call);
     EF_FUZZ_INVARIANT(again == Error::kOk,
                       "Execute on the declared shapes failed (%s: %s) after a shape change",
                       ErrorName(again), LastErrorDetail());

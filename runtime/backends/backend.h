@@ -38,6 +38,9 @@ struct BackendInitContext {
   const NamedDataMap* named_data;     // the program's named data, may be null
   const char* method_name;
   int num_threads;
+  // False when the method runs portable kernels only (MethodOptions::kernels):
+  // a backend then leaves our optimized kernels alone too.
+  bool optimized_kernels;
 };
 
 struct BackendExecutionContext {

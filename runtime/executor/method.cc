@@ -269,7 +269,8 @@ Error Method::InitDelegates(const edgefleet_fb::ExecutionPlan& plan) {
       specs[s] = {spec->key()->c_str(), spec->value() ? spec->value()->data() : nullptr,
                   spec->value() ? spec->value()->size() : 0};
     }
-    const BackendInitContext context{&allocator, program_, meta_.name(), options_.num_threads};
+    const BackendInitContext context{&allocator, program_, meta_.name(), options_.num_threads,
+                                     options_.kernels == KernelPreference::kOptimizedFirst};
     Result<DelegateHandle*> handle = backend->Init(context, &processed, {specs, num_specs});
     if (!handle.ok()) return handle.error();
     delegates_[i] = {backend, *handle};

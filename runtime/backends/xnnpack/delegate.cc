@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "runtime/backends/xnnpack/dense_nodes.h"
 #include "runtime/backends/xnnpack/graph_validation.h"
 #include "runtime/backends/xnnpack/node_kernels.h"
 #include "runtime/backends/xnnpack/xnn_define.h"
@@ -44,11 +45,24 @@ bool DtypeMatches(DataType type, ScalarType dtype) {
 
 }  // namespace
 
+const char* EngineName(Engine engine) {
+  switch (engine) {
+    case Engine::kXnnpack: return "xnnpack";
+    case Engine::kOwnKernel: return "own";
+    case Engine::kOwnDense: return "own-optimized";
+  }
+  return "?";
+}
+
 Result<std::unique_ptr<XnnpackDelegate>> XnnpackDelegate::Create(std::unique_ptr<Graph> graph,
-                                                                  SharedThreadpool threadpool) {
+                                                                  SharedThreadpool threadpool,
+                                                                  int num_threads,
+                                                                  bool dense_on_own_kernels) {
   std::unique_ptr<XnnpackDelegate> d(new XnnpackDelegate());
   d->graph_ = std::move(graph);
   d->threadpool_ = std::move(threadpool);
+  d->num_threads_ = std::max(num_threads, 1);
+  d->dense_on_own_kernels_ = dense_on_own_kernels;
   EF_RETURN_IF_ERROR(d->Plan());
   EF_RETURN_IF_ERROR(d->Build());
   return d;
@@ -68,14 +82,21 @@ size_t XnnpackDelegate::num_xnnpack_runtimes() const {
 
 Error XnnpackDelegate::Plan() {
   const Graph& g = *graph_;
-  // 1. Engine per node: XNNPACK when it accepts the node, else our kernels.
+  // 1. Engine per node: the nodes our optimized kernels run faster on them
+  // (DenseKernelPreferred, when the method may use them), else XNNPACK when
+  // it accepts the node, else our kernels.
   engines_.resize(g.nodes.size());
+  packed_filters_.resize(g.nodes.size());
   XnnpackMemoryScope scope;  // initializes XNNPACK for the probes
   EF_RETURN_IF_ERROR(scope.status());
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
-    if (XnnpackAccepts(g, n)) {
+    if (dense_on_own_kernels_ && DenseKernelPreferred(g, n)) {
+      engines_[i] = Engine::kOwnDense;
+    } else if (XnnpackAccepts(g, n)) {
       engines_[i] = Engine::kXnnpack;
+    } else if (dense_on_own_kernels_ && DenseKernelSupports(g, n)) {
+      engines_[i] = Engine::kOwnDense;
     } else if (OwnKernelSupports(g, n)) {
       engines_[i] = Engine::kOwnKernel;
     } else {
@@ -84,12 +105,16 @@ Error XnnpackDelegate::Plan() {
       EF_FAIL(Error::kNotSupported, "xnnpack: node %s (%s -> %s) is not supported",
               NodeTypeName(n.type), DataTypeName(in.type), DataTypeName(out.type));
     }
+    if (engines_[i] == Engine::kOwnDense) {
+      packed_filters_[i] = PackDenseFilter(g, n);
+      if (packed_filters_[i] != nullptr) packed_bytes_ += g.values[n.inputs[1]].nbytes();
+    }
   }
   // 2. Steps: runs of XNNPACK nodes, single own-kernel nodes.
   std::vector<int> step_of(g.nodes.size());
   for (size_t i = 0; i < g.nodes.size(); ++i) {
-    if (steps_.empty() || engines_[i] == Engine::kOwnKernel ||
-        steps_.back().engine == Engine::kOwnKernel) {
+    if (steps_.empty() || engines_[i] != Engine::kXnnpack ||
+        steps_.back().engine != Engine::kXnnpack) {
       steps_.emplace_back();
       steps_.back().engine = engines_[i];
       steps_.back().first = i;
@@ -105,7 +130,7 @@ Error XnnpackDelegate::Plan() {
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     for (uint32_t id : g.nodes[i].outputs) {
       producer[id] = step_of[i];
-      if (engines_[i] == Engine::kOwnKernel) boundary[id] = true;
+      if (engines_[i] != Engine::kXnnpack) boundary[id] = true;
     }
   }
   std::vector<bool> read(g.values.size(), false);
@@ -113,7 +138,7 @@ Error XnnpackDelegate::Plan() {
     for (uint32_t id : g.nodes[i].inputs) {
       if (id == kInvalidId || g.values[id].is_constant()) continue;
       read[id] = true;
-      if (producer[id] != step_of[i] || engines_[i] == Engine::kOwnKernel) boundary[id] = true;
+      if (producer[id] != step_of[i] || engines_[i] != Engine::kXnnpack) boundary[id] = true;
     }
   }
   // A value nothing reads gets no memory inside this XNNPACK (its node then
@@ -306,11 +331,11 @@ Error XnnpackDelegate::Bind(Span<EValue*> args) {
   return Error::kOk;
 }
 
-Error XnnpackDelegate::Execute(Span<EValue*> args) {
+Error XnnpackDelegate::Execute(MemoryAllocator* temp, Span<EValue*> args) {
   EF_RETURN_IF_ERROR(Bind(args));
   const Graph& g = *graph_;
   for (Step& step : steps_) {
-    if (step.engine == Engine::kOwnKernel) {
+    if (step.engine != Engine::kXnnpack) {
       const Node& n = g.nodes[step.first];
       const void* in[8] = {};
       void* out[2] = {};
@@ -318,7 +343,16 @@ Error XnnpackDelegate::Execute(Span<EValue*> args) {
         in[i] = n.inputs[i] == kInvalidId ? nullptr : data_[n.inputs[i]];
       }
       for (size_t i = 0; i < n.outputs.size(); ++i) out[i] = data_[n.outputs[i]];
-      EF_RETURN_IF_ERROR(RunOwnNode(g, n, dims_, in, out));
+      if (step.engine == Engine::kOwnDense) {
+        const size_t mark = temp != nullptr ? temp->used() : 0;
+        KernelContext ctx(temp, num_threads_);
+        const Error e =
+            RunDenseNode(ctx, g, n, dims_, in, out, packed_filters_[step.first].get());
+        if (temp != nullptr) temp->ResetTo(mark);
+        EF_RETURN_IF_ERROR(e);
+      } else {
+        EF_RETURN_IF_ERROR(RunOwnNode(g, n, dims_, in, out));
+      }
       continue;
     }
     bool changed = !step.set_up;

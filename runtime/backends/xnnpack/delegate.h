@@ -24,39 +24,52 @@
 #include "runtime/backends/xnnpack/graph.h"
 #include "runtime/backends/xnnpack/method_threadpool.h"
 #include "runtime/core/evalue.h"
+#include "runtime/core/memory_allocator.h"
 #include "runtime/core/result.h"
 #include "runtime/core/span.h"
 
 namespace edgefleet {
 namespace xnnpack {
 
-// Where a node runs.
-enum class Engine : uint8_t { kXnnpack, kOwnKernel };
+// Where a node runs: XNNPACK, our node kernels (node_kernels.h) or our
+// optimized dense kernels (dense_nodes.h).
+enum class Engine : uint8_t { kXnnpack, kOwnKernel, kOwnDense };
+// "xnnpack", "own", "own-optimized".
+const char* EngineName(Engine engine);
 
 class XnnpackDelegate {
  public:
-  // Compiles `graph` to run on `threadpool` (null: the calling thread). Errors:
-  // kNotSupported naming a node neither XNNPACK nor our kernels can run,
-  // kInvalidProgram when XNNPACK rejects the graph.
+  // Compiles `graph` to run on `threadpool` (null: the calling thread) and,
+  // for nodes on our optimized kernels, on `num_threads` threads of the
+  // kernels' pool. With `dense_on_own_kernels` the float32 convolutions and
+  // fully connected layers run on our optimized kernels (dense_nodes.h; the
+  // rule of docs/xnnpack-delegate.md), else on XNNPACK whenever it accepts
+  // them. Errors: kNotSupported naming a node neither XNNPACK nor our kernels
+  // can run, kInvalidProgram when XNNPACK rejects the graph.
   static Result<std::unique_ptr<XnnpackDelegate>> Create(std::unique_ptr<Graph> graph,
-                                                         SharedThreadpool threadpool);
+                                                         SharedThreadpool threadpool,
+                                                         int num_threads,
+                                                         bool dense_on_own_kernels);
   ~XnnpackDelegate();
   XnnpackDelegate(const XnnpackDelegate&) = delete;
   XnnpackDelegate& operator=(const XnnpackDelegate&) = delete;
 
-  // Runs the graph on `args` (indexed by external id). Errors:
-  // kInvalidArgument for a missing, mistyped or wrongly shaped argument.
-  Error Execute(Span<EValue*> args);
+  // Runs the graph on `args` (indexed by external id), with scratch memory
+  // for our kernels from `temp` (may be null: then only nodes that need none
+  // can run). Errors: kInvalidArgument for a missing, mistyped or wrongly
+  // shaped argument; kMemoryAllocationFailed when the scratch does not fit.
+  Error Execute(MemoryAllocator* temp, Span<EValue*> args);
 
   const Graph& graph() const { return *graph_; }
   Engine engine(size_t node) const { return engines_[node]; }
   size_t num_xnnpack_runtimes() const;
-  // Boundary buffers, XNNPACK's packed constants and internal values
+  // Boundary buffers, XNNPACK's packed constants and internal values,
+  // the filters packed for our kernels
   // (counted from the graph, not measured: XNNPACK's padding and operator
   // state are left out) and constants copied out of the payload; named data
   // stays in the program.
   size_t memory_bytes() const {
-    return build_bytes_ + graph_->owned_constant_bytes;
+    return build_bytes_ + packed_bytes_ + graph_->owned_constant_bytes;
   }
 
  private:
@@ -82,6 +95,11 @@ class XnnpackDelegate {
   std::vector<void*> data_;  // per value id: where its bytes are now
   std::vector<std::unique_ptr<uint8_t[]>> buffers_;
   SharedThreadpool threadpool_;  // pthreadpool_t, shared with the method's other delegates
+  int num_threads_ = 1;          // for our kernels
+  bool dense_on_own_kernels_ = false;
+  // Per node on our dense kernels: its filter packed for them (or null).
+  std::vector<std::unique_ptr<float[]>> packed_filters_;
+  size_t packed_bytes_ = 0;
   // Of the last Build: boundary buffers, plus what XNNPACK holds for its
   // runtimes, counted from the graph (each constant it packs or keeps at its
   // element size, each internal value's bytes) so the figure is deterministic.

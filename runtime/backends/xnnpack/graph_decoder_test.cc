@@ -672,7 +672,7 @@ TEST(GraphDecoderReal, EveryLoweredPayloadDecodesAndCompiles) {
       EXPECT_FALSE(g.get()->output_values.empty()) << what;
 #if EF_HAVE_XNNPACK
       Result<std::unique_ptr<XnnpackDelegate>> d =
-          XnnpackDelegate::Create(std::move(g.get()), nullptr);
+          XnnpackDelegate::Create(std::move(g.get()), nullptr, 1, true);
       ASSERT_TRUE(d.ok()) << what << ": " << LastErrorDetail();
 #endif
     }

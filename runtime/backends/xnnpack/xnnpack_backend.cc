@@ -26,13 +26,14 @@ class XnnpackBackend final : public BackendInterface {
     EF_ASSIGN_OR_RETURN(xnnpack::SharedThreadpool pool,
                         xnnpack::MethodThreadpool(context.method_allocator, context.num_threads));
     EF_ASSIGN_OR_RETURN(std::unique_ptr<XnnpackDelegate> delegate,
-                        XnnpackDelegate::Create(std::move(graph), std::move(pool)));
+                        XnnpackDelegate::Create(std::move(graph), std::move(pool),
+                                                context.num_threads, context.optimized_kernels));
     return static_cast<DelegateHandle*>(delegate.release());
   }
 
   Error Execute(const BackendExecutionContext& context, DelegateHandle* handle,
                 Span<EValue*> args) const override {
-    return static_cast<XnnpackDelegate*>(handle)->Execute(args);
+    return static_cast<XnnpackDelegate*>(handle)->Execute(context.temp_allocator, args);
   }
 
   void Destroy(DelegateHandle* handle) const override {
@@ -62,7 +63,7 @@ class XnnpackBackend final : public BackendInterface {
       }
       const int n = std::snprintf(buffer + used, size - used, " %s x%zu (%s)",
                                   xnnpack::NodeTypeName(g.nodes[i].type), count,
-                                  d.engine(i) == xnnpack::Engine::kXnnpack ? "xnnpack" : "own");
+                                  xnnpack::EngineName(d.engine(i)));
       fits = n >= 0 && static_cast<size_t>(used + n) < size;
       if (fits) used += n;
     }

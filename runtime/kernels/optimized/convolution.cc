@@ -2,10 +2,13 @@
 // direct kernels (depthwise.h), everything else through the packed GEMM
 // with the image read in place (1x1, stride 1, no padding) or packed patch
 // by patch (conv_operands.h). NCHW and channels-last; 1-D as 2-D with H = 1.
+// ConvolutionNhwc (convolution.h) is the same code on raw buffers.
 
 #include <algorithm>
 #include <cstring>
 #include <new>
+
+#include "runtime/kernels/optimized/convolution.h"
 
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/conv_fusion.h"
@@ -24,13 +27,16 @@ namespace {
 enum class Layout { kNchw, kNhwc };
 
 struct ConvCall {
-  const Tensor* in;
-  const Tensor* weight;
-  const Tensor* bias;  // may be null
-  Tensor* out;
+  const float* x;
+  const float* w;
+  const float* bias;  // may be null
+  float* y;
   Layout layout;
   ConvGeometry g;
   int64_t w_strides[4];  // oc, ic, kh, kw
+  // The weight's rows run over the GEMM depth in the layout's order:
+  // [oc][(ic, kh, kw)] for NCHW, [oc][(kh, kw, ic)] for channels-last.
+  bool w_dense = false;
   // A fused activation: every output clamped to [lo, hi] (NaN stays).
   float lo = -__builtin_inff(), hi = __builtin_inff();
   PostOp post = PostOp::kNone;  // after the clamp
@@ -44,8 +50,7 @@ struct ConvCall {
 GemmEpilogue EpilogueOf(const ConvCall& call, int64_t grp, bool rows) {
   GemmEpilogue e;
   if (call.bias != nullptr) {
-    const float* b =
-        call.bias->data_as<const float>() + grp * call.g.out_c_per_group();
+    const float* b = call.bias + grp * call.g.out_c_per_group();
     (rows ? e.row_bias : e.col_bias) = b;
   }
   e.lo = call.lo;
@@ -153,10 +158,12 @@ bool ParseConv(Span<EValue* const> args, ConvCall* call) {
               {inputs, static_cast<size_t>(bias != nullptr ? 3 : 2)})) {
     return false;
   }
-  call->in = in;
-  call->weight = weight;
-  call->bias = bias;
-  call->out = out;
+  call->x = in->data_as<const float>();
+  call->w = weight->data_as<const float>();
+  call->bias = bias != nullptr ? bias->data_as<const float>() : nullptr;
+  call->y = out->data_as<float>();
+  call->w_dense = call->layout == Layout::kNchw ? weight->IsDefaultDimOrder()
+                                                : IsChannelsLast(*weight) || g.taps() == 1;
   call->w_strides[0] = weight->stride(0);
   call->w_strides[1] = weight->stride(1);
   call->w_strides[2] = rank4 ? weight->stride(2) : 0;
@@ -167,7 +174,7 @@ bool ParseConv(Span<EValue* const> args, ConvCall* call) {
 // out rows (NCHW: one per channel; NHWC: one per pixel) start as the bias.
 void FillBias(const ConvCall& call, float* y, int64_t c0, int64_t channels) {
   const ConvGeometry& g = call.g;
-  const float* b = call.bias->data_as<const float>() + c0;
+  const float* b = call.bias + c0;
   if (call.layout == Layout::kNchw) {
     for (int64_t c = 0; c < channels; ++c) {
       std::fill(y + c * g.out_pixels(), y + (c + 1) * g.out_pixels(), b[c]);
@@ -188,17 +195,13 @@ constexpr double kMaxPhasedWaste = 1.2;
 // weight, or 1 x 1, for NHWC). Otherwise ConvWeight packs it element by
 // element.
 bool WeightInPlace(const ConvCall& call, const TapList& taps) {
-  if (!taps.all) return false;
-  return call.layout == Layout::kNchw
-             ? call.weight->IsDefaultDimOrder()
-             : IsChannelsLast(*call.weight) || call.g.taps() == 1;
+  return taps.all && call.w_dense;
 }
 
 // The weight of group `grp` as a GEMM A (NCHW) or B (NHWC) operand: one of
 // `rows` or `any`, both constructed by the caller from GroupWeightData.
 const float* GroupWeightData(const ConvCall& call, int64_t grp) {
-  return call.weight->data_as<const float>() +
-         grp * call.g.out_c_per_group() * call.w_strides[0];
+  return call.w + grp * call.g.out_c_per_group() * call.w_strides[0];
 }
 
 // NCHW through a PhasedImage (no im2col): per image and group, the GEMM
@@ -220,8 +223,8 @@ bool ConvPhasedNchw(KernelContext& ctx, const ConvCall& call,
         ctx.AllocateTemp(sizeof(float) * cout_g * cols, 64));
   }
   if (data == nullptr || (!in_place && staging == nullptr)) return false;
-  const float* x = call.in->data_as<const float>();
-  float* y = call.out->data_as<float>();
+  const float* x = call.x;
+  float* y = call.y;
   const int64_t depth = cin_g * taps.count;
   for (int64_t n = 0; n < g.batch; ++n) {
     for (int64_t grp = 0; grp < g.groups; ++grp) {
@@ -264,16 +267,15 @@ bool ConvGemm(KernelContext& ctx, const ConvCall& call) {
   const bool nchw = call.layout == Layout::kNchw;
   const TapList taps = nchw ? TapList::Used(g) : TapList::All(g);
   if (taps.count == 0) {  // every tap in the padding: out = bias
+    const int64_t numel = g.batch * g.out_c * g.out_pixels();
     if (call.bias == nullptr) {
-      std::fill(call.out->data_as<float>(),
-                call.out->data_as<float>() + call.out->numel(), 0.0f);
+      std::fill(call.y, call.y + numel, 0.0f);
     } else {
       for (int64_t n = 0; n < g.batch; ++n) {
-        FillBias(call, call.out->data_as<float>() + n * g.out_c * g.out_pixels(),
-                 0, g.out_c);
+        FillBias(call, call.y + n * g.out_c * g.out_pixels(), 0, g.out_c);
       }
     }
-    ClampAll(call, call.out->data_as<float>(), call.out->numel());
+    ClampAll(call, call.y, numel);
     return true;
   }
   if (nchw && !g.pointwise() && taps.count <= PhasedImage::kMaxTaps) {
@@ -286,8 +288,8 @@ bool ConvGemm(KernelContext& ctx, const ConvCall& call) {
   if (call.in_place) return false;  // the paths below read x while writing
   const int64_t cin_g = g.in_c_per_group(), cout_g = g.out_c_per_group();
   const int64_t depth = cin_g * taps.count;
-  const float* x = call.in->data_as<const float>();
-  float* y = call.out->data_as<float>();
+  const float* x = call.x;
+  float* y = call.y;
   const int64_t in_image = g.in_c * g.in_h * g.in_w;
   const int64_t out_image = g.out_c * g.out_pixels();
   for (int64_t n = 0; n < g.batch; ++n) {
@@ -329,22 +331,17 @@ bool ConvGemm(KernelContext& ctx, const ConvCall& call) {
 
 bool RunConv(KernelContext& ctx, const ConvCall& call) {
   const ConvGeometry& g = call.g;
-  if (call.out->numel() == 0) return true;
-  const float* bias =
-      call.bias != nullptr ? call.bias->data_as<const float>() : nullptr;
+  if (g.batch * g.out_c * g.out_pixels() == 0) return true;
+  const float* bias = call.bias;
   const bool depthwise = g.groups == g.in_c && g.groups > 1;
   if (depthwise && g.taps() <= kMaxDepthwiseTaps) {
     if (call.layout == Layout::kNchw) {
-      return DepthwiseNchw(ctx, g, call.in->data_as<const float>(),
-                           call.weight->data_as<const float>(), call.w_strides,
-                           bias, call.out->data_as<float>(), call.lo, call.hi,
-                           call.in_place, call.post);
+      return DepthwiseNchw(ctx, g, call.x, call.w, call.w_strides, bias, call.y,
+                           call.lo, call.hi, call.in_place, call.post);
     }
     if (g.out_c == g.in_c) {
-      return DepthwiseNhwc(ctx, g, call.in->data_as<const float>(),
-                           call.weight->data_as<const float>(), call.w_strides,
-                           bias, call.out->data_as<float>(), call.lo, call.hi,
-                           call.post);
+      return DepthwiseNhwc(ctx, g, call.x, call.w, call.w_strides, bias, call.y,
+                           call.lo, call.hi, call.post);
     }
   }
   return ConvGemm(ctx, call);
@@ -356,8 +353,7 @@ bool RunConv(KernelContext& ctx, const ConvCall& call) {
 // through a PhasedImage (a copy of the whole image).
 bool InPlaceCapable(const ConvCall& call) {
   const ConvGeometry& g = call.g;
-  if (call.layout != Layout::kNchw || g.batch != 1 ||
-      call.in->data() != call.out->data()) {
+  if (call.layout != Layout::kNchw || g.batch != 1 || call.x != call.y) {
     return false;
   }
   if (g.groups == g.in_c && g.groups > 1 && g.taps() <= kMaxDepthwiseTaps) {
@@ -392,7 +388,7 @@ bool ParseInPlace(Span<EValue* const> args, ConvCall* call) {
   EValue other_value = EValue::FromTensor(other);
   copy[9] = copy[10] = &other_value;
   if (!ParseConv(Span<EValue* const>(copy, 11), call)) return false;
-  call->out = out;
+  call->y = out->data_as<float>();
   if (out->numel() != other->numel() || !InPlaceCapable(*call)) return false;
   call->in_place = true;
   return true;
@@ -499,6 +495,24 @@ void FusedConvolutionHardswishOut(KernelContext& ctx, Span<EValue*> args) {
 }
 void FusedConvolutionHardsigmoidOut(KernelContext& ctx, Span<EValue*> args) {
   FusedConvolution(ctx, args, PostOp::kHardsigmoid, kFusedConvolutionHardsigmoidKernel.name);
+}
+
+bool ConvolutionNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, const float* w,
+                     const int64_t* w_strides, const float* bias, float* y, float lo, float hi) {
+  ConvCall call{};
+  call.x = x;
+  call.w = w;
+  call.bias = bias;
+  call.y = y;
+  call.layout = Layout::kNhwc;
+  call.g = g;
+  for (int i = 0; i < 4; ++i) call.w_strides[i] = w_strides[i];
+  const int64_t cin_g = g.in_c_per_group();
+  call.w_dense = w_strides[1] == 1 && w_strides[0] == g.taps() * cin_g &&
+                 (g.taps() == 1 || (w_strides[3] == cin_g && w_strides[2] == g.k_w * cin_g));
+  call.lo = lo;
+  call.hi = hi;
+  return RunConv(ctx, call);
 }
 
 const Kernel kFusedConvolutionKernel = {"edgefleet::fused_convolution.out",

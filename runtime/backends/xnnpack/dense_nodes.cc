@@ -1,0 +1,154 @@
+#include "runtime/backends/xnnpack/dense_nodes.h"
+
+#include "runtime/core/error_detail.h"
+#include "runtime/kernels/optimized/convolution.h"
+#include "runtime/kernels/optimized/gemm.h"
+
+namespace edgefleet {
+namespace xnnpack {
+namespace {
+
+constexpr uint32_t kTransposeWeights = 1;  // XNN_FLAG_TRANSPOSE_WEIGHTS
+
+bool IsFp32(const Graph& g, uint32_t id) {
+  return id == kInvalidId || g.values[id].type == DataType::kFp32;
+}
+
+bool IsPointwise(const Node& n) {
+  const WindowParams& w = n.window;
+  return n.type == NodeType::kConv2d && w.kernel_h == 1 && w.kernel_w == 1 && w.stride_h == 1 &&
+         w.stride_w == 1 && w.pad_top == 0 && w.pad_bottom == 0 && w.pad_left == 0 &&
+         w.pad_right == 0 && w.groups == 1;
+}
+
+// A fully connected layer or a pointwise convolution: y[rows][units] =
+// x[rows][depth] * filter^T + bias, the filter [units][depth] (OHWI with
+// 1x1 taps, or FullyConnected's layout), [depth][units] when transposed
+// (FullyConnected's flag, or `packed`).
+Error RunMatrixNode(KernelContext& ctx, const Node& n, const std::vector<Dims>& dims,
+                    const void* const* in, float* y, const float* packed) {
+  const Dims& xd = dims[n.inputs[0]];
+  const Dims& wd = dims[n.inputs[1]];
+  const bool transposed = packed != nullptr || (n.type == NodeType::kFullyConnected &&
+                                                (n.flags & kTransposeWeights) != 0);
+  const bool fc_transposed = n.type == NodeType::kFullyConnected && (n.flags & kTransposeWeights);
+  const int64_t k = static_cast<int64_t>(fc_transposed ? wd[0] : wd.back());
+  const int64_t units = static_cast<int64_t>(fc_transposed ? wd[1] : wd[0]);
+  int64_t numel = 1;
+  for (size_t d : xd) numel *= static_cast<int64_t>(d);
+  const int64_t rows = k == 0 ? 0 : numel / k;
+  const auto* x = static_cast<const float*>(in[0]);
+  const float* w = packed != nullptr ? packed : static_cast<const float*>(in[1]);
+  // B(unit, depth) = w[unit][depth], or w[depth][unit] when transposed.
+  const optimized::StridedOperand a(x, k, 1);
+  const optimized::StridedOperand b(w, transposed ? 1 : k, transposed ? units : 1);
+  optimized::GemmEpilogue epilogue;
+  epilogue.col_bias = static_cast<const float*>(in[2]);
+  epilogue.lo = n.output_min;
+  epilogue.hi = n.output_max;
+  EF_CHECK_OR_RETURN(optimized::Gemm(ctx, rows, units, k, a, b, y, units, false, &epilogue),
+                     Error::kMemoryAllocationFailed,
+                     "xnnpack: %s: kernel scratch memory exhausted", NodeTypeName(n.type));
+  return Error::kOk;
+}
+
+Error RunConvolution(KernelContext& ctx, const Node& n, const std::vector<Dims>& dims,
+                     const void* const* in, float* y) {
+  const Dims& xd = dims[n.inputs[0]];
+  const Dims& yd = dims[n.outputs[0]];
+  const WindowParams& w = n.window;
+  optimized::ConvGeometry g{};
+  g.batch = static_cast<int64_t>(xd[0]);
+  g.in_h = static_cast<int64_t>(xd[1]);
+  g.in_w = static_cast<int64_t>(xd[2]);
+  g.in_c = static_cast<int64_t>(xd[3]);
+  g.out_h = static_cast<int64_t>(yd[1]);
+  g.out_w = static_cast<int64_t>(yd[2]);
+  g.out_c = static_cast<int64_t>(yd[3]);
+  g.k_h = w.kernel_h;
+  g.k_w = w.kernel_w;
+  g.groups = w.groups;
+  g.stride[0] = w.stride_h;
+  g.stride[1] = w.stride_w;
+  g.pad[0] = w.pad_top;
+  g.pad[1] = w.pad_left;
+  g.dilation[0] = w.dilation_h;
+  g.dilation[1] = w.dilation_w;
+  int64_t strides[4];  // oc, ic (within the group), kh, kw
+  if (n.type == NodeType::kDepthwiseConv2d) {
+    // [1, kh, kw, out_c]: one input channel per group.
+    strides[0] = 1;
+    strides[1] = 0;
+    strides[2] = g.k_w * g.out_c;
+    strides[3] = g.out_c;
+  } else {
+    // [out_c, kh, kw, in_c / groups] (OHWI).
+    const int64_t cin_g = g.in_c / g.groups;
+    strides[0] = g.k_h * g.k_w * cin_g;
+    strides[1] = 1;
+    strides[2] = g.k_w * cin_g;
+    strides[3] = cin_g;
+  }
+  EF_CHECK_OR_RETURN(
+      optimized::ConvolutionNhwc(ctx, g, static_cast<const float*>(in[0]),
+                                 static_cast<const float*>(in[1]), strides,
+                                 static_cast<const float*>(in[2]), y, n.output_min, n.output_max),
+      Error::kMemoryAllocationFailed, "xnnpack: %s: kernel scratch memory exhausted",
+      NodeTypeName(n.type));
+  return Error::kOk;
+}
+
+}  // namespace
+
+bool DenseKernelSupports(const Graph& g, const Node& n) {
+  if (n.type != NodeType::kConv2d && n.type != NodeType::kDepthwiseConv2d &&
+      n.type != NodeType::kFullyConnected) {
+    return false;
+  }
+  if (n.inputs.size() != 3 || n.outputs.size() != 1) return false;
+  for (uint32_t id : n.inputs) {
+    if (!IsFp32(g, id)) return false;
+  }
+  if (n.inputs[0] == kInvalidId || n.inputs[1] == kInvalidId || !IsFp32(g, n.outputs[0])) {
+    return false;
+  }
+  if (n.type == NodeType::kFullyConnected) return (n.flags & ~kTransposeWeights) == 0;
+  const WindowParams& w = n.window;
+  // Other flags (TensorFlow SAME padding) and asymmetric padding stay with XNNPACK.
+  return n.flags == 0 && w.pad_top == w.pad_bottom && w.pad_left == w.pad_right;
+}
+
+bool DenseKernelPreferred(const Graph& g, const Node& n) {
+  return DenseKernelSupports(g, n) && (n.type == NodeType::kFullyConnected || IsPointwise(n)) &&
+         g.values[n.inputs[1]].is_constant();
+}
+
+std::unique_ptr<float[]> PackDenseFilter(const Graph& g, const Node& n) {
+  if (!DenseKernelSupports(g, n) || !(n.type == NodeType::kFullyConnected || IsPointwise(n)) ||
+      (n.flags & kTransposeWeights) != 0) {
+    return nullptr;
+  }
+  const Value& w = g.values[n.inputs[1]];
+  if (!w.is_constant()) return nullptr;
+  const size_t units = w.dims[0];
+  const size_t depth = units == 0 ? 0 : w.numel() / units;
+  std::unique_ptr<float[]> packed(new float[units * depth]);
+  const auto* src = static_cast<const float*>(w.data);
+  for (size_t u = 0; u < units; ++u) {
+    for (size_t k = 0; k < depth; ++k) packed[k * units + u] = src[u * depth + k];
+  }
+  return packed;
+}
+
+Error RunDenseNode(KernelContext& ctx, const Graph& g, const Node& n,
+                   const std::vector<Dims>& dims, const void* const* in, void* const* out,
+                   const float* packed_filter) {
+  auto* y = static_cast<float*>(out[0]);
+  if (n.type == NodeType::kFullyConnected || IsPointwise(n)) {
+    return RunMatrixNode(ctx, n, dims, in, y, packed_filter);
+  }
+  return RunConvolution(ctx, n, dims, in, y);
+}
+
+}  // namespace xnnpack
+}  // namespace edgefleet

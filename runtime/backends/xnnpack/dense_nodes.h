@@ -1,0 +1,55 @@
+// The delegate's float32 convolutions and fully connected layers on our own
+// optimized kernels (runtime/kernels/optimized: the packed GEMM and the
+// direct depthwise kernels), in the delegate's NHWC layout, reading the
+// filters where the payload put them (no packed copy).
+//
+// Why: the system XNNPACK (Debian's 2022 build) runs these nodes slower
+// than our kernels on x86 (its AVX2 GEMM micro-kernel spills an accumulator
+// to the stack); the rule that picks the engine per node, and the
+// measurements behind it, are in docs/xnnpack-delegate.md ("Engine per
+// node").
+//
+// Stateless functions; buffers belong to the caller. Thread-compatible:
+// work is split over ctx.num_threads() threads of the kernels' pool.
+
+#ifndef EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_DENSE_NODES_H_
+#define EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_DENSE_NODES_H_
+
+#include <memory>
+#include <vector>
+
+#include "runtime/backends/xnnpack/graph.h"
+#include "runtime/core/error.h"
+#include "runtime/kernels/kernel_context.h"
+
+namespace edgefleet {
+namespace xnnpack {
+
+// True when `node` is a float32 Conv2d, DepthwiseConv2d or FullyConnected
+// our kernels compute (symmetric padding; no TensorFlow SAME padding).
+bool DenseKernelSupports(const Graph& graph, const Node& node);
+
+// The rule: true for the nodes our kernels run faster than the system
+// XNNPACK — pointwise convolutions (1x1, stride 1, no padding, one group)
+// and fully connected layers, both float32 with a constant filter.
+// Other convolutions (the first 3x3 layers, depthwise) stay with XNNPACK.
+bool DenseKernelPreferred(const Graph& graph, const Node& node);
+
+// The constant filter of a pointwise convolution or fully connected layer
+// transposed to [depth][units], which the GEMM reads in place; null when
+// the node has no such filter or it already is in that order.
+std::unique_ptr<float[]> PackDenseFilter(const Graph& graph, const Node& node);
+
+// Runs `node` (REQUIRES: DenseKernelSupports, shapes validated by
+// InferOutputDims) on the current shapes `dims`; in[i] / out[0] are the
+// buffers of node.inputs[i] / node.outputs[0] (in[2] null without bias);
+// `packed_filter` is PackDenseFilter's result (or null: in[1] is read).
+// Errors: kMemoryAllocationFailed when ctx's scratch memory does not fit.
+Error RunDenseNode(KernelContext& ctx, const Graph& graph, const Node& node,
+                   const std::vector<Dims>& dims, const void* const* in, void* const* out,
+                   const float* packed_filter);
+
+}  // namespace xnnpack
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_DENSE_NODES_H_
