@@ -1,5 +1,7 @@
 #include "runtime/backends/xnnpack/dense_nodes.h"
 
+#include <algorithm>
+
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/convolution.h"
 #include "runtime/kernels/optimized/gemm.h"
@@ -134,8 +136,14 @@ std::unique_ptr<float[]> PackDenseFilter(const Graph& g, const Node& n) {
   const size_t depth = units == 0 ? 0 : w.numel() / units;
   std::unique_ptr<float[]> packed(new float[units * depth]);
   const auto* src = static_cast<const float*>(w.data);
-  for (size_t u = 0; u < units; ++u) {
-    for (size_t k = 0; k < depth; ++k) packed[k * units + u] = src[u * depth + k];
+  constexpr size_t kTile = 32;  // tiles keep both sides of the transpose in cache
+  for (size_t u0 = 0; u0 < units; u0 += kTile) {
+    for (size_t k0 = 0; k0 < depth; k0 += kTile) {
+      const size_t u1 = std::min(units, u0 + kTile), k1 = std::min(depth, k0 + kTile);
+      for (size_t u = u0; u < u1; ++u) {
+        for (size_t k = k0; k < k1; ++k) packed[k * units + u] = src[u * depth + k];
+      }
+    }
   }
   return packed;
 }
