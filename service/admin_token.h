@@ -1,8 +1,10 @@
-// AdminToken: the bearer token that RPCs changing server state (Calibrate,
-// which measures and writes the calibration file) require when the server
-// is given --admin_token_file. Read once at start; compared in constant
-// time (the time taken does not depend on where a wrong token differs, nor
-// on the configured token's length).
+// AdminToken: the bearer token that RPCs changing server state require when
+// the server is given --admin_token_file: Calibrate (measures and writes the
+// calibration file) and SetCalibration (replaces the figures every caller
+// gets). Read once at start; compared in constant time (the time taken does
+// not depend on where a wrong token differs, nor on the configured token's
+// length). Clients (the fleet driver's --admin_token_file) read it the same
+// way and send AuthorizationValue().
 //
 // Immutable after Create(); thread-safe.
 
@@ -38,6 +40,9 @@ class AdminToken {
 
   // Constant-time equality of `presented` with the token.
   bool Matches(std::string_view presented) const;
+
+  // What a client sends as its `authorization` metadata.
+  std::string AuthorizationValue() const { return "Bearer " + token_; }
 
  private:
   explicit AdminToken(std::string token) : token_(std::move(token)) {}

@@ -61,13 +61,16 @@ grpc::Status EmulatorService::RunExperiment(grpc::ServerContext* context,
   return ToGrpcStatus(status);
 }
 
+grpc::Status EmulatorService::AuthorizeAdmin(const grpc::ServerContext& context) const {
+  return context_.admin_token != nullptr ? context_.admin_token->Authorize(context)
+                                         : grpc::Status::OK;
+}
+
 grpc::Status EmulatorService::Calibrate(grpc::ServerContext* context,
                                         const v1::CalibrateRequest* request,
                                         v1::CalibrateResponse* response) {
   // Calibrate measures (holding a slot) and rewrites the calibration file.
-  if (context_.admin_token != nullptr) {
-    if (grpc::Status s = context_.admin_token->Authorize(*context); !s.ok()) return s;
-  }
+  if (grpc::Status s = AuthorizeAdmin(*context); !s.ok()) return s;
   std::unique_ptr<ComputeSlots::Admission> admission;
   if (absl::Status s = context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
       !s.ok()) {
@@ -117,9 +120,11 @@ grpc::Status EmulatorService::GetCalibration(grpc::ServerContext* context,
   return grpc::Status::OK;
 }
 
-grpc::Status EmulatorService::SetCalibration(grpc::ServerContext*,
+grpc::Status EmulatorService::SetCalibration(grpc::ServerContext* context,
                                              const v1::SetCalibrationRequest* request,
                                              v1::SetCalibrationResponse* response) {
+  // Replaces the figures every caller gets.
+  if (grpc::Status s = AuthorizeAdmin(*context); !s.ok()) return s;
   if (absl::Status s = CheckCalibration(request->calibration(), "calibration"); !s.ok()) {
     return ToGrpcStatus(s);
   }

@@ -4,7 +4,8 @@
 // slots' queue bound (RESOURCE_EXHAUSTED at once when full); Calibrate
 // holds every measurement slot in turn and saves to --calibration.
 // GetCalibration and SetCalibration hand one server's calibration to
-// another (the fleet driver's one calibration per experiment).
+// another (the fleet driver's one calibration per experiment). With an
+// admin token (admin_token.h), Calibrate and SetCalibration require it.
 //
 // Thread-safe (gRPC calls handlers concurrently).
 
@@ -40,6 +41,9 @@ class EmulatorService final : public v1::Emulator::Service {
                               v1::SetCalibrationResponse* response) override;
 
  private:
+  // OK without an admin token; else the token's verdict on the call.
+  grpc::Status AuthorizeAdmin(const grpc::ServerContext& context) const;
+
   ServiceContext context_;
   SessionRunner sessions_;
   ExperimentRunner experiments_;

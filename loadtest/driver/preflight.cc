@@ -162,6 +162,7 @@ absl::StatusOr<PreflightResult> Preflight(const v1::FleetSpec& spec,
   for (size_t i = first_to_set; i < stubs.size(); ++i) {
     grpc::ClientContext context;
     SetDeadline(&context, options.timeout);
+    if (!options.authorization.empty()) context.AddMetadata("authorization", options.authorization);
     v1::SetCalibrationRequest request;
     *request.mutable_calibration() = calibration;
     v1::SetCalibrationResponse response;

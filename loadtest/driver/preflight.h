@@ -45,6 +45,9 @@ struct PreflightOptions {
   std::chrono::milliseconds calibration_timeout{600000};
   // A calibration to use instead of the first server's.
   std::optional<v1::HostCalibration> calibration;
+  // `authorization` metadata of SetCalibration ("Bearer <admin token>"),
+  // for servers that require their admin token; empty: none sent.
+  std::string authorization;
 };
 
 struct PreflightResult {
@@ -54,7 +57,8 @@ struct PreflightResult {
 
 // Errors: INVALID_ARGUMENT (bad address), UNAVAILABLE (a server did not
 // answer), NOT_FOUND (unknown arms or classes, all named),
-// FAILED_PRECONDITION (servers disagree on the calibration).
+// FAILED_PRECONDITION (servers disagree on the calibration), UNAUTHENTICATED
+// (a server requires an admin token that was not given or does not match).
 absl::StatusOr<PreflightResult> Preflight(const v1::FleetSpec& spec,
                                           const PreflightOptions& options);
 

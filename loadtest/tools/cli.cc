@@ -26,6 +26,7 @@
 #include "loadtest/driver/driver.h"
 #include "loadtest/driver/fleet_plan.h"
 #include "loadtest/driver/preflight.h"
+#include "service/admin_token.h"
 #include "service/transport_security.h"
 #include "loadtest/tools/campaign.h"
 #include "loadtest/tools/experiment_runner.h"
@@ -57,6 +58,8 @@ constexpr char kRunUsage[] =
   --tls_ca FILE            TLS: trust servers signed by this CA (PEM); plaintext without
   --tls_cert FILE, --tls_key FILE  TLS: client certificate and key (mutual TLS)
   --tls_server_name NAME   TLS: the name to verify instead of the address's host
+  --admin_token_file FILE  the servers' admin token, sent with SetCalibration (servers
+                           started with --admin_token_file require it)
   report flags (whole fleet), as `report`: --confidence X (0.95), --min-effect X (0.05),
                            --replicates N (1000), --threads N (the host's cores),
                            --stratify 1|0 (1)
@@ -323,6 +326,7 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   const service::ClientTlsFiles tls{flags.GetString("tls_ca", ""), flags.GetString("tls_cert", ""),
                                     flags.GetString("tls_key", "")};
   const std::string tls_server_name = flags.GetString("tls_server_name", "");
+  const std::string admin_token_file = flags.GetString("admin_token_file", "");
   const int64_t looks = flags.GetInt("looks", 1);
   const AnalysisOptions o = ReportOptions(flags);
   if (flags.help()) return Help(flags, kRunUsage, out, err);
@@ -364,6 +368,12 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   preflight_options.addresses = options.addresses;
   preflight_options.credentials = options.credentials;
   preflight_options.tls_server_name = options.tls_server_name;
+  if (!admin_token_file.empty()) {
+    absl::StatusOr<std::unique_ptr<service::AdminToken>> token =
+        service::AdminToken::FromFile(admin_token_file);
+    if (!token.ok()) return Fail(err, token.status());
+    preflight_options.authorization = (*token)->AuthorizationValue();
+  }
   if (!calibration_path.empty()) {
     absl::StatusOr<v1::HostCalibration> calibration = ReadCalibrationFile(calibration_path);
     if (!calibration.ok()) return Fail(err, calibration.status());

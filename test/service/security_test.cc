@@ -204,6 +204,45 @@ TEST(SecurityTest, CalibrateNeedsTheAdminToken) {
   EXPECT_TRUE(server.EmulatorStub()->ListDeviceClasses(&context, request, &response).ok());
 }
 
+TEST(SecurityTest, SetCalibrationNeedsTheAdminToken) {
+  std::vector<std::string> flags = DefaultServerFlags();
+  flags.push_back("--admin_token_file=" + Cert("admin_token"));
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(flags)) << server.log();
+  std::string token = ReadFile(Cert("admin_token"));
+  while (!token.empty() && token.back() == '\n') token.pop_back();
+  auto stub = server.EmulatorStub();
+  auto fingerprint = [&] {
+    grpc::ClientContext context;
+    v1::GetCalibrationRequest request;
+    v1::GetCalibrationResponse response;
+    EXPECT_TRUE(stub->GetCalibration(&context, request, &response).ok());  // read-only: no token
+    return response;
+  };
+  const v1::GetCalibrationResponse before = fingerprint();
+  ASSERT_EQ(before.fingerprint().size(), 16u);
+  // A valid calibration with other figures: what an attacker would hand in.
+  v1::HostCalibration changed = before.calibration();
+  ASSERT_GT(changed.costs_size(), 0);
+  changed.mutable_costs(0)->set_inference_us(changed.costs(0).inference_us() + 1000);
+  auto set = [&](const std::string& authorization) {
+    grpc::ClientContext context;
+    if (!authorization.empty()) context.AddMetadata("authorization", authorization);
+    v1::SetCalibrationRequest request;
+    *request.mutable_calibration() = changed;
+    v1::SetCalibrationResponse response;
+    return stub->SetCalibration(&context, request, &response);
+  };
+  for (const std::string& authorization : {std::string(), "Bearer " + token + "x", token}) {
+    EXPECT_EQ(set(authorization).error_code(), grpc::StatusCode::UNAUTHENTICATED) << authorization;
+  }
+  EXPECT_EQ(fingerprint().fingerprint(), before.fingerprint())
+      << "an unauthenticated SetCalibration changed the calibration";
+  const grpc::Status authorized = set("Bearer " + token);
+  EXPECT_TRUE(authorized.ok()) << authorized.error_message();
+  EXPECT_NE(fingerprint().fingerprint(), before.fingerprint());
+}
+
 }  // namespace
 }  // namespace testing
 }  // namespace edgefleet
