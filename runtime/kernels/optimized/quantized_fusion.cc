@@ -34,26 +34,13 @@ const Tensor* TensorOf(const EValue* v, ScalarType dtype) {
   return &t;
 }
 
-// Live instructions naming `v` other than its writer.
-size_t DirectReaders(const PlanEditor& plan, const EValue* v) {
-  const int64_t w = plan.writer(v);
-  size_t n = 0;
-  for (size_t pc = 0; pc < plan.num_instructions(); ++pc) {
-    if (plan.op(pc) == nullptr || static_cast<int64_t>(pc) == w) continue;
-    const Span<EValue*> args = plan.args(pc);
-    bool reads = false;
-    for (size_t a = 0; a < args.size(); ++a) reads = reads || args[a] == v;
-    n += reads;
-  }
-  return n;
-}
-
-// An intermediate value the fusion may drop: read by one instruction, not
-// I/O. (PlanEditor::num_readers also counts readers of views without an
-// instruction that share the value's planned bytes; those are checked by
-// AliasReadsCovered once the whole rewrite is known.)
+// An intermediate value the fusion may drop: read by one instruction
+// (through lists included), not I/O. (PlanEditor::num_readers also counts
+// readers of views without an instruction that share the value's planned
+// bytes; those are checked by AliasReadsCovered once the whole rewrite is
+// known.)
 bool Private(const PlanEditor& plan, const EValue* v) {
-  return DirectReaders(plan, v) == 1 && !plan.is_method_io(v);
+  return NumNamingReaders(plan, v) == 1 && !plan.is_method_io(v);
 }
 
 bool Contains(const int64_t* pcs, size_t n, int64_t pc) {
@@ -69,19 +56,18 @@ bool Contains(const int64_t* pcs, size_t n, int64_t pc) {
 // that covers the alias's bytes (then the view reads that, not `v`).
 bool AliasReadsCovered(const PlanEditor& plan, const EValue* v, int64_t from,
                        const int64_t* dropped, size_t num_dropped) {
-  if (v == nullptr || !v->is_tensor() || plan.num_readers(v) == DirectReaders(plan, v)) {
+  if (v == nullptr || !v->is_tensor() || plan.num_readers(v) == NumNamingReaders(plan, v)) {
     return true;
   }
   const Tensor& t = v->to_tensor();
   for (size_t r = static_cast<size_t>(from) + 1; r < plan.num_instructions(); ++r) {
     if (plan.op(r) == nullptr) continue;
-    const Span<EValue*> args = plan.args(r);
-    for (size_t a = 0; a < args.size(); ++a) {
-      const EValue* alias = args[a];
-      if (alias == v || !alias->is_tensor() || plan.writer(alias) != -1 ||
+    bool covered_all = true;
+    ForEachArgValue(plan.args(r), [&](const EValue* alias) {
+      if (!covered_all || alias == v || !alias->is_tensor() || plan.writer(alias) != -1 ||
           plan.is_constant(alias) || plan.is_method_io(alias) ||
           !Overlaps(alias->to_tensor(), t)) {
-        continue;
+        return;
       }
       const Tensor& at = alias->to_tensor();
       const char* a0 = static_cast<const char*>(at.data());
@@ -97,22 +83,11 @@ bool AliasReadsCovered(const PlanEditor& plan, const EValue* v, int64_t from,
         const char* o0 = static_cast<const char*>(ot.data());
         covered = o0 <= a0 && a0 + at.nbytes() <= o0 + ot.nbytes();
       }
-      if (!covered) return false;
-    }
+      covered_all = covered;
+    });
+    if (!covered_all) return false;
   }
   return true;
-}
-
-// The first live instruction after `pc` reading `value`, or -1.
-int64_t ReaderAfter(const PlanEditor& plan, size_t pc, const EValue* value) {
-  for (size_t i = pc + 1; i < plan.num_instructions(); ++i) {
-    if (plan.op(i) == nullptr) continue;
-    const Span<EValue*> args = plan.args(i);
-    for (size_t a = 0; a < args.size(); ++a) {
-      if (args[a] == value) return static_cast<int64_t>(i);
-    }
-  }
-  return -1;
 }
 
 struct PerTensor {
@@ -307,11 +282,12 @@ bool MemorySafe(const PlanEditor& plan, int64_t in_read, int64_t first, int64_t 
     bool skip = false;
     for (size_t i = 0; i < num_absorbed; ++i) skip = skip || absorbed[i] == pc;
     if (skip) continue;
-    const Span<EValue*> args = plan.args(static_cast<size_t>(pc));
-    for (size_t a = 0; a < args.size(); ++a) {
-      if (pc < first && plan.writer(args[a]) == pc && OverlapsValue(args[a], in)) return false;
-      if (pc > first && OverlapsValue(args[a], out)) return false;
-    }
+    bool clobbers = false;
+    ForEachArgValue(plan.args(static_cast<size_t>(pc)), [&](const EValue* a) {
+      clobbers = clobbers || (pc < first && plan.writer(a) == pc && OverlapsValue(a, in)) ||
+                 (pc > first && OverlapsValue(a, out));
+    });
+    if (clobbers) return false;
   }
   return true;
 }
@@ -330,7 +306,7 @@ struct Tail {
 
 bool MatchTail(const PlanEditor& plan, size_t op_pc, EValue* y_f, Tail* t) {
   if (!Private(plan, y_f)) return false;
-  const int64_t q_pc = ReaderAfter(plan, op_pc, y_f);
+  const int64_t q_pc = FirstReaderAfter(plan, op_pc, y_f);
   if (!MatchQuantize(plan, q_pc, y_f, &t->out, &t->q)) return false;
   t->pcs[0] = q_pc;
   t->count = 1;
@@ -341,7 +317,7 @@ bool MatchTail(const PlanEditor& plan, size_t op_pc, EValue* y_f, Tail* t) {
   // Optional activation between a dequantize and a requantize.
   EValue* y_q = t->out;
   if (!Private(plan, y_q)) return true;
-  const int64_t dq_pc = ReaderAfter(plan, static_cast<size_t>(q_pc), y_q);
+  const int64_t dq_pc = FirstReaderAfter(plan, static_cast<size_t>(q_pc), y_q);
   PerTensor dq_params, q2_params;
   EValue* dq_in = nullptr;
   if (!IsOp(plan, dq_pc, kDequantize)) return true;
@@ -351,7 +327,7 @@ bool MatchTail(const PlanEditor& plan, size_t op_pc, EValue* y_f, Tail* t) {
   if (!MatchDequantize(plan, dq_pc, z_f, &dq_in, &dq_params) || !Private(plan, z_f)) {
     return true;
   }
-  const int64_t act_pc = ReaderAfter(plan, static_cast<size_t>(dq_pc), z_f);
+  const int64_t act_pc = FirstReaderAfter(plan, static_cast<size_t>(dq_pc), z_f);
   if (act_pc < 0) return true;
   const Span<EValue*> act_args = plan.args(static_cast<size_t>(act_pc));
   if (act_args.size() < 3 || act_args[0] != z_f) return true;
@@ -363,7 +339,7 @@ bool MatchTail(const PlanEditor& plan, size_t op_pc, EValue* y_f, Tail* t) {
   for (size_t i = 1; i + 2 < act_args.size(); ++i) {
     if (act_args[i]->is_tensor() || plan.writer(act_args[i]) != -1) return true;
   }
-  const int64_t q2_pc = ReaderAfter(plan, static_cast<size_t>(act_pc), a_f);
+  const int64_t q2_pc = FirstReaderAfter(plan, static_cast<size_t>(act_pc), a_f);
   EValue* out2 = nullptr;
   if (!MatchQuantize(plan, q2_pc, a_f, &out2, &q2_params)) return true;
   const Tensor& o1 = t->out->to_tensor();
@@ -427,7 +403,7 @@ void Rewrite(PlanEditor& plan, size_t op_pc, EValue* x_q, EValue* blob, const Ta
   for (size_t i = 0; i < num_feeders; ++i) {
     const int64_t pc = feeders[i];
     if (pc >= 0 && plan.op(static_cast<size_t>(pc)) != nullptr &&
-        DirectReaders(plan, feeder_outs[i]) == 0 && !plan.is_method_io(feeder_outs[i]) &&
+        NumNamingReaders(plan, feeder_outs[i]) == 0 && !plan.is_method_io(feeder_outs[i]) &&
         AliasReadsCovered(plan, feeder_outs[i], pc, &pc, 1)) {
       plan.Remove(static_cast<size_t>(pc));
     }
@@ -649,7 +625,7 @@ void FuseAdd(PlanEditor& plan, size_t pc) {
   for (int k = 0; k < 2; ++k) {
     const int64_t f = feeders[k];
     if (f >= 0 && plan.op(static_cast<size_t>(f)) != nullptr &&
-        DirectReaders(plan, feeder_outs[k]) == 0 && !plan.is_method_io(feeder_outs[k]) &&
+        NumNamingReaders(plan, feeder_outs[k]) == 0 && !plan.is_method_io(feeder_outs[k]) &&
         AliasReadsCovered(plan, feeder_outs[k], f, &f, 1)) {
       plan.Remove(static_cast<size_t>(f));
     }

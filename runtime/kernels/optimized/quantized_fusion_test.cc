@@ -23,6 +23,7 @@ namespace {
 using testing::TestIntList;
 using testing::TestPlan;
 using testing::TestTensor;
+using testing::TestTensorList;
 
 
 std::vector<int8_t> RandomInt8(size_t n, uint32_t seed, int lo, int hi) {
@@ -202,6 +203,46 @@ TEST(QuantizedFusionTest, FusesResidualAdd) {
     out.Set(std::vector<int8_t>(200, 0));
     ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
     EXPECT_EQ(out.Values(), want);
+  }
+}
+
+// A value read only through a tensor list (aten::cat's inputs) is still
+// read: the fusion must keep computing it.
+TEST(QuantizedFusionTest, KeepsValuesReadThroughTensorLists) {
+  {  // The dequantized input also feeds a cat: its dequantize stays.
+    ConvChain c;
+    TestPlan plan;
+    c.Build(plan);
+    TestTensorList list({c.xf.ev()});
+    TestTensor<float> joined({1, 8, 9, 7});
+    EValue dim = EValue::FromInt(1);
+    plan.Add("aten::cat.out", portable::CatOut, {list.ev(), &dim, joined.ev(), joined.ev()});
+    plan.SetIo(joined.ev());
+    ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
+    const std::vector<float> want_joined = joined.Values();
+    const std::vector<int8_t> want_out = c.out.Values();
+    FuseQuantizedConvolution(plan);
+    EXPECT_STREQ(plan.op(2), "edgefleet::quantized_convolution");
+    EXPECT_NE(plan.op(1), nullptr) << "the dequantize the cat reads was removed";
+    c.xf.Set(std::vector<float>(want_joined.size(), 0.0f));
+    joined.Set(std::vector<float>(want_joined.size(), 0.0f));
+    c.out.Set(std::vector<int8_t>(want_out.size(), 0));
+    ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
+    EXPECT_EQ(joined.Values(), want_joined);
+    EXPECT_EQ(c.out.Values(), want_out);
+  }
+  {  // The convolution's float output is read once directly, once through
+     // a list: it is not private to the quantize, so nothing is fused.
+    ConvChain c;
+    TestPlan plan;
+    c.Build(plan);
+    TestTensorList list({c.yf.ev()});
+    TestTensor<float> joined({1, 12, 9, 7});
+    EValue dim = EValue::FromInt(1);
+    plan.Add("aten::cat.out", portable::CatOut, {list.ev(), &dim, joined.ev(), joined.ev()});
+    const size_t before = plan.live();
+    FuseQuantizedConvolution(plan);
+    EXPECT_EQ(plan.live(), before);
   }
 }
 
