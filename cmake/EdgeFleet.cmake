@@ -8,6 +8,11 @@
 #   A GoogleTest binary registered with ctest.
 
 set(EF_WARNINGS -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers)
+# CI builds with warnings as errors (preset `werror`, .ci/run).
+option(EF_WERROR "Treat compiler warnings in our targets as errors" OFF)
+if(EF_WERROR)
+  list(APPEND EF_WARNINGS -Werror)
+endif()
 
 function(ef_cc_library)
   cmake_parse_arguments(EF "RUNTIME" "NAME" "SRCS;HDRS;DEPS;PRIVATE_DEPS" ${ARGN})
