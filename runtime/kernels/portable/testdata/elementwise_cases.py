@@ -4,7 +4,8 @@ activations, bitwise and other binary operators (make_reference.py).
 
 import torch
 
-from reference_cases import CHANNELS_LAST, Out, OutSpec, Layout, dtype_name, case, error, randn, randint
+from reference_cases import (
+    CHANNELS_LAST, Out, OutSpec, Layout, dtype_name, case, error, randn, randint)
 
 
 # ---------------------------------------------------------------- unary math

@@ -3,9 +3,11 @@
 """
 
 import math
+
 import torch
 
-from reference_cases import CHANNELS_LAST, cases, Out, OutSpec, Layout, tensor_json, case, error, randn, randint
+from reference_cases import (
+    CHANNELS_LAST, cases, Out, OutSpec, Layout, tensor_json, case, error, randn, randint)
 
 
 # --------------------------------------------------------------- reductions

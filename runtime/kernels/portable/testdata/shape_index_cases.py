@@ -4,7 +4,8 @@ kernels (make_reference.py).
 
 import torch
 
-from reference_cases import CHANNELS_LAST, Out, OutSpec, Layout, TensorList, case, inplace, error, randn, randint
+from reference_cases import (
+    CHANNELS_LAST, Out, OutSpec, Layout, TensorList, case, inplace, error, randn, randint)
 
 
 # ------------------------------------------------ shape, index and padding
