@@ -206,43 +206,46 @@ TEST(QuantizedFusionTest, FusesResidualAdd) {
   }
 }
 
+// A ConvChain plan with an aten::cat that reads `channels` of the chain's
+// float tensors (`read`, 1 x channels x 9 x 7) only through its tensor list.
+struct ChainWithCat {
+  ChainWithCat(TestTensor<float> ConvChain::*read, int channels)
+      : list({(c.*read).ev()}), joined({1, channels, 9, 7}) {
+    c.Build(plan);
+    plan.Add("aten::cat.out", portable::CatOut, {list.ev(), &dim, joined.ev(), joined.ev()});
+    plan.SetIo(joined.ev());
+  }
+  ConvChain c;
+  TestPlan plan;
+  TestTensorList list;
+  TestTensor<float> joined;
+  EValue dim = EValue::FromInt(1);
+};
+
 // A value read only through a tensor list (aten::cat's inputs) is still
 // read: the fusion must keep computing it.
 TEST(QuantizedFusionTest, KeepsValuesReadThroughTensorLists) {
-  {  // The dequantized input also feeds a cat: its dequantize stays.
-    ConvChain c;
-    TestPlan plan;
-    c.Build(plan);
-    TestTensorList list({c.xf.ev()});
-    TestTensor<float> joined({1, 8, 9, 7});
-    EValue dim = EValue::FromInt(1);
-    plan.Add("aten::cat.out", portable::CatOut, {list.ev(), &dim, joined.ev(), joined.ev()});
-    plan.SetIo(joined.ev());
-    ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
-    const std::vector<float> want_joined = joined.Values();
-    const std::vector<int8_t> want_out = c.out.Values();
-    FuseQuantizedConvolution(plan);
-    EXPECT_STREQ(plan.op(2), "edgefleet::quantized_convolution");
-    EXPECT_NE(plan.op(1), nullptr) << "the dequantize the cat reads was removed";
-    c.xf.Set(std::vector<float>(want_joined.size(), 0.0f));
-    joined.Set(std::vector<float>(want_joined.size(), 0.0f));
-    c.out.Set(std::vector<int8_t>(want_out.size(), 0));
-    ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
-    EXPECT_EQ(joined.Values(), want_joined);
-    EXPECT_EQ(c.out.Values(), want_out);
+  {  // The dequantized input also feeds the cat: its dequantize stays.
+    ChainWithCat g(&ConvChain::xf, 8);
+    ASSERT_EQ(g.plan.Execute(), Error::kOk) << LastErrorDetail();
+    const std::vector<float> want_joined = g.joined.Values();
+    const std::vector<int8_t> want_out = g.c.out.Values();
+    FuseQuantizedConvolution(g.plan);
+    EXPECT_STREQ(g.plan.op(2), "edgefleet::quantized_convolution");
+    EXPECT_NE(g.plan.op(1), nullptr) << "the dequantize the cat reads was removed";
+    g.c.xf.Set(std::vector<float>(want_joined.size(), 0.0f));
+    g.joined.Set(std::vector<float>(want_joined.size(), 0.0f));
+    g.c.out.Set(std::vector<int8_t>(want_out.size(), 0));
+    ASSERT_EQ(g.plan.Execute(), Error::kOk) << LastErrorDetail();
+    EXPECT_EQ(g.joined.Values(), want_joined);
+    EXPECT_EQ(g.c.out.Values(), want_out);
   }
   {  // The convolution's float output is read once directly, once through
-     // a list: it is not private to the quantize, so nothing is fused.
-    ConvChain c;
-    TestPlan plan;
-    c.Build(plan);
-    TestTensorList list({c.yf.ev()});
-    TestTensor<float> joined({1, 12, 9, 7});
-    EValue dim = EValue::FromInt(1);
-    plan.Add("aten::cat.out", portable::CatOut, {list.ev(), &dim, joined.ev(), joined.ev()});
-    const size_t before = plan.live();
-    FuseQuantizedConvolution(plan);
-    EXPECT_EQ(plan.live(), before);
+     // the list: it is not private to the quantize, so nothing is fused.
+    ChainWithCat g(&ConvChain::yf, 12);
+    const size_t before = g.plan.live();
+    FuseQuantizedConvolution(g.plan);
+    EXPECT_EQ(g.plan.live(), before);
   }
 }
 
