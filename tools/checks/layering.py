@@ -194,7 +194,7 @@ def _includes(text):
 
 CALL = re.compile(r"\b(ef_cc_library|ef_cc_binary|ef_cc_test|add_library|add_executable|"
                   r"target_link_libraries)\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)", re.S)
-KEYWORDS = {"NAME", "SRCS", "HDRS", "DEPS", "PRIVATE_DEPS", "RUNTIME", "LABELS", "PUBLIC",
+KEYWORDS = {"NAME", "SRCS", "HDRS", "DEPS", "PRIVATE_DEPS", "RUNTIME", "LABELS", "PREFIX", "PUBLIC",
             "PRIVATE", "INTERFACE", "STATIC", "SHARED"}
 
 
