@@ -1,21 +1,12 @@
 #include "runtime/kernels/optimized/quantized_depthwise.h"
-#include "runtime/kernels/optimized/quantized_depthwise_variants.h"
 
 #include <algorithm>
 #include <cstring>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
-// GCC 12 reports the intentionally undefined registers of
-// _mm512_undefined_*() inside the intrinsics headers as maybe-uninitialized.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
+#include "runtime/kernels/optimized/avx512_intrinsics.h"
 #include "runtime/kernels/optimized/cpu_features.h"
 #include "runtime/kernels/optimized/int8_gemm.h"
+#include "runtime/kernels/optimized/quantized_depthwise_variants.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 #include "runtime/kernels/optimized/vec.h"
 
