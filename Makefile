@@ -1,5 +1,5 @@
 # Thin entry points; the real work lives in CMake, deploy/ and tools/.
-#   make demo   set up, build, run the main job
+#   make demo   set up, build the server and the driver, run a fleet A/B
 #   make test   set up, build, run every test
 #   make asan   the tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench  our runtime vs the real ExecuTorch runtime, side by side
@@ -35,7 +35,10 @@ test: build
 asan:
 	@$(MAKE) --no-print-directory test PRESET=asan
 
-demo: build
+# Only the server and the driver (and their libraries): the first report
+# does not wait for the test suite to compile.
+demo: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target edgefleet-server edgefleet-loadtest
 	@./loadtest/tools/demo.sh $(BUILD_DIR)
 
 bench: build

@@ -4,10 +4,15 @@
 #   A static library. RUNTIME marks on-device runtime code: built with
 #   -fno-exceptions -fno-rtti (docs/runtime.md: no exceptions, no RTTI in the runtime).
 # ef_cc_binary(NAME <name> SRCS ... [DEPS ...])
-# ef_cc_test(NAME <name> SRCS ... [DEPS ...] [LABELS ...])
-#   A GoogleTest binary registered with ctest.
+# ef_cc_test(NAME <name> SRCS ... [DEPS ...] [LABELS ...] [PREFIX <prefix>])
+#   A GoogleTest binary registered with ctest (test names get PREFIX).
 
 set(EF_WARNINGS -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers)
+# CI builds with warnings as errors (preset `werror`, .ci/run).
+option(EF_WERROR "Treat compiler warnings in our targets as errors" OFF)
+if(EF_WERROR)
+  list(APPEND EF_WARNINGS -Werror)
+endif()
 
 function(ef_cc_library)
   cmake_parse_arguments(EF "RUNTIME" "NAME" "SRCS;HDRS;DEPS;PRIVATE_DEPS" ${ARGN})
@@ -28,11 +33,12 @@ function(ef_cc_binary)
 endfunction()
 
 function(ef_cc_test)
-  cmake_parse_arguments(EF "" "NAME" "SRCS;DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(EF "" "NAME;PREFIX" "SRCS;DEPS;LABELS" ${ARGN})
   add_executable(${EF_NAME} ${EF_SRCS})
   target_link_libraries(${EF_NAME} PRIVATE ${EF_DEPS} GTest::gtest GTest::gtest_main)
   target_compile_options(${EF_NAME} PRIVATE ${EF_WARNINGS})
   gtest_discover_tests(${EF_NAME}
+    TEST_PREFIX "${EF_PREFIX}"
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
     PROPERTIES LABELS "${EF_LABELS}"
     DISCOVERY_TIMEOUT 60)

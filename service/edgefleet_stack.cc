@@ -1,12 +1,11 @@
 #include "service/edgefleet_stack.h"
 
 #include <chrono>
-#include <cstring>
 
 #include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
 #include "runtime/module/module.h"
-#include "runtime/tools/host_tensor.h"
+#include "runtime/module/method_io.h"
 #include "runtime/backends/xnnpack/xnnpack_backend.h"
 #include "service/status_mapping.h"
 
@@ -34,22 +33,17 @@ class EdgefleetModel final : public LoadedModel {
       return absl::InvalidArgumentError("model takes " + std::to_string(method_->num_inputs()) +
                                         " inputs, got " + std::to_string(inputs.size()));
     }
-    // Host tensors must outlive Execute (unplanned inputs are aliased).
-    std::vector<std::unique_ptr<tools::HostTensor>> hosts;
+    // Each input and output is copied once here: an input into the method's
+    // planned arena (or, unplanned, into a tensor the binder keeps alive
+    // through Execute), an output into its TensorData.
+    InputBinder binder;
+    std::vector<int32_t> sizes;
     for (size_t i = 0; i < inputs.size(); ++i) {
-      std::vector<int32_t> sizes;
-      for (int64_t d : inputs[i].shape) sizes.push_back(static_cast<int32_t>(d));
-      Result<std::unique_ptr<tools::HostTensor>> host = tools::HostTensor::Create(
-          inputs[i].dtype, Span<const int32_t>(sizes.data(), sizes.size()));
-      if (!host.ok()) {
-        return LastRuntimeErrorToStatus(host.error(), "input " + std::to_string(i));
-      }
-      if (!inputs[i].bytes.empty()) {
-        memcpy((*host)->tensor().mutable_data(), inputs[i].bytes.data(), inputs[i].bytes.size());
-      }
-      const Error set = method_->SetInput(i, (*host)->value());
+      sizes.assign(inputs[i].shape.begin(), inputs[i].shape.end());
+      const Error set = binder.Bind(
+          *method_, i, inputs[i].dtype, Span<const int32_t>(sizes.data(), sizes.size()),
+          Span<const uint8_t>(inputs[i].bytes.data(), inputs[i].bytes.size()));
       if (set != Error::kOk) return LastRuntimeErrorToStatus(set, "input " + std::to_string(i));
-      hosts.push_back(std::move(*host));
     }
     const Error executed = method_->Execute();
     if (executed != Error::kOk) return LastRuntimeErrorToStatus(executed, "execute");
@@ -57,15 +51,16 @@ class EdgefleetModel final : public LoadedModel {
     for (size_t j = 0; j < method_->num_outputs(); ++j) {
       const EValue& value = method_->output(j);
       if (!value.is_tensor()) continue;  // scalars are not served
-      Result<std::unique_ptr<tools::HostTensor>> copy =
-          tools::HostTensor::CopyOf(value.to_tensor());
-      if (!copy.ok()) return LastRuntimeErrorToStatus(copy.error(), "output " + std::to_string(j));
-      const Tensor& t = (*copy)->tensor();
+      const Tensor& t = value.to_tensor();
       TensorData out;
       out.dtype = t.dtype();
-      for (int32_t d : t.sizes()) out.shape.push_back(d);
-      const uint8_t* data = static_cast<const uint8_t*>(t.data());
-      out.bytes.assign(data, data + t.nbytes());
+      out.shape.assign(t.sizes().begin(), t.sizes().end());
+      out.bytes.resize(t.nbytes());
+      const Error copied =
+          CopyToContiguous(t, Span<uint8_t>(out.bytes.data(), out.bytes.size()));
+      if (copied != Error::kOk) {
+        return LastRuntimeErrorToStatus(copied, "output " + std::to_string(j));
+      }
       outputs.push_back(std::move(out));
     }
     return outputs;

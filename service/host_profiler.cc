@@ -13,7 +13,7 @@
 #include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
 #include "runtime/module/module.h"
-#include "runtime/tools/method_inputs.h"
+#include "runtime/module/method_inputs.h"
 #include "service/op_classes.h"
 #include "service/status_mapping.h"
 #include "service/textproto_file.h"
@@ -111,7 +111,7 @@ absl::StatusOr<v1::ModelHostProfile> MeasureHostProfile(const std::string& model
   Result<Method*> loaded = (*module)->LoadMethod(kMethod);
   if (!loaded.ok()) return LastRuntimeErrorToStatus(loaded.error(), "loading " + model);
   Method& method = **loaded;
-  Result<tools::MethodInputs> inputs = tools::MethodInputs::Random(method.meta(), /*seed=*/1);
+  Result<MethodInputs> inputs = MethodInputs::Random(method.meta(), /*seed=*/1);
   if (!inputs.ok()) return LastRuntimeErrorToStatus(inputs.error(), "inputs of " + model);
 
   const int runs = std::max(1, options.runs);

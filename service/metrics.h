@@ -1,4 +1,4 @@
-// ServiceMetrics: the server's Prometheus metrics (DESIGN.md section 5),
+// ServiceMetrics: the server's Prometheus metrics (docs/service.md),
 // registered once on a registry that an Exposer serves on its own port.
 //
 // Families (base units, `_total` counters):

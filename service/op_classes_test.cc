@@ -5,19 +5,19 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/tools/host_tensor.h"
+#include "runtime/module/host_tensor.h"
 
 namespace edgefleet {
 namespace service {
 namespace {
 
 struct Args {
-  std::vector<std::unique_ptr<tools::HostTensor>> tensors;
+  std::vector<std::unique_ptr<HostTensor>> tensors;
   std::vector<EValue> values;
   std::vector<EValue*> pointers;
 
   void Tensor(std::vector<int32_t> sizes) {
-    tensors.push_back(std::move(*tools::HostTensor::Create(
+    tensors.push_back(std::move(*HostTensor::Create(
         ScalarType::kFloat, Span<const int32_t>(sizes.data(), sizes.size()))));
   }
 

@@ -8,8 +8,9 @@
 // scaling is Amdahl's law over the class's cores, big cores first, with
 // static partitioning (every thread gets an equal share, so the slowest
 // core in use sets the pace). This is the single-slowdown model; the
-// two-factor roofline model of DESIGN section 5 replaces ComputeUs() with one
-// that takes a compute-bound and a memory-bound part.
+// per-operator-class model (docs/service.md, "Predicting device latency")
+// replaces ComputeUs() with one that takes a compute-bound and a
+// memory-bound part.
 //
 // ThermalState scales speed by the heat state; OsNoise adds seeded jitter
 // and preemptions. Every function is deterministic: the same inputs give

@@ -1,6 +1,6 @@
 // Deterministic hashed assignment of devices to arms, for experiments that
-// cannot run every device on both arms (DESIGN.md §6: "assignment otherwise
-// by deterministic hashing of a device id").
+// cannot run every device on both arms (the paired design is the default;
+// docs/statistics.md).
 //
 // The arm depends only on (experiment seed, device id): the same device gets
 // the same arm in every shard, process and rerun, independent of order. The

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make demo` (issue 5): start edgefleet-server on loopback with the default
+# `make demo`: start edgefleet-server on loopback with the default
 # device classes and the embedded default model on both stacks, run the
 # default fleet spec with edgefleet-loadtest, write the reports under
 # build/demo/, print the Markdown summary and the HTML path, stop the server

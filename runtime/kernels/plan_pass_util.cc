@@ -5,6 +5,53 @@
 
 namespace edgefleet {
 
+bool Names(const PlanEditor& plan, size_t pc, const EValue* v) {
+  if (plan.op(pc) == nullptr) return false;
+  bool names = false;
+  ForEachArgValue(plan.args(pc), [&](const EValue* a) { names = names || a == v; });
+  return names;
+}
+
+size_t NumNamingReaders(const PlanEditor& plan, const EValue* v) {
+  const int64_t w = plan.writer(v);
+  size_t n = 0;
+  for (size_t pc = 0; pc < plan.num_instructions(); ++pc) {
+    n += static_cast<int64_t>(pc) != w && Names(plan, pc, v);
+  }
+  return n;
+}
+
+size_t ReadersAfter(const PlanEditor& plan, size_t pc, const EValue* v, int64_t* pcs,
+                    size_t max) {
+  size_t n = 0;
+  for (size_t r = pc + 1; r < plan.num_instructions(); ++r) {
+    if (!Names(plan, r, v)) continue;
+    if (n == max) return max + 1;
+    pcs[n++] = static_cast<int64_t>(r);
+  }
+  return n;
+}
+
+int64_t FirstReaderAfter(const PlanEditor& plan, size_t pc, const EValue* v) {
+  int64_t first = -1;
+  return ReadersAfter(plan, pc, v, &first, 1) >= 1 ? first : -1;
+}
+
+bool NamedElsewhere(const PlanEditor& plan, const EValue* v, size_t pc) {
+  for (size_t r = 0; r < plan.num_instructions(); ++r) {
+    if (r != pc && Names(plan, r, v)) return true;
+  }
+  return false;
+}
+
+int64_t SoleReader(const PlanEditor& plan, size_t pc, const EValue* v) {
+  if (plan.writer(v) != static_cast<int64_t>(pc) || plan.num_readers(v) != 1 ||
+      plan.is_method_io(v)) {
+    return -1;
+  }
+  return FirstReaderAfter(plan, pc, v);
+}
+
 bool IsOp(const PlanEditor& plan, int64_t pc, const char* name) {
   if (pc < 0) return false;
   const char* op = plan.op(static_cast<size_t>(pc));

@@ -33,6 +33,37 @@ void ForEachArgValue(Span<EValue* const> args, Fn fn) {
   }
 }
 
+// Who reads a value. Every pass asks these, never the argument lists
+// directly: a value is read by an instruction that names it, either as an
+// argument or as an item of a tensor or int list argument (aten::cat reads
+// its inputs through a list). A fusion that counted only direct arguments
+// would drop a value a list still reads.
+
+// True if live instruction `pc` names `v` (directly or through a list).
+bool Names(const PlanEditor& plan, size_t pc, const EValue* v);
+
+// Live instructions naming `v`, other than its writer: its readers. Unlike
+// PlanEditor::num_readers, readers of views that share its memory without
+// naming it are not counted.
+size_t NumNamingReaders(const PlanEditor& plan, const EValue* v);
+
+// Live instructions after `pc` naming `v`, in order, stored in `pcs` up to
+// `max` of them. Returns how many there are, or max + 1 when there are more.
+size_t ReadersAfter(const PlanEditor& plan, size_t pc, const EValue* v, int64_t* pcs,
+                    size_t max);
+
+// The first live instruction after `pc` naming `v`, or -1.
+int64_t FirstReaderAfter(const PlanEditor& plan, size_t pc, const EValue* v);
+
+// True if a live instruction other than `pc` names `v`.
+bool NamedElsewhere(const PlanEditor& plan, const EValue* v, size_t pc);
+
+// The one live instruction after `pc` that names `v`, if `v` is private to
+// it: written only by `pc`, read by exactly one instruction (readers of
+// views sharing its memory included), not method I/O. Else -1 (also when
+// the one read is through a view).
+int64_t SoleReader(const PlanEditor& plan, size_t pc, const EValue* v);
+
 // True if `pc` >= 0 is a live kernel call of operator `name`.
 bool IsOp(const PlanEditor& plan, int64_t pc, const char* name);
 

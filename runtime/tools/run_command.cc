@@ -9,9 +9,9 @@
 #include "runtime/platform/clock.h"
 #include "runtime/tools/error_context.h"
 #include "runtime/tools/file_io.h"
-#include "runtime/tools/host_tensor.h"
 #include "runtime/tools/latency_stats.h"
 #include "runtime/tools/npy.h"
+#include "runtime/tools/npy_tensors.h"
 
 namespace edgefleet {
 namespace tools {
@@ -57,8 +57,7 @@ Result<NpyArray> OutputArray(const EValue& value, bool* is_array) {
     array.data.assign(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
   };
   if (value.is_tensor()) {
-    EF_ASSIGN_OR_RETURN(std::unique_ptr<HostTensor> copy, HostTensor::CopyOf(value.to_tensor()));
-    return copy->ToNpy();
+    return NpyFromTensor(value.to_tensor());
   }
   if (value.is_int()) {
     const int64_t v = value.to_int();
@@ -134,7 +133,7 @@ Result<RunReport> RunModel(const RunOptions& options) {
   EF_ASSIGN_OR_RETURN(const MethodMeta meta, module->program().method_meta(name));
   Result<MethodInputs> inputs = options.inputs.empty()
                                     ? MethodInputs::Random(meta, options.seed)
-                                    : MethodInputs::FromArrays(meta, arrays, options.inputs);
+                                    : MethodInputsFromArrays(meta, arrays, options.inputs);
   if (!inputs.ok()) return inputs.error();
   report.inputs = inputs->descriptions();
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Kubernetes fleet Jobs, run locally (issue 13): takes the rendered
+"""The Kubernetes fleet Jobs, run locally (docs/deploy.md): takes the rendered
 manifests of deploy/k8s (written by tools/k8scheck -out), starts
 edgefleet-server with the Deployment's own arguments and the ConfigMaps'
 own files (device classes, arms, fleet spec), runs the Indexed Job's shard

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Integration test of the Prometheus rules and the Grafana dashboard against
-a real Prometheus (Debian's `prometheus`), issue 13.
+a real Prometheus (Debian's `prometheus`); docs/deploy.md.
 
 Three edgefleet-server replicas on 127.0.0.1 share one calibration; a
 Prometheus scrapes them through file-based service discovery every second

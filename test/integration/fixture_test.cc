@@ -20,7 +20,8 @@
 #include "runtime/kernels/portable/register_portable_kernels.h"
 #include "runtime/module/module.h"
 #include "runtime/tools/file_io.h"
-#include "runtime/tools/host_tensor.h"
+#include "runtime/module/host_tensor.h"
+#include "runtime/tools/npy_tensors.h"
 #include "runtime/tools/npy.h"
 #include "runtime/backends/xnnpack/xnnpack_backend.h"
 
@@ -105,9 +106,9 @@ TEST_P(FixtureTest, MatchesTorchEager) {
   std::vector<tools::NpyArray> expected = LoadNumbered(dir, "expected");
   ASSERT_EQ(inputs.size(), (*method)->num_inputs());
   ASSERT_EQ(expected.size(), (*method)->num_outputs());
-  std::vector<std::unique_ptr<tools::HostTensor>> held;
+  std::vector<std::unique_ptr<HostTensor>> held;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    Result<std::unique_ptr<tools::HostTensor>> t = tools::HostTensor::FromNpy(inputs[i]);
+    Result<std::unique_ptr<HostTensor>> t = tools::HostTensorFromNpy(inputs[i]);
     ASSERT_TRUE(t.ok()) << LastErrorDetail();
     held.push_back(std::move(*t));
   }
@@ -120,10 +121,9 @@ TEST_P(FixtureTest, MatchesTorchEager) {
     for (size_t i = 0; i < expected.size(); ++i) {
       const EValue& out = (*method)->output(i);
       ASSERT_TRUE(out.is_tensor());
-      Result<std::unique_ptr<tools::HostTensor>> copy =
-          tools::HostTensor::CopyOf(out.to_tensor());
+      Result<tools::NpyArray> copy = tools::NpyFromTensor(out.to_tensor());
       ASSERT_TRUE(copy.ok()) << LastErrorDetail();
-      const tools::NpyArray ours = (*copy)->ToNpy();
+      const tools::NpyArray& ours = *copy;
       ASSERT_EQ(ours.dtype, expected[i].dtype) << "output " << i;
       ASSERT_EQ(ours.shape, expected[i].shape) << "output " << i;
       const std::string what = name + " output " + std::to_string(i);

@@ -11,7 +11,7 @@
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
 #include "runtime/module/module.h"
-#include "runtime/tools/host_tensor.h"
+#include "runtime/module/host_tensor.h"
 
 namespace edgefleet {
 namespace {
@@ -41,10 +41,10 @@ class ThirdPartyPteTest : public ::testing::Test {
   // Runs `method` on float inputs filled by `fill(input, element)`; returns
   // output 0 as floats.
   std::vector<float> Run(Method* method, float (*fill)(size_t, int64_t)) {
-    std::vector<std::unique_ptr<tools::HostTensor>> inputs;
+    std::vector<std::unique_ptr<HostTensor>> inputs;
     for (size_t i = 0; i < method->num_inputs(); ++i) {
       TensorInfo info = *method->meta().input_tensor_info(i);
-      auto t = tools::HostTensor::Create(info.dtype, info.sizes);
+      auto t = HostTensor::Create(info.dtype, info.sizes);
       EXPECT_TRUE(t.ok());
       for (int64_t k = 0; k < (*t)->tensor().numel(); ++k) {
         (*t)->tensor().data_as<float>()[k] = fill(i, k);

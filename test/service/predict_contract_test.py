@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The `edgefleet-server predict` contract (issue 18), on the committed fixture
+"""The `edgefleet-server predict` contract (docs/service.md), on the committed fixture
 models and a committed host profile (test/service/testdata/predict_host_profile.textproto,
 no population prior), checked against values computed here by hand from that
 profile: one calibration point scales every model by its summed host cost;

@@ -105,7 +105,8 @@ TEST(ServerBehaviourTest, MetricsCountTheSessionsRun) {
                     "stack=\"edgefleet\"", "model=\"mobilenet_v2_035\""}),
             2);
   EXPECT_EQ(Sample(body, "edgefleet_build_info", {}), 1);
-  // The buckets of DESIGN section 5: 100 us to 60 s, with 16 ms, 700 ms, 5 s.
+  // The documented buckets (docs/service.md, "Metrics"): 100 us to 60 s,
+  // with 16 ms, 700 ms, 5 s.
   for (const char* le : {"le=\"0.0001\"", "le=\"0.016\"", "le=\"0.7\"", "le=\"5\"", "le=\"60\""}) {
     EXPECT_NE(body.find(std::string("edgefleet_inference_seconds_bucket{") ), std::string::npos);
     EXPECT_GT(Sample(body, "edgefleet_model_load_seconds_bucket", {le}), -1) << le;

@@ -28,7 +28,8 @@
 #include "runtime/kernels/portable/register_portable_kernels.h"
 #include "runtime/module/module.h"
 #include "runtime/tools/file_io.h"
-#include "runtime/tools/host_tensor.h"
+#include "runtime/module/host_tensor.h"
+#include "runtime/tools/npy_tensors.h"
 #include "runtime/tools/npy.h"
 #include "runtime/backends/xnnpack/xnnpack_backend.h"
 
@@ -116,7 +117,7 @@ class ZooRun {
     std::vector<tools::NpyArray> outputs;
     EXPECT_EQ(inputs.size(), method_->num_inputs());
     for (size_t i = 0; i < inputs.size(); ++i) {
-      Result<std::unique_ptr<tools::HostTensor>> t = tools::HostTensor::FromNpy(inputs[i]);
+      Result<std::unique_ptr<HostTensor>> t = tools::HostTensorFromNpy(inputs[i]);
       EXPECT_TRUE(t.ok()) << LastErrorDetail();
       if (!t.ok()) return outputs;
       EValue value = (*t)->value();
@@ -129,10 +130,10 @@ class ZooRun {
       const EValue& out = method_->output(i);
       EXPECT_TRUE(out.is_tensor());
       if (!out.is_tensor()) return {};
-      Result<std::unique_ptr<tools::HostTensor>> copy = tools::HostTensor::CopyOf(out.to_tensor());
+      Result<tools::NpyArray> copy = tools::NpyFromTensor(out.to_tensor());
       EXPECT_TRUE(copy.ok()) << LastErrorDetail();
       if (!copy.ok()) return {};
-      outputs.push_back((*copy)->ToNpy());
+      outputs.push_back(std::move(*copy));
     }
     return outputs;
   }

@@ -26,7 +26,7 @@ below the table), which matters only for tiny models.
 Our outputs are also checked against expected_0.npy (max |ours - torch| /
 max(1, |torch|)).
 
-Targets (issue 3): ours within 2x of ET-XNN (column ours/XNN <= 2) and at least 20x
+Targets of the project: ours within 2x of ET-XNN (column ours/XNN <= 2) and at least 20x
 faster than ET (column ET/ours >= 20).
 """
 

@@ -6,15 +6,14 @@
 #include <gtest/gtest.h>
 
 #include "runtime/backends/xnnpack/graph_decoder.h"
+#include "runtime/backends/xnnpack/graph_test_util.h"
 #include "runtime/backends/xnnpack/payload_header.h"
 
 namespace edgefleet {
 namespace xnnpack {
 namespace {
 
-void PutLe(std::vector<uint8_t>& b, size_t at, uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) b[at + i] = static_cast<uint8_t>(v >> (8 * i));
-}
+using testing::PutLe;
 
 // A payload of `total` bytes whose header says: flatbuffer at fb_off (fb_size
 // bytes), constants at cd_off (cd_size bytes).

@@ -41,34 +41,6 @@ bool SameShape(const Tensor& a, const Tensor& b) {
 }
 
 
-// True if a live instruction other than `pc` names `v`.
-bool NamedElsewhere(const PlanEditor& plan, const EValue* v, size_t pc) {
-  for (size_t r = 0; r < plan.num_instructions(); ++r) {
-    if (r == pc || plan.op(r) == nullptr) continue;
-    bool names = false;
-    ForEachArgValue(plan.args(r), [&](const EValue* a) { names = names || a == v; });
-    if (names) return true;
-  }
-  return false;
-}
-
-// The one live instruction after `pc` that names `v`, if `v` is private to
-// it: written only by `pc`, read by exactly one instruction (readers of
-// views sharing its memory included), not method I/O. Else -1.
-int64_t SoleReader(const PlanEditor& plan, size_t pc, const EValue* v) {
-  if (plan.writer(v) != static_cast<int64_t>(pc) || plan.num_readers(v) != 1 ||
-      plan.is_method_io(v)) {
-    return -1;
-  }
-  for (size_t r = pc + 1; r < plan.num_instructions(); ++r) {
-    if (plan.op(r) == nullptr) continue;
-    bool names = false;
-    ForEachArgValue(plan.args(r), [&](const EValue* a) { names = names || a == v; });
-    if (names) return static_cast<int64_t>(r);
-  }
-  return -1;  // read only through a view: leave it
-}
-
 // Most input bytes the fused kernel copies to temp memory when its output
 // shares the input's memory.
 constexpr size_t kMaxInputCopy = size_t{4} << 20;
@@ -338,21 +310,6 @@ bool MatchClamp(const PlanEditor& plan, int64_t pc, const EValue* in, float* lo,
   *hi = bounds[1];
   *out = a[3];
   return true;
-}
-
-// Live instructions after `pc` naming `v`, up to `max` of them.
-size_t ReadersAfter(const PlanEditor& plan, size_t pc, const EValue* v, int64_t* pcs, size_t max) {
-  size_t n = 0;
-  for (size_t r = pc + 1; r < plan.num_instructions(); ++r) {
-    if (plan.op(r) == nullptr) continue;
-    bool names = false;
-    ForEachArgValue(plan.args(r), [&](const EValue* a) { names = names || a == v; });
-    if (names) {
-      if (n == max) return max + 1;
-      pcs[n++] = static_cast<int64_t>(r);
-    }
-  }
-  return n;
 }
 
 // convolution (or the fused one without bounds) at `pc` whose output y

@@ -5,15 +5,9 @@
 
 #if defined(__x86_64__)
 #include <cpuid.h>
-#include <immintrin.h>
 #endif
 
-// GCC 12 reports the intentionally undefined registers of
-// _mm512_undefined_*() inside the intrinsics headers as maybe-uninitialized.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
+#include "runtime/kernels/optimized/avx512_intrinsics.h"
 #include "runtime/kernels/optimized/cpu_features.h"
 
 namespace edgefleet {

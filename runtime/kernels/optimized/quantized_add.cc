@@ -3,16 +3,7 @@
 #include <cmath>
 #include <cstring>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
-// GCC 12 reports the intentionally undefined registers of
-// _mm512_undefined_*() inside the intrinsics headers as maybe-uninitialized.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
+#include "runtime/kernels/optimized/avx512_intrinsics.h"
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/cpu_features.h"
 #include "runtime/kernels/optimized/kernel_util.h"

@@ -4,16 +4,7 @@
 #include <cstring>
 #include <limits>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
-// GCC 12 reports the intentionally undefined registers of
-// _mm512_undefined_*() inside the intrinsics headers as maybe-uninitialized.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
+#include "runtime/kernels/optimized/avx512_intrinsics.h"
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/int8_gemm.h"
 #include "runtime/kernels/optimized/kernel_util.h"

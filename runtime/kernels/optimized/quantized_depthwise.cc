@@ -3,18 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
-// GCC 12 reports the intentionally undefined registers of
-// _mm512_undefined_*() inside the intrinsics headers as maybe-uninitialized.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
+#include "runtime/kernels/optimized/avx512_intrinsics.h"
 #include "runtime/kernels/optimized/cpu_features.h"
 #include "runtime/kernels/optimized/int8_gemm.h"
+#include "runtime/kernels/optimized/quantized_depthwise_variants.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 #include "runtime/kernels/optimized/vec.h"
 
@@ -24,23 +16,6 @@ namespace internal {
 namespace {
 
 // ---- Depthwise: exact float arithmetic on (x - zx) and integer weights. ----
-
-struct DepthwisePlane {
-  const int8_t* x;  // one input plane, H x W
-  int8_t* y;        // one output plane, OH x OW
-  const float* w;   // kh * kw taps
-  float scale, bias;
-  float* plane;     // scratch: padded (x - zx), rows x row_width
-  int8_t* dense;    // scratch: one dense output row (strided convolutions)
-};
-
-struct DepthwiseGeometry {
-  int64_t h, w, oh, ow;
-  int64_t row_width, rows, dense_width;
-  const QuantizedConvSpec* s;
-  float inv, lo, hi, zp;
-  Isa isa;
-};
 
 // dst[i] = float(src[i]) - zx for i < n rounded up to 16; returns that.
 #if defined(__x86_64__)
@@ -184,7 +159,6 @@ struct DepthwiseBody {
 };
 
 #if defined(__x86_64__)
-#define EF_AVX512_DW __attribute__((target("avx512f,avx512bw,avx512vl,avx2,fma")))
 
 // AVX-512 depthwise for stride_w 1 or 2 (s = stride_w phases: phase q holds
 // padded columns q, q + s, ...; stride 2 then reads contiguous columns).
@@ -286,222 +260,6 @@ EF_AVX512_DW void DepthwisePlaneAvx512(const DepthwiseGeometry& g, const Depthwi
 }
 #endif
 
-#if defined(__x86_64__)
-// Small planes: 16 channels at a time, one channel per lane, so there is no
-// per-plane overhead and no idle lanes on 7 x 7 images. Blocks of 16
-// positions x 16 channels are transposed (bytes) into a zero-padded
-// channel-minor float tile, the taps summed per output position, and the
-// int8 results transposed back into NCHW rows.
-constexpr int64_t kTileMaxPixels = 1024;
-
-struct ChannelTileScratch {
-  float* tile;   // [hp * wp][16]
-  int8_t* out;   // [oh * ow + 16][16]
-};
-
-size_t ChannelTileBytes(int64_t hp, int64_t wp, int64_t oh, int64_t ow) {
-  return RoundUp(sizeof(float) * 16 * hp * wp) + RoundUp(16 * (oh * ow + 16));
-}
-
-// r[i][j] -> r[j][i] for a 16 x 16 block of bytes (SSE2 unpack butterflies).
-EF_AVX512_DW inline void Transpose16x16(__m128i r[16]) {
-  static constexpr int kBitReversed[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
-  __m128i a[16], b[16];
-  for (int k = 0; k < 16; ++k) a[k] = r[kBitReversed[k]];
-  for (int i = 0; i < 8; ++i) {
-    b[i] = _mm_unpacklo_epi8(a[i], a[i + 8]);
-    b[i + 8] = _mm_unpackhi_epi8(a[i], a[i + 8]);
-  }
-  for (int blk = 0; blk < 16; blk += 8) {
-    for (int i = 0; i < 4; ++i) {
-      a[blk + i] = _mm_unpacklo_epi16(b[blk + i], b[blk + i + 4]);
-      a[blk + i + 4] = _mm_unpackhi_epi16(b[blk + i], b[blk + i + 4]);
-    }
-  }
-  for (int blk = 0; blk < 16; blk += 4) {
-    for (int i = 0; i < 2; ++i) {
-      b[blk + i] = _mm_unpacklo_epi32(a[blk + i], a[blk + i + 2]);
-      b[blk + i + 2] = _mm_unpackhi_epi32(a[blk + i], a[blk + i + 2]);
-    }
-  }
-  for (int blk = 0; blk < 16; blk += 2) {
-    r[blk] = _mm_unpacklo_epi64(b[blk], b[blk + 1]);
-    r[blk + 1] = _mm_unpackhi_epi64(b[blk], b[blk + 1]);
-  }
-}
-
-EF_AVX512_DW void DepthwiseChannelTileAvx512(const DepthwiseGeometry& g, const Packed& pk,
-                                             const int8_t* x, int8_t* y, int64_t c0,
-                                             int64_t nc, const ChannelTileScratch& sc) {
-  const QuantizedConvSpec& s = *g.s;
-  const int64_t hw = g.h * g.w, hp = g.h + 2 * s.pad_h, wp = g.w + 2 * s.pad_w;
-  const int64_t ohw = g.oh * g.ow;
-  const int64_t taps = static_cast<int64_t>(s.kernel_h) * s.kernel_w;
-  const __m512 zx = _mm512_set1_ps(static_cast<float>(s.in_zero_point));
-  const __mmask16 lanes = static_cast<__mmask16>(nc == 16 ? 0xFFFF : (1u << nc) - 1);
-  // 1. Channel-minor padded tile of x - zx.
-  std::memset(sc.tile, 0, sizeof(float) * 16 * hp * wp);
-  int64_t ih = 0, iw = 0;
-  for (int64_t i0 = 0; i0 < hw; i0 += 16) {
-    const int64_t n = std::min<int64_t>(16, hw - i0);
-    const __mmask16 m = static_cast<__mmask16>(n == 16 ? 0xFFFF : (1u << n) - 1);
-    __m128i r[16];
-    for (int64_t c = 0; c < 16; ++c) {
-      r[c] = c < nc ? _mm_maskz_loadu_epi8(m, x + (c0 + c) * hw + i0) : _mm_setzero_si128();
-    }
-    Transpose16x16(r);
-    for (int64_t p = 0; p < n; ++p) {
-      float* dst = sc.tile + ((ih + s.pad_h) * wp + iw + s.pad_w) * 16;
-      _mm512_storeu_ps(dst, _mm512_sub_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(r[p])), zx));
-      if (++iw == g.w) {
-        iw = 0;
-        ++ih;
-      }
-    }
-  }
-  // 2. Per-lane weights, scale, bias; the taps.
-  __m512 weights[kMaxDepthwiseTaps];
-  for (int64_t t = 0; t < taps; ++t) {
-    alignas(64) float wl[16] = {};
-    for (int64_t c = 0; c < nc; ++c) wl[c] = pk.float_weight()[(c0 + c) * taps + t];
-    weights[t] = _mm512_load_ps(wl);
-  }
-  int64_t offsets[kMaxDepthwiseTaps];
-  for (int64_t t = 0; t < taps; ++t) {
-    const int64_t kh = t / s.kernel_w, kw = t % s.kernel_w;
-    offsets[t] = (kh * s.dilation_h * wp + kw * s.dilation_w) * 16;
-  }
-  const __m512 scale = _mm512_maskz_loadu_ps(lanes, pk.scale() + c0);
-  const __m512 bias = _mm512_maskz_loadu_ps(lanes, pk.bias() + c0);
-  const __m512 inv = _mm512_set1_ps(g.inv), lo = _mm512_set1_ps(g.lo), hi = _mm512_set1_ps(g.hi);
-  const __m512i zp = _mm512_set1_epi32(static_cast<int32_t>(g.zp));
-  for (int64_t oh = 0; oh < g.oh; ++oh) {
-    for (int64_t ow = 0; ow < g.ow; ++ow) {
-      const float* base = sc.tile + (oh * s.stride_h * wp + ow * s.stride_w) * 16;
-      __m512 acc0 = _mm512_setzero_ps(), acc1 = acc0, acc2 = acc0;
-      int64_t t = 0;
-      for (; t + 3 <= taps; t += 3) {
-        acc0 = _mm512_fmadd_ps(_mm512_loadu_ps(base + offsets[t]), weights[t], acc0);
-        acc1 = _mm512_fmadd_ps(_mm512_loadu_ps(base + offsets[t + 1]), weights[t + 1], acc1);
-        acc2 = _mm512_fmadd_ps(_mm512_loadu_ps(base + offsets[t + 2]), weights[t + 2], acc2);
-      }
-      for (; t < taps; ++t) {
-        acc0 = _mm512_fmadd_ps(_mm512_loadu_ps(base + offsets[t]), weights[t], acc0);
-      }
-      __m512 f = _mm512_add_ps(_mm512_add_ps(acc0, acc1), acc2);
-      f = _mm512_mul_ps(f, scale);
-      f = _mm512_add_ps(f, bias);
-      f = _mm512_mul_ps(f, inv);
-      f = _mm512_min_ps(_mm512_max_ps(f, lo), hi);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(sc.out + (oh * g.ow + ow) * 16),
-                       _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_cvtps_epi32(f), zp)));
-    }
-  }
-  // 3. Back to NCHW rows.
-  for (int64_t i0 = 0; i0 < ohw; i0 += 16) {
-    const int64_t n = std::min<int64_t>(16, ohw - i0);
-    const __mmask16 m = static_cast<__mmask16>(n == 16 ? 0xFFFF : (1u << n) - 1);
-    __m128i r[16];
-    for (int64_t p = 0; p < 16; ++p) {
-      r[p] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(sc.out + (i0 + p) * 16));
-    }
-    Transpose16x16(r);
-    for (int64_t c = 0; c < nc; ++c) _mm_mask_storeu_epi8(y + (c0 + c) * ohw + i0, m, r[c]);
-  }
-}
-#endif
-
-#if defined(__x86_64__)
-// Large planes on AVX-512 VNNI + VBMI: one VPDPBUSD per kernel row and 16
-// outputs. The plane is copied as uint8 (x + 128, padding zx + 128); for
-// each output vector VPERMB gathers, per lane, the kernel row's (up to 4)
-// input bytes, multiplied with the row's 4 weights; the sum then holds
-// sum (x - zx) * w + (zx + 128) * sum w, corrected per channel.
-#define EF_VBMI_DW __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx512vbmi,avx2,fma")))
-
-bool HostVbmi() {
-  static const bool has = __builtin_cpu_supports("avx512vbmi");
-  return has;
-}
-
-bool VnniDepthwiseApplies(const QuantizedConvSpec& s) {
-  return s.kernel_w <= 4 && s.kernel_h <= kMaxDepthwiseTaps / 4 &&
-         15 * static_cast<int64_t>(s.stride_w) + (s.kernel_w - 1) * static_cast<int64_t>(s.dilation_w) < 64;
-}
-
-int64_t VnniDepthwiseRowBytes(const QuantizedConvSpec& s, int64_t w, int64_t ow) {
-  const int64_t last = ((ow + 15) / 16 * 16 - 16) * s.stride_w + 64;
-  return (std::max<int64_t>(last, s.pad_w + w) + 63) / 64 * 64;
-}
-
-EF_VBMI_DW void DepthwisePlaneVnni(const DepthwiseGeometry& g, const DepthwisePlane& p,
-                                   uint8_t* plane) {
-  const QuantizedConvSpec& s = *g.s;
-  const int64_t prw = VnniDepthwiseRowBytes(s, g.w, g.ow);
-  const uint8_t pad = static_cast<uint8_t>(s.in_zero_point ^ 0x80);
-  const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
-  for (int64_t r = 0; r < g.rows; ++r) {
-    uint8_t* row = plane + r * prw;
-    const int64_t ih = r - s.pad_h;
-    std::memset(row, pad, prw);
-    if (ih < 0 || ih >= g.h) continue;
-    const int8_t* src = p.x + ih * g.w;
-    for (int64_t c = 0; c < g.w; c += 64) {
-      const int64_t n = std::min<int64_t>(64, g.w - c);
-      const __mmask64 m = n == 64 ? ~static_cast<__mmask64>(0) : (static_cast<__mmask64>(1) << n) - 1;
-      _mm512_mask_storeu_epi8(row + s.pad_w + c, m,
-                              _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, src + c), flip));
-    }
-  }
-  // Per kernel row: the byte gather and the 4 weights.
-  alignas(64) uint8_t idx_bytes[64];
-  for (int l = 0; l < 16; ++l) {
-    for (int b = 0; b < 4; ++b) {
-      const int64_t kw = b < s.kernel_w ? b : 0;
-      idx_bytes[4 * l + b] = static_cast<uint8_t>(l * s.stride_w + kw * s.dilation_w);
-    }
-  }
-  const __m512i idx = _mm512_load_si512(idx_bytes);
-  __m512i weights[kMaxDepthwiseTaps / 4];
-  int32_t weight_sum = 0;
-  for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
-    int8_t w4[4] = {0, 0, 0, 0};
-    for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
-      w4[kw] = static_cast<int8_t>(p.w[kh * s.kernel_w + kw]);
-      weight_sum += w4[kw];
-    }
-    int32_t packed;
-    std::memcpy(&packed, w4, 4);
-    weights[kh] = _mm512_set1_epi32(packed);
-  }
-  const __m512i corr = _mm512_set1_epi32(-(s.in_zero_point + 128) * weight_sum);
-  const __m512 scale = _mm512_set1_ps(p.scale), bias = _mm512_set1_ps(p.bias),
-               inv = _mm512_set1_ps(g.inv), lo = _mm512_set1_ps(g.lo), hi = _mm512_set1_ps(g.hi);
-  const __m512i zp = _mm512_set1_epi32(static_cast<int32_t>(g.zp));
-  const int64_t row_step = static_cast<int64_t>(s.dilation_h) * prw;
-  for (int64_t oh = 0; oh < g.oh; ++oh) {
-    const uint8_t* base = plane + oh * s.stride_h * prw;
-    int8_t* out_row = p.y + oh * g.ow;
-    for (int64_t c = 0; c < g.ow; c += 16) {
-      const uint8_t* src = base + c * s.stride_w;
-      __m512i acc = corr;
-      for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
-        const __m512i v = _mm512_permutexvar_epi8(idx, _mm512_loadu_si512(src + kh * row_step));
-        acc = _mm512_dpbusd_epi32(acc, v, weights[kh]);
-      }
-      __m512 f = _mm512_cvtepi32_ps(acc);
-      f = _mm512_mul_ps(f, scale);
-      f = _mm512_add_ps(f, bias);
-      f = _mm512_mul_ps(f, inv);
-      f = _mm512_min_ps(_mm512_max_ps(f, lo), hi);
-      const __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(f), zp);
-      const int64_t n = std::min<int64_t>(16, g.ow - c);
-      const __mmask16 m = static_cast<__mmask16>(n == 16 ? 0xFFFF : (1u << n) - 1);
-      _mm_mask_storeu_epi8(out_row + c, m, _mm512_cvtepi32_epi8(q));
-    }
-  }
-}
-#endif
 
 }  // namespace
 

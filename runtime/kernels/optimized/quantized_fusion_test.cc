@@ -23,6 +23,7 @@ namespace {
 using testing::TestIntList;
 using testing::TestPlan;
 using testing::TestTensor;
+using testing::TestTensorList;
 
 
 std::vector<int8_t> RandomInt8(size_t n, uint32_t seed, int lo, int hi) {
@@ -202,6 +203,49 @@ TEST(QuantizedFusionTest, FusesResidualAdd) {
     out.Set(std::vector<int8_t>(200, 0));
     ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
     EXPECT_EQ(out.Values(), want);
+  }
+}
+
+// A ConvChain plan with an aten::cat that reads `channels` of the chain's
+// float tensors (`read`, 1 x channels x 9 x 7) only through its tensor list.
+struct ChainWithCat {
+  ChainWithCat(TestTensor<float> ConvChain::*read, int channels)
+      : list({(c.*read).ev()}), joined({1, channels, 9, 7}) {
+    c.Build(plan);
+    plan.Add("aten::cat.out", portable::CatOut, {list.ev(), &dim, joined.ev(), joined.ev()});
+    plan.SetIo(joined.ev());
+  }
+  ConvChain c;
+  TestPlan plan;
+  TestTensorList list;
+  TestTensor<float> joined;
+  EValue dim = EValue::FromInt(1);
+};
+
+// A value read only through a tensor list (aten::cat's inputs) is still
+// read: the fusion must keep computing it.
+TEST(QuantizedFusionTest, KeepsValuesReadThroughTensorLists) {
+  {  // The dequantized input also feeds the cat: its dequantize stays.
+    ChainWithCat g(&ConvChain::xf, 8);
+    ASSERT_EQ(g.plan.Execute(), Error::kOk) << LastErrorDetail();
+    const std::vector<float> want_joined = g.joined.Values();
+    const std::vector<int8_t> want_out = g.c.out.Values();
+    FuseQuantizedConvolution(g.plan);
+    EXPECT_STREQ(g.plan.op(2), "edgefleet::quantized_convolution");
+    EXPECT_NE(g.plan.op(1), nullptr) << "the dequantize the cat reads was removed";
+    g.c.xf.Set(std::vector<float>(want_joined.size(), 0.0f));
+    g.joined.Set(std::vector<float>(want_joined.size(), 0.0f));
+    g.c.out.Set(std::vector<int8_t>(want_out.size(), 0));
+    ASSERT_EQ(g.plan.Execute(), Error::kOk) << LastErrorDetail();
+    EXPECT_EQ(g.joined.Values(), want_joined);
+    EXPECT_EQ(g.c.out.Values(), want_out);
+  }
+  {  // The convolution's float output is read once directly, once through
+     // the list: it is not private to the quantize, so nothing is fused.
+    ChainWithCat g(&ConvChain::yf, 12);
+    const size_t before = g.plan.live();
+    FuseQuantizedConvolution(g.plan);
+    EXPECT_EQ(g.plan.live(), before);
   }
 }
 

@@ -11,6 +11,7 @@
 #include "runtime/core/memory_allocator.h"
 #include "runtime/kernels/kernel_context.h"
 #include "runtime/kernels/plan_pass.h"
+#include "runtime/kernels/plan_pass_util.h"
 
 namespace edgefleet {
 namespace optimized {
@@ -18,8 +19,9 @@ namespace testing {
 
 // A PlanEditor over a list of kernel calls built by hand, for testing plan
 // passes: the arguments from `first_out` on (the last two unless Add says
-// otherwise: out and return slot) are written, the others read; Execute()
-// runs the live calls in order.
+// otherwise: out and return slot) are written, the others read, items of
+// tensor lists included (as MethodPlanEditor counts them; no views);
+// Execute() runs the live calls in order.
 class TestPlan : public PlanEditor {
  public:
   struct Instr {
@@ -71,7 +73,9 @@ class TestPlan : public PlanEditor {
       const Instr& in = instrs_[pc];
       if (!in.live) continue;
       bool writes = false;
-      for (size_t a = in.first_out; a < in.args.size(); ++a) writes |= in.args[a] == value;
+      ForEachArgValue(Span<EValue* const>(in.args.data() + in.first_out,
+                                          in.args.size() - in.first_out),
+                      [&](const EValue* a) { writes |= a == value; });
       if (writes) {
         found = static_cast<int64_t>(pc);
         ++count;
@@ -84,7 +88,8 @@ class TestPlan : public PlanEditor {
     for (const Instr& in : instrs_) {
       if (!in.live) continue;
       bool reads = false;
-      for (size_t a = 0; a < in.first_out; ++a) reads |= in.args[a] == value;
+      ForEachArgValue(Span<EValue* const>(in.args.data(), in.first_out),
+                      [&](const EValue* a) { reads |= a == value; });
       n += reads;
     }
     return n;

@@ -1,12 +1,11 @@
-#include "runtime/tools/random_fill.h"
+#include "runtime/module/random_fill.h"
 
 #include <memory>
 
 #include "gtest/gtest.h"
-#include "runtime/tools/host_tensor.h"
+#include "runtime/module/host_tensor.h"
 
 namespace edgefleet {
-namespace tools {
 namespace {
 
 std::unique_ptr<HostTensor> Filled(ScalarType dtype, uint64_t seed) {
@@ -67,5 +66,4 @@ TEST(RandomFillTest, HalfAndBFloat16Conversions) {
 }
 
 }  // namespace
-}  // namespace tools
 }  // namespace edgefleet

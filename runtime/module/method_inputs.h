@@ -1,19 +1,19 @@
-// MethodInputs: the input values edgefleet-run feeds one method, either
-// read from .npy files or generated from a seed to match MethodMeta.
+// MethodInputs: the input values a host feeds one method (edgefleet-run's
+// files or generated inputs, the server's host profiler), held so that they
+// can be applied before every Execute().
 //
-// Tensors are logical C-order HostTensors with the default dim order;
-// Method::SetInput converts them into a planned input's dim order. An
+// Tensors are given as logical C-order HostTensors with the default dim
+// order; Method::SetInput converts them into a planned input's dim order. An
 // unplanned input aliases caller memory and must already have the
 // program's dim order, so for those a converted copy is kept instead.
-// Non-tensor inputs (Int, Double, Bool) come from 0-d arrays, or are left at
-// the value traced at export when no file is given for them.
+// Inputs never set are left at the value traced at export.
 //
 // Owns all tensor storage; the Method aliases it (unplanned inputs), so a
 // MethodInputs must outlive every Execute() that follows Apply(). Not
 // thread-safe.
 
-#ifndef EDGEFLEET_RUNTIME_TOOLS_METHOD_INPUTS_H_
-#define EDGEFLEET_RUNTIME_TOOLS_METHOD_INPUTS_H_
+#ifndef EDGEFLEET_RUNTIME_MODULE_METHOD_INPUTS_H_
+#define EDGEFLEET_RUNTIME_MODULE_METHOD_INPUTS_H_
 
 #include <cstdint>
 #include <memory>
@@ -24,11 +24,9 @@
 #include "runtime/core/result.h"
 #include "runtime/executor/method.h"
 #include "runtime/executor/method_meta.h"
-#include "runtime/tools/host_tensor.h"
-#include "runtime/tools/npy.h"
+#include "runtime/module/host_tensor.h"
 
 namespace edgefleet {
-namespace tools {
 
 class MethodInputs {
  public:
@@ -38,13 +36,8 @@ class MethodInputs {
     std::string value;   // "float32[1,3,224,224]", or the tag of a traced value
   };
 
-  // Input i from arrays[i] (sources[i] names it). Errors: kInvalidArgument
-  // if there are more arrays than inputs, fewer arrays than tensor inputs,
-  // or an array cannot stand for a non-tensor input; kNotSupported for
-  // inputs of other kinds (lists, strings).
-  static Result<MethodInputs> FromArrays(const MethodMeta& meta,
-                                         const std::vector<NpyArray>& arrays,
-                                         const std::vector<std::string>& sources);
+  // Every input of `meta` left at its traced value.
+  explicit MethodInputs(const MethodMeta& meta);
 
   // Random contents (random_fill.h) for every tensor input, at its
   // export-time (upper-bound) shape. Errors: kNotSupported for dtypes
@@ -54,6 +47,17 @@ class MethodInputs {
   MethodInputs(MethodInputs&&) = default;
   MethodInputs(const MethodInputs&) = delete;
   MethodInputs& operator=(const MethodInputs&) = delete;
+
+  // Input i is `tensor` (C order, default dim order). Errors:
+  // kInvalidArgument if i is out of range; allocation errors of the copy
+  // made for an unplanned input.
+  Error SetTensor(size_t i, std::unique_ptr<HostTensor> tensor, Description description);
+  // Input i is the non-tensor `value` (Int, Double, Bool). Errors:
+  // kInvalidArgument if i is out of range.
+  Error SetValue(size_t i, EValue value, Description description);
+  // Describes input i, left at its traced value. Errors: kInvalidArgument if
+  // i is out of range.
+  Error SetTraced(size_t i, Description description);
 
   // Sets every provided input on `method` (errors as Method::SetInput).
   Error Apply(Method& method);
@@ -67,16 +71,15 @@ class MethodInputs {
     bool provided = false;  // false: leave the traced value
   };
 
-  MethodInputs() = default;
   // Replaces a tensor destined for an unplanned input with a copy in that
   // input's dim order.
-  static Error MatchUnplannedDimOrder(const MethodMeta& meta, size_t i, Input& input);
+  Error MatchUnplannedDimOrder(size_t i, Input& input);
 
+  MethodMeta meta_;  // refers into the Program, which must outlive this
   std::vector<Input> inputs_;
   std::vector<Description> descriptions_;
 };
 
-}  // namespace tools
 }  // namespace edgefleet
 
-#endif  // EDGEFLEET_RUNTIME_TOOLS_METHOD_INPUTS_H_
+#endif  // EDGEFLEET_RUNTIME_MODULE_METHOD_INPUTS_H_

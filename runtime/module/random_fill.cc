@@ -1,4 +1,4 @@
-#include "runtime/tools/random_fill.h"
+#include "runtime/module/random_fill.h"
 
 #include <cmath>
 #include <cstring>
@@ -6,7 +6,6 @@
 #include "runtime/core/error_detail.h"
 
 namespace edgefleet {
-namespace tools {
 namespace {
 
 // Upper bound (exclusive) of generated integers.
@@ -89,5 +88,4 @@ Error FillRandom(std::mt19937_64& rng, Tensor& tensor) {
   return Error::kOk;
 }
 
-}  // namespace tools
 }  // namespace edgefleet

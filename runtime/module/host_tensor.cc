@@ -1,4 +1,4 @@
-#include "runtime/tools/host_tensor.h"
+#include "runtime/module/host_tensor.h"
 
 #include <cstring>
 #include <new>
@@ -7,7 +7,6 @@
 #include "runtime/core/tensor_copy.h"
 
 namespace edgefleet {
-namespace tools {
 namespace {
 
 constexpr size_t kAlignment = 64;
@@ -60,13 +59,14 @@ Result<std::unique_ptr<HostTensor>> HostTensor::Create(ScalarType dtype,
                      std::move(order), std::move(data)));
 }
 
-Result<std::unique_ptr<HostTensor>> HostTensor::FromNpy(const NpyArray& array) {
-  EF_ASSIGN_OR_RETURN(
-      std::unique_ptr<HostTensor> host,
-      Create(array.dtype, Span<const int32_t>(array.shape.data(), array.shape.size())));
-  EF_CHECK_OR_RETURN(host->tensor().nbytes() == array.data.size(), Error::kInvalidArgument,
-                     "npy data size does not match its shape");
-  if (!array.data.empty()) memcpy(host->data_.get(), array.data.data(), array.data.size());
+Result<std::unique_ptr<HostTensor>> HostTensor::FromBytes(ScalarType dtype,
+                                                          Span<const int32_t> sizes,
+                                                          Span<const uint8_t> bytes) {
+  EF_ASSIGN_OR_RETURN(std::unique_ptr<HostTensor> host, Create(dtype, sizes));
+  EF_CHECK_OR_RETURN(host->tensor().nbytes() == bytes.size(), Error::kInvalidArgument,
+                     "%zu data bytes do not match the shape (%zu bytes)", bytes.size(),
+                     host->tensor().nbytes());
+  if (!bytes.empty()) memcpy(host->data_.get(), bytes.data(), bytes.size());
   return host;
 }
 
@@ -74,14 +74,6 @@ Result<std::unique_ptr<HostTensor>> HostTensor::CopyOf(const Tensor& tensor) {
   EF_ASSIGN_OR_RETURN(std::unique_ptr<HostTensor> host, Create(tensor.dtype(), tensor.sizes()));
   EF_RETURN_IF_ERROR(CopyTensorData(tensor, host->tensor()));
   return host;
-}
-
-NpyArray HostTensor::ToNpy() const {
-  NpyArray array;
-  array.dtype = tensor_.dtype();
-  array.shape = sizes_;
-  array.data.assign(data_.get(), data_.get() + tensor_.nbytes());
-  return array;
 }
 
 std::string DescribeTensor(ScalarType dtype, Span<const int32_t> sizes) {
@@ -95,5 +87,4 @@ std::string DescribeTensor(ScalarType dtype, Span<const int32_t> sizes) {
   return out;
 }
 
-}  // namespace tools
 }  // namespace edgefleet

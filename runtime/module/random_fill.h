@@ -1,4 +1,5 @@
-// Seeded random tensor contents for edgefleet-run's generated inputs.
+// Seeded random tensor contents for generated inputs (edgefleet-run, the
+// server's host profiler).
 //
 // Values come from std::mt19937_64 (whose output sequence the C++ standard
 // fixes), so a seed reproduces the same inputs on every platform:
@@ -8,8 +9,8 @@
 // Elements are drawn in memory order. Stateless apart from the generator
 // passed in; thread-safe for distinct generators.
 
-#ifndef EDGEFLEET_RUNTIME_TOOLS_RANDOM_FILL_H_
-#define EDGEFLEET_RUNTIME_TOOLS_RANDOM_FILL_H_
+#ifndef EDGEFLEET_RUNTIME_MODULE_RANDOM_FILL_H_
+#define EDGEFLEET_RUNTIME_MODULE_RANDOM_FILL_H_
 
 #include <cstdint>
 #include <random>
@@ -18,7 +19,6 @@
 #include "runtime/core/tensor.h"
 
 namespace edgefleet {
-namespace tools {
 
 // Fills every element of `tensor` (numel() elements from its data pointer).
 // Errors: kNotSupported (with detail) for dtypes without a generator
@@ -29,7 +29,6 @@ Error FillRandom(std::mt19937_64& rng, Tensor& tensor);
 uint16_t FloatToHalfBits(float value);
 uint16_t FloatToBFloat16Bits(float value);
 
-}  // namespace tools
 }  // namespace edgefleet
 
-#endif  // EDGEFLEET_RUNTIME_TOOLS_RANDOM_FILL_H_
+#endif  // EDGEFLEET_RUNTIME_MODULE_RANDOM_FILL_H_

@@ -1,13 +1,14 @@
 // HostTensor: a Tensor together with heap storage for its shape, dim order,
-// strides and data (edgefleet-run's inputs and output copies).
+// strides and data: inputs the host hands a Method (edgefleet-run's files and
+// random inputs, the server's requests, tests).
 //
 // The data buffer is 64-byte aligned and has 64 bytes of zeroed slack past
 // the end (vectorized kernels and delegates may read a little beyond the
 // last element). A HostTensor owns everything its tensor() points at, so it
 // is neither copyable nor movable; hold it by unique_ptr. Not thread-safe.
 
-#ifndef EDGEFLEET_RUNTIME_TOOLS_HOST_TENSOR_H_
-#define EDGEFLEET_RUNTIME_TOOLS_HOST_TENSOR_H_
+#ifndef EDGEFLEET_RUNTIME_MODULE_HOST_TENSOR_H_
+#define EDGEFLEET_RUNTIME_MODULE_HOST_TENSOR_H_
 
 #include <cstdint>
 #include <memory>
@@ -19,10 +20,8 @@
 #include "runtime/core/scalar_type.h"
 #include "runtime/core/span.h"
 #include "runtime/core/tensor.h"
-#include "runtime/tools/npy.h"
 
 namespace edgefleet {
-namespace tools {
 
 class HostTensor {
  public:
@@ -34,8 +33,11 @@ class HostTensor {
                                                     Span<const int32_t> sizes,
                                                     Span<const uint8_t> dim_order = {});
 
-  // A default-dim-order tensor holding a copy of `array`.
-  static Result<std::unique_ptr<HostTensor>> FromNpy(const NpyArray& array);
+  // A default-dim-order tensor holding a copy of `bytes`: the elements in
+  // logical C order. Errors: as Create, and kInvalidArgument if the byte
+  // count does not match the shape.
+  static Result<std::unique_ptr<HostTensor>> FromBytes(ScalarType dtype, Span<const int32_t> sizes,
+                                                       Span<const uint8_t> bytes);
 
   // A default-dim-order copy of `tensor` (any dim order), e.g. an output.
   static Result<std::unique_ptr<HostTensor>> CopyOf(const Tensor& tensor);
@@ -47,10 +49,6 @@ class HostTensor {
   const Tensor& tensor() const { return tensor_; }
   // An EValue referring to tensor(); valid while this object lives.
   EValue value() { return EValue::FromTensor(&tensor_); }
-
-  // The elements in logical C order. REQUIRES: tensor() has the default dim
-  // order.
-  NpyArray ToNpy() const;
 
  private:
   struct AlignedFree {
@@ -70,7 +68,6 @@ class HostTensor {
 // "float32[1,3,224,224]" (the runtime's notation in error details).
 std::string DescribeTensor(ScalarType dtype, Span<const int32_t> sizes);
 
-}  // namespace tools
 }  // namespace edgefleet
 
-#endif  // EDGEFLEET_RUNTIME_TOOLS_HOST_TENSOR_H_
+#endif  // EDGEFLEET_RUNTIME_MODULE_HOST_TENSOR_H_
