@@ -26,6 +26,7 @@
 #include "runtime/core/evalue.h"
 #include "runtime/core/result.h"
 #include "runtime/core/span.h"
+#include "runtime/devtools/event_tracer.h"
 
 namespace edgefleet {
 namespace xnnpack {
@@ -44,9 +45,12 @@ class XnnpackDelegate {
   XnnpackDelegate(const XnnpackDelegate&) = delete;
   XnnpackDelegate& operator=(const XnnpackDelegate&) = delete;
 
-  // Runs the graph on `args` (indexed by external id). Errors:
+  // Runs the graph on `args` (indexed by external id). With a tracer, one
+  // kDelegateNode event per node our kernels run (named by node type) and
+  // per XNNPACK runtime ("xnnpack_runtime" for a run of several nodes),
+  // tagged with the first node's debug handle. Errors:
   // kInvalidArgument for a missing, mistyped or wrongly shaped argument.
-  Error Execute(Span<EValue*> args);
+  Error Execute(Span<EValue*> args, EventTracer* tracer = nullptr);
 
   const Graph& graph() const { return *graph_; }
   Engine engine(size_t node) const { return engines_[node]; }
@@ -71,6 +75,8 @@ class XnnpackDelegate {
   Error Reshape();
   Error BuildXnnpackStep(size_t first, size_t last, Step& step);
   Error Bind(Span<EValue*> args);
+  // Runs one step on the bound values.
+  Error RunStep(Step& step);
 
   std::unique_ptr<Graph> graph_;
   std::vector<Engine> engines_;

@@ -32,7 +32,7 @@ class XnnpackBackend final : public BackendInterface {
 
   Error Execute(const BackendExecutionContext& context, DelegateHandle* handle,
                 Span<EValue*> args) const override {
-    return static_cast<XnnpackDelegate*>(handle)->Execute(args);
+    return static_cast<XnnpackDelegate*>(handle)->Execute(args, context.tracer);
   }
 
   void Destroy(DelegateHandle* handle) const override {

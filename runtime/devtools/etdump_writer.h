@@ -1,0 +1,45 @@
+// ETDump writer: a TraceRecorder's events as an ETDump file (etdump.fbs),
+// the profiling format of ExecuTorch's developer tools; the upstream
+// Inspector (executorch.devtools.Inspector) reads it.
+//
+// Layout, as the upstream runtime writes it:
+//   - a RunData "Default" with the load phases (ProfileEvent chain_index -1)
+//     and allocation events, then one RunData "Execute" per Method::execute;
+//   - per executed instruction one ProfileEvent with chain_index 0 and
+//     instruction_id = its index, named "native_call_<operator>" for kernel
+//     calls (the "aten::" namespace dropped: "native_call_convolution.out";
+//     other namespaces kept), "DELEGATE_CALL", "MOVE_CALL", "JF_CALL" or
+//     "FREE_CALL". The span is the whole instruction (upstream's kernel
+//     wrapper span and its OPERATOR_CALL span are one span here);
+//   - work inside a delegate call: ProfileEvents named by the delegate
+//     (XNNPACK node type) with the call's instruction_id and
+//     delegate_debug_id_int = the node's debug handle;
+//   - times in nanoseconds of the monotonic clock (the Inspector's default
+//     source time scale).
+// The kernel kind (portable/optimized/folded/fused) has no field in the
+// format; it is in the Chrome trace and the profile table instead.
+//
+// Stateless functions; the heap is used (host-side export).
+
+#ifndef EDGEFLEET_RUNTIME_DEVTOOLS_ETDUMP_WRITER_H_
+#define EDGEFLEET_RUNTIME_DEVTOOLS_ETDUMP_WRITER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/devtools/trace_recorder.h"
+
+namespace edgefleet {
+
+// The ProfileEvent name the writer gives a record ("native_call_add.out",
+// "DELEGATE_CALL", "Method::execute", "init_delegate XnnpackBackend", ...).
+std::string EtdumpEventName(const TraceEvent& event);
+
+// The complete file, size-prefixed with identifier "ED00". Records never
+// closed (a run that failed mid-event) are left out.
+std::vector<uint8_t> WriteEtdump(const TraceRecorder& recorder);
+
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_DEVTOOLS_ETDUMP_WRITER_H_
