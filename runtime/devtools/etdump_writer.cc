@@ -19,7 +19,9 @@ std::string EtdumpEventName(const TraceEvent& event) {
       if (strncmp(name, "aten::", 6) == 0) name += 6;
       return std::string("native_call_") + name;
     case TraceEventKind::kLoadPhase:
-      if (event.delegate_id >= 0) return std::string("init_delegate ") + name;
+      if (event.delegate_id >= 0) {  // distinct per delegate: the Inspector merges equal names
+        return std::string("init_delegate ") + name + "#" + std::to_string(event.delegate_id);
+      }
       return name;
     default:
       return name;
@@ -45,7 +47,7 @@ int32_t AllocatorId(Block& block, const char* name) {
 
 }  // namespace
 
-std::vector<uint8_t> WriteEtdump(const TraceRecorder& recorder) {
+std::vector<uint8_t> WriteEtdump(const TraceRecorder& recorder, const EtdumpOptions& options) {
   flatbuffers::FlatBufferBuilder builder;
   std::vector<Block> blocks;
   for (size_t i = 0; i < recorder.size(); ++i) {
@@ -61,6 +63,7 @@ std::vector<uint8_t> WriteEtdump(const TraceRecorder& recorder) {
     }
     Block& block = blocks.back();
     if (e.kind == TraceEventKind::kAllocation) {
+      if (!options.allocations) continue;
       const int32_t id = AllocatorId(block, e.name != nullptr ? e.name : "");
       const auto allocation = fb::CreateAllocationEvent(builder, id, e.bytes);
       block.events.push_back(fb::CreateEvent(builder, 0, allocation));

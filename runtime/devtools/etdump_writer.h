@@ -16,6 +16,10 @@
 //     delegate_debug_id_int = the node's debug handle;
 //   - times in nanoseconds of the monotonic clock (the Inspector's default
 //     source time scale).
+//   - allocation events (AllocationEvent, allocators listed per RunData)
+//     only with EtdumpOptions::allocations: the upstream Inspector (tested
+//     with executorch 1.5.1) fails on any event that is not a profile or
+//     debug event ("Unable to find populated event").
 // The kernel kind (portable/optimized/folded/fused) has no field in the
 // format; it is in the Chrome trace and the profile table instead.
 //
@@ -33,12 +37,16 @@
 namespace edgefleet {
 
 // The ProfileEvent name the writer gives a record ("native_call_add.out",
-// "DELEGATE_CALL", "Method::execute", "init_delegate XnnpackBackend", ...).
+// "DELEGATE_CALL", "Method::execute", "init_delegate XnnpackBackend#0", ...).
 std::string EtdumpEventName(const TraceEvent& event);
+
+struct EtdumpOptions {
+  bool allocations = false;  // write allocation events (see above)
+};
 
 // The complete file, size-prefixed with identifier "ED00". Records never
 // closed (a run that failed mid-event) are left out.
-std::vector<uint8_t> WriteEtdump(const TraceRecorder& recorder);
+std::vector<uint8_t> WriteEtdump(const TraceRecorder& recorder, const EtdumpOptions& options = {});
 
 }  // namespace edgefleet
 
