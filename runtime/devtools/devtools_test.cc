@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -217,6 +218,7 @@ TEST_F(DevtoolsTest, EtdumpRoundTripThroughOurReader) {
     // Every record appears once, in order, with its times.
     size_t next = 0;
     for (const EtdumpRun& run : read->runs) {
+      std::map<std::string, int> node_counts;
       for (const EtdumpEvent& e : run.events) {
         while (next < recorder.size() &&
                !allocations && recorder.record(next).event.kind == TraceEventKind::kAllocation) {
@@ -238,8 +240,17 @@ TEST_F(DevtoolsTest, EtdumpRoundTripThroughOurReader) {
                               r.event.kind == TraceEventKind::kDelegateNode;
         EXPECT_EQ(e.chain_index, in_chain ? 0 : -1);
         EXPECT_EQ(e.instruction_id, in_chain ? r.event.instruction : -1);
-        EXPECT_EQ(e.delegate_debug_id_int,
-                  r.event.kind == TraceEventKind::kDelegateNode ? r.event.delegate_id : -1);
+        EXPECT_EQ(e.delegate_debug_id_int, -1);
+        if (r.event.kind == TraceEventKind::kDelegateNode) {
+          // "<name> #k": k counts this name's nodes in this call, from 1.
+          const std::string prefix = e.name + " #";
+          ASSERT_EQ(e.delegate_debug_id_str.compare(0, prefix.size(), prefix), 0)
+              << e.delegate_debug_id_str;
+          const std::string key = std::to_string(r.event.instruction) + "/" + e.name;
+          EXPECT_EQ(e.delegate_debug_id_str, prefix + std::to_string(++node_counts[key]));
+        } else {
+          EXPECT_EQ(e.delegate_debug_id_str, "");
+        }
       }
     }
     while (next < recorder.size() &&

@@ -1,6 +1,8 @@
 #include "runtime/devtools/etdump_writer.h"
 
 #include <cstring>
+#include <map>
+#include <utility>
 
 #include "runtime/devtools/etdump_generated.h"
 
@@ -35,6 +37,8 @@ struct Block {
   const char* name;
   std::vector<std::string> allocators;
   std::vector<flatbuffers::Offset<fb::Event>> events;
+  // Delegate nodes seen so far per (instruction, name), for "name #k".
+  std::map<std::pair<int32_t, std::string>, int> node_counts;
 };
 
 int32_t AllocatorId(Block& block, const char* name) {
@@ -59,7 +63,7 @@ std::vector<uint8_t> WriteEtdump(const TraceRecorder& recorder, const EtdumpOpti
     if (blocks.empty() || (top && e.kind == TraceEventKind::kExecute) ||
         (top && e.kind == TraceEventKind::kLoadPhase &&
          strcmp(blocks.back().name, "Default") != 0)) {
-      blocks.push_back({e.kind == TraceEventKind::kExecute ? "Execute" : "Default", {}, {}});
+      blocks.push_back({e.kind == TraceEventKind::kExecute ? "Execute" : "Default", {}, {}, {}});
     }
     Block& block = blocks.back();
     if (e.kind == TraceEventKind::kAllocation) {
@@ -72,10 +76,14 @@ std::vector<uint8_t> WriteEtdump(const TraceRecorder& recorder, const EtdumpOpti
     if (r.end_ns == 0) continue;  // never closed
     const bool in_chain =
         e.kind == TraceEventKind::kInstruction || e.kind == TraceEventKind::kDelegateNode;
+    const std::string name = EtdumpEventName(e);
+    std::string node_id;  // delegate nodes: "XNNConvolution2D #2", as upstream XNNPACK names them
+    if (e.kind == TraceEventKind::kDelegateNode) {
+      node_id = name + " #" + std::to_string(++block.node_counts[{e.instruction, name}]);
+    }
     const auto profile = fb::CreateProfileEventDirect(
-        builder, EtdumpEventName(e).c_str(), in_chain ? 0 : -1, in_chain ? e.instruction : -1,
-        e.kind == TraceEventKind::kDelegateNode ? e.delegate_id : -1, nullptr, nullptr,
-        r.start_ns, r.end_ns);
+        builder, name.c_str(), in_chain ? 0 : -1, in_chain ? e.instruction : -1, -1,
+        node_id.empty() ? nullptr : node_id.c_str(), nullptr, r.start_ns, r.end_ns);
     block.events.push_back(fb::CreateEvent(builder, profile));
   }
   std::vector<flatbuffers::Offset<fb::RunData>> run_data;

@@ -11,9 +11,13 @@
 //     other namespaces kept), "DELEGATE_CALL", "MOVE_CALL", "JF_CALL" or
 //     "FREE_CALL". The span is the whole instruction (upstream's kernel
 //     wrapper span and its OPERATOR_CALL span are one span here);
-//   - work inside a delegate call: ProfileEvents named by the delegate
-//     (XNNPACK node type) with the call's instruction_id and
-//     delegate_debug_id_int = the node's debug handle;
+//   - work inside a delegate call: ProfileEvents with the call's
+//     instruction_id and, as the upstream XNNPACK delegate writes them,
+//     delegate_debug_id_str = "<name> #<k>" (the k-th node of that name in
+//     this call: "XNNStaticTranspose #2") and delegate_debug_id_int -1; the
+//     Inspector lists them under that name. (The node's debug handle is in
+//     the Chrome trace; the exporter's ETRecord for XNNPACK has no delegate
+//     map to look it up in.)
 //   - times in nanoseconds of the monotonic clock (the Inspector's default
 //     source time scale).
 //   - allocation events (AllocationEvent, allocators listed per RunData)

@@ -11,7 +11,8 @@ executorch.devtools.Inspector together with the ETRecord and checks:
     named after its operator, with one positive duration per execute;
   - through the ETRecord's debug-handle map the Inspector attributes each
     kernel call to the operator it names (op_types), and each
-    DELEGATE_CALL and delegate node to delegated ops.
+    DELEGATE_CALL to the delegated operators; delegate-internal events are
+    listed by name ("XNNStaticTranspose #1"), as upstream XNNPACK's are.
 
 Usage: inspector_etdump_test.py EDGEFLEET_RUN [PYTHON_OF_TOOLS_VENV]
 Exit 77 (ctest: skipped) when the tools venv or executorch is missing.
@@ -19,6 +20,7 @@ Exit 77 (ctest: skipped) when the tools venv or executorch is missing.
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -134,6 +136,7 @@ def check_variant(edgefleet_run, variant, pte, blocks):
         if ins["kind"] == "delegate":
             delegate_calls += 1
             check(e["name"] == "DELEGATE_CALL", f"{variant}: delegate event named {e['name']}")
+            check(e["op_types"], f"{variant}: the ETRecord maps no operators to the delegate call")
             continue
         op = ins["operator"]
         short = op[len("aten::"):] if op.startswith("aten::") else op
@@ -152,6 +155,9 @@ def check_variant(edgefleet_run, variant, pte, blocks):
         for e in delegated:
             check(len(e["raw"]) >= RUNS and all(t > 0 for t in e["raw"]),
                   f"xnnpack: delegate event {e['name']} durations {e['raw']}")
+            # Named as the upstream XNNPACK delegate names its operators.
+            check(re.fullmatch(r"\S+ #[0-9]+", e["name"]) is not None,
+                  f"xnnpack: delegate event named {e['name']}")
     print(f"{variant}: {len(instructions)} instructions, {len(delegated)} delegate-internal "
           f"events, load phases {sorted(load)}")
 

@@ -72,14 +72,20 @@ def check_etdump(flatc, schema, etdump, tmp, instructions, label):
             check(e["end_time"] >= e["start_time"] > 0, f"{label}: times {e}")
         check(events[0]["name"] == "Method::execute" and events[0]["instruction_id"] == -1,
               f"{label}: first execute event {events[0]}")
-        ops = [e for e in events if e["chain_index"] == 0 and e["delegate_debug_id_int"] == -1]
+        ops = [e for e in events if e["chain_index"] == 0 and "delegate_debug_id_str" not in e]
         got = [(e["instruction_id"], e["name"]) for e in ops]
         want = [(i, expected_etdump_name(n, k)) for i, (n, k) in enumerate(instructions)]
         check(got == want, f"{label}: instruction events {got}, expected {want}")
-        nodes = [e for e in events if e["delegate_debug_id_int"] != -1]
+        nodes = [e for e in events if "delegate_debug_id_str" in e]
         delegate_pcs = {i for i, (_, k) in enumerate(instructions) if k == "delegate"}
+        seen = {}
         for e in nodes:
             check(e["instruction_id"] in delegate_pcs, f"{label}: delegate node {e}")
+            # "<name> #k", k counting that name's nodes within the call.
+            key = (e["instruction_id"], e["name"])
+            seen[key] = seen.get(key, 0) + 1
+            check(e["delegate_debug_id_str"] == f"{e['name']} #{seen[key]}",
+                  f"{label}: delegate node id {e['delegate_debug_id_str']}")
         if delegate_pcs:
             check(nodes, f"{label}: delegated program without delegate node events")
 
