@@ -31,6 +31,7 @@ shift || true
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
   TARGETS=(program_load_fuzzer method_execute_fuzzer program_mutation_fuzzer npy_fuzzer
+           etdump_reader_fuzzer
            request_decode_fuzzer config_fuzzer xnnpack_payload_fuzzer
            xnnpack_graph_mutation_fuzzer)
   DEFAULT_TARGETS=1
@@ -74,6 +75,7 @@ run_target() {
   local seeds=("$ROOT/fuzz/corpus/$target" "$ROOT/fuzz/regressions/$target")
   case $target in
     npy_fuzzer) dict=$ROOT/fuzz/dictionaries/npy.dict max_len=16384 ;;
+    etdump_reader_fuzzer) dict=$ROOT/fuzz/dictionaries/etdump.dict max_len=16384 ;;
     request_decode_fuzzer) dict=$ROOT/fuzz/dictionaries/request.dict max_len=16384 ;;
     config_fuzzer) dict=$ROOT/fuzz/dictionaries/config.dict max_len=8192 ;;
     xnnpack_*) dict=$ROOT/fuzz/dictionaries/xnnpack.dict max_len=65536 ;;

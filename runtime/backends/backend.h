@@ -21,6 +21,7 @@
 #include "runtime/core/named_data_map.h"
 #include "runtime/core/result.h"
 #include "runtime/core/span.h"
+#include "runtime/devtools/event_tracer.h"
 
 namespace edgefleet {
 
@@ -46,6 +47,9 @@ struct BackendInitContext {
 struct BackendExecutionContext {
   MemoryAllocator* temp_allocator;  // reset after the call
   const char* method_name;
+  // Where the backend may report work inside the call (kDelegateNode
+  // events); null when the method is not traced.
+  EventTracer* tracer = nullptr;
 };
 
 class BackendInterface {

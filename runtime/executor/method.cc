@@ -62,11 +62,46 @@ bool AddDistinctName(const char* name, char* list, size_t size) {
   return true;
 }
 
+// Begins a traced event if a tracer is attached and ends it when destroyed.
+class TraceScope {
+ public:
+  TraceScope(EventTracer* tracer, const TraceEvent& event)
+      : tracer_(tracer), token_(tracer != nullptr ? tracer->Begin(event) : kDroppedEvent) {}
+  ~TraceScope() {
+    if (tracer_ != nullptr) tracer_->End(token_);
+  }
+  TraceScope(const TraceScope&) = delete;
+  TraceScope& operator=(const TraceScope&) = delete;
+
+ private:
+  EventTracer* tracer_;
+  TraceToken token_;
+};
+
+TraceEvent LoadPhase(const char* name, int32_t delegate = -1) {
+  TraceEvent event{TraceEventKind::kLoadPhase, name};
+  event.delegate_id = delegate;
+  return event;
+}
+
+// Reports the bytes `allocator` gave out since its use was `mark`.
+void TraceAllocation(EventTracer* tracer, const char* name, const MemoryAllocator* allocator,
+                     size_t mark) {
+  if (tracer == nullptr || allocator == nullptr || allocator->used() <= mark) return;
+  TraceEvent event{TraceEventKind::kAllocation, name};
+  event.bytes = allocator->used() - mark;
+  tracer->Record(event);
+}
+
 }  // namespace
 
 Method::Method(const Program& program, MethodMeta meta, const MemoryManager& memory,
                const MethodOptions& options)
-    : program_(&program), meta_(meta), memory_(memory), options_(options) {}
+    : program_(&program),
+      meta_(meta),
+      memory_(memory),
+      options_(options),
+      tracer_(options.tracer) {}
 
 Method::Method(Method&& other) noexcept
     : program_(other.program_),
@@ -85,7 +120,7 @@ Method::Method(Method&& other) noexcept
       num_delegates_(other.num_delegates_),
       instructions_(other.instructions_),
       num_instructions_(other.num_instructions_),
-      observer_(other.observer_),
+      tracer_(other.tracer_),
       executed_(other.executed_) {
   other.delegates_ = nullptr;
   other.num_delegates_ = 0;
@@ -105,9 +140,13 @@ Result<Method> Method::Load(const Program& program, const char* name,
                      "num_threads must be at least 1");
   EF_CHECK_OR_RETURN(options.max_instructions >= 1, Error::kInvalidArgument,
                      "max_instructions must be at least 1");
+  const TraceScope trace(options.tracer, LoadPhase("Program::load_method"));
   EF_ASSIGN_OR_RETURN(const edgefleet_fb::ExecutionPlan* plan, program.plan(name));
   Method method(program, MethodMeta(plan), memory, options);
-  EF_RETURN_IF_ERROR(method.Init(*plan));
+  {
+    const TraceScope init_trace(options.tracer, LoadPhase("Method::init"));
+    EF_RETURN_IF_ERROR(method.Init(*plan));
+  }
   return method;
 }
 
@@ -124,7 +163,11 @@ Error Method::Init(const edgefleet_fb::ExecutionPlan& plan) {
                        static_cast<long long>(needed));
   }
   num_values_ = plan.values()->size();
-  EF_ASSIGN_OR_RETURN(values_, internal::ParseValues(*program_, plan, memory_));
+  size_t mark = allocator.used();
+  {
+    const TraceScope trace(tracer_, LoadPhase("parse_values"));
+    EF_ASSIGN_OR_RETURN(values_, internal::ParseValues(*program_, plan, memory_));
+  }
 
   num_inputs_ = plan.inputs()->size();
   num_outputs_ = plan.outputs()->size();
@@ -143,10 +186,29 @@ Error Method::Init(const edgefleet_fb::ExecutionPlan& plan) {
   for (size_t i = 0; i < num_outputs_; ++i) {
     output_indices_[i] = plan.outputs()->Get(static_cast<uint32_t>(i));
   }
-  EF_RETURN_IF_ERROR(InitDelegates(plan));
-  EF_RETURN_IF_ERROR(InitInstructions(plan));
-  FindClobberedInputs(plan);
-  OptimizePlan(plan);
+  TraceAllocation(tracer_, "method", &allocator, mark);
+  mark = allocator.used();
+  {
+    const TraceScope trace(tracer_, LoadPhase("init_delegates"));
+    EF_RETURN_IF_ERROR(InitDelegates(plan));
+  }
+  TraceAllocation(tracer_, "method", &allocator, mark);
+  mark = allocator.used();
+  {
+    const TraceScope trace(tracer_, LoadPhase("init_instructions"));
+    EF_RETURN_IF_ERROR(InitInstructions(plan));
+    FindClobberedInputs(plan);
+  }
+  TraceAllocation(tracer_, "method", &allocator, mark);
+  mark = allocator.used();
+  const size_t constant_mark =
+      memory_.constant_allocator != nullptr ? memory_.constant_allocator->used() : 0;
+  {
+    const TraceScope trace(tracer_, LoadPhase("optimize_plan"));
+    OptimizePlan(plan);
+  }
+  TraceAllocation(tracer_, "method", &allocator, mark);
+  TraceAllocation(tracer_, "constant", memory_.constant_allocator, constant_mark);
   return Error::kOk;
 }
 
@@ -271,6 +333,7 @@ Error Method::InitDelegates(const edgefleet_fb::ExecutionPlan& plan) {
     }
     const BackendInitContext context{&allocator, program_, meta_.name(), options_.num_threads,
                                      options_.kernels == KernelPreference::kOptimizedFirst};
+    const TraceScope trace(tracer_, LoadPhase(id, static_cast<int32_t>(i)));
     Result<DelegateHandle*> handle = backend->Init(context, &processed, {specs, num_specs});
     if (!handle.ok()) return handle.error();
     delegates_[i] = {backend, *handle};
@@ -453,7 +516,7 @@ Error Method::ExecuteInstruction(const Instruction& instruction, size_t* next_pc
     }
     case Instruction::Kind::kDelegate: {
       const Delegate& d = delegates_[instruction.a];
-      const BackendExecutionContext context{memory_.temp_allocator, meta_.name()};
+      const BackendExecutionContext context{memory_.temp_allocator, meta_.name(), tracer_};
       return d.backend->Execute(context, d.handle, instruction.args);
     }
     case Instruction::Kind::kMove:
@@ -494,6 +557,8 @@ Error Method::Execute() {
     if (input_clobbered_[i]) input_set_[i] = false;
   }
   executed_ = true;
+  EventTracer* const tracer = tracer_;
+  const TraceScope trace(tracer, TraceEvent{TraceEventKind::kExecute, "Method::execute"});
   uint64_t steps = 0;
   size_t pc = 0;
   while (pc < num_instructions_) {
@@ -501,13 +566,44 @@ Error Method::Execute() {
                        "invalid program: more than %llu instructions executed (endless loop?)",
                        static_cast<unsigned long long>(options_.max_instructions));
     const size_t current = pc++;
-    if (observer_ != nullptr) observer_->OnInstructionStart(0, current);
-    const Error error = ExecuteInstruction(instructions_[current], &pc);
-    if (observer_ != nullptr) observer_->OnInstructionEnd(0, current);
+    Error error;
+    if (tracer == nullptr) {
+      error = ExecuteInstruction(instructions_[current], &pc);
+    } else {
+      const TraceToken token = tracer->Begin(InstructionEvent(current));
+      error = ExecuteInstruction(instructions_[current], &pc);
+      tracer->End(token);
+      TraceAllocation(tracer, "temp", memory_.temp_allocator, 0);
+    }
     if (memory_.temp_allocator != nullptr) memory_.temp_allocator->Reset();
     if (error != Error::kOk) return error;
   }
   return Error::kOk;
+}
+
+TraceEvent Method::InstructionEvent(size_t pc) const {
+  const Instruction& instruction = instructions_[pc];
+  TraceEvent event{TraceEventKind::kInstruction, nullptr, instruction_kind(pc)};
+  event.instruction = static_cast<int32_t>(pc);
+  switch (instruction.kind) {
+    case Instruction::Kind::kKernel:
+      event.name = instruction.kernel->name;
+      break;
+    case Instruction::Kind::kDelegate:
+      event.name = meta_.backend_name(static_cast<size_t>(instruction.a));
+      event.delegate_id = instruction.a;
+      break;
+    case Instruction::Kind::kMove:
+      event.name = "move";
+      break;
+    case Instruction::Kind::kJumpFalse:
+      event.name = "jump_false";
+      break;
+    case Instruction::Kind::kFree:
+      event.name = "free";
+      break;
+  }
+  return event;
 }
 
 const EValue& Method::output(size_t i) const { return values_[output_indices_[i]]; }

@@ -21,6 +21,7 @@
 #include "runtime/backends/backend.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/result.h"
+#include "runtime/devtools/event_tracer.h"
 #include "runtime/executor/instruction.h"
 #include "runtime/executor/memory_manager.h"
 #include "runtime/executor/method_meta.h"
@@ -42,15 +43,29 @@ struct MethodOptions {
   // registered plan passes (kernels/plan_pass.h; with optimized kernels
   // only), then constant folding (executor/constant_folding.h).
   bool optimize_plan = true;
+  // Receives load events, and execute events until Method::set_event_tracer
+  // replaces it (runtime/devtools/event_tracer.h). Null: no tracing. Not
+  // owned; must outlive its use.
+  EventTracer* tracer = nullptr;
 };
 
-// Observes instruction execution (profiling). Called on the executing
-// thread; implementations must not allocate in the runtime's arenas.
-class InstructionObserver {
+// The instruction-only view of an EventTracer: start and end of every
+// executed instruction, nothing else. Called on the executing thread;
+// implementations must not allocate in the runtime's arenas.
+class InstructionObserver : public EventTracer {
  public:
-  virtual ~InstructionObserver() = default;
   virtual void OnInstructionStart(size_t chain, size_t pc) = 0;
   virtual void OnInstructionEnd(size_t chain, size_t pc) = 0;
+
+  TraceToken Begin(const TraceEvent& event) final {
+    if (event.kind != TraceEventKind::kInstruction || event.instruction < 0) return kDroppedEvent;
+    OnInstructionStart(0, static_cast<size_t>(event.instruction));
+    return static_cast<TraceToken>(event.instruction);
+  }
+  void End(TraceToken token) final {
+    if (token != kDroppedEvent) OnInstructionEnd(0, token);
+  }
+  void Record(const TraceEvent&) final {}
 };
 
 class Method {
@@ -117,8 +132,11 @@ class Method {
   // Heap bytes every delegate holds (packed weights, workspaces).
   size_t delegate_memory_bytes() const;
 
-  // Observer for per-instruction timing; may be null. Not owned.
-  void set_observer(InstructionObserver* observer) { observer_ = observer; }
+  // Tracer for the following executes; may be null. Not owned.
+  void set_event_tracer(EventTracer* tracer) { tracer_ = tracer; }
+  EventTracer* event_tracer() const { return tracer_; }
+  // Same, for an observer of instructions only.
+  void set_observer(InstructionObserver* observer) { tracer_ = observer; }
 
  private:
   using Instruction = internal::Instruction;
@@ -130,6 +148,8 @@ class Method {
   Error InitDelegates(const edgefleet_fb::ExecutionPlan& plan);
   Error InitInstructions(const edgefleet_fb::ExecutionPlan& plan);
   Error ExecuteInstruction(const Instruction& instruction, size_t* next_pc);
+  // What the tracer is told about instruction `pc`.
+  TraceEvent InstructionEvent(size_t pc) const;
   Error SetTensorInput(size_t i, Tensor& dst, const Tensor& src);
   void FindClobberedInputs(const edgefleet_fb::ExecutionPlan& plan);
   void OptimizePlan(const edgefleet_fb::ExecutionPlan& plan);
@@ -150,7 +170,7 @@ class Method {
   size_t num_delegates_ = 0;
   Instruction* instructions_ = nullptr;
   size_t num_instructions_ = 0;
-  InstructionObserver* observer_ = nullptr;
+  EventTracer* tracer_ = nullptr;
   bool executed_ = false;
 };
 

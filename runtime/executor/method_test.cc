@@ -77,7 +77,9 @@ class MethodTest : public ::testing::Test {
         {"edgefleet_test::add.out", &TestAdd, nullptr, KernelVariant::kPortable},
         {"edgefleet_test::fail.out", &TestFail, nullptr, KernelVariant::kPortable},
     };
-    if (!HasKernel("edgefleet_test::add.out")) ASSERT_EQ(RegisterKernels(kKernels), Error::kOk);
+    if (!HasKernel("edgefleet_test::add.out")) {
+      ASSERT_EQ(RegisterKernels(kKernels), Error::kOk);
+    }
     static DoublerBackend doubler;
     g_doubler = &doubler;
     if (FindBackend("DoublerBackend") == nullptr) {

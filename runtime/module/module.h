@@ -66,6 +66,10 @@ class Module {
 
   const Program& program() const { return *program_; }
 
+  // Tracer given to methods loaded from now on (MethodOptions::tracer); they
+  // report their load to it and keep it until Method::set_event_tracer.
+  void set_method_tracer(EventTracer* tracer) { options_.method.tracer = tracer; }
+
   // Loads `name` (once; later calls return the same Method).
   Result<Method*> LoadMethod(const char* name);
 

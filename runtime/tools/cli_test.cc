@@ -312,7 +312,7 @@ TEST_F(CliTest, InspectDescribesLayout) {
         "\"inputs\":[{\"tag\":\"Tensor\",\"dtype\":\"float32\",\"shape\":[2,3],\"dim_order\":[0,1],"
         "\"dynamism\":\"static\",\"planned\":true,\"nbytes\":24},{\"tag\":\"Int\"}]",
         "\"planned_buffers\":[32]", "\"instructions\":0", "\"loaded\":true",
-        "\"instruction_kinds\":[]"}) {
+        "\"instruction_kinds\":[]", "\"instruction_names\":[]"}) {
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
   }
 }

@@ -38,7 +38,8 @@ Error ParseInt(const std::string& flag, const std::string& text, uint64_t min, u
 bool TakesValue(const std::string& flag) {
   static const char* const kValueFlags[] = {"--method",  "--input",   "--output-dir",
                                             "--iterations", "--warmup", "--threads",
-                                            "--load-mode", "--seed"};
+                                            "--load-mode", "--seed", "--etdump",
+                                            "--trace"};
   for (const char* f : kValueFlags) {
     if (flag == f) return true;
   }
@@ -61,6 +62,12 @@ Error ApplyFlag(bool is_run, const std::string& flag, const std::string& value,
   } else if (flag == "--method") {
     EF_CHECK_OR_RETURN(!value.empty(), Error::kInvalidArgument, "--method: empty name");
     run.method = value;
+  } else if (flag == "--etdump") {
+    EF_CHECK_OR_RETURN(!value.empty(), Error::kInvalidArgument, "--etdump: empty path");
+    run.etdump = value;
+  } else if (flag == "--trace") {
+    EF_CHECK_OR_RETURN(!value.empty(), Error::kInvalidArgument, "--trace: empty path");
+    run.trace = value;
   } else if (flag == "--input") {
     run.inputs.push_back(value);
   } else if (flag == "--output-dir") {
@@ -93,7 +100,8 @@ const char* UsageText() {
   return "usage: edgefleet-run run MODEL.pte [--method NAME] [--input FILE.npy]...\n"
          "                     [--output-dir DIR] [--iterations N] [--warmup N]\n"
          "                     [--threads N] [--load-mode mmap|file] [--portable-only]\n"
-         "                     [--seed N] [--json] [--profile]\n"
+         "                     [--seed N] [--json] [--profile] [--etdump FILE]\n"
+         "                     [--trace FILE]\n"
          "       edgefleet-run inspect MODEL.pte [--portable-only] [--json]\n"
          "\n"
          "run      loads MODEL.pte, runs METHOD (default forward) once, then --warmup\n"
@@ -101,7 +109,9 @@ const char* UsageText() {
          "         from --input .npy files in order, or are seeded random (--seed);\n"
          "         outputs are written to DIR/output_<i>.npy with --output-dir.\n"
          "         --profile adds max(iterations, 1) executes with per-instruction\n"
-         "         timing and prints the time per operator and kernel.\n"
+         "         timing and prints the time per operator and kernel; --etdump writes\n"
+         "         the load and those executes as an ExecuTorch ETDump file (for the\n"
+         "         ExecuTorch Inspector), --trace as Chrome trace JSON (Perfetto).\n"
          "inspect  prints the program layout and, per method, inputs, outputs, memory,\n"
          "         operators, delegates and the kernel each instruction resolves to.\n";
 }

@@ -3,7 +3,7 @@
 //   edgefleet-run run MODEL.pte [--method NAME] [--input FILE.npy]...
 //       [--output-dir DIR] [--iterations N] [--warmup N] [--threads N]
 //       [--load-mode mmap|file] [--portable-only] [--seed N] [--json]
-//       [--profile]
+//       [--profile] [--etdump FILE] [--trace FILE]
 //   edgefleet-run inspect MODEL.pte [--portable-only] [--json]
 //   edgefleet-run --help
 //
@@ -36,6 +36,8 @@ struct RunOptions {
   uint64_t seed = 0;
   bool json = false;
   bool profile = false;             // per-operator times over extra executes
+  std::string etdump;               // non-empty: ETDump of load and the traced executes
+  std::string trace;                // non-empty: Chrome trace JSON of the same
 };
 
 struct InspectOptions {

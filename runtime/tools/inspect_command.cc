@@ -92,6 +92,9 @@ Result<InspectReport> InspectModel(const InspectOptions& options) {
     if (method.ok()) {
       for (size_t pc = 0; pc < (*method)->num_instructions(); ++pc) {
         info.instruction_kinds.push_back((*method)->instruction_kind(pc));
+        char op[128];
+        if (!(*method)->instruction_name(pc, op, sizeof(op))) op[0] = '\0';
+        info.instruction_names.push_back(op);
       }
       for (size_t d = 0; d < (*method)->num_delegates(); ++d) {
         char text[1024];

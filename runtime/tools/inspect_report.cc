@@ -83,6 +83,8 @@ void MethodToJson(const InspectReport::MethodInfo& m, JsonWriter& json) {
   if (m.loaded) {
     json.Key("instruction_kinds");
     StringsToJson(m.instruction_kinds, json);
+    json.Key("instruction_names");
+    StringsToJson(m.instruction_names, json);
   } else {
     json.Key("load_error").String(m.load_error);
   }

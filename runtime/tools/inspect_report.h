@@ -50,6 +50,8 @@ struct InspectReport {
     bool loaded = false;
     std::string load_error;
     std::vector<std::string> instruction_kinds;
+    // Per instruction: what it runs, as Method::instruction_name gives it.
+    std::vector<std::string> instruction_names;
     // Per delegate: the backend's description of what it compiled.
     std::vector<std::string> delegate_descriptions;
   };

@@ -1,52 +1,35 @@
-// OpProfiler: where a Method spends its time, per operator and kernel.
+// Per-operator profile: where a Method spends its time, per operator and
+// kernel, summarized from the instruction events a TraceRecorder kept
+// (runtime/devtools). `edgefleet-run run --profile` records extra executes
+// after the timed ones, so the tracer's own cost (two clock reads per
+// instruction) never inflates the reported latency.
 //
-// An InstructionObserver that adds up the monotonic time of every
-// instruction over the executes it watches; Summarize() groups the totals
-// by (operator, kernel variant). `edgefleet-run run --profile` attaches it
-// for extra executes after the timed ones, so the observer's own cost (two
-// clock reads per instruction) never inflates the reported latency.
-//
-// Ownership: plain value type. Thread safety: one executing thread.
+// Stateless function; thread-safe.
 
 #ifndef EDGEFLEET_RUNTIME_TOOLS_OP_PROFILER_H_
 #define EDGEFLEET_RUNTIME_TOOLS_OP_PROFILER_H_
 
 #include <cstddef>
-#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "runtime/devtools/trace_recorder.h"
 #include "runtime/executor/method.h"
 
 namespace edgefleet {
 namespace tools {
 
 struct OpProfileRow {
-  std::string op;         // "aten::convolution.out", or "delegate", "move", ...
-  std::string kernel;     // "portable", "optimized", "delegate", "control"
+  std::string op;         // "aten::convolution.out", or "delegate ...", "move", ...
+  std::string kernel;     // "portable", "optimized", "folded", "fused", "delegate", "control"
   size_t instructions = 0;  // instructions of this kind in the method
-  double ms_per_run = 0;    // mean time per execute
+  double ms_per_run = 0;    // mean time per recorded execute
   double share = 0;         // of the summed instruction time, 0..1
 };
 
-class OpProfiler : public InstructionObserver {
- public:
-  explicit OpProfiler(size_t num_instructions);
-
-  void OnInstructionStart(size_t chain, size_t pc) override;
-  void OnInstructionEnd(size_t chain, size_t pc) override;
-
-  // Counts one observed execute (call after each Execute()).
-  void EndRun() { ++runs_; }
-
-  // Rows slowest first. REQUIRES: `method` is the observed method.
-  std::vector<OpProfileRow> Summarize(const Method& method) const;
-
- private:
-  std::vector<uint64_t> nanos_;  // per instruction, summed over runs
-  uint64_t start_ = 0;
-  int runs_ = 0;
-};
+// Rows slowest first, from the instruction events of `recorder` averaged
+// over its recorded executes. REQUIRES: `method` is the traced method.
+std::vector<OpProfileRow> SummarizeProfile(const TraceRecorder& recorder, const Method& method);
 
 }  // namespace tools
 }  // namespace edgefleet

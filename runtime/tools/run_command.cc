@@ -6,7 +6,10 @@
 #include <thread>
 
 #include "runtime/core/error_detail.h"
+#include "runtime/devtools/etdump_writer.h"
+#include "runtime/devtools/trace_recorder.h"
 #include "runtime/platform/clock.h"
+#include "runtime/tools/chrome_trace.h"
 #include "runtime/tools/error_context.h"
 #include "runtime/tools/file_io.h"
 #include "runtime/tools/latency_stats.h"
@@ -105,6 +108,31 @@ Error RunOnce(MethodInputs& inputs, Method& method) {
   return method.Execute();
 }
 
+// Record buffer for `runs` traced executes of a method of
+// `num_instructions` instructions: load phases, per execute its event, one
+// event and one scratch allocation per instruction, and room for delegate
+// nodes; capped (a full buffer drops and counts further events).
+size_t TraceCapacity(size_t num_instructions, size_t runs) {
+  constexpr size_t kLoadEvents = 256;
+  constexpr size_t kDelegateNodesPerRun = 1024;
+  constexpr size_t kMaxRecords = size_t{1} << 20;
+  const size_t per_run = 1 + 2 * num_instructions + kDelegateNodesPerRun;
+  return std::min(kMaxRecords, kLoadEvents + runs * per_run);
+}
+
+// Writes the recorder's events where `options` asks.
+Error ExportTrace(const TraceRecorder& recorder, const RunOptions& options) {
+  if (!options.etdump.empty()) {
+    EF_RETURN_IF_ERROR(WriteFileBytes(options.etdump, WriteEtdump(recorder)));
+  }
+  if (!options.trace.empty()) {
+    const std::string json = ChromeTraceJson(recorder, "edgefleet-run " + options.model);
+    EF_RETURN_IF_ERROR(WriteFileBytes(
+        options.trace, std::vector<uint8_t>(json.begin(), json.end())));
+  }
+  return Error::kOk;
+}
+
 }  // namespace
 
 Result<RunReport> RunModel(const RunOptions& options) {
@@ -123,6 +151,12 @@ Result<RunReport> RunModel(const RunOptions& options) {
   module_options.method.kernels =
       options.portable_only ? KernelPreference::kPortableOnly : KernelPreference::kOptimizedFirst;
   module_options.method.num_threads = report.options.threads;
+  // One tracer sees the method load and the extra executes after the timed
+  // ones; it is detached while timing.
+  const bool traced = options.profile || !options.etdump.empty() || !options.trace.empty();
+  const size_t traced_runs = static_cast<size_t>(std::max(options.iterations, 1));
+  std::vector<TraceRecord> records;
+  std::unique_ptr<TraceRecorder> recorder;
 
   uint64_t start = MonotonicNanos();
   EF_ASSIGN_OR_RETURN(std::unique_ptr<Module> module, Module::Load(options.model, module_options));
@@ -137,9 +171,15 @@ Result<RunReport> RunModel(const RunOptions& options) {
   if (!inputs.ok()) return inputs.error();
   report.inputs = inputs->descriptions();
 
+  if (traced) {
+    records.resize(TraceCapacity(meta.num_instructions(), traced_runs));
+    recorder = std::make_unique<TraceRecorder>(Span<TraceRecord>(records.data(), records.size()));
+    module->set_method_tracer(recorder.get());
+  }
   start = MonotonicNanos();
   EF_ASSIGN_OR_RETURN(Method * method, module->LoadMethod(name));
   report.method_load_ms = MillisSince(start);
+  method->set_event_tracer(nullptr);
 
   start = MonotonicNanos();
   EF_RETURN_IF_ERROR(RunOnce(*inputs, *method));
@@ -155,19 +195,20 @@ Result<RunReport> RunModel(const RunOptions& options) {
     }
     report.latency_ms = SummarizeLatencies(std::move(samples));
   }
-  if (options.profile) {
-    OpProfiler profiler(method->num_instructions());
-    method->set_observer(&profiler);
-    for (int i = 0; i < std::max(options.iterations, 1); ++i) {
+  if (traced) {
+    method->set_event_tracer(recorder.get());
+    for (size_t i = 0; i < traced_runs; ++i) {
       const Error error = RunOnce(*inputs, *method);
-      profiler.EndRun();
       if (error != Error::kOk) {
-        method->set_observer(nullptr);
+        method->set_event_tracer(nullptr);
         return error;
       }
     }
-    method->set_observer(nullptr);
-    report.profile = profiler.Summarize(*method);
+    method->set_event_tracer(nullptr);
+    report.trace_events = recorder->size();
+    report.trace_dropped = recorder->dropped();
+    if (options.profile) report.profile = SummarizeProfile(*recorder, *method);
+    EF_RETURN_IF_ERROR(ExportTrace(*recorder, options));
   }
 
   EF_RETURN_IF_ERROR(CollectOutputs(*method, options.output_dir, &report));

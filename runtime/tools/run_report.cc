@@ -100,6 +100,13 @@ std::string RunReportToJson(const RunReport& report) {
     json.EndObject();
   }
   json.EndArray();
+  if (o.profile || !o.etdump.empty() || !o.trace.empty()) {
+    json.Key("trace").BeginObject().Key("events").Uint(report.trace_events);
+    json.Key("dropped").Uint(report.trace_dropped);
+    if (!o.etdump.empty()) json.Key("etdump").String(o.etdump);
+    if (!o.trace.empty()) json.Key("chrome_trace").String(o.trace);
+    json.EndObject();
+  }
   if (o.profile) {
     json.Key("profile").BeginArray();
     for (const OpProfileRow& row : report.profile) {
@@ -144,6 +151,13 @@ std::string RunReportToText(const RunReport& report) {
     const RunReport::Output& output = report.outputs[i];
     Appendf(&out, "output %-4zu %s%s%s\n", i, ShapeText(output).c_str(),
             output.file.empty() ? "" : " -> ", output.file.c_str());
+  }
+  if (o.profile || !o.etdump.empty() || !o.trace.empty()) {
+    Appendf(&out, "trace       %llu events recorded, %llu dropped (buffer full)%s%s%s%s\n",
+            static_cast<unsigned long long>(report.trace_events),
+            static_cast<unsigned long long>(report.trace_dropped),
+            o.etdump.empty() ? "" : ", etdump -> ", o.etdump.c_str(),
+            o.trace.empty() ? "" : ", chrome trace -> ", o.trace.c_str());
   }
   if (o.profile) {
     Appendf(&out, "profile     %-44s %-9s %6s %10s %6s\n", "operator", "kernel", "instrs",

@@ -36,6 +36,10 @@ struct RunReport {
   std::vector<MethodInputs::Description> inputs;
   std::vector<Output> outputs;
   std::vector<OpProfileRow> profile;  // with options.profile, slowest first
+  // With --profile, --etdump or --trace: events the tracer kept and those
+  // it dropped because its buffer was full.
+  uint64_t trace_events = 0;
+  uint64_t trace_dropped = 0;
 };
 
 // One JSON object (no trailing newline).

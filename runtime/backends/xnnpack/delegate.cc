@@ -331,48 +331,61 @@ Error XnnpackDelegate::Bind(Span<EValue*> args) {
   return Error::kOk;
 }
 
-Error XnnpackDelegate::Execute(MemoryAllocator* temp, Span<EValue*> args) {
+Error XnnpackDelegate::Execute(MemoryAllocator* temp, Span<EValue*> args, EventTracer* tracer) {
   EF_RETURN_IF_ERROR(Bind(args));
   const Graph& g = *graph_;
   for (Step& step : steps_) {
-    if (step.engine != Engine::kXnnpack) {
-      const Node& n = g.nodes[step.first];
-      const void* in[8] = {};
-      void* out[2] = {};
-      for (size_t i = 0; i < n.inputs.size(); ++i) {
-        in[i] = n.inputs[i] == kInvalidId ? nullptr : data_[n.inputs[i]];
-      }
-      for (size_t i = 0; i < n.outputs.size(); ++i) out[i] = data_[n.outputs[i]];
-      if (step.engine == Engine::kOwnDense) {
-        const size_t mark = temp != nullptr ? temp->used() : 0;
-        KernelContext ctx(temp, num_threads_);
-        const Error e =
-            RunDenseNode(ctx, g, n, dims_, in, out, packed_filters_[step.first].get());
-        if (temp != nullptr) temp->ResetTo(mark);
-        EF_RETURN_IF_ERROR(e);
-      } else {
-        EF_RETURN_IF_ERROR(RunOwnNode(g, n, dims_, in, out));
-      }
+    if (tracer == nullptr) {
+      EF_RETURN_IF_ERROR(RunStep(step, temp));
       continue;
     }
-    bool changed = !step.set_up;
-    for (size_t e = 0; e < step.externals.size(); ++e) {
-      void* p = data_[step.external_values[e]];
-      EF_CHECK_OR_RETURN(p != nullptr, Error::kInvalidArgument,
-                         "xnnpack: value %u has no memory (a null tensor argument?)",
-                         step.external_values[e]);
-      changed = changed || step.externals[e].data != p;
-      step.externals[e].data = p;
-    }
-    if (changed) {
-      EF_CHECK_OR_RETURN(xnn_setup_runtime(step.runtime, step.externals.size(),
-                                           step.externals.data()) == xnn_status_success,
-                         Error::kInternal, "xnnpack: runtime setup failed");
-      step.set_up = true;
-    }
-    EF_CHECK_OR_RETURN(xnn_invoke_runtime(step.runtime) == xnn_status_success, Error::kInternal,
-                       "xnnpack: runtime invocation failed");
+    TraceEvent event{TraceEventKind::kDelegateNode,
+                     step.first == step.last ? NodeTypeName(g.nodes[step.first].type)
+                                             : "xnnpack_runtime",
+                     EngineName(step.engine)};
+    event.delegate_id = static_cast<int32_t>(g.nodes[step.first].debug_handle);
+    const TraceToken token = tracer->Begin(event);
+    const Error error = RunStep(step, temp);
+    tracer->End(token);
+    EF_RETURN_IF_ERROR(error);
   }
+  return Error::kOk;
+}
+
+Error XnnpackDelegate::RunStep(Step& step, MemoryAllocator* temp) {
+  const Graph& g = *graph_;
+  if (step.engine != Engine::kXnnpack) {
+    const Node& n = g.nodes[step.first];
+    const void* in[8] = {};
+    void* out[2] = {};
+    for (size_t i = 0; i < n.inputs.size(); ++i) {
+      in[i] = n.inputs[i] == kInvalidId ? nullptr : data_[n.inputs[i]];
+    }
+    for (size_t i = 0; i < n.outputs.size(); ++i) out[i] = data_[n.outputs[i]];
+    if (step.engine == Engine::kOwnKernel) return RunOwnNode(g, n, dims_, in, out);
+    const size_t mark = temp != nullptr ? temp->used() : 0;
+    KernelContext ctx(temp, num_threads_);
+    const Error e = RunDenseNode(ctx, g, n, dims_, in, out, packed_filters_[step.first].get());
+    if (temp != nullptr) temp->ResetTo(mark);
+    return e;
+  }
+  bool changed = !step.set_up;
+  for (size_t e = 0; e < step.externals.size(); ++e) {
+    void* p = data_[step.external_values[e]];
+    EF_CHECK_OR_RETURN(p != nullptr, Error::kInvalidArgument,
+                       "xnnpack: value %u has no memory (a null tensor argument?)",
+                       step.external_values[e]);
+    changed = changed || step.externals[e].data != p;
+    step.externals[e].data = p;
+  }
+  if (changed) {
+    EF_CHECK_OR_RETURN(xnn_setup_runtime(step.runtime, step.externals.size(),
+                                         step.externals.data()) == xnn_status_success,
+                       Error::kInternal, "xnnpack: runtime setup failed");
+    step.set_up = true;
+  }
+  EF_CHECK_OR_RETURN(xnn_invoke_runtime(step.runtime) == xnn_status_success, Error::kInternal,
+                     "xnnpack: runtime invocation failed");
   return Error::kOk;
 }
 

@@ -27,6 +27,7 @@
 #include "runtime/core/memory_allocator.h"
 #include "runtime/core/result.h"
 #include "runtime/core/span.h"
+#include "runtime/devtools/event_tracer.h"
 
 namespace edgefleet {
 namespace xnnpack {
@@ -56,9 +57,12 @@ class XnnpackDelegate {
 
   // Runs the graph on `args` (indexed by external id), with scratch memory
   // for our kernels from `temp` (may be null: then only nodes that need none
-  // can run). Errors: kInvalidArgument for a missing, mistyped or wrongly
-  // shaped argument; kMemoryAllocationFailed when the scratch does not fit.
-  Error Execute(MemoryAllocator* temp, Span<EValue*> args);
+  // can run). With a tracer, one kDelegateNode event per node our kernels
+  // run (named by node type) and per XNNPACK runtime ("xnnpack_runtime" for
+  // a run of several nodes), tagged with the first node's debug handle.
+  // Errors: kInvalidArgument for a missing, mistyped or wrongly shaped
+  // argument; kMemoryAllocationFailed when the scratch does not fit.
+  Error Execute(MemoryAllocator* temp, Span<EValue*> args, EventTracer* tracer = nullptr);
 
   const Graph& graph() const { return *graph_; }
   Engine engine(size_t node) const { return engines_[node]; }
@@ -84,6 +88,8 @@ class XnnpackDelegate {
   Error Reshape();
   Error BuildXnnpackStep(size_t first, size_t last, Step& step);
   Error Bind(Span<EValue*> args);
+  // Runs one step on the bound values.
+  Error RunStep(Step& step, MemoryAllocator* temp);
 
   std::unique_ptr<Graph> graph_;
   std::vector<Engine> engines_;

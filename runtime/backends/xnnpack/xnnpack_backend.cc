@@ -33,7 +33,8 @@ class XnnpackBackend final : public BackendInterface {
 
   Error Execute(const BackendExecutionContext& context, DelegateHandle* handle,
                 Span<EValue*> args) const override {
-    return static_cast<XnnpackDelegate*>(handle)->Execute(context.temp_allocator, args);
+    return static_cast<XnnpackDelegate*>(handle)->Execute(context.temp_allocator, args,
+                                                          context.tracer);
   }
 
   void Destroy(DelegateHandle* handle) const override {
