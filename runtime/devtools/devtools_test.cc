@@ -63,7 +63,7 @@ class DevtoolsTest : public ::testing::Test {
 
   // Sets seeded random inputs and executes once.
   static Error Run(Method& method) {
-    Result<tools::MethodInputs> inputs = tools::MethodInputs::Random(method.meta(), 1);
+    Result<MethodInputs> inputs = MethodInputs::Random(method.meta(), 1);
     if (!inputs.ok()) return inputs.error();
     EF_RETURN_IF_ERROR(inputs->Apply(method));
     return method.Execute();

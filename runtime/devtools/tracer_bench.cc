@@ -65,7 +65,7 @@ int Bench(const std::string& label, std::unique_ptr<Module> module, int rounds) 
     return 1;
   }
   Method& method = **loaded;
-  Result<tools::MethodInputs> inputs = tools::MethodInputs::Random(method.meta(), 1);
+  Result<MethodInputs> inputs = MethodInputs::Random(method.meta(), 1);
   if (!inputs.ok()) {
     fprintf(stderr, "%s: inputs: %s\n", label.c_str(), LastErrorDetail());
     return 1;
