@@ -7,10 +7,10 @@
 //   converted quantized GraphModule (ptl_expected_0.npy, ptl_top1_expected.npy
 //   written by the exporter), within one output quantization step on the
 //   stored input and on the 100 seeded top-1 inputs.
-// - The two arms agree on the top-1 class of at least the share of those
-//   inputs the exporter measured and docs/zoo.md explains (the models
-//   quantize the same float network with different activation grids, so a
-//   few inputs whose top two logits are within quantization noise differ).
+// - On those inputs the stacks reproduce the top-1 agreement the exporter
+//   measured between the two references and the float network they were
+//   quantized from: docs/zoo.md explains why the two int8 models agree on
+//   almost no top-1 class (neither keeps the float network's).
 //
 // Reads $EF_MODEL_CACHE (default .cache/models); skipped with a message
 // when the model or its .ptl is absent (run `make models`).
@@ -83,7 +83,8 @@ class Int8ArmsTest : public ::testing::Test {
   void SetUp() override {
     dir_ = ModelDir();
     for (const char* file : {"model.pte", "model.ptl", "manifest.json", "top1_inputs.npy",
-                             "top1_labels.npy", "ptl_top1_expected.npy", "ptl_expected_0.npy"}) {
+                             "top1_labels.npy", "ptl_top1_expected.npy", "ptl_expected_0.npy",
+                             "top1_float_labels.npy"}) {
       if (!Exists(dir_ + "/" + file)) {
         GTEST_SKIP() << dir_ << "/" << file << " is absent: run `make models`";
       }
@@ -155,30 +156,54 @@ TEST_F(Int8ArmsTest, OldStackReproducesTorch113QuantizedEager) {
   EXPECT_LE(worst_steps, 1.0 + 1e-3);
 }
 
-TEST_F(Int8ArmsTest, ArmsAgreeOnTop1AsMeasuredByTheExporter) {
+// Reads an int64 label array of `n` entries.
+std::vector<int64_t> Labels(const std::string& path, size_t n) {
+  const tools::NpyArray array = ReadNpy(path);
+  EXPECT_EQ(array.dtype, ScalarType::kLong) << path;
+  EXPECT_EQ(array.data.size(), n * 8) << path;
+  std::vector<int64_t> out(array.data.size() / 8);
+  std::memcpy(out.data(), array.data.data(), out.size() * 8);
+  return out;
+}
+
+TEST_F(Int8ArmsTest, ArmsReproduceTheTop1FiguresTheExporterMeasured) {
   const std::vector<TensorData> inputs = Top1Inputs();
-  const tools::NpyArray labels = ReadNpy(dir_ + "/top1_labels.npy");  // torch's PT2E model
-  ASSERT_EQ(labels.dtype, ScalarType::kLong);
-  ASSERT_EQ(labels.data.size(), inputs.size() * 8);
+  const size_t n = inputs.size();
+  ASSERT_GT(n, 0u);
+  // torch's PT2E model (the .pte's reference) and the float network both
+  // were quantized from (rebuilt under torch 1.13).
+  const std::vector<int64_t> pte_labels = Labels(dir_ + "/top1_labels.npy", n);
+  const std::vector<int64_t> float_labels = Labels(dir_ + "/top1_float_labels.npy", n);
+  ASSERT_EQ(pte_labels.size(), n);
+  ASSERT_EQ(float_labels.size(), n);
   const std::vector<std::vector<float>> old_arm = Run(v1::STACK_PYTORCH_MOBILE, "model.ptl", inputs);
   const std::vector<std::vector<float>> new_arm = Run(v1::STACK_EDGEFLEET, "model.pte", inputs);
-  ASSERT_EQ(old_arm.size(), inputs.size());
-  ASSERT_EQ(new_arm.size(), inputs.size());
-  int arms = 0, new_vs_torch = 0;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    int64_t label;
-    std::memcpy(&label, labels.data.data() + 8 * i, 8);
+  ASSERT_EQ(old_arm.size(), n);
+  ASSERT_EQ(new_arm.size(), n);
+  int arms = 0, new_vs_torch = 0, old_vs_float = 0, new_vs_float = 0;
+  for (size_t i = 0; i < n; ++i) {
     arms += Argmax(old_arm[i]) == Argmax(new_arm[i]);
-    new_vs_torch += Argmax(new_arm[i]) == label;
+    new_vs_torch += Argmax(new_arm[i]) == pte_labels[i];
+    old_vs_float += Argmax(old_arm[i]) == float_labels[i];
+    new_vs_float += Argmax(new_arm[i]) == float_labels[i];
   }
-  const double measured = manifest_["ptl"]["top1_agreement"].get<double>();
-  std::printf("[ int8     ] top-1: old vs new arm %d / %zu (exporter, torch 1.13 vs torch: %.2f);"
-              " new arm vs torch %d / %zu\n",
-              arms, inputs.size(), measured, new_vs_torch, inputs.size());
-  EXPECT_EQ(new_vs_torch, static_cast<int>(inputs.size()));
-  // Each arm reproduces its reference (the test above, the zoo test), so
-  // the arms agree exactly as often as their references do.
-  EXPECT_EQ(arms, static_cast<int>(std::lround(measured * static_cast<double>(inputs.size()))));
+  const nlohmann::json& ptl = manifest_["ptl"];
+  const auto count = [n](double share) {
+    return static_cast<int>(std::lround(share * static_cast<double>(n)));
+  };
+  std::printf("[ int8     ] top-1 over %zu inputs: old vs new arm %d (exporter %d), old arm vs"
+              " float %d (exporter %d), new arm vs float %d (exporter %d), new arm vs torch %d\n",
+              n, arms, count(ptl["top1_agreement"].get<double>()), old_vs_float,
+              count(ptl["top1_agreement_float"].get<double>()), new_vs_float,
+              count(ptl["pte_top1_agreement_float"].get<double>()), new_vs_torch);
+  // Each arm reproduces its own reference (the test above; the zoo test
+  // for the .pte), so the stacks reproduce exactly the agreement torch 1.13
+  // and torch measured between the references, including how rarely each
+  // int8 model keeps the float network's top-1 class (docs/zoo.md).
+  EXPECT_EQ(new_vs_torch, static_cast<int>(n));
+  EXPECT_EQ(arms, count(ptl["top1_agreement"].get<double>()));
+  EXPECT_EQ(old_vs_float, count(ptl["top1_agreement_float"].get<double>()));
+  EXPECT_EQ(new_vs_float, count(ptl["pte_top1_agreement_float"].get<double>()));
 }
 
 }  // namespace

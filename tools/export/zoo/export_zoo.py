@@ -20,7 +20,9 @@ next to
                      weights: float models prepacked for XNNPACK by
                      optimize_for_mobile; the int8 model quantized from the
                      same float weights the way PyTorch Mobile users did,
-                     FX post-training static quantization with qnnpack)
+                     FX post-training static quantization for qnnpack, set
+                     up as the PT2E model is; its torch 1.13 reference
+                     outputs in ptl_expected_<j>.npy, ptl_top1_expected.npy)
   manifest.json      shapes, dtypes, operators, sizes, tolerances
 in <out>/<name>/ (default .cache/models/). The int8 model also gets
 top1_inputs.npy ([100, 1, 3, 224, 224], seeded), top1_expected.npy (torch's
@@ -650,6 +652,9 @@ def cached_entry(name, out_dir, xnnpack):
         files.append("model_xnnpack.pte")
     if "ptl" in entry:
         files.append("model.ptl")
+        if "output_quant" in entry["ptl"]:  # the int8 .ptl's own reference outputs
+            files += [f"ptl_expected_{j}.npy" for j in range(entry.get("outputs", 0))]
+            files += ["ptl_top1_expected.npy", "top1_float_labels.npy"]
     if entry.get("top1_samples"):
         files += ["top1_inputs.npy", "top1_expected.npy", "top1_labels.npy"]
     if entry.get("exporter") != _exporter_id() or not all(
