@@ -473,10 +473,30 @@ def case_efficientnet_b0():
     return _torchvision_case("efficientnet_b0", "torchvision efficientnet_b0")
 
 
+class GoogLeNetLogits(nn.Module):
+    """torchvision's GoogLeNet returning its logits, as its eager forward
+    does. Scripted, its forward returns a GoogLeNetOutputs named tuple with
+    the absent auxiliary outputs as None, which libtorch 1.13's lite
+    interpreter fails to return ("basic_string::_M_create"); the .ptl needs
+    the script to return the tensor. Same computation either way."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        logits, _, _ = self.model._forward(self.model._transform_input(x))
+        return logits
+
+
 def case_googlenet():
-    return _torchvision_case("googlenet", "torchvision googlenet (no aux heads, no input"
-                             " transform)", aux_logits=False, transform_input=False,
-                             init_weights=True)
+    from torchvision.models import googlenet
+
+    m = _init_classifier(GoogLeNetLogits(googlenet(weights=None, aux_logits=False,
+                                                   transform_input=False, init_weights=True)))
+    return Case(m, (images(1, 224),),
+                "torchvision googlenet (no aux heads, no input transform; logits only)"
+                " (1000 classes), input [1,3,224,224]")
 
 
 def case_resnet50():
