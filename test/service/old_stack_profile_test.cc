@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -106,6 +107,43 @@ TEST(OldStackProfile, MobileNetV2WorkMatchesTheNewStacksProfile) {
   // (under 2 FLOP/B) are memory-bound on both.
   EXPECT_GE(Cost(*old_stack, v1::OP_CLASS_MEMORY_BOUND).instructions(), 17u);
   EXPECT_GE(Cost(*new_stack, v1::OP_CLASS_MEMORY_BOUND).instructions(), 17u);
+}
+
+// The int8 .ptl of `make models` (quantized::conv2d / quantized::linear
+// with qnnpack packed params) against the int8 .pte run with portable
+// kernels (dequantize -> convolution -> quantize): the same 53 layers.
+TEST(OldStackProfile, Int8MobileNetV2WorkMatchesTheNewStacksProfile) {
+  const char* cache = std::getenv("EF_MODEL_CACHE");
+  const std::string dir = std::string(cache != nullptr && *cache != '\0' ? cache : ".cache/models") +
+                          "/mobilenet_v2_int8/";
+  if (!std::filesystem::exists(dir + "model.ptl") || !std::filesystem::exists(dir + "model.pte")) {
+    GTEST_SKIP() << dir << " has no model.ptl and model.pte: run `make models`";
+  }
+  ProfileOptions options = FixedRidge(4.0);
+  options.warmup = 0;
+  options.runs = 1;
+  absl::StatusOr<v1::ModelHostProfile> old_stack = MeasureHostProfile(
+      "mobilenet_v2_int8", dir + "model.ptl", v1::STACK_PYTORCH_MOBILE, v1::KERNELS_DEFAULT,
+      options);
+  ASSERT_TRUE(old_stack.ok()) << old_stack.status();
+  absl::StatusOr<v1::ModelHostProfile> new_stack = MeasureHostProfile(
+      "mobilenet_v2_int8", dir + "model.pte", v1::STACK_EDGEFLEET, v1::KERNELS_PORTABLE, options);
+  ASSERT_TRUE(new_stack.ok()) << new_stack.status();
+  Print(*old_stack);
+  Print(*new_stack);
+  double old_flops = 0, new_flops = 0;
+  uint32_t old_compute = 0, new_compute = 0;
+  for (v1::OpClass c : {v1::OP_CLASS_DENSE, v1::OP_CLASS_DENSE_POINTWISE, v1::OP_CLASS_DENSE_3X3,
+                        v1::OP_CLASS_MEMORY_BOUND}) {
+    old_flops += Cost(*old_stack, c).flops();
+    new_flops += Cost(*new_stack, c).flops();
+    old_compute += Cost(*old_stack, c).instructions();
+    new_compute += Cost(*new_stack, c).instructions();
+  }
+  EXPECT_EQ(old_compute, 53u);
+  EXPECT_EQ(new_compute, 53u);
+  EXPECT_GT(old_flops, 5e8);
+  EXPECT_DOUBLE_EQ(old_flops, new_flops);
 }
 
 TEST(OldStackProfile, NeedsTheModelPteBesideThePtl) {
