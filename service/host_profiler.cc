@@ -15,6 +15,7 @@
 #include "runtime/module/module.h"
 #include "runtime/module/method_inputs.h"
 #include "service/op_classes.h"
+#include "service/pytorch_mobile_profiler.h"
 #include "service/status_mapping.h"
 #include "service/textproto_file.h"
 
@@ -25,15 +26,6 @@ namespace {
 constexpr const char* kMethod = "forward";
 // Instructions shorter than this do not set the ridge point (clock noise).
 constexpr double kRidgeMinNanos = 20000;
-
-// CPU time of the calling thread: unlike wall time it does not count the
-// time other processes hold the core, so a loaded host measures (nearly)
-// what a quiet one does.
-uint64_t ThreadCpuNanos() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
-}
 
 // Per-instruction thread CPU nanoseconds of each observed execute.
 class InstructionTimer final : public InstructionObserver {
@@ -78,15 +70,23 @@ double CopyBandwidthBytesPerNs() {
 
 }  // namespace
 
+uint64_t ThreadCpuNanos() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
 absl::StatusOr<v1::ModelHostProfile> MeasureHostProfile(const std::string& model,
                                                         const std::string& path, v1::Stack stack,
                                                         v1::Kernels kernels,
                                                         const ProfileOptions& options) {
-  if (stack != v1::STACK_EDGEFLEET) {
-    return absl::UnimplementedError(
-        "per-operator host profiles exist for the edgefleet stack only (the lite interpreter's"
-        " per-operator profiling is not wired in)");
+  if (stack == v1::STACK_PYTORCH_MOBILE) {
+    if (kernels != v1::KERNELS_DEFAULT) {
+      return absl::InvalidArgumentError("the pytorch-mobile stack has only its default kernels");
+    }
+    return MeasurePytorchMobileHostProfile(model, path, options);
   }
+  if (stack != v1::STACK_EDGEFLEET) return absl::InvalidArgumentError("no stack given");
   if (RegisterPortableKernels() != Error::kOk || RegisterOptimizedKernels(1) != Error::kOk) {
     return absl::InternalError("registering kernels failed");
   }
@@ -141,47 +141,50 @@ absl::StatusOr<v1::ModelHostProfile> MeasureHostProfile(const std::string& model
   out.set_runs(static_cast<uint32_t>(runs));
 
   // Work and median time of every executed instruction.
-  struct Row {
-    OpWork work;
-    double nanos;
-    bool kernel;
-  };
-  std::vector<Row> rows;
-  double peak_flops_per_ns = 0;
+  std::vector<ProfiledOperator> ops;
   for (size_t pc = 0; pc < method.num_instructions(); ++pc) {
     const std::string kind = method.instruction_kind(pc);
     if (kind == "folded" || kind == "fused" || kind == "control") continue;
     char name[128];
     if (!method.instruction_name(pc, name, sizeof(name))) name[0] = '\0';
-    Row row{OperatorWork(name, method.instruction_args(pc)), timer.Median(pc), true};
-    if (kind == "delegate") row.work.compute_kernel = true, row.work.flops = 0;
-    if (row.nanos >= kRidgeMinNanos && row.work.compute_kernel && row.work.flops > 0) {
-      peak_flops_per_ns = std::max(peak_flops_per_ns, row.work.flops / row.nanos);
+    ProfiledOperator op{OperatorWork(name, method.instruction_args(pc)), timer.Median(pc)};
+    if (kind == "delegate") op.work.compute_kernel = true, op.work.flops = 0;
+    ops.push_back(op);
+  }
+  SummarizeOperators(ops, options, &out);
+  return out;
+}
+
+void SummarizeOperators(const std::vector<ProfiledOperator>& ops, const ProfileOptions& options,
+                        v1::ModelHostProfile* out) {
+  double peak_flops_per_ns = 0;
+  for (const ProfiledOperator& op : ops) {
+    if (op.nanos >= kRidgeMinNanos && op.work.compute_kernel && op.work.flops > 0) {
+      peak_flops_per_ns = std::max(peak_flops_per_ns, op.work.flops / op.nanos);
     }
-    rows.push_back(row);
   }
   const double ridge = options.ridge_flops_per_byte > 0 ? options.ridge_flops_per_byte
                        : peak_flops_per_ns > 0 ? peak_flops_per_ns / CopyBandwidthBytesPerNs()
                                                : kDefaultRidgeFlopsPerByte;
-  out.set_ridge_flops_per_byte(ridge);
+  out->set_ridge_flops_per_byte(ridge);
   v1::OpClassCost costs[kNumOpClasses];
   for (int c = 0; c < kNumOpClasses; ++c) costs[c].set_op_class(kOpClasses[c]);
-  for (const Row& row : rows) {
+  for (const ProfiledOperator& op : ops) {
     // A delegate (flops unknown) is dense whatever the ridge.
-    const v1::OpClass op_class = row.work.compute_kernel && row.work.flops == 0
+    const v1::OpClass op_class = op.work.compute_kernel && op.work.flops == 0
                                      ? v1::OP_CLASS_DENSE
-                                     : Classify(row.work, ridge);
+                                     : Classify(op.work, ridge);
     v1::OpClassCost& cost = costs[OpClassIndex(op_class)];
-    cost.set_host_us(cost.host_us() + row.nanos / 1e3);
+    cost.set_host_us(cost.host_us() + op.nanos / 1e3);
     cost.set_instructions(cost.instructions() + 1);
-    cost.set_flops(cost.flops() + row.work.flops);
-    cost.set_bytes(cost.bytes() + row.work.bytes);
+    cost.set_flops(cost.flops() + op.work.flops);
+    cost.set_bytes(cost.bytes() + op.work.bytes);
   }
   v1::OpClassCost& overhead = costs[OpClassIndex(v1::OP_CLASS_OVERHEAD)];
-  overhead.set_instructions(static_cast<uint32_t>(rows.size()));
-  overhead.set_host_us(static_cast<double>(rows.size()));  // 1 us per operator
-  for (const v1::OpClassCost& cost : costs) *out.add_classes() = cost;
-  return out;
+  overhead.set_instructions(static_cast<uint32_t>(ops.size()));
+  overhead.set_host_us(static_cast<double>(ops.size()));  // 1 us per operator
+  out->clear_classes();
+  for (const v1::OpClassCost& cost : costs) *out->add_classes() = cost;
 }
 
 double ClassHostUs(const v1::ModelHostProfile& profile, v1::OpClass op_class) {

@@ -17,19 +17,23 @@
 // HostProfileFile reads and writes the HostProfile textproto that keeps
 // these measurements between calls (so predictions are deterministic).
 //
-// Only the edgefleet stack is profiled per operator; the lite interpreter
-// has no per-instruction observer here (Measure returns UNIMPLEMENTED).
+// The old stack (STACK_PYTORCH_MOBILE, a .ptl) is profiled by
+// pytorch_mobile_profiler.h with libtorch's own per-operator hooks and
+// summarized the same way (SummarizeOperators).
 // Stateless apart from the arguments; thread-compatible.
 
 #ifndef EDGEFLEET_SERVICE_HOST_PROFILER_H_
 #define EDGEFLEET_SERVICE_HOST_PROFILER_H_
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "edgefleet/v1/arm.pb.h"
 #include "edgefleet/v1/host_profile.pb.h"
+#include "service/op_classes.h"
 
 namespace edgefleet {
 namespace service {
@@ -45,13 +49,35 @@ struct ProfileOptions {
   double ridge_flops_per_byte = 0;
 };
 
-// Measures `path` (a .pte) as `model`. Errors: the runtime's load and
-// execute errors as status (status_mapping.h), UNIMPLEMENTED for a stack
-// other than STACK_EDGEFLEET.
+// Measures `path` as `model`: a .pte for STACK_EDGEFLEET, a .ptl for
+// STACK_PYTORCH_MOBILE (pytorch_mobile_profiler.h). Errors: the runtime's
+// load and execute errors as status (status_mapping.h), the old stack's
+// (FAILED_PRECONDITION where it is not built), INVALID_ARGUMENT for no
+// stack or non-default kernels on the old stack.
 absl::StatusOr<v1::ModelHostProfile> MeasureHostProfile(const std::string& model,
                                                         const std::string& path, v1::Stack stack,
                                                         v1::Kernels kernels,
                                                         const ProfileOptions& options = {});
+
+// One executed operator of a profiled model: its work and its median
+// host time (thread CPU nanoseconds) over the profiled runs.
+struct ProfiledOperator {
+  OpWork work;
+  double nanos = 0;
+};
+
+// Fills `out`'s ridge point and classes from `ops`: the ridge point is
+// options.ridge_flops_per_byte when > 0, else the best FLOP/s of any
+// compute operator over 20 us over one core's copy bandwidth; a compute
+// operator without FLOPs (a delegate) is dense; the overhead class counts
+// 1 us per operator.
+void SummarizeOperators(const std::vector<ProfiledOperator>& ops, const ProfileOptions& options,
+                        v1::ModelHostProfile* out);
+
+// CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID), nanoseconds:
+// unlike wall time it does not count the time other processes hold the
+// core, so a loaded host measures (nearly) what a quiet one does.
+uint64_t ThreadCpuNanos();
 
 // Host time of `op_class` in `profile` (0 if absent).
 double ClassHostUs(const v1::ModelHostProfile& profile, v1::OpClass op_class);

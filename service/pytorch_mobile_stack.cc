@@ -6,6 +6,7 @@
 #include <torch/csrc/jit/mobile/import.h>
 #include <torch/csrc/jit/mobile/module.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -151,6 +152,13 @@ PytorchMobileStack::PytorchMobileStack() {
   std::call_once(once, [] {
     at::set_num_threads(1);
     at::set_num_interop_threads(1);
+    // Quantized operators run on QNNPACK, as in PyTorch Mobile builds; a
+    // server libtorch defaults to oneDNN. Packed weights are built at load
+    // by the engine set then.
+    const std::vector<at::QEngine>& engines = at::globalContext().supportedQEngines();
+    if (std::find(engines.begin(), engines.end(), at::QEngine::QNNPACK) != engines.end()) {
+      at::globalContext().setQEngine(at::QEngine::QNNPACK);
+    }
   });
 }
 

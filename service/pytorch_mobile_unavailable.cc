@@ -1,5 +1,7 @@
-// PytorchMobileStack in builds without libtorch: every use fails clearly.
+// PytorchMobileStack and its profiler in builds without libtorch: every use
+// fails clearly.
 
+#include "service/pytorch_mobile_profiler.h"
 #include "service/pytorch_mobile_stack.h"
 
 namespace edgefleet {
@@ -21,6 +23,12 @@ absl::Status PytorchMobileStack::Available() const { return NotBuilt(); }
 
 absl::StatusOr<std::unique_ptr<LoadedModel>> PytorchMobileStack::Load(const std::string&,
                                                                       const StackOptions&) {
+  return NotBuilt();
+}
+
+absl::StatusOr<v1::ModelHostProfile> MeasurePytorchMobileHostProfile(const std::string&,
+                                                                     const std::string&,
+                                                                     const ProfileOptions&) {
   return NotBuilt();
 }
 

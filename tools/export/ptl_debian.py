@@ -21,12 +21,19 @@ JOBS.json is a list of jobs, each:
                atol + rtol * |expected|)
   out          where model.ptl goes
   quantize     (optional) {"calibration": .npy [N, ...] samples}: FX
-               post-training static quantization with the qnnpack engine
-               (get_default_qconfig_mapping("qnnpack"): per-tensor int8
-               weights, HistogramObserver uint8 activations) before
-               scripting; expected outputs are then the float model's, and
-               the result reports the int8 error and (with "top1": .npy
-               [N, 1, ...] inputs) top-1 agreement with the float model.
+               post-training static quantization for the qnnpack engine,
+               set up as the .pte's PT2E model is (_quantize), before
+               scripting; "expected" are then the float model's outputs
+               (the rebuilt float model must reproduce them), the .ptl must
+               reproduce torch 1.13's quantized GraphModule within one output
+               step on the inputs and on "top1" ({"inputs": .npy [N, 1, ...],
+               "labels": the .pte model's top-1 classes}), whose outputs are
+               saved beside the .ptl (ptl_expected_<j>.npy,
+               ptl_top1_expected.npy, and the float model's top-1 classes in
+               top1_float_labels.npy), and the result reports the output
+               quantization, the error against the float model, the top-1
+               agreement of the .ptl with the labels and with the float
+               model, and that of the labels with the float model.
 
 Each model: torch.jit.script -> optimize_for_mobile (conv-BN folding,
 freezing, XNNPACK prepacking: conv2d / linear become prepacked::*_run with
@@ -36,8 +43,11 @@ is reloaded with the lite interpreter, checked against the expected outputs,
 and its operator list recorded.
 """
 
+import collections
+import copy
 import importlib
 import io
+import math
 import json
 import os
 import sys
@@ -50,6 +60,10 @@ from torch.utils.mobile_optimizer import optimize_for_mobile
 
 
 def _flatten(out):
+    """The output tensors in order; None (e.g. absent auxiliary outputs) is
+    skipped, as the old stack serves no None."""
+    if out is None:
+        return []
     if isinstance(out, torch.Tensor):
         return [out]
     if isinstance(out, (list, tuple)):
@@ -66,7 +80,11 @@ def _build(job):
     with torch.no_grad():
         model = getattr(module, job["builder"])().module
     weights = np.load(job["weights"])
-    model.load_state_dict({k: torch.from_numpy(weights[k]) for k in weights.files}, strict=True)
+    state = collections.OrderedDict((k, torch.from_numpy(weights[k])) for k in weights.files)
+    # The arrays carry no state_dict metadata; modules that check their
+    # version when loading (torchvision's MNASNet) get their own.
+    state._metadata = model.state_dict()._metadata
+    model.load_state_dict(state, strict=True)
     return model.eval()
 
 
@@ -82,46 +100,139 @@ def _prepacked_weight_bytes(model):
     return total
 
 
+def _pow2_up(x):
+    return 2.0 ** math.ceil(math.log2(x))
+
+
 def _quantize(model, job, inputs):
-    from torch.ao.quantization import get_default_qconfig_mapping
+    """FX post-training static quantization for the qnnpack engine, set up
+    as the .pte's PT2E model is (export_zoo.py, docs/zoo.md): per-channel
+    symmetric int8 weights in [-127, 127], histogram-calibrated per-tensor
+    activations (uint8 here, int8 there: the same grid shifted by 128), the
+    same calibration images, then every activation scale rounded up to a
+    power of two, as export_zoo.py does to the PT2E model (weight scales
+    already are: the weights were scaled so). qnnpack quantizes each bias to
+    int32 on the input x weight grid itself."""
+    from torch.ao.quantization import QConfig, QConfigMapping
+    from torch.ao.quantization.observer import HistogramObserver, PerChannelMinMaxObserver
     from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
 
     torch.backends.quantized.engine = "qnnpack"
-    prepared = prepare_fx(model, get_default_qconfig_mapping("qnnpack"), example_inputs=tuple(inputs))
+    qconfig = QConfig(
+        activation=HistogramObserver.with_args(reduce_range=False),
+        weight=PerChannelMinMaxObserver.with_args(dtype=torch.qint8,
+                                                  qscheme=torch.per_channel_symmetric,
+                                                  quant_min=-127, quant_max=127))
+    prepared = prepare_fx(model, QConfigMapping().set_global(qconfig),
+                          example_inputs=tuple(inputs))
     for sample in torch.from_numpy(np.load(job["quantize"]["calibration"])):
         prepared(sample.unsqueeze(0))
-    return convert_fx(prepared)
+    quantized = convert_fx(prepared)
+    for module in quantized.modules():
+        if isinstance(getattr(module, "scale", None), float):
+            module.scale = _pow2_up(module.scale)
+    for node in quantized.graph.nodes:
+        # The input's and the quantized adds' output scales.
+        if node.op == "get_attr" and "scale" in node.target:
+            setattr(quantized, node.target,
+                    torch.tensor(_pow2_up(float(getattr(quantized, node.target)))))
+    quantized.recompile()
+    return quantized
+
+
+def _output_quant(quantized, inputs):
+    """(scale, zero_point) of the quantized tensor the converted model's
+    output is dequantized from."""
+    out = next(n for n in quantized.graph.nodes if n.op == "output")
+    source = out.args[0]
+    if source.op not in ("call_method", "call_function") or "dequantize" not in str(source.target):
+        raise SystemExit("the quantized model's output is not a dequantize")
+    captured = {}
+
+    class Capture(torch.fx.Interpreter):
+        def run_node(self, n):
+            value = super().run_node(n)
+            if n is source.args[0]:
+                captured["q"] = value
+            return value
+
+    Capture(quantized).run(*inputs)
+    q = captured["q"]
+    return {"scale": float(q.q_scale()), "zero_point": int(q.q_zero_point())}
+
+
+def _check_int8(job, result, eager, loaded, float_model, inputs):
+    """The int8 .ptl against its reference, torch 1.13 running the converted
+    GraphModule (`eager`): within one output step on the inputs and the top-1
+    samples, whose reference outputs are saved beside the .ptl
+    (ptl_expected_<j>.npy, ptl_top1_expected.npy) for the C++ test. Records
+    the error against the float model and the top-1 agreement with the
+    .pte's model (its labels) and with the float model."""
+    out_dir = os.path.dirname(job["out"])
+    step = result["output_quant"]["scale"]
+    # The float model rebuilt here is the exporter's (weights moved across).
+    for j, want in enumerate(_flatten(float_model(*inputs))):
+        expected = np.load(job["expected"][j])
+        if not np.allclose(want.numpy(), expected, rtol=job.get("rtol", 1e-3),
+                           atol=job.get("atol", 1e-4)):
+            raise SystemExit(f"{job['name']}: the float model rebuilt under torch 1.13 differs"
+                             f" from the exporter's (output {j})")
+    worst = 0.0
+    for j, (want, got) in enumerate(zip(_flatten(eager(*inputs)), _flatten(loaded(*inputs)))):
+        worst = max(worst, float((want - got).abs().max()) / step)
+        np.save(os.path.join(out_dir, f"ptl_expected_{j}.npy"), want.numpy())
+        result[f"max_abs_error_vs_float_{j}"] = float(
+            np.abs(want.numpy() - np.load(job["expected"][j])).max())
+    if not job.get("top1"):
+        raise SystemExit(f"{job['name']}: an int8 job needs top-1 samples")
+    samples = torch.from_numpy(np.load(job["top1"]["inputs"]))
+    labels = np.load(job["top1"]["labels"])
+    want = torch.cat([eager(x) for x in samples])
+    got = torch.cat([loaded(x) for x in samples])
+    floats = torch.cat([float_model(x) for x in samples])
+    worst = max(worst, float((want - got).abs().max()) / step)
+    float_labels = floats.argmax(1).numpy().astype(np.int64)
+    np.save(os.path.join(out_dir, "ptl_top1_expected.npy"), want.numpy())
+    np.save(os.path.join(out_dir, "top1_float_labels.npy"), float_labels)
+    if worst > 1.0 + 1e-3:
+        raise SystemExit(f"{job['name']}: the .ptl is {worst:.3g} output steps off torch's"
+                         " quantized GraphModule")
+    result["max_steps_vs_eager"] = worst
+    result["top1_agreement"] = float((got.argmax(1).numpy() == labels).mean())
+    result["top1_agreement_float"] = float((got.argmax(1).numpy() == float_labels).mean())
+    result["pte_top1_agreement_float"] = float((labels == float_labels).mean())
 
 
 def export(job):
     inputs = [torch.from_numpy(np.load(p)) for p in job["inputs"]]
     model = _build(job)
     result = {"name": job["name"]}
+    quantized = bool(job.get("quantize"))
     with torch.no_grad():
-        if job.get("quantize"):
+        if quantized:
+            float_model = copy.deepcopy(model)
             model = _quantize(model, job, inputs)
-            result["quantization"] = "FX post-training static, qnnpack engine"
+            result["quantization"] = ("FX post-training static, qnnpack engine, per-channel"
+                                      " symmetric weights, power-of-two activation scales")
+            result["output_quant"] = _output_quant(model, inputs)
         else:
             result["prepacked_weight_bytes"] = _prepacked_weight_bytes(model)
         optimized = optimize_for_mobile(torch.jit.script(model))
         data = optimized._save_to_buffer_for_lite_interpreter()
     loaded = _load_for_lite_interpreter(io.BytesIO(data))
     operators = sorted(_export_operator_list(loaded))
-    got = _flatten(loaded(*inputs))
-    rtol, atol = job.get("rtol", 1e-3), job.get("atol", 1e-4)
-    for j, path in enumerate(job["expected"]):
-        want = np.load(path)
-        diff = np.abs(got[j].numpy() - want)
-        if job.get("quantize"):
-            result[f"max_abs_error_vs_float_{j}"] = float(diff.max())
-        elif not (diff <= atol + rtol * np.abs(want)).all():
-            raise SystemExit(f"{job['name']}: .ptl output {j} differs from {path}"
-                             f" (max abs diff {diff.max():.3g})")
-    if job.get("top1"):
-        samples = torch.from_numpy(np.load(job["top1"]["inputs"]))
-        labels = np.load(job["top1"]["labels"])
-        agree = sum(int(loaded(x)[0].argmax()) == int(label) for x, label in zip(samples, labels))
-        result["top1_agreement"] = agree / len(labels)
+    with torch.no_grad():
+        if quantized:
+            _check_int8(job, result, model, loaded, float_model, inputs)
+        else:
+            got = _flatten(loaded(*inputs))
+            rtol, atol = job.get("rtol", 1e-3), job.get("atol", 1e-4)
+            for j, path in enumerate(job["expected"]):
+                want = np.load(path)
+                diff = np.abs(got[j].numpy() - want)
+                if not (diff <= atol + rtol * np.abs(want)).all():
+                    raise SystemExit(f"{job['name']}: .ptl output {j} differs from {path}"
+                                     f" (max abs diff {diff.max():.3g})")
     with open(job["out"], "wb") as f:
         f.write(data)
     result.update(ptl_bytes=len(data),

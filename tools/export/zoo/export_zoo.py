@@ -20,7 +20,9 @@ next to
                      weights: float models prepacked for XNNPACK by
                      optimize_for_mobile; the int8 model quantized from the
                      same float weights the way PyTorch Mobile users did,
-                     FX post-training static quantization with qnnpack)
+                     FX post-training static quantization for qnnpack, set
+                     up as the PT2E model is; its torch 1.13 reference
+                     outputs in ptl_expected_<j>.npy, ptl_top1_expected.npy)
   manifest.json      shapes, dtypes, operators, sizes, tolerances
 in <out>/<name>/ (default .cache/models/). The int8 model also gets
 top1_inputs.npy ([100, 1, 3, 224, 224], seeded), top1_expected.npy (torch's
@@ -471,10 +473,30 @@ def case_efficientnet_b0():
     return _torchvision_case("efficientnet_b0", "torchvision efficientnet_b0")
 
 
+class GoogLeNetLogits(nn.Module):
+    """torchvision's GoogLeNet returning its logits, as its eager forward
+    does. Scripted, its forward returns a GoogLeNetOutputs named tuple with
+    the absent auxiliary outputs as None, which libtorch 1.13's lite
+    interpreter fails to return ("basic_string::_M_create"); the .ptl needs
+    the script to return the tensor. Same computation either way."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        logits, _, _ = self.model._forward(self.model._transform_input(x))
+        return logits
+
+
 def case_googlenet():
-    return _torchvision_case("googlenet", "torchvision googlenet (no aux heads, no input"
-                             " transform)", aux_logits=False, transform_input=False,
-                             init_weights=True)
+    from torchvision.models import googlenet
+
+    m = _init_classifier(GoogLeNetLogits(googlenet(weights=None, aux_logits=False,
+                                                   transform_input=False, init_weights=True)))
+    return Case(m, (images(1, 224),),
+                "torchvision googlenet (no aux heads, no input transform; logits only)"
+                " (1000 classes), input [1,3,224,224]")
 
 
 def case_resnet50():
@@ -650,6 +672,9 @@ def cached_entry(name, out_dir, xnnpack):
         files.append("model_xnnpack.pte")
     if "ptl" in entry:
         files.append("model.ptl")
+        if "output_quant" in entry["ptl"]:  # the int8 .ptl's own reference outputs
+            files += [f"ptl_expected_{j}.npy" for j in range(entry.get("outputs", 0))]
+            files += ["ptl_top1_expected.npy", "top1_float_labels.npy"]
     if entry.get("top1_samples"):
         files += ["top1_inputs.npy", "top1_expected.npy", "top1_labels.npy"]
     if entry.get("exporter") != _exporter_id() or not all(
