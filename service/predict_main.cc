@@ -28,7 +28,8 @@ constexpr const char* kPredictUsage =
     "           [--device_class=NAME] [--calibrate=MODEL@THREADS=MS]... [--model=NAME]...\n"
     "           [--threads=N] [--stack=edgefleet] [--host_profile=FILE] [--json]\n"
     "       edgefleet-server fit-prior --model_repository=DIR --host_profile=FILE\n"
-    "           --published=CSV [--exclude_device=NAME]... [--out=FILE]\n";
+    "           --published=CSV [--exclude_device=NAME]... [--exclude_model=NAME]...\n"
+    "           [--out=FILE]\n";
 
 struct Flags {
   std::map<std::string, std::vector<std::string>> values;
@@ -131,7 +132,7 @@ absl::StatusOr<HostCosts> EnsureHostCosts(const ModelRepository& repository,
       found = &profile->models(profile->models_size() - 1);
       *changed = true;
     }
-    costs[model] = HostCostsOf(*found);
+    costs[model] = ModelCostOf(*found, profile->prior());
   }
   return costs;
 }
@@ -268,7 +269,8 @@ int PredictMain(const std::vector<std::string>& args) {
 
 int FitPriorMain(const std::vector<std::string>& args) {
   absl::StatusOr<Flags> flags = ParseFlags(
-      args, {"model_repository", "host_profile", "published", "exclude_device", "out"}, {});
+      args, {"model_repository", "host_profile", "published", "exclude_device", "exclude_model", "out"},
+      {});
   if (!flags.ok()) {
     fprintf(stderr, "edgefleet-server fit-prior: %s\n%s",
             std::string(flags.status().message()).c_str(), kPredictUsage);
@@ -286,6 +288,7 @@ int FitPriorMain(const std::vector<std::string>& args) {
       ReadPublishedLatencies(flags->Get("published"));
   if (!published.ok()) return Fail(2, published.status());
   const std::vector<std::string> excluded = flags->All("exclude_device");
+  const std::vector<std::string> excluded_models = flags->All("exclude_model");
   const std::vector<std::string> available = (*repository)->ListModels();
   const std::set<std::string> available_set(available.begin(), available.end());
   std::vector<PublishedDevice> devices;
@@ -295,6 +298,10 @@ int FitPriorMain(const std::vector<std::string>& args) {
     PublishedDevice kept{d.name, {}};
     for (const FitPoint& p : d.points) {
       if (available_set.count(p.model) == 0) continue;  // models not exported here
+      if (std::find(excluded_models.begin(), excluded_models.end(), p.model) !=
+          excluded_models.end()) {
+        continue;
+      }
       kept.points.push_back(p);
       needed.insert(p.model);
     }
@@ -310,6 +317,7 @@ int FitPriorMain(const std::vector<std::string>& args) {
   if (!prior.ok()) return Fail(1, prior.status());
   const std::string published_path = flags->Get("published");
   prior->set_source(published_path.substr(published_path.rfind('/') + 1));
+  for (const std::string& m : excluded_models) prior->add_excluded_models(m);
   *profile->mutable_prior() = *prior;
   const std::string out = flags->Get("out", profile_path);
   if (absl::Status s = WriteHostProfile(out, *profile); !s.ok()) return Fail(1, s);
