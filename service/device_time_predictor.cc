@@ -110,6 +110,26 @@ absl::StatusOr<HostCosts> DeviceTimePredictor::Costs(const std::set<std::string>
   return costs;
 }
 
+absl::StatusOr<std::vector<v1::ModelHostProfile>> DeviceTimePredictor::Entries(
+    const std::set<std::string>& models) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<v1::ModelHostProfile> out;
+  for (const std::string& model : models) {
+    absl::StatusOr<const v1::ModelHostProfile*> entry = EntryLocked(model);
+    if (!entry.ok()) return entry.status();
+    out.push_back(**entry);
+  }
+  return out;
+}
+
+void DeviceTimePredictor::AddMeasured(const v1::ModelHostProfile& entry) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (FindHostProfile(profile_, entry.stack(), entry.model(), entry.kernels(), entry.file_bytes(),
+                      entry.file_digest()) == nullptr) {
+    *profile_.add_models() = entry;
+  }
+}
+
 absl::StatusOr<ModelOnDevice> DeviceTimePredictor::For(const v1::DeviceClass& device,
                                                        const std::string& model,
                                                        const std::vector<FitPoint>& given) {

@@ -83,6 +83,13 @@ class DeviceTimePredictor {
   // offsets. Errors as For.
   absl::StatusOr<HostCosts> Costs(const std::set<std::string>& models);
 
+  // The profile entries of `models` (measured now if missing). Errors as For.
+  absl::StatusOr<std::vector<v1::ModelHostProfile>> Entries(const std::set<std::string>& models);
+
+  // Adds a measurement made elsewhere (a calibration file's) unless the
+  // profile has one of the same program.
+  void AddMeasured(const v1::ModelHostProfile& entry);
+
   // Writes the profile to its path if measurements were added since the
   // last save (no-op without a path).
   absl::Status SaveIfChanged();

@@ -68,7 +68,8 @@ absl::StatusOr<std::unique_ptr<EmulatorParts>> BuildEmulator(const ServerConfig&
     const std::string host_profile =
         !config.host_profile.empty()
             ? config.host_profile
-            : config.device_classes + "/../device_model/host_profile.textproto";
+            : config.device_classes.substr(0, config.device_classes.find(',')) +
+                  "/../device_model/host_profile.textproto";
     // Read only: what the profile lacks is measured once and kept in memory.
     absl::StatusOr<v1::HostProfile> profile = ReadHostProfile(host_profile);
     if (!profile.ok() && (!absl::IsNotFound(profile.status()) || !config.host_profile.empty())) {
@@ -76,6 +77,9 @@ absl::StatusOr<std::unique_ptr<EmulatorParts>> BuildEmulator(const ServerConfig&
     }
     parts->device_time = std::make_unique<DeviceTimePredictor>(
         parts->repository.get(), profile.ok() ? *std::move(profile) : v1::HostProfile(), "");
+    for (const v1::ModelHostProfile& entry : initial.model_profiles()) {
+      parts->device_time->AddMeasured(entry);
+    }
   }
 
   for (const v1::Arm& arm : parts->arms->arms()) {
