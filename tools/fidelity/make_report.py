@@ -306,7 +306,7 @@ def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_devi
              f" multi-thread {'yes' if share(multi, .25) >= .9 else 'no'}.\n")
     L.append("Population prior fitted on all devices (what the committed"
              f" `{rel(args.host_profile)}` holds):\n")
-    L.append("```\n" + prior_all.strip() + "\n```\n")
+    L.append("```\n" + prior_all.strip().replace(REPO + os.sep, "") + "\n```\n")
     L.append("## Per device (single thread)\n")
     L.append("| device | SoC / cores | within ±10 % | within ±25 % | median abs error | worst |"
              " baseline median | ρ | fitted factors (dense other / 1×1 / 3×3 / memory-bound /"
