@@ -25,8 +25,10 @@ constexpr double kMaxFitMiss = 1.5;
 // Two figures of one (model, threads) further apart than this contradict.
 constexpr double kDuplicateTolerance = 1.10;
 constexpr double kMaxParallelFraction = 0.999;
-// Model offsets are shrunk toward 0 as if this many more devices had a
-// residual of 0 (one model seen on few devices gets a small offset).
+// Model offsets are the median of a model's residuals over the devices
+// (robust to one device whose runtime treats the model very differently),
+// shrunk toward 0 by n / (n + this) (one model seen on few devices gets a
+// small offset).
 constexpr double kOffsetShrinkDevices = 1.0;
 // Bound of a serial-fraction offset (log): a model's serial fraction is
 // within a factor e^3 of the device's.
@@ -63,6 +65,14 @@ bool Solve(std::vector<double> a, Vector b, size_t n, Vector* x) {
     (*x)[i] = s / a[i * n + i];
   }
   return true;
+}
+
+// n / (n + kOffsetShrinkDevices) times the median of `v` (not empty).
+double ShrunkMedian(Vector v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  const double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  return median * static_cast<double>(n) / (static_cast<double>(n) + kOffsetShrinkDevices);
 }
 
 double SumSquares(const Vector& r) {
@@ -389,8 +399,8 @@ absl::StatusOr<v1::DeviceModelPrior> FitPrior(const std::vector<PublishedDevice>
   double sum = 0;
   size_t n = 0;
   std::vector<double> fractions;
-  // Per model: summed single-thread log residuals and their count.
-  std::map<std::string, std::pair<double, int>> residuals_of;
+  // Per model: single-thread log residuals over the devices.
+  std::map<std::string, Vector> residuals_of;
   std::vector<ClassVector> thetas(nd);
   for (size_t d = 0; d < nd; ++d) {
     thetas[d] = theta_of(x, d);
@@ -398,8 +408,7 @@ absl::StatusOr<v1::DeviceModelPrior> FitPrior(const std::vector<PublishedDevice>
       const double e = std::log(p.ms / SingleThreadMs(thetas[d], costs.at(p.model)));
       sum += e * e;
       ++n;
-      residuals_of[p.model].first += e;
-      residuals_of[p.model].second += 1;
+      residuals_of[p.model].push_back(e);
     }
     prior.add_fitted_on(used[d].published->name);
   }
@@ -414,9 +423,9 @@ absl::StatusOr<v1::DeviceModelPrior> FitPrior(const std::vector<PublishedDevice>
   // point the serial offset that makes it exact.
   HostCosts with_offsets = costs;
   for (const auto& [model, r] : residuals_of) {
-    with_offsets.at(model).log_offset = r.first / (r.second + kOffsetShrinkDevices);
+    with_offsets.at(model).log_offset = ShrunkMedian(r);
   }
-  std::map<std::string, std::pair<double, int>> serial_of;
+  std::map<std::string, Vector> serial_of;
   for (size_t d = 0; d < nd; ++d) {
     if (used[d].multi.empty()) continue;
     DeviceFactors f;
@@ -433,8 +442,7 @@ absl::StatusOr<v1::DeviceModelPrior> FitPrior(const std::vector<PublishedDevice>
             return e * e;
           },
           -kMaxSerialOffset, kMaxSerialOffset);
-      serial_of[p.model].first += s;
-      serial_of[p.model].second += 1;
+      serial_of[p.model].push_back(s);
     }
   }
   if (!fractions.empty()) {
@@ -446,12 +454,11 @@ absl::StatusOr<v1::DeviceModelPrior> FitPrior(const std::vector<PublishedDevice>
     offset->set_model(model);
     offset->set_file_digest(costs.at(model).file_digest);
     offset->set_log_offset(with_offsets.at(model).log_offset);
-    offset->set_devices(static_cast<uint32_t>(r.second));
+    offset->set_devices(static_cast<uint32_t>(r.size()));
     auto serial = serial_of.find(model);
     if (serial != serial_of.end()) {
-      offset->set_log_serial_offset(serial->second.first /
-                                    (serial->second.second + kOffsetShrinkDevices));
-      offset->set_multi_thread_devices(static_cast<uint32_t>(serial->second.second));
+      offset->set_log_serial_offset(ShrunkMedian(serial->second));
+      offset->set_multi_thread_devices(static_cast<uint32_t>(serial->second.size()));
     }
   }
   return prior;

@@ -110,7 +110,7 @@ struct PublishedDevice {
 // per-device deviation left after the shared fit. Then the model offsets:
 // r_m from each model's single-thread residuals of the shared fit, s_m from
 // its multi-thread residuals given each device's parallel fraction (both
-// averaged over devices and shrunk, ModelOffset); the offsets in `costs`
+// the median over devices, shrunk, ModelOffset); the offsets in `costs`
 // are ignored. Devices need >= 2 single-thread points to count. Errors:
 // INVALID_ARGUMENT with fewer than 2 such devices or a model missing from
 // `costs`.
