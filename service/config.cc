@@ -61,6 +61,7 @@ std::map<std::string, Setter> Setters(ServerConfig* c) {
       {"device_classes", str(&c->device_classes)},
       {"arms", str(&c->arms)},
       {"calibration", str(&c->calibration)},
+      {"host_profile", str(&c->host_profile)},
       {"out", str(&c->calibration_out)},
       {"address", str(&c->address)},
       {"port", num(&c->port, 0, 65535)},
@@ -140,6 +141,8 @@ std::string ServerUsage() {
          "  --device_classes=DIR        device class textprotos (deploy/device_classes)\n"
          "  --arms=FILE                 edgefleet.v1.ArmSet textproto (default: 2 arms per model)\n"
          "  --calibration=FILE          host calibration to use (and where Calibrate saves)\n"
+         "  --host_profile=FILE         device-time model's host profile (DIR/../device_model/\n"
+         "                              host_profile.textproto of --device_classes=DIR)\n"
          "  --out=FILE                  calibrate: where to write (default --calibration)\n"
          "  --address=HOST              listen address (127.0.0.1)\n"
          "  --port=N                    gRPC port, 0 = any free (8001)\n"

@@ -18,6 +18,10 @@ struct ServerConfig {
   std::string device_classes = "deploy/device_classes";
   std::string arms;         // ArmSet textproto; empty: default arms
   std::string calibration;  // HostCalibration textproto: read if present, written by Calibrate
+  // HostProfile of the per-operator-class device-time model (read; what it
+  // lacks is measured and kept in memory); empty: device_model/
+  // host_profile.textproto beside the (first) device_classes directory.
+  std::string host_profile;
   std::string address = "127.0.0.1";
   int port = 8001;          // gRPC; 0 picks a free port
   int metrics_port = 8002;  // Prometheus /metrics; 0 picks a free port

@@ -70,7 +70,7 @@ TEST(ConfigTest, UsageListsEveryFlagItAccepts) {
         "metrics_port", "port_file", "compute_slots", "queue_bound", "max_message_bytes",
         "default_device_class", "calibration_samples", "reference_model", "reference_mac_ratio",
         "pin_slots", "drain_timeout_s", "shutdown_grace_s", "max_calls_per_client",
-        "max_session_s"}) {
+        "max_session_s", "host_profile"}) {
     EXPECT_NE(usage.find(std::string("--") + flag + "="), std::string::npos) << flag;
     ServerConfig c;
     const absl::Status s = ParseServerFlags({"srv", "--model_repository=m", std::string("--") + flag + "=?"}, &c);

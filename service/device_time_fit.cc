@@ -25,6 +25,14 @@ constexpr double kMaxFitMiss = 1.5;
 // Two figures of one (model, threads) further apart than this contradict.
 constexpr double kDuplicateTolerance = 1.10;
 constexpr double kMaxParallelFraction = 0.999;
+// Model offsets are the median of a model's residuals over the devices
+// (robust to one device whose runtime treats the model very differently),
+// shrunk toward 0 by n / (n + this) (one model seen on few devices gets a
+// small offset).
+constexpr double kOffsetShrinkDevices = 1.0;
+// Bound of a serial-fraction offset (log): a model's serial fraction is
+// within a factor e^3 of the device's.
+constexpr double kMaxSerialOffset = 3.0;
 constexpr int kOverhead = kNumOpClasses - 1;  // index of OP_CLASS_OVERHEAD in kOpClasses
 static_assert(kOpClasses[kOverhead] == v1::OP_CLASS_OVERHEAD, "class order");
 
@@ -57,6 +65,14 @@ bool Solve(std::vector<double> a, Vector b, size_t n, Vector* x) {
     (*x)[i] = s / a[i * n + i];
   }
   return true;
+}
+
+// n / (n + kOffsetShrinkDevices) times the median of `v` (not empty).
+double ShrunkMedian(Vector v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  const double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  return median * static_cast<double>(n) / (static_cast<double>(n) + kOffsetShrinkDevices);
 }
 
 double SumSquares(const Vector& r) {
@@ -142,10 +158,22 @@ double GoldenMin(const std::function<double(double)>& f, double lo, double hi) {
   return (a + b) / 2;
 }
 
-double SingleThreadMs(const ClassVector& theta, const ClassVector& host_us) {
+// The per-class model alone (no offsets), one thread.
+double ClassSumMs(const ClassVector& theta, const ClassVector& host_us) {
   double us = 0;
   for (int c = 0; c < kNumOpClasses; ++c) us += std::exp(theta[c]) * host_us[c];
   return us / 1e3;
+}
+
+double SingleThreadMs(const ClassVector& theta, const ModelCost& cost) {
+  return std::exp(cost.log_offset) * ClassSumMs(theta, cost.host_us);
+}
+
+// `costs` without offsets: what FitPrior fits the shared ratios to.
+HostCosts WithoutOffsets(const HostCosts& costs) {
+  HostCosts out = costs;
+  for (auto& [model, cost] : out) cost.log_offset = cost.log_serial_offset = 0;
+  return out;
 }
 
 v1::Cpu EqualCores(int cores) {
@@ -215,10 +243,17 @@ absl::Status CheckPoints(const std::vector<FitPoint>& points, const HostCosts& c
 
 }  // namespace
 
-ClassVector HostCostsOf(const v1::ModelHostProfile& profile) {
-  ClassVector v{};
-  for (int c = 0; c < kNumOpClasses; ++c) v[c] = ClassHostUs(profile, kOpClasses[c]);
-  return v;
+ModelCost ModelCostOf(const v1::ModelHostProfile& profile, const v1::DeviceModelPrior& prior) {
+  ModelCost cost;
+  for (int c = 0; c < kNumOpClasses; ++c) cost.host_us[c] = ClassHostUs(profile, kOpClasses[c]);
+  cost.file_digest = profile.file_digest();
+  for (const v1::DeviceModelPrior::ModelOffset& offset : prior.model_offsets()) {
+    if (offset.model() == profile.model() && offset.file_digest() == profile.file_digest()) {
+      cost.log_offset = offset.log_offset();
+      cost.log_serial_offset = offset.log_serial_offset();
+    }
+  }
+  return cost;
 }
 
 ClassVector PriorLogRatios(const v1::DeviceModelPrior& prior) {
@@ -230,14 +265,16 @@ ClassVector PriorLogRatios(const v1::DeviceModelPrior& prior) {
   return mu;
 }
 
-double PredictMs(const DeviceFactors& factors, const ClassVector& host_us, const v1::Cpu& cpu,
+double PredictMs(const DeviceFactors& factors, const ModelCost& cost, const v1::Cpu& cpu,
                  int threads) {
-  const double speedup = AmdahlSpeedup(cpu, factors.parallel_fraction, threads);
+  const double serial =
+      std::min(1.0, (1 - factors.parallel_fraction) * std::exp(cost.log_serial_offset));
+  const double speedup = AmdahlSpeedup(cpu, 1 - serial, threads);
   double us = 0;
   for (int c = 0; c < kNumOpClasses; ++c) {
-    us += std::exp(factors.log_factor[c]) * host_us[c] / (c == kOverhead ? 1.0 : speedup);
+    us += std::exp(factors.log_factor[c]) * cost.host_us[c] / (c == kOverhead ? 1.0 : speedup);
   }
-  return us / 1e3;
+  return std::exp(cost.log_offset) * us / 1e3;
 }
 
 absl::StatusOr<DeviceFactors> FitDevice(const std::vector<FitPoint>& points,
@@ -301,7 +338,8 @@ absl::StatusOr<DeviceFactors> FitDevice(const std::vector<FitPoint>& points,
 }
 
 absl::StatusOr<v1::DeviceModelPrior> FitPrior(const std::vector<PublishedDevice>& devices,
-                                              const HostCosts& costs) {
+                                              const HostCosts& given_costs) {
+  const HostCosts costs = WithoutOffsets(given_costs);
   struct Device {
     const PublishedDevice* published;
     std::vector<FitPoint> single, multi;
@@ -361,15 +399,16 @@ absl::StatusOr<v1::DeviceModelPrior> FitPrior(const std::vector<PublishedDevice>
   double sum = 0;
   size_t n = 0;
   std::vector<double> fractions;
+  // Per model: single-thread log residuals over the devices.
+  std::map<std::string, Vector> residuals_of;
+  std::vector<ClassVector> thetas(nd);
   for (size_t d = 0; d < nd; ++d) {
-    const ClassVector theta = theta_of(x, d);
+    thetas[d] = theta_of(x, d);
     for (const FitPoint& p : used[d].single) {
-      const double e = std::log(SingleThreadMs(theta, costs.at(p.model)) / p.ms);
+      const double e = std::log(p.ms / SingleThreadMs(thetas[d], costs.at(p.model)));
       sum += e * e;
       ++n;
-    }
-    if (!used[d].multi.empty()) {
-      fractions.push_back(FitParallelFraction(theta, used[d].multi, costs, nullptr));
+      residuals_of[p.model].push_back(e);
     }
     prior.add_fitted_on(used[d].published->name);
   }
@@ -378,9 +417,49 @@ absl::StatusOr<v1::DeviceModelPrior> FitPrior(const std::vector<PublishedDevice>
   // A device's deviation from the shared ratios is of the order of what the
   // shared fit leaves unexplained.
   prior.set_sigma(std::max(0.1, prior.rms_log_error()));
+
+  // Single-thread offsets, then the multi-thread ones given them: each
+  // device's parallel fraction from all its multi-thread points, then per
+  // point the serial offset that makes it exact.
+  HostCosts with_offsets = costs;
+  for (const auto& [model, r] : residuals_of) {
+    with_offsets.at(model).log_offset = ShrunkMedian(r);
+  }
+  std::map<std::string, Vector> serial_of;
+  for (size_t d = 0; d < nd; ++d) {
+    if (used[d].multi.empty()) continue;
+    DeviceFactors f;
+    f.log_factor = thetas[d];
+    f.parallel_fraction = FitParallelFraction(thetas[d], used[d].multi, with_offsets, nullptr);
+    fractions.push_back(f.parallel_fraction);
+    for (const FitPoint& p : used[d].multi) {
+      ModelCost cost = with_offsets.at(p.model);
+      const v1::Cpu cores = EqualCores(p.threads);
+      const double s = GoldenMin(
+          [&](double o) {
+            cost.log_serial_offset = o;
+            const double e = std::log(PredictMs(f, cost, cores, p.threads) / p.ms);
+            return e * e;
+          },
+          -kMaxSerialOffset, kMaxSerialOffset);
+      serial_of[p.model].push_back(s);
+    }
+  }
   if (!fractions.empty()) {
     std::sort(fractions.begin(), fractions.end());
     prior.set_parallel_fraction(fractions[fractions.size() / 2]);
+  }
+  for (const auto& [model, r] : residuals_of) {
+    v1::DeviceModelPrior::ModelOffset* offset = prior.add_model_offsets();
+    offset->set_model(model);
+    offset->set_file_digest(costs.at(model).file_digest);
+    offset->set_log_offset(with_offsets.at(model).log_offset);
+    offset->set_devices(static_cast<uint32_t>(r.size()));
+    auto serial = serial_of.find(model);
+    if (serial != serial_of.end()) {
+      offset->set_log_serial_offset(ShrunkMedian(serial->second));
+      offset->set_multi_thread_devices(static_cast<uint32_t>(serial->second.size()));
+    }
   }
   return prior;
 }

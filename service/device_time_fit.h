@@ -2,20 +2,25 @@
 // device class from this host's per-class costs (host_profiler.h) and the
 // class's published calibration points.
 //
-//   device_us(model, t) = sum_c exp(theta_c) * H_c(model) / S_c(t)
+//   device_us(model, t) = exp(r_m) * sum_c exp(theta_c) * H_c(model) / S_c(t)
 //
 // H_c is the host time of operator class c (op_classes.h; the overhead
 // class is 1 us per executed operator), exp(theta_c) the device's factor
 // for that class (device time / host time), and S_c(t) the Amdahl speedup
 // of t threads over the class's CPU topology (time_model.h AmdahlSpeedup)
-// with the device's parallel fraction p (1 for the overhead class, which
-// never runs in parallel).
+// with the model's parallel fraction p_m, 1 - p_m = (1 - p) * exp(s_m), p the
+// device's (1 for the overhead class, which never runs in parallel).
+// r_m and s_m are the population's offsets of that program
+// (DeviceModelPrior.model_offsets, learned by FitPrior from the published
+// devices: what the per-class model leaves unexplained for that model on
+// every device); a program the prior has no offsets for has r_m = s_m = 0,
+// the per-class model alone.
 //
 // FitDevice() fits theta in log space to a device's single-thread points:
 // theta_c = a + mu_c + delta_c, with a free scale a, the population prior
 // mu (DeviceModelPrior, fitted across published devices by FitPrior) and a
 // deviation delta penalized by the prior's sigma, so that three points
-// move five factors only as far as the data demand (Levenberg-Marquardt on
+// move seven factors only as far as the data demand (Levenberg-Marquardt on
 // log residuals). p is fitted to the multi-thread points if there are any,
 // else taken from the prior (or the class's parallel_fraction).
 //
@@ -59,18 +64,30 @@ struct DeviceFactors {
   int points = 0;
 };
 
-// Host microseconds per class of every model the fit may use.
-using HostCosts = std::map<std::string, ClassVector>;
+// What the model knows of one program: its host microseconds per class and
+// the population's offsets for it (0 when the prior has none).
+struct ModelCost {
+  ModelCost() = default;
+  ModelCost(const ClassVector& host) : host_us(host) {}  // NOLINT: implicit on purpose
+  ClassVector host_us{};
+  std::string file_digest;       // of the program measured (ModelHostProfile)
+  double log_offset = 0;         // r_m
+  double log_serial_offset = 0;  // s_m
+};
 
-// Host costs of a profile's entries.
-ClassVector HostCostsOf(const v1::ModelHostProfile& profile);
+// The costs of every model the fit may use, by model name.
+using HostCosts = std::map<std::string, ModelCost>;
+
+// The cost of a profile entry, with `prior`'s offsets if the prior has them
+// for this model and file digest.
+ModelCost ModelCostOf(const v1::ModelHostProfile& profile, const v1::DeviceModelPrior& prior);
 
 // Prior log ratios (relative to dense, dense = 0) of `prior`; zeros and the
 // given defaults when the prior is empty.
 ClassVector PriorLogRatios(const v1::DeviceModelPrior& prior);
 
-// Predicted device milliseconds of a model with `host_us` per class.
-double PredictMs(const DeviceFactors& factors, const ClassVector& host_us, const v1::Cpu& cpu,
+// Predicted device milliseconds of a model with `cost`.
+double PredictMs(const DeviceFactors& factors, const ModelCost& cost, const v1::Cpu& cpu,
                  int threads);
 
 // Fits a device. `default_parallel_fraction` is used without multi-thread
@@ -90,9 +107,13 @@ struct PublishedDevice {
 // free scale per device over every single-thread point, then the median
 // over devices of the parallel fraction that fits each device's
 // multi-thread points (threads cores of equal speed), and sigma, the rms
-// per-device deviation left after the shared fit. Devices need >= 2
-// single-thread points to count. Errors: INVALID_ARGUMENT with fewer than
-// 2 such devices or a model missing from `costs`.
+// per-device deviation left after the shared fit. Then the model offsets:
+// r_m from each model's single-thread residuals of the shared fit, s_m from
+// its multi-thread residuals given each device's parallel fraction (both
+// the median over devices, shrunk, ModelOffset); the offsets in `costs`
+// are ignored. Devices need >= 2 single-thread points to count. Errors:
+// INVALID_ARGUMENT with fewer than 2 such devices or a model missing from
+// `costs`.
 absl::StatusOr<v1::DeviceModelPrior> FitPrior(const std::vector<PublishedDevice>& devices,
                                               const HostCosts& costs);
 

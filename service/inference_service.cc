@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "service/device_time_model_for.h"
 #include "service/status_mapping.h"
 #include "service/tensor_codec.h"
 #include "service/time_model.h"
@@ -180,8 +181,8 @@ absl::Status InferenceService::Infer(const inference::ModelInferRequest& request
   const CostKey key{arm.stack(), name, arm.kernels()};
   absl::StatusOr<v1::HostCost> cost = context_.calibrator->CostFor(key);
   if (!cost.ok()) return cost.status();
-  absl::StatusOr<double> slowdown = context_.calibration->Slowdown(*device);
-  if (!slowdown.ok()) return slowdown.status();
+  absl::StatusOr<DeviceTimeModel> time_model = DeviceTimeModelFor(context_, *device, name);
+  if (!time_model.ok()) return time_model.status();
 
   absl::StatusOr<ModelPool::Lease> lease = pool_.Take(key);
   if (!lease.ok()) return lease.status();
@@ -198,12 +199,11 @@ absl::Status InferenceService::Infer(const inference::ModelInferRequest& request
   if (!outputs.ok()) return outputs.status();
 
   // Steady-state inference on a cool device, with the request's noise seed.
-  const DeviceTimeModel time_model(*device, *slowdown);
   const OsNoise noise(device->os_noise(), seed);
   const int threads = static_cast<int>(std::max(1u, arm.threads()));
   const int64_t device_us = std::max<int64_t>(
       1, std::llround(noise.Apply(
-             time_model.ComputeUs(static_cast<double>(cost->inference_us()), threads), 0)));
+             time_model->ComputeUs(static_cast<double>(cost->inference_us()), threads), 0)));
 
   response->set_model_name(name);
   response->set_model_version("1");

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "service/device_class_registry.h"
 #include "service/device_time_fit.h"
+#include "service/device_time_predictor.h"
 #include "service/host_profiler.h"
 #include "service/model_repository.h"
 #include "service/published_latencies.h"
@@ -20,15 +21,13 @@ namespace edgefleet {
 namespace service {
 namespace {
 
-// The model the classes' `reference` figure is for.
-constexpr const char* kReferenceModel = "mobilenet_v2";
-
 constexpr const char* kPredictUsage =
     "usage: edgefleet-server predict --model_repository=DIR [--device_classes=DIR]\n"
     "           [--device_class=NAME] [--calibrate=MODEL@THREADS=MS]... [--model=NAME]...\n"
     "           [--threads=N] [--stack=edgefleet] [--host_profile=FILE] [--json]\n"
     "       edgefleet-server fit-prior --model_repository=DIR --host_profile=FILE\n"
-    "           --published=CSV [--exclude_device=NAME]... [--out=FILE]\n";
+    "           --published=CSV [--exclude_device=NAME]... [--exclude_model=NAME]...\n"
+    "           [--out=FILE]\n";
 
 struct Flags {
   std::map<std::string, std::vector<std::string>> values;
@@ -90,60 +89,6 @@ int Fail(int code, const absl::Status& status) {
   return code;
 }
 
-// Host costs of `models`, from `profile` where it holds a measurement of the
-// same file, else measured now (and added to `profile`).
-absl::StatusOr<HostCosts> EnsureHostCosts(const ModelRepository& repository,
-                                          const std::set<std::string>& models,
-                                          v1::HostProfile* profile, bool* changed) {
-  HostCosts costs;
-  for (const std::string& model : models) {
-    absl::StatusOr<std::string> path = repository.ModelPath(model, v1::STACK_EDGEFLEET);
-    if (!path.ok()) return path.status();
-    uint64_t bytes = 0;
-    std::string digest;
-    if (absl::Status s = FileStamp(*path, &bytes, &digest); !s.ok()) return s;
-    const v1::ModelHostProfile* found = FindHostProfile(*profile, v1::STACK_EDGEFLEET, model,
-                                                        v1::KERNELS_DEFAULT, bytes, digest);
-    if (found == nullptr) {
-      fprintf(stderr, "edgefleet-server: measuring host profile of %s\n", model.c_str());
-      ProfileOptions options;
-      options.ridge_flops_per_byte = profile->ridge_flops_per_byte();
-      absl::StatusOr<v1::ModelHostProfile> measured =
-          MeasureHostProfile(model, *path, v1::STACK_EDGEFLEET, v1::KERNELS_DEFAULT, options);
-      if (!measured.ok()) return measured.status();
-      // The first model with a measurable compute kernel sets the host's
-      // ridge point for every later one.
-      if (profile->ridge_flops_per_byte() <= 0 &&
-          measured->ridge_flops_per_byte() != kDefaultRidgeFlopsPerByte) {
-        profile->set_ridge_flops_per_byte(measured->ridge_flops_per_byte());
-      }
-      // Replace a stale entry of the same model.
-      auto* models_field = profile->mutable_models();
-      for (int i = 0; i < models_field->size(); ++i) {
-        if (models_field->Get(i).model() == model &&
-            models_field->Get(i).stack() == v1::STACK_EDGEFLEET &&
-            models_field->Get(i).kernels() == v1::KERNELS_DEFAULT) {
-          models_field->DeleteSubrange(i, 1);
-          break;
-        }
-      }
-      *profile->add_models() = *measured;
-      found = &profile->models(profile->models_size() - 1);
-      *changed = true;
-    }
-    costs[model] = HostCostsOf(*found);
-  }
-  return costs;
-}
-
-absl::StatusOr<v1::HostProfile> LoadProfile(const std::string& path) {
-  const v1::HostProfile empty;  // ridge_flops_per_byte 0: not measured yet
-  if (path.empty()) return empty;
-  absl::StatusOr<v1::HostProfile> profile = ReadHostProfile(path);
-  if (profile.ok() || !absl::IsNotFound(profile.status())) return profile;
-  return empty;  // created on write
-}
-
 }  // namespace
 
 int PredictMain(const std::vector<std::string>& args) {
@@ -198,46 +143,30 @@ int PredictMain(const std::vector<std::string>& args) {
   for (const std::string& text : flags->All("calibrate")) {
     absl::StatusOr<FitPoint> point = ParsePoint(text);
     if (!point.ok()) return Fail(2, point.status());
+    if (available_set.count(point->model) == 0) {
+      return Fail(2, absl::InvalidArgumentError("calibration point " + text.substr(0, text.find('=')) +
+                                                ": model not in the repository"));
+    }
     points.push_back(*point);
   }
   if (points.empty()) {
-    for (const v1::CalibrationPoint& p : device->calibration_points()) {
-      points.push_back(FitPoint{p.model(), static_cast<int>(p.threads()), p.latency_ms()});
-    }
-  }
-  if (points.empty() && available_set.count(kReferenceModel) > 0) {
-    // A class without points: its reference figure (MobileNetV2 1.0, one
-    // core) is the one point, as in the single-slowdown model.
-    points.push_back(FitPoint{kReferenceModel, 1, device->reference().mobilenet_v2_latency_ms()});
-  }
-  if (points.empty()) {
-    return Fail(2, absl::InvalidArgumentError(
-                       "device class " + class_name + " has no calibration_points and the"
-                       " repository no " + kReferenceModel +
-                       "; give --calibrate=MODEL@THREADS=MS"));
-  }
-  std::set<std::string> needed(models.begin(), models.end());
-  for (const FitPoint& p : points) {
-    if (available_set.count(p.model) == 0) {
-      return Fail(2, absl::InvalidArgumentError("calibration point " + p.model + "@" +
-                                                std::to_string(p.threads) +
-                                                ": model not in the repository"));
-    }
-    needed.insert(p.model);
+    absl::StatusOr<std::vector<FitPoint>> own = DeviceTimePredictor::ClassPoints(*device);
+    if (!own.ok()) return Fail(2, own.status());
+    points = *std::move(own);
   }
 
-  const std::string profile_path = flags->Get("host_profile");
-  absl::StatusOr<v1::HostProfile> profile = LoadProfile(profile_path);
-  if (!profile.ok()) return Fail(2, profile.status());
-  bool changed = false;
-  absl::StatusOr<HostCosts> costs = EnsureHostCosts(**repository, needed, &*profile, &changed);
-  if (!costs.ok()) return Fail(1, costs.status());
-  if (changed && !profile_path.empty()) {
-    if (absl::Status s = WriteHostProfile(profile_path, *profile); !s.ok()) return Fail(1, s);
+  absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> predictor =
+      DeviceTimePredictor::Open(repository->get(), flags->Get("host_profile"));
+  if (!predictor.ok()) return Fail(2, predictor.status());
+  std::vector<ModelOnDevice> predicted;
+  for (const std::string& m : models) {
+    absl::StatusOr<ModelOnDevice> one = (*predictor)->For(*device, m, points);
+    if (!one.ok()) return Fail(1, one.status());
+    predicted.push_back(*std::move(one));
   }
-  absl::StatusOr<DeviceFactors> factors = FitDevice(points, *costs, profile->prior(),
-                                                    device->cpu(), device->cpu().parallel_fraction());
-  if (!factors.ok()) return Fail(1, factors.status());
+  if (absl::Status s = (*predictor)->SaveIfChanged(); !s.ok()) return Fail(1, s);
+  const DeviceFactors& factors = predicted.front().factors;
+  const v1::DeviceModelPrior prior = (*predictor)->profile().prior();
 
   const bool json = flags->switches.count("json") > 0;
   const int t = static_cast<int>(threads);
@@ -245,22 +174,22 @@ int PredictMain(const std::vector<std::string>& args) {
     printf("{\"device_class\": \"%s\", \"threads\": %d, \"predictions\": [", class_name.c_str(), t);
     for (size_t i = 0; i < models.size(); ++i) {
       printf("%s{\"model\": \"%s\", \"device_ms\": %.9g}", i ? ", " : "", models[i].c_str(),
-             PredictMs(*factors, costs->at(models[i]), device->cpu(), t));
+             predicted[i].PredictMs(t));
     }
     printf("], \"factors\": {");
     for (int c = 0; c < kNumOpClasses; ++c) {
       printf("%s\"%s\": %.6g", c ? ", " : "", OpClassName(kOpClasses[c]),
-             std::exp(factors->log_factor[c]));
+             std::exp(factors.log_factor[c]));
     }
     printf("}, \"parallel_fraction\": %.6f, \"calibration_points\": %d,"
            " \"fit_rms_log_error\": %.6f, \"prior\": \"%s\"}\n",
-           factors->parallel_fraction, factors->points, factors->rms_log_error,
-           profile->prior().ratios().empty() ? "none" : profile->prior().source().c_str());
+           factors.parallel_fraction, factors.points, factors.rms_log_error,
+           prior.ratios().empty() ? "none" : prior.source().c_str());
   } else {
     printf("device class %s, %d thread(s), fitted to %d point(s) (rms log error %.3f)\n",
-           class_name.c_str(), t, factors->points, factors->rms_log_error);
-    for (const std::string& m : models) {
-      printf("  %-24s %10.2f ms\n", m.c_str(), PredictMs(*factors, costs->at(m), device->cpu(), t));
+           class_name.c_str(), t, factors.points, factors.rms_log_error);
+    for (size_t i = 0; i < models.size(); ++i) {
+      printf("  %-24s %10.2f ms\n", models[i].c_str(), predicted[i].PredictMs(t));
     }
   }
   return 0;
@@ -268,7 +197,8 @@ int PredictMain(const std::vector<std::string>& args) {
 
 int FitPriorMain(const std::vector<std::string>& args) {
   absl::StatusOr<Flags> flags = ParseFlags(
-      args, {"model_repository", "host_profile", "published", "exclude_device", "out"}, {});
+      args, {"model_repository", "host_profile", "published", "exclude_device", "exclude_model", "out"},
+      {});
   if (!flags.ok()) {
     fprintf(stderr, "edgefleet-server fit-prior: %s\n%s",
             std::string(flags.status().message()).c_str(), kPredictUsage);
@@ -286,6 +216,7 @@ int FitPriorMain(const std::vector<std::string>& args) {
       ReadPublishedLatencies(flags->Get("published"));
   if (!published.ok()) return Fail(2, published.status());
   const std::vector<std::string> excluded = flags->All("exclude_device");
+  const std::vector<std::string> excluded_models = flags->All("exclude_model");
   const std::vector<std::string> available = (*repository)->ListModels();
   const std::set<std::string> available_set(available.begin(), available.end());
   std::vector<PublishedDevice> devices;
@@ -295,24 +226,30 @@ int FitPriorMain(const std::vector<std::string>& args) {
     PublishedDevice kept{d.name, {}};
     for (const FitPoint& p : d.points) {
       if (available_set.count(p.model) == 0) continue;  // models not exported here
+      if (std::find(excluded_models.begin(), excluded_models.end(), p.model) !=
+          excluded_models.end()) {
+        continue;
+      }
       kept.points.push_back(p);
       needed.insert(p.model);
     }
     devices.push_back(std::move(kept));
   }
   const std::string profile_path = flags->Get("host_profile");
-  absl::StatusOr<v1::HostProfile> profile = LoadProfile(profile_path);
-  if (!profile.ok()) return Fail(2, profile.status());
-  bool changed = false;
-  absl::StatusOr<HostCosts> costs = EnsureHostCosts(**repository, needed, &*profile, &changed);
+  absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> predictor =
+      DeviceTimePredictor::Open(repository->get(), profile_path);
+  if (!predictor.ok()) return Fail(2, predictor.status());
+  absl::StatusOr<HostCosts> costs = (*predictor)->Costs(needed);
   if (!costs.ok()) return Fail(1, costs.status());
   absl::StatusOr<v1::DeviceModelPrior> prior = FitPrior(devices, *costs);
   if (!prior.ok()) return Fail(1, prior.status());
   const std::string published_path = flags->Get("published");
   prior->set_source(published_path.substr(published_path.rfind('/') + 1));
-  *profile->mutable_prior() = *prior;
+  for (const std::string& m : excluded_models) prior->add_excluded_models(m);
+  v1::HostProfile profile = (*predictor)->profile();
+  *profile.mutable_prior() = *prior;
   const std::string out = flags->Get("out", profile_path);
-  if (absl::Status s = WriteHostProfile(out, *profile); !s.ok()) return Fail(1, s);
+  if (absl::Status s = WriteHostProfile(out, profile); !s.ok()) return Fail(1, s);
   printf("prior fitted on %d devices, %u single-thread points, rms log error %.3f; wrote %s\n",
          prior->fitted_on_size(), prior->points(), prior->rms_log_error(), out.c_str());
   for (const auto& ratio : prior->ratios()) {

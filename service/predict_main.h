@@ -13,10 +13,12 @@
 //     back to --host_profile when given.
 //
 //   edgefleet-server fit-prior --model_repository=DIR --host_profile=FILE
-//       --published=CSV [--exclude_device=NAME]... [--out=FILE]
+//       --published=CSV [--exclude_device=NAME]... [--exclude_model=NAME]...
+//       [--out=FILE]
 //     fits the population prior (device_time_fit.h FitPrior) to the published
-//     figures of every device in CSV except the excluded ones, and writes the
-//     host profile with it to --out (default: --host_profile).
+//     figures of every device in CSV except the excluded devices and models
+//     (an excluded model gets no offsets: it is predicted as an unseen one),
+//     and writes the host profile with it to --out (default: --host_profile).
 //
 // Both return the process exit code: 0, 1 (a measurement or fit failed), 2
 // (bad flags or configuration); errors are one line on stderr.

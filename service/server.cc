@@ -8,6 +8,7 @@
 
 #include <thread>
 
+#include "service/host_profiler.h"
 #include "service/stack.h"
 #include "service/transport_security.h"
 
@@ -63,6 +64,24 @@ absl::StatusOr<std::unique_ptr<EmulatorParts>> BuildEmulator(const ServerConfig&
       ReferenceWorkload{config.reference_model, config.reference_mac_ratio},
       config.calibration_samples);
 
+  {
+    const std::string host_profile =
+        !config.host_profile.empty()
+            ? config.host_profile
+            : config.device_classes.substr(0, config.device_classes.find(',')) +
+                  "/../device_model/host_profile.textproto";
+    // Read only: what the profile lacks is measured once and kept in memory.
+    absl::StatusOr<v1::HostProfile> profile = ReadHostProfile(host_profile);
+    if (!profile.ok() && (!absl::IsNotFound(profile.status()) || !config.host_profile.empty())) {
+      return profile.status();
+    }
+    parts->device_time = std::make_unique<DeviceTimePredictor>(
+        parts->repository.get(), profile.ok() ? *std::move(profile) : v1::HostProfile(), "");
+    for (const v1::ModelHostProfile& entry : initial.model_profiles()) {
+      parts->device_time->AddMeasured(entry);
+    }
+  }
+
   for (const v1::Arm& arm : parts->arms->arms()) {
     for (const v1::DeviceClass& device : parts->device_classes->classes()) {
       parts->metrics->Initialize({arm.name(), StackName(arm.stack()), device.name(), arm.model()});
@@ -76,6 +95,7 @@ absl::StatusOr<std::unique_ptr<EmulatorParts>> BuildEmulator(const ServerConfig&
   context.slots = parts->slots.get();
   context.calibration = parts->calibration.get();
   context.calibrator = parts->calibrator.get();
+  context.device_time = parts->device_time.get();
   context.metrics = parts->metrics.get();
   context.default_device_class = config.default_device_class;
   context.calibration_file = config.calibration;

@@ -42,6 +42,7 @@ struct EmulatorParts {
   std::unique_ptr<ComputeSlots> slots;
   std::unique_ptr<HostCalibrationStore> calibration;
   std::unique_ptr<Calibrator> calibrator;
+  std::unique_ptr<DeviceTimePredictor> device_time;
   std::unique_ptr<AdminToken> admin_token;  // null: none configured
   ServiceContext context;
 };

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,18 @@ int Calibrate(const ServerConfig& config) {
             std::string(calibration.status().message()).c_str());
     return 1;
   }
+  // The device-time model's host costs of every arm's model, kept with the
+  // calibration so that servers started with it agree on device times.
+  std::set<std::string> models;
+  for (const v1::Arm& arm : (*parts)->arms->arms()) models.insert(arm.model());
+  absl::StatusOr<std::vector<v1::ModelHostProfile>> profiles =
+      (*parts)->device_time->Entries(models);
+  if (!profiles.ok()) {
+    fprintf(stderr, "edgefleet-server: calibration failed: %s\n",
+            std::string(profiles.status().message()).c_str());
+    return 1;
+  }
+  for (const v1::ModelHostProfile& entry : *profiles) *calibration->add_model_profiles() = entry;
   if (absl::Status s = HostCalibrationStore::WriteFile(config.calibration_out, *calibration);
       !s.ok()) {
     fprintf(stderr, "edgefleet-server: %s\n", std::string(s.message()).c_str());

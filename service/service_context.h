@@ -12,6 +12,7 @@
 #include "service/calibrator.h"
 #include "service/compute_slots.h"
 #include "service/device_class_registry.h"
+#include "service/device_time_predictor.h"
 #include "service/host_calibration.h"
 #include "service/metrics.h"
 #include "service/model_repository.h"
@@ -26,6 +27,9 @@ struct ServiceContext {
   ComputeSlots* slots = nullptr;
   HostCalibrationStore* calibration = nullptr;
   Calibrator* calibrator = nullptr;
+  // The per-operator-class device-time model sessions take device time
+  // from; null (tools, tests): one calibrated slowdown per class.
+  DeviceTimePredictor* device_time = nullptr;
   ServiceMetrics* metrics = nullptr;  // may be null (tools, tests)
   std::string default_device_class;
   std::string calibration_file;  // where Calibrate saves; may be empty

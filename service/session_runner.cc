@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "service/device_time_model_for.h"
 #include "service/main_thread_model.h"
 #include "service/status_mapping.h"
 #include "service/time_model.h"
@@ -168,8 +169,8 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   };
 
   if (absl::Status s = context_.calibrator->EnsureReference(); !s.ok()) return s;
-  absl::StatusOr<double> slowdown = context_.calibration->Slowdown(device);
-  if (!slowdown.ok()) return slowdown.status();
+  absl::StatusOr<DeviceTimeModel> time_model = DeviceTimeModelFor(context_, device, arm.model());
+  if (!time_model.ok()) return fail(time_model.status());
   Stack* stack = GetStack(arm.stack());
   if (absl::Status s = stack->Available(); !s.ok()) return fail(s);
   if (arm.stack() == v1::STACK_PYTORCH_MOBILE && device.platform() == v1::PLATFORM_BARE_METAL) {
@@ -213,7 +214,6 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   }
 
   // Load timing on the virtual clock.
-  const DeviceTimeModel time_model(device, *slowdown);
   ThermalState thermal(device.thermal(), spec.initial_heat());
   const OsNoise noise(device.os_noise(), spec.seed());
   // The arm's injected effect (Arm.time_scale), if it applies to this class.
@@ -224,14 +224,14 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
           : 1.0;
   auto busy_interval = [&](double host_us, int threads, uint64_t event) {
     const double clean =
-        time_model.ComputeUs(host_us, threads) * time_scale / thermal.speed();
+        time_model->ComputeUs(host_us, threads) * time_scale / thermal.speed();
     const int64_t us = std::max<int64_t>(1, std::llround(noise.Apply(clean, event)));
     thermal.Busy(static_cast<double>(us));
     return us;
   };
   v1::LoadTiming* load = result.mutable_load();
   load->set_bytes_read(facts.bytes_read);
-  load->set_read_us(std::llround(time_model.StorageReadUs(facts.bytes_read)));
+  load->set_read_us(std::llround(time_model->StorageReadUs(facts.bytes_read)));
   thermal.Idle(static_cast<double>(load->read_us()));
   load->set_parse_us(busy_interval(static_cast<double>(cost->parse_us()), 1, kParseEvent));
   load->set_init_us(cost->init_us() > 0

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "service/seeded_random.h"
 
@@ -10,6 +11,10 @@ namespace service {
 
 DeviceTimeModel::DeviceTimeModel(const v1::DeviceClass& device_class, double slowdown)
     : class_(device_class), slowdown_(slowdown) {}
+
+DeviceTimeModel::DeviceTimeModel(const v1::DeviceClass& device_class, double slowdown,
+                                 std::function<double(int)> thread_speedup)
+    : class_(device_class), slowdown_(slowdown), thread_speedup_(std::move(thread_speedup)) {}
 
 double AmdahlSpeedup(const v1::Cpu& cpu, double parallel_fraction, int threads) {
   if (threads <= 1) return 1.0;
@@ -29,6 +34,7 @@ double AmdahlSpeedup(const v1::Cpu& cpu, double parallel_fraction, int threads) 
 }
 
 double DeviceTimeModel::ThreadSpeedup(int threads) const {
+  if (thread_speedup_) return threads <= 1 ? 1.0 : thread_speedup_(threads);
   return AmdahlSpeedup(class_.cpu(), class_.cpu().parallel_fraction(), threads);
 }
 

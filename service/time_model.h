@@ -1,16 +1,14 @@
 // The emulator's time model: how calibrated host costs become device time.
 //
 // DeviceTimeModel turns host work (microseconds on one host core, from the
-// host calibration) into device work for one device class:
+// host calibration) into device work for one device class and one model:
 //   device_us = host_us * slowdown / ThreadSpeedup(threads)
-// where `slowdown` is the class's calibrated factor (device time of the
-// reference workload on one fastest core / host time of it) and thread
-// scaling is Amdahl's law over the class's cores, big cores first, with
-// static partitioning (every thread gets an equal share, so the slowest
-// core in use sets the pace). This is the single-slowdown model; the
-// per-operator-class model (docs/service.md, "Predicting device latency")
-// replaces ComputeUs() with one that takes a compute-bound and a
-// memory-bound part.
+// The emulator's sessions take `slowdown` and the thread speedup from the
+// per-operator-class model (device_time_predictor.h ModelOnDevice: the
+// model's predicted device time over its host time, and its predicted
+// speedup). Without that model (the two-argument constructor) `slowdown`
+// is one factor for every model and the speedup is Amdahl's law over the
+// class's cores with its parallel_fraction (AmdahlSpeedup).
 //
 // ThermalState scales speed by the heat state; OsNoise adds seeded jitter
 // and preemptions. Every function is deterministic: the same inputs give
@@ -20,6 +18,7 @@
 #define EDGEFLEET_SERVICE_TIME_MODEL_H_
 
 #include <cstdint>
+#include <functional>
 
 #include "edgefleet/v1/device_class.pb.h"
 
@@ -36,6 +35,10 @@ class DeviceTimeModel {
  public:
   // REQUIRES: device_class is valid (ValidateDeviceClass), slowdown > 0.
   DeviceTimeModel(const v1::DeviceClass& device_class, double slowdown);
+  // With the speedup of each thread count given (`thread_speedup`, e.g.
+  // ModelOnDevice::ThreadSpeedup; must be >= 1 for threads >= 1).
+  DeviceTimeModel(const v1::DeviceClass& device_class, double slowdown,
+                  std::function<double(int)> thread_speedup);
 
   double slowdown() const { return slowdown_; }
 
@@ -52,6 +55,7 @@ class DeviceTimeModel {
  private:
   const v1::DeviceClass& class_;
   double slowdown_;
+  std::function<double(int)> thread_speedup_;  // empty: the class's Amdahl speedup
 };
 
 // First-order heat model (device_class.proto, Thermal).

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "loadtest/report/charts.h"
+#include "loadtest/report/device_model_note.h"
 #include "loadtest/report/exit_code.h"
 #include "loadtest/report/format.h"
 #include "loadtest/report/svg.h"
@@ -161,6 +162,7 @@ std::string RenderHtmlReport(const Report& report) {
     for (const std::string& r : report.reasons) html << "<li>" << Esc(r) << "</li>";
     html << "</ul>\n";
   }
+  html << "<p>" << Esc(DeviceModelNote()) << "</p>\n";
   html << "<h2>B vs A per scope</h2>\n";
   QuantileTable(report, html);
   html << "<h2>Steady-state latency CDFs</h2>\n<div class=\"grid\">";

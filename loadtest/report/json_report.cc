@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "loadtest/report/device_model_note.h"
 #include "loadtest/report/exit_code.h"
 #include "nlohmann/json.hpp"
 
@@ -187,6 +188,7 @@ std::string RenderJsonReport(const Report& report) {
   j["status"] = RunStatusName(report.status);
   j["exit_code"] = ExitCodeFor(report.status);
   j["reasons"] = report.reasons;
+  j["device_model_note"] = DeviceModelNote();
   Json scopes = Json::array();
   for (const ScopeReport& s : report.scopes) {
     Json metrics = Json::array();

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <vector>
 
+#include "loadtest/report/device_model_note.h"
 #include "loadtest/report/exit_code.h"
 #include "loadtest/report/format.h"
 
@@ -154,6 +155,7 @@ std::string RenderMarkdownReport(const Report& report) {
   }
   for (const std::string& reason : report.reasons) md << "- " << reason << "\n";
   if (!report.reasons.empty()) md << "\n";
+  md << DeviceModelNote() << "\n\n";
 
   std::vector<double> ps = o.quantiles;
   std::sort(ps.begin(), ps.end());

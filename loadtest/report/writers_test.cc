@@ -1,7 +1,10 @@
+#include <fstream>
 #include <regex>
 
 #include "gtest/gtest.h"
 #include "loadtest/report/analysis.h"
+#include "loadtest/report/device_model_note.h"
+#include "loadtest/report/format.h"
 #include "loadtest/report/html_report.h"
 #include "loadtest/report/json_report.h"
 #include "loadtest/report/markdown_report.h"
@@ -97,6 +100,38 @@ TEST(WritersTest, HtmlIsSelfContainedWithCharts) {
   const std::string without_ns =
       std::regex_replace(html, std::regex("http://www\\.w3\\.org/2000/svg"), "");
   EXPECT_FALSE(std::regex_search(without_ns, url));
+}
+
+}  // namespace
+}  // namespace loadtest
+}  // namespace edgefleet
+
+namespace edgefleet {
+namespace loadtest {
+namespace {
+
+// The reports quote the device-time model's validated error next to their
+// verdict, with the figures of the repository's fidelity summary (read here
+// independently of the compiled-in copy).
+TEST(WritersTest, ReportsStateTheDeviceModelsValidatedError) {
+  std::ifstream in(std::string(EF_SOURCE_DIR) + "/docs/fidelity/summary.json");
+  ASSERT_TRUE(in) << "docs/fidelity/summary.json missing";
+  const nlohmann::json summary = nlohmann::json::parse(in);
+  const double median =
+      summary["single_thread_held_out_device"]["median_abs_error"].get<double>();
+  const DeviceModelError compiled = ValidatedDeviceModelError();
+  EXPECT_DOUBLE_EQ(compiled.median_abs_error, median);
+  EXPECT_DOUBLE_EQ(
+      compiled.unseen_model_median,
+      summary["single_thread_held_out_device_and_model"]["median_abs_error"].get<double>());
+  const std::string note = DeviceModelNote();
+  EXPECT_NE(note.find("median error is " + FormatNumber(100 * median) + " %"), std::string::npos)
+      << note;
+  const Report report = SampleReport();
+  EXPECT_NE(RenderMarkdownReport(report).find(note), std::string::npos);
+  EXPECT_NE(RenderHtmlReport(report).find("median error is " + FormatNumber(100 * median)),
+            std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(RenderJsonReport(report))["device_model_note"], note);
 }
 
 }  // namespace

@@ -1,0 +1,194 @@
+#include "service/device_time_predictor.h"
+
+#include <cstdio>
+
+#include "service/host_profiler.h"
+
+namespace edgefleet {
+namespace service {
+
+double ModelOnDevice::PredictMs(int threads) const {
+  return service::PredictMs(factors, cost, cpu, threads);
+}
+
+DeviceTimePredictor::DeviceTimePredictor(const ModelRepository* repository,
+                                         v1::HostProfile profile, std::string profile_path)
+    : repository_(repository),
+      profile_path_(std::move(profile_path)),
+      profile_(std::move(profile)) {}
+
+absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> DeviceTimePredictor::Open(
+    const ModelRepository* repository, const std::string& path) {
+  v1::HostProfile profile;  // ridge_flops_per_byte 0: not measured yet
+  if (!path.empty()) {
+    absl::StatusOr<v1::HostProfile> read = ReadHostProfile(path);
+    if (read.ok()) {
+      profile = *std::move(read);
+    } else if (!absl::IsNotFound(read.status())) {
+      return read.status();
+    }
+  }
+  return std::make_unique<DeviceTimePredictor>(repository, std::move(profile), path);
+}
+
+absl::StatusOr<std::vector<FitPoint>> DeviceTimePredictor::ClassPoints(
+    const v1::DeviceClass& device) {
+  std::vector<FitPoint> points;
+  for (const v1::CalibrationPoint& p : device.calibration_points()) {
+    points.push_back(FitPoint{p.model(), static_cast<int>(p.threads()), p.latency_ms()});
+  }
+  if (points.empty() && device.reference().mobilenet_v2_latency_ms() > 0) {
+    // A class without points: its reference figure (MobileNetV2 1.0, one
+    // core) is the one point, as in the single-slowdown model.
+    points.push_back(FitPoint{kReferenceModel, 1, device.reference().mobilenet_v2_latency_ms()});
+  }
+  if (points.empty()) {
+    return absl::FailedPreconditionError("device class " + device.name() +
+                                         " has no calibration_points and no reference figure");
+  }
+  return points;
+}
+
+absl::StatusOr<const v1::ModelHostProfile*> DeviceTimePredictor::EntryLocked(
+    const std::string& model) {
+  const std::vector<std::string> available = repository_->ListModels();
+  const bool in_repository =
+      std::find(available.begin(), available.end(), model) != available.end();
+  if (!in_repository) {
+    // A published reference model this repository does not carry.
+    for (const v1::ModelHostProfile& m : profile_.models()) {
+      if (m.stack() == v1::STACK_EDGEFLEET && m.model() == model &&
+          m.kernels() == v1::KERNELS_DEFAULT) {
+        return &m;
+      }
+    }
+    return absl::NotFoundError("model " + model +
+                               " is neither in the model repository nor in the host profile");
+  }
+  absl::StatusOr<std::string> path = repository_->ModelPath(model, v1::STACK_EDGEFLEET);
+  if (!path.ok()) return path.status();
+  uint64_t bytes = 0;
+  std::string digest;
+  if (absl::Status s = FileStamp(*path, &bytes, &digest); !s.ok()) return s;
+  const v1::ModelHostProfile* found =
+      FindHostProfile(profile_, v1::STACK_EDGEFLEET, model, v1::KERNELS_DEFAULT, bytes, digest);
+  if (found != nullptr) return found;
+  fprintf(stderr, "edgefleet-server: measuring host profile of %s\n", model.c_str());
+  ProfileOptions options;
+  options.ridge_flops_per_byte = profile_.ridge_flops_per_byte();
+  absl::StatusOr<v1::ModelHostProfile> measured =
+      MeasureHostProfile(model, *path, v1::STACK_EDGEFLEET, v1::KERNELS_DEFAULT, options);
+  if (!measured.ok()) return measured.status();
+  // The first model with a measurable compute kernel sets the host's ridge
+  // point for every later one.
+  if (profile_.ridge_flops_per_byte() <= 0 &&
+      measured->ridge_flops_per_byte() != kDefaultRidgeFlopsPerByte) {
+    profile_.set_ridge_flops_per_byte(measured->ridge_flops_per_byte());
+  }
+  // Replace a stale entry of the same model.
+  auto* models = profile_.mutable_models();
+  for (int i = 0; i < models->size(); ++i) {
+    if (models->Get(i).model() == model && models->Get(i).stack() == v1::STACK_EDGEFLEET &&
+        models->Get(i).kernels() == v1::KERNELS_DEFAULT) {
+      models->DeleteSubrange(i, 1);
+      break;
+    }
+  }
+  *profile_.add_models() = *measured;
+  changed_ = true;
+  return &profile_.models(profile_.models_size() - 1);
+}
+
+absl::StatusOr<HostCosts> DeviceTimePredictor::Costs(const std::set<std::string>& models) {
+  std::lock_guard<std::mutex> lock(mu_);
+  HostCosts costs;
+  for (const std::string& model : models) {
+    absl::StatusOr<const v1::ModelHostProfile*> entry = EntryLocked(model);
+    if (!entry.ok()) return entry.status();
+    costs[model] = ModelCostOf(**entry, profile_.prior());
+  }
+  return costs;
+}
+
+absl::StatusOr<std::vector<v1::ModelHostProfile>> DeviceTimePredictor::Entries(
+    const std::set<std::string>& models) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<v1::ModelHostProfile> out;
+  for (const std::string& model : models) {
+    absl::StatusOr<const v1::ModelHostProfile*> entry = EntryLocked(model);
+    if (!entry.ok()) return entry.status();
+    out.push_back(**entry);
+  }
+  return out;
+}
+
+void DeviceTimePredictor::AddMeasured(const v1::ModelHostProfile& entry) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (FindHostProfile(profile_, entry.stack(), entry.model(), entry.kernels(), entry.file_bytes(),
+                      entry.file_digest()) == nullptr) {
+    *profile_.add_models() = entry;
+  }
+}
+
+absl::StatusOr<ModelOnDevice> DeviceTimePredictor::For(const v1::DeviceClass& device,
+                                                       const std::string& model,
+                                                       const std::vector<FitPoint>& given) {
+  std::vector<FitPoint> points = given;
+  if (points.empty()) {
+    absl::StatusOr<std::vector<FitPoint>> own = ClassPoints(device);
+    if (!own.ok()) return own.status();
+    points = *std::move(own);
+  }
+  std::set<std::string> needed = {model};
+  std::string key = device.name();
+  for (const FitPoint& p : points) {
+    needed.insert(p.model);
+    char text[96];
+    snprintf(text, sizeof(text), "|%d=%.17g", p.threads, p.ms);
+    key += "|" + p.model + text;
+  }
+  absl::StatusOr<HostCosts> costs = Costs(needed);
+  if (!costs.ok()) return costs.status();
+  std::lock_guard<std::mutex> lock(mu_);
+  auto fit = fits_.find(key);
+  if (fit == fits_.end()) {
+    absl::StatusOr<DeviceFactors> factors = FitDevice(
+        points, *costs, profile_.prior(), device.cpu(), device.cpu().parallel_fraction());
+    if (!factors.ok()) {
+      return absl::Status(factors.status().code(),
+                          "device class " + device.name() + ": " +
+                              std::string(factors.status().message()));
+    }
+    fit = fits_.emplace(key, *factors).first;
+  }
+  ModelOnDevice out;
+  out.factors = fit->second;
+  out.cost = costs->at(model);
+  out.cpu = device.cpu();
+  for (const v1::ModelHostProfile& m : profile_.models()) {
+    if (m.model() == model && m.stack() == v1::STACK_EDGEFLEET &&
+        m.file_digest() == out.cost.file_digest) {
+      out.host_total_us = m.total_us();
+    }
+  }
+  if (!(out.host_total_us > 0)) {
+    return absl::InternalError("host profile of " + model + " has no total time");
+  }
+  return out;
+}
+
+absl::Status DeviceTimePredictor::SaveIfChanged() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!changed_ || profile_path_.empty()) return absl::OkStatus();
+  if (absl::Status s = WriteHostProfile(profile_path_, profile_); !s.ok()) return s;
+  changed_ = false;
+  return absl::OkStatus();
+}
+
+v1::HostProfile DeviceTimePredictor::profile() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return profile_;
+}
+
+}  // namespace service
+}  // namespace edgefleet

@@ -1,0 +1,114 @@
+// DeviceTimePredictor: the per-operator-class device-time model
+// (device_time_fit.h) as the emulator and `edgefleet-server predict` use it.
+//
+// It owns a HostProfile (host costs per operator class of each program and
+// the population prior; deploy/device_model/host_profile.textproto by
+// default) and answers, for a device class and a model of the repository,
+// the model's predicted device time: the class's factors are fitted to its
+// calibration points (or to given points), the model's host costs come
+// from the profile, and what the profile lacks is measured once on this
+// host (HostProfiler, the edgefleet stack's program, one thread) and kept,
+// so every later answer is the same: emulation stays deterministic.
+//
+// Host costs of a calibration point's model: the profile's entry measured
+// from the repository's file of that name (same size and digest); when the
+// repository has no such model, the profile's entry of that name (the
+// published reference models need not be in every repository).
+//
+// Thread-safe: one mutex guards the profile and the caches.
+
+#ifndef EDGEFLEET_SERVICE_DEVICE_TIME_PREDICTOR_H_
+#define EDGEFLEET_SERVICE_DEVICE_TIME_PREDICTOR_H_
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "edgefleet/v1/device_class.pb.h"
+#include "edgefleet/v1/host_profile.pb.h"
+#include "service/device_time_fit.h"
+#include "service/model_repository.h"
+
+namespace edgefleet {
+namespace service {
+
+// The model the classes' `reference` figure is for.
+inline constexpr const char* kReferenceModel = "mobilenet_v2";
+
+// A fitted class and one model's costs: what a prediction needs.
+struct ModelOnDevice {
+  DeviceFactors factors;
+  ModelCost cost;
+  v1::Cpu cpu;
+  double host_total_us = 0;  // the model's measured steady-state host time, one thread
+
+  double PredictMs(int threads) const;
+  // Device time of one thread / host time of the same program: the factor
+  // that turns the model's host time into device time.
+  double DeviceOverHost() const { return PredictMs(1) * 1e3 / host_total_us; }
+  // Device speedup of `threads` threads over one.
+  double ThreadSpeedup(int threads) const { return PredictMs(1) / PredictMs(threads); }
+};
+
+class DeviceTimePredictor {
+ public:
+  // `repository` must outlive this. `profile_path` may be empty (nothing is
+  // written back) or name a file that does not exist yet.
+  DeviceTimePredictor(const ModelRepository* repository, v1::HostProfile profile,
+                      std::string profile_path);
+
+  // Reads `path` (a missing file is an empty profile). Errors: INVALID_ARGUMENT
+  // for a file that is not a HostProfile.
+  static absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> Open(
+      const ModelRepository* repository, const std::string& path);
+
+  // The class's own calibration points: its calibration_points, else its
+  // reference figure as mobilenet_v2@1. Errors: FAILED_PRECONDITION when it
+  // has neither.
+  static absl::StatusOr<std::vector<FitPoint>> ClassPoints(const v1::DeviceClass& device);
+
+  // `model` on `device` fitted to `points` (empty: ClassPoints). Fits are
+  // cached per (class, points). Errors: NOT_FOUND (model or a point's model
+  // unknown), INVALID_ARGUMENT (points refused by FitDevice), the
+  // profiler's errors when a measurement fails.
+  absl::StatusOr<ModelOnDevice> For(const v1::DeviceClass& device, const std::string& model,
+                                    const std::vector<FitPoint>& points = {});
+
+  // Host costs of `models` (measured now if missing), with the prior's
+  // offsets. Errors as For.
+  absl::StatusOr<HostCosts> Costs(const std::set<std::string>& models);
+
+  // The profile entries of `models` (measured now if missing). Errors as For.
+  absl::StatusOr<std::vector<v1::ModelHostProfile>> Entries(const std::set<std::string>& models);
+
+  // Adds a measurement made elsewhere (a calibration file's) unless the
+  // profile has one of the same program.
+  void AddMeasured(const v1::ModelHostProfile& entry);
+
+  // Writes the profile to its path if measurements were added since the
+  // last save (no-op without a path).
+  absl::Status SaveIfChanged();
+
+  v1::HostProfile profile() const;
+
+ private:
+  absl::StatusOr<const v1::ModelHostProfile*> EntryLocked(const std::string& model);
+
+  const ModelRepository* repository_;
+  const std::string profile_path_;
+  mutable std::mutex mu_;
+  v1::HostProfile profile_;  // guarded by mu_
+  bool changed_ = false;     // guarded by mu_
+  // (class name + points) -> fitted factors; guarded by mu_.
+  std::map<std::string, DeviceFactors> fits_;
+};
+
+}  // namespace service
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_SERVICE_DEVICE_TIME_PREDICTOR_H_

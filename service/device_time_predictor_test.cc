@@ -1,0 +1,79 @@
+#include "service/device_time_predictor.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace edgefleet {
+namespace service {
+namespace {
+
+// A published reference model the repository does not carry, known only by
+// its host profile entry: 10 ms of dense host time.
+v1::HostProfile ProfileWithReference() {
+  v1::HostProfile profile;
+  v1::ModelHostProfile* m = profile.add_models();
+  m->set_stack(v1::STACK_EDGEFLEET);
+  m->set_model("published_ref");
+  m->set_kernels(v1::KERNELS_DEFAULT);
+  m->set_total_us(10000);
+  for (v1::OpClass c : kOpClasses) {
+    v1::OpClassCost* cost = m->add_classes();
+    cost->set_op_class(c);
+    cost->set_host_us(c == v1::OP_CLASS_DENSE ? 10000 : 0);
+  }
+  return profile;
+}
+
+v1::DeviceClass PhoneWithPoint(double ms) {
+  v1::DeviceClass device;
+  device.set_name("phone");
+  auto* big = device.mutable_cpu()->add_clusters();
+  big->set_cores(4);
+  big->set_relative_speed(1.0);
+  device.mutable_cpu()->set_parallel_fraction(0.9);
+  auto* point = device.add_calibration_points();
+  point->set_model("published_ref");
+  point->set_threads(1);
+  point->set_latency_ms(ms);
+  return device;
+}
+
+TEST(DeviceTimePredictorTest, MeasuresTheArmsModelOnceAndUsesProfileEntriesByName) {
+  absl::StatusOr<std::unique_ptr<ModelRepository>> repo = ModelRepository::Open("test/fixtures");
+  ASSERT_TRUE(repo.ok()) << repo.status();
+  DeviceTimePredictor predictor(repo->get(), ProfileWithReference(), "");
+  const v1::DeviceClass device = PhoneWithPoint(40);  // 4x the reference's host time
+  absl::StatusOr<ModelOnDevice> first = predictor.For(device, "small_cnn");
+  ASSERT_TRUE(first.ok()) << first.status();
+  // One point, no prior: every class gets the point's factor (40 ms / 10 ms
+  // of host time), so device time = 4 x the model's summed class host time.
+  double summed_us = 0;
+  for (double us : first->cost.host_us) summed_us += us;
+  EXPECT_NEAR(first->PredictMs(1), 4 * summed_us / 1e3, 1e-9);
+  EXPECT_NEAR(first->DeviceOverHost(), first->PredictMs(1) * 1e3 / first->host_total_us, 1e-12);
+  EXPECT_GT(first->ThreadSpeedup(4), 1.0);
+  EXPECT_LE(first->ThreadSpeedup(4), 4.0);
+  // The measurement is kept: the same answer, bit for bit.
+  absl::StatusOr<ModelOnDevice> again = predictor.For(device, "small_cnn");
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->PredictMs(1), first->PredictMs(1));
+  EXPECT_EQ(predictor.profile().models_size(), 2);
+}
+
+TEST(DeviceTimePredictorTest, UnknownModelsAndPointlessClassesAreRefused) {
+  absl::StatusOr<std::unique_ptr<ModelRepository>> repo = ModelRepository::Open("test/fixtures");
+  ASSERT_TRUE(repo.ok()) << repo.status();
+  DeviceTimePredictor predictor(repo->get(), ProfileWithReference(), "");
+  absl::StatusOr<ModelOnDevice> r = predictor.For(PhoneWithPoint(40), "no_such_model");
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kNotFound);
+  v1::DeviceClass bare = PhoneWithPoint(40);
+  bare.clear_calibration_points();
+  r = predictor.For(bare, "small_cnn");
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(r.status().message().find("no calibration_points"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace service
+}  // namespace edgefleet
