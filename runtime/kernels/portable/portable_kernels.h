@@ -165,6 +165,8 @@ void SplitWithSizesCopyOut(KernelContext& ctx, Span<EValue*> args);
 void SplitCopyTensorOut(KernelContext& ctx, Span<EValue*> args);
 void UnbindCopyIntOut(KernelContext& ctx, Span<EValue*> args);
 
+// grid_sampler.cc: aten::grid_sampler_2d.out
+void GridSampler2dOut(KernelContext& ctx, Span<EValue*> args);
 // upsample.cc: aten::upsample_nearest2d.vec_out, upsample_bilinear2d.vec_out
 void UpsampleNearest2dVecOut(KernelContext& ctx, Span<EValue*> args);
 void UpsampleBilinear2dVecOut(KernelContext& ctx, Span<EValue*> args);

@@ -131,6 +131,7 @@ const Kernel kPortableKernels[] = {
     Portable("aten::index.Tensor_out", IndexTensorOut),
     Portable("aten::upsample_nearest2d.vec_out", UpsampleNearest2dVecOut),
     Portable("aten::upsample_bilinear2d.vec_out", UpsampleBilinear2dVecOut),
+    Portable("aten::grid_sampler_2d.out", GridSampler2dOut),
     // Quantization (PT2E programs without a delegate).
     Portable("quantized_decomposed::quantize_per_tensor.out",
              QuantizePerTensorOut),
