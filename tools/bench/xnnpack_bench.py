@@ -17,7 +17,8 @@ cores 0..T-1. Figures per cell: the best (lowest) of the rounds' values of
   p50 ms   median wall-clock latency over the iterations (nearest rank)
 and the ratios ours/ET (below 1: we are faster). At one thread it also prints CPU ms
 per inference (zoo_bench.py's method: process CPU time over the timed iterations,
-robust against other load on the host, which wall-clock figures are not).
+robust against other load on the host, which wall-clock figures are not), for our
+default engine rule and for every node XNNPACK accepts on XNNPACK (--portable-only).
 The real runtime is called through
 Python (its p50 includes a few tens of microseconds of call overhead, which matters
 only for tiny programs).
@@ -140,7 +141,8 @@ def main():
         return
     rows = []
     print(f"{'program':34} {'thr':>3} {'load ours':>10} {'load ET':>9} {'ratio':>6} "
-          f"{'p50 ours':>9} {'p50 ET':>8} {'ratio':>6} {'CPU ours':>9} {'CPU ET':>8} {'ratio':>6}")
+          f"{'p50 ours':>9} {'p50 ET':>8} {'ratio':>6} {'CPU ours':>9} {'CPU ET':>8} {'ratio':>6} "
+          f"{'CPU XNN-first':>13} {'ratio':>6}")
     for d in programs(args.dirs):
         model = os.path.join(d, "model_xnnpack.pte")
         inputs = inputs_of(d)
@@ -153,12 +155,18 @@ def main():
                     ours[-1]["cpu_ms"] = zoo_bench.run_ours(args.edgefleet_run, model, inputs,
                                                             args.iterations, args.warmup,
                                                             portable=False).get("cpu_ms")
+                    # Every node XNNPACK accepts on XNNPACK (--portable-only): the
+                    # engine-per-node rule's alternative (docs/xnnpack-delegate.md).
+                    ours[-1]["cpu_xf_ms"] = zoo_bench.run_ours(args.edgefleet_run, model, inputs,
+                                                               args.iterations, args.warmup,
+                                                               portable=True).get("cpu_ms")
                     et[-1]["cpu_ms"] = zoo_bench.run_et(model, inputs, args.iterations,
                                                         args.warmup).get("cpu_ms")
             row = {"program": os.path.relpath(model, ROOT), "threads": t,
                    "ours_load_ms": best(ours, "load_ms"), "et_load_ms": best(et, "load_ms"),
                    "ours_p50_ms": best(ours, "p50_ms"), "et_p50_ms": best(et, "p50_ms"),
                    "ours_cpu_ms": best(ours, "cpu_ms"), "et_cpu_ms": best(et, "cpu_ms"),
+                   "ours_xnnpack_first_cpu_ms": best(ours, "cpu_xf_ms"),
                    "errors": [r["error"] for r in ours + et if "error" in r][:2]}
             rows.append(row)
 
@@ -173,7 +181,9 @@ def main():
                   f"{q(row['ours_load_ms'], row['et_load_ms']):>6} {f(row['ours_p50_ms']):>9} "
                   f"{f(row['et_p50_ms']):>8} {q(row['ours_p50_ms'], row['et_p50_ms']):>6} "
                   f"{f(row['ours_cpu_ms']):>9} {f(row['et_cpu_ms']):>8} "
-                  f"{q(row['ours_cpu_ms'], row['et_cpu_ms']):>6}"
+                  f"{q(row['ours_cpu_ms'], row['et_cpu_ms']):>6} "
+                  f"{f(row['ours_xnnpack_first_cpu_ms']):>13} "
+                  f"{q(row['ours_xnnpack_first_cpu_ms'], row['et_cpu_ms']):>6}"
                   + (f"  ({row['errors'][0]})" if row["errors"] else ""), flush=True)
     if args.json:
         with open(args.json, "w") as fh:
