@@ -214,29 +214,10 @@ def case_kws_conv1d():
                     "the zoo's keyword spotter with widths / 4 over an MFCC map [1,10,40]")
 
 
-def _calibration_images():
-    gen = torch.Generator().manual_seed(1234)
-    return torch.cat([zoo.images(1, INT8_IMAGE, gen) for _ in range(16)])
-
-
 def _quantize(module, example_inputs):
-    """The full zoo's int8 recipe (export_zoo._quantize_mobilenet_v2) on
-    calibration images of this model's size."""
-    import executorch.kernels.quantized  # noqa: F401
-    from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
-        XNNPACKQuantizer,
-        get_symmetric_quantization_config,
-    )
-    from torch.export import export
-    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
-
-    captured = export(module, example_inputs, strict=True).module()
-    quantizer = XNNPACKQuantizer()
-    quantizer.set_global(get_symmetric_quantization_config(is_per_channel=True))
-    prepared = prepare_pt2e(captured, quantizer)
-    for x in _calibration_images():
-        prepared(x.unsqueeze(0))
-    return zoo._exact_int8_arithmetic(convert_pt2e(prepared))
+    """The full zoo's int8 recipe on calibration images of this model's size."""
+    return zoo._quantize_mobilenet_v2(module, example_inputs,
+                                      zoo._calibration_images(INT8_IMAGE))
 
 
 def case_mobilenet_v2_int8():

@@ -273,7 +273,9 @@ def case_kws_conv1d():
                 " Linear(128,12)")
 
 
-def _quantize_mobilenet_v2(module, example_inputs):
+def _quantize_mobilenet_v2(module, example_inputs, calibration=None):
+    """PT2E int8 (XNNPACKQuantizer, per-channel symmetric weights), calibrated
+    on `calibration` ([N, 3, H, W]; default _calibration_images())."""
     # Registers the out variants of quantized_decomposed::* that to_executorch
     # needs when no partitioner takes the quantized ops.
     import executorch.kernels.quantized  # noqa: F401
@@ -289,16 +291,16 @@ def _quantize_mobilenet_v2(module, example_inputs):
     quantizer = XNNPACKQuantizer()
     quantizer.set_global(get_symmetric_quantization_config(is_per_channel=True))
     prepared = prepare_pt2e(captured, quantizer)
-    for x in _calibration_images():
+    for x in (_calibration_images() if calibration is None else calibration):
         prepared(x.unsqueeze(0))
     return _exact_int8_arithmetic(convert_pt2e(prepared))
 
 
-def _calibration_images():
-    """The seeded images int8 quantization calibrates on ([16, 3, 224, 224]);
+def _calibration_images(size=224):
+    """The seeded images int8 quantization calibrates on ([16, 3, size, size]);
     the old stack's qnnpack model (ptl_debian.py) sees the same ones."""
     gen = torch.Generator().manual_seed(1234)
-    return torch.cat([images(1, 224, gen) for _ in range(16)])
+    return torch.cat([images(1, size, gen) for _ in range(16)])
 
 
 def _pow2(x, up=False):
