@@ -36,24 +36,30 @@ ALLOWED = {
     "runtime/kernels/portable": ["runtime/kernels", "runtime/core", "runtime/platform"],
     "runtime/kernels/optimized": ["runtime/kernels/portable", "runtime/kernels", "runtime/core",
                                   "runtime/platform"],
-    "runtime/backends": ["runtime/core", "runtime/platform"],
-    "runtime/backends/xnnpack": ["runtime/backends", "runtime/core", "runtime/platform"],
+    "runtime/devtools/event_tracer": [],  # the tracer interface the executor calls
+    "runtime/backends": ["runtime/devtools/event_tracer", "runtime/core", "runtime/platform"],
+    # The delegate runs some nodes on the optimized kernels (dense_nodes.h).
+    "runtime/backends/xnnpack": ["runtime/backends", "runtime/kernels/optimized",
+                                 "runtime/kernels/portable", "runtime/kernels",
+                                 "runtime/devtools/event_tracer", "runtime/core",
+                                 "runtime/platform"],
     "runtime/loaders": ["runtime/core", "runtime/platform"],
-    "runtime/executor": ["runtime/format", "runtime/kernels", "runtime/backends", "runtime/core",
-                         "runtime/platform"],
-    "runtime/devtools": ["runtime/executor", "runtime/format", "runtime/kernels",
+    "runtime/executor": ["runtime/format", "runtime/kernels", "runtime/backends",
+                         "runtime/devtools/event_tracer", "runtime/core", "runtime/platform"],
+    "runtime/devtools": ["runtime/devtools/event_tracer", "runtime/executor", "runtime/format", "runtime/kernels",
                          "runtime/backends", "runtime/loaders", "runtime/core",
                          "runtime/platform"],
-    "runtime/module": ["runtime/executor", "runtime/loaders", "runtime/format", "runtime/kernels",
+    "runtime/module": ["runtime/devtools/event_tracer", "runtime/executor", "runtime/loaders", "runtime/format", "runtime/kernels",
                        "runtime/backends", "runtime/core", "runtime/platform"],
     "runtime/kernels/coverage": [],  # tests only
-    "runtime/tools": ["runtime/module", "runtime/devtools", "runtime/executor", "runtime/loaders",
+    "runtime/tools": ["runtime/module", "runtime/devtools", "runtime/devtools/event_tracer", "runtime/executor", "runtime/loaders",
                       "runtime/format", "runtime/kernels", "runtime/kernels/portable",
                       "runtime/kernels/optimized", "runtime/backends",
                       "runtime/backends/xnnpack", "runtime/core", "runtime/platform"],
     "proto": [],
     "service/transport_security": [],
     "service": ["proto", "service/transport_security", "runtime/module", "runtime/devtools",
+                "runtime/devtools/event_tracer",
                 "runtime/executor", "runtime/loaders", "runtime/format", "runtime/kernels",
                 "runtime/kernels/portable", "runtime/kernels/optimized", "runtime/backends",
                 "runtime/backends/xnnpack", "runtime/core", "runtime/platform"],
@@ -88,6 +94,8 @@ def component(path):
     parts = path.split("/")
     top = parts[0]
     if top == "runtime" and len(parts) > 2:
+        if parts[1] == "devtools" and os.path.splitext(parts[-1])[0] == "event_tracer":
+            return "runtime/devtools/event_tracer"
         if parts[1] in ("kernels", "backends") and len(parts) > 3:
             return "/".join(parts[:3])
         return "/".join(parts[:2])
@@ -95,7 +103,10 @@ def component(path):
         return "/".join(parts[:2])
     if top == "service":
         stem = os.path.splitext(parts[-1])[0]
-        return "service/transport_security" if stem == "transport_security" else "service"
+        # TLS credentials and the admin token: the one library the fleet
+        # driver shares with the server.
+        return ("service/transport_security" if stem in ("transport_security", "admin_token")
+                else "service")
     if top in ("proto", "edgefleet", "inference"):
         return "proto"
     return None
@@ -230,6 +241,8 @@ def cmake_targets(root):
             comp = component(rel + "/x.cc") if rel != "." else None
             if name == "ef_transport_security":
                 comp = "service/transport_security"
+            if name == "ef_event_tracer":
+                comp = "runtime/devtools/event_tracer"
             if name.endswith(("_test", "_test_util", "_bench")) or rel.startswith(("test", "fuzz")):
                 kind = "test"
             old = targets.get(name)
