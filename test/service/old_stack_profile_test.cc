@@ -75,6 +75,22 @@ TEST(OldStackProfile, SmallCnnOperatorsAndFlopsByHand) {
   EXPECT_GT(conv.host_us(), 0);
 }
 
+// FLOPs and operator count over the compute classes (convolutions and
+// matrix products, whichever side of the ridge they fall on).
+struct ComputeWork {
+  double flops = 0;
+  uint32_t instructions = 0;
+};
+ComputeWork ComputeWorkOf(const v1::ModelHostProfile& profile) {
+  ComputeWork work;
+  for (v1::OpClass c : {v1::OP_CLASS_DENSE, v1::OP_CLASS_DENSE_POINTWISE, v1::OP_CLASS_DENSE_3X3,
+                        v1::OP_CLASS_MEMORY_BOUND}) {
+    work.flops += Cost(profile, c).flops();
+    work.instructions += Cost(profile, c).instructions();
+  }
+  return work;
+}
+
 TEST(OldStackProfile, MobileNetV2WorkMatchesTheNewStacksProfile) {
   const std::string dir = "test/fixtures/mobilenet_v2_035/";
   const ProfileOptions options = FixedRidge(4.0);
@@ -87,15 +103,9 @@ TEST(OldStackProfile, MobileNetV2WorkMatchesTheNewStacksProfile) {
   ASSERT_TRUE(new_stack.ok()) << new_stack.status();
   Print(*old_stack);
   Print(*new_stack);
-  double old_flops = 0, new_flops = 0;
-  uint32_t old_compute = 0, new_compute = 0;
-  for (v1::OpClass c : {v1::OP_CLASS_DENSE, v1::OP_CLASS_DENSE_POINTWISE, v1::OP_CLASS_DENSE_3X3,
-                        v1::OP_CLASS_MEMORY_BOUND}) {
-    old_flops += Cost(*old_stack, c).flops();
-    new_flops += Cost(*new_stack, c).flops();
-    old_compute += Cost(*old_stack, c).instructions();
-    new_compute += Cost(*new_stack, c).instructions();
-  }
+  const ComputeWork old_work = ComputeWorkOf(*old_stack), new_work = ComputeWorkOf(*new_stack);
+  const double old_flops = old_work.flops, new_flops = new_work.flops;
+  const uint32_t old_compute = old_work.instructions, new_compute = new_work.instructions;
   // 52 convolutions and the classifier in both.
   EXPECT_EQ(old_compute, 53u);
   EXPECT_EQ(new_compute, 53u);
@@ -131,15 +141,9 @@ TEST(OldStackProfile, Int8MobileNetV2WorkMatchesTheNewStacksProfile) {
   ASSERT_TRUE(new_stack.ok()) << new_stack.status();
   Print(*old_stack);
   Print(*new_stack);
-  double old_flops = 0, new_flops = 0;
-  uint32_t old_compute = 0, new_compute = 0;
-  for (v1::OpClass c : {v1::OP_CLASS_DENSE, v1::OP_CLASS_DENSE_POINTWISE, v1::OP_CLASS_DENSE_3X3,
-                        v1::OP_CLASS_MEMORY_BOUND}) {
-    old_flops += Cost(*old_stack, c).flops();
-    new_flops += Cost(*new_stack, c).flops();
-    old_compute += Cost(*old_stack, c).instructions();
-    new_compute += Cost(*new_stack, c).instructions();
-  }
+  const ComputeWork old_work = ComputeWorkOf(*old_stack), new_work = ComputeWorkOf(*new_stack);
+  const double old_flops = old_work.flops, new_flops = new_work.flops;
+  const uint32_t old_compute = old_work.instructions, new_compute = new_work.instructions;
   EXPECT_EQ(old_compute, 53u);
   EXPECT_EQ(new_compute, 53u);
   EXPECT_GT(old_flops, 5e8);

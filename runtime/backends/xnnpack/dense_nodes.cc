@@ -31,9 +31,9 @@ Error RunMatrixNode(KernelContext& ctx, const Node& n, const std::vector<Dims>& 
                     const void* const* in, float* y, const float* packed) {
   const Dims& xd = dims[n.inputs[0]];
   const Dims& wd = dims[n.inputs[1]];
-  const bool transposed = packed != nullptr || (n.type == NodeType::kFullyConnected &&
-                                                (n.flags & kTransposeWeights) != 0);
-  const bool fc_transposed = n.type == NodeType::kFullyConnected && (n.flags & kTransposeWeights);
+  const bool fc_transposed =
+      n.type == NodeType::kFullyConnected && (n.flags & kTransposeWeights) != 0;
+  const bool transposed = packed != nullptr || fc_transposed;
   const int64_t k = static_cast<int64_t>(fc_transposed ? wd[0] : wd.back());
   const int64_t units = static_cast<int64_t>(fc_transposed ? wd[1] : wd[0]);
   int64_t numel = 1;
