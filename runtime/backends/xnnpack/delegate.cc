@@ -82,16 +82,20 @@ size_t XnnpackDelegate::num_xnnpack_runtimes() const {
 
 Error XnnpackDelegate::Plan() {
   const Graph& g = *graph_;
-  // 1. Engine per node: the nodes our optimized kernels run faster on them
-  // (DenseKernelPreferred, when the method may use them), else XNNPACK when
-  // it accepts the node, else our kernels.
+  // 1. Engine per node: our kernels for the nodes the system XNNPACK
+  // computes differently from the real runtime (OwnKernelPreferred) and for
+  // those our optimized kernels run faster (DenseKernelPreferred, when the
+  // method may use them); else XNNPACK when it accepts the node, else our
+  // kernels.
   engines_.resize(g.nodes.size());
   packed_filters_.resize(g.nodes.size());
   XnnpackMemoryScope scope;  // initializes XNNPACK for the probes
   EF_RETURN_IF_ERROR(scope.status());
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
-    if (dense_on_own_kernels_ && DenseKernelPreferred(g, n)) {
+    if (OwnKernelPreferred(g, n)) {
+      engines_[i] = Engine::kOwnKernel;
+    } else if (dense_on_own_kernels_ && DenseKernelPreferred(g, n)) {
       engines_[i] = Engine::kOwnDense;
     } else if (XnnpackAccepts(g, n)) {
       engines_[i] = Engine::kXnnpack;
@@ -250,8 +254,11 @@ Error XnnpackDelegate::Build() {
                   NodeTypeName(n.type));
         }
       }
+      // Workers yield after the runtime's last operator instead of spinning:
+      // between XNNPACK runtimes the method runs our kernels on their own
+      // pool, and two pools spinning on the same cores stall each other.
       xnn_status status = ok ? xnn_create_runtime_v2(sg, static_cast<pthreadpool_t>(threadpool_.get()),
-                                                     0, &step.runtime)
+                                                     XNN_FLAG_YIELD_WORKERS, &step.runtime)
                              : xnn_status_invalid_parameter;
       xnn_delete_subgraph(sg);
       EF_CHECK_OR_RETURN(status == xnn_status_success, Error::kInvalidProgram,

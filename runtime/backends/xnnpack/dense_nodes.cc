@@ -23,6 +23,20 @@ bool IsPointwise(const Node& n) {
          w.pad_right == 0 && w.groups == 1;
 }
 
+// Input channels from which a dense (one group) convolution with a larger
+// window runs faster on our GEMM over packed patches than on the system
+// XNNPACK; a first layer over 3-channel images is faster on XNNPACK
+// (docs/xnnpack-delegate.md, "Engine per node").
+constexpr size_t kMinDenseWindowChannels = 16;
+
+// A convolution with one group and a window over at least
+// kMinDenseWindowChannels input channels (the filter is OHWI).
+bool IsWideDenseConv(const Graph& g, const Node& n) {
+  if (n.type != NodeType::kConv2d || n.window.groups != 1) return false;
+  const Value& w = g.values[n.inputs[1]];
+  return w.dims.size() == 4 && w.dims[3] >= kMinDenseWindowChannels;
+}
+
 // A fully connected layer or a pointwise convolution: y[rows][units] =
 // x[rows][depth] * filter^T + bias, the filter [units][depth] (OHWI with
 // 1x1 taps, or FullyConnected's layout), [depth][units] when transposed
@@ -55,7 +69,7 @@ Error RunMatrixNode(KernelContext& ctx, const Node& n, const std::vector<Dims>& 
 }
 
 Error RunConvolution(KernelContext& ctx, const Node& n, const std::vector<Dims>& dims,
-                     const void* const* in, float* y) {
+                     const void* const* in, float* y, const float* packed) {
   const Dims& xd = dims[n.inputs[0]];
   const Dims& yd = dims[n.outputs[0]];
   const WindowParams& w = n.window;
@@ -83,6 +97,12 @@ Error RunConvolution(KernelContext& ctx, const Node& n, const std::vector<Dims>&
     strides[1] = 0;
     strides[2] = g.k_w * g.out_c;
     strides[3] = g.out_c;
+  } else if (packed != nullptr) {
+    // PackDenseFilter's [kh, kw, in_c, out_c] (one group).
+    strides[0] = 1;
+    strides[1] = g.out_c;
+    strides[3] = g.in_c * g.out_c;
+    strides[2] = g.k_w * strides[3];
   } else {
     // [out_c, kh, kw, in_c / groups] (OHWI).
     const int64_t cin_g = g.in_c / g.groups;
@@ -93,7 +113,8 @@ Error RunConvolution(KernelContext& ctx, const Node& n, const std::vector<Dims>&
   }
   EF_CHECK_OR_RETURN(
       optimized::ConvolutionNhwc(ctx, g, static_cast<const float*>(in[0]),
-                                 static_cast<const float*>(in[1]), strides,
+                                 packed != nullptr ? packed : static_cast<const float*>(in[1]),
+                                 strides,
                                  static_cast<const float*>(in[2]), y, n.output_min, n.output_max),
       Error::kMemoryAllocationFailed, "xnnpack: %s: kernel scratch memory exhausted",
       NodeTypeName(n.type));
@@ -121,17 +142,14 @@ bool DenseKernelSupports(const Graph& g, const Node& n) {
 }
 
 bool DenseKernelPreferred(const Graph& g, const Node& n) {
-  return DenseKernelSupports(g, n) && (n.type == NodeType::kFullyConnected || IsPointwise(n)) &&
+  return DenseKernelSupports(g, n) &&
+         (n.type == NodeType::kFullyConnected || IsPointwise(n) || IsWideDenseConv(g, n)) &&
          g.values[n.inputs[1]].is_constant();
 }
 
 std::unique_ptr<float[]> PackDenseFilter(const Graph& g, const Node& n) {
-  if (!DenseKernelSupports(g, n) || !(n.type == NodeType::kFullyConnected || IsPointwise(n)) ||
-      (n.flags & kTransposeWeights) != 0) {
-    return nullptr;
-  }
+  if (!DenseKernelPreferred(g, n) || (n.flags & kTransposeWeights) != 0) return nullptr;
   const Value& w = g.values[n.inputs[1]];
-  if (!w.is_constant()) return nullptr;
   const size_t units = w.dims[0];
   const size_t depth = units == 0 ? 0 : w.numel() / units;
   std::unique_ptr<float[]> packed(new float[units * depth]);
@@ -155,7 +173,7 @@ Error RunDenseNode(KernelContext& ctx, const Graph& g, const Node& n,
   if (n.type == NodeType::kFullyConnected || IsPointwise(n)) {
     return RunMatrixNode(ctx, n, dims, in, y, packed_filter);
   }
-  return RunConvolution(ctx, n, dims, in, y);
+  return RunConvolution(ctx, n, dims, in, y, packed_filter);
 }
 
 }  // namespace xnnpack

@@ -1,7 +1,7 @@
 // The delegate's float32 convolutions and fully connected layers on our own
 // optimized kernels (runtime/kernels/optimized: the packed GEMM and the
 // direct depthwise kernels), in the delegate's NHWC layout, reading the
-// filters where the payload put them (no packed copy).
+// filters where the payload put them or a transposed copy made at load.
 //
 // Why: the system XNNPACK (Debian's 2022 build) runs these nodes slower
 // than our kernels on x86 (its AVX2 GEMM micro-kernel spills an accumulator
@@ -30,14 +30,17 @@ namespace xnnpack {
 bool DenseKernelSupports(const Graph& graph, const Node& node);
 
 // The rule: true for the nodes our kernels run faster than the system
-// XNNPACK — pointwise convolutions (1x1, stride 1, no padding, one group)
-// and fully connected layers, both float32 with a constant filter.
-// Other convolutions (the first 3x3 layers, depthwise) stay with XNNPACK.
+// XNNPACK — fully connected layers, pointwise convolutions (1x1, stride 1,
+// no padding, one group) and one-group convolutions with a larger window
+// over at least 16 input channels, all float32 with a constant filter.
+// Other convolutions (first layers over 3-channel images, grouped,
+// depthwise) stay with XNNPACK.
 bool DenseKernelPreferred(const Graph& graph, const Node& node);
 
-// The constant filter of a pointwise convolution or fully connected layer
-// transposed to [depth][units], which the GEMM reads in place; null when
-// the node has no such filter or it already is in that order.
+// The constant filter of a node DenseKernelPreferred takes, transposed to
+// [depth][units] (a convolution's OHWI filter to [kh][kw][in_c][out_c]),
+// which the GEMM reads in place; null for other nodes and for a filter
+// already in that order.
 std::unique_ptr<float[]> PackDenseFilter(const Graph& graph, const Node& node);
 
 // Runs `node` (REQUIRES: DenseKernelSupports, shapes validated by

@@ -149,6 +149,9 @@ const Case kCases[] = {
     {"pointwise", NodeType::kConv2d, 1, 7, 9, 24, 1, 1, 1, 1, 0, 1, 24, 40, true, -kInf, kInf},
     {"pointwise_relu6", NodeType::kConv2d, 2, 5, 5, 17, 1, 1, 1, 1, 0, 1, 17, 33, true, 0, 6},
     {"conv3x3_stride2", NodeType::kConv2d, 1, 11, 10, 3, 3, 3, 2, 1, 1, 1, 3, 16, true, -kInf, kInf},
+    {"conv3x3_wide", NodeType::kConv2d, 2, 7, 6, 20, 3, 3, 1, 1, 1, 1, 20, 24, true, 0, 6},
+    {"conv5x3_wide_stride2_dilated", NodeType::kConv2d, 1, 13, 11, 16, 5, 3, 2, 2, 2, 1, 16, 9,
+     false, -kInf, kInf},
     {"conv_dilated_grouped", NodeType::kConv2d, 1, 9, 9, 8, 3, 3, 1, 2, 2, 2, 4, 6, false, -1, 1},
     {"depthwise", NodeType::kDepthwiseConv2d, 1, 12, 12, 32, 3, 3, 1, 1, 1, 32, 1, 1, true, 0, 6},
     {"depthwise_stride2_x2", NodeType::kDepthwiseConv2d, 1, 9, 8, 5, 5, 5, 2, 1, 2, 5, 1, 2, true,
@@ -182,12 +185,15 @@ TEST(DenseNodes, MatchDirectSums) {
   }
 }
 
-TEST(DenseNodes, RuleTakesPointwiseAndFullyConnectedOnly) {
+// The rule: fully connected layers, pointwise convolutions, and one-group
+// convolutions over at least 16 input channels.
+TEST(DenseNodes, RuleTakesFullyConnectedPointwiseAndWideDenseConvolutions) {
   for (const Case& c : kCases) {
     Fixture f(c);
-    const bool preferred = c.type == NodeType::kFullyConnected ||
-                           (c.type == NodeType::kConv2d && c.kh == 1 && c.kw == 1 &&
-                            c.stride == 1 && c.pad == 0 && c.groups == 1);
+    const bool pointwise = c.kh == 1 && c.kw == 1 && c.stride == 1 && c.pad == 0;
+    const bool preferred =
+        c.type == NodeType::kFullyConnected ||
+        (c.type == NodeType::kConv2d && c.groups == 1 && (pointwise || c.group_in >= 16));
     EXPECT_EQ(DenseKernelPreferred(f.graph, f.node), preferred) << c.name;
     EXPECT_EQ(PackDenseFilter(f.graph, f.node) != nullptr, preferred) << c.name;
   }

@@ -21,6 +21,10 @@ size_t Product(const Dims& d, size_t from, size_t to) {
 const Value& In(const Graph& g, const Node& n, size_t i) { return g.values[n.inputs[i]]; }
 const Value& Out(const Graph& g, const Node& n, size_t i) { return g.values[n.outputs[i]]; }
 
+bool IsStaticInt8(const Value& v) {
+  return v.type == DataType::kQint8 && v.quant == QuantKind::kPerTensor;
+}
+
 bool AllFp32(const Graph& g, const Node& n) {
   for (uint32_t id : n.inputs) {
     if (id != kInvalidId && g.values[id].type != DataType::kFp32) return false;
@@ -309,6 +313,34 @@ void QuantizedFullyConnected(const Graph& g, const Node& n, const std::vector<Di
   }
 }
 
+// qint8 global average pooling of NHWC [n, h, w, c] -> [n, 1, 1, c],
+// requantized as the real runtime's XNNPACK does: the integer sum (less the
+// input zero point) times input scale / (output scale * h * w), plus the
+// output zero point, then rounded half to even and clamped to the node's
+// output range. The 2022 system XNNPACK rounds before adding the output
+// zero point; the two differ on every tie, and power-of-two scales make
+// ties common.
+void QuantizedGlobalAveragePooling(const Graph& g, const Node& n, const std::vector<Dims>& dims,
+                                   const int8_t* x, int8_t* y) {
+  const Value& in = In(g, n, 0);
+  const Value& out = Out(g, n, 0);
+  const Dims& d = dims[n.inputs[0]];
+  const size_t pixels = d[1] * d[2], channels = d[3];
+  const float scale = in.scale / (out.scale * static_cast<float>(pixels));
+  const float lo = std::max(-128.0f, std::nearbyint(n.output_min / out.scale) + out.zero_point);
+  const float hi = std::min(127.0f, std::nearbyint(n.output_max / out.scale) + out.zero_point);
+  const int64_t zero_sum = int64_t{in.zero_point} * static_cast<int64_t>(pixels);
+  for (size_t b = 0; b < d[0]; ++b) {
+    const int8_t* xb = x + b * pixels * channels;
+    for (size_t c = 0; c < channels; ++c) {
+      int64_t acc = 0;  // 64 bits: h * w is bounded only by the value size limit
+      for (size_t p = 0; p < pixels; ++p) acc += xb[p * channels + c];
+      const float v = static_cast<float>(acc - zero_sum) * scale + static_cast<float>(out.zero_point);
+      y[b * channels + c] = SaturateInt8(std::nearbyint(v), lo, hi);
+    }
+  }
+}
+
 }  // namespace
 
 size_t OwnBufferBytes(const Value& v, const Dims& dims) {
@@ -317,6 +349,10 @@ size_t OwnBufferBytes(const Value& v, const Dims& dims) {
     return ((numel + 7) & ~size_t{7}) + TokenRows(v, dims) * sizeof(RowQuant);
   }
   return numel * DataTypeSize(v.type);
+}
+
+bool OwnKernelPreferred(const Graph& g, const Node& n) {
+  return n.type == NodeType::kGlobalAvgPooling2d && OwnKernelSupports(g, n);
 }
 
 bool OwnKernelSupports(const Graph& g, const Node& n) {
@@ -349,6 +385,8 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
       }
       return out.type != DataType::kQdint8;
     }
+    case NodeType::kGlobalAvgPooling2d:
+      return IsStaticInt8(In(g, n, 0)) && IsStaticInt8(Out(g, n, 0));
     case NodeType::kConvert:
       return In(g, n, 0).type == DataType::kFp32 && Out(g, n, 0).type == DataType::kQdint8 &&
              Out(g, n, 0).quant == QuantKind::kPerToken;
@@ -419,6 +457,10 @@ Error RunOwnNode(const Graph& g, const Node& n, const std::vector<Dims>& dims,
       return Error::kOk;
     case NodeType::kConvert:
       QuantizeRows(y, yd, static_cast<const float*>(in[0]), static_cast<int8_t*>(out[0]));
+      return Error::kOk;
+    case NodeType::kGlobalAvgPooling2d:
+      QuantizedGlobalAveragePooling(g, n, dims, static_cast<const int8_t*>(in[0]),
+                                    static_cast<int8_t*>(out[0]));
       return Error::kOk;
     case NodeType::kFullyConnected:
       if (y.type == DataType::kQint8) {

@@ -2,8 +2,9 @@
 // static transpose, slice, concatenation, batch matrix multiply, scaled
 // dot-product attention, the transcendental element-wise nodes (tanh, exp,
 // log, gelu, sin, cos, reciprocal square root) and copy, fully connected
-// layers on static int8 with per-channel weights, and dynamically quantized
-// (qd8) fully connected layers with their activation quantizer.
+// layers on static int8 with per-channel weights, dynamically quantized
+// (qd8) fully connected layers with their activation quantizer, and static
+// int8 global average pooling (rounded as the real runtime's XNNPACK does).
 // They run between XNNPACK segments on the delegate's layouts (NHWC inside
 // the delegated region, whatever the serialized dims say).
 //
@@ -33,6 +34,12 @@ size_t OwnBufferBytes(const Value& v, const std::vector<size_t>& dims);
 
 // True when our kernels can run `node` with its operands' datatypes.
 bool OwnKernelSupports(const Graph& graph, const Node& node);
+
+// True for the nodes that run on our kernels even where the system XNNPACK
+// accepts them, because the 2022 XNNPACK computes a different result than
+// the real runtime's: static int8 global average pooling (it rounds before
+// adding the output zero point; the real runtime after).
+bool OwnKernelPreferred(const Graph& graph, const Node& node);
 
 // Runs `node` on values of the current shapes `dims` (indexed by value id;
 // they differ from the serialized ones after a dynamic-shape change).

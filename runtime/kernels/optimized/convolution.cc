@@ -34,8 +34,8 @@ struct ConvCall {
   Layout layout;
   ConvGeometry g;
   int64_t w_strides[4];  // oc, ic, kh, kw
-  // The weight's rows run over the GEMM depth in the layout's order:
-  // [oc][(ic, kh, kw)] for NCHW, [oc][(kh, kw, ic)] for channels-last.
+  // The weight is a strided matrix over oc and the GEMM depth in the
+  // layout's order: (ic, kh, kw) for NCHW, (kh, kw, ic) for channels-last.
   bool w_dense = false;
   // A fused activation: every output clamped to [lo, hi] (NaN stays).
   float lo = -__builtin_inff(), hi = __builtin_inff();
@@ -508,8 +508,10 @@ bool ConvolutionNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, 
   call.g = g;
   for (int i = 0; i < 4; ++i) call.w_strides[i] = w_strides[i];
   const int64_t cin_g = g.in_c_per_group();
-  call.w_dense = w_strides[1] == 1 && w_strides[0] == g.taps() * cin_g &&
-                 (g.taps() == 1 || (w_strides[3] == cin_g && w_strides[2] == g.k_w * cin_g));
+  // In place when the filter is a matrix over (oc, depth), depth =
+  // (kh * k_w + kw) * cin_g + ic: OHWI, or the delegate's transposed copy.
+  call.w_dense = g.taps() == 1 || (w_strides[3] == cin_g * w_strides[1] &&
+                                   w_strides[2] == g.k_w * w_strides[3]);
   call.lo = lo;
   call.hi = hi;
   return RunConv(ctx, call);

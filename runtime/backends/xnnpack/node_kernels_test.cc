@@ -1,0 +1,83 @@
+#include "runtime/backends/xnnpack/node_kernels.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace edgefleet {
+namespace xnnpack {
+namespace {
+
+// A graph of one GlobalAvgPooling2d node: value 0 (qint8 NHWC input) -> value 1.
+struct PoolingGraph {
+  explicit PoolingGraph(std::vector<size_t> in_dims) {
+    Value in;
+    in.id = 0;
+    in.type = DataType::kQint8;
+    in.quant = QuantKind::kPerTensor;
+    in.scale = 0.5f;
+    in.zero_point = -3;
+    in.dims = in_dims;
+    Value out = in;
+    out.id = 1;
+    out.scale = 0.25f;
+    out.zero_point = 1;
+    out.dims = {in_dims[0], 1, 1, in_dims[3]};
+    graph.values = {in, out};
+    node.type = NodeType::kGlobalAvgPooling2d;
+    node.inputs = {0};
+    node.outputs = {1};
+    dims = {in.dims, out.dims};
+  }
+
+  std::vector<int8_t> Run(const std::vector<int8_t>& x) {
+    std::vector<int8_t> y(dims[1][0] * dims[1][3], 0);
+    const void* in[1] = {x.data()};
+    void* out[1] = {y.data()};
+    EXPECT_EQ(RunOwnNode(graph, node, dims, in, out), Error::kOk);
+    return y;
+  }
+
+  Graph graph;
+  Node node;
+  std::vector<std::vector<size_t>> dims;
+};
+
+// Hand-computed: scale 0.5 / (0.25 * 4 pixels) = 0.5; each output is
+// (sum - 4 * -3) * 0.5 + 1 rounded half to even. Channel 0: (3 + 12) * 0.5
+// + 1 = 8.5 -> 8; channel 1: 7; channel 2: (-37 + 12) * 0.5 + 1 = -11.5 ->
+// -12. Rounding before adding the zero point (the 2022 XNNPACK) would give
+// 9, 7, -11.
+TEST(OwnNodeKernels, Int8GlobalAveragePoolingRoundsAfterTheZeroPoint) {
+  PoolingGraph p({1, 2, 2, 3});
+  EXPECT_TRUE(OwnKernelSupports(p.graph, p.node));
+  EXPECT_TRUE(OwnKernelPreferred(p.graph, p.node));
+  const std::vector<int8_t> x = {1, 0, -10, 2, 0, -10, 0, 0, -10, 0, 0, -7};
+  EXPECT_EQ(p.Run(x), (std::vector<int8_t>{8, 7, -12}));
+}
+
+// The node's output range and int8's saturate: output_max 1.0 is
+// 1.0 / 0.25 + 1 = 5 in the output's steps; the second image's
+// (400 + 12) * 0.5 + 1 = 207 saturates to 127 without a range.
+TEST(OwnNodeKernels, Int8GlobalAveragePoolingClampsPerImage) {
+  PoolingGraph p({2, 1, 4, 1});
+  const std::vector<int8_t> x = {1, 2, 0, 0, 100, 100, 100, 100};
+  EXPECT_EQ(p.Run(x), (std::vector<int8_t>{8, 127}));
+  p.node.output_max = 1.0f;
+  EXPECT_EQ(p.Run(x), (std::vector<int8_t>{5, 5}));
+}
+
+TEST(OwnNodeKernels, Float32GlobalAveragePoolingStaysWithXnnpack) {
+  PoolingGraph p({1, 2, 2, 3});
+  for (Value& v : p.graph.values) {
+    v.type = DataType::kFp32;
+    v.quant = QuantKind::kNone;
+  }
+  EXPECT_FALSE(OwnKernelSupports(p.graph, p.node));
+  EXPECT_FALSE(OwnKernelPreferred(p.graph, p.node));
+}
+
+}  // namespace
+}  // namespace xnnpack
+}  // namespace edgefleet
