@@ -163,6 +163,28 @@ def case_int8_cnn():
     return quantize_pt2e(m, (x,), dynamic=False), (x,), True
 
 
+class DynamicReshape(nn.Module):
+    """Reshapes whose shape follows a bounded-dynamic batch: view(-1, 8)
+    (serialized with the one inferred dim) between two linear layers."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(16, 32)
+        self.b = nn.Linear(8, 4)
+
+    def forward(self, x):  # [B, 16]
+        y = torch.relu(self.a(x)).view(-1, 8)  # [4B, 8]
+        return self.b(y)  # [4B, 4]
+
+
+def case_dynamic_reshape():
+    from torch.export import Dim
+
+    # Exported at the bound (batch 8); the stored input has batch 3.
+    export_as = ((torch.randn(8, 16),), ({0: Dim("batch", min=1, max=8)},))
+    return DynamicReshape(), (torch.randn(3, 16),), False, export_as
+
+
 def case_dynamic_int8_mlp():
     m = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 32)).eval()
     x = torch.randn(4, 64)
@@ -175,6 +197,7 @@ LOWERED_ONLY = [
     ("conv_mix", "dense/depthwise/grouped-dilated/transposed convolution, PReLU, max/avg pool, bilinear upsample, cat, mean, linear; input [1,3,32,32]", case_conv_mix),
     ("int8_cnn", "PT2E static int8 (XNNPACKQuantizer, per-channel weights): conv, depthwise, pointwise, pool, linear; input [1,3,32,32]", case_int8_cnn),
     ("dynamic_int8_mlp", "PT2E dynamic int8 linear layers (qd8 activations x per-channel int8 weights); input [4,64]", case_dynamic_int8_mlp),
+    ("dynamic_reshape", "Linear(16,32)-ReLU, view(-1, 8), Linear(8,4) with a bounded dynamic batch (1..8), exported at [8,16]; stored input is [3,16]", case_dynamic_reshape),
 ]
 
 
@@ -217,10 +240,11 @@ def main():
             continue
         torch.manual_seed(zlib.crc32(("xnnpack_" + name).encode()))
         with torch.no_grad():
-            module, inputs, quantized = build()
+            # A case may add (export inputs, dynamic shapes) to export with.
+            module, inputs, quantized, *export_as = build()
             if not quantized:
                 module.eval()
-            pte = lower(module, inputs)
+            pte = lower(module, *(export_as[0] if export_as else (inputs,)))
             outputs = run_real_runtime(pte, inputs) if quantized else ef._flatten(module(*inputs))
         write(os.path.join(OUT, "xnnpack_" + name), "xnnpack_" + name, pte, inputs, outputs, description, manifest)
     path = os.path.join(OUT, "xnnpack_manifest.json")

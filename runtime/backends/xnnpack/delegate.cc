@@ -248,7 +248,7 @@ Error XnnpackDelegate::Build() {
             build_bytes_ += OwnBufferBytes(g.values[id], dims_[id]);
           }
         }
-        if (ok && !DefineNode(sg, n, ids)) {
+        if (ok && !DefineNode(sg, n, ids, dims_[n.outputs[0]])) {
           xnn_delete_subgraph(sg);
           EF_FAIL(Error::kInvalidProgram, "xnnpack: XNNPACK rejected node %zu (%s)", i,
                   NodeTypeName(n.type));

@@ -214,9 +214,28 @@ Error InferOutputDims(const Graph& graph, const Node& n, const std::vector<Dims>
       return Error::kOk;
     }
     case NodeType::kStaticReshape: {
-      const Dims& declared = graph.values[n.outputs[0]].dims;
-      EF_CHECK_OR_RETURN(Numel(declared) == Numel(a), Error::kInvalidProgram, "xnnpack payload: reshape changes the element count");
-      out[0] = declared;
+      // new_shape, where a 0 (PyTorch's -1) is the one dim inferred from the
+      // element count, so a reshape follows a bounded-dynamic input.
+      out[0] = n.list_a;
+      size_t known = 1;
+      size_t inferred = out[0].size();
+      for (size_t i = 0; i < out[0].size(); ++i) {
+        if (out[0][i] == 0) {
+          EF_CHECK_OR_RETURN(inferred == out[0].size(), Error::kInvalidProgram,
+                             "xnnpack payload: reshape infers more than one dim");
+          inferred = i;
+        } else {
+          EF_CHECK_OR_RETURN(!__builtin_mul_overflow(known, out[0][i], &known), Error::kInvalidProgram,
+                             "xnnpack payload: reshape shape overflows");
+        }
+      }
+      if (inferred < out[0].size()) {
+        EF_CHECK_OR_RETURN(Numel(a) % known == 0, Error::kInvalidProgram,
+                           "xnnpack payload: reshape of %zu elements into ... x %zu", Numel(a), known);
+        out[0][inferred] = Numel(a) / known;
+      }
+      EF_CHECK_OR_RETURN(Numel(out[0]) == Numel(a), Error::kInvalidProgram,
+                         "xnnpack payload: reshape changes the element count");
       return Error::kOk;
     }
     case NodeType::kStaticSlice: {

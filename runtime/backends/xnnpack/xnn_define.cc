@@ -44,7 +44,8 @@ bool DefineValue(xnn_subgraph_t sg, const Value& v, const Dims& dims, uint32_t e
   return false;
 }
 
-bool DefineNode(xnn_subgraph_t sg, const Node& n, const std::vector<uint32_t>& ids) {
+bool DefineNode(xnn_subgraph_t sg, const Node& n, const std::vector<uint32_t>& ids,
+                const Dims& out_dims) {
   auto in = [&](size_t i) { return n.inputs[i] == kInvalidId ? XNN_INVALID_VALUE_ID : ids[n.inputs[i]]; };
   const uint32_t out = ids[n.outputs[0]];
   const float lo = n.output_min, hi = n.output_max;
@@ -104,7 +105,7 @@ bool DefineNode(xnn_subgraph_t sg, const Node& n, const std::vector<uint32_t>& i
                                              w.pad_left, w.kernel_h, w.kernel_w, in(0), out,
                                              ids[n.outputs[1]], n.flags));
     case NodeType::kStaticReshape:
-      return Ok(xnn_define_static_reshape(sg, n.list_a.size(), n.list_a.data(), in(0), out,
+      return Ok(xnn_define_static_reshape(sg, out_dims.size(), out_dims.data(), in(0), out,
                                           n.flags));
     case NodeType::kStaticConstantPad:
       return Ok(xnn_define_static_constant_pad(sg, n.list_a.data(), n.list_b.data(), n.scalar,
@@ -142,7 +143,7 @@ bool XnnpackAccepts(const Graph& graph, const Node& node) {
   };
   for (uint32_t id : node.inputs) define(id, XNN_VALUE_FLAG_EXTERNAL_INPUT);
   for (uint32_t id : node.outputs) define(id, XNN_VALUE_FLAG_EXTERNAL_OUTPUT);
-  ok = ok && DefineNode(sg, node, ids);
+  ok = ok && DefineNode(sg, node, ids, graph.values[node.outputs[0]].dims);
   xnn_delete_subgraph(sg);
   return ok;
 }

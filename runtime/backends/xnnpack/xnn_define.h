@@ -24,8 +24,11 @@ namespace xnnpack {
 bool DefineValue(xnn_subgraph_t subgraph, const Value& value, const Dims& dims,
                  uint32_t external_id, uint32_t flags, uint32_t* id);
 
-// Defines `node`; `ids` maps graph value ids to the subgraph's ids.
-bool DefineNode(xnn_subgraph_t subgraph, const Node& node, const std::vector<uint32_t>& ids);
+// Defines `node`; `ids` maps graph value ids to the subgraph's ids;
+// `out_dims` is the current shape of its first output (a reshape's target,
+// with any inferred dim resolved).
+bool DefineNode(xnn_subgraph_t subgraph, const Node& node, const std::vector<uint32_t>& ids,
+                const Dims& out_dims);
 
 // True when this XNNPACK accepts `node` with its operands' types and shapes
 // (tried on a scratch subgraph).
