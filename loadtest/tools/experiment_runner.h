@@ -1,8 +1,10 @@
 // Runs a fleet plan against servers and analyses it, optionally as a
 // group-sequential experiment (stats/sequential.h): the plan's devices are
 // split into `looks` hashed groups; after each group the accumulated results
-// are analysed with every interval at PerLookConfidence(confidence, looks),
-// and the run stops at the first look whose status is not inconclusive.
+// are analysed with every interval at the look's alpha-spending boundary
+// (analysis.spending; information fraction = share of the planned sessions
+// run so far), and the run stops at the first look whose status is not
+// inconclusive.
 // Used by `edgefleet-loadtest run --looks K` and `campaign`.
 //
 // Thread-compatible: one call at a time per DriverOptions.
