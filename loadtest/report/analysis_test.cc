@@ -98,7 +98,7 @@ TEST(AnalysisTest, SequentialLookUsesTheSpendingBoundary) {
   EXPECT_EQ(s.overall_confidence, 0.95);
   EXPECT_EQ(s.options.confidence,
             LookConfidence(Spending::kObrienFleming, 0.95, {0.5, 1.0}, 1));
-  EXPECT_GT(s.options.confidence, 0.99);  // c_1 = 2.797 at half the data.
+  EXPECT_GT(s.options.confidence, 0.99);  // c_1 = 2.772 at half the data.
   EXPECT_EQ(s.claim_confidence,
             LookConfidence(Spending::kObrienFleming, f.claim_confidence,
                            {0.5, 1.0}, 1));

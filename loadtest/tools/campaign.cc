@@ -159,7 +159,14 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o,
           t.worst_pooled_p50 = std::max(t.worst_pooled_p50, std::fabs(q.rel));
         }
       }
-      const std::vector<std::string> claims = Claims(r);
+      // Claims at any look: monitoring must not hide an earlier one.
+      std::vector<std::string> claims;
+      for (const Report& earlier : out->earlier_looks) {
+        for (std::string& c : Claims(earlier)) claims.push_back(std::move(c));
+      }
+      for (std::string& c : Claims(r)) claims.push_back(std::move(c));
+      std::sort(claims.begin(), claims.end());
+      claims.erase(std::unique(claims.begin(), claims.end()), claims.end());
       line["claims"] = claims;
       if (kind.target.empty()) {
         t.any_claim += !claims.empty();

@@ -59,6 +59,7 @@ absl::StatusOr<ExperimentOutcome> RunExperiment(const FleetPlan& plan,
       out.stats.failed_calls_by_code[code] += n;
     }
     per_look.look = look + 1;
+    if (look > 0) out.earlier_looks.push_back(std::move(out.report));
     out.report = Analyze(Aggregate(out.results), per_look);
     if (out.report.status != RunStatus::kInconclusive) break;
   }

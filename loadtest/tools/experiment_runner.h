@@ -12,6 +12,8 @@
 #ifndef EDGEFLEET_LOADTEST_TOOLS_EXPERIMENT_RUNNER_H_
 #define EDGEFLEET_LOADTEST_TOOLS_EXPERIMENT_RUNNER_H_
 
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "loadtest/driver/driver.h"
 #include "loadtest/driver/fleet_plan.h"
@@ -25,6 +27,9 @@ struct ExperimentOutcome {
   ResultSet results;  // Everything run, up to the stopping look.
   Report report;      // The analysis at the stopping look.
   DriverStats stats;  // Summed over looks (wall time too).
+  // The analyses of the looks before the stopping one (a claim at any look
+  // counts).
+  std::vector<Report> earlier_looks;
 };
 
 // REQUIRES: looks >= 1; a whole-fleet plan (shards cannot stop early).
