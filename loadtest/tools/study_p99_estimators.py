@@ -29,6 +29,7 @@ import pathlib
 import statistics
 import sys
 
+import numpy as np
 from scipy import stats
 
 
@@ -65,12 +66,11 @@ def kernel(points, p, h):
 
 
 def harrell_davis(points, p, n):
-    beta = stats.beta((n + 1) * p, (n + 1) * (1 - p))
-    cum, acc = 0.0, 0.0
-    for v, m in points:
-        acc += v * (beta.cdf(min(cum + m, 1.0)) - beta.cdf(cum))
-        cum += m
-    return acc
+    masses = np.array([m for _, m in points])
+    values = np.array([v for v, _ in points])
+    edges = np.minimum(np.concatenate(([0.0], np.cumsum(masses))), 1.0)
+    cdf = stats.beta.cdf(edges, (n + 1) * p, (n + 1) * (1 - p))
+    return float(np.dot(values, np.diff(cdf)))
 
 
 def main(paths):
