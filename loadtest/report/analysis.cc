@@ -154,19 +154,22 @@ MetricReport AnalyzeMetric(const FleetAggregate& fleet,
   r.replicates = bo.replicates;
   std::vector<QuantileComparison> diffs =
       CompareQuantiles(a, arm_a.units, b, arm_b.units, o.quantiles, bo);
-  for (QuantileComparison& d : diffs) RescaleComparison(bo.confidence, o.confidence, &d);
+  for (QuantileComparison& d : diffs) {
+    RescaleComparison(bo.confidence, o.confidence, &d);
+  }
   std::vector<Stratum> strata;
   std::vector<StratifiedComparison> mixture;
   if (weights != nullptr && BuildStrata(fleet, m, *weights, &strata,
                                         &r.stratify_note)) {
     mixture = CompareStratifiedQuantiles(strata, o.quantiles, bo,
                                          o.fleet_quantile_bandwidth);
-    for (StratifiedComparison& m : mixture) {
-      RescaleComparison(bo.confidence, o.confidence, &m.diff);
-      std::tie(m.a_lower, m.a_upper) = RescaleInterval(
-          m.diff.a, m.a_lower, m.a_upper, bo.confidence, o.confidence);
-      std::tie(m.b_lower, m.b_upper) = RescaleInterval(
-          m.diff.b, m.b_lower, m.b_upper, bo.confidence, o.confidence);
+    for (StratifiedComparison& mix : mixture) {
+      if (bo.confidence == o.confidence) break;
+      RescaleComparison(bo.confidence, o.confidence, &mix.diff);
+      std::tie(mix.a_lower, mix.a_upper) = RescaleInterval(
+          mix.diff.a, mix.a_lower, mix.a_upper, bo.confidence, o.confidence);
+      std::tie(mix.b_lower, mix.b_upper) = RescaleInterval(
+          mix.diff.b, mix.b_lower, mix.b_upper, bo.confidence, o.confidence);
     }
     r.estimator = "stratified";
     r.pooled = diffs;
