@@ -108,6 +108,17 @@ int64_t UnitsToDecideRow(const QuantileRow& q, int64_t units, int64_t minimum,
   return n < 0 ? -1 : std::max(n, minimum);
 }
 
+constexpr double kMaxBootstrapConfidence = 0.99;
+
+// Re-expresses a comparison's intervals at confidence `from` at `to`.
+void RescaleComparison(double from, double to, QuantileComparison* d) {
+  if (from == to) return;
+  std::tie(d->diff_lower, d->diff_upper) =
+      RescaleInterval(d->diff, d->diff_lower, d->diff_upper, from, to);
+  std::tie(d->rel_lower, d->rel_upper) =
+      RescaleInterval(d->rel, d->rel_lower, d->rel_upper, from, to);
+}
+
 MetricReport AnalyzeMetric(const FleetAggregate& fleet,
                            const ScopeAggregate& scope, Metric metric,
                            const AnalysisOptions& o, double claim_confidence,
@@ -133,19 +144,33 @@ MetricReport AnalyzeMetric(const FleetAggregate& fleet,
       kMinReplicates, o.bootstrap_budget / (r.n_a + r.n_b));
   bo.replicates = static_cast<int>(
       std::min<int64_t>(o.bootstrap_replicates, affordable));
-  bo.confidence = o.confidence;
+  // Tails beyond ~5 of 1000 replicates are not resolved: above
+  // kMaxBootstrapConfidence (early sequential looks) the percentile interval
+  // is taken there and rescaled (RescaleInterval, as the claim intervals).
+  bo.confidence = std::min(o.confidence, kMaxBootstrapConfidence);
   bo.seed = MixSeed(fleet.info.seed, HashString(scope.name) + m);
   bo.paired = paired;
   bo.threads = o.threads;
   r.replicates = bo.replicates;
-  const std::vector<QuantileComparison> diffs =
+  std::vector<QuantileComparison> diffs =
       CompareQuantiles(a, arm_a.units, b, arm_b.units, o.quantiles, bo);
+  for (QuantileComparison& d : diffs) {
+    RescaleComparison(bo.confidence, o.confidence, &d);
+  }
   std::vector<Stratum> strata;
   std::vector<StratifiedComparison> mixture;
   if (weights != nullptr && BuildStrata(fleet, m, *weights, &strata,
                                         &r.stratify_note)) {
     mixture = CompareStratifiedQuantiles(strata, o.quantiles, bo,
                                          o.fleet_quantile_bandwidth);
+    for (StratifiedComparison& mix : mixture) {
+      if (bo.confidence == o.confidence) break;
+      RescaleComparison(bo.confidence, o.confidence, &mix.diff);
+      std::tie(mix.a_lower, mix.a_upper) = RescaleInterval(
+          mix.diff.a, mix.a_lower, mix.a_upper, bo.confidence, o.confidence);
+      std::tie(mix.b_lower, mix.b_upper) = RescaleInterval(
+          mix.diff.b, mix.b_lower, mix.b_upper, bo.confidence, o.confidence);
+    }
     r.estimator = "stratified";
     r.pooled = diffs;
   }
@@ -312,19 +337,31 @@ const char* RunStatusName(RunStatus status) {
   return "unknown";
 }
 
-Report Analyze(const FleetAggregate& fleet, const AnalysisOptions& options) {
+Report Analyze(const FleetAggregate& fleet, const AnalysisOptions& requested) {
   Report report;
   report.info = fleet.info;
-  report.options = options;
-  report.overall_confidence = options.confidence;
+  report.overall_confidence = requested.confidence;
   const double share_b =
       fleet.info.design == Design::kPaired ? 0.5 : fleet.info.share_b;
   report.comparisons = static_cast<int>(
-      fleet.scopes.size() * (kMetricCount * options.decision_quantiles.size() + 3));
+      fleet.scopes.size() * (kMetricCount * requested.decision_quantiles.size() + 3));
   report.claim_confidence =
-      options.adjust_claims
-          ? BonferroniConfidence(options.confidence, report.comparisons)
-          : options.confidence;
+      requested.adjust_claims
+          ? BonferroniConfidence(requested.confidence, report.comparisons)
+          : requested.confidence;
+  // Group-sequential look: every interval at its alpha-spending boundary.
+  AnalysisOptions options = requested;
+  if (requested.look_fractions.size() > 1) {
+    report.looks = static_cast<int>(requested.look_fractions.size());
+    report.look = requested.look;
+    options.confidence =
+        LookConfidence(requested.spending, requested.confidence,
+                       requested.look_fractions, requested.look);
+    report.claim_confidence =
+        LookConfidence(requested.spending, report.claim_confidence,
+                       requested.look_fractions, requested.look);
+  }
+  report.options = options;
   const double claim = report.claim_confidence;
   if (options.stratify && fleet.scopes.size() > 1) {
     if (!fleet.info.class_shares.empty()) {

@@ -85,6 +85,33 @@ TEST(AnalysisTest, BudgetLowersReplicatesButNotBelowTheFloor) {
   EXPECT_EQ(r.scopes[0].metrics[0].replicates, kMinReplicates);
 }
 
+TEST(AnalysisTest, SequentialLookUsesTheSpendingBoundary) {
+  AnalysisOptions fixed;
+  fixed.bootstrap_replicates = 300;
+  AnalysisOptions first = fixed;
+  first.look_fractions = {0.5, 1.0};
+  first.look = 1;
+  const Report f = AnalyzeFleet(Fleet(200, 11), fixed);
+  const Report s = AnalyzeFleet(Fleet(200, 11), first);
+  EXPECT_EQ(s.looks, 2);
+  EXPECT_EQ(s.look, 1);
+  EXPECT_EQ(s.overall_confidence, 0.95);
+  EXPECT_EQ(s.options.confidence,
+            LookConfidence(Spending::kObrienFleming, 0.95, {0.5, 1.0}, 1));
+  EXPECT_GT(s.options.confidence, 0.99);  // c_1 = 2.772 at half the data.
+  EXPECT_EQ(s.claim_confidence,
+            LookConfidence(Spending::kObrienFleming, f.claim_confidence,
+                           {0.5, 1.0}, 1));
+  // The same estimate, its interval rescaled from the bootstrap's 99 % to
+  // the look's confidence, so wider than the fixed-size 95 % one.
+  const QuantileRow& a = f.scopes[1].metrics[2].quantiles[0];
+  const QuantileRow& b = s.scopes[1].metrics[2].quantiles[0];
+  EXPECT_EQ(a.diff.rel, b.diff.rel);
+  EXPECT_LT(b.diff.rel_lower, a.diff.rel_lower);
+  EXPECT_GT(b.diff.rel_upper, a.diff.rel_upper);
+  EXPECT_LE(b.claim_lower, b.diff.rel_lower);
+}
+
 TEST(AnalysisTest, SameSeedSameReport) {
   AnalysisOptions one, two;
   one.bootstrap_replicates = two.bootstrap_replicates = 300;

@@ -182,7 +182,9 @@ std::string RenderJsonReport(const Report& report) {
   j["claim_confidence"] = report.claim_confidence;
   j["sequential"] = {{"looks", report.looks},
                      {"look", report.look},
-                     {"overall_confidence", report.overall_confidence}};
+                     {"overall_confidence", report.overall_confidence},
+                     {"spending", report.looks > 1 ? SpendingName(o.spending) : ""},
+                     {"fractions", o.look_fractions}};
   j["strata"] = {{"source", report.strata_weights_source},
                  {"weights", report.strata_weights}};
   j["status"] = RunStatusName(report.status);

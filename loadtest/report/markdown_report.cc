@@ -146,12 +146,16 @@ std::string RenderMarkdownReport(const Report& report) {
      << report.comparisons << " comparisons.\n\n";
   if (report.looks > 1) {
     md << "Group-sequential run: look " << report.look << " of "
-       << report.looks << ". Stopping rule: stop at the first look where no "
-       << "comparison is inconclusive, else after the last; every interval "
-       << "is at " << FormatNumber(100 * o.confidence, 4) << " % (Bonferroni "
-       << "over the looks), so the chance of any false claim over all looks "
-       << "stays within " << FormatNumber(100 * (1 - report.overall_confidence))
-       << " %.\n\n";
+       << report.looks << " (information fraction "
+       << FormatNumber(o.look_fractions[report.look - 1], 3)
+       << "). Stopping rule: stop at the first look where no comparison is "
+       << "inconclusive, else after the last. Lan-DeMets "
+       << SpendingName(o.spending) << " alpha spending: this look's "
+       << "intervals are at " << FormatNumber(100 * o.confidence, 6)
+       << " %, its claims at " << FormatNumber(100 * report.claim_confidence, 6)
+       << " %, so over all looks each interval misses the truth with "
+       << "probability " << FormatNumber(100 * (1 - report.overall_confidence))
+       << " % at most (claims: their Bonferroni share of it).\n\n";
   }
   for (const std::string& reason : report.reasons) md << "- " << reason << "\n";
   if (!report.reasons.empty()) md << "\n";

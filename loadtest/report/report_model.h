@@ -20,6 +20,7 @@
 #include "loadtest/stats/proportion.h"
 #include "loadtest/stats/quantile.h"
 #include "loadtest/stats/rank_tests.h"
+#include "loadtest/stats/sequential.h"
 #include "loadtest/stats/srm.h"
 #include "loadtest/stats/verdict.h"
 
@@ -60,6 +61,15 @@ struct AnalysisOptions {
   // Half-width h of the smoothing window of the fleet-wide quantiles
   // (stats/stratified.h); 0 for the plain mixture quantile.
   double fleet_quantile_bandwidth = 0.01;
+  // Group-sequential analysis (stats/sequential.h). With more than one
+  // fraction this is look `look` (1-based) of looks at the information
+  // fractions `look_fractions` (cumulative share of the planned sessions,
+  // the last 1): every interval is at the look's alpha-spending boundary
+  // for `confidence`, every claim interval at the boundary for the
+  // Bonferroni share of it. Empty: a fixed-size analysis.
+  std::vector<double> look_fractions;
+  int look = 1;
+  Spending spending = Spending::kObrienFleming;
 };
 
 inline constexpr int kMinReplicates = 200;
@@ -172,8 +182,9 @@ struct Report {
   std::map<std::string, double> strata_weights;
   std::string strata_weights_source;
   // Group-sequential monitoring (stats/sequential.h): the report is look
-  // `look` of `looks`; every interval is at options.confidence, which the
-  // driver set to PerLookConfidence(overall_confidence, looks).
+  // `look` of `looks`; options.confidence is then the look's boundary
+  // confidence (LookConfidence of overall_confidence), claim_confidence the
+  // boundary of the claims' Bonferroni share.
   int looks = 1;
   int look = 1;
   double overall_confidence = 0.95;

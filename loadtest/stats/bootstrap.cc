@@ -4,10 +4,9 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
-#include <thread>
 
 #include "loadtest/stats/quantile.h"
-#include "loadtest/stats/random.h"
+#include "loadtest/stats/replicates.h"
 
 namespace edgefleet {
 namespace loadtest {
@@ -60,18 +59,6 @@ void WeightedQuantiles(const ClusteredSample& s, const uint8_t* w,
   }
 }
 
-// Percentile interval of the finite entries of `v` (sorted in place).
-std::pair<double, double> PercentileInterval(std::vector<double>& v,
-                                             double confidence) {
-  v.erase(std::remove_if(v.begin(), v.end(),
-                         [](double x) { return !std::isfinite(x); }),
-          v.end());
-  if (v.empty()) return {kNaN, kNaN};
-  std::sort(v.begin(), v.end());
-  const double alpha = 1.0 - confidence;
-  return {NearestRank(v, alpha / 2.0), NearestRank(v, 1.0 - alpha / 2.0)};
-}
-
 }  // namespace
 
 void ClusteredSample::Sort() {
@@ -100,42 +87,22 @@ std::vector<QuantileComparison> CompareQuantiles(
   std::vector<double> ps = quantiles;
   std::sort(ps.begin(), ps.end());
   const size_t q = ps.size();
-  const int reps = options.replicates;
 
-  // rep_a / rep_b: [replicate][quantile], NaN for a replicate that left an
-  // arm without weight.
-  std::vector<double> rep_a(static_cast<size_t>(reps) * q, kNaN);
-  std::vector<double> rep_b(static_cast<size_t>(reps) * q, kNaN);
   const std::vector<uint32_t> counts_a = CountPerUnit(a, units_a);
   const std::vector<uint32_t> counts_b = CountPerUnit(b, units_b);
-  const PoissonOneSampler poisson;
-
-  auto run = [&](int first, int step) {
-    std::vector<uint8_t> weights_a(units_a);
-    std::vector<uint8_t> weights_b(options.paired ? 0 : units_b);
-    for (int r = first; r < reps; r += step) {
-      Xoshiro256 rng(MixSeed(options.seed, static_cast<uint64_t>(r)));
-      poisson.Fill(rng, weights_a.data(), units_a);
-      const uint8_t* wb = weights_a.data();
-      if (!options.paired) {
-        poisson.Fill(rng, weights_b.data(), units_b);
-        wb = weights_b.data();
-      }
-      const long long total_a = TotalWeight(counts_a, weights_a.data());
-      const long long total_b = TotalWeight(counts_b, wb);
-      if (total_a == 0 || total_b == 0) continue;
-      WeightedQuantiles(a, weights_a.data(), total_a, ps, &rep_a[r * q]);
-      WeightedQuantiles(b, wb, total_b, ps, &rep_b[r * q]);
-    }
-  };
-  const int threads = std::max(1, std::min(options.threads, reps));
-  std::vector<std::thread> workers;
-  for (int t = 1; t < threads; ++t) workers.emplace_back(run, t, threads);
-  run(0, threads);
-  for (auto& worker : workers) worker.join();
+  const Replicates reps = RunReplicates(
+      options, units_a, units_b, q,
+      [&](const uint8_t* wa, const uint8_t* wb, double* qa, double* qb,
+          std::vector<double>*) {
+        const long long total_a = TotalWeight(counts_a, wa);
+        const long long total_b = TotalWeight(counts_b, wb);
+        if (total_a == 0 || total_b == 0) return false;
+        WeightedQuantiles(a, wa, total_a, ps, qa);
+        WeightedQuantiles(b, wb, total_b, ps, qb);
+        return true;
+      });
 
   std::vector<QuantileComparison> out(q);
-  std::vector<double> diffs, rels;
   for (size_t j = 0; j < q; ++j) {
     QuantileComparison& c = out[j];
     c.p = ps[j];
@@ -143,20 +110,7 @@ std::vector<QuantileComparison> CompareQuantiles(
     c.b = NearestRank(b.values(), c.p);
     c.diff = c.b - c.a;
     c.rel = c.a != 0 ? c.b / c.a - 1.0 : kNaN;
-    diffs.clear();
-    rels.clear();
-    for (int r = 0; r < reps; ++r) {
-      const double qa = rep_a[r * q + j];
-      const double qb = rep_b[r * q + j];
-      if (std::isnan(qa) || std::isnan(qb)) continue;
-      diffs.push_back(qb - qa);
-      rels.push_back(qa != 0 ? qb / qa - 1.0 : kNaN);
-    }
-    c.replicates = static_cast<int>(diffs.size());
-    std::tie(c.diff_lower, c.diff_upper) =
-        PercentileInterval(diffs, options.confidence);
-    std::tie(c.rel_lower, c.rel_upper) =
-        PercentileInterval(rels, options.confidence);
+    SummarizeReplicates(reps, j, options.confidence, &c, nullptr, nullptr);
   }
   return out;
 }

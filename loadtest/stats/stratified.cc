@@ -4,10 +4,10 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
-#include <thread>
+#include <tuple>
 
 #include "loadtest/stats/quantile.h"
-#include "loadtest/stats/random.h"
+#include "loadtest/stats/replicates.h"
 
 namespace edgefleet {
 namespace loadtest {
@@ -130,17 +130,6 @@ bool MixtureQuantiles(const MergedArm& m, const uint8_t* w,
   return true;
 }
 
-std::pair<double, double> PercentileInterval(std::vector<double>& v,
-                                             double confidence) {
-  v.erase(std::remove_if(v.begin(), v.end(),
-                         [](double x) { return !std::isfinite(x); }),
-          v.end());
-  if (v.empty()) return {kNaN, kNaN};
-  std::sort(v.begin(), v.end());
-  const double alpha = 1.0 - confidence;
-  return {NearestRank(v, alpha / 2.0), NearestRank(v, 1.0 - alpha / 2.0)};
-}
-
 std::vector<double> Normalized(std::vector<double> w) {
   double total = 0;
   for (double x : w) total += x;
@@ -193,46 +182,20 @@ std::vector<StratifiedComparison> CompareStratifiedQuantiles(
   std::vector<double> ps = quantiles;
   std::sort(ps.begin(), ps.end());
   const size_t q = ps.size();
-  const int reps = options.replicates;
 
   std::vector<double> point_a(q), point_b(q), scratch;
   MixtureQuantiles(ma, nullptr, shares, ps, bandwidth, point_a.data(), &scratch);
   MixtureQuantiles(mb, nullptr, shares, ps, bandwidth, point_b.data(), &scratch);
 
-  std::vector<double> rep_a(static_cast<size_t>(reps) * q, kNaN);
-  std::vector<double> rep_b(static_cast<size_t>(reps) * q, kNaN);
-  const PoissonOneSampler poisson;
-  const size_t units_a = ma.counts.size();
-  const size_t units_b = mb.counts.size();
-  auto run = [&](int first, int step) {
-    std::vector<uint8_t> weights_a(units_a);
-    std::vector<uint8_t> weights_b(options.paired ? 0 : units_b);
-    std::vector<double> qa(q), qb(q), mass;
-    for (int r = first; r < reps; r += step) {
-      Xoshiro256 rng(MixSeed(options.seed, static_cast<uint64_t>(r)));
-      poisson.Fill(rng, weights_a.data(), units_a);
-      const uint8_t* wb = weights_a.data();
-      if (!options.paired) {
-        poisson.Fill(rng, weights_b.data(), units_b);
-        wb = weights_b.data();
-      }
-      if (!MixtureQuantiles(ma, weights_a.data(), shares, ps, bandwidth,
-                            qa.data(), &mass) ||
-          !MixtureQuantiles(mb, wb, shares, ps, bandwidth, qb.data(), &mass)) {
-        continue;
-      }
-      std::copy(qa.begin(), qa.end(), rep_a.begin() + r * q);
-      std::copy(qb.begin(), qb.end(), rep_b.begin() + r * q);
-    }
-  };
-  const int threads = std::max(1, std::min(options.threads, reps));
-  std::vector<std::thread> workers;
-  for (int t = 1; t < threads; ++t) workers.emplace_back(run, t, threads);
-  run(0, threads);
-  for (auto& worker : workers) worker.join();
+  const Replicates reps = RunReplicates(
+      options, ma.counts.size(), mb.counts.size(), q,
+      [&](const uint8_t* wa, const uint8_t* wb, double* qa, double* qb,
+          std::vector<double>* mass) {
+        return MixtureQuantiles(ma, wa, shares, ps, bandwidth, qa, mass) &&
+               MixtureQuantiles(mb, wb, shares, ps, bandwidth, qb, mass);
+      });
 
   std::vector<StratifiedComparison> out(q);
-  std::vector<double> diffs, rels, as, bs;
   for (size_t j = 0; j < q; ++j) {
     StratifiedComparison& s = out[j];
     QuantileComparison& c = s.diff;
@@ -241,26 +204,10 @@ std::vector<StratifiedComparison> CompareStratifiedQuantiles(
     c.b = point_b[j];
     c.diff = c.b - c.a;
     c.rel = c.a != 0 ? c.b / c.a - 1.0 : kNaN;
-    diffs.clear();
-    rels.clear();
-    as.clear();
-    bs.clear();
-    for (int r = 0; r < reps; ++r) {
-      const double x = rep_a[r * q + j];
-      const double y = rep_b[r * q + j];
-      if (std::isnan(x) || std::isnan(y)) continue;
-      as.push_back(x);
-      bs.push_back(y);
-      diffs.push_back(y - x);
-      rels.push_back(x != 0 ? y / x - 1.0 : kNaN);
-    }
-    c.replicates = static_cast<int>(diffs.size());
-    std::tie(c.diff_lower, c.diff_upper) =
-        PercentileInterval(diffs, options.confidence);
-    std::tie(c.rel_lower, c.rel_upper) =
-        PercentileInterval(rels, options.confidence);
-    std::tie(s.a_lower, s.a_upper) = PercentileInterval(as, options.confidence);
-    std::tie(s.b_lower, s.b_upper) = PercentileInterval(bs, options.confidence);
+    std::pair<double, double> a, b;
+    SummarizeReplicates(reps, j, options.confidence, &c, &a, &b);
+    std::tie(s.a_lower, s.a_upper) = a;
+    std::tie(s.b_lower, s.b_upper) = b;
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include "loadtest/driver/fleet_plan.h"
 #include "loadtest/report/format.h"
 #include "loadtest/stats/proportion.h"
+#include "loadtest/stats/sequential.h"
 #include "loadtest/tools/experiment_runner.h"
 #include "nlohmann/json.hpp"
 
@@ -158,7 +159,14 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o,
           t.worst_pooled_p50 = std::max(t.worst_pooled_p50, std::fabs(q.rel));
         }
       }
-      const std::vector<std::string> claims = Claims(r);
+      // Claims at any look: monitoring must not hide an earlier one.
+      std::vector<std::string> claims;
+      for (const Report& earlier : out->earlier_looks) {
+        for (std::string& c : Claims(earlier)) claims.push_back(std::move(c));
+      }
+      for (std::string& c : Claims(r)) claims.push_back(std::move(c));
+      std::sort(claims.begin(), claims.end());
+      claims.erase(std::unique(claims.begin(), claims.end()), claims.end());
       line["claims"] = claims;
       if (kind.target.empty()) {
         t.any_claim += !claims.empty();
@@ -228,7 +236,9 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o,
      << "`; " << FormatNumber(100 * o.analysis.confidence) << " % intervals, θ = "
      << FormatSignedPercent(o.analysis.min_effect) << ", "
      << o.analysis.bootstrap_replicates << " bootstrap replicates"
-     << (o.looks > 1 ? ", group-sequential with " + std::to_string(o.looks) + " looks"
+     << (o.looks > 1 ? ", group-sequential with " + std::to_string(o.looks) +
+                           " looks (Lan-DeMets " + SpendingName(o.analysis.spending) +
+                           " alpha spending)"
                      : std::string())
      << ".\n\n";
   const Tally& aa = tallies[0];
@@ -257,7 +267,7 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o,
     md << "### Injected slowdowns (arm B = arm A × (1 + X) device compute time)\n\n"
        << "| X | target | runs | regression verdict (power) | p50 CI above 0 | "
           "p90 CI above 0 | mean est. p50 | mean est. p90 | runs with a claim "
-          "elsewhere |\n|---|---|---|---|---|---|---|---|---|\n";
+          "elsewhere | mean stopping look |\n|---|---|---|---|---|---|---|---|---|---|\n";
     for (size_t k = 1; k < kinds.size(); ++k) {
       const Tally& t = tallies[k];
       const auto get = [](const std::map<double, int>& m, double p) {
@@ -271,7 +281,8 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o,
          << Rate(get(t.ci_above0, 0.5), t.runs) << " | "
          << Rate(get(t.ci_above0, 0.9), t.runs) << " | "
          << FormatSignedPercent(mean(0.5)) << " | " << FormatSignedPercent(mean(0.9))
-         << " | " << Rate(t.claims_elsewhere, t.runs) << " |\n";
+         << " | " << Rate(t.claims_elsewhere, t.runs) << " | "
+         << FormatNumber(t.runs ? double(t.looks_sum) / t.runs : 0) << " |\n";
     }
   }
   return md.str();

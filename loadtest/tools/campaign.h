@@ -2,7 +2,8 @@
 // seeded A/A experiments (the same arm on both sides) and injected-effect
 // experiments (arm B = arm A with Arm.time_scale = 1 + X, fleet-wide or on
 // one class), each a full run of the fleet spec (sampled mode) and its
-// analysis. Tallies the false-positive rate per metric and overall with
+// analysis (group-sequential with `looks` > 1: a claim at any look counts).
+// Tallies the false-positive rate per metric and overall with
 // Wilson intervals, the A/A spread of the fleet-wide estimates, and the
 // power per effect. `edgefleet-loadtest campaign`; docs/statistics.md.
 //

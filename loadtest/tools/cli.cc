@@ -14,6 +14,7 @@
 #include "loadtest/report/markdown_report.h"
 #include "loadtest/report/plan.h"
 #include "loadtest/results/results_json.h"
+#include "loadtest/stats/sequential.h"
 #include "loadtest/testing/synthetic_fleet.h"
 #include "loadtest/tools/flags.h"
 
@@ -51,6 +52,8 @@ constexpr char kRunUsage[] =
   --concurrency N          override the spec's arrival.concurrency (0: keep the spec's)
   --progress MODE          auto, on or off: progress bar on stderr (auto: when a terminal)
   --looks K                group-sequential: K looks, stop at the first decided one (1)
+  --spending NAME          alpha spending over the looks: obrien-fleming or pocock
+                           (obrien-fleming)
   --calibration FILE       a HostCalibration textproto handed to every server
                            (default: the first server's, handed to the others)
   --max-harness-errors X   fraction of sessions whose calls failed above which
@@ -135,6 +138,8 @@ constexpr char kCampaignUsage[] =
   --effects LIST           injected slowdowns (0.03,0.05,0.10)
   --effect-class C         inject on this device class only (all)
   --looks K                group-sequential looks per experiment (1)
+  --spending NAME          alpha spending over the looks: obrien-fleming or pocock
+                           (obrien-fleming)
   --devices N              devices per experiment (the spec's)
   report flags, as `report`: --confidence X, --min-effect X, --replicates N, --threads N,
                            --stratify 1|0
@@ -252,6 +257,10 @@ int Merge(Flags& flags, std::ostream& out, std::ostream& err) {
 }
 
 // Reads the report flags shared by `report` and `run`.
+absl::Status BadSpending() {
+  return absl::InvalidArgumentError("--spending must be obrien-fleming or pocock");
+}
+
 AnalysisOptions ReportOptions(Flags& flags) {
   AnalysisOptions o;
   o.confidence = flags.GetDouble("confidence", o.confidence);
@@ -328,9 +337,11 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   const std::string tls_server_name = flags.GetString("tls_server_name", "");
   const std::string admin_token_file = flags.GetString("admin_token_file", "");
   const int64_t looks = flags.GetInt("looks", 1);
-  const AnalysisOptions o = ReportOptions(flags);
+  AnalysisOptions o = ReportOptions(flags);
+  const std::string spending = flags.GetString("spending", SpendingName(o.spending));
   if (flags.help()) return Help(flags, kRunUsage, out, err);
   if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
+  if (!ParseSpending(spending, &o.spending)) return Fail(err, BadSpending());
   absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
       service::MakeChannelCredentials(tls);
   if (!credentials.ok()) return Fail(err, credentials.status());
@@ -542,8 +553,11 @@ int CampaignCommand(Flags& flags, std::ostream& out, std::ostream& err) {
   c.looks = static_cast<int>(flags.GetInt("looks", 1));
   const int64_t devices = flags.GetInt("devices", 0);
   c.analysis = ReportOptions(flags);
+  const std::string spending =
+      flags.GetString("spending", SpendingName(c.analysis.spending));
   if (flags.help()) return Help(flags, kCampaignUsage, out, err);
   if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
+  if (!ParseSpending(spending, &c.analysis.spending)) return Fail(err, BadSpending());
   if (absl::Status st = CheckReportOptions(c.analysis); !st.ok()) return Fail(err, st);
   bool ok = true;
   c.effects = ParseList(effects, &ok);

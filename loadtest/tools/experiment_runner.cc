@@ -1,6 +1,7 @@
 #include "loadtest/tools/experiment_runner.h"
 
 #include <utility>
+#include <vector>
 
 #include "loadtest/report/analysis.h"
 #include "loadtest/stats/sequential.h"
@@ -13,8 +14,27 @@ absl::StatusOr<ExperimentOutcome> RunExperiment(const FleetPlan& plan,
                                                 const AnalysisOptions& analysis,
                                                 int looks) {
   if (looks < 1) return absl::InvalidArgumentError("looks must be >= 1");
+  // Information fraction of look k: the share of the planned sessions in
+  // the first k groups.
+  std::vector<double> sessions(looks, 0.0);
+  for (const PlannedSession& s : plan.sessions) {
+    ++sessions[looks == 1 ? 0 : LookOfDevice(plan.info.seed, s.device_id, looks)];
+  }
+  std::vector<double> fractions;
+  double run = 0;
+  for (double n : sessions) {
+    run += n;
+    fractions.push_back(run / plan.sessions.size());
+  }
+  for (size_t k = 1; k < fractions.size(); ++k) {
+    if (!(fractions[k] > fractions[k - 1]) || !(fractions[0] > 0)) {
+      return absl::InvalidArgumentError(
+          "a sequential look has no devices: use fewer --looks for this fleet");
+    }
+  }
+  fractions.back() = 1;
   AnalysisOptions per_look = analysis;
-  per_look.confidence = PerLookConfidence(analysis.confidence, looks);
+  if (looks > 1) per_look.look_fractions = fractions;
   ExperimentOutcome out{ResultSet(plan.info, plan.shard), Report{}, DriverStats{}};
   for (int look = 0; look < looks; ++look) {
     FleetPlan group = plan;
@@ -38,10 +58,9 @@ absl::StatusOr<ExperimentOutcome> RunExperiment(const FleetPlan& plan,
     for (const auto& [code, n] : stats.failed_calls_by_code) {
       out.stats.failed_calls_by_code[code] += n;
     }
+    per_look.look = look + 1;
+    if (look > 0) out.earlier_looks.push_back(std::move(out.report));
     out.report = Analyze(Aggregate(out.results), per_look);
-    out.report.looks = looks;
-    out.report.look = look + 1;
-    out.report.overall_confidence = analysis.confidence;
     if (out.report.status != RunStatus::kInconclusive) break;
   }
   return out;
