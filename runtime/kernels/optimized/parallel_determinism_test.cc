@@ -10,11 +10,8 @@
 // depthwise, pooling) are also compared with it at 4 threads; the others
 // have their tolerance tests in the kernel's own test file.
 //
-// Not covered here: the int8 convolution kernels (quantized_conv_test.cc
-// runs them at several thread counts against the portable reference).
+// The int8 convolution kernels have the same check in quantized_conv_test.cc.
 
-#include <cstring>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,50 +24,15 @@ namespace edgefleet {
 namespace optimized {
 namespace {
 
+using testing::AppendBytes;
 using testing::Call;
+using testing::CheckSameBits;
 using testing::ExpectMatch;
+using testing::Grain;
 using testing::Random;
 using testing::RandomTensor;
 using testing::TestIntList;
 using testing::TestTensor;
-
-enum class Grain { kSplits, kSmall };
-
-template <typename T>
-void AppendBytes(const std::vector<T>& v, std::vector<uint8_t>* bytes) {
-  const size_t at = bytes->size();
-  bytes->resize(at + v.size() * sizeof(T));
-  if (!v.empty()) std::memcpy(bytes->data() + at, v.data(), v.size() * sizeof(T));
-}
-
-// `run(threads)` runs the kernel with that many threads and returns the
-// bytes of all its outputs.
-void CheckSameBits(const std::string& what, Grain grain,
-                   const std::function<std::vector<uint8_t>(int)>& run) {
-  SCOPED_TRACE(what);
-  ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
-  ThreadPool* pool = KernelThreadPool();
-  ASSERT_NE(pool, nullptr);
-  ASSERT_GE(pool->num_threads(), 4);
-  const std::vector<uint8_t> one = run(1);
-  ASSERT_FALSE(one.empty());
-  for (int threads : {2, 3, 4}) {
-    const uint64_t before = pool->jobs_started();
-    const std::vector<uint8_t> bits = run(threads);
-    const uint64_t jobs = pool->jobs_started() - before;
-    if (grain == Grain::kSplits) {
-      EXPECT_GT(jobs, 0u) << "ran on one thread at " << threads << " threads";
-    } else {
-      EXPECT_EQ(jobs, 0u) << "split a call below the grain at " << threads << " threads";
-    }
-    ASSERT_EQ(bits.size(), one.size());
-    size_t first = 0;
-    while (first < one.size() && bits[first] == one[first]) ++first;
-    EXPECT_EQ(first, one.size()) << "at " << threads
-                                 << " threads the output differs from 1 thread at byte "
-                                 << first;
-  }
-}
 
 // ---- elementwise ----
 
