@@ -148,14 +148,16 @@ void AppendBytes(const std::vector<T>& v, std::vector<uint8_t>* bytes) {
 // of all its outputs: at 2, 3 and 4 threads they must be the bytes at 1
 // thread, and the pool must have run a job (kSplits) or none (kSmall), so
 // a case cannot pass by never splitting. Starts the kernels' pool with 4
-// threads if none is running.
+// threads if none is running (a pool of at least 2 is required).
 inline void CheckSameBits(const std::string& what, Grain grain,
-                   const std::function<std::vector<uint8_t>(int)>& run) {
+                          const std::function<std::vector<uint8_t>(int)>& run) {
   SCOPED_TRACE(what);
   ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
   ThreadPool* pool = KernelThreadPool();
   ASSERT_NE(pool, nullptr);
-  ASSERT_GE(pool->num_threads(), 4);
+  // Another test in this process may have started a smaller pool: the
+  // partitions still follow the requested thread counts.
+  ASSERT_GE(pool->num_threads(), 2);
   const std::vector<uint8_t> one = run(1);
   ASSERT_FALSE(one.empty());
   for (int threads : {2, 3, 4}) {
