@@ -252,13 +252,13 @@ bool DepthwiseNchwAsNhwc(KernelContext& ctx, const ConvGeometry& g,
   ConvGeometry one = g;
   one.batch = 1;
   for (int64_t n = 0; n < g.batch; ++n) {
-    Transpose2d<float>(x + n * g.in_c * in_plane, in_plane, xt, g.in_c,
-                       in_plane, g.in_c);
+    Transpose2dParallel<float>(x + n * g.in_c * in_plane, in_plane, xt, g.in_c,
+                               in_plane, g.in_c, ctx.num_threads());
     if (!DepthwiseNhwc(ctx, one, xt, w, w_strides, bias, yt, lo, hi, post)) {
       return false;
     }
-    Transpose2d<float>(yt, g.in_c, y + n * g.out_c * out_plane, out_plane,
-                       g.in_c, out_plane);
+    Transpose2dParallel<float>(yt, g.in_c, y + n * g.out_c * out_plane, out_plane,
+                               g.in_c, out_plane, ctx.num_threads());
   }
   return true;
 }

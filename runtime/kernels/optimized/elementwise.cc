@@ -1,9 +1,11 @@
 // add, sub, mul and div (tensor and Scalar variants) for float32 with
-// PyTorch broadcasting. The operands' index space is coalesced as the
-// portable kernel does; when the innermost dimension is contiguous in out
+// PyTorch broadcasting. The operands' index space is put in out's memory
+// order and coalesced; when the innermost dimension is contiguous in out
 // and contiguous or broadcast (stride 0) in each input, it runs as a
-// vectorized loop per outer index. Results are bit-identical to the
-// portable kernel (same formula, a + alpha * b rounded twice).
+// vectorized loop per outer index; large calls split the outer indices (or
+// the single run) over the kernels' threads in ranges of at least kGrain
+// elements. Results are bit-identical to the portable kernel (same formula,
+// a + alpha * b rounded twice) at any thread count.
 
 #include <algorithm>
 #include <type_traits>
@@ -25,9 +27,9 @@ using portable::StridedView;
 
 enum class Op { kAdd, kAddAlpha, kSub, kSubAlpha, kMul, kDiv };
 
-// Contiguous runs split into chunks of this many elements when threads are
-// available.
-constexpr int64_t kParallelChunk = 64 * 1024;
+// Work is split over threads in ranges of at least this many output
+// elements (ParallelForRanges): below twice this, one thread.
+constexpr int64_t kGrain = 32 * 1024;
 
 template <Op kOp, typename T>
 [[gnu::always_inline]] inline T Apply(T a, T b, T alpha) {
@@ -84,21 +86,24 @@ void RunLoop(KernelContext& ctx, const StridedLoop<3>& loop, const float* a,
   const int last = loop.dim - 1;
   const int64_t n = loop.sizes[last];
   const int64_t sa = loop.strides[0][last], sb = loop.strides[1][last];
-  if (loop.dim == 1 && n >= 2 * kParallelChunk && ctx.num_threads() > 1) {
-    ParallelFor((n + kParallelChunk - 1) / kParallelChunk, ctx.num_threads(),
-                [&](int64_t t) {
-                  const int64_t i = t * kParallelChunk;
-                  RunVectorized<Binary<kOp>::template Body>(
-                      a + i * sa, sa, b + i * sb, sb, o + i,
-                      std::min(kParallelChunk, n - i), alpha);
-                });
+  if (loop.dim == 1) {
+    ParallelForRanges(n, kGrain, ctx.num_threads(), [&](int64_t i0, int64_t i1) {
+      RunVectorized<Binary<kOp>::template Body>(a + i0 * sa, sa, b + i0 * sb, sb,
+                                                o + i0, i1 - i0, alpha);
+    });
     return;
   }
+  // Rows of the innermost dim, split into ranges of rows.
   StridedLoop<3> outer = loop;
   outer.dim = last;
-  portable::ForEachOffset(outer, [&](const int64_t* off) {
-    RunVectorized<Binary<kOp>::template Body>(a + off[0], sa, b + off[1], sb,
-                                              o + off[2], n, alpha);
+  int64_t rows = 1;
+  for (int d = 0; d < outer.dim; ++d) rows *= outer.sizes[d];
+  const int64_t row_grain = n >= kGrain ? 1 : kGrain / std::max<int64_t>(n, 1);
+  ParallelForRanges(rows, row_grain, ctx.num_threads(), [&](int64_t r0, int64_t r1) {
+    portable::ForEachOffsetInRange(outer, r0, r1, [&](const int64_t* off) {
+      RunVectorized<Binary<kOp>::template Body>(a + off[0], sa, b + off[1], sb,
+                                                o + off[2], n, alpha);
+    });
   });
 }
 
@@ -144,12 +149,13 @@ bool AlignsWith(const Tensor& t, const Tensor& out) {
 
 // The common case without the broadcasting machinery: operands of out's
 // shape (up to leading 1s), all contiguous, out already of the broadcast
-// shape (its rank is the larger operand rank). Small tensors only, where
-// the machinery's cost shows (recurrent nets run hundreds of such ops).
+// shape (its rank is the larger operand rank). Small tensors only (one
+// thread's worth), where the machinery's cost shows (recurrent nets run
+// hundreds of such ops).
 bool TryFlatBinary(const Tensor& self, const Tensor* other, float scalar, Tensor& out, Op op,
                    float alpha) {
   const int64_t n = out.numel();
-  if (n > kParallelChunk || !out.IsDefaultDimOrder() || !AlignsWith(self, out) ||
+  if (n >= 2 * kGrain || !out.IsDefaultDimOrder() || !AlignsWith(self, out) ||
       (other != nullptr && !AlignsWith(*other, out))) {
     return false;
   }
@@ -206,7 +212,20 @@ bool TryBinary(KernelContext& ctx, Span<EValue*> args, Op op, bool has_alpha,
   if (out->numel() == 0) return true;
   const StridedView ov = StridedView::Of(*out);
   const StridedView* const views[3] = {&av, &bv, &ov};
-  StridedLoop<3> loop = portable::BroadcastLoop<3>(ov.dim, ov.sizes, views);
+  const StridedLoop<3> logical = portable::BroadcastLoop<3>(ov.dim, ov.sizes, views);
+  // Walk out's memory order (dims by decreasing stride), so that a
+  // channels-last out is one contiguous run too.
+  int order[kMaxTensorRank];
+  for (int d = 0; d < logical.dim; ++d) order[d] = d;
+  std::stable_sort(order, order + logical.dim, [&](int x, int y) {
+    return logical.strides[2][x] > logical.strides[2][y];
+  });
+  StridedLoop<3> loop;
+  loop.dim = logical.dim;
+  for (int d = 0; d < logical.dim; ++d) {
+    loop.sizes[d] = logical.sizes[order[d]];
+    for (int k = 0; k < 3; ++k) loop.strides[k][d] = logical.strides[k][order[d]];
+  }
   loop.Coalesce();
   if (loop.dim > 0) {
     const int last = loop.dim - 1;

@@ -1,13 +1,18 @@
-// Micro-benchmarks of the optimized kernels' building blocks, per
-// instruction set: GEMM GFLOP/s against the host's peak.
+// Micro-benchmarks of the optimized kernels' building blocks: GEMM GFLOP/s
+// per instruction set against the host's peak, and the thread pool's
+// hand-off cost (a ParallelFor of a fixed amount of work, back to back
+// while the workers spin, and after an idle gap that lets them sleep).
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include "runtime/core/memory_allocator.h"
 #include "runtime/kernels/optimized/cpu_features.h"
 #include "runtime/kernels/optimized/gemm.h"
+#include "runtime/kernels/optimized/thread_pool.h"
 
 namespace edgefleet {
 namespace optimized {
@@ -46,6 +51,47 @@ void GemmShapes(benchmark::internal::Benchmark* b) {
   }
 }
 BENCHMARK(BM_Gemm)->Apply(GemmShapes);
+
+// About `units` microseconds of arithmetic the compiler cannot drop.
+void Work(int64_t units) {
+  float x = 1.0f;
+  for (int64_t i = 0; i < units * 1000; ++i) {
+    x = x * 0.999999f + 1e-7f;
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+// ParallelFor of range(0) tasks of range(1) work units each on range(2)
+// threads: time per call minus tasks * units / threads is the hand-off
+// and join overhead. range(3) = 1 sleeps 2 ms (untimed) before each call,
+// so the workers have gone from spinning to sleeping: the wake-up cost.
+void BM_ParallelFor(benchmark::State& state) {
+  const int64_t tasks = state.range(0), units = state.range(1);
+  const int threads = static_cast<int>(state.range(2));
+  const bool idle = state.range(3) != 0;
+  if (StartKernelThreadPool(4) != Error::kOk) {
+    state.SkipWithError("no thread pool");
+    return;
+  }
+  for (auto _ : state) {
+    if (idle) {
+      state.PauseTiming();
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      state.ResumeTiming();
+    }
+    ParallelFor(tasks, threads, [&](int64_t) { Work(units); });
+  }
+  state.SetLabel(idle ? "after idle" : "back to back");
+}
+BENCHMARK(BM_ParallelFor)
+    ->ArgNames({"tasks", "units", "threads", "idle"})
+    ->Args({2, 0, 1, 0})
+    ->Args({2, 0, 2, 0})
+    ->Args({2, 0, 2, 1})
+    ->Args({2, 10, 1, 0})
+    ->Args({2, 10, 2, 0})
+    ->Args({2, 10, 2, 1})
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace optimized

@@ -2,13 +2,16 @@
 // and 8 (any dtype): the permuted input view and the output are walked in
 // the output's memory order; runs contiguous in both are memcpy'd, and a
 // transpose (the input's unit-stride dim elsewhere) goes by cache tiles,
-// with 4 x 4 vector transposes for 4-byte elements. Bit-identical.
+// with 4 x 4 vector transposes for 4-byte elements. Large copies are split
+// over the kernels' threads (runs, planes or tiles, at least kGrain
+// elements each). Bit-identical at any thread count.
 
 #include <algorithm>
 #include <cstring>
 
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
+#include "runtime/kernels/optimized/thread_pool.h"
 #include "runtime/kernels/optimized/transpose.h"
 #include "runtime/kernels/portable/kernel_args.h"
 #include "runtime/kernels/portable/portable_kernels.h"
@@ -21,8 +24,19 @@ namespace {
 using portable::StridedLoop;
 using portable::StridedView;
 
+// Elements per range when a copy is split over threads.
+constexpr int64_t kGrain = 32 * 1024;
+
+// Product of the sizes of loop's dims [0, dim).
+template <int N>
+int64_t Count(const StridedLoop<N>& loop, int dim) {
+  int64_t n = 1;
+  for (int d = 0; d < dim; ++d) n *= loop.sizes[d];
+  return n;
+}
+
 template <typename T>
-void Copy(const StridedLoop<2>& loop, const char* src, char* dst) {
+void Copy(const StridedLoop<2>& loop, const char* src, char* dst, int threads) {
   const T* s = reinterpret_cast<const T*>(src);
   T* d = reinterpret_cast<T*>(dst);
   const int last = loop.dim - 1;
@@ -34,9 +48,18 @@ void Copy(const StridedLoop<2>& loop, const char* src, char* dst) {
     StridedLoop<2> outer = loop;
     outer.dim = last;
     const int64_t n = loop.sizes[last];
-    portable::ForEachOffset(outer, [&](const int64_t* o) {
-      std::memcpy(d + o[1], s + o[0], sizeof(T) * n);
-    });
+    if (outer.dim == 0) {
+      ParallelForRanges(n, kGrain, threads, [&](int64_t i0, int64_t i1) {
+        std::memcpy(d + i0, s + i0, sizeof(T) * (i1 - i0));
+      });
+      return;
+    }
+    ParallelForRanges(Count(outer, outer.dim), std::max<int64_t>(1, kGrain / n), threads,
+                      [&](int64_t r0, int64_t r1) {
+                        portable::ForEachOffsetInRange(outer, r0, r1, [&](const int64_t* o) {
+                          std::memcpy(d + o[1], s + o[0], sizeof(T) * n);
+                        });
+                      });
     return;
   }
   // The input's unit-stride dim k, transposed against the last one.
@@ -45,8 +68,10 @@ void Copy(const StridedLoop<2>& loop, const char* src, char* dst) {
     if (loop.strides[0][i] == 1) k = i;
   }
   if (k < 0 || loop.strides[1][last] != 1) {
-    portable::ForEachOffset(loop,
-                            [&](const int64_t* o) { d[o[1]] = s[o[0]]; });
+    ParallelForRanges(Count(loop, loop.dim), kGrain, threads, [&](int64_t i0, int64_t i1) {
+      portable::ForEachOffsetInRange(loop, i0, i1,
+                                     [&](const int64_t* o) { d[o[1]] = s[o[0]]; });
+    });
     return;
   }
   StridedLoop<2> outer;
@@ -57,14 +82,29 @@ void Copy(const StridedLoop<2>& loop, const char* src, char* dst) {
     outer.strides[1][outer.dim] = loop.strides[1][i];
     ++outer.dim;
   }
-  portable::ForEachOffset(outer, [&](const int64_t* o) {
-    Transpose2d<T>(s + o[0], loop.strides[0][last], d + o[1],
-                   loop.strides[1][k], loop.sizes[k], loop.sizes[last]);
-  });
+  // Enough whole planes for every thread: split the planes; else split each
+  // plane's transpose.
+  const int64_t planes = Count(outer, outer.dim);
+  const int64_t plane = loop.sizes[k] * loop.sizes[last];
+  const bool split_planes = planes >= 2 * threads || plane < kGrain;
+  ParallelForRanges(planes, split_planes ? std::max<int64_t>(1, kGrain / plane) : planes,
+                    threads, [&](int64_t p0, int64_t p1) {
+                      portable::ForEachOffsetInRange(outer, p0, p1, [&](const int64_t* o) {
+                        if (split_planes) {
+                          Transpose2d<T>(s + o[0], loop.strides[0][last], d + o[1],
+                                         loop.strides[1][k], loop.sizes[k],
+                                         loop.sizes[last]);
+                        } else {
+                          Transpose2dParallel<T>(s + o[0], loop.strides[0][last], d + o[1],
+                                                 loop.strides[1][k], loop.sizes[k],
+                                                 loop.sizes[last], threads);
+                        }
+                      });
+                    });
 }
 
 // Copies the view `src` of `in` into out (shape src's), or false.
-bool CopyView(const Tensor& in, const StridedView& src, Tensor& out) {
+bool CopyView(const Tensor& in, const StridedView& src, Tensor& out, int threads) {
   if (in.dtype() != out.dtype() || Overlaps(in, out)) return false;
   int32_t sizes[kMaxTensorRank];
   const Tensor* inputs[1] = {&in};
@@ -91,10 +131,10 @@ bool CopyView(const Tensor& in, const StridedView& src, Tensor& out) {
   const char* s = in.data_as<const char>();
   char* d = out.data_as<char>();
   switch (ElementSize(in.dtype())) {
-    case 1: Copy<uint8_t>(loop, s, d); return true;
-    case 2: Copy<uint16_t>(loop, s, d); return true;
-    case 4: Copy<uint32_t>(loop, s, d); return true;
-    case 8: Copy<uint64_t>(loop, s, d); return true;
+    case 1: Copy<uint8_t>(loop, s, d, threads); return true;
+    case 2: Copy<uint16_t>(loop, s, d, threads); return true;
+    case 4: Copy<uint32_t>(loop, s, d, threads); return true;
+    case 8: Copy<uint64_t>(loop, s, d, threads); return true;
     default: return false;
   }
 }
@@ -102,7 +142,7 @@ bool CopyView(const Tensor& in, const StridedView& src, Tensor& out) {
 // permute_copy.out(self, dims, out, ret) and t_copy.out(self, out, ret):
 // anything else (a malformed program) goes to the portable kernel, which
 // reports it.
-bool TryPermute(Span<EValue*> args) {
+bool TryPermute(Span<EValue*> args, int threads) {
   if (args.size() != 4 || !PermuteSupports(args)) return false;
   const Tensor& in = *PeekTensor(args, 0);
   Span<const int64_t> dims;
@@ -120,10 +160,10 @@ bool TryPermute(Span<EValue*> args) {
     src.sizes[i] = view.sizes[d];
     src.strides[i] = view.strides[d];
   }
-  return CopyView(in, src, *PeekTensor(args, 2));
+  return CopyView(in, src, *PeekTensor(args, 2), threads);
 }
 
-bool TryT(Span<EValue*> args) {
+bool TryT(Span<EValue*> args, int threads) {
   if (args.size() != 3 || !PermuteSupports(args)) return false;
   const Tensor& in = *PeekTensor(args, 0);
   if (in.dim() > 2) return false;
@@ -132,7 +172,7 @@ bool TryT(Span<EValue*> args) {
     std::swap(src.sizes[0], src.sizes[1]);
     std::swap(src.strides[0], src.strides[1]);
   }
-  return CopyView(in, src, *PeekTensor(args, 1));
+  return CopyView(in, src, *PeekTensor(args, 1), threads);
 }
 
 }  // namespace
@@ -149,11 +189,11 @@ bool PermuteSupports(Span<EValue* const> args) {
 }
 
 void PermuteCopyOut(KernelContext& ctx, Span<EValue*> args) {
-  if (!TryPermute(args)) portable::PermuteCopyOut(ctx, args);
+  if (!TryPermute(args, ctx.num_threads())) portable::PermuteCopyOut(ctx, args);
 }
 
 void TCopyOut(KernelContext& ctx, Span<EValue*> args) {
-  if (!TryT(args)) portable::TCopyOut(ctx, args);
+  if (!TryT(args, ctx.num_threads())) portable::TCopyOut(ctx, args);
 }
 
 }  // namespace optimized

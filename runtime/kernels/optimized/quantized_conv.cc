@@ -25,6 +25,8 @@ using internal::RunDepthwise;
 
 constexpr uint32_t kMagic = 0x31564351;  // "QCV1"
 constexpr int32_t kMaxSize = 1 << 20;
+// Fewest multiply-adds a thread takes when a GEMM is split by rows.
+constexpr int64_t kMinRowRangeMacs = int64_t{1} << 18;
 
 bool SpecOk(const QuantizedConvSpec& s) {
   const bool sizes_ok = s.out_channels > 0 && s.in_channels > 0 &&
@@ -162,6 +164,26 @@ bool GemmGroup(KernelContext& ctx, const Packed& pk, int64_t group,
   const int8_t* a = pk.weight() + group * pk.rows_padded * pk.depth_padded;
   const int64_t panels = (n + kQGemmNr - 1) / kQGemmNr;
   const int threads = rows * n * pk.depth >= (1 << 20) ? ctx.num_threads() : 1;
+  if (threads > 1 && panels < threads) {
+    // Fewer column panels than threads (a classifier's M = 1): B packed
+    // once, threads take ranges of whole row tiles. Each element's sum and
+    // requantization are the same either way.
+    QGemmPackB(b, pk.depth, n, k_stride, j_stride, packed, 0, panels);
+    const int64_t tiles = (rows + kQGemmMr - 1) / kQGemmMr;
+    const int64_t tile_macs = kQGemmMr * n * pk.depth;
+    ParallelForRanges(tiles, std::max<int64_t>(1, kMinRowRangeMacs / tile_macs), threads,
+                      [&](int64_t t0, int64_t t1) {
+                        const int64_t r0 = t0 * kQGemmMr;
+                        QGemmEpilogue part = e;
+                        part.correction += r0;
+                        part.scale += r0;
+                        part.bias += r0;
+                        part.out += r0 * row_stride;
+                        QGemm(a + r0 * pk.depth_padded, std::min(rows, t1 * kQGemmMr) - r0,
+                              pk.depth_padded, packed, n, 0, panels, part);
+                      });
+    return true;
+  }
   ParallelFor(panels, threads, [&](int64_t p) {
     QGemmPackB(b, pk.depth, n, k_stride, j_stride, packed, p, p + 1);
     QGemm(a, rows, pk.depth_padded, packed, n, p, p + 1, e);

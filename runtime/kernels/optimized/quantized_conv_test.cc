@@ -5,6 +5,7 @@
 
 #include "runtime/kernels/optimized/quantized_conv.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <random>
@@ -264,6 +265,7 @@ TEST(QuantizedConvTest, LinearMatchesPortableChain) {
     uint32_t seed = 900;
     for (bool p2 : {true, false}) {
       CheckLinear(1, 1280, 100, p2, 1, seed++);
+      CheckLinear(1, 1280, 1001, p2, 3, seed++);  // M = 1 split by row tiles
       CheckLinear(3, 13, 10, p2, 1, seed++);
       CheckLinear(70, 64, 33, p2, 2, seed++);
       CheckLinear(2, 5, 7, p2, 1, seed++);
@@ -372,6 +374,72 @@ TEST(QuantizedConvTest, RejectsInvalidArguments) {
   bad.stride_h = 0;
   EXPECT_EQ(QuantizedConvPackedBytes(bad), 0u);
   EXPECT_FALSE(PackQuantizedConv(bad, w.data(), scales.data(), nullptr, blob.data()));
+}
+
+// The int8 convolutions, depthwise and linear give the same bits at 1-4
+// threads (testing::CheckSameBits), split or, below their grain, not.
+TEST(QuantizedConvTest, SameBitsAtEveryThreadCount) {
+  struct Case {
+    const char* name;
+    QuantizedOpKind kind;
+    int32_t cin, cout, h, w, k, stride, groups;
+    testing::Grain grain;
+  };
+  const Case cases[] = {
+      {"pointwise", QuantizedOpKind::kConv2d, 64, 97, 29, 31, 1, 1, 1, testing::Grain::kSplits},
+      {"3x3", QuantizedOpKind::kConv2d, 16, 33, 57, 55, 3, 1, 1, testing::Grain::kSplits},
+      {"depthwise s1", QuantizedOpKind::kConv2d, 96, 96, 57, 55, 3, 1, 96,
+       testing::Grain::kSplits},
+      {"depthwise s2", QuantizedOpKind::kConv2d, 144, 144, 57, 55, 3, 2, 144,
+       testing::Grain::kSplits},
+      {"linear M=1", QuantizedOpKind::kLinear, 1280, 1001, 1, 1, 1, 1, 1,
+       testing::Grain::kSplits},
+      {"depthwise small", QuantizedOpKind::kConv2d, 8, 8, 9, 9, 3, 1, 8, testing::Grain::kSmall},
+  };
+  uint32_t seed = 1200;
+  for (const Case& c : cases) {
+    const bool linear = c.kind == QuantizedOpKind::kLinear;
+    QuantizedConvSpec spec;
+    spec.kind = c.kind;
+    spec.in_channels = c.cin;
+    spec.out_channels = c.cout;
+    spec.groups = c.groups;
+    spec.kernel_h = spec.kernel_w = c.k;
+    spec.stride_h = spec.stride_w = c.stride;
+    spec.pad_h = spec.pad_w = c.k / 2;
+    spec.in_scale = 0.05f;
+    spec.in_zero_point = 3;
+    const int depth = c.cin / c.groups * c.k * c.k;
+    // Output codes spread over the range (few saturate): the product's
+    // spread is about 0.05 * 74 * 0.01 * 73 * sqrt(depth).
+    spec.out_scale = 2.7 * std::sqrt(static_cast<double>(depth)) / 40;
+    spec.out_zero_point = -4;
+    std::mt19937 gen(seed++);
+    std::vector<float> wscale(c.cout), bias(c.cout);
+    for (int i = 0; i < c.cout; ++i) {
+      wscale[i] = std::uniform_real_distribution<float>(0.005f, 0.015f)(gen);
+      bias[i] = std::uniform_real_distribution<float>(-2.0f, 2.0f)(gen);
+    }
+    const std::vector<int8_t> w = RandomInt8(static_cast<size_t>(c.cout) * depth, seed++, -127, 127);
+    PackedBlob blob(QuantizedConvPackedBytes(spec));
+    ASSERT_TRUE(PackQuantizedConv(spec, w.data(), wscale.data(), bias.data(), blob.data()));
+    const std::vector<int32_t> xs =
+        linear ? std::vector<int32_t>{1, c.cin} : std::vector<int32_t>{1, c.cin, c.h, c.w};
+    TestTensor<int8_t> x(xs, RandomInt8(testing::Numel(xs), seed++, -128, 127));
+    const int32_t oh = (c.h + 2 * (c.k / 2) - c.k) / c.stride + 1;
+    const int32_t ow = (c.w + 2 * (c.k / 2) - c.k) / c.stride + 1;
+    const std::vector<int32_t> ys =
+        linear ? std::vector<int32_t>{1, c.cout} : std::vector<int32_t>{1, c.cout, oh, ow};
+    testing::CheckSameBits(c.name, c.grain, [&](int threads) {
+      TestTensor<int8_t> out(ys);
+      EXPECT_EQ(Call(QuantizedConvolutionOut, {x.ev(), blob.ev(), out.ev(), out.ev()}, threads),
+                Error::kOk)
+          << LastErrorDetail();
+      std::vector<uint8_t> bytes;
+      testing::AppendBytes(out.Values(), &bytes);
+      return bytes;
+    });
+  }
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 // dim of [N, L, C]: double accumulators per channel, summed in the portable
 // kernel's order). Sums are in double as in the portable kernel; the
 // contiguous-run case adds in a different order, which can change the
-// float result by at most 1 ulp.
+// float result by at most 1 ulp. Large calls split the outputs (runs, or
+// ranges of channels) over the kernels' threads; every output's sum order
+// is the same at any thread count, so are the bits.
 
 #include <algorithm>
 
@@ -23,6 +25,8 @@ namespace {
 using portable::StridedLoop;
 
 constexpr int64_t kMinParallelElements = 64 * 1024;
+// Fewest channels a thread takes in the channels-innermost case.
+constexpr int64_t kChannelGrain = 64;
 
 // Sum of x[0..n) in double, W-wide.
 template <int W>
@@ -143,13 +147,17 @@ bool TryMean(KernelContext& ctx, Span<EValue*> args) {
     auto* acc = static_cast<double*>(
         ctx.AllocateTemp(sizeof(double) * channels, 64));
     if (acc == nullptr) return false;
-    std::fill(acc, acc + channels, 0.0);
-    portable::ForEachOffset(reduced, [&](const int64_t* r) {
-      RunVectorized<AccumulateRow>(x + r[0], channels, acc);
-    });
-    for (int64_t c = 0; c < channels; ++c) {
-      y[c] = static_cast<float>(acc[c] / static_cast<double>(count));
-    }
+    // Threads take ranges of channels, each summed in the same order.
+    ParallelForRanges(channels, threads > 1 ? kChannelGrain : channels, threads,
+                      [&](int64_t c0, int64_t c1) {
+                        std::fill(acc + c0, acc + c1, 0.0);
+                        portable::ForEachOffset(reduced, [&](const int64_t* r) {
+                          RunVectorized<AccumulateRow>(x + r[0] + c0, c1 - c0, acc + c0);
+                        });
+                        for (int64_t c = c0; c < c1; ++c) {
+                          y[c] = static_cast<float>(acc[c] / static_cast<double>(count));
+                        }
+                      });
     return true;
   }
   return false;

@@ -1,7 +1,8 @@
 // Test helpers for the optimized kernels: seeded random tensors, running a
 // kernel with a chosen thread count and scratch size, comparing an
 // optimized kernel with its portable reference, and looping over the
-// instruction sets the host has. Test-only (heap, gtest).
+// instruction sets the host has, checking that a kernel gives the same bits
+// at any thread count. Test-only (heap, gtest).
 
 #ifndef EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_TEST_UTIL_H_
 #define EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_TEST_UTIL_H_
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/cpu_features.h"
 #include "runtime/kernels/optimized/register_optimized_kernels.h"
+#include "runtime/kernels/optimized/thread_pool.h"
 #include "runtime/kernels/portable/test_tensors.h"
 
 namespace edgefleet {
@@ -127,6 +130,52 @@ void ForEachIsa(F&& body) {
     body();
   }
   ForceIsa(Isa::kAvx512);
+}
+
+// Whether a call must split its work over the pool, or is below the
+// kernel's grain and must stay on the calling thread.
+enum class Grain { kSplits, kSmall };
+
+// Appends the bytes of `v` to `bytes`.
+template <typename T>
+void AppendBytes(const std::vector<T>& v, std::vector<uint8_t>* bytes) {
+  const size_t at = bytes->size();
+  bytes->resize(at + v.size() * sizeof(T));
+  if (!v.empty()) std::memcpy(bytes->data() + at, v.data(), v.size() * sizeof(T));
+}
+
+// `run(threads)` runs a kernel with that many threads and returns the bytes
+// of all its outputs: at 2, 3 and 4 threads they must be the bytes at 1
+// thread, and the pool must have run a job (kSplits) or none (kSmall), so
+// a case cannot pass by never splitting. Starts the kernels' pool with 4
+// threads if none is running (a pool of at least 2 is required).
+inline void CheckSameBits(const std::string& what, Grain grain,
+                          const std::function<std::vector<uint8_t>(int)>& run) {
+  SCOPED_TRACE(what);
+  ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
+  ThreadPool* pool = KernelThreadPool();
+  ASSERT_NE(pool, nullptr);
+  // Another test in this process may have started a smaller pool: the
+  // partitions still follow the requested thread counts.
+  ASSERT_GE(pool->num_threads(), 2);
+  const std::vector<uint8_t> one = run(1);
+  ASSERT_FALSE(one.empty());
+  for (int threads : {2, 3, 4}) {
+    const uint64_t before = pool->jobs_started();
+    const std::vector<uint8_t> bits = run(threads);
+    const uint64_t jobs = pool->jobs_started() - before;
+    if (grain == Grain::kSplits) {
+      EXPECT_GT(jobs, 0u) << "ran on one thread at " << threads << " threads";
+    } else {
+      EXPECT_EQ(jobs, 0u) << "split a call below the grain at " << threads << " threads";
+    }
+    ASSERT_EQ(bits.size(), one.size());
+    size_t first = 0;
+    while (first < one.size() && bits[first] == one[first]) ++first;
+    EXPECT_EQ(first, one.size()) << "at " << threads
+                                 << " threads the output differs from 1 thread at byte "
+                                 << first;
+  }
 }
 
 }  // namespace testing

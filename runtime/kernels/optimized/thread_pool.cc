@@ -119,6 +119,7 @@ void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn,
     for (int64_t t = 0; t < num_tasks; ++t) fn(context, t);
     return;
   }
+  jobs_started_.fetch_add(1, std::memory_order_relaxed);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     fn_ = fn;

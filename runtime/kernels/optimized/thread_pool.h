@@ -52,6 +52,10 @@ class ThreadPool {
 
   int num_threads() const { return num_workers_ + 1; }
 
+  // Jobs handed to the workers so far (calls that ran inline are not
+  // counted): lets tests check that a kernel did split its work.
+  uint64_t jobs_started() const { return jobs_started_.load(std::memory_order_relaxed); }
+
   // Calls fn(task) once for every task in [0, num_tasks), on at most
   // max_threads threads (the caller included), and returns when all calls
   // have returned. Tasks are handed out dynamically, in increasing order.
@@ -93,6 +97,7 @@ class ThreadPool {
   bool job_open_ = false;    // workers may still join the current job
   int joined_workers_ = 0;   // workers inside the current job
   bool stop_ = false;
+  std::atomic<uint64_t> jobs_started_{0};
 };
 
 // Starts the kernels' pool with `num_threads` threads (clamped to
@@ -113,6 +118,33 @@ void ParallelFor(int64_t num_tasks, int max_threads, F&& fn) {
     return;
   }
   pool->ParallelFor(num_tasks, max_threads, fn);
+}
+
+// Splits [0, total) into contiguous ranges and calls fn(begin, end) for
+// each, on up to max_threads threads (ParallelFor). Every range but the
+// last holds at least `grain` items, so work below 2 * grain stays on the
+// calling thread; there are at most 4 ranges per thread (a thread that
+// finds its core busy leaves its later ranges to the others). For kernels
+// whose every output element is computed independently of the partition
+// (elementwise ops, copies, transposes), results are the same bits at any
+// thread count.
+template <typename F>
+void ParallelForRanges(int64_t total, int64_t grain, int max_threads, F&& fn) {
+  if (total <= 0) return;
+  if (grain < 1) grain = 1;
+  const int64_t threads = max_threads < 1 ? 1 : max_threads;
+  const int64_t by_grain = total / grain;
+  const int64_t ranges =
+      by_grain < 2 || threads == 1 ? 1 : (by_grain < 4 * threads ? by_grain : 4 * threads);
+  if (ranges == 1) {
+    fn(int64_t{0}, total);
+    return;
+  }
+  const int64_t chunk = (total + ranges - 1) / ranges;
+  ParallelFor((total + chunk - 1) / chunk, max_threads, [&](int64_t r) {
+    const int64_t begin = r * chunk;
+    fn(begin, total - begin < chunk ? total : begin + chunk);
+  });
 }
 
 }  // namespace optimized

@@ -1,6 +1,7 @@
 // Cache-blocked 2-D transpose for element types of 1, 2, 4 and 8 bytes, with
 // 4 x 4 vector transposes for 4-byte elements. Used by permute_copy and by
-// kernels that change layout around a computation. Pure; no allocation.
+// kernels that change layout around a computation. No allocation;
+// Transpose2dParallel runs on the kernels' thread pool (thread_pool.h).
 
 #ifndef EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_TRANSPOSE_H_
 #define EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_TRANSPOSE_H_
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "runtime/kernels/optimized/thread_pool.h"
 #include "runtime/kernels/optimized/vec.h"
 
 namespace edgefleet {
@@ -48,6 +50,31 @@ void Transpose2d(const T* src, int64_t src_b, T* dst, int64_t dst_a,
       }
     }
   }
+}
+
+// Transpose2d split over up to max_threads threads along the longer side
+// in whole 16-element tiles, at least kTransposeGrain elements per range:
+// the same bits at any thread count.
+inline constexpr int64_t kTransposeGrain = 32 * 1024;
+
+template <typename T>
+void Transpose2dParallel(const T* src, int64_t src_b, T* dst, int64_t dst_a,
+                         int64_t rows, int64_t cols, int max_threads) {
+  constexpr int64_t kBlock = 16;
+  const bool split_rows = rows >= cols;
+  const int64_t blocks = ((split_rows ? rows : cols) + kBlock - 1) / kBlock;
+  const int64_t other = split_rows ? cols : rows;
+  const int64_t grain =
+      std::max<int64_t>(1, kTransposeGrain / (kBlock * std::max<int64_t>(other, 1)));
+  ParallelForRanges(blocks, grain, max_threads, [&](int64_t b0, int64_t b1) {
+    const int64_t lo = b0 * kBlock;
+    const int64_t hi = std::min(split_rows ? rows : cols, b1 * kBlock);
+    if (split_rows) {
+      Transpose2d<T>(src + lo, src_b, dst + lo * dst_a, dst_a, hi - lo, cols);
+    } else {
+      Transpose2d<T>(src + lo * src_b, src_b, dst + lo, dst_a, rows, hi - lo);
+    }
+  });
 }
 
 }  // namespace optimized

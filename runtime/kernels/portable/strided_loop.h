@@ -10,6 +10,7 @@
 #ifndef EDGEFLEET_RUNTIME_KERNELS_PORTABLE_STRIDED_LOOP_H_
 #define EDGEFLEET_RUNTIME_KERNELS_PORTABLE_STRIDED_LOOP_H_
 
+#include <algorithm>
 #include <cstdint>
 
 #include "runtime/core/scalar_type.h"
@@ -95,6 +96,46 @@ void ForEachOffset(const StridedLoop<N>& loop, F&& f) {
       index[d] = 0;
     }
     if (d < 0) return;
+  }
+}
+
+// ForEachOffset over the row-major indices [begin, end) of loop.sizes only
+// (in the same order), so a loop can be split into ranges for threads.
+// REQUIRES: 0 <= begin, end <= the product of loop.sizes.
+template <int N, typename F>
+void ForEachOffsetInRange(const StridedLoop<N>& loop, int64_t begin,
+                          int64_t end, F&& f) {
+  if (begin >= end) return;
+  int64_t offsets[N] = {};
+  if (loop.dim == 0) {
+    f(static_cast<const int64_t*>(offsets));
+    return;
+  }
+  int64_t index[kMaxTensorRank] = {};
+  int64_t rest = begin;
+  for (int d = loop.dim - 1; d >= 0; --d) {
+    index[d] = rest % loop.sizes[d];
+    rest /= loop.sizes[d];
+    for (int k = 0; k < N; ++k) offsets[k] += index[d] * loop.strides[k][d];
+  }
+  const int last = loop.dim - 1;
+  for (int64_t i = begin; i < end;) {
+    const int64_t run = std::min(end - i, loop.sizes[last] - index[last]);
+    for (int64_t j = 0; j < run; ++j) {
+      f(static_cast<const int64_t*>(offsets));
+      for (int k = 0; k < N; ++k) offsets[k] += loop.strides[k][last];
+    }
+    i += run;
+    index[last] += run;
+    if (index[last] < loop.sizes[last]) continue;
+    for (int k = 0; k < N; ++k) offsets[k] -= loop.strides[k][last] * loop.sizes[last];
+    index[last] = 0;
+    for (int d = last - 1; d >= 0; --d) {
+      for (int k = 0; k < N; ++k) offsets[k] += loop.strides[k][d];
+      if (++index[d] < loop.sizes[d]) break;
+      for (int k = 0; k < N; ++k) offsets[k] -= loop.strides[k][d] * index[d];
+      index[d] = 0;
+    }
   }
 }
 
