@@ -70,19 +70,19 @@ for arm, conv in (("small_cnn.edgefleet", "convolution"),
                   ("small_cnn.pytorch-mobile", "prepacked::conv2d_clamp_run")):
     p = json.load(open(f"{d}/profile_{arm}.json"))
     ops, classes = p["operators"], p["classes"]
-    print(f"{arm}: {len(ops)} operators, host {p['hostUs']:.1f} us, device {p['deviceUs']:.1f} us")
+    print(f"{arm}: {len(ops)} operators, host {p.get('host_us', 0):.1f} us, device {p['device_us']:.1f} us")
     for o in ops:
-        print(f"  {o['name']:36s} {o.get('opClass','?'):26s} host {o.get('hostUs',0):8.2f} us"
-              f" device {o.get('deviceUs',0):8.2f} us share {o.get('share',0):.3f}")
-    check(p["arm"] == arm and p["deviceClass"] == "mid_android", "names echoed")
+        print(f"  {o['name']:36s} {o.get('op_class','?'):26s} host {o.get('host_us',0):8.2f} us"
+              f" device {o.get('device_us',0):8.2f} us share {o.get('share',0):.3f}")
+    check(p["arm"] == arm and p["device_class"] == "mid_android", "names echoed")
     check(len(ops) >= 3, "operators listed")
-    check(close(sum(o.get("deviceUs", 0) for o in ops), p["deviceUs"]), "operators sum to the total")
-    check(close(sum(c.get("deviceUs", 0) for c in classes), p["deviceUs"]), "classes sum to the total")
+    check(close(sum(o.get("device_us", 0) for o in ops), p["device_us"]), "operators sum to the total")
+    check(close(sum(c.get("device_us", 0) for c in classes), p["device_us"]), "classes sum to the total")
     check(close(sum(o.get("share", 0) for o in ops), 1.0), "shares sum to 1")
-    rate = {c["opClass"]: c.get("rate", 0) for c in classes}
+    rate = {c["op_class"]: c.get("rate", 0) for c in classes}
     for o in ops:
-        expect = rate[o["opClass"]] * o.get("hostUs", 0) + rate["OP_CLASS_OVERHEAD"] * 1.0
-        check(close(o.get("deviceUs", 0), expect), f"{o['name']}: rate x host + overhead")
+        expect = rate[o["op_class"]] * o.get("host_us", 0) + rate["OP_CLASS_OVERHEAD"] * 1.0
+        check(close(o.get("device_us", 0), expect), f"{o['name']}: rate x host + overhead")
     check(all(c.get("rate", 0) > 0 for c in classes), "every class has a positive rate")
     check(any(conv in o["name"] for o in ops), f"an operator named like {conv}")
     check(any(o["name"].startswith("prepacked::") for o in ops) ==
@@ -90,9 +90,9 @@ for arm, conv in (("small_cnn.edgefleet", "convolution"),
     if arm == "small_cnn.edgefleet":
         pred = json.load(open(f"{d}/predict.json"))
         predicted_us = pred["predictions"][0]["device_ms"] * 1e3
-        print(f"  predict: {predicted_us:.1f} us; Profile: {p['deviceUs']:.1f} us")
+        print(f"  predict: {predicted_us:.1f} us; Profile: {p['device_us']:.1f} us")
         # Two measurements of a 20 us program on a busy host: host noise only.
-        check(0.5 < p["deviceUs"] / predicted_us < 2.0, "Profile's total near predict's")
+        check(0.5 < p["device_us"] / predicted_us < 2.0, "Profile's total near predict's")
 sys.exit(0 if ok else 1)
 PY
 set +e
