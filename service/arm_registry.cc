@@ -51,6 +51,13 @@ absl::Status ValidateArm(const v1::Arm& arm, const ModelRepository& repository) 
 
 }  // namespace
 
+double TimeScaleOn(const v1::Arm& arm, const std::string& device_class) {
+  return arm.time_scale() > 0 && (arm.time_scale_device_class().empty() ||
+                                  arm.time_scale_device_class() == device_class)
+             ? arm.time_scale()
+             : 1.0;
+}
+
 const char* StackName(v1::Stack stack) {
   switch (stack) {
     case v1::STACK_EDGEFLEET:

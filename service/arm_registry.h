@@ -31,6 +31,10 @@ namespace service {
 const char* StackName(v1::Stack stack);
 const char* IntegrationPolicyName(v1::IntegrationPolicy policy);
 
+// The arm's injected effect (Arm.time_scale) on sessions of `device_class`:
+// its time_scale where it applies, else 1.
+double TimeScaleOn(const v1::Arm& arm, const std::string& device_class);
+
 class ArmRegistry {
  public:
   // `arms_file` may be empty (default arms). Errors: NOT_FOUND (unreadable

@@ -185,6 +185,11 @@ absl::Status DeviceTimePredictor::SaveIfChanged() {
   return absl::OkStatus();
 }
 
+double DeviceTimePredictor::ridge_flops_per_byte() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return profile_.ridge_flops_per_byte();
+}
+
 v1::HostProfile DeviceTimePredictor::profile() const {
   std::lock_guard<std::mutex> lock(mu_);
   return profile_;

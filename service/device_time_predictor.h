@@ -95,6 +95,9 @@ class DeviceTimePredictor {
   absl::Status SaveIfChanged();
 
   v1::HostProfile profile() const;
+  // The host ridge point the profile's models are classified against (0
+  // until a model with a measurable compute kernel sets it).
+  double ridge_flops_per_byte() const;
 
  private:
   absl::StatusOr<const v1::ModelHostProfile*> EntryLocked(const std::string& model);

@@ -1,12 +1,16 @@
 #include "service/emulator_service.h"
 
+#include "service/operator_breakdown.h"
 #include "service/status_mapping.h"
 
 namespace edgefleet {
 namespace service {
 
 EmulatorService::EmulatorService(const ServiceContext& context)
-    : context_(context), sessions_(context), experiments_(&sessions_) {}
+    : context_(context),
+      sessions_(context),
+      experiments_(&sessions_),
+      operator_profiles_(context.repository) {}
 
 grpc::Status EmulatorService::ListDeviceClasses(grpc::ServerContext*,
                                                 const v1::ListDeviceClassesRequest*,
@@ -130,6 +134,50 @@ grpc::Status EmulatorService::SetCalibration(grpc::ServerContext* context,
   }
   context_.calibration->Replace(request->calibration());
   response->set_fingerprint(CalibrationFingerprint(context_.calibration->Snapshot()));
+  return grpc::Status::OK;
+}
+
+grpc::Status EmulatorService::Profile(grpc::ServerContext* context,
+                                      const v1::ProfileRequest* request,
+                                      v1::ProfileResponse* response) {
+  const v1::Arm* arm = context_.arms->Find(request->arm());
+  if (arm == nullptr) {
+    return ToGrpcStatus(absl::NotFoundError("unknown arm '" + request->arm().substr(0, 64) +
+                                            "' (ListArms lists them)"));
+  }
+  const v1::DeviceClass* device = context_.device_classes->Find(request->device_class());
+  if (device == nullptr) {
+    return ToGrpcStatus(absl::NotFoundError("unknown device class '" +
+                                            request->device_class().substr(0, 64) +
+                                            "' (ListDeviceClasses lists them)"));
+  }
+  if (context_.device_time == nullptr) {
+    return ToGrpcStatus(absl::FailedPreconditionError(
+        "Profile needs the per-operator-class device-time model, which this server runs"
+        " without"));
+  }
+  std::unique_ptr<ComputeSlots::Admission> admission;
+  if (absl::Status s = context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
+      !s.ok()) {
+    return ToGrpcStatus(s);
+  }
+  // The device's fit and the model's offsets first: measuring the model's
+  // host profile (if new) also fixes the host's ridge point.
+  absl::StatusOr<ModelOnDevice> on_device = context_.device_time->For(*device, arm->model());
+  if (!on_device.ok()) return ToGrpcStatus(on_device.status());
+  absl::StatusOr<std::shared_ptr<const OperatorProfile>> measured =
+      operator_profiles_.For(*arm, context_.device_time->ridge_flops_per_byte());
+  if (!measured.ok()) return ToGrpcStatus(measured.status());
+  *response = OperatorBreakdown(*arm, *device, **measured, *on_device,
+                                TimeScaleOn(*arm, device->name()));
+  response->set_source(
+      arm->stack() == v1::STACK_PYTORCH_MOBILE
+          ? "libtorch's RecordFunction hooks around each operator the lite interpreter calls"
+            " (scope LITE_INTERPRETER), thread CPU time, median of 7 runs on one thread; the"
+            " interpreter's own time between operators is not attributed (libtorch's Kineto"
+            " edge profiler is not built in Debian's libtorch)"
+          : "our runtime's TraceRecorder, thread CPU time per instruction, median of 7"
+            " executes on one thread; a delegate call is one operator (class dense)");
   return grpc::Status::OK;
 }
 

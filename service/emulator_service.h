@@ -4,8 +4,11 @@
 // slots' queue bound (RESOURCE_EXHAUSTED at once when full); Calibrate
 // holds every measurement slot in turn and saves to --calibration.
 // GetCalibration and SetCalibration hand one server's calibration to
-// another (the fleet driver's one calibration per experiment). With an
-// admin token (admin_token.h), Calibrate and SetCalibration require it.
+// another (the fleet driver's one calibration per experiment). Profile
+// answers an arm's device-time breakdown per operator and operator class
+// (operator_breakdown.h; host costs measured once per program,
+// operator_profiles.h), admitted like RunSession. With an admin token
+// (admin_token.h), Calibrate and SetCalibration require it.
 //
 // Thread-safe (gRPC calls handlers concurrently).
 
@@ -14,6 +17,7 @@
 
 #include "edgefleet/v1/emulator.grpc.pb.h"
 #include "service/experiment_runner.h"
+#include "service/operator_profiles.h"
 #include "service/service_context.h"
 #include "service/session_runner.h"
 
@@ -39,6 +43,8 @@ class EmulatorService final : public v1::Emulator::Service {
                               v1::GetCalibrationResponse* response) override;
   grpc::Status SetCalibration(grpc::ServerContext*, const v1::SetCalibrationRequest* request,
                               v1::SetCalibrationResponse* response) override;
+  grpc::Status Profile(grpc::ServerContext* context, const v1::ProfileRequest* request,
+                       v1::ProfileResponse* response) override;
 
  private:
   // OK without an admin token; else the token's verdict on the call.
@@ -47,6 +53,7 @@ class EmulatorService final : public v1::Emulator::Service {
   ServiceContext context_;
   SessionRunner sessions_;
   ExperimentRunner experiments_;
+  OperatorProfiles operator_profiles_;
 };
 
 }  // namespace service

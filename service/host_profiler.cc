@@ -4,16 +4,17 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <fstream>
 #include <memory>
 #include <vector>
 
+#include "runtime/devtools/trace_recorder.h"
 #include "runtime/executor/method.h"
 #include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
 #include "runtime/module/module.h"
 #include "runtime/module/method_inputs.h"
+#include "runtime/platform/clock.h"
 #include "service/op_classes.h"
 #include "service/pytorch_mobile_profiler.h"
 #include "service/status_mapping.h"
@@ -27,30 +28,17 @@ constexpr const char* kMethod = "forward";
 // Instructions shorter than this do not set the ridge point (clock noise).
 constexpr double kRidgeMinNanos = 20000;
 
-// Per-instruction thread CPU nanoseconds of each observed execute.
-class InstructionTimer final : public InstructionObserver {
- public:
-  explicit InstructionTimer(size_t n) : current_(n, 0) {}
-  void OnInstructionStart(size_t /*chain*/, size_t /*pc*/) override { start_ = ThreadCpuNanos(); }
-  void OnInstructionEnd(size_t /*chain*/, size_t pc) override {
-    if (pc < current_.size()) current_[pc] += ThreadCpuNanos() - start_;
-  }
-  void EndRun() {
-    runs_.push_back(current_);
-    std::fill(current_.begin(), current_.end(), 0);
-  }
-  double Median(size_t pc) const {
-    std::vector<uint64_t> v;
-    for (const auto& run : runs_) v.push_back(run[pc]);
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : static_cast<double>(v[v.size() / 2]);
-  }
+// Records of one traced execute: room for every instruction and the
+// execute event, plus delegate nodes; doubled (up to kMaxRecords) when a
+// run drops events.
+constexpr size_t kMaxRecords = size_t{1} << 20;
 
- private:
-  std::vector<uint64_t> current_;
-  std::vector<std::vector<uint64_t>> runs_;
-  uint64_t start_ = 0;
-};
+// Median of `v` (0 when empty); reorders v.
+double Median(std::vector<uint64_t>* v) {
+  if (v->empty()) return 0;
+  std::nth_element(v->begin(), v->begin() + static_cast<std::ptrdiff_t>(v->size() / 2), v->end());
+  return static_cast<double>((*v)[v->size() / 2]);
+}
 
 // Bytes per nanosecond (read + written) one core moves copying buffers
 // much larger than the caches: the best of 5 copies of 32 MiB.
@@ -70,27 +58,32 @@ double CopyBandwidthBytesPerNs() {
 
 }  // namespace
 
-uint64_t ThreadCpuNanos() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
-}
-
 absl::StatusOr<v1::ModelHostProfile> MeasureHostProfile(const std::string& model,
                                                         const std::string& path, v1::Stack stack,
                                                         v1::Kernels kernels,
                                                         const ProfileOptions& options) {
+  absl::StatusOr<OperatorProfile> measured =
+      MeasureOperatorProfile(model, path, stack, kernels, options);
+  if (!measured.ok()) return measured.status();
+  return std::move(measured->summary);
+}
+
+absl::StatusOr<OperatorProfile> MeasureOperatorProfile(const std::string& model,
+                                                       const std::string& path, v1::Stack stack,
+                                                       v1::Kernels kernels,
+                                                       const ProfileOptions& options) {
   if (stack == v1::STACK_PYTORCH_MOBILE) {
     if (kernels != v1::KERNELS_DEFAULT) {
       return absl::InvalidArgumentError("the pytorch-mobile stack has only its default kernels");
     }
-    return MeasurePytorchMobileHostProfile(model, path, options);
+    return MeasurePytorchMobileOperators(model, path, options);
   }
   if (stack != v1::STACK_EDGEFLEET) return absl::InvalidArgumentError("no stack given");
   if (RegisterPortableKernels() != Error::kOk || RegisterOptimizedKernels(1) != Error::kOk) {
     return absl::InternalError("registering kernels failed");
   }
-  v1::ModelHostProfile out;
+  OperatorProfile profile;
+  v1::ModelHostProfile& out = profile.summary;
   out.set_stack(stack);
   out.set_model(model);
   out.set_kernels(kernels);
@@ -115,25 +108,49 @@ absl::StatusOr<v1::ModelHostProfile> MeasureHostProfile(const std::string& model
   if (!inputs.ok()) return LastRuntimeErrorToStatus(inputs.error(), "inputs of " + model);
 
   const int runs = std::max(1, options.runs);
-  InstructionTimer timer(method.num_instructions());
+  const size_t n = method.num_instructions();
+  std::vector<TraceRecord> records(std::min(kMaxRecords, 4 * n + 256));
+  std::vector<std::vector<uint64_t>> instruction_nanos(n);  // per instruction, per run
   std::vector<double> totals;
   for (int i = 0; i < std::max(0, options.warmup) + runs; ++i) {
     const bool observed = i >= options.warmup;
-    // Timed without the observer, profiled with it (its clock reads would
+    // Timed without the tracer, profiled with it (its clock reads would
     // inflate the total).
     for (int pass = 0; pass < (observed ? 2 : 1); ++pass) {
-      method.set_observer(pass == 1 ? &timer : nullptr);
+      TraceRecorder recorder(Span<TraceRecord>(records.data(), records.size()),
+                             TraceClock::kThreadCpu);
+      method.set_event_tracer(pass == 1 ? &recorder : nullptr);
       if (Error e = inputs->Apply(method); e != Error::kOk) {
-        method.set_observer(nullptr);
+        method.set_event_tracer(nullptr);
         return LastRuntimeErrorToStatus(e, "inputs of " + model);
       }
       const uint64_t start = ThreadCpuNanos();
       const Error e = method.Execute();
       const uint64_t elapsed = ThreadCpuNanos() - start;
-      method.set_observer(nullptr);
+      method.set_event_tracer(nullptr);
       if (e != Error::kOk) return LastRuntimeErrorToStatus(e, "executing " + model);
-      if (pass == 1) timer.EndRun();
       if (observed && pass == 0) totals.push_back(static_cast<double>(elapsed));
+      if (pass == 0) continue;
+      if (recorder.dropped() > 0) {
+        // Delegate nodes filled the buffer: a larger one, and this run again.
+        if (records.size() >= kMaxRecords) {
+          return absl::ResourceExhaustedError(model + ": more than " +
+                                              std::to_string(kMaxRecords) +
+                                              " trace events in one execute");
+        }
+        records.resize(std::min(kMaxRecords, 2 * records.size()));
+        --pass;
+        continue;
+      }
+      std::vector<uint64_t> run(n, 0);
+      for (size_t r = 0; r < recorder.size(); ++r) {
+        const TraceRecord& record = recorder.record(r);
+        if (record.event.kind == TraceEventKind::kInstruction && record.event.instruction >= 0 &&
+            static_cast<size_t>(record.event.instruction) < n) {
+          run[static_cast<size_t>(record.event.instruction)] += record.end_ns - record.start_ns;
+        }
+      }
+      for (size_t pc = 0; pc < n; ++pc) instruction_nanos[pc].push_back(run[pc]);
     }
   }
   std::sort(totals.begin(), totals.end());
@@ -141,24 +158,27 @@ absl::StatusOr<v1::ModelHostProfile> MeasureHostProfile(const std::string& model
   out.set_runs(static_cast<uint32_t>(runs));
 
   // Work and median time of every executed instruction.
-  std::vector<ProfiledOperator> ops;
-  for (size_t pc = 0; pc < method.num_instructions(); ++pc) {
+  for (size_t pc = 0; pc < n; ++pc) {
     const std::string kind = method.instruction_kind(pc);
     if (kind == "folded" || kind == "fused" || kind == "control") continue;
     char name[128];
     if (!method.instruction_name(pc, name, sizeof(name))) name[0] = '\0';
-    ProfiledOperator op{OperatorWork(name, method.instruction_args(pc)), timer.Median(pc)};
+    ProfiledOperator op;
+    op.name = name;
+    op.kernel = kind;
+    op.work = OperatorWork(name, method.instruction_args(pc));
+    op.nanos = Median(&instruction_nanos[pc]);
     if (kind == "delegate") op.work.compute_kernel = true, op.work.flops = 0;
-    ops.push_back(op);
+    profile.operators.push_back(std::move(op));
   }
-  SummarizeOperators(ops, options, &out);
-  return out;
+  SummarizeOperators(&profile.operators, options, &out);
+  return profile;
 }
 
-void SummarizeOperators(const std::vector<ProfiledOperator>& ops, const ProfileOptions& options,
+void SummarizeOperators(std::vector<ProfiledOperator>* ops, const ProfileOptions& options,
                         v1::ModelHostProfile* out) {
   double peak_flops_per_ns = 0;
-  for (const ProfiledOperator& op : ops) {
+  for (const ProfiledOperator& op : *ops) {
     if (op.nanos >= kRidgeMinNanos && op.work.compute_kernel && op.work.flops > 0) {
       peak_flops_per_ns = std::max(peak_flops_per_ns, op.work.flops / op.nanos);
     }
@@ -169,20 +189,19 @@ void SummarizeOperators(const std::vector<ProfiledOperator>& ops, const ProfileO
   out->set_ridge_flops_per_byte(ridge);
   v1::OpClassCost costs[kNumOpClasses];
   for (int c = 0; c < kNumOpClasses; ++c) costs[c].set_op_class(kOpClasses[c]);
-  for (const ProfiledOperator& op : ops) {
+  for (ProfiledOperator& op : *ops) {
     // A delegate (flops unknown) is dense whatever the ridge.
-    const v1::OpClass op_class = op.work.compute_kernel && op.work.flops == 0
-                                     ? v1::OP_CLASS_DENSE
-                                     : Classify(op.work, ridge);
-    v1::OpClassCost& cost = costs[OpClassIndex(op_class)];
+    op.op_class = op.work.compute_kernel && op.work.flops == 0 ? v1::OP_CLASS_DENSE
+                                                               : Classify(op.work, ridge);
+    v1::OpClassCost& cost = costs[OpClassIndex(op.op_class)];
     cost.set_host_us(cost.host_us() + op.nanos / 1e3);
     cost.set_instructions(cost.instructions() + 1);
     cost.set_flops(cost.flops() + op.work.flops);
     cost.set_bytes(cost.bytes() + op.work.bytes);
   }
   v1::OpClassCost& overhead = costs[OpClassIndex(v1::OP_CLASS_OVERHEAD)];
-  overhead.set_instructions(static_cast<uint32_t>(ops.size()));
-  overhead.set_host_us(static_cast<double>(ops.size()));  // 1 us per operator
+  overhead.set_instructions(static_cast<uint32_t>(ops->size()));
+  overhead.set_host_us(static_cast<double>(ops->size()));  // 1 us per operator
   out->clear_classes();
   for (const v1::OpClassCost& cost : costs) *out->add_classes() = cost;
 }

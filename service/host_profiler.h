@@ -1,12 +1,13 @@
 // HostProfiler: measures what one model costs on this host, per operator
 // class (op_classes.h), for the device-time model (device_time_model.h).
 //
-// Measure() loads the model's program with our runtime (one thread, the
-// requested kernels), feeds seeded random inputs, runs `warmup` executes
-// and then `runs` executes with a per-instruction observer (the runtime's
-// InstructionObserver), and keeps each instruction's median thread CPU time
-// (CLOCK_THREAD_CPUTIME_ID: time other processes take the core away is not
-// counted, so a busy host measures close to what a quiet one does). Each
+// MeasureOperatorProfile() loads the model's program with our runtime (one
+// thread, the requested kernels), feeds seeded random inputs, runs `warmup`
+// executes and then `runs` executes traced by the runtime's TraceRecorder
+// (runtime/devtools/trace_recorder.h) on the thread CPU clock
+// (TraceClock::kThreadCpu: time other processes take the core away is not
+// counted, so a busy host measures close to what a quiet one does), and
+// keeps each instruction's median over the runs. Each
 // executed kernel call is classified from its arguments' shapes against
 // the host's ridge point: ProfileOptions::ridge_flops_per_byte when given
 // (the host profile's), else the best FLOP/s of any convolution or matrix
@@ -15,7 +16,9 @@
 // counts 1 us per executed operator.
 //
 // HostProfileFile reads and writes the HostProfile textproto that keeps
-// these measurements between calls (so predictions are deterministic).
+// these measurements between calls (so predictions are deterministic);
+// it keeps the per-class sums, the Profile RPC (operator_breakdown.h) the
+// per-operator figures.
 //
 // The old stack (STACK_PYTORCH_MOBILE, a .ptl) is profiled by
 // pytorch_mobile_profiler.h with libtorch's own per-operator hooks and
@@ -49,35 +52,51 @@ struct ProfileOptions {
   double ridge_flops_per_byte = 0;
 };
 
+// One executed operator of a profiled model: its name, work, median host
+// time (thread CPU nanoseconds) over the profiled runs and class.
+struct ProfiledOperator {
+  // The kernel ("aten::convolution.out", a fused kernel such as
+  // "edgefleet::fused_convolution.out", "delegate XnnpackBackend#0"), or on
+  // the old stack the operator the lite interpreter called
+  // ("prepacked::conv2d_clamp_run").
+  std::string name;
+  // Our runtime: the kernel kind ("portable", "optimized", "delegate"); the
+  // old stack: "lite_interpreter".
+  std::string kernel;
+  OpWork work;
+  double nanos = 0;
+  v1::OpClass op_class = v1::OP_CLASS_UNSPECIFIED;  // set by SummarizeOperators
+};
+
+// A measured model: the per-class summary and the operators behind it, in
+// execution order.
+struct OperatorProfile {
+  v1::ModelHostProfile summary;
+  std::vector<ProfiledOperator> operators;
+};
+
 // Measures `path` as `model`: a .pte for STACK_EDGEFLEET, a .ptl for
 // STACK_PYTORCH_MOBILE (pytorch_mobile_profiler.h). Errors: the runtime's
 // load and execute errors as status (status_mapping.h), the old stack's
 // (FAILED_PRECONDITION where it is not built), INVALID_ARGUMENT for no
 // stack or non-default kernels on the old stack.
+absl::StatusOr<OperatorProfile> MeasureOperatorProfile(const std::string& model,
+                                                       const std::string& path, v1::Stack stack,
+                                                       v1::Kernels kernels,
+                                                       const ProfileOptions& options = {});
+// The summary of MeasureOperatorProfile.
 absl::StatusOr<v1::ModelHostProfile> MeasureHostProfile(const std::string& model,
                                                         const std::string& path, v1::Stack stack,
                                                         v1::Kernels kernels,
                                                         const ProfileOptions& options = {});
 
-// One executed operator of a profiled model: its work and its median
-// host time (thread CPU nanoseconds) over the profiled runs.
-struct ProfiledOperator {
-  OpWork work;
-  double nanos = 0;
-};
-
-// Fills `out`'s ridge point and classes from `ops`: the ridge point is
-// options.ridge_flops_per_byte when > 0, else the best FLOP/s of any
-// compute operator over 20 us over one core's copy bandwidth; a compute
-// operator without FLOPs (a delegate) is dense; the overhead class counts
-// 1 us per operator.
-void SummarizeOperators(const std::vector<ProfiledOperator>& ops, const ProfileOptions& options,
+// Classifies `ops` and fills `out`'s ridge point and classes from them: the
+// ridge point is options.ridge_flops_per_byte when > 0, else the best
+// FLOP/s of any compute operator over 20 us over one core's copy
+// bandwidth; a compute operator without FLOPs (a delegate) is dense; the
+// overhead class counts 1 us per operator.
+void SummarizeOperators(std::vector<ProfiledOperator>* ops, const ProfileOptions& options,
                         v1::ModelHostProfile* out);
-
-// CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID), nanoseconds:
-// unlike wall time it does not count the time other processes hold the
-// core, so a loaded host measures (nearly) what a quiet one does.
-uint64_t ThreadCpuNanos();
 
 // Host time of `op_class` in `profile` (0 if absent).
 double ClassHostUs(const v1::ModelHostProfile& profile, v1::OpClass op_class);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "runtime/platform/clock.h"
 #include "service/model_repository.h"
 #include "service/pytorch_mobile_stack.h"
 #include "service/tensor_data.h"
@@ -274,8 +275,9 @@ std::string Basename(const std::string& path) {
 
 }  // namespace
 
-absl::StatusOr<v1::ModelHostProfile> MeasurePytorchMobileHostProfile(
-    const std::string& model, const std::string& path, const ProfileOptions& options) {
+absl::StatusOr<OperatorProfile> MeasurePytorchMobileOperators(const std::string& model,
+                                                              const std::string& path,
+                                                              const ProfileOptions& options) {
   // The inputs: the signature of the model.pte beside the .ptl.
   const std::string folder = Dirname(path);
   absl::StatusOr<std::unique_ptr<ModelRepository>> repository =
@@ -294,7 +296,8 @@ absl::StatusOr<v1::ModelHostProfile> MeasurePytorchMobileHostProfile(
   absl::StatusOr<std::unique_ptr<LoadedModel>> loaded = stack.Load(path, StackOptions());
   if (!loaded.ok()) return loaded.status();
 
-  v1::ModelHostProfile out;
+  OperatorProfile profile;
+  v1::ModelHostProfile& out = profile.summary;
   out.set_stack(v1::STACK_PYTORCH_MOBILE);
   out.set_model(model);
   out.set_kernels(v1::KERNELS_DEFAULT);
@@ -344,14 +347,17 @@ absl::StatusOr<v1::ModelHostProfile> MeasurePytorchMobileHostProfile(
   out.set_total_us(totals[totals.size() / 2] / 1e3);
   out.set_runs(static_cast<uint32_t>(runs));
 
-  std::vector<ProfiledOperator> profiled;
   for (OperatorRecord& op : ops) {
     std::sort(op.nanos.begin(), op.nanos.end());
-    const double median = op.nanos.empty() ? 0 : static_cast<double>(op.nanos[op.nanos.size() / 2]);
-    profiled.push_back({op.work, median});
+    ProfiledOperator profiled;
+    profiled.name = op.name;
+    profiled.kernel = "lite_interpreter";
+    profiled.work = op.work;
+    profiled.nanos = op.nanos.empty() ? 0 : static_cast<double>(op.nanos[op.nanos.size() / 2]);
+    profile.operators.push_back(std::move(profiled));
   }
-  SummarizeOperators(profiled, options, &out);
-  return out;
+  SummarizeOperators(&profile.operators, options, &out);
+  return profile;
 }
 
 }  // namespace service

@@ -9,7 +9,7 @@
 // opens a RecordFunction of scope LITE_INTERPRETER around every operator it
 // calls (torch/csrc/jit/mobile/interpreter.cpp, libtorch 1.13), and a
 // thread-local callback restricted to that scope reads the thread CPU clock
-// (host_profiler.h's ThreadCpuNanos) at its start and end. The same
+// (runtime/platform/clock.h ThreadCpuNanos) at its start and end. The same
 // observation is what torch.autograd.profiler shows for a lite-interpreter
 // module; its Kineto edge profiler (KinetoEdgeCPUProfiler) is not built in
 // Debian's libtorch. `warmup` runs, then `runs` runs timed without the
@@ -42,13 +42,16 @@ namespace edgefleet {
 namespace service {
 
 // Measures the .ptl at `path` (a model folder's model.ptl, with its
-// model.pte beside it) as `model` on the old stack. Errors:
+// model.pte beside it) as `model` on the old stack: the per-class summary
+// and every operator the interpreter called (kernel "lite_interpreter").
+// Errors:
 // FAILED_PRECONDITION where the old stack is not built or not available,
 // the stack's load errors, NOT_FOUND / the runtime's errors for the .pte
 // beside it, INTERNAL when a run fails or the operator sequence changes
 // between runs.
-absl::StatusOr<v1::ModelHostProfile> MeasurePytorchMobileHostProfile(
-    const std::string& model, const std::string& path, const ProfileOptions& options);
+absl::StatusOr<OperatorProfile> MeasurePytorchMobileOperators(const std::string& model,
+                                                              const std::string& path,
+                                                              const ProfileOptions& options);
 
 }  // namespace service
 }  // namespace edgefleet

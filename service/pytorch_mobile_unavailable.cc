@@ -26,9 +26,9 @@ absl::StatusOr<std::unique_ptr<LoadedModel>> PytorchMobileStack::Load(const std:
   return NotBuilt();
 }
 
-absl::StatusOr<v1::ModelHostProfile> MeasurePytorchMobileHostProfile(const std::string&,
-                                                                     const std::string&,
-                                                                     const ProfileOptions&) {
+absl::StatusOr<OperatorProfile> MeasurePytorchMobileOperators(const std::string&,
+                                                              const std::string&,
+                                                              const ProfileOptions&) {
   return NotBuilt();
 }
 

@@ -216,12 +216,7 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   // Load timing on the virtual clock.
   ThermalState thermal(device.thermal(), spec.initial_heat());
   const OsNoise noise(device.os_noise(), spec.seed());
-  // The arm's injected effect (Arm.time_scale), if it applies to this class.
-  const double time_scale =
-      arm.time_scale() > 0 && (arm.time_scale_device_class().empty() ||
-                               arm.time_scale_device_class() == device.name())
-          ? arm.time_scale()
-          : 1.0;
+  const double time_scale = TimeScaleOn(arm, device.name());
   auto busy_interval = [&](double host_us, int threads, uint64_t event) {
     const double clean =
         time_model->ComputeUs(host_us, threads) * time_scale / thermal.speed();

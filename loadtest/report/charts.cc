@@ -262,5 +262,38 @@ std::string RateChart(const Report& report, bool anr) {
   return svg.Finish();
 }
 
+std::string ExplanationChart(const ClassExplanation& e) {
+  constexpr int kWidth = 640;
+  constexpr double kLeft = 130, kRight = 90, kTop = 44, kBottom = 34, kBar = 12, kGap = 9;
+  const size_t n = e.classes.size();
+  const int height = static_cast<int>(kTop + n * (2 * kBar + kGap) + kBottom);
+  Svg svg(kWidth, height, "chart-explain",
+          e.device_class + " predicted device time per operator class");
+  svg.Text(10, 18, e.device_class + ": device time per inference by operator class", "title");
+  double max_us = 0;
+  for (const ExplanationRow& r : e.classes) max_us = std::max({max_us, r.a_us, r.b_us});
+  const Scale x(0, max_us > 0 ? max_us * 1.05 : 1, kLeft, kWidth - kRight);
+  const Metric duration = Metric::kSteadyLatency;  // formats microseconds
+  for (size_t i = 0; i < n; ++i) {
+    const ExplanationRow& r = e.classes[i];
+    const double y = kTop + i * (2 * kBar + kGap);
+    svg.Text(kLeft - 6, y + kBar + 4, r.name, "label", "end");
+    const double us[2] = {r.a_us, r.b_us}, share[2] = {r.share_a, r.share_b};
+    for (int arm = 0; arm < 2; ++arm) {
+      svg.Rect(kLeft, y + arm * kBar, x(us[arm]) - kLeft, kBar - 1, kArmClass[arm],
+               std::string(arm == 0 ? "A " : "B ") + r.name + ": " +
+                   FormatValue(duration, us[arm]) + " (" + FormatPercent(share[arm]) +
+                   " of the total)");
+    }
+    svg.Text(x(std::max(r.a_us, r.b_us)) + 4, y + kBar + 4,
+             FormatDelta(duration, r.b_us - r.a_us), "small");
+  }
+  XAxis(svg, x, kTop + n * (2 * kBar + kGap), duration, /*percent=*/false);
+  Legend(svg, kLeft, 34,
+         {{"arm-a", "A " + FormatValue(duration, e.a_us)},
+          {"arm-b", "B " + FormatValue(duration, e.b_us)}});
+  return svg.Finish();
+}
+
 }  // namespace loadtest
 }  // namespace edgefleet

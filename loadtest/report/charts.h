@@ -2,7 +2,8 @@
 // load-time split and peak-memory bars per scope, and ANR / OOM rates with
 // Wilson whiskers against their guardrails. Each chart's root <svg> carries
 // the class "chart" plus one of chart-cdf, chart-load, chart-memory,
-// chart-rate-anr, chart-rate-oom, which the render test looks for.
+// chart-rate-anr, chart-rate-oom, chart-explain, which the render test
+// looks for.
 // Pure functions; thread-safe.
 
 #ifndef EDGEFLEET_LOADTEST_REPORT_CHARTS_H_
@@ -27,6 +28,10 @@ std::string MemoryChart(const Report& report);
 // ANR (anr == true) or OOM rate per scope and arm with Wilson intervals
 // and, for ANR, the guardrail ceilings.
 std::string RateChart(const Report& report, bool anr);
+
+// One device class's predicted device time per operator class, arm A and
+// arm B bars, classes by decreasing |B - A| (explanation.h).
+std::string ExplanationChart(const ClassExplanation& explanation);
 
 }  // namespace loadtest
 }  // namespace edgefleet

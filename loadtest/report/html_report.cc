@@ -136,6 +136,38 @@ void ChecksTable(const Report& report, std::ostringstream& html) {
   html << "</table>\n";
 }
 
+void ExplanationTable(const char* what, const std::vector<ExplanationRow>& rows,
+                      std::ostringstream& html) {
+  const Metric duration = Metric::kSteadyLatency;  // formats microseconds
+  html << "<table class=\"explain\"><tr><th>" << what
+       << "</th><th>A</th><th>B</th><th>B − A</th><th>share of A</th><th>share of B</th>"
+          "<th>share of the change</th></tr>\n";
+  for (const ExplanationRow& r : rows) {
+    html << "<tr><td><code>" << Esc(r.name) << "</code></td><td>"
+         << FormatValue(duration, r.a_us) << "</td><td>" << FormatValue(duration, r.b_us)
+         << "</td><td>" << FormatDelta(duration, r.b_us - r.a_us) << "</td><td>"
+         << FormatPercent(r.share_a) << "</td><td>" << FormatPercent(r.share_b) << "</td><td>"
+         << FormatSignedPercent(r.share_of_change) << "</td></tr>\n";
+  }
+  html << "</table>\n";
+}
+
+void Explanation(const Report& report, std::ostringstream& html) {
+  if (report.explanation.empty()) return;
+  html << "<h2>What explains the difference (predicted device time per inference)</h2>\n"
+       << "<p>Per device class, the operator classes and operators whose device time "
+          "changed most from A to B, as the emulator's device model predicts it "
+          "(<code>edgefleet.v1.Emulator/Profile</code>: each arm's operators measured on "
+          "the host, times the class's fitted per-operator-class factors; every operator "
+          "includes its fixed per-operator overhead). Shares are of each arm's total and "
+          "of the total's change.</p>\n";
+  for (const ClassExplanation& e : report.explanation) {
+    html << "<h3>" << Esc(e.device_class) << "</h3>\n" << ExplanationChart(e) << "\n";
+    ExplanationTable("operator class", e.classes, html);
+    ExplanationTable("operator", e.operators, html);
+  }
+}
+
 }  // namespace
 
 std::string RenderHtmlReport(const Report& report) {
@@ -178,6 +210,7 @@ std::string RenderHtmlReport(const Report& report) {
        << "\n<h2>ANR and OOM rates</h2>\n" << RateChart(report, /*anr=*/true)
        << "\n" << RateChart(report, /*anr=*/false) << "\n";
   RateTable(report, html);
+  Explanation(report, html);
   html << "<h2>Sample ratio and sample counts (LoadGen early stopping, "
        << FormatNumber(100 * report.options.early_stopping_confidence)
        << " %)</h2>\n";

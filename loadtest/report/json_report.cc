@@ -211,6 +211,30 @@ std::string RenderJsonReport(const Report& report) {
            {"failure", Rate(s.failure)}}}});
   }
   j["scopes"] = std::move(scopes);
+  // What explains the difference (explanation.h): device microseconds per
+  // inference; shares as fractions.
+  Json explanation = Json::array();
+  for (const ClassExplanation& e : report.explanation) {
+    auto rows = [](const std::vector<ExplanationRow>& list) {
+      Json out = Json::array();
+      for (const ExplanationRow& r : list) {
+        out.push_back({{"name", r.name},
+                       {"a_us", r.a_us},
+                       {"b_us", r.b_us},
+                       {"change_us", r.b_us - r.a_us},
+                       {"share_a", r.share_a},
+                       {"share_b", r.share_b},
+                       {"share_of_change", r.share_of_change}});
+      }
+      return out;
+    };
+    explanation.push_back({{"device_class", e.device_class},
+                           {"a_us", e.a_us},
+                           {"b_us", e.b_us},
+                           {"operator_classes", rows(e.classes)},
+                           {"operators", rows(e.operators)}});
+  }
+  j["explanation"] = std::move(explanation);
   return j.dump(1) + "\n";
 }
 

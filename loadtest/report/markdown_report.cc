@@ -124,6 +124,39 @@ void Details(const ScopeReport& s, const AnalysisOptions& o,
      << "</details>\n\n";
 }
 
+void ExplanationTable(const char* what, const std::vector<ExplanationRow>& rows,
+                      std::ostringstream& md) {
+  const Metric duration = Metric::kSteadyLatency;  // formats microseconds
+  md << "| " << what << " | A | B | B − A | share of A | share of B | share of the change |\n"
+     << "|---|---|---|---|---|---|---|\n";
+  for (const ExplanationRow& r : rows) {
+    md << "| `" << r.name << "` | " << FormatValue(duration, r.a_us) << " | "
+       << FormatValue(duration, r.b_us) << " | " << FormatDelta(duration, r.b_us - r.a_us)
+       << " | " << FormatPercent(r.share_a) << " | " << FormatPercent(r.share_b) << " | "
+       << FormatSignedPercent(r.share_of_change) << " |\n";
+  }
+  md << "\n";
+}
+
+void Explanation(const Report& report, std::ostringstream& md) {
+  if (report.explanation.empty()) return;
+  const Metric duration = Metric::kSteadyLatency;
+  md << "\n### What explains the difference (predicted device time per inference)\n\n"
+     << "Per device class, the operator classes and operators whose device time "
+        "changed most from A to B, as the emulator's device model predicts it "
+        "(`edgefleet.v1.Emulator/Profile`: each arm's operators measured on the "
+        "host, times the class's fitted per-operator-class factors; every "
+        "operator includes its fixed per-operator overhead). Shares are of each "
+        "arm's total and of the total's change.\n\n";
+  for (const ClassExplanation& e : report.explanation) {
+    md << "**" << e.device_class << "**: A " << FormatValue(duration, e.a_us) << ", B "
+       << FormatValue(duration, e.b_us) << " ("
+       << FormatSignedPercent(e.a_us > 0 ? e.b_us / e.a_us - 1 : 0) << ")\n\n";
+    ExplanationTable("operator class", e.classes, md);
+    ExplanationTable("operator", e.operators, md);
+  }
+}
+
 }  // namespace
 
 std::string RenderMarkdownReport(const Report& report) {
@@ -224,6 +257,8 @@ std::string RenderMarkdownReport(const Report& report) {
               s.anr.verdict, WorseVerdict(s.oom.verdict, s.failure.verdict)))
        << " |\n";
   }
+
+  Explanation(report, md);
 
   md << "\n### Sample ratio and sample counts\n\n"
      << "| scope | sessions A / B | χ² p-value | steady latency p90: enough? "

@@ -164,6 +164,33 @@ struct ScopeReport {
   Verdict verdict = Verdict::kInconclusive;  // Worst of metrics and rates.
 };
 
+// One arm's predicted device time per inference on one device class, from
+// the emulator's Profile RPC (docs/service.md): per operator class and per
+// operator name (summed over the operator's executions).
+struct DeviceTimeBreakdown {
+  std::string device_class;
+  double device_us = 0;
+  std::map<std::string, double> classes;    // class name -> device us
+  std::map<std::string, double> operators;  // operator name -> device us
+};
+
+// An operator class or operator of the "what explains the difference"
+// section (explanation.h).
+struct ExplanationRow {
+  std::string name;
+  double a_us = 0, b_us = 0;        // device time per inference, arm A / B
+  double share_a = 0, share_b = 0;  // of that arm's total device time
+  // (b - a) over the change of the totals; 0 when the totals are equal.
+  double share_of_change = 0;
+};
+
+struct ClassExplanation {
+  std::string device_class;
+  double a_us = 0, b_us = 0;  // totals
+  std::vector<ExplanationRow> classes;    // largest |b - a| first
+  std::vector<ExplanationRow> operators;  // the top ones by |b - a|
+};
+
 enum class RunStatus { kPass, kRegression, kInconclusive, kInvalid };
 
 const char* RunStatusName(RunStatus status);  // "pass", ...
@@ -192,6 +219,9 @@ struct Report {
   RunStatus status = RunStatus::kInconclusive;
   // One line per finding behind a non-pass status.
   std::vector<std::string> reasons;
+  // "What explains the difference" per device class (explanation.h); empty
+  // when the report was made without the arms' device-time profiles.
+  std::vector<ClassExplanation> explanation;
 };
 
 }  // namespace loadtest

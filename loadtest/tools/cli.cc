@@ -1,5 +1,6 @@
 #include "loadtest/tools/cli.h"
 
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 
 #include "loadtest/report/analysis.h"
 #include "loadtest/report/exit_code.h"
+#include "loadtest/report/explanation.h"
 #include "loadtest/report/html_report.h"
 #include "loadtest/report/json_report.h"
 #include "loadtest/report/markdown_report.h"
@@ -27,6 +29,7 @@
 #include "loadtest/driver/driver.h"
 #include "loadtest/driver/fleet_plan.h"
 #include "loadtest/driver/preflight.h"
+#include "loadtest/driver/profiles.h"
 #include "service/admin_token.h"
 #include "service/transport_security.h"
 #include "loadtest/tools/campaign.h"
@@ -63,6 +66,9 @@ constexpr char kRunUsage[] =
   --tls_server_name NAME   TLS: the name to verify instead of the address's host
   --admin_token_file FILE  the servers' admin token, sent with SetCalibration (servers
                            started with --admin_token_file require it)
+  --explain 1|0            whole fleet: before the sessions, ask the first server for
+                           both arms' device-time profiles on every class (Profile RPC)
+                           for the reports' "what explains the difference" section (1)
   report flags (whole fleet), as `report`: --confidence X (0.95), --min-effect X (0.05),
                            --replicates N (1000), --threads N (the host's cores),
                            --stratify 1|0 (1)
@@ -306,9 +312,12 @@ int WriteReport(const Report& report, const std::filesystem::path& dir,
 
 int WriteReports(const ResultSet& results, const AnalysisOptions& o,
                  const std::filesystem::path& dir, std::ostream& out,
-                 std::ostream& err) {
+                 std::ostream& err,
+                 const std::vector<ClassExplanation>& explanation = {}) {
   if (absl::Status st = CheckReportOptions(o); !st.ok()) return Fail(err, st);
-  return WriteReport(Analyze(Aggregate(results), o), dir, out, err);
+  Report report = Analyze(Aggregate(results), o);
+  report.explanation = explanation;
+  return WriteReport(report, dir, out, err);
 }
 
 int ReportCommand(Flags& flags, std::ostream& out, std::ostream& err) {
@@ -322,6 +331,24 @@ int ReportCommand(Flags& flags, std::ostream& out, std::ostream& err) {
 }
 
 #ifdef EF_LOADTEST_HAVE_DRIVER
+// The report's view of a Profile answer: device us per class and per
+// operator name (summed over the operator's executions).
+DeviceTimeBreakdown ToBreakdown(const v1::ProfileResponse& profile) {
+  DeviceTimeBreakdown out;
+  out.device_class = profile.device_class();
+  out.device_us = profile.device_us();
+  for (const v1::OpClassDeviceTime& c : profile.classes()) {
+    std::string name = v1::OpClass_Name(c.op_class());
+    if (name.rfind("OP_CLASS_", 0) == 0) name = name.substr(9);
+    for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (c.device_us() > 0) out.classes[name] += c.device_us();
+  }
+  for (const v1::OperatorDeviceTime& op : profile.operators()) {
+    out.operators[op.name()] += op.device_us();
+  }
+  return out;
+}
+
 int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   const std::string spec_path = flags.GetString("spec", "");
   const std::string servers = flags.GetString("server", "");
@@ -337,6 +364,7 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   const std::string tls_server_name = flags.GetString("tls_server_name", "");
   const std::string admin_token_file = flags.GetString("admin_token_file", "");
   const int64_t looks = flags.GetInt("looks", 1);
+  const bool explain = flags.GetInt("explain", 1) != 0;
   AnalysisOptions o = ReportOptions(flags);
   const std::string spending = flags.GetString("spending", SpendingName(o.spending));
   if (flags.help()) return Help(flags, kRunUsage, out, err);
@@ -396,6 +424,25 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   out << "calibration " << preflight->calibration_fingerprint << " (from "
       << (calibration_path.empty() ? preflight->calibration_source : calibration_path)
       << ") on " << options.addresses.size() << " server(s)\n";
+  std::vector<ClassExplanation> explanation;
+  if (explain && shard->IsWhole()) {
+    ProfileFetchOptions fetch;
+    fetch.address = options.addresses.front();
+    fetch.credentials = options.credentials;
+    fetch.tls_server_name = options.tls_server_name;
+    absl::StatusOr<std::vector<std::pair<v1::ProfileResponse, v1::ProfileResponse>>> profiles =
+        FetchProfiles(plan->spec, fetch);
+    if (!profiles.ok()) {
+      return Fail(err, absl::Status(profiles.status().code(),
+                                    absl::StrCat(profiles.status().message(),
+                                                 " (--explain 0 runs without the profiles)")));
+    }
+    std::vector<std::pair<DeviceTimeBreakdown, DeviceTimeBreakdown>> pairs;
+    for (const auto& [a, b] : *profiles) pairs.emplace_back(ToBreakdown(a), ToBreakdown(b));
+    explanation = Explain(pairs);
+    out << "device-time profiles of both arms on " << pairs.size() << " class(es) from "
+        << fetch.address << "\n";
+  }
   const bool tty = isatty(STDERR_FILENO) != 0;
   if (progress == "on" || (progress == "auto" && tty)) options.progress = &err;
   DriverStats stats;
@@ -443,8 +490,11 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
         << ": merge all shards with `edgefleet-loadtest merge`, then `report`\n";
     return kExitPass;
   }
-  if (looks > 1) return WriteReport(sequential_report, dir, out, err);
-  return WriteReports(*results, o, dir, out, err);
+  if (looks > 1) {
+    sequential_report.explanation = std::move(explanation);
+    return WriteReport(sequential_report, dir, out, err);
+  }
+  return WriteReports(*results, o, dir, out, err, explanation);
 }
 
 bool ParseMetric(const std::string& name, Metric* metric) {

@@ -3,6 +3,7 @@
 // our reader, the reader on the real runtime's sample file, and the reader's
 // refusal of malformed input.
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "flatbuffers/flatbuffers.h"
@@ -175,24 +177,42 @@ TEST_F(DevtoolsTest, FullBufferDropsAndCountsWithoutFailing) {
   }
 }
 
-// Counts instruction starts and ends: the instruction-only observer view.
-class CountingObserver final : public InstructionObserver {
- public:
-  void OnInstructionStart(size_t, size_t pc) override { starts.push_back(pc); }
-  void OnInstructionEnd(size_t, size_t pc) override { ends.push_back(pc); }
-  std::vector<size_t> starts, ends;
-};
-
-TEST_F(DevtoolsTest, InstructionObserverSeesOnlyInstructions) {
+// The thread CPU clock leaves out time the thread does not run (here a
+// sleep); the monotonic clock counts it. Then a traced execute on the CPU
+// clock: every instruction's span inside the execute's.
+TEST_F(DevtoolsTest, ThreadCpuClockCountsOnlyRunningTime) {
+  for (const TraceClock clock : {TraceClock::kMonotonic, TraceClock::kThreadCpu}) {
+    std::vector<TraceRecord> buffer(4);
+    TraceRecorder recorder({buffer.data(), buffer.size()}, clock);
+    const TraceToken token = recorder.Begin({TraceEventKind::kExecute, "sleep"});
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    recorder.End(token);
+    const uint64_t ns = recorder.record(0).end_ns - recorder.record(0).start_ns;
+    if (clock == TraceClock::kMonotonic) {
+      EXPECT_GE(ns, 30000000u);
+    } else {
+      EXPECT_LT(ns, 10000000u);  // a sleeping thread uses (almost) no CPU
+    }
+  }
+  std::vector<TraceRecord> buffer(1024);
+  TraceRecorder recorder({buffer.data(), buffer.size()}, TraceClock::kThreadCpu);
   Method* method = Load(kXnnpack, nullptr);
   ASSERT_NE(method, nullptr);
-  CountingObserver observer;
-  method->set_observer(&observer);
+  method->set_event_tracer(&recorder);
   ASSERT_EQ(Run(*method), Error::kOk);
-  std::vector<size_t> all(method->num_instructions());
-  for (size_t pc = 0; pc < all.size(); ++pc) all[pc] = pc;
-  EXPECT_EQ(observer.starts, all);
-  EXPECT_EQ(observer.ends, all);
+  ASSERT_GT(recorder.size(), method->num_instructions());
+  const TraceRecord& execute = recorder.record(0);
+  ASSERT_EQ(execute.event.kind, TraceEventKind::kExecute);
+  size_t instructions = 0;
+  for (size_t i = 1; i < recorder.size(); ++i) {
+    const TraceRecord& r = recorder.record(i);
+    if (r.event.kind != TraceEventKind::kInstruction) continue;
+    ++instructions;
+    EXPECT_LE(execute.start_ns, r.start_ns);
+    EXPECT_LE(r.start_ns, r.end_ns);
+    EXPECT_LE(r.end_ns, execute.end_ns);
+  }
+  EXPECT_EQ(instructions, method->num_instructions());
 }
 
 TEST_F(DevtoolsTest, EtdumpRoundTripThroughOurReader) {

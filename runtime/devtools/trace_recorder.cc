@@ -4,6 +4,10 @@
 
 namespace edgefleet {
 
+uint64_t TraceRecorder::Now() const {
+  return clock_ == TraceClock::kThreadCpu ? ThreadCpuNanos() : MonotonicNanos();
+}
+
 TraceToken TraceRecorder::Begin(const TraceEvent& event) {
   ++depth_;
   if (event.kind == TraceEventKind::kInstruction) open_instruction_ = event.instruction;
@@ -18,12 +22,12 @@ TraceToken TraceRecorder::Begin(const TraceEvent& event) {
   }
   r.depth = depth_ - 1;
   r.end_ns = 0;
-  r.start_ns = MonotonicNanos();  // last, so the recorder's own work is outside
+  r.start_ns = Now();  // last, so the recorder's own work is outside
   return static_cast<TraceToken>(size_++);
 }
 
 void TraceRecorder::End(TraceToken token) {
-  const uint64_t now = MonotonicNanos();
+  const uint64_t now = Now();
   if (depth_ > 0) --depth_;
   if (token >= size_) return;  // dropped (or not ours)
   TraceRecord& r = buffer_[token];
@@ -39,7 +43,7 @@ void TraceRecorder::Record(const TraceEvent& event) {
   TraceRecord& r = buffer_[size_++];
   r.event = event;
   r.depth = depth_;
-  r.start_ns = r.end_ns = MonotonicNanos();
+  r.start_ns = r.end_ns = Now();
 }
 
 void TraceRecorder::Clear() {

@@ -1,5 +1,8 @@
 // TraceRecorder: an EventTracer that keeps events in a caller-provided,
-// fixed-size array, with monotonic-clock timestamps.
+// fixed-size array, with timestamps of the monotonic clock (the default:
+// wall time, for traces) or of the executing thread's CPU clock
+// (TraceClock::kThreadCpu: time other processes hold the core is not
+// counted, for cost models measured on a busy host).
 //
 // Allocation-free: the recorder never grows its buffer. When it is full,
 // further events are dropped and counted (dropped()); the events already
@@ -23,16 +26,22 @@
 
 namespace edgefleet {
 
+enum class TraceClock : uint8_t {
+  kMonotonic,  // MonotonicNanos()
+  kThreadCpu,  // ThreadCpuNanos()
+};
+
 struct TraceRecord {
   TraceEvent event;
-  uint64_t start_ns = 0;  // MonotonicNanos() at Begin (or Record)
+  uint64_t start_ns = 0;  // the recorder's clock at Begin (or Record)
   uint64_t end_ns = 0;    // at End; equal to start_ns for point events
   uint32_t depth = 0;     // events open around this one when it began
 };
 
 class TraceRecorder final : public EventTracer {
  public:
-  explicit TraceRecorder(Span<TraceRecord> buffer) : buffer_(buffer) {}
+  explicit TraceRecorder(Span<TraceRecord> buffer, TraceClock clock = TraceClock::kMonotonic)
+      : buffer_(buffer), clock_(clock) {}
 
   TraceToken Begin(const TraceEvent& event) override;
   void End(TraceToken token) override;
@@ -44,9 +53,13 @@ class TraceRecorder final : public EventTracer {
   uint64_t dropped() const { return dropped_; }
   // Forgets every record and the dropped count. REQUIRES: no event open.
   void Clear();
+  TraceClock clock() const { return clock_; }
 
  private:
+  uint64_t Now() const;
+
   Span<TraceRecord> buffer_;
+  TraceClock clock_;
   size_t size_ = 0;
   uint64_t dropped_ = 0;
   uint32_t depth_ = 0;

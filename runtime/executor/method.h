@@ -49,25 +49,6 @@ struct MethodOptions {
   EventTracer* tracer = nullptr;
 };
 
-// The instruction-only view of an EventTracer: start and end of every
-// executed instruction, nothing else. Called on the executing thread;
-// implementations must not allocate in the runtime's arenas.
-class InstructionObserver : public EventTracer {
- public:
-  virtual void OnInstructionStart(size_t chain, size_t pc) = 0;
-  virtual void OnInstructionEnd(size_t chain, size_t pc) = 0;
-
-  TraceToken Begin(const TraceEvent& event) final {
-    if (event.kind != TraceEventKind::kInstruction || event.instruction < 0) return kDroppedEvent;
-    OnInstructionStart(0, static_cast<size_t>(event.instruction));
-    return static_cast<TraceToken>(event.instruction);
-  }
-  void End(TraceToken token) final {
-    if (token != kDroppedEvent) OnInstructionEnd(0, token);
-  }
-  void Record(const TraceEvent&) final {}
-};
-
 class Method {
  public:
   // Errors: kNotFound (no such method), kOperatorMissing (detail names the
@@ -135,8 +116,6 @@ class Method {
   // Tracer for the following executes; may be null. Not owned.
   void set_event_tracer(EventTracer* tracer) { tracer_ = tracer; }
   EventTracer* event_tracer() const { return tracer_; }
-  // Same, for an observer of instructions only.
-  void set_observer(InstructionObserver* observer) { tracer_ = observer; }
 
  private:
   using Instruction = internal::Instruction;

@@ -1,5 +1,5 @@
-// Monotonic clock for timing loads, executions and trace events.
-// Thread-safe.
+// Clocks for timing loads, executions and trace events: the monotonic
+// clock (wall time) and the calling thread's CPU time. Thread-safe.
 
 #ifndef EDGEFLEET_RUNTIME_PLATFORM_CLOCK_H_
 #define EDGEFLEET_RUNTIME_PLATFORM_CLOCK_H_
@@ -10,6 +10,11 @@ namespace edgefleet {
 
 // Nanoseconds since an arbitrary fixed point; never decreases.
 uint64_t MonotonicNanos();
+
+// CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID), nanoseconds:
+// unlike wall time it does not count the time other processes hold the
+// core, so a loaded host measures (nearly) what a quiet one does.
+uint64_t ThreadCpuNanos();
 
 }  // namespace edgefleet
 

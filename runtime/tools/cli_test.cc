@@ -348,6 +348,59 @@ TEST_F(CliTest, FixturesReproduceExpectedOutputs) {
   }
 }
 
+// --dump-intermediates on a fixture: every executed instruction listed,
+// each of the method's outputs among the dumped tensors (bit for bit: the
+// same kernels wrote both), and the bounds refuse with nothing written.
+TEST_F(CliTest, DumpIntermediatesListsInstructionsAndHoldsTheOutputs) {
+  const std::string fixture = EF_SOURCE_DIR "/test/fixtures/two_in_tuple_out";
+  if (access((fixture + "/model.pte").c_str(), R_OK) != 0) GTEST_SKIP() << "no fixture";
+  const std::vector<std::string> inputs = {"--input", fixture + "/input_0.npy", "--input",
+                                           fixture + "/input_1.npy"};
+  std::vector<std::string> args = {"run", fixture + "/model.pte", "--iterations", "0",
+                                   "--dump-intermediates", dir_ + "/dump", "--output-dir",
+                                   dir_ + "/out"};
+  args.insert(args.end(), inputs.begin(), inputs.end());
+  const CliResult r = Cli(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("intermediates"), std::string::npos) << r.out;
+  Result<std::vector<uint8_t>> index = ReadFileBytes(dir_ + "/dump/index.json");
+  ASSERT_TRUE(index.ok());
+  const std::string text(index->begin(), index->end());
+  size_t listed = 0;
+  for (size_t pos = text.find("\"instruction\":"); pos != std::string::npos;
+       pos = text.find("\"instruction\":", pos + 1)) {
+    ++listed;
+  }
+  EXPECT_GE(listed, 3u);  // three outputs, each from its own instruction
+  std::vector<NpyArray> dumped;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_ + "/dump")) {
+    if (entry.path().extension() == ".npy") dumped.push_back(ReadNpy(entry.path().string()));
+  }
+  EXPECT_GE(dumped.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    const NpyArray out = ReadNpy(dir_ + "/out/output_" + std::to_string(i) + ".npy");
+    bool found = false;
+    for (const NpyArray& d : dumped) found |= d.shape == out.shape && d.data == out.data;
+    EXPECT_TRUE(found) << "output " << i << " is not among the dumped tensors";
+  }
+
+  for (const std::vector<std::string>& bound :
+       {std::vector<std::string>{"--dump-max-tensors", "1"},
+        std::vector<std::string>{"--dump-max-bytes", "8"}}) {
+    std::vector<std::string> capped = {"run", fixture + "/model.pte", "--iterations", "0",
+                                       "--dump-intermediates", dir_ + "/capped"};
+    capped.insert(capped.end(), inputs.begin(), inputs.end());
+    capped.insert(capped.end(), bound.begin(), bound.end());
+    const CliResult c = Cli(capped);
+    EXPECT_NE(c.code, 0) << bound[0];
+    EXPECT_NE(c.err.find("--dump-intermediates: the execute's outputs are more than"),
+              std::string::npos)
+        << c.err;
+    EXPECT_EQ(c.err.find('\n'), c.err.size() - 1) << "one line: " << c.err;
+    EXPECT_FALSE(std::filesystem::exists(dir_ + "/capped/index.json"));
+  }
+}
+
 }  // namespace
 }  // namespace tools
 }  // namespace edgefleet

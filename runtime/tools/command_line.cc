@@ -39,7 +39,8 @@ bool TakesValue(const std::string& flag) {
   static const char* const kValueFlags[] = {"--method",  "--input",   "--output-dir",
                                             "--iterations", "--warmup", "--threads",
                                             "--load-mode", "--seed", "--etdump",
-                                            "--trace"};
+                                            "--trace", "--dump-intermediates",
+                                            "--dump-max-tensors", "--dump-max-bytes"};
   for (const char* f : kValueFlags) {
     if (flag == f) return true;
   }
@@ -68,6 +69,14 @@ Error ApplyFlag(bool is_run, const std::string& flag, const std::string& value,
   } else if (flag == "--trace") {
     EF_CHECK_OR_RETURN(!value.empty(), Error::kInvalidArgument, "--trace: empty path");
     run.trace = value;
+  } else if (flag == "--dump-intermediates") {
+    EF_CHECK_OR_RETURN(!value.empty(), Error::kInvalidArgument,
+                       "--dump-intermediates: empty path");
+    run.dump_intermediates = value;
+  } else if (flag == "--dump-max-tensors") {
+    return ParseNumber(flag, value, 1, 1000000, &run.dump_max_tensors);
+  } else if (flag == "--dump-max-bytes") {
+    return ParseNumber(flag, value, 1, uint64_t{64} << 30, &run.dump_max_bytes);
   } else if (flag == "--input") {
     run.inputs.push_back(value);
   } else if (flag == "--output-dir") {
@@ -101,7 +110,8 @@ const char* UsageText() {
          "                     [--output-dir DIR] [--iterations N] [--warmup N]\n"
          "                     [--threads N] [--load-mode mmap|file] [--portable-only]\n"
          "                     [--seed N] [--json] [--profile] [--etdump FILE]\n"
-         "                     [--trace FILE]\n"
+         "                     [--trace FILE] [--dump-intermediates DIR]\n"
+         "                     [--dump-max-tensors N] [--dump-max-bytes N]\n"
          "       edgefleet-run inspect MODEL.pte [--portable-only] [--json]\n"
          "\n"
          "run      loads MODEL.pte, runs METHOD (default forward) once, then --warmup\n"
@@ -112,6 +122,10 @@ const char* UsageText() {
          "         timing and prints the time per operator and kernel; --etdump writes\n"
          "         the load and those executes as an ExecuTorch ETDump file (for the\n"
          "         ExecuTorch Inspector), --trace as Chrome trace JSON (Perfetto).\n"
+         "         --dump-intermediates runs one more execute and writes each\n"
+         "         instruction's output tensors to DIR (.npy files and index.json), at\n"
+         "         most --dump-max-tensors (10000) tensors and --dump-max-bytes\n"
+         "         (1073741824) bytes: past either bound it fails and writes nothing.\n"
          "inspect  prints the program layout and, per method, inputs, outputs, memory,\n"
          "         operators, delegates and the kernel each instruction resolves to.\n";
 }

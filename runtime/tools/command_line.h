@@ -4,6 +4,7 @@
 //       [--output-dir DIR] [--iterations N] [--warmup N] [--threads N]
 //       [--load-mode mmap|file] [--portable-only] [--seed N] [--json]
 //       [--profile] [--etdump FILE] [--trace FILE]
+//       [--dump-intermediates DIR] [--dump-max-tensors N] [--dump-max-bytes N]
 //   edgefleet-run inspect MODEL.pte [--portable-only] [--json]
 //   edgefleet-run --help
 //
@@ -38,6 +39,12 @@ struct RunOptions {
   bool profile = false;             // per-operator times over extra executes
   std::string etdump;               // non-empty: ETDump of load and the traced executes
   std::string trace;                // non-empty: Chrome trace JSON of the same
+  // Non-empty: one extra execute's instruction outputs into this directory
+  // (intermediate_dump.h), at most dump_max_tensors tensors and
+  // dump_max_bytes bytes.
+  std::string dump_intermediates;
+  uint64_t dump_max_tensors = 10000;
+  uint64_t dump_max_bytes = uint64_t{1} << 30;
 };
 
 struct InspectOptions {

@@ -12,6 +12,7 @@
 #include "runtime/tools/chrome_trace.h"
 #include "runtime/tools/error_context.h"
 #include "runtime/tools/file_io.h"
+#include "runtime/tools/intermediate_dump.h"
 #include "runtime/tools/latency_stats.h"
 #include "runtime/tools/npy.h"
 #include "runtime/tools/npy_tensors.h"
@@ -209,6 +210,22 @@ Result<RunReport> RunModel(const RunOptions& options) {
     report.trace_dropped = recorder->dropped();
     if (options.profile) report.profile = SummarizeProfile(*recorder, *method);
     EF_RETURN_IF_ERROR(ExportTrace(*recorder, options));
+  }
+
+  if (!options.dump_intermediates.empty()) {
+    IntermediateDump dump(*method, static_cast<size_t>(options.dump_max_tensors),
+                          options.dump_max_bytes);
+    method->set_event_tracer(&dump);
+    const Error error = RunOnce(*inputs, *method);
+    method->set_event_tracer(nullptr);
+    EF_RETURN_IF_ERROR(error);
+    EF_CHECK_OR_RETURN(dump.overflowed().empty(), Error::kOutOfResources,
+                       "--dump-intermediates: the execute's outputs are %s (raise "
+                       "--dump-max-tensors / --dump-max-bytes); nothing written",
+                       dump.overflowed().c_str());
+    EF_RETURN_IF_ERROR(dump.Write(options.dump_intermediates, options.model, options.method));
+    report.dumped_tensors = dump.tensors();
+    report.dumped_bytes = dump.bytes();
   }
 
   EF_RETURN_IF_ERROR(CollectOutputs(*method, options.output_dir, &report));

@@ -107,6 +107,11 @@ std::string RunReportToJson(const RunReport& report) {
     if (!o.trace.empty()) json.Key("chrome_trace").String(o.trace);
     json.EndObject();
   }
+  if (!o.dump_intermediates.empty()) {
+    json.Key("intermediates").BeginObject().Key("dir").String(o.dump_intermediates);
+    json.Key("tensors").Uint(report.dumped_tensors).Key("bytes").Uint(report.dumped_bytes);
+    json.EndObject();
+  }
   if (o.profile) {
     json.Key("profile").BeginArray();
     for (const OpProfileRow& row : report.profile) {
@@ -158,6 +163,12 @@ std::string RunReportToText(const RunReport& report) {
             static_cast<unsigned long long>(report.trace_dropped),
             o.etdump.empty() ? "" : ", etdump -> ", o.etdump.c_str(),
             o.trace.empty() ? "" : ", chrome trace -> ", o.trace.c_str());
+  }
+  if (!o.dump_intermediates.empty()) {
+    Appendf(&out, "intermediates %llu tensors, %llu bytes -> %s\n",
+            static_cast<unsigned long long>(report.dumped_tensors),
+            static_cast<unsigned long long>(report.dumped_bytes),
+            o.dump_intermediates.c_str());
   }
   if (o.profile) {
     Appendf(&out, "profile     %-44s %-9s %6s %10s %6s\n", "operator", "kernel", "instrs",

@@ -40,6 +40,9 @@ struct RunReport {
   // it dropped because its buffer was full.
   uint64_t trace_events = 0;
   uint64_t trace_dropped = 0;
+  // With --dump-intermediates: tensors and bytes written.
+  uint64_t dumped_tensors = 0;
+  uint64_t dumped_bytes = 0;
 };
 
 // One JSON object (no trailing newline).

@@ -96,6 +96,40 @@ TEST_F(FleetDriverTest, EndToEndReportsMatchTheSessions) {
   EXPECT_EQ(fleet_sessions, results->records().size());
   EXPECT_NE(ReadText(dir / "report.md").find("small_cnn.edgefleet"), std::string::npos);
   EXPECT_NE(out.find("HTML report: "), std::string::npos);
+
+  // What explains the difference: both arms' Profile answers per class of
+  // the spec, as a Profile call through the generated stub gives them.
+  ASSERT_EQ(report["explanation"].size(), 2u);
+  auto stub = v1::Emulator::NewStub(
+      grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
+  for (const nlohmann::json& e : report["explanation"]) {
+    const std::string device_class = e["device_class"].get<std::string>();
+    double totals[2] = {0, 0};
+    const char* arms[2] = {"small_cnn.pytorch-mobile", "small_cnn.edgefleet"};  // A, B
+    for (int arm = 0; arm < 2; ++arm) {
+      grpc::ClientContext context;
+      v1::ProfileRequest request;
+      request.set_arm(arms[arm]);
+      request.set_device_class(device_class);
+      v1::ProfileResponse profile;
+      ASSERT_TRUE(stub->Profile(&context, request, &profile).ok());
+      totals[arm] = profile.device_us();
+    }
+    EXPECT_DOUBLE_EQ(e["a_us"].get<double>(), totals[0]) << device_class;
+    EXPECT_DOUBLE_EQ(e["b_us"].get<double>(), totals[1]) << device_class;
+    // Every class is listed: the class changes add up to the total's.
+    double change = 0, share = 0;
+    for (const nlohmann::json& row : e["operator_classes"]) {
+      change += row["change_us"].get<double>();
+      share += row["share_of_change"].get<double>();
+    }
+    EXPECT_NEAR(change, totals[1] - totals[0], 1e-6 * totals[0]) << device_class;
+    EXPECT_NEAR(share, 1.0, 1e-9) << device_class;
+    EXPECT_FALSE(e["operators"].empty());
+  }
+  EXPECT_NE(ReadText(dir / "report.md").find("### What explains the difference"),
+            std::string::npos);
+  EXPECT_NE(ReadText(dir / "report.html").find("chart-explain"), std::string::npos);
 }
 
 TEST_F(FleetDriverTest, ShardsMergedGiveTheUnshardedReport) {
@@ -110,7 +144,10 @@ TEST_F(FleetDriverTest, ShardsMergedGiveTheUnshardedReport) {
     args.insert(args.end(), extra.begin(), extra.end());
     return Cli(args, &out);
   };
-  const int whole_code = run({"--out-dir=" + base + "/whole", "--replicates=200", "--threads=2"});
+  // Without the explanation section, which `report` (result files only)
+  // cannot write.
+  const int whole_code = run(
+      {"--out-dir=" + base + "/whole", "--replicates=200", "--threads=2", "--explain=0"});
   ASSERT_NE(whole_code, 1) << out;
   ASSERT_EQ(run({"--shard=0/2", "--out-dir=" + base + "/s"}), 0) << out;
   ASSERT_EQ(run({"--shard=1/2", "--out-dir=" + base + "/s", "--concurrency=1"}), 0) << out;

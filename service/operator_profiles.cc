@@ -1,0 +1,31 @@
+#include "service/operator_profiles.h"
+
+#include <cstdio>
+
+namespace edgefleet {
+namespace service {
+
+absl::StatusOr<std::shared_ptr<const OperatorProfile>> OperatorProfiles::For(
+    const v1::Arm& arm, double ridge_flops_per_byte) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto key = std::make_tuple(static_cast<int>(arm.stack()), arm.model(),
+                                   static_cast<int>(arm.kernels()));
+  auto found = measured_.find(key);
+  if (found != measured_.end()) return found->second;
+  absl::StatusOr<std::string> path =
+      repository_->ModelPath(arm.model(), arm.stack(), arm.kernels());
+  if (!path.ok()) return path.status();
+  fprintf(stderr, "edgefleet-server: measuring per-operator host costs of %s (arm %s)\n",
+          arm.model().c_str(), arm.name().c_str());
+  ProfileOptions options;
+  options.ridge_flops_per_byte = ridge_flops_per_byte;
+  absl::StatusOr<OperatorProfile> measured =
+      MeasureOperatorProfile(arm.model(), *path, arm.stack(), arm.kernels(), options);
+  if (!measured.ok()) return measured.status();
+  auto shared = std::make_shared<const OperatorProfile>(*std::move(measured));
+  measured_.emplace(key, shared);
+  return shared;
+}
+
+}  // namespace service
+}  // namespace edgefleet
