@@ -53,7 +53,13 @@ int OpenReadBeneath(int dir_fd, const std::string& relative) {
                          ? openat(current, part.c_str(), kFlags | O_NOFOLLOW)
                          : openat(current, part.c_str(),
                                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    const int saved = errno;
+    int saved = errno;
+    struct stat st;
+    // O_DIRECTORY | O_NOFOLLOW on a link fails with ENOTDIR: say ELOOP.
+    if (next < 0 && saved == ENOTDIR &&
+        fstatat(current, part.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+      saved = ELOOP;
+    }
     if (current != dir_fd) close(current);
     errno = saved;
     if (next < 0 || slash == std::string::npos) return next;

@@ -27,8 +27,8 @@ if command -v docker-compose >/dev/null; then compose_cmd=(docker-compose)
 elif docker compose version >/dev/null 2>&1; then compose_cmd=(docker compose); fi
 compose() { "${compose_cmd[@]}" -p "$project" -f deploy/docker/compose.yaml "$@"; }
 cleanup() {
-  docker rm -f "$name" >/dev/null 2>&1 || true
-  if [ -f "$work/compose-up" ]; then compose --profile driver down -t 40 >/dev/null 2>&1 || true; fi
+  docker rm -f -v "$name" >/dev/null 2>&1 || true
+  if [ -f "$work/compose-up" ]; then compose --profile driver down -v -t 40 >/dev/null 2>&1 || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -161,6 +161,6 @@ done
 [ -n "$rule" ] || fail "the recording rule arm_device_class:edgefleet_sessions:rate5m has no data"
 echo "ok   Prometheus: 24 sessions over 3 scraped replicas, recording rules evaluated ($rule series)"
 passed=$((passed + 1))
-compose --profile driver down -t 40 >/dev/null 2>&1
+compose --profile driver down -v -t 40 >/dev/null 2>&1
 rm -f "$work/compose-up"
 echo "$passed passed, 0 failed"
