@@ -44,7 +44,7 @@ docker run -d --name "$name" --network=host --read-only --tmpfs /tmp edgefleet:l
   --arms=/opt/edgefleet/fleet_specs/demo_arms.textproto \
   --calibration=/var/lib/edgefleet/calibration.textproto --calibration_samples=3 >/dev/null
 for i in $(seq 1 150); do
-  docker exec "$name" /opt/edgefleet/bin/edgefleet-server health --address=127.0.0.1:"$port" \
+  docker exec "$name" /opt/edgefleet/bin/edgefleet-health --address=127.0.0.1:"$port" \
     --timeout_s=2 2>/dev/null && break
   [ "$(docker inspect -f '{{.State.Running}}' "$name")" = true ] || fail "server exited"
   [ "$i" -lt 150 ] || fail "not SERVING after 300 s"
@@ -52,11 +52,23 @@ for i in $(seq 1 150); do
 done
 echo "ok   server SERVING (health subcommand) as uid $(docker exec "$name" id -u), read-only root"
 docker exec "$name" sh -c 'touch /opt/edgefleet/x' 2>/dev/null && fail "root filesystem is writable"
-# What an exec probe costs (the Kubernetes TLS probes run this; docs/deploy.md).
-probe_start=$(date +%s%N)
-docker exec "$name" /opt/edgefleet/bin/edgefleet-server health --address=127.0.0.1:"$port" \
-  --timeout_s=5 >/dev/null || fail "health probe failed on a SERVING server"
-echo "     one health probe (docker exec, warm page cache): $(( ($(date +%s%N) - probe_start) / 1000000 )) ms"
+# The image's own HEALTHCHECK (edgefleet-health every 15 s) must report healthy.
+for i in $(seq 1 30); do
+  health=$(docker inspect -f '{{.State.Health.Status}}' "$name")
+  [ "$health" = healthy ] && break
+  sleep 2
+done
+[ "$health" = healthy ] || fail "Docker HEALTHCHECK status '$health' after 60 s, want healthy"
+echo "ok   the image's HEALTHCHECK reports healthy"
+passed=$((passed + 1))
+# What an exec probe costs (Docker's HEALTHCHECK and the Kubernetes TLS
+# probes run edgefleet-health; docs/deploy.md): CPU seconds of one probe
+# by the libtorch-free client and by the server's own subcommand.
+for probe in /opt/edgefleet/bin/edgefleet-health "/opt/edgefleet/bin/edgefleet-server health"; do
+  cost=$(docker exec "$name" bash -c "TIMEFORMAT='%U %S %R'; { time $probe --address=127.0.0.1:$port --timeout_s=5 >/dev/null; } 2>&1") ||
+    fail "$probe failed on a SERVING server"
+  echo "     one probe, $probe: $(echo "$cost" | awk '{printf "%.2f s CPU, %.2f s wall", $1 + $2, $3}')"
+done
 passed=$((passed + 1))
 
 cat >"$work/fleet.textproto" <<'SPEC'
@@ -121,7 +133,7 @@ for i in 1 2 3; do
   p="EDGEFLEET_PORT_$i"
   servers+="${servers:+,}127.0.0.1:${!p}"
   for t in $(seq 1 150); do
-    compose exec -T "server$i" /opt/edgefleet/bin/edgefleet-server health \
+    compose exec -T "server$i" /opt/edgefleet/bin/edgefleet-health \
       --address=127.0.0.1:"${!p}" --timeout_s=2 >/dev/null 2>&1 && break
     [ "$t" -lt 150 ] || fail "compose replica $i not SERVING after 300 s"
     sleep 2

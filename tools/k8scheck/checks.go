@@ -139,16 +139,23 @@ func checkProbe(where, name string, c corev1.Container, p *corev1.Probe, fail fu
 	case p == nil:
 		fail("%s: container %s has no %s probe", where, c.Name, name)
 	case p.GRPC != nil && tls:
-		fail("%s: container %s serves TLS but its %s probe is kubelet's gRPC probe, which cannot speak TLS (use an exec probe running `edgefleet-server health --tls_ca=...`)", where, c.Name, name)
+		fail("%s: container %s serves TLS but its %s probe is kubelet's gRPC probe, which cannot speak TLS (use an exec probe running `edgefleet-health --tls_ca=...`)", where, c.Name, name)
 	case p.GRPC != nil:
-	case p.Exec != nil && len(p.Exec.Command) >= 2 && strings.HasSuffix(p.Exec.Command[0], "/edgefleet-server") && p.Exec.Command[1] == "health":
+	case p.Exec != nil && isHealthClient(p.Exec.Command):
 		if tls && flagValue(p.Exec.Command, "--tls_ca=") == "" {
 			fail("%s: container %s serves TLS but its %s probe runs the health client without --tls_ca", where, c.Name, name)
 		}
 		checkMountedFiles(where, c, p.Exec.Command, fail)
 	default:
-		fail("%s: container %s: the %s probe is neither kubelet's gRPC probe nor `edgefleet-server health`", where, c.Name, name)
+		fail("%s: container %s: the %s probe is neither kubelet's gRPC probe nor the health client (edgefleet-health)", where, c.Name, name)
 	}
+}
+
+// isHealthClient: the command runs the gRPC health client, edgefleet-health
+// or `edgefleet-server health`.
+func isHealthClient(cmd []string) bool {
+	return len(cmd) >= 1 && strings.HasSuffix(cmd[0], "/edgefleet-health") ||
+		len(cmd) >= 2 && strings.HasSuffix(cmd[0], "/edgefleet-server") && cmd[1] == "health"
 }
 
 // checkMountedFiles: every file flag among args names a path under one of

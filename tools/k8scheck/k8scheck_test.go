@@ -111,7 +111,7 @@ spec:
           readinessProbe:
             exec: {command: [/opt/edgefleet/bin/edgefleet-server, health, --address=127.0.0.1:8001]}
           livenessProbe:
-            exec: {command: [/opt/edgefleet/bin/edgefleet-server, health, --tls_ca=/tls/ca.crt]}
+            exec: {command: [/opt/edgefleet/bin/edgefleet-health, --tls_ca=/tls/ca.crt]}
           resources: {requests: {cpu: "1"}, limits: {cpu: "1"}}
           securityContext: {runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false}
           volumeMounts: [{name: tls, mountPath: /tls}]
