@@ -29,7 +29,7 @@ if ! docker image inspect "$base" >/dev/null 2>&1; then
     { tail -n 5 "$rootfs.log" >&2; echo "make image: debootstrap failed (log $rootfs.log)" >&2; exit 1; }
   tar -C "$rootfs" -c . | docker import - "$base" >/dev/null
 fi
-echo "make image: docker build (the build stage compiles edgefleet-server and edgefleet-loadtest)"
+echo "make image: docker build (the build stage compiles edgefleet-server, edgefleet-loadtest, edgefleet-health)"
 start=$(date +%s)
 "${docker_build[@]}" --progress=plain --network=host --build-arg BASE="$base" \
   -f deploy/docker/Dockerfile -t edgefleet:latest .
