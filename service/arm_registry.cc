@@ -42,9 +42,9 @@ absl::Status ValidateArm(const v1::Arm& arm, const ModelRepository& repository) 
   if (arm.stack() == v1::STACK_PYTORCH_MOBILE && arm.kernels() != v1::KERNELS_DEFAULT) {
     return absl::InvalidArgumentError(prefix + "the pytorch-mobile stack has one kernel choice");
   }
-  absl::StatusOr<std::string> path = repository.ModelPath(arm.model(), arm.stack(), arm.kernels());
-  if (!path.ok()) {
-    return absl::InvalidArgumentError(prefix + std::string(path.status().message()));
+  absl::StatusOr<ModelFile> file = repository.OpenModel(arm.model(), arm.stack(), arm.kernels());
+  if (!file.ok()) {
+    return absl::InvalidArgumentError(prefix + std::string(file.status().message()));
   }
   return absl::OkStatus();
 }
@@ -93,14 +93,14 @@ absl::StatusOr<std::unique_ptr<ArmRegistry>> ArmRegistry::Create(
       arm->set_name(model + ".edgefleet");
       arm->set_stack(v1::STACK_EDGEFLEET);
       arm->set_model(model);
-      if (repository.ModelPath(model, v1::STACK_EDGEFLEET, v1::KERNELS_XNNPACK).ok()) {
+      if (repository.OpenModel(model, v1::STACK_EDGEFLEET, v1::KERNELS_XNNPACK).ok()) {
         v1::Arm* lowered = set.add_arms();
         lowered->set_name(model + ".edgefleet-xnnpack");
         lowered->set_stack(v1::STACK_EDGEFLEET);
         lowered->set_model(model);
         lowered->set_kernels(v1::KERNELS_XNNPACK);
       }
-      if (repository.ModelPath(model, v1::STACK_PYTORCH_MOBILE).ok()) {
+      if (repository.OpenModel(model, v1::STACK_PYTORCH_MOBILE).ok()) {
         v1::Arm* old_arm = set.add_arms();
         old_arm->set_name(model + ".pytorch-mobile");
         old_arm->set_stack(v1::STACK_PYTORCH_MOBILE);

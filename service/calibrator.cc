@@ -47,8 +47,8 @@ absl::StatusOr<v1::HostCost> Calibrator::MeasureCost(const CostKey& key, int sam
   Stack* stack = GetStack(key.stack);
   if (stack == nullptr) return absl::InvalidArgumentError("unknown stack");
   if (absl::Status s = stack->Available(); !s.ok()) return s;
-  absl::StatusOr<std::string> path = repository_->ModelPath(key.model, key.stack, key.kernels);
-  if (!path.ok()) return path.status();
+  absl::StatusOr<ModelFile> file = repository_->OpenModel(key.model, key.stack, key.kernels);
+  if (!file.ok()) return file.status();
   absl::StatusOr<ModelSignature> signature = repository_->Signature(key.model);
   if (!signature.ok()) return signature.status();
   const std::vector<TensorData> inputs = SeededInputs(signature->inputs, /*seed=*/0);
@@ -60,7 +60,7 @@ absl::StatusOr<v1::HostCost> Calibrator::MeasureCost(const CostKey& key, int sam
   for (int i = 0; i < samples; ++i) {
     ComputeSlots::Slot slot = slots_->Acquire();
     model.reset();
-    absl::StatusOr<std::unique_ptr<LoadedModel>> loaded = stack->Load(*path, options);
+    absl::StatusOr<std::unique_ptr<LoadedModel>> loaded = stack->Load(file->path(), options);
     if (!loaded.ok()) return loaded.status();
     model = *std::move(loaded);
     parse.push_back(model->load_facts().host_parse_us);

@@ -65,11 +65,11 @@ absl::StatusOr<const v1::ModelHostProfile*> DeviceTimePredictor::EntryLocked(
     return absl::NotFoundError("model " + model +
                                " is neither in the model repository nor in the host profile");
   }
-  absl::StatusOr<std::string> path = repository_->ModelPath(model, v1::STACK_EDGEFLEET);
-  if (!path.ok()) return path.status();
+  absl::StatusOr<ModelFile> file = repository_->OpenModel(model, v1::STACK_EDGEFLEET);
+  if (!file.ok()) return file.status();
   uint64_t bytes = 0;
   std::string digest;
-  if (absl::Status s = FileStamp(*path, &bytes, &digest); !s.ok()) return s;
+  if (absl::Status s = FileStamp(file->path(), &bytes, &digest); !s.ok()) return s;
   const v1::ModelHostProfile* found =
       FindHostProfile(profile_, v1::STACK_EDGEFLEET, model, v1::KERNELS_DEFAULT, bytes, digest);
   if (found != nullptr) return found;
@@ -77,7 +77,7 @@ absl::StatusOr<const v1::ModelHostProfile*> DeviceTimePredictor::EntryLocked(
   ProfileOptions options;
   options.ridge_flops_per_byte = profile_.ridge_flops_per_byte();
   absl::StatusOr<v1::ModelHostProfile> measured =
-      MeasureHostProfile(model, *path, v1::STACK_EDGEFLEET, v1::KERNELS_DEFAULT, options);
+      MeasureHostProfile(model, file->path(), v1::STACK_EDGEFLEET, v1::KERNELS_DEFAULT, options);
   if (!measured.ok()) return measured.status();
   // The first model with a measurable compute kernel sets the host's ridge
   // point for every later one.

@@ -1,7 +1,8 @@
 // `edgefleet-server health`: a client of the gRPC health protocol
 // (grpc.health.v1.Health/Check) for orchestrators that probe by running a
-// command (containers, exec probes when the gRPC port speaks TLS), so the
-// image needs no extra probe binary.
+// command (containers, exec probes when the gRPC port speaks TLS). Also
+// built alone as `edgefleet-health` (health_main.cc), without libtorch, so
+// that a probe run every few seconds costs little.
 //
 //   edgefleet-server health [--address=HOST:PORT] [--service=NAME]
 //       [--timeout_s=N] [--tls_ca=FILE [--tls_cert=FILE --tls_key=FILE]]

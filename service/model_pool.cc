@@ -22,11 +22,11 @@ absl::StatusOr<ModelPool::Lease> ModelPool::Take(const CostKey& key) {
   Stack* stack = GetStack(key.stack);
   if (stack == nullptr) return absl::InvalidArgumentError("unknown stack");
   if (absl::Status s = stack->Available(); !s.ok()) return s;
-  absl::StatusOr<std::string> path = repository_->ModelPath(key.model, key.stack, key.kernels);
-  if (!path.ok()) return path.status();
+  absl::StatusOr<ModelFile> file = repository_->OpenModel(key.model, key.stack, key.kernels);
+  if (!file.ok()) return file.status();
   StackOptions options;
   options.kernels = key.kernels;
-  absl::StatusOr<std::unique_ptr<LoadedModel>> model = stack->Load(*path, options);
+  absl::StatusOr<std::unique_ptr<LoadedModel>> model = stack->Load(file->path(), options);
   if (!model.ok()) return model.status();
   return Lease(this, id, *std::move(model));
 }

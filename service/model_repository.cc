@@ -1,11 +1,19 @@
 #include "service/model_repository.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#endif
 
 #include <algorithm>
-#include <climits>
-#include <cstdlib>
+#include <cerrno>
+#include <cstring>
+#include <utility>
 
 #include "runtime/executor/method_meta.h"
 #include "runtime/module/module.h"
@@ -19,16 +27,45 @@ namespace {
 
 constexpr size_t kMaxNameLength = 64;
 
-bool RealPath(const std::string& path, std::string* out) {
-  char buffer[PATH_MAX];
-  if (realpath(path.c_str(), buffer) == nullptr) return false;
-  *out = buffer;
-  return true;
-}
-
-bool IsRegularFile(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+// Opens `relative` (components separated by '/', none of them "..")
+// beneath `dir_fd` for reading: the descriptor, or -1 with errno (EXDEV or
+// ELOOP for a symbolic link refused). O_NONBLOCK so that a FIFO planted in
+// the repository cannot block the open; it changes nothing for regular
+// files.
+int OpenReadBeneath(int dir_fd, const std::string& relative) {
+  constexpr int kFlags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+#if defined(SYS_openat2) && defined(RESOLVE_BENEATH)
+  open_how how;
+  memset(&how, 0, sizeof(how));
+  how.flags = kFlags;
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+  const long fd = syscall(SYS_openat2, dir_fd, relative.c_str(), &how, sizeof(how));
+  // ENOSYS: kernel before 5.6; EPERM: a seccomp filter that refuses it.
+  if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) return static_cast<int>(fd);
+#endif
+  // Without openat2: one component at a time, refusing every link.
+  int current = dir_fd;
+  size_t begin = 0;
+  for (;;) {
+    const size_t slash = relative.find('/', begin);
+    const std::string part = relative.substr(begin, slash - begin);
+    const int next = slash == std::string::npos
+                         ? openat(current, part.c_str(), kFlags | O_NOFOLLOW)
+                         : openat(current, part.c_str(),
+                                  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int saved = errno;
+    struct stat st;
+    // O_DIRECTORY | O_NOFOLLOW on a link fails with ENOTDIR: say ELOOP.
+    if (next < 0 && saved == ENOTDIR &&
+        fstatat(current, part.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+      saved = ELOOP;
+    }
+    if (current != dir_fd) close(current);
+    errno = saved;
+    if (next < 0 || slash == std::string::npos) return next;
+    current = next;
+    begin = slash + 1;
+  }
 }
 
 absl::StatusOr<TensorSpec> SpecOf(const char* prefix, size_t i, const Result<TensorInfo>& info) {
@@ -44,12 +81,13 @@ absl::StatusOr<TensorSpec> SpecOf(const char* prefix, size_t i, const Result<Ten
   return spec;
 }
 
-// Applies the per-dimension ranges of `bounds_path` (model_bounds.proto) to
-// the inputs: every dynamic input must be listed; a listed static input
-// must match its sizes. Errors: FAILED_PRECONDITION naming the file.
-absl::Status ApplyInputBounds(const std::string& root, const std::string& model,
+// Applies the per-dimension ranges of the model's input_bounds.textproto
+// (`bounds_file`, as OpenModel would open it; model_bounds.proto) to the
+// inputs: every dynamic input must be listed; a listed static input must
+// match its sizes. Errors: FAILED_PRECONDITION naming the file.
+absl::Status ApplyInputBounds(const absl::StatusOr<ModelFile>& bounds_file,
+                              const std::string& model,
                               std::vector<TensorSpec>* inputs) {
-  const std::string bounds_path = root + "/" + model + "/input_bounds.textproto";
   bool any_dynamic = false;
   for (TensorSpec& spec : *inputs) {
     spec.min_shape = spec.shape;
@@ -57,16 +95,18 @@ absl::Status ApplyInputBounds(const std::string& root, const std::string& model,
   }
   if (!any_dynamic) return absl::OkStatus();
   v1::InputBounds bounds;
-  std::string real;
-  if (!IsRegularFile(bounds_path) || !RealPath(bounds_path, &real) ||
-      real.compare(0, root.size() + 1, root + "/") != 0) {
+  if (!bounds_file.ok() && bounds_file.status().code() != absl::StatusCode::kNotFound) {
+    return absl::FailedPreconditionError(std::string(bounds_file.status().message()));
+  }
+  if (!bounds_file.ok()) {
     return absl::FailedPreconditionError(
         "model '" + model + "' has a bounded-dynamic input but no input_bounds.textproto "
         "saying which dimensions vary and how far (tools/export writes it; "
         "proto/edgefleet/v1/model_bounds.proto)");
   }
-  if (absl::Status s = ReadTextprotoFile(bounds_path, &bounds); !s.ok()) {
-    return absl::FailedPreconditionError("model '" + model + "': " + std::string(s.message()));
+  if (absl::Status s = ReadTextprotoFile(bounds_file->path(), &bounds); !s.ok()) {
+    return absl::FailedPreconditionError("model '" + model + "': input_bounds.textproto: " +
+                                         std::string(s.message()));
   }
   for (TensorSpec& spec : *inputs) {
     const v1::TensorBounds* found = nullptr;
@@ -99,15 +139,52 @@ absl::Status ApplyInputBounds(const std::string& root, const std::string& model,
 
 }  // namespace
 
+ModelFile::ModelFile(int fd) : fd_(fd), path_("/proc/self/fd/" + std::to_string(fd)) {}
+
+ModelFile::ModelFile(ModelFile&& other) noexcept
+    : fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)) {}
+
+ModelFile& ModelFile::operator=(ModelFile&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) close(fd_);
+    fd_ = std::exchange(other.fd_, -1);
+    path_ = std::move(other.path_);
+  }
+  return *this;
+}
+
+ModelFile::~ModelFile() {
+  if (fd_ >= 0) close(fd_);
+}
+
+ModelRepository::~ModelRepository() { close(root_fd_); }
+
 absl::StatusOr<std::unique_ptr<ModelRepository>> ModelRepository::Open(const std::string& root) {
-  std::string real;
-  struct stat st;
-  if (root.empty() || !RealPath(root, &real) || stat(real.c_str(), &st) != 0 ||
-      !S_ISDIR(st.st_mode)) {
+  const int fd = root.empty() ? -1 : open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
     return absl::InvalidArgumentError("model repository '" + root +
                                       "' is not a readable directory");
   }
-  return std::unique_ptr<ModelRepository>(new ModelRepository(real));
+  return std::unique_ptr<ModelRepository>(new ModelRepository(root, fd));
+}
+
+absl::StatusOr<ModelFile> ModelRepository::OpenBeneath(const std::string& relative,
+                                                       const std::string& what) const {
+  const int fd = OpenReadBeneath(root_fd_, relative);
+  if (fd < 0) {
+    const int error = errno;
+    if (error == EXDEV || error == ELOOP) {
+      return absl::InvalidArgumentError(what + " resolves outside the repository (a symbolic "
+                                        "link leading out of it is never followed)");
+    }
+    return absl::NotFoundError(what + ": " + strerror(error));
+  }
+  ModelFile file(fd);
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    return absl::NotFoundError(what + " is not a regular file");
+  }
+  return file;
 }
 
 absl::Status ModelRepository::ValidateName(const std::string& name) {
@@ -144,35 +221,33 @@ const char* ModelRepository::FileName(v1::Stack stack, v1::Kernels kernels) {
 
 std::vector<std::string> ModelRepository::ListModels() const {
   std::vector<std::string> names;
-  DIR* dir = opendir(root_.c_str());
-  if (dir == nullptr) return names;
+  const int fd = openat(root_fd_, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR* dir = fd < 0 ? nullptr : fdopendir(fd);
+  if (dir == nullptr) {
+    if (fd >= 0) close(fd);
+    return names;
+  }
   while (dirent* entry = readdir(dir)) {
     const std::string name = entry->d_name;
     if (!ValidateName(name).ok()) continue;
-    if (IsRegularFile(root_ + "/" + name + "/model.pte")) names.push_back(name);
+    if (OpenBeneath(name + "/model.pte", name).ok()) names.push_back(name);
   }
   closedir(dir);
   std::sort(names.begin(), names.end());
   return names;
 }
 
-absl::StatusOr<std::string> ModelRepository::ModelPath(const std::string& name,
-                                                       v1::Stack stack,
-                                                       v1::Kernels kernels) const {
+absl::StatusOr<ModelFile> ModelRepository::OpenModel(const std::string& name, v1::Stack stack,
+                                                     v1::Kernels kernels) const {
   if (absl::Status s = ValidateName(name); !s.ok()) return s;
-  const std::string path = root_ + "/" + name + "/" + FileName(stack, kernels);
-  std::string real;
-  if (!IsRegularFile(path) || !RealPath(path, &real)) {
-    if (!IsRegularFile(root_ + "/" + name + "/model.pte")) {
-      return absl::NotFoundError("model '" + name + "' is not in the repository");
-    }
-    return absl::NotFoundError("model '" + name + "' has no " + FileName(stack, kernels) +
-                               " for this arm");
+  const std::string file_name = FileName(stack, kernels);
+  absl::StatusOr<ModelFile> file =
+      OpenBeneath(name + "/" + file_name, "model '" + name + "' " + file_name);
+  if (file.ok() || file.status().code() != absl::StatusCode::kNotFound) return file;
+  if (!OpenBeneath(name + "/model.pte", name).ok()) {
+    return absl::NotFoundError("model '" + name + "' is not in the repository");
   }
-  if (real.compare(0, root_.size() + 1, root_ + "/") != 0) {
-    return absl::InvalidArgumentError("model '" + name + "' resolves outside the repository");
-  }
-  return real;
+  return absl::NotFoundError("model '" + name + "' has no " + file_name + " for this arm");
 }
 
 absl::StatusOr<ModelSignature> ModelRepository::Signature(const std::string& name) {
@@ -181,9 +256,9 @@ absl::StatusOr<ModelSignature> ModelRepository::Signature(const std::string& nam
     auto it = signatures_.find(name);
     if (it != signatures_.end()) return it->second;
   }
-  absl::StatusOr<std::string> path = ModelPath(name, v1::STACK_EDGEFLEET);
-  if (!path.ok()) return path.status();
-  Result<std::unique_ptr<Module>> module = Module::Load(*path, Module::Options());
+  absl::StatusOr<ModelFile> file = OpenModel(name, v1::STACK_EDGEFLEET);
+  if (!file.ok()) return file.status();
+  Result<std::unique_ptr<Module>> module = Module::Load(file->path(), Module::Options());
   if (!module.ok()) {
     return LastRuntimeErrorToStatus(module.error(), "loading model '" + name + "'");
   }
@@ -197,7 +272,9 @@ absl::StatusOr<ModelSignature> ModelRepository::Signature(const std::string& nam
     if (!spec.ok()) return spec.status();
     signature.inputs.push_back(*std::move(spec));
   }
-  if (absl::Status s = ApplyInputBounds(root_, name, &signature.inputs); !s.ok()) {
+  const absl::StatusOr<ModelFile> bounds =
+      OpenBeneath(name + "/input_bounds.textproto", "model '" + name + "' input_bounds.textproto");
+  if (absl::Status s = ApplyInputBounds(bounds, name, &signature.inputs); !s.ok()) {
     return s;
   }
   for (size_t i = 0; i < meta->num_outputs(); ++i) {

@@ -1,16 +1,27 @@
 #include "service/model_repository.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/openat2.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-
-#include <filesystem>
 
 namespace edgefleet {
 namespace service {
 namespace {
+
+// Whether two paths name the same file (device and inode).
+bool SameFile(const std::string& a, const std::string& b) {
+  struct stat sa, sb;
+  return stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
 
 TEST(ModelRepositoryTest, NamesThatArePathsAreInvalidArgument) {
   for (const char* name : {"../etc/passwd", "a/b", "..", "a\\b", "mobilenet/../x", ".hidden",
@@ -29,12 +40,12 @@ TEST(ModelRepositoryTest, ServesFixturesByName) {
   ASSERT_TRUE(repo.ok()) << repo.status();
   const std::vector<std::string> models = (*repo)->ListModels();
   EXPECT_NE(std::find(models.begin(), models.end(), "mobilenet_v2_035"), models.end());
-  absl::StatusOr<std::string> pte = (*repo)->ModelPath("mobilenet_v2_035", v1::STACK_EDGEFLEET);
+  absl::StatusOr<ModelFile> pte = (*repo)->OpenModel("mobilenet_v2_035", v1::STACK_EDGEFLEET);
   ASSERT_TRUE(pte.ok()) << pte.status();
-  EXPECT_NE(pte->find("/mobilenet_v2_035/model.pte"), std::string::npos);
-  EXPECT_EQ((*repo)->ModelPath("no_such_model", v1::STACK_EDGEFLEET).status().code(),
+  EXPECT_TRUE(SameFile(pte->path(), "test/fixtures/mobilenet_v2_035/model.pte"));
+  EXPECT_EQ((*repo)->OpenModel("no_such_model", v1::STACK_EDGEFLEET).status().code(),
             absl::StatusCode::kNotFound);
-  EXPECT_EQ((*repo)->ModelPath("../fixtures", v1::STACK_EDGEFLEET).status().code(),
+  EXPECT_EQ((*repo)->OpenModel("../fixtures", v1::STACK_EDGEFLEET).status().code(),
             absl::StatusCode::kInvalidArgument);
 
   absl::StatusOr<ModelSignature> signature = (*repo)->Signature("mobilenet_v2_035");
@@ -92,9 +103,21 @@ TEST(ModelRepositoryTest, BoundedDynamicInputsTakeTheirRangesFromTheBoundsFile) 
   }
 }
 
+// Whether this kernel has openat2 (Linux 5.6+, not refused by seccomp);
+// without it the repository refuses every symbolic link, not only those
+// leading out.
+bool KernelHasOpenat2() {
+  open_how how;
+  memset(&how, 0, sizeof(how));
+  how.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+  const long fd = syscall(SYS_openat2, AT_FDCWD, ".", &how, sizeof(how));
+  if (fd >= 0) close(static_cast<int>(fd));
+  return fd >= 0;
+}
+
 // A repository whose entries are symbolic links: a link to a file or a
 // directory outside the repository is refused (INVALID_ARGUMENT), a link
-// that stays inside is followed.
+// that stays inside is followed (with openat2).
 TEST(ModelRepositoryTest, SymlinksLeavingTheRepositoryAreRefused) {
   namespace fs = std::filesystem;
   const fs::path root = fs::path(::testing::TempDir()) / "symlink_repo";
@@ -110,20 +133,71 @@ TEST(ModelRepositoryTest, SymlinksLeavingTheRepositoryAreRefused) {
   std::string up;  // enough "../" to climb from the link's directory to "/"
   for (const fs::path& part : root / "relative_escape") up += part.empty() ? "" : "../";
   fs::create_symlink(up + fixture.relative_path().string(), root / "relative_escape" / "model.pte");
+  fs::create_directories(root / "dotdot_escape");  // out by "..", then back to the fixture
+  fs::create_symlink("../../symlink_repo/inside/model.pte", root / "dotdot_escape" / "model.pte");
   fs::create_directory_symlink("inside", root / "alias");
 
   absl::StatusOr<std::unique_ptr<ModelRepository>> repo = ModelRepository::Open(root.string());
   ASSERT_TRUE(repo.ok()) << repo.status();
-  EXPECT_TRUE((*repo)->ModelPath("inside", v1::STACK_EDGEFLEET).ok());
-  absl::StatusOr<std::string> alias = (*repo)->ModelPath("alias", v1::STACK_EDGEFLEET);
-  ASSERT_TRUE(alias.ok()) << alias.status();
-  EXPECT_EQ(*alias, fs::canonical(root / "inside" / "model.pte").string());
-  for (const char* name : {"file_link", "dir_link", "relative_escape"}) {
-    SCOPED_TRACE(name);
-    absl::StatusOr<std::string> path = (*repo)->ModelPath(name, v1::STACK_EDGEFLEET);
-    EXPECT_EQ(path.status().code(), absl::StatusCode::kInvalidArgument) << path.status();
-    EXPECT_NE(path.status().message().find("outside the repository"), std::string::npos);
+  EXPECT_TRUE((*repo)->OpenModel("inside", v1::STACK_EDGEFLEET).ok());
+  absl::StatusOr<ModelFile> alias = (*repo)->OpenModel("alias", v1::STACK_EDGEFLEET);
+  if (KernelHasOpenat2()) {
+    ASSERT_TRUE(alias.ok()) << alias.status();
+    EXPECT_TRUE(SameFile(alias->path(), (root / "inside" / "model.pte").string()));
+  } else {
+    EXPECT_EQ(alias.status().code(), absl::StatusCode::kInvalidArgument) << alias.status();
   }
+  for (const char* name : {"file_link", "dir_link", "relative_escape", "dotdot_escape"}) {
+    SCOPED_TRACE(name);
+    absl::StatusOr<ModelFile> file = (*repo)->OpenModel(name, v1::STACK_EDGEFLEET);
+    EXPECT_EQ(file.status().code(), absl::StatusCode::kInvalidArgument) << file.status();
+    EXPECT_NE(file.status().message().find("outside the repository"), std::string::npos);
+  }
+  // Listing offers only the models that open.
+  EXPECT_EQ((*repo)->ListModels(), KernelHasOpenat2()
+                                       ? std::vector<std::string>({"alias", "inside"})
+                                       : std::vector<std::string>({"inside"}));
+}
+
+// The checked file is the file read: once open, replacing the model's
+// directory by a link to another model changes nothing for the loader,
+// and the next open refuses the link.
+TEST(ModelRepositoryTest, AnOpenModelIsTheFileChecked) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(::testing::TempDir()) / "swap_repo";
+  const fs::path outside = fs::path(::testing::TempDir()) / "swap_outside";
+  fs::remove_all(root);
+  fs::remove_all(outside);
+  fs::create_directories(root / "m");
+  fs::create_directories(outside);
+  fs::copy_file("test/fixtures/small_cnn/model.pte", root / "m" / "model.pte");
+  fs::copy_file("test/fixtures/mlp/model.pte", outside / "model.pte");
+  absl::StatusOr<std::unique_ptr<ModelRepository>> repo = ModelRepository::Open(root.string());
+  ASSERT_TRUE(repo.ok()) << repo.status();
+  absl::StatusOr<ModelFile> file = (*repo)->OpenModel("m", v1::STACK_EDGEFLEET);
+  ASSERT_TRUE(file.ok()) << file.status();
+
+  fs::rename(root / "m", root / "old_m");
+  fs::create_directory_symlink(outside, root / "m");
+  EXPECT_TRUE(SameFile(file->path(), (root / "old_m" / "model.pte").string()));
+  EXPECT_FALSE(SameFile(file->path(), (outside / "model.pte").string()));
+  EXPECT_EQ((*repo)->OpenModel("m", v1::STACK_EDGEFLEET).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+// A FIFO named like a model file is not a model, and opening it does not
+// block.
+TEST(ModelRepositoryTest, NonRegularFilesAreNotModels) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(::testing::TempDir()) / "fifo_repo";
+  fs::remove_all(root);
+  fs::create_directories(root / "f");
+  ASSERT_EQ(mkfifo((root / "f" / "model.pte").c_str(), 0600), 0);
+  absl::StatusOr<std::unique_ptr<ModelRepository>> repo = ModelRepository::Open(root.string());
+  ASSERT_TRUE(repo.ok()) << repo.status();
+  EXPECT_EQ((*repo)->OpenModel("f", v1::STACK_EDGEFLEET).status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_TRUE((*repo)->ListModels().empty());
 }
 
 TEST(ModelRepositoryTest, MissingRootIsInvalidArgument) {

@@ -98,8 +98,8 @@ absl::StatusOr<SessionRunner::ArmFacts> SessionRunner::SampledFacts(
     if (it != facts_.end()) return it->second;
   }
   Stack* stack = GetStack(arm.stack());
-  absl::StatusOr<std::string> path = context_.repository->ModelPath(arm.model(), arm.stack(), arm.kernels());
-  if (!path.ok()) return path.status();
+  absl::StatusOr<ModelFile> file = context_.repository->OpenModel(arm.model(), arm.stack(), arm.kernels());
+  if (!file.ok()) return file.status();
   absl::StatusOr<ModelSignature> signature = context_.repository->Signature(arm.model());
   if (!signature.ok()) return signature.status();
   ArmFacts facts;
@@ -108,7 +108,7 @@ absl::StatusOr<SessionRunner::ArmFacts> SessionRunner::SampledFacts(
     if (absl::Status s = context_.slots->Acquire(stop, &slot); !s.ok()) return s;
     StackOptions options;
     options.kernels = arm.kernels();
-    absl::StatusOr<std::unique_ptr<LoadedModel>> model = stack->Load(*path, options);
+    absl::StatusOr<std::unique_ptr<LoadedModel>> model = stack->Load(file->path(), options);
     if (!model.ok()) return model.status();
     const std::vector<TensorData> inputs = SeededInputs(signature->inputs, spec.seed());
     for (int i = 0; i < 2; ++i) {
@@ -191,15 +191,15 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   double sampled_checksum = 0;
   v1::HostMeasurement* host = result.mutable_host();
   if (real) {
-    absl::StatusOr<std::string> path = context_.repository->ModelPath(arm.model(), arm.stack(), arm.kernels());
-    if (!path.ok()) return fail(path.status());
+    absl::StatusOr<ModelFile> file = context_.repository->OpenModel(arm.model(), arm.stack(), arm.kernels());
+    if (!file.ok()) return fail(file.status());
     std::unique_ptr<ComputeSlots::Slot> slot;
     if (!context_.slots->Acquire(stop, &slot).ok()) return stopped();
     host->set_compute_slot(static_cast<uint32_t>(slot->index()));
     StackOptions options;
     options.kernels = arm.kernels();
     const Clock::time_point start = Clock::now();
-    absl::StatusOr<std::unique_ptr<LoadedModel>> loaded = stack->Load(*path, options);
+    absl::StatusOr<std::unique_ptr<LoadedModel>> loaded = stack->Load(file->path(), options);
     if (!loaded.ok()) return fail(loaded.status());
     host->set_load_us(MicrosSince(start));
     model = *std::move(loaded);

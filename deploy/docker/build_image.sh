@@ -4,7 +4,8 @@
 # 2. the base image edgefleet-bookworm-base, once: debootstrap a minimal
 #    bookworm from the Debian mirror the host's apt already uses, then
 #    `docker import` it (no registry needed);
-# 3. docker build with host networking (apt in the build stage).
+# 3. docker build with BuildKit (the build stage's compiler cache is a
+#    BuildKit cache mount) and host networking (apt in the build stage).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/docker/engine.sh
@@ -12,6 +13,7 @@ if ! ensure_engine; then
   echo "SKIP make image: $engine_reason"
   exit 0
 fi
+find_buildkit || { echo "make image: $engine_reason" >&2; exit 1; }
 base=edgefleet-bookworm-base
 if ! docker image inspect "$base" >/dev/null 2>&1; then
   command -v debootstrap >/dev/null || { echo "make image: debootstrap is not installed (apt-get install debootstrap)" >&2; exit 1; }
@@ -27,6 +29,9 @@ if ! docker image inspect "$base" >/dev/null 2>&1; then
     { tail -n 5 "$rootfs.log" >&2; echo "make image: debootstrap failed (log $rootfs.log)" >&2; exit 1; }
   tar -C "$rootfs" -c . | docker import - "$base" >/dev/null
 fi
-echo "make image: docker build (the build stage compiles edgefleet-server and edgefleet-loadtest)"
-docker build --network=host --build-arg BASE="$base" -f deploy/docker/Dockerfile -t edgefleet:latest .
+echo "make image: docker build (the build stage compiles edgefleet-server, edgefleet-loadtest, edgefleet-health)"
+start=$(date +%s)
+"${docker_build[@]}" --progress=plain --network=host --build-arg BASE="$base" \
+  -f deploy/docker/Dockerfile -t edgefleet:latest .
+echo "make image: docker build took $(( $(date +%s) - start )) s"
 docker image inspect edgefleet:latest --format 'make image: edgefleet:latest {{.Size}} bytes, user {{.Config.User}}'

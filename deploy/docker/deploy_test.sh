@@ -5,6 +5,10 @@
 # image read-only as its non-root user, waits for its built-in health probe,
 # runs a small fleet with the image's edgefleet-loadtest against it, checks
 # the metrics count the sessions, stops it with SIGTERM (exit 0 expected).
+# Then compose.yaml on free ports: three replicas and Prometheus (Debian's,
+# built on the same base), the compose driver's fleet across the three,
+# Prometheus's answers checked against the fleet. The compose part skips
+# with a message when no compose is installed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/docker/engine.sh
@@ -16,9 +20,22 @@ docker image inspect edgefleet:latest >/dev/null 2>&1 || deploy/docker/build_ima
 fail() { echo "FAIL deploy-test: $*"; docker logs "$name" 2>&1 | tail -n 20 || true; exit 1; }
 name=edgefleet-deploy-test-$$
 work=$(mktemp -d)
-trap 'docker rm -f "$name" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-metrics=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+project=edgefleet-deploy-test-$$
+# Compose: Debian's docker-compose (1.29), else the `docker compose` plugin.
+compose_cmd=()
+if command -v docker-compose >/dev/null; then compose_cmd=(docker-compose)
+elif docker compose version >/dev/null 2>&1; then compose_cmd=(docker compose); fi
+compose() { "${compose_cmd[@]}" -p "$project" -f deploy/docker/compose.yaml "$@"; }
+cleanup() {
+  docker rm -f -v "$name" >/dev/null 2>&1 || true
+  if [ -f "$work/compose-up" ]; then compose --profile driver down -v -t 40 >/dev/null 2>&1 || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+port=$(free_port)
+metrics=$(free_port)
+passed=0
 
 [ "$(docker image inspect edgefleet:latest --format '{{.Config.User}}')" = "10001:10001" ] || fail "image user is not 10001"
 docker run -d --name "$name" --network=host --read-only --tmpfs /tmp edgefleet:latest \
@@ -27,14 +44,42 @@ docker run -d --name "$name" --network=host --read-only --tmpfs /tmp edgefleet:l
   --arms=/opt/edgefleet/fleet_specs/demo_arms.textproto \
   --calibration=/var/lib/edgefleet/calibration.textproto --calibration_samples=3 >/dev/null
 for i in $(seq 1 150); do
-  docker exec "$name" /opt/edgefleet/bin/edgefleet-server health --address=127.0.0.1:"$port" \
+  docker exec "$name" /opt/edgefleet/bin/edgefleet-health --address=127.0.0.1:"$port" \
     --timeout_s=2 2>/dev/null && break
   [ "$(docker inspect -f '{{.State.Running}}' "$name")" = true ] || fail "server exited"
   [ "$i" -lt 150 ] || fail "not SERVING after 300 s"
   sleep 2
 done
-echo "ok   server SERVING (health subcommand) as uid $(docker exec "$name" id -u), read-only root"
+echo "ok   server SERVING (edgefleet-health) as uid $(docker exec "$name" id -u), read-only root"
 docker exec "$name" sh -c 'touch /opt/edgefleet/x' 2>/dev/null && fail "root filesystem is writable"
+# The image's own HEALTHCHECK command, on this test's port (the image's
+# probes 8001, the default), must make Docker report the container healthy.
+healthcheck=$(docker image inspect edgefleet:latest \
+  --format '{{range $i, $a := .Config.Healthcheck.Test}}{{if $i}}{{$a}} {{end}}{{end}}')
+case "$healthcheck" in */edgefleet-health\ --address=127.0.0.1:8001*) ;;
+  *) fail "image HEALTHCHECK is '$healthcheck', want edgefleet-health on 127.0.0.1:8001" ;; esac
+hc_name=$name-healthcheck
+docker run -d --name "$hc_name" --network=host --read-only --tmpfs /tmp \
+  --health-cmd "${healthcheck/127.0.0.1:8001/127.0.0.1:$port}" --health-interval 2s \
+  --entrypoint sleep edgefleet:latest 120 >/dev/null
+for i in $(seq 1 30); do
+  health=$(docker inspect -f '{{.State.Health.Status}}' "$hc_name")
+  [ "$health" = healthy ] && break
+  sleep 2
+done
+docker rm -f -v "$hc_name" >/dev/null
+[ "$health" = healthy ] || fail "Docker HEALTHCHECK status '$health' after 60 s, want healthy"
+echo "ok   the image's HEALTHCHECK command makes Docker report healthy"
+passed=$((passed + 1))
+# What an exec probe costs (Docker's HEALTHCHECK and the Kubernetes TLS
+# probes run edgefleet-health; docs/deploy.md): CPU seconds of one probe
+# by the libtorch-free client and by the server's own subcommand.
+for probe in /opt/edgefleet/bin/edgefleet-health "/opt/edgefleet/bin/edgefleet-server health"; do
+  cost=$(docker exec "$name" bash -c "TIMEFORMAT='%U %S %R'; { time $probe --address=127.0.0.1:$port --timeout_s=5 >/dev/null; } 2>&1") ||
+    fail "$probe failed on a SERVING server"
+  echo "     one probe, $probe: $(echo "$cost" | awk '{printf "%.2f s CPU, %.2f s wall", $1 + $2, $3}')"
+done
+passed=$((passed + 1))
 
 cat >"$work/fleet.textproto" <<'SPEC'
 name: "deploy-test"
@@ -49,6 +94,9 @@ arrival { kind: CLOSED_LOOP concurrency: 2 }
 seed: 13
 sampled { enabled: true real_devices: 2 }
 SPEC
+# The drivers run as the image's user 10001 and write their reports here.
+chmod 755 "$work"
+install -d -o 10001 -g 10001 "$work/out" "$work/compose-out"
 set +e
 docker run --rm --network=host --read-only --user 10001:10001 -v "$work:/work" \
   --entrypoint /opt/edgefleet/bin/edgefleet-loadtest edgefleet:latest \
@@ -58,11 +106,83 @@ code=$?
 set -e
 case $code in 0|2|3|4) ;; *) cat "$work/loadtest.log"; fail "edgefleet-loadtest exit $code" ;; esac
 echo "ok   fleet driver from the image: exit $code (a verdict), report $(ls "$work/out" | tr '\n' ' ')"
+passed=$((passed + 1))
 sessions=$(curl -fsS "http://127.0.0.1:$metrics/metrics" | awk '/^edgefleet_sessions_total\{/ {s += $2} END {print s}')
 [ "$sessions" = 24 ] || fail "metrics count $sessions sessions, want 24 (12 devices x 2 arms)"
 echo "ok   /metrics counts the 24 sessions"
+passed=$((passed + 1))
 docker stop -t 40 "$name" >/dev/null
 exit_code=$(docker inspect -f '{{.State.ExitCode}}' "$name")
 [ "$exit_code" = 0 ] || fail "SIGTERM: exit $exit_code, want 0 (drain)"
 echo "ok   SIGTERM drained and exited 0"
-echo "4 passed, 0 failed"
+passed=$((passed + 1))
+
+# --- compose.yaml: three replicas + Prometheus, the driver across them ---
+if [ ${#compose_cmd[@]} -eq 0 ]; then
+  echo "SKIP compose: neither docker-compose nor the docker compose plugin is installed (apt-get install docker-compose)"
+  echo "$passed passed, 0 failed"
+  exit 0
+fi
+export EDGEFLEET_PROMETHEUS_PORT EDGEFLEET_PROMETHEUS_CONFIG="$work/prometheus.yml"
+EDGEFLEET_PROMETHEUS_PORT=$(free_port)
+targets=()
+for i in 1 2 3; do
+  export "EDGEFLEET_PORT_$i=$(free_port)" "EDGEFLEET_METRICS_PORT_$i=$(free_port)"
+  m="EDGEFLEET_METRICS_PORT_$i"
+  targets+=("127.0.0.1:${!m}")
+done
+sed -e 's/scrape_interval: 5s/scrape_interval: 1s/' -e 's/evaluation_interval: 5s/evaluation_interval: 1s/' \
+    -e "s/targets: \[.*\]/targets: [$(IFS=,; echo "${targets[*]}")]/" \
+    deploy/docker/prometheus.yml >"$work/prometheus.yml"
+grep -q "${targets[2]}" "$work/prometheus.yml" || fail "could not point prometheus.yml at the free ports"
+docker image inspect edgefleet-prometheus:latest >/dev/null 2>&1 || compose build prometheus >/dev/null
+touch "$work/compose-up"
+compose up -d >/dev/null 2>&1 || fail "docker-compose up failed"
+servers=""
+for i in 1 2 3; do
+  p="EDGEFLEET_PORT_$i"
+  servers+="${servers:+,}127.0.0.1:${!p}"
+  for t in $(seq 1 150); do
+    compose exec -T "server$i" /opt/edgefleet/bin/edgefleet-health \
+      --address=127.0.0.1:"${!p}" --timeout_s=2 >/dev/null 2>&1 && break
+    [ "$t" -lt 150 ] || fail "compose replica $i not SERVING after 300 s"
+    sleep 2
+  done
+done
+echo "ok   compose: three replicas SERVING ($servers), Prometheus on 127.0.0.1:$EDGEFLEET_PROMETHEUS_PORT"
+passed=$((passed + 1))
+set +e
+compose run --rm -v "$work:/work" driver run --spec=/work/fleet.textproto --server="$servers" \
+  --out-dir=/work/compose-out --progress=off >"$work/compose-driver.log" 2>&1
+code=$?
+set -e
+case $code in 0|2|3|4) ;; *) cat "$work/compose-driver.log"; fail "compose driver exit $code" ;; esac
+echo "ok   compose driver across the three replicas: exit $code"
+passed=$((passed + 1))
+# Prometheus (scraping every second) must count the fleet's 24 sessions
+# across the three replicas, and every replica must have taken some.
+query() {
+  curl -fsS "http://127.0.0.1:$EDGEFLEET_PROMETHEUS_PORT/api/v1/query" --data-urlencode "query=$1" |
+    python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(" ".join(sorted(x["value"][1] for x in r)))'
+}
+for t in $(seq 1 30); do
+  total=$(query 'sum(edgefleet_sessions_total)' 2>/dev/null || true)
+  [ "$total" = 24 ] && break
+  sleep 1
+done
+[ "$total" = 24 ] || fail "Prometheus counts '$total' sessions, want 24"
+per_replica=$(query 'sum by (instance) (edgefleet_sessions_total) > 0' | wc -w)
+[ "$per_replica" = 3 ] || fail "sessions on $per_replica replicas, want 3"
+up=$(query 'sum(up{job="edgefleet-server"})')
+[ "$up" = 3 ] || fail "up = '$up', want 3 replicas scraped"
+for t in $(seq 1 30); do
+  rule=$(query 'count(arm_device_class:edgefleet_sessions:rate5m)' 2>/dev/null || true)
+  [ -n "$rule" ] && break
+  sleep 1
+done
+[ -n "$rule" ] || fail "the recording rule arm_device_class:edgefleet_sessions:rate5m has no data"
+echo "ok   Prometheus: 24 sessions over 3 scraped replicas, recording rules evaluated ($rule series)"
+passed=$((passed + 1))
+compose --profile driver down -v -t 40 >/dev/null 2>&1
+rm -f "$work/compose-up"
+echo "$passed passed, 0 failed"

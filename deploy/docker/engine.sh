@@ -1,10 +1,10 @@
 # Sourced by build_image.sh and deploy_test.sh: makes a container engine
 # reachable or says why not. ensure_engine returns 0 when `docker info`
-# answers; otherwise, as root with Debian's dockerd installed, it starts one
-# (installing Debian's docker.io and debootstrap first when missing)
-# without its bridge or iptables rules (--bridge=none --iptables=false;
-# containers then run with host networking, so traffic stays on
-# 127.0.0.1), waiting up to 60 s; it returns 1 with the reason in
+# answers; otherwise, as root, it starts Debian's dockerd (installing
+# docker.io, debootstrap and docker-compose first when missing) without its
+# bridge or iptables rules (--bridge=none --iptables=false; containers then
+# run with host networking, so traffic stays on 127.0.0.1), waiting up to
+# 60 s; it returns 1 with the reason in
 # $engine_reason when none can start.
 engine_reason=""
 ensure_engine() {
@@ -13,10 +13,11 @@ ensure_engine() {
     engine_reason="docker info fails and starting dockerd needs root"
     return 1
   fi
-  if ! command -v dockerd >/dev/null || ! command -v debootstrap >/dev/null; then
-    echo "engine: installing Debian's docker.io and debootstrap" >&2
+  if ! command -v dockerd >/dev/null || ! command -v debootstrap >/dev/null ||
+     ! command -v docker-compose >/dev/null; then
+    echo "engine: installing Debian's docker.io, debootstrap and docker-compose" >&2
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      docker.io debootstrap >/dev/null 2>&1 || true
+      docker.io debootstrap docker-compose >/dev/null 2>&1 || true
   fi
   if ! command -v dockerd >/dev/null; then
     engine_reason="no container engine: docker info fails and docker.io could not be installed"
@@ -35,5 +36,29 @@ ensure_engine() {
   done
   kill "$pid" 2>/dev/null || true
   engine_reason="dockerd did not answer within 60 s (log: $log)"
+  return 1
+}
+
+# Sets docker_build to a command that builds with BuildKit (the Dockerfile's
+# RUN --mount needs it): `docker buildx build --load` where the buildx
+# plugin is installed, else a docker client older than 23 (Debian's
+# docker.io 20.10 has BuildKit built in) with DOCKER_BUILDKIT=1; returns 1
+# with the reason in $engine_reason when there is neither.
+docker_build=()
+find_buildkit() {
+  if docker buildx version >/dev/null 2>&1; then
+    docker_build=(docker buildx build --load)
+    return 0
+  fi
+  local client
+  for client in $(type -ap docker); do
+    local version
+    version=$("$client" version --format '{{.Client.Version}}' 2>/dev/null) || continue
+    if [ "${version%%.*}" -lt 23 ] 2>/dev/null; then
+      docker_build=(env DOCKER_BUILDKIT=1 "$client" build)
+      return 0
+    fi
+  done
+  engine_reason="no BuildKit: neither the buildx plugin nor a docker client older than 23 (Debian's docker.io)"
   return 1
 }

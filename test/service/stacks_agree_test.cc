@@ -52,9 +52,9 @@ TEST_P(StacksAgreeTest, SameOutputsAsTheExporter) {
     SCOPED_TRACE(ModelRepository::FileName(id));
     Stack* stack = GetStack(id);
     ASSERT_TRUE(stack->Available().ok()) << stack->Available();
-    absl::StatusOr<std::string> path = (*repo)->ModelPath(name, id);
-    ASSERT_TRUE(path.ok()) << path.status();
-    absl::StatusOr<std::unique_ptr<LoadedModel>> model = stack->Load(*path, StackOptions());
+    absl::StatusOr<ModelFile> file = (*repo)->OpenModel(name, id);
+    ASSERT_TRUE(file.ok()) << file.status();
+    absl::StatusOr<std::unique_ptr<LoadedModel>> model = stack->Load(file->path(), StackOptions());
     ASSERT_TRUE(model.ok()) << model.status();
     absl::StatusOr<std::vector<TensorData>> outputs = (*model)->Run(inputs);
     ASSERT_TRUE(outputs.ok()) << outputs.status();

@@ -19,12 +19,19 @@ import (
 
 // Check verifies what strict decoding cannot: references between objects
 // resolve, selectors select, and the server and fleet pods carry what the
-// deployment relies on (gRPC probes, non-root read-only containers,
-// resources, the shard command of an Indexed Job).
-func Check(objs []Object) []error {
+// deployment relies on (health probes that can speak the server's
+// transport, non-root read-only containers, resources, TLS and token files
+// that are mounted, the shard command of an Indexed Job). externalSecrets
+// names the Secrets the operator creates (never rendered from the
+// repository: keys and tokens); a volume may name them without the Secret
+// being rendered.
+func Check(objs []Object, externalSecrets []string) []error {
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	names := map[string]bool{}
+	for _, n := range externalSecrets {
+		names["Secret/"+n] = true
+	}
 	var podLabels []map[string]string
 	for _, o := range objs {
 		names[o.Kind+"/"+o.Name] = true
@@ -55,9 +62,7 @@ func Check(objs []Object) []error {
 			}
 			for _, c := range t.Spec.Template.Spec.Containers {
 				for name, p := range map[string]*corev1.Probe{"liveness": c.LivenessProbe, "readiness": c.ReadinessProbe, "startup": c.StartupProbe} {
-					if p == nil || p.GRPC == nil {
-						fail("%s: container %s has no gRPC %s probe", where, c.Name, name)
-					}
+					checkProbe(where, name, c, p, fail)
 				}
 				checkContainer(where, c, fail)
 			}
@@ -110,7 +115,69 @@ func Check(objs []Object) []error {
 	return errs
 }
 
+// fileFlags are the server's and the driver's flags that name a file the
+// container must find on a mounted volume (a Secret, normally).
+var fileFlags = []string{"--tls_cert=", "--tls_key=", "--tls_ca=", "--tls_client_ca=", "--admin_token_file="}
+
+// flagValue: the value of the first argument starting with prefix, or "".
+func flagValue(args []string, prefix string) string {
+	for _, a := range args {
+		if strings.HasPrefix(a, prefix) {
+			return strings.TrimPrefix(a, prefix)
+		}
+	}
+	return ""
+}
+
+// checkProbe: the server's probes. Plaintext: kubelet's gRPC probe or an
+// exec probe running the server's health client. With --tls_cert, kubelet's
+// gRPC probe cannot speak TLS (it would fail the handshake and restart
+// every pod), so it must be the exec probe, with --tls_ca.
+func checkProbe(where, name string, c corev1.Container, p *corev1.Probe, fail func(string, ...any)) {
+	tls := flagValue(append(append([]string{}, c.Command...), c.Args...), "--tls_cert=") != ""
+	switch {
+	case p == nil:
+		fail("%s: container %s has no %s probe", where, c.Name, name)
+	case p.GRPC != nil && tls:
+		fail("%s: container %s serves TLS but its %s probe is kubelet's gRPC probe, which cannot speak TLS (use an exec probe running `edgefleet-health --tls_ca=...`)", where, c.Name, name)
+	case p.GRPC != nil:
+	case p.Exec != nil && isHealthClient(p.Exec.Command):
+		if tls && flagValue(p.Exec.Command, "--tls_ca=") == "" {
+			fail("%s: container %s serves TLS but its %s probe runs the health client without --tls_ca", where, c.Name, name)
+		}
+		checkMountedFiles(where, c, p.Exec.Command, fail)
+	default:
+		fail("%s: container %s: the %s probe is neither kubelet's gRPC probe nor the health client (edgefleet-health)", where, c.Name, name)
+	}
+}
+
+// isHealthClient: the command runs the gRPC health client, edgefleet-health
+// or `edgefleet-server health`.
+func isHealthClient(cmd []string) bool {
+	return len(cmd) >= 1 && strings.HasSuffix(cmd[0], "/edgefleet-health") ||
+		len(cmd) >= 2 && strings.HasSuffix(cmd[0], "/edgefleet-server") && cmd[1] == "health"
+}
+
+// checkMountedFiles: every file flag among args names a path under one of
+// the container's volume mounts.
+func checkMountedFiles(where string, c corev1.Container, args []string, fail func(string, ...any)) {
+	for _, f := range fileFlags {
+		path := flagValue(args, f)
+		if path == "" {
+			continue
+		}
+		mounted := false
+		for _, m := range c.VolumeMounts {
+			mounted = mounted || strings.HasPrefix(path, strings.TrimSuffix(m.MountPath, "/")+"/")
+		}
+		if !mounted {
+			fail("%s: container %s: %s%s is on no mounted volume", where, c.Name, f, path)
+		}
+	}
+}
+
 func checkContainer(where string, c corev1.Container, fail func(string, ...any)) {
+	checkMountedFiles(where, c, append(append([]string{}, c.Command...), c.Args...), fail)
 	sc := c.SecurityContext
 	if sc == nil || sc.RunAsNonRoot == nil || !*sc.RunAsNonRoot ||
 		sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem ||

@@ -75,7 +75,7 @@ spec:
 	if len(errs) != 0 {
 		t.Fatalf("decode: %v", errs)
 	}
-	got := Check(objs)
+	got := Check(objs, nil)
 	want := []string{"--shard=$(JOB_COMPLETION_INDEX)/4", "PersistentVolumeClaim/missing"}
 	for _, w := range want {
 		found := false
@@ -85,5 +85,66 @@ spec:
 		if !found {
 			t.Errorf("no error mentioning %q in %v", w, got)
 		}
+	}
+}
+
+// A TLS server pod: kubelet's gRPC probe is refused (it cannot speak TLS),
+// an exec health probe without --tls_ca is refused, a TLS file on no
+// mounted volume is refused, and a Secret not rendered is accepted only
+// when named external.
+func TestChecksCatchProbesAndFilesThatDoNotFitTls(t *testing.T) {
+	const server = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: s}
+spec:
+  selector:
+    matchLabels: {app: s}
+  template:
+    metadata:
+      labels: {app: s}
+    spec:
+      containers:
+        - name: c
+          image: i
+          args: [--tls_cert=/tls/tls.crt, --tls_key=/elsewhere/tls.key]
+          startupProbe: {grpc: {port: 8001}}
+          readinessProbe:
+            exec: {command: [/opt/edgefleet/bin/edgefleet-server, health, --address=127.0.0.1:8001]}
+          livenessProbe:
+            exec: {command: [/opt/edgefleet/bin/edgefleet-health, --tls_ca=/tls/ca.crt]}
+          resources: {requests: {cpu: "1"}, limits: {cpu: "1"}}
+          securityContext: {runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false}
+          volumeMounts: [{name: tls, mountPath: /tls}]
+      volumes:
+        - name: tls
+          secret: {secretName: server-tls}
+`
+	objs, errs := DecodeStrict([]byte(server))
+	if len(errs) != 0 {
+		t.Fatalf("decode: %v", errs)
+	}
+	joined := func(errs []error) string {
+		var s []string
+		for _, e := range errs {
+			s = append(s, e.Error())
+		}
+		return strings.Join(s, "\n")
+	}
+	got := joined(Check(objs, nil))
+	for _, w := range []string{
+		"startup probe is kubelet's gRPC probe, which cannot speak TLS",
+		"readiness probe runs the health client without --tls_ca",
+		"--tls_key=/elsewhere/tls.key is on no mounted volume",
+		"Secret/server-tls, which is not in the manifests",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("no error mentioning %q in:\n%s", w, got)
+		}
+	}
+	if strings.Contains(got, "liveness") {
+		t.Errorf("the liveness probe (health client with --tls_ca on a mounted path) was refused:\n%s", got)
+	}
+	if got := joined(Check(objs, []string{"server-tls"})); strings.Contains(got, "server-tls") {
+		t.Errorf("an external Secret was refused:\n%s", got)
 	}
 }

@@ -4,7 +4,7 @@
 // unknown field, a misspelled kind or a value of the wrong type fails.
 // It then checks the cross-object facts the manifests rely on (see checks.go).
 //
-// Usage: k8scheck [-out DIR] [-rules FILE] KUSTOMIZATION_DIR...
+// Usage: k8scheck [-out DIR] [-rules FILE] [-external-secrets A,B] KUSTOMIZATION_DIR...
 // Exit 0 when every directory renders and decodes and every check holds;
 // 1 with one line per problem otherwise.
 package main
@@ -20,9 +20,14 @@ import (
 func main() {
 	out := flag.String("out", "", "write each rendered directory as DIR/<name>.yaml")
 	rules := flag.String("rules", "", "Prometheus rule file every PrometheusRule must equal")
+	external := flag.String("external-secrets", "", "comma-separated Secrets the operator creates (volumes may name them unrendered)")
 	flag.Parse()
+	var externalSecrets []string
+	if *external != "" {
+		externalSecrets = strings.Split(*external, ",")
+	}
 	if flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: k8scheck [-out DIR] [-rules FILE] KUSTOMIZATION_DIR...")
+		fmt.Fprintln(os.Stderr, "usage: k8scheck [-out DIR] [-rules FILE] [-external-secrets A,B] KUSTOMIZATION_DIR...")
 		os.Exit(2)
 	}
 	failed := false
@@ -44,7 +49,7 @@ func main() {
 			}
 		}
 		objs, errs := DecodeStrict(yaml)
-		errs = append(errs, Check(objs)...)
+		errs = append(errs, Check(objs, externalSecrets)...)
 		if *rules != "" {
 			errs = append(errs, CheckRulesFile(objs, *rules)...)
 		}
