@@ -360,7 +360,7 @@ Error Method::InitInstructions(const edgefleet_fb::ExecutionPlan& plan) {
   size_t missing = 0;
   size_t num_unregistered = 0;
   char unregistered[kMaxErrorDetail] = {};
-  char first_mismatch[128] = {};
+  char first_mismatch[192] = {};
   for (size_t pc = 0; pc < num_instructions_; ++pc) {
     const auto* fb = instructions.Get(static_cast<uint32_t>(pc));
     Instruction& out = instructions_[pc];
@@ -412,7 +412,16 @@ Error Method::InitInstructions(const edgefleet_fb::ExecutionPlan& plan) {
       Log(LogLevel::kInfo, "missing operator: [%zu] %s", pc, name);
       ++missing;
       if (HasKernel(name)) {
-        if (first_mismatch[0] == '\0') snprintf(first_mismatch, sizeof(first_mismatch), "%s", name);
+        if (first_mismatch[0] == '\0') {
+          // Usually the dtype is not among the kernels' declared ones (dtype_set.h).
+          ScalarType dtype = ScalarType::kFloat;
+          if (FirstTensorDtype(out.args, &dtype)) {
+            snprintf(first_mismatch, sizeof(first_mismatch), "%s (first tensor %s)", name,
+                     ScalarTypeName(dtype));
+          } else {
+            snprintf(first_mismatch, sizeof(first_mismatch), "%s", name);
+          }
+        }
       } else if (AddDistinctName(name, unregistered, sizeof(unregistered))) {
         ++num_unregistered;
       }
@@ -425,7 +434,7 @@ Error Method::InitInstructions(const edgefleet_fb::ExecutionPlan& plan) {
       EF_FAIL(Error::kOperatorMissing, "operator %s has no kernel for these argument types%s",
               first_mismatch, more);
     }
-    char mismatch[192] = "";
+    char mismatch[256] = "";
     if (first_mismatch[0] != '\0') {
       snprintf(mismatch, sizeof(mismatch), "; operator %s has no kernel for these argument types",
                first_mismatch);

@@ -76,6 +76,8 @@ class MethodTest : public ::testing::Test {
     static const Kernel kKernels[] = {
         {"edgefleet_test::add.out", &TestAdd, nullptr, KernelVariant::kPortable},
         {"edgefleet_test::fail.out", &TestFail, nullptr, KernelVariant::kPortable},
+        {"edgefleet_test::float_add.out", &TestAdd, nullptr, KernelVariant::kPortable,
+         DtypeSet{ScalarType::kFloat}},
     };
     if (!HasKernel("edgefleet_test::add.out")) {
       ASSERT_EQ(RegisterKernels(kKernels), Error::kOk);
@@ -280,6 +282,19 @@ TEST_F(MethodTest, AllMissingOperatorsAreNamedOnce) {
   EXPECT_STREQ(LastErrorDetail(),
                "3 operators are not registered: aten::flip.out, aten::log1p.out, "
                "aten::native_group_norm.out");
+}
+
+TEST_F(MethodTest, UndeclaredDtypeFailsAtLoadNamingIt) {
+  ProgramBuilder b;
+  const int x = b.AddPlannedTensor(ScalarType::kHalf, {4});
+  const int y = b.AddPlannedTensor(ScalarType::kHalf, {4});
+  b.AddKernelCall(b.AddOperator("edgefleet_test::float_add", "out"), {x, x, y, y});
+  b.SetInputs({x});
+  b.SetOutputs({y});
+  EXPECT_EQ(Load(b).error(), Error::kOperatorMissing);
+  EXPECT_STREQ(LastErrorDetail(),
+               "operator edgefleet_test::float_add.out (first tensor float16) has no kernel for "
+               "these argument types");
 }
 
 TEST_F(MethodTest, KernelFailureNamesOperatorAndInstruction) {

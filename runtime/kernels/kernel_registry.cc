@@ -56,9 +56,12 @@ const Kernel* ResolveKernel(const char* name, Span<EValue* const> args,
                             KernelPreference preference) {
   const int count = g_num_kernels.load(std::memory_order_acquire);
   const Kernel* portable = nullptr;
+  ScalarType dtype = ScalarType::kFloat;
+  const bool has_tensor = FirstTensorDtype(args, &dtype);
   for (int i = 0; i < count; ++i) {
     const Kernel& k = g_kernels[i];
     if (strcmp(k.name, name) != 0) continue;
+    if (has_tensor && !k.dtypes.Contains(dtype)) continue;
     if (k.supports != nullptr && !k.supports(args)) continue;
     if (k.variant == KernelVariant::kPortable) {
       if (portable == nullptr) portable = &k;

@@ -3,7 +3,8 @@
 // Kernels are registered by explicit calls (RegisterPortableKernels() and
 // friends), never by static initializers. Method::Init resolves each
 // KernelCall once: among the kernels registered under the operator's name
-// ("aten::add.out"), it picks an optimized kernel whose Supports() accepts
+// ("aten::add.out"), it picks an optimized kernel whose declared dtypes hold
+// the call's first tensor dtype (dtype_set.h) and whose Supports() accepts
 // the call's arguments, else a portable one that accepts them.
 //
 // Thread safety: registration is serialized by a mutex and must finish before
@@ -16,6 +17,7 @@
 #include "runtime/core/error.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/span.h"
+#include "runtime/kernels/dtype_set.h"
 #include "runtime/kernels/kernel_context.h"
 
 namespace edgefleet {
@@ -37,6 +39,10 @@ struct Kernel {
   OpFunction fn;
   SupportsFunction supports;  // null: supports every call
   KernelVariant variant;
+  // The dtypes of the first tensor argument the kernel accepts (see
+  // dtype_set.h). The portable and optimized tables declare it per kernel;
+  // the default serves kernels that tests register.
+  DtypeSet dtypes = kAllDtypes;
 };
 
 // Most kernels the table holds.

@@ -1,8 +1,7 @@
 // docs/operators.md is generated from the code: this test registers every
-// kernel (portable and optimized), lists each operator overload with its
-// variants and the input dtypes its torch reference cases check
-// (runtime/kernels/portable/testdata/reference.json), and compares the
-// result with the committed table. To regenerate the table after adding
+// kernel (portable and optimized), lists each operator overload with the
+// dtypes each of its kernels declares (runtime/kernels/dtype_set.h), and
+// compares the result with the committed table. To regenerate the table after adding
 // kernels or cases:
 //
 //   EF_WRITE_OPERATOR_TABLE=1 build/default/runtime/kernels/coverage/ef_operator_table_test
@@ -10,12 +9,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <set>
 #include <sstream>
 #include <string>
 
 #include "gtest/gtest.h"
-#include "nlohmann/json.hpp"
 #include "runtime/kernels/kernel_registry.h"
 #include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
@@ -24,32 +21,37 @@ namespace edgefleet {
 namespace {
 
 struct Row {
-  bool portable = false;
-  bool optimized = false;
-  std::set<std::string> dtypes;  // input dtypes checked against torch
+  const Kernel* portable = nullptr;
+  const Kernel* optimized = nullptr;
 };
 
-// The dtype of the first tensor argument of each value case, per operator.
-void AddReferenceDtypes(std::map<std::string, Row>* rows) {
-  std::ifstream in(EF_PORTABLE_REFERENCE);
-  ASSERT_TRUE(in.good()) << "cannot open " << EF_PORTABLE_REFERENCE;
-  const nlohmann::json reference = nlohmann::json::parse(in);
-  for (const auto& c : reference.at("cases")) {
-    if (c.value("error", false)) continue;
-    const std::string op = c.at("op").get<std::string>();
-    ASSERT_TRUE(rows->count(op)) << "reference case for unregistered " << op;
-    for (const auto& a : c.at("args")) {
-      const nlohmann::json* t = nullptr;
-      if (a.contains("tensor")) t = &a["tensor"];
-      if (a.contains("tensor_list") && !a["tensor_list"].empty()) {
-        t = &a["tensor_list"][0];
-      }
-      if (t != nullptr) {
-        (*rows)[op].dtypes.insert(t->at("dtype").get<std::string>());
-        break;
-      }
+// "float32, int64" for the declared set; whole families are named once
+// ("integral": uint8, int8, int16, int32, int64; "floating": float32,
+// float64). "-" for a kernel without tensor arguments.
+std::string DtypeNames(DtypeSet set) {
+  std::string names;
+  const auto add = [&names](const char* name) {
+    names += (names.empty() ? "" : ", ") + std::string(name);
+  };
+  DtypeSet rest = set;
+  if (rest.Contains(ScalarType::kBool)) {
+    add("bool");
+    rest = rest - DtypeSet{ScalarType::kBool};
+  }
+  if ((kIntegralDtypes - set).empty()) {
+    add("integral");
+    rest = rest - kIntegralDtypes;
+  }
+  if ((kFloatingDtypes - set).empty()) {
+    add("floating");
+    rest = rest - kFloatingDtypes;
+  }
+  for (int t = 0; t < 64; ++t) {
+    if (IsValidScalarType(t) && rest.Contains(static_cast<ScalarType>(t))) {
+      add(ScalarTypeName(static_cast<ScalarType>(t)));
     }
   }
+  return names.empty() ? "-" : names;
 }
 
 std::string BuildTable() {
@@ -58,13 +60,12 @@ std::string BuildTable() {
     const Kernel& k = RegisteredKernel(i);
     Row& row = rows[k.name];
     (k.variant == KernelVariant::kPortable ? row.portable : row.optimized) =
-        true;
+        &k;
   }
-  AddReferenceDtypes(&rows);
   int portable = 0, optimized = 0;
   for (const auto& [name, row] : rows) {
-    portable += row.portable;
-    optimized += row.optimized;
+    portable += row.portable != nullptr;
+    optimized += row.optimized != nullptr;
   }
   std::ostringstream out;
   out << "# Operator coverage\n\n"
@@ -79,20 +80,24 @@ std::string BuildTable() {
       << " with a portable kernel, " << optimized
       << " with an optimized kernel (chosen per call at load time when it "
          "supports the call's arguments, else the portable one runs).\n\n"
-      << "*dtypes* lists the input dtypes of the operator's cases in\n"
-         "`runtime/kernels/portable/testdata/reference.json`, whose outputs\n"
-         "PyTorch computed (`make_reference.py`); `-` means the operator is\n"
-         "covered by the hand-written unit tests next to its kernel only.\n\n"
-      << "| operator | portable | optimized | dtypes |\n"
-      << "|---|---|---|---|\n";
+      << "*dtypes* is what each kernel declares where it is registered\n"
+         "(`runtime/kernels/dtype_set.h`): the dtypes it accepts for the\n"
+         "call's first tensor argument. A program whose call has another\n"
+         "dtype there fails at load time. *integral* is uint8, int8, int16,\n"
+         "int32 and int64; *floating* is float32 and float64. The portable\n"
+         "kernels' torch reference test "
+         "(`runtime/kernels/portable/torch_reference_test.cc`)\n"
+         "checks each declaration against what the kernel accepts on the\n"
+         "operator's torch cases.\n\n"
+      << "| operator | portable dtypes | optimized dtypes |\n"
+      << "|---|---|---|\n";
   for (const auto& [name, row] : rows) {
-    std::string dtypes;
-    for (const std::string& d : row.dtypes) {
-      dtypes += (dtypes.empty() ? "" : ", ") + d;
-    }
-    out << "| `" << name << "` | " << (row.portable ? "yes" : "-") << " | "
-        << (row.optimized ? "yes" : "-") << " | "
-        << (dtypes.empty() ? "-" : dtypes) << " |\n";
+    out << "| `" << name << "` | "
+        << (row.portable != nullptr ? DtypeNames(row.portable->dtypes)
+                                    : "no kernel")
+        << " | "
+        << (row.optimized != nullptr ? DtypeNames(row.optimized->dtypes) : "-")
+        << " |\n";
   }
   return out.str();
 }

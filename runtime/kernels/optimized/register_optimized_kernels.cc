@@ -13,50 +13,62 @@ namespace edgefleet {
 namespace optimized {
 namespace {
 
+constexpr DtypeSet kFloat32{ScalarType::kFloat};
+constexpr DtypeSet kInt8{ScalarType::kChar, ScalarType::kByte};
+
+// `dtypes`: what the kernel accepts as its first tensor argument
+// (runtime/kernels/dtype_set.h); `supports` then checks the whole call.
 constexpr Kernel Optimized(const char* name, OpFunction fn,
-                           SupportsFunction supports) {
-  return Kernel{name, fn, supports, KernelVariant::kOptimized};
+                           SupportsFunction supports, DtypeSet dtypes) {
+  return Kernel{name, fn, supports, KernelVariant::kOptimized, dtypes};
 }
 
 const Kernel kOptimizedKernels[] = {
-    Optimized("aten::mm.out", MmOut, MmSupports),
-    Optimized("aten::bmm.out", BmmOut, BmmSupports),
-    Optimized("aten::addmm.out", AddmmOut, AddmmSupports),
-    Optimized("aten::linear.out", LinearOut, LinearSupports),
-    Optimized("aten::convolution.out", ConvolutionOut, ConvolutionSupports),
-    Optimized("aten::add.out", AddOut, BinarySupports),
-    Optimized("aten::sub.out", SubOut, BinarySupports),
-    Optimized("aten::mul.out", MulOut, BinarySupports),
-    Optimized("aten::div.out", DivOut, BinarySupports),
-    Optimized("aten::add.Scalar_out", AddScalarOut, BinaryScalarSupports),
-    Optimized("aten::sub.Scalar_out", SubScalarOut, BinaryScalarSupports),
-    Optimized("aten::mul.Scalar_out", MulScalarOut, BinaryScalarSupports),
-    Optimized("aten::div.Scalar_out", DivScalarOut, BinaryScalarSupports),
-    Optimized("aten::relu.out", ReluOut, UnarySupports),
-    Optimized("aten::hardtanh.out", HardtanhOut, UnarySupports),
-    Optimized("aten::clamp.out", ClampOut, UnarySupports),
-    Optimized("aten::hardswish.out", HardswishOut, UnarySupports),
-    Optimized("aten::hardsigmoid.out", HardsigmoidOut, UnarySupports),
-    Optimized("aten::sigmoid.out", SigmoidOut, UnarySupports),
-    Optimized("aten::tanh.out", TanhOut, UnarySupports),
-    Optimized("aten::gelu.out", GeluOut, UnarySupports),
-    Optimized("aten::_softmax.out", SoftmaxOut, SoftmaxSupports),
-    Optimized("aten::native_layer_norm.out", LayerNormOut, LayerNormSupports),
+    Optimized("aten::mm.out", MmOut, MmSupports, kFloat32),
+    Optimized("aten::bmm.out", BmmOut, BmmSupports, kFloat32),
+    Optimized("aten::addmm.out", AddmmOut, AddmmSupports, kFloat32),
+    Optimized("aten::linear.out", LinearOut, LinearSupports, kFloat32),
+    Optimized("aten::convolution.out", ConvolutionOut, ConvolutionSupports,
+              kFloat32),
+    Optimized("aten::add.out", AddOut, BinarySupports, kFloat32),
+    Optimized("aten::sub.out", SubOut, BinarySupports, kFloat32),
+    Optimized("aten::mul.out", MulOut, BinarySupports, kFloat32),
+    Optimized("aten::div.out", DivOut, BinarySupports, kFloat32),
+    Optimized("aten::add.Scalar_out", AddScalarOut, BinaryScalarSupports,
+              kFloat32),
+    Optimized("aten::sub.Scalar_out", SubScalarOut, BinaryScalarSupports,
+              kFloat32),
+    Optimized("aten::mul.Scalar_out", MulScalarOut, BinaryScalarSupports,
+              kFloat32),
+    Optimized("aten::div.Scalar_out", DivScalarOut, BinaryScalarSupports,
+              kFloat32),
+    Optimized("aten::relu.out", ReluOut, UnarySupports, kFloat32),
+    Optimized("aten::hardtanh.out", HardtanhOut, UnarySupports, kFloat32),
+    Optimized("aten::clamp.out", ClampOut, UnarySupports, kFloat32),
+    Optimized("aten::hardswish.out", HardswishOut, UnarySupports, kFloat32),
+    Optimized("aten::hardsigmoid.out", HardsigmoidOut, UnarySupports, kFloat32),
+    Optimized("aten::sigmoid.out", SigmoidOut, UnarySupports, kFloat32),
+    Optimized("aten::tanh.out", TanhOut, UnarySupports, kFloat32),
+    Optimized("aten::gelu.out", GeluOut, UnarySupports, kFloat32),
+    Optimized("aten::_softmax.out", SoftmaxOut, SoftmaxSupports, kFloat32),
+    Optimized("aten::native_layer_norm.out", LayerNormOut, LayerNormSupports,
+              kFloat32),
     Optimized("aten::_native_batch_norm_legit_no_training.out", BatchNormOut,
-              BatchNormSupports),
-    Optimized("aten::mean.out", MeanOut, MeanSupports),
+              BatchNormSupports, kFloat32),
+    Optimized("aten::mean.out", MeanOut, MeanSupports, kFloat32),
     Optimized("aten::max_pool2d_with_indices.out", MaxPool2dWithIndicesOut,
-              MaxPool2dSupports),
+              MaxPool2dSupports, kFloat32),
     Optimized("aten::upsample_bilinear2d.vec_out", UpsampleBilinear2dVecOut,
-              UpsampleBilinear2dSupports),
+              UpsampleBilinear2dSupports, kFloat32),
     Optimized("quantized_decomposed::quantize_per_tensor.out",
-              QuantizePerTensorOut, QuantizePerTensorSupports),
+              QuantizePerTensorOut, QuantizePerTensorSupports, kFloat32),
     Optimized("quantized_decomposed::dequantize_per_tensor.out",
-              DequantizePerTensorOut, DequantizePerTensorSupports),
+              DequantizePerTensorOut, DequantizePerTensorSupports, kInt8),
     Optimized("quantized_decomposed::dequantize_per_channel.out",
-              DequantizePerChannelOut, DequantizePerChannelSupports),
-    Optimized("aten::permute_copy.out", PermuteCopyOut, PermuteSupports),
-    Optimized("aten::t_copy.out", TCopyOut, PermuteSupports),
+              DequantizePerChannelOut, DequantizePerChannelSupports, kInt8),
+    Optimized("aten::permute_copy.out", PermuteCopyOut, PermuteSupports,
+              kCopyableDtypes),
+    Optimized("aten::t_copy.out", TCopyOut, PermuteSupports, kCopyableDtypes),
 };
 
 // Init-time rewrites run by Method::Load on plans using optimized kernels.

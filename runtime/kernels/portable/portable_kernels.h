@@ -181,6 +181,7 @@ void DequantizePerTensorTensorOut(KernelContext& ctx, Span<EValue*> args);
 void QuantizePerChannelOut(KernelContext& ctx, Span<EValue*> args);
 void DequantizePerChannelOut(KernelContext& ctx, Span<EValue*> args);
 void ChooseQparamsTensorOut(KernelContext& ctx, Span<EValue*> args);
+void QuantizedAddOut(KernelContext& ctx, Span<EValue*> args);
 
 // index_ops.cc: aten::slice_copy.Tensor_out, slice_scatter.out,
 // select_copy.int_out, constant_pad_nd.out, embedding.out, index_select.out;
@@ -363,11 +364,19 @@ void RandOut(KernelContext& ctx, Span<EValue*> args);
 void RandnOut(KernelContext& ctx, Span<EValue*> args);
 void NativeDropoutOut(KernelContext& ctx, Span<EValue*> args);
 
-// quantized_token_embedding.cc: per-token quantization, byte embedding
+// max_pool_backward.cc
+void MaxPool2dWithIndicesBackwardGradInput(KernelContext& ctx,
+                                           Span<EValue*> args);
+
+// quantized_token_embedding.cc: per-token quantization, 8/4/2-bit embeddings
 void QuantizePerTokenOut(KernelContext& ctx, Span<EValue*> args);
 void DequantizePerTokenOut(KernelContext& ctx, Span<EValue*> args);
 void EmbeddingByteOut(KernelContext& ctx, Span<EValue*> args);
 void EmbeddingByteDtypeOut(KernelContext& ctx, Span<EValue*> args);
+void Embedding4bitOut(KernelContext& ctx, Span<EValue*> args);
+void Embedding4bitDtypeOut(KernelContext& ctx, Span<EValue*> args);
+void Embedding2bitOut(KernelContext& ctx, Span<EValue*> args);
+void Embedding2bitDtypeOut(KernelContext& ctx, Span<EValue*> args);
 
 }  // namespace portable
 }  // namespace edgefleet

@@ -1,7 +1,9 @@
 // The quantized_decomposed ops of PT2E-quantized programs that run outside a
 // delegate: quantize_per_tensor (.out, .Tensor_out), dequantize_per_tensor
-// (.out, .Tensor_out), quantize_per_channel.out, dequantize_per_channel.out
-// and choose_qparams.Tensor_out.
+// (.out, .Tensor_out), quantize_per_channel.out, dequantize_per_channel.out,
+// choose_qparams.Tensor_out and add.out (two quantized tensors dequantized,
+// added in float32 with broadcasting and requantized, as the pattern the
+// exporter replaces with it: dequantize, add, quantize).
 //
 // Arithmetic follows torch/ao/quantization/fx/_decomposed.py, which is what
 // torch runs for a converted model, in the same element type:
@@ -399,6 +401,56 @@ void ChooseQparamsTensorOut(KernelContext& ctx, Span<EValue*> raw) {
   zp = zp < quant_min ? quant_min : (zp > quant_max ? quant_max : zp);
   GetStorer<double>(scale_out->dtype())(scale, scale_out->mutable_data());
   *zero_point_out->data_as<int64_t>() = zp;
+}
+
+void QuantizedAddOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "quantized_decomposed::add.out", raw, 16);
+  Tensor* a = args.GetTensor(0);
+  const double a_scale = args.GetDouble(1);
+  const int64_t a_zp = args.GetInt(2);
+  const int64_t a_min = args.GetInt(3);
+  const int64_t a_max = args.GetInt(4);
+  Tensor* b = args.GetTensor(5);
+  const double b_scale = args.GetDouble(6);
+  const int64_t b_zp = args.GetInt(7);
+  const int64_t b_min = args.GetInt(8);
+  const int64_t b_max = args.GetInt(9);
+  const double out_scale = args.GetDouble(10);
+  const int64_t out_zp = args.GetInt(11);
+  const int64_t out_min = args.GetInt(12);
+  const int64_t out_max = args.GetInt(13);
+  Tensor* out = args.GetTensor(14);
+  if (!args.ok()) return;
+  const auto own = [](const Tensor* t) {
+    return static_cast<int64_t>(t->dtype());
+  };
+  if (!CheckQuantArgs(args, own(a), *a, a_min, a_max) ||
+      !CheckQuantArgs(args, own(b), *b, b_min, b_max) ||
+      !CheckQuantArgs(args, own(out), *out, out_min, out_max)) {
+    return;
+  }
+  const StridedView av = StridedView::Of(*a), bv = StridedView::Of(*b);
+  int dim = 0;
+  int64_t shape[kMaxTensorRank];
+  int32_t sizes[kMaxTensorRank];
+  if (!BroadcastShapes(av, bv, &dim, shape) ||
+      !ToTensorSizes(dim, shape, sizes)) {
+    args.Fail(Error::kInvalidArgument, "shapes %s and %s do not broadcast",
+              FormatSizes(av).text, FormatSizes(bv).text);
+    return;
+  }
+  if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(dim)}, "out")) return;
+  const float sa = ToFloating<float>(a_scale), sb = ToFloating<float>(b_scale);
+  const float za = static_cast<float>(a_zp), zb = static_cast<float>(b_zp);
+  const float inv = ToFloating<float>(1.0 / out_scale);
+  const float zo = static_cast<float>(out_zp);
+  const float lo = static_cast<float>(out_min);
+  const float hi = static_cast<float>(out_max);
+  BinaryLoop<float>(av, bv, StridedView::Of(*out), [=](float x, float y) {
+    const float sum = (x - za) * sa + (y - zb) * sb;
+    const float q = std::nearbyint(sum * inv) + zo;
+    return q < lo ? lo : (q > hi ? hi : q);
+  });
 }
 
 }  // namespace portable

@@ -7,7 +7,13 @@
 //   embedding_byte.out / .dtype_out  rows of an int8/uint8 table
 //                             dequantized with per-row or per-group scales
 //                             (and optional zero points): out =
-//                             (w[index] - zp) * s, shaped indices + [D].
+//                             (w[index] - zp) * s, shaped indices + [D];
+//   embedding_4bit / embedding_2bit (.out, .dtype_out)  the same over a
+//                             uint8 table packing 2 (4) values per byte,
+//                             [V, D / 2] ([V, D / 4]): 4-bit value 2j is
+//                             the high nibble of byte j, 2j + 1 the low one,
+//                             minus 8; 2-bit value 4j + k is bits 2k..2k+1
+//                             of byte j, minus 2 (executorch's packing).
 // Floating outputs are float32 or float64.
 
 #include <cmath>
@@ -146,22 +152,37 @@ void DequantizePerTokenOut(KernelContext& ctx, Span<EValue*> raw) {
 
 namespace {
 
-void EmbeddingByte(KernelArgs& args, const Tensor& weight,
-                   const Tensor& scales, const Tensor* zero_points,
-                   const Tensor& indices, Tensor& out) {
-  if ((weight.dtype() != ScalarType::kChar &&
-       weight.dtype() != ScalarType::kByte) ||
-      weight.dim() != 2 || !IsBasicFloating(out.dtype()) ||
+// The quantized value of column `c` of a table row starting at `row`
+// (stride `stride` bytes between packed columns) holding `bits`-bit values.
+int64_t PackedValue(const char* row, int64_t stride, int64_t c, int bits,
+                    LoadFn<int64_t> load) {
+  if (bits == 8) return load(row + c * stride);
+  const int per_byte = 8 / bits;
+  const uint8_t byte = static_cast<uint8_t>(row[(c / per_byte) * stride]);
+  if (bits == 4) return ((c % 2 == 0) ? byte >> 4 : byte & 0xF) - 8;
+  return ((byte >> (2 * (c % 4))) & 3) - 2;
+}
+
+// `bits` (8, 4 or 2) per quantized value; 8-bit tables are int8 or uint8,
+// packed ones uint8.
+void EmbeddingPacked(KernelArgs& args, int bits, const Tensor& weight,
+                     const Tensor& scales, const Tensor* zero_points,
+                     const Tensor& indices, Tensor& out) {
+  const bool table_dtype_ok =
+      weight.dtype() == ScalarType::kByte ||
+      (bits == 8 && weight.dtype() == ScalarType::kChar);
+  if (!table_dtype_ok || weight.dim() != 2 || !IsBasicFloating(out.dtype()) ||
       !IsBasicType(scales.dtype()) ||
       (indices.dtype() != ScalarType::kLong &&
        indices.dtype() != ScalarType::kInt) ||
       indices.dim() + 1 > kMaxTensorRank) {
     args.Fail(Error::kInvalidArgument,
-              "needs an int8/uint8 [V, D] weight, int32/int64 indices and a "
-              "float32/float64 out");
+              "needs a %s [V, D * %d / 8] weight, int32/int64 indices and a "
+              "float32/float64 out", bits == 8 ? "int8/uint8" : "uint8", bits);
     return;
   }
-  const int64_t vocab = weight.size(0), width = weight.size(1);
+  const int64_t vocab = weight.size(0);
+  const int64_t width = weight.size(1) * (8 / bits);
   const int64_t groups = scales.dim() == 2 ? scales.size(1) : 1;
   const bool valid_scales =
       (scales.dim() == 1 || scales.dim() == 2) && scales.size(0) == vocab &&
@@ -178,7 +199,7 @@ void EmbeddingByte(KernelArgs& args, const Tensor& weight,
   }
   int32_t sizes[kMaxTensorRank];
   for (int d = 0; d < indices.dim(); ++d) sizes[d] = indices.size(d);
-  sizes[indices.dim()] = weight.size(1);
+  sizes[indices.dim()] = static_cast<int32_t>(width);
   if (!args.ResizeOut(out, {sizes, static_cast<size_t>(indices.dim() + 1)},
                       "out")) {
     return;
@@ -189,6 +210,7 @@ void EmbeddingByte(KernelArgs& args, const Tensor& weight,
   const int64_t out_elem = static_cast<int64_t>(ElementSize(out.dtype()));
   const StridedView ov = StridedView::Of(out);
   const LoadFn<int64_t> load_w = GetLoader<int64_t>(weight.dtype());
+  const int64_t elem_w = static_cast<int64_t>(ElementSize(weight.dtype()));
   for (int64_t i = 0; i < n; ++i) {
     const int64_t row = static_cast<int64_t>(ValueAt(indices, i));
     if (row < 0 || row >= vocab) {
@@ -204,10 +226,9 @@ void EmbeddingByte(KernelArgs& args, const Tensor& weight,
           zero_points != nullptr
               ? static_cast<int64_t>(ValueAt(*zero_points, p))
               : 0;
-      const int64_t q = load_w(
-          weight.data_as<const char>() +
-          (row * weight.stride(0) + c * weight.stride(1)) *
-              static_cast<int64_t>(ElementSize(weight.dtype())));
+      const int64_t q = PackedValue(
+          weight.data_as<const char>() + row * weight.stride(0) * elem_w,
+          weight.stride(1) * elem_w, c, bits, load_w);
       int64_t rest = i * width + c, offset = 0;
       for (int d = ov.dim - 1; d >= 0; --d) {
         offset += (rest % ov.sizes[d]) * ov.strides[d];
@@ -219,10 +240,11 @@ void EmbeddingByte(KernelArgs& args, const Tensor& weight,
   }
 }
 
-}  // namespace
-
-void EmbeddingByteOut(KernelContext& ctx, Span<EValue*> raw) {
-  KernelArgs args(ctx, "quantized_decomposed::embedding_byte.out", raw, 8);
+// weight, weight_scales, weight_zero_points?, quant_min, quant_max,
+// indices, out, ret.
+void EmbeddingOutOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
+                    int bits) {
+  KernelArgs args(ctx, name, raw, 8);
   Tensor* weight = args.GetTensor(0);
   Tensor* scales = args.GetTensor(1);
   Tensor* zero_points = args.GetOptionalTensor(2);
@@ -231,12 +253,13 @@ void EmbeddingByteOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* indices = args.GetTensor(5);
   Tensor* out = args.GetTensor(6);
   if (!args.ok()) return;
-  EmbeddingByte(args, *weight, *scales, zero_points, *indices, *out);
+  EmbeddingPacked(args, bits, *weight, *scales, zero_points, *indices, *out);
 }
 
-void EmbeddingByteDtypeOut(KernelContext& ctx, Span<EValue*> raw) {
-  KernelArgs args(ctx, "quantized_decomposed::embedding_byte.dtype_out", raw,
-                  9);
+// As EmbeddingOutOp with a ScalarType? dtype (out's) before out.
+void EmbeddingDtypeOutOp(KernelContext& ctx, Span<EValue*> raw,
+                         const char* name, int bits) {
+  KernelArgs args(ctx, name, raw, 9);
   Tensor* weight = args.GetTensor(0);
   Tensor* scales = args.GetTensor(1);
   Tensor* zero_points = args.GetOptionalTensor(2);
@@ -252,7 +275,31 @@ void EmbeddingByteDtypeOut(KernelContext& ctx, Span<EValue*> raw) {
               static_cast<long long>(dtype), ScalarTypeName(out->dtype()));
     return;
   }
-  EmbeddingByte(args, *weight, *scales, zero_points, *indices, *out);
+  EmbeddingPacked(args, bits, *weight, *scales, zero_points, *indices, *out);
+}
+
+}  // namespace
+
+void EmbeddingByteOut(KernelContext& ctx, Span<EValue*> args) {
+  EmbeddingOutOp(ctx, args, "quantized_decomposed::embedding_byte.out", 8);
+}
+void EmbeddingByteDtypeOut(KernelContext& ctx, Span<EValue*> args) {
+  EmbeddingDtypeOutOp(ctx, args,
+                      "quantized_decomposed::embedding_byte.dtype_out", 8);
+}
+void Embedding4bitOut(KernelContext& ctx, Span<EValue*> args) {
+  EmbeddingOutOp(ctx, args, "quantized_decomposed::embedding_4bit.out", 4);
+}
+void Embedding4bitDtypeOut(KernelContext& ctx, Span<EValue*> args) {
+  EmbeddingDtypeOutOp(ctx, args,
+                      "quantized_decomposed::embedding_4bit.dtype_out", 4);
+}
+void Embedding2bitOut(KernelContext& ctx, Span<EValue*> args) {
+  EmbeddingOutOp(ctx, args, "quantized_decomposed::embedding_2bit.out", 2);
+}
+void Embedding2bitDtypeOut(KernelContext& ctx, Span<EValue*> args) {
+  EmbeddingDtypeOutOp(ctx, args,
+                      "quantized_decomposed::embedding_2bit.dtype_out", 2);
 }
 
 }  // namespace portable

@@ -3,7 +3,8 @@
 // kernels: each case's arguments are built as boxed values, the kernel is
 // resolved by operator name from the registry (so registration is covered
 // too) and every output is compared with torch's values. Error cases expect
-// the kernel to fail with a detail that names the operator.
+// the kernel to fail with a detail that names the operator, or the registry
+// to refuse the call (a first tensor dtype the kernel does not declare).
 
 #include <cmath>
 #include <cstring>
@@ -318,6 +319,9 @@ void RunCase(const json& c) {
   CaseArgs args(c);
   const Kernel* kernel =
       ResolveKernel(op.c_str(), args.args(), KernelPreference::kPortableOnly);
+  if (kernel == nullptr && c.value("error", false) && HasKernel(op.c_str())) {
+    return;  // the first tensor's dtype is not declared: refused at load
+  }
   ASSERT_NE(kernel, nullptr) << op << " has no portable kernel";
   std::vector<uint64_t> temp_memory((1 << 20) / 8);
   MemoryAllocator temp(temp_memory.data(), 1 << 20);
@@ -397,6 +401,115 @@ TEST_F(TorchReference, EveryOperatorHasValueCases) {
   }
   for (const auto& [op, count] : value_cases) {
     EXPECT_GT(count, 0) << op << " is only checked through error cases";
+  }
+}
+
+// ------------------------------------------------- declared dtypes (probe)
+
+const char* const kBasicDtypeNames[] = {"bool",  "uint8", "int8",
+                                        "int16", "int32", "int64",
+                                        "float32", "float64"};
+
+// `spec` (a tensor description) with dtype `to` and its values converted
+// as a cast would (non-finite values become 0 in integer types).
+void ConvertSpec(json* spec, const std::string& to) {
+  (*spec)["dtype"] = to;
+  const bool floating = to == "float32" || to == "float64";
+  for (json& v : (*spec)["values"]) {
+    const double d = JsonNumber(v);
+    if (floating) continue;
+    if (to == "bool") {
+      v = d != 0;
+    } else {
+      v = std::isfinite(d) ? static_cast<int64_t>(d) : int64_t{0};
+    }
+  }
+}
+
+// The tensor specs of case `c` (arguments, list items, out specs, torch's
+// outputs), the first tensor argument first.
+std::vector<json*> TensorSpecs(json* c) {
+  std::vector<json*> specs;
+  for (json& a : (*c)["args"]) {
+    if (a.contains("tensor")) specs.push_back(&a["tensor"]);
+    if (a.contains("out_spec")) specs.push_back(&a["out_spec"]);
+    for (const char* key : {"tensor_list", "optional_tensor_list"}) {
+      if (!a.contains(key)) continue;
+      for (json& t : a[key]) {
+        if (!t.is_null()) specs.push_back(&t);
+      }
+    }
+  }
+  for (json& o : (*c)["outputs"]) specs.push_back(&o);
+  return specs;
+}
+
+// Whether `kernel` runs case `c` without failing once the case's first
+// tensor argument has dtype `to`: that tensor alone converted; or every
+// tensor (outputs included) that had its dtype; or that and also every int
+// argument equal to the dtype's code (a ScalarType argument naming the
+// input's dtype, as the quantize/dequantize ops take).
+bool AcceptsDtype(const Kernel& kernel, const json& c, const std::string& to) {
+  for (const int variant : {0, 1, 2}) {
+    json probe = c;
+    std::vector<json*> specs = TensorSpecs(&probe);
+    if (specs.empty()) return false;
+    const std::string from = specs[0]->at("dtype").get<std::string>();
+    for (size_t i = 0; i < specs.size(); ++i) {
+      if (i == 0 || (variant > 0 && specs[i]->at("dtype") == from)) {
+        ConvertSpec(specs[i], to);
+      }
+    }
+    if (variant == 2) {
+      const int64_t from_code = static_cast<int64_t>(DtypeFromName(from));
+      for (json& a : probe["args"]) {
+        if (a.contains("int") && a["int"].get<int64_t>() == from_code) {
+          a["int"] = static_cast<int64_t>(DtypeFromName(to));
+        }
+      }
+    }
+    CaseArgs args(probe);
+    std::vector<uint64_t> temp_memory((1 << 20) / 8);
+    MemoryAllocator temp(temp_memory.data(), 1 << 20);
+    KernelContext ctx(&temp, 1);
+    kernel.fn(ctx, args.args());
+    if (!ctx.failed()) return true;
+  }
+  return false;
+}
+
+// The dtypes a portable kernel declares where it is registered (and that
+// docs/operators.md lists) are the basic dtypes it accepts: for every
+// operator with torch cases, each basic dtype is tried as the first tensor
+// argument's on every value case; the kernel must run some case with each
+// declared dtype and fail all of them with each undeclared one.
+TEST_F(TorchReference, DeclaredDtypesAreTheAcceptedOnes) {
+  std::map<std::string, std::vector<const json*>> cases;
+  for (const json& c : Reference().at("cases")) {
+    if (!c.value("error", false)) {
+      cases[c.at("op").get<std::string>()].push_back(&c);
+    }
+  }
+  for (int k = 0; k < NumRegisteredKernels(); ++k) {
+    const Kernel& kernel = RegisteredKernel(k);
+    if (kernel.variant != KernelVariant::kPortable) continue;
+    const auto it = cases.find(kernel.name);
+    if (it == cases.end()) continue;
+    for (const char* dtype : kBasicDtypeNames) {
+      bool accepted = false;
+      for (const json* c : it->second) {
+        ClearErrorDetail();
+        if (AcceptsDtype(kernel, *c, dtype)) {
+          accepted = true;
+          break;
+        }
+      }
+      const bool declared = kernel.dtypes.Contains(DtypeFromName(dtype));
+      EXPECT_EQ(accepted, declared)
+          << kernel.name << " " << (declared ? "declares" : "does not declare")
+          << " " << dtype << " but "
+          << (accepted ? "runs a case with it" : "fails every case with it");
+    }
   }
 }
 

@@ -28,7 +28,9 @@ import torch
 from elementwise_cases import activations, binary_misc, bitwise, sign_classify, unary_floating
 from reduction_cases import copies_fills, norms, reductions
 from reference_cases import cases
-from shape_index_cases import index_copy_distance_ops, quantized_token_embedding, shape_ops
+from shape_index_cases import (
+    index_copy_distance_ops, max_pool_backward, quantized_add, quantized_token_embedding,
+    shape_ops)
 
 OUT_PATH = pathlib.Path(__file__).with_name("reference.json")
 
@@ -46,6 +48,8 @@ def main():
     shape_ops()
     index_copy_distance_ops()
     quantized_token_embedding()
+    max_pool_backward()
+    quantized_add()
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
     OUT_PATH.write_text(json.dumps(

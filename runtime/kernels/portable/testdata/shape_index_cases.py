@@ -361,3 +361,118 @@ def quantized_token_embedding():
     error("embedding_byte/index", "quantized_decomposed::embedding_byte.out",
           [w, ws1, None, -128, 127, torch.tensor([10]),
            OutSpec(torch.float32, [1, 8])])
+    # Packed tables: uint8 bytes holding 2 (4-bit) or 4 (2-bit) values.
+    for bits, (qmin, qmax) in [(4, (-8, 7)), (2, (-2, 1))]:
+        op = getattr(qd, f"embedding_{bits}bit")
+        wp = torch.randint(0, 256, (10, 8 * bits // 8), dtype=torch.uint8)
+        for groups in [1, 2]:
+            ws = torch.rand(10, groups) * 0.05 + 0.01
+            wz = torch.randint(-3, 3, (10, groups)).float()
+            case(f"embedding_{bits}bit/groups{groups}",
+                 f"quantized_decomposed::embedding_{bits}bit.out",
+                 [wp, ws, wz, qmin, qmax, idx, Out(0)],
+                 op(wp, ws, wz, qmin, qmax, idx))
+        case(f"embedding_{bits}bit/per_row_no_zero_points",
+             f"quantized_decomposed::embedding_{bits}bit.out",
+             [wp, ws1, None, qmin, qmax, idx, Out(0)],
+             op(wp, ws1, None, qmin, qmax, idx))
+        ref = op.dtype(wp, ws1, None, qmin, qmax, idx, dtype=torch.float64)
+        case(f"embedding_{bits}bit/dtype",
+             f"quantized_decomposed::embedding_{bits}bit.dtype_out",
+             [wp, ws1, None, qmin, qmax, idx, 7, Out(0)], ref,
+             rtol=1e-6, atol=1e-7)
+        error(f"embedding_{bits}bit/int8_table",
+              f"quantized_decomposed::embedding_{bits}bit.out",
+              [wp.view(torch.int8), ws1, None, qmin, qmax, idx,
+               OutSpec(torch.float32, [2, 3, 8])])
+        error(f"embedding_{bits}bit/index",
+              f"quantized_decomposed::embedding_{bits}bit.out",
+              [wp, ws1, None, qmin, qmax, torch.tensor([10]),
+               OutSpec(torch.float32, [1, 8])])
+
+
+def max_pool_backward():
+    op = "max_pool2d_with_indices_backward.grad_input"
+    configs = [  # name: input shape, kernel, stride, padding, dilation, ceil
+        ("overlapping", (2, 3, 6, 7), [3, 3], [1, 1], [0, 0], [1, 1], False),
+        ("strided_padded", (1, 2, 7, 8), [3, 2], [2, 2], [1, 1], [1, 1], False),
+        ("dilated_ceil", (2, 2, 9, 9), [2, 2], [2, 2], [0, 0], [2, 2], True),
+        ("rank3", (3, 5, 5), [2, 2], [], [0, 0], [1, 1], False),
+    ]
+    for name, shape, k, s, p, d, ceil in configs:
+        # Few distinct values, so windows share their maximum.
+        x = randint(-3, 3, *shape).float()
+        _, idx = torch.ops.aten.max_pool2d_with_indices(x, k, s, p, d, ceil)
+        g = randn(*idx.shape)
+        ref = torch.ops.aten.max_pool2d_with_indices_backward(
+            g, x, k, s, p, d, ceil, idx)
+        case(f"max_pool_backward/{name}", op, [g, x, k, s, p, d, ceil, idx, Out(0)],
+             ref)
+    x = randn(2, 3, 6, 6)
+    _, idx = torch.ops.aten.max_pool2d_with_indices(x, [2, 2], [2, 2])
+    g = randn(*idx.shape)
+    ref = torch.ops.aten.max_pool2d_with_indices_backward(
+        g, x, [2, 2], [2, 2], [0, 0], [1, 1], False, idx)
+    case("max_pool_backward/channels_last", op,
+         [Layout(g, CHANNELS_LAST), Layout(x, CHANNELS_LAST), [2, 2], [2, 2], [0, 0],
+          [1, 1], False, Layout(idx, CHANNELS_LAST), Out(0)],
+         ref, out_dim_orders=[CHANNELS_LAST])
+    xd, gd = x.double(), g.double()
+    case("max_pool_backward/float64", op,
+         [gd, xd, [2, 2], [2, 2], [0, 0], [1, 1], False, idx, Out(0)],
+         torch.ops.aten.max_pool2d_with_indices_backward(
+             gd, xd, [2, 2], [2, 2], [0, 0], [1, 1], False, idx),
+         rtol=1e-12, atol=1e-14)
+    bad = idx.clone()
+    bad[0, 0, 0, 0] = 36
+    error("max_pool_backward/index_range", op,
+          [g, x, [2, 2], [2, 2], [0, 0], [1, 1], False, bad,
+           OutSpec(torch.float32, x.shape)])
+    error("max_pool_backward/grad_shape", op,
+          [g[:, :, :2], x, [2, 2], [2, 2], [0, 0], [1, 1], False, idx[:, :, :2],
+           OutSpec(torch.float32, x.shape)])
+    error("max_pool_backward/int_grad", op,
+          [g.long(), x.long(), [2, 2], [2, 2], [0, 0], [1, 1], False, idx,
+           OutSpec(torch.int64, x.shape)])
+
+
+def quantized_add():
+    # The pattern the exporter replaces with quantized_decomposed::add:
+    # dequantize both inputs, add, quantize.
+    import torch.ao.quantization.fx._decomposed  # noqa: F401
+    qd = torch.ops.quantized_decomposed
+    op = "quantized_decomposed::add.out"
+
+    def ref(a, sa, za, b, sb, zb, so, zo, lo, hi, dtype):
+        x = qd.dequantize_per_tensor(a, sa, za, lo, hi, a.dtype)
+        y = qd.dequantize_per_tensor(b, sb, zb, lo, hi, b.dtype)
+        return qd.quantize_per_tensor(x + y, so, zo, lo, hi, dtype)
+
+    for dtype, lo, hi in [(torch.uint8, 0, 255), (torch.int8, -128, 127)]:
+        a = torch.randint(lo, hi + 1, (2, 3, 4), dtype=dtype)
+        b = torch.randint(lo, hi + 1, (2, 3, 4), dtype=dtype)
+        sa, za, sb, zb, so, zo = 0.0173, 3, 0.0291, -2, 0.0417, 1
+        if dtype == torch.uint8:
+            za, zb, zo = 128, 120, 131
+        name = str(dtype).replace("torch.", "")
+        case(f"quantized_add/{name}", op,
+             [a, sa, za, lo, hi, b, sb, zb, lo, hi, so, zo, lo, hi, Out(0)],
+             ref(a, sa, za, b, sb, zb, so, zo, lo, hi, dtype))
+        b1 = b[:1, :, :1].contiguous()
+        case(f"quantized_add/{name}_broadcast", op,
+             [a, sa, za, lo, hi, b1, sb, zb, lo, hi, so, zo, lo, hi, Out(0)],
+             ref(a, sa, za, b1, sb, zb, so, zo, lo, hi, dtype))
+        # A small output scale saturates most sums at the range ends.
+        case(f"quantized_add/{name}_saturating", op,
+             [a, sa, za, lo, hi, b, sb, zb, lo, hi, 0.004, zo, lo, hi, Out(0)],
+             ref(a, sa, za, b, sb, zb, 0.004, zo, lo, hi, dtype))
+    a = torch.randint(-128, 128, (2, 3), dtype=torch.int8)
+    error("quantized_add/range", op,
+          [a, 0.1, 0, -128, 300, a, 0.1, 0, -128, 127, 0.1, 0, -128, 127,
+           OutSpec(torch.int8, [2, 3])])
+    error("quantized_add/shapes", op,
+          [a, 0.1, 0, -128, 127, a[:, :2], 0.1, 0, -128, 127, 0.1, 0, -128, 127,
+           OutSpec(torch.int8, [2, 3])])
+    error("quantized_add/float", op,
+          [a.float(), 0.1, 0, -128, 127, a, 0.1, 0, -128, 127, 0.1, 0, -128, 127,
+           OutSpec(torch.int8, [2, 3])])
