@@ -24,7 +24,7 @@ namespace {
 constexpr const char* kPredictUsage =
     "usage: edgefleet-server predict --model_repository=DIR [--device_classes=DIR]\n"
     "           [--device_class=NAME] [--calibrate=MODEL@THREADS=MS]... [--model=NAME]...\n"
-    "           [--threads=N] [--stack=edgefleet] [--host_profile=FILE] [--json]\n"
+    "           [--threads=N] [--stack=edgefleet|pytorch-mobile] [--host_profile=FILE] [--json]\n"
     "       edgefleet-server fit-prior --model_repository=DIR --host_profile=FILE\n"
     "           --published=CSV [--exclude_device=NAME]... [--exclude_model=NAME]...\n"
     "           [--out=FILE]\n";
@@ -104,14 +104,12 @@ int PredictMain(const std::vector<std::string>& args) {
   }
   const std::string root = flags->Get("model_repository");
   if (root.empty()) return Fail(2, absl::InvalidArgumentError("--model_repository is required"));
-  const std::string stack = flags->Get("stack", "edgefleet");
-  if (stack == "pytorch_mobile") {
-    return Fail(2, absl::UnimplementedError(
-                       "--stack=pytorch_mobile: per-operator host profiles exist for the"
-                       " edgefleet stack only"));
-  }
-  if (stack != "edgefleet") {
-    return Fail(2, absl::InvalidArgumentError("--stack must be edgefleet or pytorch_mobile"));
+  const std::string stack_name = flags->Get("stack", "edgefleet");
+  v1::Stack stack = v1::STACK_EDGEFLEET;
+  if (stack_name == "pytorch-mobile") {
+    stack = v1::STACK_PYTORCH_MOBILE;
+  } else if (stack_name != "edgefleet") {
+    return Fail(2, absl::InvalidArgumentError("--stack must be edgefleet or pytorch-mobile"));
   }
   char* end = nullptr;
   const std::string threads_text = flags->Get("threads", "1");
@@ -160,7 +158,7 @@ int PredictMain(const std::vector<std::string>& args) {
   if (!predictor.ok()) return Fail(2, predictor.status());
   std::vector<ModelOnDevice> predicted;
   for (const std::string& m : models) {
-    absl::StatusOr<ModelOnDevice> one = (*predictor)->For(*device, m, points);
+    absl::StatusOr<ModelOnDevice> one = (*predictor)->For(*device, m, points, stack);
     if (!one.ok()) return Fail(1, one.status());
     predicted.push_back(*std::move(one));
   }
@@ -171,7 +169,8 @@ int PredictMain(const std::vector<std::string>& args) {
   const bool json = flags->switches.count("json") > 0;
   const int t = static_cast<int>(threads);
   if (json) {
-    printf("{\"device_class\": \"%s\", \"threads\": %d, \"predictions\": [", class_name.c_str(), t);
+    printf("{\"device_class\": \"%s\", \"stack\": \"%s\", \"threads\": %d, \"predictions\": [",
+           class_name.c_str(), stack_name.c_str(), t);
     for (size_t i = 0; i < models.size(); ++i) {
       printf("%s{\"model\": \"%s\", \"device_ms\": %.9g}", i ? ", " : "", models[i].c_str(),
              predicted[i].PredictMs(t));
@@ -181,10 +180,17 @@ int PredictMain(const std::vector<std::string>& args) {
       printf("%s\"%s\": %.6g", c ? ", " : "", OpClassName(kOpClasses[c]),
              std::exp(factors.log_factor[c]));
     }
+    const std::optional<NeighbourOffsets>& neighbours = predicted.front().neighbours;
+    std::string offsets = "population";
+    if (neighbours.has_value()) {
+      char text[64];
+      snprintf(text, sizeof(text), "neighbours, bandwidth %g", neighbours->bandwidth);
+      offsets = neighbours->bandwidth > 0 ? text : "neighbours, equal weights";
+    }
     printf("}, \"parallel_fraction\": %.6f, \"calibration_points\": %d,"
-           " \"fit_rms_log_error\": %.6f, \"prior\": \"%s\"}\n",
+           " \"fit_rms_log_error\": %.6f, \"prior\": \"%s\", \"model_offsets\": \"%s\"}\n",
            factors.parallel_fraction, factors.points, factors.rms_log_error,
-           prior.ratios().empty() ? "none" : prior.source().c_str());
+           prior.ratios().empty() ? "none" : prior.source().c_str(), offsets.c_str());
   } else {
     printf("device class %s, %d thread(s), fitted to %d point(s) (rms log error %.3f)\n",
            class_name.c_str(), t, factors.points, factors.rms_log_error);
