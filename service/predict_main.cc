@@ -84,6 +84,20 @@ absl::StatusOr<FitPoint> ParsePoint(const std::string& text) {
   return point;
 }
 
+// The repository's models and the edgefleet programs `profile` has
+// measured (the published reference models need not be exported to be
+// calibrated on or predicted: their host costs are in the profile).
+std::set<std::string> KnownModels(const std::vector<std::string>& repository,
+                                  const v1::HostProfile& profile) {
+  std::set<std::string> known(repository.begin(), repository.end());
+  for (const v1::ModelHostProfile& m : profile.models()) {
+    if (m.stack() == v1::STACK_EDGEFLEET && m.kernels() == v1::KERNELS_DEFAULT) {
+      known.insert(m.model());
+    }
+  }
+  return known;
+}
+
 int Fail(int code, const absl::Status& status) {
   fprintf(stderr, "edgefleet-server: %s\n", std::string(status.message()).c_str());
   return code;
@@ -128,12 +142,19 @@ int PredictMain(const std::vector<std::string>& args) {
     return Fail(2, absl::InvalidArgumentError("no device class named " + class_name));
   }
 
+  absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> predictor =
+      DeviceTimePredictor::Open(repository->get(), flags->Get("host_profile"));
+  if (!predictor.ok()) return Fail(2, predictor.status());
   const std::vector<std::string> available = (*repository)->ListModels();
-  const std::set<std::string> available_set(available.begin(), available.end());
+  // Models the edgefleet stack can be predicted for: the repository's, and
+  // the published reference models the host profile has measured.
+  const std::set<std::string> known = KnownModels(available, (*predictor)->profile());
+  const std::set<std::string>& predictable =
+      stack == v1::STACK_EDGEFLEET ? known : std::set<std::string>(available.begin(), available.end());
   std::vector<std::string> models = flags->All("model");
   if (models.empty()) models = available;
   for (const std::string& m : models) {
-    if (available_set.count(m) == 0) {
+    if (predictable.count(m) == 0) {
       return Fail(2, absl::InvalidArgumentError("--model=" + m + ": not in the repository"));
     }
   }
@@ -141,9 +162,10 @@ int PredictMain(const std::vector<std::string>& args) {
   for (const std::string& text : flags->All("calibrate")) {
     absl::StatusOr<FitPoint> point = ParsePoint(text);
     if (!point.ok()) return Fail(2, point.status());
-    if (available_set.count(point->model) == 0) {
+    if (known.count(point->model) == 0) {
       return Fail(2, absl::InvalidArgumentError("calibration point " + text.substr(0, text.find('=')) +
-                                                ": model not in the repository"));
+                                                ": model not in the repository"
+                                                " nor in the host profile"));
     }
     points.push_back(*point);
   }
@@ -153,9 +175,6 @@ int PredictMain(const std::vector<std::string>& args) {
     points = *std::move(own);
   }
 
-  absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> predictor =
-      DeviceTimePredictor::Open(repository->get(), flags->Get("host_profile"));
-  if (!predictor.ok()) return Fail(2, predictor.status());
   std::vector<ModelOnDevice> predicted;
   for (const std::string& m : models) {
     absl::StatusOr<ModelOnDevice> one = (*predictor)->For(*device, m, points, stack);
@@ -223,15 +242,19 @@ int FitPriorMain(const std::vector<std::string>& args) {
   if (!published.ok()) return Fail(2, published.status());
   const std::vector<std::string> excluded = flags->All("exclude_device");
   const std::vector<std::string> excluded_models = flags->All("exclude_model");
-  const std::vector<std::string> available = (*repository)->ListModels();
-  const std::set<std::string> available_set(available.begin(), available.end());
+  const std::string profile_path = flags->Get("host_profile");
+  absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> predictor =
+      DeviceTimePredictor::Open(repository->get(), profile_path);
+  if (!predictor.ok()) return Fail(2, predictor.status());
+  const std::set<std::string> available_set =
+      KnownModels((*repository)->ListModels(), (*predictor)->profile());
   std::vector<PublishedDevice> devices;
   std::set<std::string> needed;
   for (const PublishedDevice& d : *published) {
     if (std::find(excluded.begin(), excluded.end(), d.name) != excluded.end()) continue;
     PublishedDevice kept{d.name, {}};
     for (const FitPoint& p : d.points) {
-      if (available_set.count(p.model) == 0) continue;  // models not exported here
+      if (available_set.count(p.model) == 0) continue;  // models neither exported nor profiled
       if (std::find(excluded_models.begin(), excluded_models.end(), p.model) !=
           excluded_models.end()) {
         continue;
@@ -241,10 +264,6 @@ int FitPriorMain(const std::vector<std::string>& args) {
     }
     devices.push_back(std::move(kept));
   }
-  const std::string profile_path = flags->Get("host_profile");
-  absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> predictor =
-      DeviceTimePredictor::Open(repository->get(), profile_path);
-  if (!predictor.ok()) return Fail(2, predictor.status());
   absl::StatusOr<HostCosts> costs = (*predictor)->Costs(needed);
   if (!costs.ok()) return Fail(1, costs.status());
   absl::StatusOr<v1::DeviceModelPrior> prior = FitPrior(devices, *costs);

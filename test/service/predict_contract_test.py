@@ -121,9 +121,9 @@ class PredictContractTest(unittest.TestCase):
         self.assertIn("--threads", err)
         err = self.predict("--stack=tflite", "--calibrate=small_cnn@1=3", expect=2)
         self.assertIn("--stack must be edgefleet or pytorch-mobile", err)
-        err = self.predict("--stack=pytorch-mobile", "--calibrate=small_cnn@1=3", "--model=add",
-                           expect=1)
-        self.assertIn("add", err)  # the fixture has no .ptl
+        err = self.predict("--stack=pytorch-mobile", "--calibrate=small_cnn@1=3",
+                           "--model=zoo_kws_conv1d", expect=1)
+        self.assertIn("zoo_kws_conv1d", err)  # the fixture has no .ptl
 
     def test_old_stack_gets_its_own_factor(self):
         # The class is fitted to the edgefleet program (one point: one scale

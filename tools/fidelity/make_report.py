@@ -2,7 +2,9 @@
 """Writes docs/fidelity.md: how well the device-time model predicts published
 latencies on devices it was not fitted to.
 
-Usage (from the repository root, after `make build` and `make models`):
+Usage (from the repository root, after `make build`; `make models` only to
+measure the host costs again: without the exported programs the committed
+host profile's are used):
 
     tools/fidelity/make_report.py [--build-dir build/default] [--models .cache/models]
 
@@ -31,6 +33,7 @@ Only the standard library is used.
 """
 
 import argparse
+import concurrent.futures
 import csv
 import json
 import math
@@ -81,13 +84,13 @@ def load_published(path):
 
 
 def host_totals(profile_path):
-    """Total steady-state host us per model, from the host profile textproto."""
+    """Total steady-state host us per model (edgefleet stack), from the host profile textproto."""
     text = open(profile_path).read()
     totals = {}
     for block in re.findall(r"models \{(.*?)\n\}", text, re.S):
         m = re.search(r'model: "([^"]+)"', block)
         t = re.search(r"total_us: ([0-9.e+-]+)", block)
-        if m and t:
+        if m and t and "stack: STACK_EDGEFLEET" in block:
             totals[m.group(1)] = float(t.group(1))
     return totals
 
@@ -138,17 +141,22 @@ def main():
     ap.add_argument("--published", default=os.path.join(REPO, "docs", "fidelity",
                                                         "ncnn_benchncnn.csv"))
     ap.add_argument("--out", default=os.path.join(REPO, "docs", "fidelity.md"))
+    ap.add_argument("--jobs", type=int, default=4, help="devices evaluated at once")
     ap.add_argument("--summary", default=os.path.join(REPO, "docs", "fidelity", "summary.json"))
     args = ap.parse_args()
 
     server = os.path.join(args.build_dir, "service", "edgefleet-server")
     published = load_published(args.published)
     models_needed = sorted({m for d in published.values() for m, _, _ in d["rows"]})
+    # A model is measured from its exported program, or taken from the host
+    # profile when it is not exported (the committed profile has them all).
+    profiled = host_totals(args.host_profile) if os.path.exists(args.host_profile) else {}
     missing = [m for m in models_needed
-               if not os.path.exists(os.path.join(args.models, m, "model.pte"))]
+               if not os.path.exists(os.path.join(args.models, m, "model.pte"))
+               and m not in profiled]
     if missing:
-        raise SystemExit(f"models missing from {args.models}: {' '.join(missing)}"
-                         " (run `make models`)")
+        raise SystemExit(f"models missing from {args.models} and from the host profile:"
+                         f" {' '.join(missing)} (run `make models`)")
     work = tempfile.mkdtemp(prefix="fidelity_")
     try:
         repo_dir = os.path.abspath(args.models)  # only the CSV's models are used
@@ -164,8 +172,9 @@ def main():
                          f"--host_profile={args.host_profile}", f"--published={args.published}"])
         totals = host_totals(args.host_profile)
 
-        rows_single, rows_multi, rows_unseen, per_device = [], [], [], []
-        for name, d in published.items():
+        def evaluate(index, name, d):
+            """(single rows, multi rows, unseen rows, per-device info) of one device."""
+            rows_single, rows_multi, rows_unseen = [], [], []
             single = {m: ms for m, t, ms in d["rows"] if t == 1}
             multi = {}
             for m, t, ms in d["rows"]:
@@ -173,10 +182,9 @@ def main():
                     multi.setdefault(t, {})[m] = ms
             calib = [m for m in CALIBRATION_MODELS if m in single]
             if len(calib) < 2:
-                per_device.append({"device": name, "soc": d["soc"], "note":
-                                   "no single-thread calibration figures: not evaluated"})
-                continue
-            held_profile = os.path.join(work, "held_out.textproto")
+                return [], [], [], {"device": name, "soc": d["soc"], "note":
+                                    "no single-thread calibration figures: not evaluated"}
+            held_profile = os.path.join(work, f"held_out_{index}.textproto")
             run([server, "fit-prior", f"--model_repository={repo_dir}",
                  f"--host_profile={args.host_profile}", f"--published={args.published}",
                  f"--exclude_device={name}", f"--out={held_profile}"])
@@ -200,7 +208,7 @@ def main():
             # Held-out device and held-out model: the model is left out of the
             # prior too (no offsets learned from it on any device).
             for m in targets:
-                unseen_profile = os.path.join(work, "unseen.textproto")
+                unseen_profile = os.path.join(work, f"unseen_{index}.textproto")
                 run([server, "fit-prior", f"--model_repository={repo_dir}",
                      f"--host_profile={args.host_profile}", f"--published={args.published}",
                      f"--exclude_device={name}", f"--exclude_model={m}",
@@ -227,8 +235,18 @@ def main():
                     rows_multi.append((name, t, m, figures[m], pred_t[m],
                                        pred_t[m] / figures[m] - 1))
                 info["parallel_fraction"] = out_t["parallel_fraction"]
-            per_device.append(info)
             print(f"  {name}: {summary_line(errs)}", file=sys.stderr)
+            return rows_single, rows_multi, rows_unseen, info
+
+        # Devices are independent: evaluated --jobs at a time, reported in
+        # the CSV's order.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            results = list(pool.map(lambda item: evaluate(item[0], *item[1]),
+                                    enumerate(published.items())))
+        rows_single = [r for res in results for r in res[0]]
+        rows_multi = [r for res in results for r in res[1]]
+        rows_unseen = [r for res in results for r in res[2]]
+        per_device = [res[3] for res in results]
 
         atypical = atypical_figures(published)
         write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_device, atypical)
@@ -292,7 +310,7 @@ def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_devi
     L = []
     L.append("# Fidelity of the device-time model\n")
     L.append("Generated by `tools/fidelity/make_report.py` (do not edit by hand; rerun it after"
-             " `make build` and `make models`). Data: `docs/fidelity/ncnn_benchncnn.csv`,"
+             " `make build`; host costs of models not exported are the committed host profile's). Data: `docs/fidelity/ncnn_benchncnn.csv`,"
              " published ncnn `benchncnn` fp32 latencies (docs/fidelity/README.md).\n")
     L.append("## Method\n")
     L.append("Every device is **held out**: the population prior is refitted without it"
