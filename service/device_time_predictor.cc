@@ -112,11 +112,11 @@ absl::StatusOr<HostCosts> DeviceTimePredictor::Costs(const std::set<std::string>
 }
 
 absl::StatusOr<std::vector<v1::ModelHostProfile>> DeviceTimePredictor::Entries(
-    const std::set<std::string>& models) {
+    const std::set<std::pair<std::string, v1::Stack>>& programs) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<v1::ModelHostProfile> out;
-  for (const std::string& model : models) {
-    absl::StatusOr<const v1::ModelHostProfile*> entry = EntryLocked(model);
+  for (const auto& [model, stack] : programs) {
+    absl::StatusOr<const v1::ModelHostProfile*> entry = EntryLocked(model, stack);
     if (!entry.ok()) return entry.status();
     out.push_back(**entry);
   }

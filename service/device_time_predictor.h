@@ -99,8 +99,10 @@ class DeviceTimePredictor {
   // offsets. Errors as For.
   absl::StatusOr<HostCosts> Costs(const std::set<std::string>& models);
 
-  // The profile entries of `models` (measured now if missing). Errors as For.
-  absl::StatusOr<std::vector<v1::ModelHostProfile>> Entries(const std::set<std::string>& models);
+  // The profile entries of `programs`, (model, stack) pairs (measured now
+  // if missing). Errors as For.
+  absl::StatusOr<std::vector<v1::ModelHostProfile>> Entries(
+      const std::set<std::pair<std::string, v1::Stack>>& programs);
 
   // Adds a measurement made elsewhere (a calibration file's) unless the
   // profile has one of the same program.
