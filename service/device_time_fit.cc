@@ -404,11 +404,16 @@ absl::StatusOr<v1::DeviceModelPrior> FitPrior(const std::vector<PublishedDevice>
   std::vector<ClassVector> thetas(nd);
   for (size_t d = 0; d < nd; ++d) {
     thetas[d] = theta_of(x, d);
+    v1::DeviceModelPrior::DeviceResiduals* device = prior.add_device_residuals();
+    device->set_device(used[d].published->name);
     for (const FitPoint& p : used[d].single) {
       const double e = std::log(p.ms / SingleThreadMs(thetas[d], costs.at(p.model)));
       sum += e * e;
       ++n;
       residuals_of[p.model].push_back(e);
+      auto* residual = device->add_residuals();
+      residual->set_model(p.model);
+      residual->set_log_residual(e);
     }
     prior.add_fitted_on(used[d].published->name);
   }

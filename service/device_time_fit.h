@@ -13,8 +13,10 @@
 // r_m and s_m are the population's offsets of that program
 // (DeviceModelPrior.model_offsets, learned by FitPrior from the published
 // devices: what the per-class model leaves unexplained for that model on
-// every device); a program the prior has no offsets for has r_m = s_m = 0,
-// the per-class model alone.
+// every device; DeviceTimePredictor replaces r_m by the mean over the
+// published devices that resemble the class, neighbour_offsets.h); a
+// program the prior has no offsets for has r_m = s_m = 0, the per-class
+// model alone.
 //
 // FitDevice() fits theta in log space to a device's single-thread points:
 // theta_c = a + mu_c + delta_c, with a free scale a, the population prior
@@ -110,7 +112,8 @@ struct PublishedDevice {
 // per-device deviation left after the shared fit. Then the model offsets:
 // r_m from each model's single-thread residuals of the shared fit, s_m from
 // its multi-thread residuals given each device's parallel fraction (both
-// the median over devices, shrunk, ModelOffset); the offsets in `costs`
+// the median over devices, shrunk, ModelOffset), and each device's
+// single-thread residuals (device_residuals); the offsets in `costs`
 // are ignored. Devices need >= 2 single-thread points to count. Errors:
 // INVALID_ARGUMENT with fewer than 2 such devices or a model missing from
 // `costs`.

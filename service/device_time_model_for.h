@@ -5,8 +5,9 @@
 // the slowdown is that model's prediction for this model on this class
 // over the model's host time, and the thread speedup is its predicted one
 // (device_time_predictor.h ModelOnDevice), applied to the arm's calibrated
-// host cost: both stacks of one model get the same device/host factor (the
-// lite interpreter has no per-operator profile here). Without it (tools,
+// host cost: each stack's factor comes from its own program's per-operator
+// profile (the old stack's .ptl through the lite interpreter's operator
+// hooks, pytorch_mobile_profiler.h), under the class's one fit. Without it (tools,
 // tests): the class's single calibrated slowdown (host_calibration.h).
 //
 // Thread-safe (the predictor and the calibration store are).
@@ -28,7 +29,8 @@ namespace service {
 // calibration point unknown, points refused) or the calibration store's.
 absl::StatusOr<DeviceTimeModel> DeviceTimeModelFor(const ServiceContext& context,
                                                    const v1::DeviceClass& device,
-                                                   const std::string& model);
+                                                   const std::string& model,
+                                                   v1::Stack stack);
 
 }  // namespace service
 }  // namespace edgefleet

@@ -50,11 +50,11 @@ absl::StatusOr<std::vector<FitPoint>> DeviceTimePredictor::ClassPoints(
 }
 
 absl::StatusOr<const v1::ModelHostProfile*> DeviceTimePredictor::EntryLocked(
-    const std::string& model) {
+    const std::string& model, v1::Stack stack) {
   const std::vector<std::string> available = repository_->ListModels();
   const bool in_repository =
       std::find(available.begin(), available.end(), model) != available.end();
-  if (!in_repository) {
+  if (!in_repository && stack == v1::STACK_EDGEFLEET) {
     // A published reference model this repository does not carry.
     for (const v1::ModelHostProfile& m : profile_.models()) {
       if (m.stack() == v1::STACK_EDGEFLEET && m.model() == model &&
@@ -65,19 +65,20 @@ absl::StatusOr<const v1::ModelHostProfile*> DeviceTimePredictor::EntryLocked(
     return absl::NotFoundError("model " + model +
                                " is neither in the model repository nor in the host profile");
   }
-  absl::StatusOr<ModelFile> file = repository_->OpenModel(model, v1::STACK_EDGEFLEET);
+  absl::StatusOr<ModelFile> file = repository_->OpenModel(model, stack);
   if (!file.ok()) return file.status();
   uint64_t bytes = 0;
   std::string digest;
   if (absl::Status s = FileStamp(file->path(), &bytes, &digest); !s.ok()) return s;
   const v1::ModelHostProfile* found =
-      FindHostProfile(profile_, v1::STACK_EDGEFLEET, model, v1::KERNELS_DEFAULT, bytes, digest);
+      FindHostProfile(profile_, stack, model, v1::KERNELS_DEFAULT, bytes, digest);
   if (found != nullptr) return found;
-  fprintf(stderr, "edgefleet-server: measuring host profile of %s\n", model.c_str());
+  fprintf(stderr, "edgefleet-server: measuring host profile of %s (%s)\n", model.c_str(),
+          v1::Stack_Name(stack).c_str());
   ProfileOptions options;
   options.ridge_flops_per_byte = profile_.ridge_flops_per_byte();
   absl::StatusOr<v1::ModelHostProfile> measured =
-      MeasureHostProfile(model, file->path(), v1::STACK_EDGEFLEET, v1::KERNELS_DEFAULT, options);
+      MeasureHostProfile(model, file->path(), stack, v1::KERNELS_DEFAULT, options);
   if (!measured.ok()) return measured.status();
   // The first model with a measurable compute kernel sets the host's ridge
   // point for every later one.
@@ -88,7 +89,7 @@ absl::StatusOr<const v1::ModelHostProfile*> DeviceTimePredictor::EntryLocked(
   // Replace a stale entry of the same model.
   auto* models = profile_.mutable_models();
   for (int i = 0; i < models->size(); ++i) {
-    if (models->Get(i).model() == model && models->Get(i).stack() == v1::STACK_EDGEFLEET &&
+    if (models->Get(i).model() == model && models->Get(i).stack() == stack &&
         models->Get(i).kernels() == v1::KERNELS_DEFAULT) {
       models->DeleteSubrange(i, 1);
       break;
@@ -111,11 +112,11 @@ absl::StatusOr<HostCosts> DeviceTimePredictor::Costs(const std::set<std::string>
 }
 
 absl::StatusOr<std::vector<v1::ModelHostProfile>> DeviceTimePredictor::Entries(
-    const std::set<std::string>& models) {
+    const std::set<std::pair<std::string, v1::Stack>>& programs) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<v1::ModelHostProfile> out;
-  for (const std::string& model : models) {
-    absl::StatusOr<const v1::ModelHostProfile*> entry = EntryLocked(model);
+  for (const auto& [model, stack] : programs) {
+    absl::StatusOr<const v1::ModelHostProfile*> entry = EntryLocked(model, stack);
     if (!entry.ok()) return entry.status();
     out.push_back(**entry);
   }
@@ -132,14 +133,16 @@ void DeviceTimePredictor::AddMeasured(const v1::ModelHostProfile& entry) {
 
 absl::StatusOr<ModelOnDevice> DeviceTimePredictor::For(const v1::DeviceClass& device,
                                                        const std::string& model,
-                                                       const std::vector<FitPoint>& given) {
+                                                       const std::vector<FitPoint>& given,
+                                                       v1::Stack stack) {
   std::vector<FitPoint> points = given;
   if (points.empty()) {
     absl::StatusOr<std::vector<FitPoint>> own = ClassPoints(device);
     if (!own.ok()) return own.status();
     points = *std::move(own);
   }
-  std::set<std::string> needed = {model};
+  std::set<std::string> needed;
+  if (stack == v1::STACK_EDGEFLEET) needed.insert(model);
   std::string key = device.name();
   for (const FitPoint& p : points) {
     needed.insert(p.model);
@@ -150,6 +153,16 @@ absl::StatusOr<ModelOnDevice> DeviceTimePredictor::For(const v1::DeviceClass& de
   absl::StatusOr<HostCosts> costs = Costs(needed);
   if (!costs.ok()) return costs.status();
   std::lock_guard<std::mutex> lock(mu_);
+  ModelOnDevice out;
+  if (stack != v1::STACK_EDGEFLEET) {
+    absl::StatusOr<const v1::ModelHostProfile*> entry = EntryLocked(model, stack);
+    if (!entry.ok()) return entry.status();
+    out.cost = ModelCostOf(**entry, profile_.prior());  // no offsets: another program
+    out.host_total_us = (*entry)->total_us();
+  }
+  const std::optional<NeighbourOffsets> neighbours =
+      ComputeNeighbourOffsets(points, *costs, profile_.prior());
+  if (neighbours.has_value()) *costs = WithNeighbourOffsets(*costs, *neighbours, profile_.prior());
   auto fit = fits_.find(key);
   if (fit == fits_.end()) {
     absl::StatusOr<DeviceFactors> factors = FitDevice(
@@ -159,16 +172,18 @@ absl::StatusOr<ModelOnDevice> DeviceTimePredictor::For(const v1::DeviceClass& de
                           "device class " + device.name() + ": " +
                               std::string(factors.status().message()));
     }
-    fit = fits_.emplace(key, *factors).first;
+    fit = fits_.emplace(key, Fit{*factors, neighbours}).first;
   }
-  ModelOnDevice out;
-  out.factors = fit->second;
-  out.cost = costs->at(model);
+  out.factors = fit->second.factors;
+  out.neighbours = fit->second.neighbours;
   out.cpu = device.cpu();
-  for (const v1::ModelHostProfile& m : profile_.models()) {
-    if (m.model() == model && m.stack() == v1::STACK_EDGEFLEET &&
-        m.file_digest() == out.cost.file_digest) {
-      out.host_total_us = m.total_us();
+  if (stack == v1::STACK_EDGEFLEET) {
+    out.cost = costs->at(model);
+    for (const v1::ModelHostProfile& m : profile_.models()) {
+      if (m.model() == model && m.stack() == v1::STACK_EDGEFLEET &&
+          m.file_digest() == out.cost.file_digest) {
+        out.host_total_us = m.total_us();
+      }
     }
   }
   if (!(out.host_total_us > 0)) {

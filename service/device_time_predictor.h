@@ -6,7 +6,8 @@
 // default) and answers, for a device class and a model of the repository,
 // the model's predicted device time: the class's factors are fitted to its
 // calibration points (or to given points), the model's host costs come
-// from the profile, and what the profile lacks is measured once on this
+// from the profile (with the offsets of the published devices that resemble
+// the class, neighbour_offsets.h), and what the profile lacks is measured once on this
 // host (HostProfiler, the edgefleet stack's program, one thread) and kept,
 // so every later answer is the same: emulation stays deterministic.
 //
@@ -23,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -33,6 +35,7 @@
 #include "edgefleet/v1/host_profile.pb.h"
 #include "service/device_time_fit.h"
 #include "service/model_repository.h"
+#include "service/neighbour_offsets.h"
 
 namespace edgefleet {
 namespace service {
@@ -43,6 +46,9 @@ inline constexpr const char* kReferenceModel = "mobilenet_v2";
 // A fitted class and one model's costs: what a prediction needs.
 struct ModelOnDevice {
   DeviceFactors factors;
+  // The model offsets of this class: neighbour-weighted when its points
+  // allow (neighbour_offsets.h), else the prior's population offsets.
+  std::optional<NeighbourOffsets> neighbours;
   ModelCost cost;
   v1::Cpu cpu;
   double host_total_us = 0;  // the model's measured steady-state host time, one thread
@@ -72,19 +78,31 @@ class DeviceTimePredictor {
   // has neither.
   static absl::StatusOr<std::vector<FitPoint>> ClassPoints(const v1::DeviceClass& device);
 
-  // `model` on `device` fitted to `points` (empty: ClassPoints). Fits are
-  // cached per (class, points). Errors: NOT_FOUND (model or a point's model
-  // unknown), INVALID_ARGUMENT (points refused by FitDevice), the
-  // profiler's errors when a measurement fails.
+  // `model` run by `stack` on `device` fitted to `points` (empty:
+  // ClassPoints). The class's factors are always fitted to the edgefleet
+  // stack's profiles of the points' models (the published figures are of
+  // other runtimes; the factors are device time over this host's time per
+  // operator class); the model's own costs are those of `stack`'s program
+  // (the old stack's .ptl measured by pytorch_mobile_profiler.h), so each
+  // stack gets its own device/host factor. Offsets learned from published
+  // devices belong to the edgefleet programs they were learned with: a .ptl
+  // gets none. Fits are cached per (class, points). Errors: NOT_FOUND
+  // (model or a point's model unknown, no program of `stack`),
+  // INVALID_ARGUMENT (points refused by FitDevice), the profiler's errors
+  // when a measurement fails (FAILED_PRECONDITION where the old stack is
+  // not available).
   absl::StatusOr<ModelOnDevice> For(const v1::DeviceClass& device, const std::string& model,
-                                    const std::vector<FitPoint>& points = {});
+                                    const std::vector<FitPoint>& points = {},
+                                    v1::Stack stack = v1::STACK_EDGEFLEET);
 
   // Host costs of `models` (measured now if missing), with the prior's
   // offsets. Errors as For.
   absl::StatusOr<HostCosts> Costs(const std::set<std::string>& models);
 
-  // The profile entries of `models` (measured now if missing). Errors as For.
-  absl::StatusOr<std::vector<v1::ModelHostProfile>> Entries(const std::set<std::string>& models);
+  // The profile entries of `programs`, (model, stack) pairs (measured now
+  // if missing). Errors as For.
+  absl::StatusOr<std::vector<v1::ModelHostProfile>> Entries(
+      const std::set<std::pair<std::string, v1::Stack>>& programs);
 
   // Adds a measurement made elsewhere (a calibration file's) unless the
   // profile has one of the same program.
@@ -100,15 +118,20 @@ class DeviceTimePredictor {
   double ridge_flops_per_byte() const;
 
  private:
-  absl::StatusOr<const v1::ModelHostProfile*> EntryLocked(const std::string& model);
+  absl::StatusOr<const v1::ModelHostProfile*> EntryLocked(const std::string& model,
+                                                          v1::Stack stack = v1::STACK_EDGEFLEET);
 
   const ModelRepository* repository_;
   const std::string profile_path_;
   mutable std::mutex mu_;
   v1::HostProfile profile_;  // guarded by mu_
   bool changed_ = false;     // guarded by mu_
-  // (class name + points) -> fitted factors; guarded by mu_.
-  std::map<std::string, DeviceFactors> fits_;
+  // (class name + points) -> fitted factors and offsets; guarded by mu_.
+  struct Fit {
+    DeviceFactors factors;
+    std::optional<NeighbourOffsets> neighbours;
+  };
+  std::map<std::string, Fit> fits_;
 };
 
 }  // namespace service

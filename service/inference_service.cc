@@ -181,7 +181,7 @@ absl::Status InferenceService::Infer(const inference::ModelInferRequest& request
   const CostKey key{arm.stack(), name, arm.kernels()};
   absl::StatusOr<v1::HostCost> cost = context_.calibrator->CostFor(key);
   if (!cost.ok()) return cost.status();
-  absl::StatusOr<DeviceTimeModel> time_model = DeviceTimeModelFor(context_, *device, name);
+  absl::StatusOr<DeviceTimeModel> time_model = DeviceTimeModelFor(context_, *device, name, arm.stack());
   if (!time_model.ok()) return time_model.status();
 
   absl::StatusOr<ModelPool::Lease> lease = pool_.Take(key);

@@ -12,15 +12,14 @@ absl::StatusOr<std::shared_ptr<const OperatorProfile>> OperatorProfiles::For(
                                    static_cast<int>(arm.kernels()));
   auto found = measured_.find(key);
   if (found != measured_.end()) return found->second;
-  absl::StatusOr<std::string> path =
-      repository_->ModelPath(arm.model(), arm.stack(), arm.kernels());
-  if (!path.ok()) return path.status();
+  absl::StatusOr<ModelFile> file = repository_->OpenModel(arm.model(), arm.stack(), arm.kernels());
+  if (!file.ok()) return file.status();
   fprintf(stderr, "edgefleet-server: measuring per-operator host costs of %s (arm %s)\n",
           arm.model().c_str(), arm.name().c_str());
   ProfileOptions options;
   options.ridge_flops_per_byte = ridge_flops_per_byte;
   absl::StatusOr<OperatorProfile> measured =
-      MeasureOperatorProfile(arm.model(), *path, arm.stack(), arm.kernels(), options);
+      MeasureOperatorProfile(arm.model(), file->path(), arm.stack(), arm.kernels(), options);
   if (!measured.ok()) return measured.status();
   auto shared = std::make_shared<const OperatorProfile>(*std::move(measured));
   measured_.emplace(key, shared);

@@ -24,7 +24,7 @@ namespace {
 constexpr const char* kPredictUsage =
     "usage: edgefleet-server predict --model_repository=DIR [--device_classes=DIR]\n"
     "           [--device_class=NAME] [--calibrate=MODEL@THREADS=MS]... [--model=NAME]...\n"
-    "           [--threads=N] [--stack=edgefleet] [--host_profile=FILE] [--json]\n"
+    "           [--threads=N] [--stack=edgefleet|pytorch-mobile] [--host_profile=FILE] [--json]\n"
     "       edgefleet-server fit-prior --model_repository=DIR --host_profile=FILE\n"
     "           --published=CSV [--exclude_device=NAME]... [--exclude_model=NAME]...\n"
     "           [--out=FILE]\n";
@@ -84,6 +84,20 @@ absl::StatusOr<FitPoint> ParsePoint(const std::string& text) {
   return point;
 }
 
+// The repository's models and the edgefleet programs `profile` has
+// measured (the published reference models need not be exported to be
+// calibrated on or predicted: their host costs are in the profile).
+std::set<std::string> KnownModels(const std::vector<std::string>& repository,
+                                  const v1::HostProfile& profile) {
+  std::set<std::string> known(repository.begin(), repository.end());
+  for (const v1::ModelHostProfile& m : profile.models()) {
+    if (m.stack() == v1::STACK_EDGEFLEET && m.kernels() == v1::KERNELS_DEFAULT) {
+      known.insert(m.model());
+    }
+  }
+  return known;
+}
+
 int Fail(int code, const absl::Status& status) {
   fprintf(stderr, "edgefleet-server: %s\n", std::string(status.message()).c_str());
   return code;
@@ -104,14 +118,12 @@ int PredictMain(const std::vector<std::string>& args) {
   }
   const std::string root = flags->Get("model_repository");
   if (root.empty()) return Fail(2, absl::InvalidArgumentError("--model_repository is required"));
-  const std::string stack = flags->Get("stack", "edgefleet");
-  if (stack == "pytorch_mobile") {
-    return Fail(2, absl::UnimplementedError(
-                       "--stack=pytorch_mobile: per-operator host profiles exist for the"
-                       " edgefleet stack only"));
-  }
-  if (stack != "edgefleet") {
-    return Fail(2, absl::InvalidArgumentError("--stack must be edgefleet or pytorch_mobile"));
+  const std::string stack_name = flags->Get("stack", "edgefleet");
+  v1::Stack stack = v1::STACK_EDGEFLEET;
+  if (stack_name == "pytorch-mobile") {
+    stack = v1::STACK_PYTORCH_MOBILE;
+  } else if (stack_name != "edgefleet") {
+    return Fail(2, absl::InvalidArgumentError("--stack must be edgefleet or pytorch-mobile"));
   }
   char* end = nullptr;
   const std::string threads_text = flags->Get("threads", "1");
@@ -130,12 +142,19 @@ int PredictMain(const std::vector<std::string>& args) {
     return Fail(2, absl::InvalidArgumentError("no device class named " + class_name));
   }
 
+  absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> predictor =
+      DeviceTimePredictor::Open(repository->get(), flags->Get("host_profile"));
+  if (!predictor.ok()) return Fail(2, predictor.status());
   const std::vector<std::string> available = (*repository)->ListModels();
-  const std::set<std::string> available_set(available.begin(), available.end());
+  // Models the edgefleet stack can be predicted for: the repository's, and
+  // the published reference models the host profile has measured.
+  const std::set<std::string> known = KnownModels(available, (*predictor)->profile());
+  const std::set<std::string>& predictable =
+      stack == v1::STACK_EDGEFLEET ? known : std::set<std::string>(available.begin(), available.end());
   std::vector<std::string> models = flags->All("model");
   if (models.empty()) models = available;
   for (const std::string& m : models) {
-    if (available_set.count(m) == 0) {
+    if (predictable.count(m) == 0) {
       return Fail(2, absl::InvalidArgumentError("--model=" + m + ": not in the repository"));
     }
   }
@@ -143,9 +162,10 @@ int PredictMain(const std::vector<std::string>& args) {
   for (const std::string& text : flags->All("calibrate")) {
     absl::StatusOr<FitPoint> point = ParsePoint(text);
     if (!point.ok()) return Fail(2, point.status());
-    if (available_set.count(point->model) == 0) {
+    if (known.count(point->model) == 0) {
       return Fail(2, absl::InvalidArgumentError("calibration point " + text.substr(0, text.find('=')) +
-                                                ": model not in the repository"));
+                                                ": model not in the repository"
+                                                " nor in the host profile"));
     }
     points.push_back(*point);
   }
@@ -155,12 +175,9 @@ int PredictMain(const std::vector<std::string>& args) {
     points = *std::move(own);
   }
 
-  absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> predictor =
-      DeviceTimePredictor::Open(repository->get(), flags->Get("host_profile"));
-  if (!predictor.ok()) return Fail(2, predictor.status());
   std::vector<ModelOnDevice> predicted;
   for (const std::string& m : models) {
-    absl::StatusOr<ModelOnDevice> one = (*predictor)->For(*device, m, points);
+    absl::StatusOr<ModelOnDevice> one = (*predictor)->For(*device, m, points, stack);
     if (!one.ok()) return Fail(1, one.status());
     predicted.push_back(*std::move(one));
   }
@@ -171,7 +188,8 @@ int PredictMain(const std::vector<std::string>& args) {
   const bool json = flags->switches.count("json") > 0;
   const int t = static_cast<int>(threads);
   if (json) {
-    printf("{\"device_class\": \"%s\", \"threads\": %d, \"predictions\": [", class_name.c_str(), t);
+    printf("{\"device_class\": \"%s\", \"stack\": \"%s\", \"threads\": %d, \"predictions\": [",
+           class_name.c_str(), stack_name.c_str(), t);
     for (size_t i = 0; i < models.size(); ++i) {
       printf("%s{\"model\": \"%s\", \"device_ms\": %.9g}", i ? ", " : "", models[i].c_str(),
              predicted[i].PredictMs(t));
@@ -181,10 +199,17 @@ int PredictMain(const std::vector<std::string>& args) {
       printf("%s\"%s\": %.6g", c ? ", " : "", OpClassName(kOpClasses[c]),
              std::exp(factors.log_factor[c]));
     }
+    const std::optional<NeighbourOffsets>& neighbours = predicted.front().neighbours;
+    std::string offsets = "population";
+    if (neighbours.has_value()) {
+      char text[64];
+      snprintf(text, sizeof(text), "neighbours, bandwidth %g", neighbours->bandwidth);
+      offsets = neighbours->bandwidth > 0 ? text : "neighbours, equal weights";
+    }
     printf("}, \"parallel_fraction\": %.6f, \"calibration_points\": %d,"
-           " \"fit_rms_log_error\": %.6f, \"prior\": \"%s\"}\n",
+           " \"fit_rms_log_error\": %.6f, \"prior\": \"%s\", \"model_offsets\": \"%s\"}\n",
            factors.parallel_fraction, factors.points, factors.rms_log_error,
-           prior.ratios().empty() ? "none" : prior.source().c_str());
+           prior.ratios().empty() ? "none" : prior.source().c_str(), offsets.c_str());
   } else {
     printf("device class %s, %d thread(s), fitted to %d point(s) (rms log error %.3f)\n",
            class_name.c_str(), t, factors.points, factors.rms_log_error);
@@ -217,15 +242,19 @@ int FitPriorMain(const std::vector<std::string>& args) {
   if (!published.ok()) return Fail(2, published.status());
   const std::vector<std::string> excluded = flags->All("exclude_device");
   const std::vector<std::string> excluded_models = flags->All("exclude_model");
-  const std::vector<std::string> available = (*repository)->ListModels();
-  const std::set<std::string> available_set(available.begin(), available.end());
+  const std::string profile_path = flags->Get("host_profile");
+  absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> predictor =
+      DeviceTimePredictor::Open(repository->get(), profile_path);
+  if (!predictor.ok()) return Fail(2, predictor.status());
+  const std::set<std::string> available_set =
+      KnownModels((*repository)->ListModels(), (*predictor)->profile());
   std::vector<PublishedDevice> devices;
   std::set<std::string> needed;
   for (const PublishedDevice& d : *published) {
     if (std::find(excluded.begin(), excluded.end(), d.name) != excluded.end()) continue;
     PublishedDevice kept{d.name, {}};
     for (const FitPoint& p : d.points) {
-      if (available_set.count(p.model) == 0) continue;  // models not exported here
+      if (available_set.count(p.model) == 0) continue;  // models neither exported nor profiled
       if (std::find(excluded_models.begin(), excluded_models.end(), p.model) !=
           excluded_models.end()) {
         continue;
@@ -235,10 +264,6 @@ int FitPriorMain(const std::vector<std::string>& args) {
     }
     devices.push_back(std::move(kept));
   }
-  const std::string profile_path = flags->Get("host_profile");
-  absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> predictor =
-      DeviceTimePredictor::Open(repository->get(), profile_path);
-  if (!predictor.ok()) return Fail(2, predictor.status());
   absl::StatusOr<HostCosts> costs = (*predictor)->Costs(needed);
   if (!costs.ok()) return Fail(1, costs.status());
   absl::StatusOr<v1::DeviceModelPrior> prior = FitPrior(devices, *costs);

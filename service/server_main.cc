@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "service/health_probe.h"
@@ -29,10 +30,11 @@ int Calibrate(const ServerConfig& config) {
             std::string(calibration.status().message()).c_str());
     return 1;
   }
-  // The device-time model's host costs of every arm's model, kept with the
-  // calibration so that servers started with it agree on device times.
-  std::set<std::string> models;
-  for (const v1::Arm& arm : (*parts)->arms->arms()) models.insert(arm.model());
+  // The device-time model's host costs of every arm's program (each stack's
+  // own), kept with the calibration so that servers started with it agree
+  // on device times.
+  std::set<std::pair<std::string, v1::Stack>> models;
+  for (const v1::Arm& arm : (*parts)->arms->arms()) models.insert({arm.model(), arm.stack()});
   absl::StatusOr<std::vector<v1::ModelHostProfile>> profiles =
       (*parts)->device_time->Entries(models);
   if (!profiles.ok()) {

@@ -169,7 +169,7 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   };
 
   if (absl::Status s = context_.calibrator->EnsureReference(); !s.ok()) return s;
-  absl::StatusOr<DeviceTimeModel> time_model = DeviceTimeModelFor(context_, device, arm.model());
+  absl::StatusOr<DeviceTimeModel> time_model = DeviceTimeModelFor(context_, device, arm.model(), arm.stack());
   if (!time_model.ok()) return fail(time_model.status());
   Stack* stack = GetStack(arm.stack());
   if (absl::Status s = stack->Available(); !s.ok()) return fail(s);

@@ -21,12 +21,14 @@ PROFILE = "test/service/testdata/predict_host_profile.textproto"
 MODELS = ["small_cnn", "mobilenet_v2_035", "zoo_kws_conv1d"]
 
 
-def class_costs():
-    """{model: {class: host_us}} from the profile textproto."""
-    with open(PROFILE) as f:
+def class_costs(path=PROFILE, stack="STACK_EDGEFLEET"):
+    """{model: {class: host_us}} of `stack`'s entries in the profile textproto."""
+    with open(path) as f:
         text = f.read()
     out = {}
     for block in re.findall(r"\nmodels \{\n(.*?)\n\}", text, re.S):
+        if re.search(r"^  stack: (\w+)", block, re.M).group(1) != stack:
+            continue
         model = re.search(r'^  model: "([^"]+)"', block, re.M).group(1)
         costs = {}
         for c in re.findall(r"classes \{(.*?)\}", block, re.S):
@@ -117,8 +119,33 @@ class PredictContractTest(unittest.TestCase):
         self.assertIn("not in the repository", err)
         err = self.predict("--threads=0", "--calibrate=small_cnn@1=3", expect=2)
         self.assertIn("--threads", err)
-        err = self.predict("--stack=pytorch_mobile", "--calibrate=small_cnn@1=3", expect=2)
-        self.assertIn("edgefleet stack only", err)
+        err = self.predict("--stack=tflite", "--calibrate=small_cnn@1=3", expect=2)
+        self.assertIn("--stack must be edgefleet or pytorch-mobile", err)
+        err = self.predict("--stack=pytorch-mobile", "--calibrate=small_cnn@1=3",
+                           "--model=zoo_kws_conv1d", expect=1)
+        self.assertIn("zoo_kws_conv1d", err)  # the fixture has no .ptl
+
+    def test_old_stack_gets_its_own_factor(self):
+        # The class is fitted to the edgefleet program (one point: one scale
+        # per host us); the old stack's prediction is that scale times the
+        # .ptl's own per-class host costs, measured now (lite interpreter
+        # operator hooks) and written back to the profile.
+        out = self.predict("--stack=pytorch-mobile", "--calibrate=small_cnn@1=3",
+                           "--model=small_cnn", "--model=mobilenet_v2_035", may_measure=True)
+        self.assertEqual(out["stack"], "pytorch-mobile")
+        new = class_costs(self.profile)
+        old = class_costs(self.profile, "STACK_PYTORCH_MOBILE")
+        self.assertEqual(sorted(old), ["mobilenet_v2_035", "small_cnn"])
+        scale = 3.0 / sum(new["small_cnn"].values())
+        got = {p["model"]: p["device_ms"] for p in out["predictions"]}
+        for m in old:
+            self.assertGreater(sum(old[m].values()), 0, m)
+            want = scale * sum(old[m].values())
+            self.assertAlmostEqual(got[m] / want, 1.0, places=4, msg=m)
+        # Measured once: the second call reads the profile.
+        again = self.predict("--stack=pytorch-mobile", "--calibrate=small_cnn@1=3",
+                             "--model=small_cnn", "--model=mobilenet_v2_035")
+        self.assertEqual(again["predictions"], out["predictions"])
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 """Writes docs/fidelity.md: how well the device-time model predicts published
 latencies on devices it was not fitted to.
 
-Usage (from the repository root, after `make build` and `make models`):
+Usage (from the repository root, after `make build`; `make models` only to
+measure the host costs again: without the exported programs the committed
+host profile's are used):
 
     tools/fidelity/make_report.py [--build-dir build/default] [--models .cache/models]
 
@@ -31,6 +33,7 @@ Only the standard library is used.
 """
 
 import argparse
+import concurrent.futures
 import csv
 import json
 import math
@@ -81,13 +84,13 @@ def load_published(path):
 
 
 def host_totals(profile_path):
-    """Total steady-state host us per model, from the host profile textproto."""
+    """Total steady-state host us per model (edgefleet stack), from the host profile textproto."""
     text = open(profile_path).read()
     totals = {}
     for block in re.findall(r"models \{(.*?)\n\}", text, re.S):
         m = re.search(r'model: "([^"]+)"', block)
         t = re.search(r"total_us: ([0-9.e+-]+)", block)
-        if m and t:
+        if m and t and "stack: STACK_EDGEFLEET" in block:
             totals[m.group(1)] = float(t.group(1))
     return totals
 
@@ -138,17 +141,22 @@ def main():
     ap.add_argument("--published", default=os.path.join(REPO, "docs", "fidelity",
                                                         "ncnn_benchncnn.csv"))
     ap.add_argument("--out", default=os.path.join(REPO, "docs", "fidelity.md"))
+    ap.add_argument("--jobs", type=int, default=4, help="devices evaluated at once")
     ap.add_argument("--summary", default=os.path.join(REPO, "docs", "fidelity", "summary.json"))
     args = ap.parse_args()
 
     server = os.path.join(args.build_dir, "service", "edgefleet-server")
     published = load_published(args.published)
     models_needed = sorted({m for d in published.values() for m, _, _ in d["rows"]})
+    # A model is measured from its exported program, or taken from the host
+    # profile when it is not exported (the committed profile has them all).
+    profiled = host_totals(args.host_profile) if os.path.exists(args.host_profile) else {}
     missing = [m for m in models_needed
-               if not os.path.exists(os.path.join(args.models, m, "model.pte"))]
+               if not os.path.exists(os.path.join(args.models, m, "model.pte"))
+               and m not in profiled]
     if missing:
-        raise SystemExit(f"models missing from {args.models}: {' '.join(missing)}"
-                         " (run `make models`)")
+        raise SystemExit(f"models missing from {args.models} and from the host profile:"
+                         f" {' '.join(missing)} (run `make models`)")
     work = tempfile.mkdtemp(prefix="fidelity_")
     try:
         repo_dir = os.path.abspath(args.models)  # only the CSV's models are used
@@ -164,8 +172,9 @@ def main():
                          f"--host_profile={args.host_profile}", f"--published={args.published}"])
         totals = host_totals(args.host_profile)
 
-        rows_single, rows_multi, rows_unseen, per_device = [], [], [], []
-        for name, d in published.items():
+        def evaluate(index, name, d):
+            """(single rows, multi rows, unseen rows, per-device info) of one device."""
+            rows_single, rows_multi, rows_unseen = [], [], []
             single = {m: ms for m, t, ms in d["rows"] if t == 1}
             multi = {}
             for m, t, ms in d["rows"]:
@@ -173,10 +182,9 @@ def main():
                     multi.setdefault(t, {})[m] = ms
             calib = [m for m in CALIBRATION_MODELS if m in single]
             if len(calib) < 2:
-                per_device.append({"device": name, "soc": d["soc"], "note":
-                                   "no single-thread calibration figures: not evaluated"})
-                continue
-            held_profile = os.path.join(work, "held_out.textproto")
+                return [], [], [], {"device": name, "soc": d["soc"], "note":
+                                    "no single-thread calibration figures: not evaluated"}
+            held_profile = os.path.join(work, f"held_out_{index}.textproto")
             run([server, "fit-prior", f"--model_repository={repo_dir}",
                  f"--host_profile={args.host_profile}", f"--published={args.published}",
                  f"--exclude_device={name}", f"--out={held_profile}"])
@@ -200,7 +208,7 @@ def main():
             # Held-out device and held-out model: the model is left out of the
             # prior too (no offsets learned from it on any device).
             for m in targets:
-                unseen_profile = os.path.join(work, "unseen.textproto")
+                unseen_profile = os.path.join(work, f"unseen_{index}.textproto")
                 run([server, "fit-prior", f"--model_repository={repo_dir}",
                      f"--host_profile={args.host_profile}", f"--published={args.published}",
                      f"--exclude_device={name}", f"--exclude_model={m}",
@@ -227,13 +235,46 @@ def main():
                     rows_multi.append((name, t, m, figures[m], pred_t[m],
                                        pred_t[m] / figures[m] - 1))
                 info["parallel_fraction"] = out_t["parallel_fraction"]
-            per_device.append(info)
             print(f"  {name}: {summary_line(errs)}", file=sys.stderr)
+            return rows_single, rows_multi, rows_unseen, info
 
-        write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_device)
+        # Devices are independent: evaluated --jobs at a time, reported in
+        # the CSV's order.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            results = list(pool.map(lambda item: evaluate(item[0], *item[1]),
+                                    enumerate(published.items())))
+        rows_single = [r for res in results for r in res[0]]
+        rows_multi = [r for res in results for r in res[1]]
+        rows_unseen = [r for res in results for r in res[2]]
+        per_device = [res[3] for res in results]
+
+        atypical = atypical_figures(published)
+        write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_device, atypical)
         write_summary(args, rows_single, rows_multi, rows_unseen)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def atypical_figures(published):
+    """{(device, model): how a published single-thread figure compares with
+    the other devices}: the figure over the geometric mean of the device's
+    calibration-model figures, divided by the median of the same ratio over
+    the other devices. Far from 1: the device runs that model unlike every
+    other device, which no model calibrated on the other models can know."""
+    rel = {}
+    for name, d in published.items():
+        single = {m: ms for m, t, ms in d["rows"] if t == 1}
+        if not all(m in single for m in CALIBRATION_MODELS):
+            continue
+        g = math.exp(statistics.mean(math.log(single[m]) for m in CALIBRATION_MODELS))
+        rel[name] = {m: ms / g for m, ms in single.items()}
+    out = {}
+    for name, r in rel.items():
+        for m, v in r.items():
+            others = [o[m] for n, o in rel.items() if n != name and m in o]
+            if others:
+                out[(name, m)] = v / statistics.median(others)
+    return out
 
 
 def stats(errors):
@@ -259,7 +300,7 @@ def write_summary(args, rows_single, rows_multi, rows_unseen):
         f.write("\n")
 
 
-def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_device):
+def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_device, atypical):
     errs = [r[4] for r in rows_single]
     unseen = [r[4] for r in rows_unseen]
     base = [r[5] for r in rows_single if r[5] is not None]
@@ -269,7 +310,7 @@ def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_devi
     L = []
     L.append("# Fidelity of the device-time model\n")
     L.append("Generated by `tools/fidelity/make_report.py` (do not edit by hand; rerun it after"
-             " `make build` and `make models`). Data: `docs/fidelity/ncnn_benchncnn.csv`,"
+             " `make build`; host costs of models not exported are the committed host profile's). Data: `docs/fidelity/ncnn_benchncnn.csv`,"
              " published ncnn `benchncnn` fp32 latencies (docs/fidelity/README.md).\n")
     L.append("## Method\n")
     L.append("Every device is **held out**: the population prior is refitted without it"
@@ -281,7 +322,10 @@ def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_devi
              " other models at N threads. The prior carries, besides the shared class ratios,"
              " per-model offsets learned from the other devices (what the per-class model"
              " leaves unexplained for that program on every device, single-thread and in its"
-             " serial fraction; DeviceModelPrior.model_offsets), so the first figure is for the"
+             " serial fraction; DeviceModelPrior.model_offsets), weighted toward the devices"
+             " whose residuals on the three calibration models resemble the held-out"
+             " device's (the bandwidth chosen by leave-one-device-out over the other devices,"
+             " `service/neighbour_offsets.h`), so the first figure is for the"
              " published models on an unseen device. **Held-out device and model**: the prior"
              " is also refitted without the predicted model (`--exclude_model`), which then gets"
              " no offset: the per-class model alone, as for a model of your own."
@@ -296,7 +340,9 @@ def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_devi
     if rhos:
         L.append(f"- Spearman ρ per device (predicted vs published order of the held-out"
                  f" models): median {statistics.median(rhos):.2f}, min {min(rhos):.2f};"
-                 f" {sum(r >= 0.9 for r in rhos)} of {len(rhos)} devices at ρ ≥ 0.9.")
+                 f" {sum(r >= 0.9 for r in rhos)} of {len(rhos)} devices at ρ ≥ 0.9"
+                 + "".join(f"; {d['device']}: {d['rho']:.2f}" for d in per_device
+                           if "rho" in d and d["rho"] < 0.9) + ".")
     L.append(f"- **Multi-thread**: {summary_line(multi)}.")
     L.append("- Targets: ≥ 80 % within ±10 % and ≥ 95 % within ±25 % single-thread,"
              " ρ ≥ 0.9 per device, ≥ 90 % of multi-thread within ±25 %."
@@ -329,11 +375,17 @@ def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_devi
                   f" {f['elementwise']:.3g} / {f['data_movement']:.3g} / {f['overhead']:.3g} |")
     L.append("")
     L.append("## Worst single-thread predictions\n")
-    L.append("| device | model | published ms | predicted ms | error | baseline error |")
-    L.append("|---|---|---:|---:|---:|---:|")
+    L.append("Last column: the published figure relative to the device's three calibration"
+             " figures (geometric mean), over the median of the same ratio on the other"
+             " devices: how unlike every other device the published figure is.\n")
+    L.append("| device | model | published ms | predicted ms | error | baseline error |"
+             " published vs other devices |")
+    L.append("|---|---|---:|---:|---:|---:|---:|")
     for r in sorted(rows_single, key=lambda r: -abs(r[4]))[:15]:
+        a = atypical.get((r[0], r[1]))
         L.append(f"| {r[0]} | {r[1]} | {r[2]:.2f} | {r[3]:.2f} | {pct(r[4])} |"
-                 f" {pct(r[5]) if r[5] is not None else '–'} |")
+                 f" {pct(r[5]) if r[5] is not None else '–'} |"
+                 f" {'×%.2f' % a if a is not None else '–'} |")
     L.append("")
     L.append("## Error by model, held-out device and held-out model (single thread)\n")
     L.append("| model | predictions | median error | median abs error | within ±10 % | within ±25 % |")
@@ -359,6 +411,16 @@ def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_devi
              " profile differs from how ncnn runs it, not from the devices; the offsets learned"
              " from other devices remove most of that for the published models, and what stays"
              " is per device:\n")
+    odd = [(r, atypical[(r[0], r[1])]) for r in rows_single
+           if (r[0], r[1]) in atypical and abs(r[4]) > 0.25
+           and not 1 / 1.5 < atypical[(r[0], r[1])] < 1.5]
+    if odd:
+        L.append("- **Published figures unlike every other device's.** "
+                 + "; ".join(f"{r[0]}'s `{r[1]}` ({r[2]:.2f} ms) is ×{a:.2f} what the other"
+                             f" devices' figures, relative to their calibration models, make"
+                             f" it (error {pct(r[4])})" for r, a in odd)
+                 + ". A model calibrated on the other models cannot know it; where it is the"
+                 " only such model of its device, it also sets that device's ρ.")
     L.append("- **ncnn fuses what our programs run as separate operators.** ncnn folds"
              " BatchNorm and the activation (ReLU, ReLU6, hardswish, sigmoid/SiLU) into the"
              " convolution and runs squeeze-and-excitation blocks with fused kernels; our"

@@ -1,0 +1,75 @@
+// Neighbour-weighted model offsets: the per-model corrections of the
+// device-time model (device_time_fit.h, r_m) for one new device, averaged
+// over the published devices that resemble it, instead of over all of them.
+//
+// The population prior keeps each published device's single-thread
+// residuals of the shared fit, e_dm = log(published / per-class model)
+// (DeviceModelPrior.device_residuals). A new device is known by its
+// single-thread calibration points; their residuals under the prior's
+// ratios, centered over the calibration models, are its pattern, and so are
+// each published device's residuals on the same models, centered. A
+// published device d gets the weight exp(-|pattern_d - pattern|^2 / h^2)
+// (a Gaussian kernel on the calibration models: devices whose runtimes
+// favour the same models), and the new device's offset of model m is the
+// weighted mean of e_dm over the devices that have it. This is
+// neighbourhood-based matrix completion of the (device x model) residual
+// table, as cross-device latency predictors transfer measurements from
+// similar devices.
+//
+// The bandwidth h is chosen without the new device: each published device
+// with figures for all the calibration models is predicted from the others
+// (its other models, after refitting the scale to its calibration models)
+// for every h of a fixed grid (kNeighbourBandwidths, the last one infinite:
+// equal weights), and the h with the least squared log error is used.
+//
+// Applies only when at least two calibration models have residuals in the
+// prior (one point has no pattern) and at least two published devices
+// have figures for all of them; otherwise NeighbourOffsets returns nothing
+// and the prior's population offsets stand.
+//
+// Pure functions; thread-safe.
+
+#ifndef EDGEFLEET_SERVICE_NEIGHBOUR_OFFSETS_H_
+#define EDGEFLEET_SERVICE_NEIGHBOUR_OFFSETS_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "edgefleet/v1/host_profile.pb.h"
+#include "service/device_time_fit.h"
+
+namespace edgefleet {
+namespace service {
+
+// Candidate bandwidths (log units); 0 stands for infinite (equal weights).
+inline constexpr double kNeighbourBandwidths[] = {0.04, 0.06, 0.08, 0.1, 0.15, 0.2, 0.3, 0};
+
+struct NeighbourOffsets {
+  double bandwidth = 0;  // chosen h; 0 = infinite
+  // Model -> log offset r_m for the new device, for every model some
+  // published device has a residual for.
+  std::map<std::string, double> log_offset;
+  // Published device -> its normalized weight (sums to 1).
+  std::map<std::string, double> weight;
+};
+
+// The offsets for a device with single-thread calibration `points` (other
+// points are ignored), `costs` the models' host costs (their own offsets
+// are ignored) under `prior`'s ratios. nullopt when they do not apply (see
+// above).
+std::optional<NeighbourOffsets> ComputeNeighbourOffsets(const std::vector<FitPoint>& points,
+                                                        const HostCosts& costs,
+                                                        const v1::DeviceModelPrior& prior);
+
+// `costs` with the log offsets of `offsets` for the models the prior has
+// population offsets for with the same file digest (the program the
+// residuals were measured with); other models keep theirs.
+HostCosts WithNeighbourOffsets(const HostCosts& costs, const NeighbourOffsets& offsets,
+                               const v1::DeviceModelPrior& prior);
+
+}  // namespace service
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_SERVICE_NEIGHBOUR_OFFSETS_H_

@@ -1,0 +1,126 @@
+#include "service/neighbour_offsets.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace edgefleet {
+namespace service {
+namespace {
+
+// Six models, dense class only: under a prior with zero ratios a model's
+// per-class time is its host time.
+HostCosts Costs() {
+  HostCosts costs;
+  for (int m = 0; m < 6; ++m) {
+    ClassVector host{};
+    host[0] = 1000.0 * (m + 1);
+    ModelCost cost(host);
+    cost.file_digest = "digest" + std::to_string(m);
+    costs["m" + std::to_string(m)] = cost;
+  }
+  return costs;
+}
+
+// Two families of published devices whose residuals on every model have
+// opposite signs (group a: +pattern, group b: -pattern), with a small
+// per-device perturbation.
+const double kPattern[6] = {0.20, -0.15, 0.0, 0.30, -0.25, 0.10};
+
+v1::DeviceModelPrior TwoFamilies() {
+  v1::DeviceModelPrior prior;
+  for (int d = 0; d < 8; ++d) {
+    auto* device = prior.add_device_residuals();
+    const double sign = d < 4 ? 1 : -1;
+    device->set_device((d < 4 ? "a" : "b") + std::to_string(d));
+    for (int m = 0; m < 6; ++m) {
+      auto* r = device->add_residuals();
+      r->set_model("m" + std::to_string(m));
+      r->set_log_residual(sign * kPattern[m] + 0.01 * ((d * 7 + m * 3) % 5 - 2));
+    }
+  }
+  for (int m = 0; m < 6; ++m) {
+    auto* offset = prior.add_model_offsets();
+    offset->set_model("m" + std::to_string(m));
+    offset->set_file_digest("digest" + std::to_string(m));
+  }
+  return prior;
+}
+
+// Calibration points of a device of family `sign` with scale `scale`.
+std::vector<FitPoint> Points(double sign, double scale) {
+  std::vector<FitPoint> points;
+  for (int m = 0; m < 3; ++m) {
+    points.push_back({"m" + std::to_string(m), 1, scale * (m + 1) * std::exp(sign * kPattern[m])});
+  }
+  return points;
+}
+
+TEST(NeighbourOffsetsTest, ANewDeviceTakesTheOffsetsOfItsFamily) {
+  for (double sign : {1.0, -1.0}) {
+    std::optional<NeighbourOffsets> n = ComputeNeighbourOffsets(Points(sign, 3.7), Costs(), TwoFamilies());
+    ASSERT_TRUE(n.has_value());
+    // The bandwidth chosen without the new device separates the families.
+    EXPECT_GT(n->bandwidth, 0);
+    double family = 0;
+    for (const auto& [device, w] : n->weight) family += (device[0] == (sign > 0 ? 'a' : 'b')) * w;
+    EXPECT_GT(family, 0.99);
+    // Models not calibrated get their family's residuals (+-0.02 noise).
+    for (int m = 3; m < 6; ++m) {
+      EXPECT_NEAR(n->log_offset.at("m" + std::to_string(m)), sign * kPattern[m], 0.021) << m;
+    }
+  }
+}
+
+TEST(NeighbourOffsetsTest, EqualWeightsWhenTheDevicesShareOnePattern) {
+  // Every published device has the same residuals: they are equally near
+  // any new device, whatever the bandwidth, and the offsets are the common
+  // residuals even for a device of the opposite pattern.
+  v1::DeviceModelPrior prior;
+  for (int d = 0; d < 4; ++d) {
+    auto* device = prior.add_device_residuals();
+    device->set_device("d" + std::to_string(d));
+    for (int m = 0; m < 6; ++m) {
+      auto* r = device->add_residuals();
+      r->set_model("m" + std::to_string(m));
+      r->set_log_residual(kPattern[m]);
+    }
+  }
+  std::optional<NeighbourOffsets> n = ComputeNeighbourOffsets(Points(-1, 1), Costs(), prior);
+  ASSERT_TRUE(n.has_value());
+  for (int m = 0; m < 6; ++m) EXPECT_NEAR(n->log_offset.at("m" + std::to_string(m)), kPattern[m], 1e-12);
+  for (const auto& [device, w] : n->weight) EXPECT_NEAR(w, 0.25, 1e-12) << device;
+}
+
+TEST(NeighbourOffsetsTest, DoNotApplyWithoutAPattern) {
+  const HostCosts costs = Costs();
+  // One calibration model: nothing to compare devices by.
+  EXPECT_FALSE(ComputeNeighbourOffsets({{"m0", 1, 2.0}}, costs, TwoFamilies()).has_value());
+  // Multi-thread points are not patterns of the single-thread residuals.
+  EXPECT_FALSE(
+      ComputeNeighbourOffsets({{"m0", 1, 2.0}, {"m1", 4, 1.0}}, costs, TwoFamilies()).has_value());
+  // A prior without device residuals (written before they were kept).
+  EXPECT_FALSE(ComputeNeighbourOffsets(Points(1, 1), costs, v1::DeviceModelPrior()).has_value());
+  // Calibration models no published device has.
+  HostCosts extra = costs;
+  extra["x"] = extra["m0"];
+  extra["y"] = extra["m1"];
+  EXPECT_FALSE(
+      ComputeNeighbourOffsets({{"x", 1, 2.0}, {"y", 1, 3.0}}, extra, TwoFamilies()).has_value());
+}
+
+TEST(NeighbourOffsetsTest, OffsetsApplyOnlyToTheProgramsTheyWereLearnedWith) {
+  HostCosts costs = Costs();
+  costs["m4"].file_digest = "another program";
+  costs["m4"].log_offset = 0.5;
+  NeighbourOffsets n;
+  for (int m = 0; m < 6; ++m) n.log_offset["m" + std::to_string(m)] = -0.1 * m;
+  const HostCosts out = WithNeighbourOffsets(costs, n, TwoFamilies());
+  EXPECT_DOUBLE_EQ(out.at("m3").log_offset, -0.3);
+  EXPECT_DOUBLE_EQ(out.at("m4").log_offset, 0.5);  // its own, not the published program's
+  EXPECT_DOUBLE_EQ(out.at("m5").log_offset, -0.5);
+}
+
+}  // namespace
+}  // namespace service
+}  // namespace edgefleet
