@@ -77,6 +77,9 @@ absl::StatusOr<const v1::ModelHostProfile*> DeviceTimePredictor::EntryLocked(
           v1::Stack_Name(stack).c_str());
   ProfileOptions options;
   options.ridge_flops_per_byte = profile_.ridge_flops_per_byte();
+  if (absl::StatusOr<ModelSignature> signature = repository_->Signature(model); signature.ok()) {
+    options.inputs = signature->inputs;  // the old stack's .ptl declares none
+  }
   absl::StatusOr<v1::ModelHostProfile> measured =
       MeasureHostProfile(model, file->path(), stack, v1::KERNELS_DEFAULT, options);
   if (!measured.ok()) return measured.status();

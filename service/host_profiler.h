@@ -37,6 +37,7 @@
 #include "edgefleet/v1/arm.pb.h"
 #include "edgefleet/v1/host_profile.pb.h"
 #include "service/op_classes.h"
+#include "service/tensor_data.h"
 
 namespace edgefleet {
 namespace service {
@@ -50,6 +51,10 @@ struct ProfileOptions {
   // > 0: classify against this host ridge point (HostProfile's) instead of
   // the one measured from this model's runs.
   double ridge_flops_per_byte = 0;
+  // The old stack's inputs (a .ptl declares none). Empty: read from the
+  // model.pte beside the .ptl, which needs the file's real path, not the
+  // /proc/self/fd name of a repository's ModelFile.
+  std::vector<TensorSpec> inputs;
 };
 
 // One executed operator of a profiled model: its name, work, median host

@@ -250,7 +250,7 @@ absl::StatusOr<ModelFile> ModelRepository::OpenModel(const std::string& name, v1
   return absl::NotFoundError("model '" + name + "' has no " + file_name + " for this arm");
 }
 
-absl::StatusOr<ModelSignature> ModelRepository::Signature(const std::string& name) {
+absl::StatusOr<ModelSignature> ModelRepository::Signature(const std::string& name) const {
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = signatures_.find(name);

@@ -92,7 +92,7 @@ class ModelRepository {
 
   // The model's signature, read from its .pte once and cached. Errors as
   // OpenModel, plus the runtime's load errors (status_mapping.h).
-  absl::StatusOr<ModelSignature> Signature(const std::string& name);
+  absl::StatusOr<ModelSignature> Signature(const std::string& name) const;
 
  private:
   ModelRepository(std::string root, int root_fd) : root_(std::move(root)), root_fd_(root_fd) {}
@@ -104,8 +104,8 @@ class ModelRepository {
 
   const std::string root_;  // the configured directory, for messages
   const int root_fd_;       // O_PATH descriptor of the root, owned
-  std::mutex mu_;
-  std::map<std::string, ModelSignature> signatures_;  // guarded by mu_
+  mutable std::mutex mu_;
+  mutable std::map<std::string, ModelSignature> signatures_;  // a cache, guarded by mu_
 };
 
 }  // namespace service

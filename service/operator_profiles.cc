@@ -18,6 +18,9 @@ absl::StatusOr<std::shared_ptr<const OperatorProfile>> OperatorProfiles::For(
           arm.model().c_str(), arm.name().c_str());
   ProfileOptions options;
   options.ridge_flops_per_byte = ridge_flops_per_byte;
+  if (absl::StatusOr<ModelSignature> signature = repository_->Signature(arm.model()); signature.ok()) {
+    options.inputs = signature->inputs;  // the old stack's .ptl declares none
+  }
   absl::StatusOr<OperatorProfile> measured =
       MeasureOperatorProfile(arm.model(), file->path(), arm.stack(), arm.kernels(), options);
   if (!measured.ok()) return measured.status();

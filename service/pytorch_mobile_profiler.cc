@@ -278,18 +278,23 @@ std::string Basename(const std::string& path) {
 absl::StatusOr<OperatorProfile> MeasurePytorchMobileOperators(const std::string& model,
                                                               const std::string& path,
                                                               const ProfileOptions& options) {
-  // The inputs: the signature of the model.pte beside the .ptl.
-  const std::string folder = Dirname(path);
-  absl::StatusOr<std::unique_ptr<ModelRepository>> repository =
-      ModelRepository::Open(Dirname(folder));
-  if (!repository.ok()) return repository.status();
-  absl::StatusOr<ModelSignature> signature = (*repository)->Signature(Basename(folder));
-  if (!signature.ok()) {
-    return absl::Status(signature.status().code(),
-                        "the inputs of " + path + " come from the model.pte beside it: " +
-                            std::string(signature.status().message()));
+  // The inputs: the caller's, else the signature of the model.pte beside
+  // the .ptl.
+  std::vector<TensorSpec> specs = options.inputs;
+  if (specs.empty()) {
+    const std::string folder = Dirname(path);
+    absl::StatusOr<std::unique_ptr<ModelRepository>> repository =
+        ModelRepository::Open(Dirname(folder));
+    if (!repository.ok()) return repository.status();
+    absl::StatusOr<ModelSignature> signature = (*repository)->Signature(Basename(folder));
+    if (!signature.ok()) {
+      return absl::Status(signature.status().code(),
+                          "the inputs of " + path + " come from the model.pte beside it: " +
+                              std::string(signature.status().message()));
+    }
+    specs = signature->inputs;
   }
-  const std::vector<TensorData> inputs = SeededInputs(signature->inputs, /*seed=*/1);
+  const std::vector<TensorData> inputs = SeededInputs(specs, /*seed=*/1);
 
   PytorchMobileStack stack;
   if (absl::Status s = stack.Available(); !s.ok()) return s;
