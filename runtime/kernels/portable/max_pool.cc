@@ -72,10 +72,8 @@ void MaxPool2dWithIndicesOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* indices = args.GetTensor(7);
   if (!args.ok()) return;
   int64_t k[2], s[2], pad[2], d[2];
-  if (!Pair(args, kernel_list, nullptr, "kernel_size", k) ||
-      !Pair(args, stride_list, k, "stride", s) ||
-      !Pair(args, pad_list, nullptr, "padding", pad) ||
-      !Pair(args, dilation_list, nullptr, "dilation", d)) {
+  if (!MaxPoolWindow(args, kernel_list, stride_list, pad_list, dilation_list,
+                     k, s, pad, d)) {
     return;
   }
   if (out->dtype() != in->dtype() || indices->dtype() != ScalarType::kLong) {

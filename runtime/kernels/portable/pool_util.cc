@@ -29,6 +29,16 @@ bool Pair(KernelArgs& args, Span<const int64_t> list, const int64_t* fallback,
   return true;
 }
 
+bool MaxPoolWindow(KernelArgs& args, Span<const int64_t> kernel_list,
+                   Span<const int64_t> stride_list, Span<const int64_t> pad_list,
+                   Span<const int64_t> dilation_list, int64_t* k, int64_t* s,
+                   int64_t* pad, int64_t* d) {
+  return Pair(args, kernel_list, nullptr, "kernel_size", k) &&
+         Pair(args, stride_list, k, "stride", s) &&
+         Pair(args, pad_list, nullptr, "padding", pad) &&
+         Pair(args, dilation_list, nullptr, "dilation", d);
+}
+
 int64_t PoolOutSize(int64_t in, int64_t k, int64_t pad, int64_t stride,
                     int64_t dilation, bool ceil_mode) {
   // Ranges first: the padding bound below multiplies k by dilation.
