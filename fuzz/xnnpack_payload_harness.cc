@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "fuzz/fuzz_invariant.h"
+#include "runtime/backends/xnnpack/aligned_flatbuffer.h"
 #include "runtime/backends/xnnpack/delegate.h"
 #include "runtime/backends/xnnpack/graph_decoder.h"
 #include "runtime/backends/xnnpack/payload_header.h"
@@ -104,9 +105,10 @@ bool Rejected(Error error, std::initializer_list<Error> allowed) {
 SyntheticNamedData::SyntheticNamedData(const uint8_t* payload, size_t size, size_t max_bytes) {
   Result<xnnpack::PayloadSections> s = xnnpack::ParsePayload(payload, size);
   if (!s.ok() || s.get().flatbuffer_size < 8) return;
-  flatbuffers::Verifier verifier(s.get().flatbuffer, s.get().flatbuffer_size);
+  const xnnpack::AlignedFlatbuffer flatbuffer(s.get().flatbuffer, s.get().flatbuffer_size);
+  flatbuffers::Verifier verifier(flatbuffer.data(), flatbuffer.size());
   if (!verifier.VerifyBuffer<edgefleet_xnn::XNNGraph>(nullptr)) return;
-  const auto* table = edgefleet_xnn::GetXNNGraph(s.get().flatbuffer)->constant_data();
+  const auto* table = edgefleet_xnn::GetXNNGraph(flatbuffer.data())->constant_data();
   size_t total = 0;
   for (uint32_t i = 0; table != nullptr && i < table->size(); ++i) {
     const auto* entry = table->Get(i);

@@ -6,6 +6,7 @@
 #include <memory>
 #include <utility>
 
+#include "runtime/backends/xnnpack/aligned_flatbuffer.h"
 #include "runtime/backends/xnnpack/payload_header.h"
 #include "xnnpack_graph_generated.h"
 
@@ -446,11 +447,12 @@ void PutLe(std::vector<uint8_t>& b, size_t at, uint64_t v, int bytes) {
 const char* MutatePayloadFields(std::vector<uint8_t>* payload, MutationRng& rng, int num_edits) {
   Result<xnnpack::PayloadSections> s = xnnpack::ParsePayload(payload->data(), payload->size());
   if (!s.ok() || s.get().flatbuffer_size < 8) return nullptr;
-  flatbuffers::Verifier verifier(s.get().flatbuffer, s.get().flatbuffer_size);
+  const xnnpack::AlignedFlatbuffer flatbuffer(s.get().flatbuffer, s.get().flatbuffer_size);
+  flatbuffers::Verifier verifier(flatbuffer.data(), flatbuffer.size());
   if (!verifier.VerifyBuffer<fb::XNNGraph>(nullptr)) return nullptr;
   char identifier[5] = {};
-  std::memcpy(identifier, s.get().flatbuffer + 4, 4);
-  std::unique_ptr<fb::XNNGraphT> graph = fb::UnPackXNNGraph(s.get().flatbuffer);
+  std::memcpy(identifier, flatbuffer.data() + 4, 4);
+  std::unique_ptr<fb::XNNGraphT> graph = fb::UnPackXNNGraph(flatbuffer.data());
   const std::vector<uint8_t> constants(s.get().constant_data,
                                        s.get().constant_data + s.get().constant_data_size);
   const bool framed = s.get().has_header;

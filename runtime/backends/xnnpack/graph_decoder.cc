@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "runtime/backends/xnnpack/aligned_flatbuffer.h"
 #include "runtime/backends/xnnpack/graph_validation.h"
 #include "runtime/backends/xnnpack/payload_header.h"
 #include "runtime/core/error_detail.h"
@@ -557,10 +558,11 @@ Result<std::unique_ptr<Graph>> DecodeGraph(const void* payload, size_t size,
   flatbuffers::Verifier::Options options;
   options.max_depth = 16;
   options.max_tables = 4'000'000;
-  flatbuffers::Verifier verifier(sections.flatbuffer, sections.flatbuffer_size, options);
+  const AlignedFlatbuffer flatbuffer(sections.flatbuffer, sections.flatbuffer_size);
+  flatbuffers::Verifier verifier(flatbuffer.data(), flatbuffer.size(), options);
   EF_CHECK_OR_RETURN(verifier.VerifyBuffer<edgefleet_xnn::XNNGraph>(nullptr),
                      Error::kInvalidProgram, "xnnpack payload: flatbuffer verification failed");
-  const auto* fb_graph = edgefleet_xnn::GetXNNGraph(sections.flatbuffer);
+  const auto* fb_graph = edgefleet_xnn::GetXNNGraph(flatbuffer.data());
   auto graph = std::make_unique<Graph>();
   Decoder decoder(*fb_graph, sections, named_data, *graph);
   EF_RETURN_IF_ERROR(decoder.Run());

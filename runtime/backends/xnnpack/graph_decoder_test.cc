@@ -233,6 +233,35 @@ TEST(GraphDecoder, ControlGraphDecodes) {
   ExpectDecodes(t.Bytes("XN00"), nullptr, "XN00");
 }
 
+// A header may place the flatbuffer at any offset, and inline delegate data
+// promises no alignment: the graph must decode the same from every
+// misaligned start (flatbuffers reads scalars in place; under UBSan a
+// misaligned read is an error, see aligned_flatbuffer.h).
+TEST(GraphDecoder, DecodesMisalignedFlatbuffers) {
+  const std::vector<uint8_t> good = TestGraph().Bytes();
+  Result<std::unique_ptr<Graph>> want = DecodeGraph(good.data(), good.size(), nullptr);
+  ASSERT_TRUE(want.ok()) << LastErrorDetail();
+  const uint64_t fb_size = good[14] | good[15] << 8 | good[16] << 16 | uint64_t{good[17]} << 24;
+  for (size_t shift = 1; shift < 8; ++shift) {
+    // The whole payload at an odd address, and the flatbuffer shifted inside it.
+    std::vector<uint8_t> storage(good.size() + 16, 0);
+    uint8_t* start = storage.data() + shift;
+    std::memcpy(start, good.data(), good.size());
+    Result<std::unique_ptr<Graph>> g = DecodeGraph(start, good.size(), nullptr);
+    ASSERT_TRUE(g.ok()) << "payload at +" << shift << ": " << LastErrorDetail();
+    EXPECT_EQ(g.get()->nodes.size(), want.get()->nodes.size());
+    EXPECT_EQ(std::memcmp(g.get()->values[8].data, want.get()->values[8].data, 40), 0);
+
+    std::vector<uint8_t> moved = good;
+    moved.insert(moved.begin() + 32, shift, 0);
+    PutLe(moved, 10, 32 + shift, 4);
+    const uint64_t cd_off = moved[18] | moved[19] << 8 | moved[20] << 16 | uint64_t{moved[21]} << 24;
+    PutLe(moved, 18, cd_off + shift, 4);
+    ASSERT_LE(32 + shift + fb_size, cd_off + shift);
+    ExpectDecodes(moved, nullptr, "flatbuffer at offset " + std::to_string(32 + shift));
+  }
+}
+
 TEST(GraphDecoder, RejectsBadFraming) {
   const std::vector<uint8_t> good = TestGraph().Bytes();
   auto with = [&](size_t at, uint64_t v, int bytes) {
