@@ -136,6 +136,11 @@ class Decoder {
     if (tv->constant_buffer_idx() != 0) {
       EF_CHECK_OR_RETURN(v.external_id == kInvalidId, Error::kInvalidProgram,
                          "xnnpack payload: external value %u is constant", id);
+      // A dynamically quantized value is quantized at run time: its buffer
+      // carries per-token parameters after the data, which no constant has.
+      EF_CHECK_OR_RETURN(v.type != DataType::kQdint8, Error::kInvalidProgram,
+                         "xnnpack payload: value %u is dynamically quantized (qdint8) and constant",
+                         id);
       size_t size = 0;
       EF_ASSIGN_OR_RETURN(v.data, Constant(tv->constant_buffer_idx(), &size));
       EF_CHECK_OR_RETURN(size >= v.nbytes(), Error::kInvalidProgram,

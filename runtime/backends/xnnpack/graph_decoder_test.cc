@@ -369,6 +369,9 @@ TEST(GraphDecoder, RejectsBadValues) {
        {Error::kNotSupported, "dynamic quantization"}},
       {"external constant", [](TestGraph& t) { t.Tensor(0).constant_buffer_idx = 1; },
        {Error::kInvalidProgram, "is constant"}},
+      {"dynamically quantized constant",
+       [](TestGraph& t) { t.Tensor(9).datatype = fb::XNNDatatype::xnn_datatype_qdint8; },
+       {Error::kInvalidProgram, "dynamically quantized (qdint8) and constant"}},
   });
 }
 
