@@ -117,7 +117,38 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
           const int cols = static_cast<int>(std::min<int64_t>(mk.nr, ncb - jr));
           const float* b = t.b_panels + (jr - direct_cols) * kcb;
           const bool b_in_place = jr < direct_cols;
-          for (int64_t ir = 0; ir < mcb; ir += mk.mr) {
+          const bool last = g.epilogue != nullptr && pc + kcb == g.k;
+          // Full tiles, in runs that share this B strip: one micro-kernel
+          // call per run (rows of A in place, then packed full panels).
+          const auto run_full = [&](int64_t ir0, int64_t ir1, bool a_in_place) {
+            if (ir1 <= ir0) return;
+            const AOperand a =
+                a_in_place ? AOperand{g.a_data + (ic + ir0) * g.lda + pc, g.lda}
+                           : AOperand{t.a_panels + ir0 * kcb, 0};
+            TileEpilogue tile_ep;
+            if (last) {
+              const GemmEpilogue& e = *g.epilogue;
+              tile_ep = {e.row_bias != nullptr ? e.row_bias + ic + ir0 : nullptr,
+                         e.col_bias != nullptr ? e.col_bias + jc + jr : nullptr,
+                         e.lo, e.hi, e.post};
+            }
+            const int64_t tiles = (ir1 - ir0) / mk.mr;
+            float* c = g.c + (ic + ir0) * g.ldc + jc + jr;
+            const TileEpilogue* ep = last ? &tile_ep : nullptr;
+            if (b_in_place) {
+              mk.rows_fn[a_in_place](kcb, tiles, a, t.rows, jr, c, g.ldc, accumulate, ep);
+            } else {
+              mk.fn[a_in_place](kcb, tiles, a, b, mk.nr, c, g.ldc, accumulate, ep);
+            }
+          };
+          int64_t edge_from = 0;
+          if (cols == mk.nr) {
+            edge_from = mcb / mk.mr * mk.mr;
+            run_full(0, direct_rows, true);
+            run_full(direct_rows, edge_from, false);
+          }
+          // Edge tiles (ragged rows or columns) go through a scratch tile.
+          for (int64_t ir = edge_from; ir < mcb; ir += mk.mr) {
             const int rows =
                 static_cast<int>(std::min<int64_t>(mk.mr, mcb - ir));
             const bool a_in_place = ir < direct_rows;
@@ -125,40 +156,29 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
                 a_in_place ? AOperand{g.a_data + (ic + ir) * g.lda + pc, g.lda}
                            : AOperand{t.a_panels + ir * kcb, 0};
             float* c = g.c + (ic + ir) * g.ldc + jc + jr;
-            const bool full = rows == mk.mr && cols == mk.nr;
             alignas(64) float tile[kMaxTile];
-            float* out = full ? c : tile;
-            const int64_t ldo = full ? g.ldc : mk.nr;
-            const bool acc = full && accumulate;
-            // A full tile of the last depth block applies the epilogue in
-            // registers; an edge tile after AddTile.
-            const bool last = g.epilogue != nullptr && pc + kcb == g.k;
-            // The micro-kernel applies the epilogue in registers for a full
-            // tile, and for an edge tile of full rows computed from zero
-            // into the scratch tile when only a row bias is read (a column
-            // bias would be read past C's last column); other edge tiles
-            // get it after AddTile.
-            const bool in_registers =
-                last && (full || (rows == mk.mr && !accumulate &&
-                                  g.epilogue->col_bias == nullptr));
+            // The micro-kernel applies the epilogue in registers for an
+            // edge tile of full rows computed from zero into the scratch
+            // tile when only a row bias is read (a column bias would be
+            // read past C's last column); other edge tiles get it after
+            // AddTile.
+            const bool in_registers = last && rows == mk.mr && !accumulate &&
+                                      g.epilogue->col_bias == nullptr;
             TileEpilogue tile_ep;
             if (in_registers) {
               const GemmEpilogue& e = *g.epilogue;
-              tile_ep = {e.row_bias != nullptr ? e.row_bias + ic + ir : nullptr,
-                         e.col_bias != nullptr ? e.col_bias + jc + jr : nullptr,
+              tile_ep = {e.row_bias != nullptr ? e.row_bias + ic + ir : nullptr, nullptr,
                          e.lo, e.hi, e.post};
             }
             const TileEpilogue* ep = in_registers ? &tile_ep : nullptr;
             if (b_in_place) {
-              mk.rows_fn[a_in_place](kcb, a, t.rows, jr, out, ldo, acc, ep);
+              mk.rows_fn[a_in_place](kcb, 1, a, t.rows, jr, tile, mk.nr, false, ep);
             } else {
-              mk.fn[a_in_place](kcb, a, b, mk.nr, out, ldo, acc, ep);
+              mk.fn[a_in_place](kcb, 1, a, b, mk.nr, tile, mk.nr, false, ep);
             }
-            if (!full) {
-              AddTile(g, tile, c, rows, cols, accumulate);
-              if (last && !in_registers) {
-                g.epilogue->Apply(c, g.ldc, ic + ir, rows, jc + jr, cols);
-              }
+            AddTile(g, tile, c, rows, cols, accumulate);
+            if (last && !in_registers) {
+              g.epilogue->Apply(c, g.ldc, ic + ir, rows, jc + jr, cols);
             }
           }
         }

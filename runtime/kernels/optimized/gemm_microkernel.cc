@@ -48,42 +48,68 @@ struct RowsA {
   }
 };
 
+// Walks a run of full row tiles down A and C (and the row bias with them):
+// the micro-kernels compute `tiles` consecutive kMr x nr tiles that share
+// their B columns in one call, so a tile costs no call of its own. A packed
+// A panel advances by kMr * kc floats, rows in place by kMr rows.
+template <int kMr>
+struct TileWalk {
+  AOperand a;
+  float* c;
+  TileEpilogue ep;
+  bool has_ep;
+  int64_t a_step, c_step;
+  TileWalk(int64_t kc, AOperand a_op, float* c0, int64_t ldc, const TileEpilogue* e)
+      : a(a_op), c(c0), ep(e != nullptr ? *e : TileEpilogue{}), has_ep(e != nullptr),
+        a_step(a_op.lda != 0 ? kMr * a_op.lda : kMr * kc), c_step(kMr * ldc) {}
+  const TileEpilogue* epilogue() const { return has_ep ? &ep : nullptr; }
+  void Next() {
+    a.a += a_step;
+    c += c_step;
+    if (ep.row_bias != nullptr) ep.row_bias += kMr;
+  }
+};
+
 // Baseline: 4 x 8 with 4-float vectors (SSE2, NEON): 8 accumulators.
 template <typename A, typename B>
-void MicroGeneric(int64_t kc, AOperand a_op, B b, float* c, int64_t ldc,
-                  bool accumulate, const TileEpilogue* ep) {
+void MicroGeneric(int64_t kc, int64_t tiles, AOperand a_op, B b, float* c0, int64_t ldc,
+                  bool accumulate, const TileEpilogue* ep0) {
   constexpr int kMr = 4;
-  using V = Vf<4>;
-  A a(a_op);
-  V acc[kMr][2] = {};
-  for (int64_t p = 0; p < kc; ++p) {
-    const float* bp = b.row(p);
-    const V b0 = Load<4>(bp), b1 = Load<4>(bp + 4);
+  for (TileWalk<kMr> w(kc, a_op, c0, ldc, ep0); tiles > 0; --tiles, w.Next()) {
+    using V = Vf<4>;
+    A a(w.a);
+    float* c = w.c;
+    const TileEpilogue* ep = w.epilogue();
+    V acc[kMr][2] = {};
+    for (int64_t p = 0; p < kc; ++p) {
+      const float* bp = b.row(p);
+      const V b0 = Load<4>(bp), b1 = Load<4>(bp + 4);
+#pragma GCC unroll 4
+      for (int i = 0; i < kMr; ++i) {
+        const V ai = Splat<4>(a.at(i));
+        acc[i][0] += ai * b0;
+        acc[i][1] += ai * b1;
+      }
+      a.next();
+    }
 #pragma GCC unroll 4
     for (int i = 0; i < kMr; ++i) {
-      const V ai = Splat<4>(a.at(i));
-      acc[i][0] += ai * b0;
-      acc[i][1] += ai * b1;
-    }
-    a.next();
-  }
-#pragma GCC unroll 4
-  for (int i = 0; i < kMr; ++i) {
-    float* row = c + i * ldc;
-    if (accumulate) {
-      acc[i][0] += Load<4>(row);
-      acc[i][1] += Load<4>(row + 4);
-    }
-    if (ep != nullptr) {
-      for (int h = 0; h < 2; ++h) {
-        V v = acc[i][h];
-        if (ep->row_bias != nullptr) v += Splat<4>(ep->row_bias[i]);
-        if (ep->col_bias != nullptr) v += Load<4>(ep->col_bias + 4 * h);
-        acc[i][h] = EpilogueV<4>(v, Splat<4>(ep->lo), Splat<4>(ep->hi), ep->post);
+      float* row = c + i * ldc;
+      if (accumulate) {
+        acc[i][0] += Load<4>(row);
+        acc[i][1] += Load<4>(row + 4);
       }
+      if (ep != nullptr) {
+        for (int h = 0; h < 2; ++h) {
+          V v = acc[i][h];
+          if (ep->row_bias != nullptr) v += Splat<4>(ep->row_bias[i]);
+          if (ep->col_bias != nullptr) v += Load<4>(ep->col_bias + 4 * h);
+          acc[i][h] = EpilogueV<4>(v, Splat<4>(ep->lo), Splat<4>(ep->hi), ep->post);
+        }
+      }
+      Store<4>(row, acc[i][0]);
+      Store<4>(row + 4, acc[i][1]);
     }
-    Store<4>(row, acc[i][0]);
-    Store<4>(row + 4, acc[i][1]);
   }
 }
 
@@ -101,150 +127,174 @@ template <int W>
 
 #if defined(__x86_64__)
 // AVX2 + FMA: 6 x 16, 12 accumulators of the 16 ymm registers.
+// The body is inlined into its entry points (below), so a tile costs one
+// call; the clamp is applied in registers (max(lo, v) then min(hi, v) keep
+// NaN, as the portable clamp does), and only a post-op takes a pass over
+// the stored row.
 template <typename A, typename B>
-__attribute__((target("avx2,fma"))) void MicroAvx2(int64_t kc, AOperand a_op,
-                                                   B b, float* c, int64_t ldc,
-                                                   bool accumulate,
-                                                   const TileEpilogue* ep) {
+[[gnu::always_inline]] inline __attribute__((target("avx2,fma"))) void MicroAvx2(
+    int64_t kc, int64_t tiles, AOperand a_op, B b, float* c0, int64_t ldc, bool accumulate,
+    const TileEpilogue* ep0) {
   constexpr int kMr = 6;
-  A a(a_op);
-  __m256 acc[kMr][2];
-#pragma GCC unroll 6
-  for (int i = 0; i < kMr; ++i) {
-    acc[i][0] = _mm256_setzero_ps();
-    acc[i][1] = _mm256_setzero_ps();
-  }
-  for (int64_t p = 0; p < kc; ++p) {
-    const float* bp = b.row(p);
-    const __m256 b0 = _mm256_loadu_ps(bp), b1 = _mm256_loadu_ps(bp + 8);
+  for (TileWalk<kMr> w(kc, a_op, c0, ldc, ep0); tiles > 0; --tiles, w.Next()) {
+    A a(w.a);
+    float* c = w.c;
+    const TileEpilogue* ep = w.epilogue();
+    __m256 acc[kMr][2];
 #pragma GCC unroll 6
     for (int i = 0; i < kMr; ++i) {
-      const __m256 ai = _mm256_set1_ps(a.at(i));
-      acc[i][0] = _mm256_fmadd_ps(ai, b0, acc[i][0]);
-      acc[i][1] = _mm256_fmadd_ps(ai, b1, acc[i][1]);
+      acc[i][0] = _mm256_setzero_ps();
+      acc[i][1] = _mm256_setzero_ps();
     }
-    a.next();
-  }
+    for (int64_t p = 0; p < kc; ++p) {
+      const float* bp = b.row(p);
+      const __m256 b0 = _mm256_loadu_ps(bp), b1 = _mm256_loadu_ps(bp + 8);
 #pragma GCC unroll 6
-  for (int i = 0; i < kMr; ++i) {
-    float* row = c + i * ldc;
-    if (accumulate) {
-      acc[i][0] = _mm256_add_ps(acc[i][0], _mm256_loadu_ps(row));
-      acc[i][1] = _mm256_add_ps(acc[i][1], _mm256_loadu_ps(row + 8));
+      for (int i = 0; i < kMr; ++i) {
+        const __m256 ai = _mm256_set1_ps(a.at(i));
+        acc[i][0] = _mm256_fmadd_ps(ai, b0, acc[i][0]);
+        acc[i][1] = _mm256_fmadd_ps(ai, b1, acc[i][1]);
+      }
+      a.next();
     }
-    if (ep != nullptr) {
-      for (int h = 0; h < 2; ++h) {
-        __m256 v = acc[i][h];
-        if (ep->row_bias != nullptr) v = _mm256_add_ps(v, _mm256_set1_ps(ep->row_bias[i]));
-        if (ep->col_bias != nullptr) v = _mm256_add_ps(v, _mm256_loadu_ps(ep->col_bias + 8 * h));
-        acc[i][h] = v;
+#pragma GCC unroll 6
+    for (int i = 0; i < kMr; ++i) {
+      float* row = c + i * ldc;
+      if (accumulate) {
+        acc[i][0] = _mm256_add_ps(acc[i][0], _mm256_loadu_ps(row));
+        acc[i][1] = _mm256_add_ps(acc[i][1], _mm256_loadu_ps(row + 8));
+      }
+      if (ep != nullptr) {
+        const __m256 lo = _mm256_set1_ps(ep->lo), hi = _mm256_set1_ps(ep->hi);
+        for (int h = 0; h < 2; ++h) {
+          __m256 v = acc[i][h];
+          if (ep->row_bias != nullptr) v = _mm256_add_ps(v, _mm256_set1_ps(ep->row_bias[i]));
+          if (ep->col_bias != nullptr) v = _mm256_add_ps(v, _mm256_loadu_ps(ep->col_bias + 8 * h));
+          acc[i][h] = _mm256_min_ps(hi, _mm256_max_ps(lo, v));
+        }
+      }
+      _mm256_storeu_ps(row, acc[i][0]);
+      _mm256_storeu_ps(row + 8, acc[i][1]);
+      if (ep != nullptr && ep->post != PostOp::kNone) {
+        EpilogueRow<8>(row, ep->lo, ep->hi, ep->post);
       }
     }
-    _mm256_storeu_ps(row, acc[i][0]);
-    _mm256_storeu_ps(row + 8, acc[i][1]);
-    if (ep != nullptr) EpilogueRow<8>(row, ep->lo, ep->hi, ep->post);
   }
 }
 
+// GCC 12 reports its own _mm512_max_ps / _mm512_min_ps (built on
+// _mm512_undefined_ps) as maybe-uninitialized where they inline.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 // AVX-512: kMr x 32, 2 * kMr accumulators of the 32 zmm registers.
 template <int kMr, typename A, typename B>
-__attribute__((target("avx512f,avx2,fma"))) void MicroAvx512(
-    int64_t kc, AOperand a_op, B b, float* c, int64_t ldc, bool accumulate,
-    const TileEpilogue* ep) {
-  A a(a_op);
-  __m512 acc[kMr][2];
-#pragma GCC unroll 16
-  for (int i = 0; i < kMr; ++i) {
-    acc[i][0] = _mm512_setzero_ps();
-    acc[i][1] = _mm512_setzero_ps();
-  }
-  for (int64_t p = 0; p < kc; ++p) {
-    const float* bp = b.row(p);
-    const __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16);
+[[gnu::always_inline]] inline __attribute__((target("avx512f,avx2,fma"))) void MicroAvx512(
+    int64_t kc, int64_t tiles, AOperand a_op, B b, float* c0, int64_t ldc, bool accumulate,
+    const TileEpilogue* ep0) {
+  for (TileWalk<kMr> w(kc, a_op, c0, ldc, ep0); tiles > 0; --tiles, w.Next()) {
+    A a(w.a);
+    float* c = w.c;
+    const TileEpilogue* ep = w.epilogue();
+    __m512 acc[kMr][2];
 #pragma GCC unroll 16
     for (int i = 0; i < kMr; ++i) {
-      const __m512 ai = _mm512_set1_ps(a.at(i));
-      acc[i][0] = _mm512_fmadd_ps(ai, b0, acc[i][0]);
-      acc[i][1] = _mm512_fmadd_ps(ai, b1, acc[i][1]);
+      acc[i][0] = _mm512_setzero_ps();
+      acc[i][1] = _mm512_setzero_ps();
     }
-    a.next();
-  }
+    for (int64_t p = 0; p < kc; ++p) {
+      const float* bp = b.row(p);
+      const __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16);
 #pragma GCC unroll 16
-  for (int i = 0; i < kMr; ++i) {
-    float* row = c + i * ldc;
-    if (accumulate) {
-      acc[i][0] = _mm512_add_ps(acc[i][0], _mm512_loadu_ps(row));
-      acc[i][1] = _mm512_add_ps(acc[i][1], _mm512_loadu_ps(row + 16));
+      for (int i = 0; i < kMr; ++i) {
+        const __m512 ai = _mm512_set1_ps(a.at(i));
+        acc[i][0] = _mm512_fmadd_ps(ai, b0, acc[i][0]);
+        acc[i][1] = _mm512_fmadd_ps(ai, b1, acc[i][1]);
+      }
+      a.next();
     }
-    if (ep != nullptr) {
-      for (int h = 0; h < 2; ++h) {
-        __m512 v = acc[i][h];
-        if (ep->row_bias != nullptr) v = _mm512_add_ps(v, _mm512_set1_ps(ep->row_bias[i]));
-        if (ep->col_bias != nullptr) v = _mm512_add_ps(v, _mm512_loadu_ps(ep->col_bias + 16 * h));
-        acc[i][h] = v;
+#pragma GCC unroll 16
+    for (int i = 0; i < kMr; ++i) {
+      float* row = c + i * ldc;
+      if (accumulate) {
+        acc[i][0] = _mm512_add_ps(acc[i][0], _mm512_loadu_ps(row));
+        acc[i][1] = _mm512_add_ps(acc[i][1], _mm512_loadu_ps(row + 16));
+      }
+      if (ep != nullptr) {
+        const __m512 lo = _mm512_set1_ps(ep->lo), hi = _mm512_set1_ps(ep->hi);
+        for (int h = 0; h < 2; ++h) {
+          __m512 v = acc[i][h];
+          if (ep->row_bias != nullptr) v = _mm512_add_ps(v, _mm512_set1_ps(ep->row_bias[i]));
+          if (ep->col_bias != nullptr) v = _mm512_add_ps(v, _mm512_loadu_ps(ep->col_bias + 16 * h));
+          acc[i][h] = _mm512_min_ps(hi, _mm512_max_ps(lo, v));
+        }
+      }
+      _mm512_storeu_ps(row, acc[i][0]);
+      _mm512_storeu_ps(row + 16, acc[i][1]);
+      if (ep != nullptr && ep->post != PostOp::kNone) {
+        EpilogueRow<16>(row, ep->lo, ep->hi, ep->post);
       }
     }
-    _mm512_storeu_ps(row, acc[i][0]);
-    _mm512_storeu_ps(row + 16, acc[i][1]);
-    if (ep != nullptr) EpilogueRow<16>(row, ep->lo, ep->hi, ep->post);
   }
 }
 #endif
 
-// The entry points of a micro-kernel template: packed or in-place A, times
-// packed or in-place B.
-template <template <typename, typename> class Kernel>
-struct Entry {
-  template <typename A>
-  static void Fn(int64_t kc, AOperand a, const float* b, int64_t ldb,
-                 float* c, int64_t ldc, bool accumulate,
-                 const TileEpilogue* ep) {
-    Kernel<A, PackedB>::Run(kc, a, PackedB{b, ldb}, c, ldc, accumulate, ep);
-  }
-  template <typename A>
-  static void RowsFn(int64_t kc, AOperand a, const float* const* rows,
-                     int64_t col, float* c, int64_t ldc, bool accumulate,
-                     const TileEpilogue* ep) {
-    Kernel<A, RowsB>::Run(kc, a, RowsB{rows, col}, c, ldc, accumulate, ep);
-  }
-};
-
-template <typename A, typename B>
-struct Generic {
-  static void Run(int64_t kc, AOperand a, B b, float* c, int64_t ldc,
-                  bool accumulate, const TileEpilogue* ep) {
-    MicroGeneric<A, B>(kc, a, b, c, ldc, accumulate, ep);
-  }
-};
-using GenericEntry = Entry<Generic>;
+// The entry points of each micro-kernel: packed or in-place A, times packed
+// (Fn) or in-place (RowsFn) B.
+template <typename A>
+void GenericFn(int64_t kc, int64_t tiles, AOperand a, const float* b, int64_t ldb, float* c, int64_t ldc,
+               bool accumulate, const TileEpilogue* ep) {
+  MicroGeneric<A>(kc, tiles, a, PackedB{b, ldb}, c, ldc, accumulate, ep);
+}
+template <typename A>
+void GenericRowsFn(int64_t kc, int64_t tiles, AOperand a, const float* const* rows, int64_t col, float* c,
+                   int64_t ldc, bool accumulate, const TileEpilogue* ep) {
+  MicroGeneric<A>(kc, tiles, a, RowsB{rows, col}, c, ldc, accumulate, ep);
+}
 constexpr MicroKernel kGeneric = {
-    {GenericEntry::Fn<PackedA<4>>, GenericEntry::Fn<RowsA<4>>},
-    {GenericEntry::RowsFn<PackedA<4>>, GenericEntry::RowsFn<RowsA<4>>},
+    {GenericFn<PackedA<4>>, GenericFn<RowsA<4>>},
+    {GenericRowsFn<PackedA<4>>, GenericRowsFn<RowsA<4>>},
     4, 8, 256, 128, 1024};
 #if defined(__x86_64__)
-template <typename A, typename B>
-struct Avx2 {
-  static void Run(int64_t kc, AOperand a, B b, float* c, int64_t ldc,
-                  bool accumulate, const TileEpilogue* ep) {
-    MicroAvx2<A, B>(kc, a, b, c, ldc, accumulate, ep);
-  }
-};
-template <typename A, typename B>
-struct Avx512 {
-  static void Run(int64_t kc, AOperand a, B b, float* c, int64_t ldc,
-                  bool accumulate, const TileEpilogue* ep) {
-    MicroAvx512<12, A, B>(kc, a, b, c, ldc, accumulate, ep);
-  }
-};
-using Avx2Entry = Entry<Avx2>;
-using Avx512Entry = Entry<Avx512>;
+// The vector kernels' entry points carry the kernel's target, so the body
+// inlines into them (an entry without it would cost a second call per tile).
+template <typename A>
+__attribute__((target("avx2,fma"))) void Avx2Fn(int64_t kc, int64_t tiles, AOperand a, const float* b,
+                                                int64_t ldb, float* c, int64_t ldc,
+                                                bool accumulate, const TileEpilogue* ep) {
+  MicroAvx2<A>(kc, tiles, a, PackedB{b, ldb}, c, ldc, accumulate, ep);
+}
+template <typename A>
+__attribute__((target("avx2,fma"))) void Avx2RowsFn(int64_t kc, int64_t tiles, AOperand a,
+                                                    const float* const* rows, int64_t col,
+                                                    float* c, int64_t ldc, bool accumulate,
+                                                    const TileEpilogue* ep) {
+  MicroAvx2<A>(kc, tiles, a, RowsB{rows, col}, c, ldc, accumulate, ep);
+}
+template <typename A>
+__attribute__((target("avx512f,avx2,fma"))) void Avx512Fn(int64_t kc, int64_t tiles, AOperand a,
+                                                          const float* b, int64_t ldb, float* c,
+                                                          int64_t ldc, bool accumulate,
+                                                          const TileEpilogue* ep) {
+  MicroAvx512<12, A>(kc, tiles, a, PackedB{b, ldb}, c, ldc, accumulate, ep);
+}
+template <typename A>
+__attribute__((target("avx512f,avx2,fma"))) void Avx512RowsFn(
+    int64_t kc, int64_t tiles, AOperand a, const float* const* rows, int64_t col, float* c, int64_t ldc,
+    bool accumulate, const TileEpilogue* ep) {
+  MicroAvx512<12, A>(kc, tiles, a, RowsB{rows, col}, c, ldc, accumulate, ep);
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 constexpr MicroKernel kAvx2 = {
-    {Avx2Entry::Fn<PackedA<6>>, Avx2Entry::Fn<RowsA<6>>},
-    {Avx2Entry::RowsFn<PackedA<6>>, Avx2Entry::RowsFn<RowsA<6>>},
+    {Avx2Fn<PackedA<6>>, Avx2Fn<RowsA<6>>},
+    {Avx2RowsFn<PackedA<6>>, Avx2RowsFn<RowsA<6>>},
     6, 16, 256, 144, 1024};
 constexpr MicroKernel kAvx512 = {
-    {Avx512Entry::Fn<PackedA<12>>, Avx512Entry::Fn<RowsA<12>>},
-    {Avx512Entry::RowsFn<PackedA<12>>, Avx512Entry::RowsFn<RowsA<12>>},
+    {Avx512Fn<PackedA<12>>, Avx512Fn<RowsA<12>>},
+    {Avx512RowsFn<PackedA<12>>, Avx512RowsFn<RowsA<12>>},
     12, 32, 256, 192, 1024};
 #endif
 

@@ -30,15 +30,18 @@ struct TileEpilogue {
   PostOp post;
 };
 
-// c[i * ldc + j] (+)= sum over p < kc of A(i, p) * B(p, j) for a full
-// mr x nr tile, then the epilogue `ep` if not null, where B(p, j) is
+// c[i * ldc + j] (+)= sum over p < kc of A(i, p) * B(p, j) for `tiles`
+// full mr x nr tiles stacked down A and C (tile t: rows t * mr .. of C, of
+// A in place, of the row bias, or the t-th packed A panel), then the
+// epilogue `ep` if not null, where B(p, j) is
 //   b[p * ldb + j]          (MicroKernelFn: a packed panel, ldb = nr), or
 //   b_rows[p][b_col + j]    (MicroKernelRowsFn: rows of B read in place).
 // Each comes in a packed-A ([0]) and an A-in-place ([1]) version.
-using MicroKernelFn = void (*)(int64_t kc, AOperand a, const float* b,
-                               int64_t ldb, float* c, int64_t ldc,
-                               bool accumulate, const TileEpilogue* ep);
-using MicroKernelRowsFn = void (*)(int64_t kc, AOperand a,
+using MicroKernelFn = void (*)(int64_t kc, int64_t tiles, AOperand a,
+                               const float* b, int64_t ldb, float* c,
+                               int64_t ldc, bool accumulate,
+                               const TileEpilogue* ep);
+using MicroKernelRowsFn = void (*)(int64_t kc, int64_t tiles, AOperand a,
                                    const float* const* b_rows, int64_t b_col,
                                    float* c, int64_t ldc, bool accumulate,
                                    const TileEpilogue* ep);
