@@ -341,6 +341,9 @@ Error XnnpackDelegate::Bind(Span<EValue*> args) {
 Error XnnpackDelegate::Execute(MemoryAllocator* temp, Span<EValue*> args, EventTracer* tracer) {
   EF_RETURN_IF_ERROR(Bind(args));
   const Graph& g = *graph_;
+  // Our kernels run on the method's pthreadpool too: one set of threads.
+  PthreadpoolRunner runner(threadpool_.get());
+  const optimized::ScopedParallelRunner scoped(threadpool_ != nullptr ? &runner : nullptr);
   for (Step& step : steps_) {
     if (tracer == nullptr) {
       EF_RETURN_IF_ERROR(RunStep(step, temp));

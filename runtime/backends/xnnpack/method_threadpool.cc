@@ -29,5 +29,19 @@ Result<SharedThreadpool> MethodThreadpool(const void* method_key, int num_thread
   return pool;
 }
 
+void PthreadpoolRunner::Run(int64_t num_tasks, TaskFn fn, void* context) {
+  struct Job {
+    TaskFn fn;
+    void* context;
+  } job{fn, context};
+  pthreadpool_parallelize_1d(
+      static_cast<pthreadpool_t>(pool_),
+      [](void* j, size_t task) {
+        const Job& job = *static_cast<const Job*>(j);
+        job.fn(job.context, static_cast<int64_t>(task));
+      },
+      &job, static_cast<size_t>(num_tasks), 0);
+}
+
 }  // namespace xnnpack
 }  // namespace edgefleet

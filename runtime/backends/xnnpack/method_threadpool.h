@@ -5,7 +5,9 @@
 // A method is identified by its method allocator, which lives exactly as
 // long as the method; a pool is released when the last delegate holding it
 // is destroyed. Thread-safe (one mutex); the pools themselves are used by
-// one thread at a time, like the Method.
+// one thread at a time, like the Method. PthreadpoolRunner lends a pool to
+// our own kernels, so the delegate's XNNPACK runtimes and its nodes on our
+// kernels share one set of threads.
 
 #ifndef EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_METHOD_THREADPOOL_H_
 #define EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_METHOD_THREADPOOL_H_
@@ -13,6 +15,7 @@
 #include <memory>
 
 #include "runtime/core/result.h"
+#include "runtime/kernels/optimized/thread_pool.h"
 
 namespace edgefleet {
 namespace xnnpack {
@@ -25,6 +28,18 @@ using SharedThreadpool = std::shared_ptr<void>;
 // threads, created on first use. Errors: kOutOfResources when the threads
 // cannot start.
 Result<SharedThreadpool> MethodThreadpool(const void* method_key, int num_threads);
+
+// Runs the optimized kernels' parallel-for jobs on a pthreadpool (install it
+// with optimized::ScopedParallelRunner while the kernels run). Does not own
+// the pool; use from one thread at a time.
+class PthreadpoolRunner final : public optimized::ParallelRunner {
+ public:
+  explicit PthreadpoolRunner(void* pthreadpool) : pool_(pthreadpool) {}
+  void Run(int64_t num_tasks, TaskFn fn, void* context) override;
+
+ private:
+  void* pool_;
+};
 
 }  // namespace xnnpack
 }  // namespace edgefleet

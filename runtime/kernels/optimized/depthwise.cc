@@ -214,7 +214,7 @@ struct RowBodyNhwc {
 };
 
 int Threads(KernelContext& ctx, int64_t outputs) {
-  if (KernelThreadPool() == nullptr || outputs < kMinParallelOutputs) return 1;
+  if (!ParallelismAvailable() || outputs < kMinParallelOutputs) return 1;
   return std::clamp(ctx.num_threads(), 1, ThreadPool::kMaxThreads);
 }
 

@@ -416,7 +416,7 @@ bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k,
   }
   const MicroKernel& mk = GetMicroKernel(HostIsa());
   int threads = ctx.num_threads();
-  if (KernelThreadPool() == nullptr || m * n * k < kMinParallelMacs) {
+  if (!ParallelismAvailable() || m * n * k < kMinParallelMacs) {
     threads = 1;
   }
   GemmProblem g{&mk, k, std::min<int64_t>(mk.kc, k), 0, 0, &a, &b,

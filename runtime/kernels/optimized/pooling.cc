@@ -214,7 +214,7 @@ bool TryMaxPool(KernelContext& ctx, Span<EValue*> args) {
   plane.TapOffsets(g, tap_offset);
   const int64_t planes = g.batch * g.in_c;
   const int threads =
-      KernelThreadPool() == nullptr ||
+      !ParallelismAvailable() ||
               planes * g.out_pixels() < kMinParallelOutputs
           ? 1
           : static_cast<int>(std::min<int64_t>(

@@ -173,5 +173,29 @@ ThreadPool* KernelThreadPool() {
   return g_kernel_pool.load(std::memory_order_acquire);
 }
 
+namespace {
+thread_local ParallelRunner* t_runner = nullptr;
+
+class InlineRunner final : public ParallelRunner {
+ public:
+  void Run(int64_t num_tasks, TaskFn fn, void* context) override {
+    for (int64_t t = 0; t < num_tasks; ++t) fn(context, t);
+  }
+};
+}  // namespace
+
+ScopedParallelRunner::ScopedParallelRunner(ParallelRunner* runner) : previous_(t_runner) {
+  t_runner = runner;
+}
+
+ScopedParallelRunner::~ScopedParallelRunner() { t_runner = previous_; }
+
+ParallelRunner* CurrentParallelRunner() { return t_runner; }
+
+ParallelRunner* InlineParallelRunner() {
+  static InlineRunner runner;
+  return &runner;
+}
+
 }  // namespace optimized
 }  // namespace edgefleet

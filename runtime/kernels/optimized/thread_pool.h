@@ -108,12 +108,73 @@ Error StartKernelThreadPool(int num_threads);
 // The kernels' pool, or nullptr if none was started.
 ThreadPool* KernelThreadPool();
 
-// ParallelFor on the kernels' pool, or a plain loop on the calling thread
-// when there is no pool or max_threads <= 1.
+// Runs the kernels' parallel-for jobs on a pool that is not the kernels'
+// own. A backend with a thread pool of its own (the XNNPACK delegate's
+// pthreadpool) installs one for the calling thread while it runs kernels,
+// so a method's work runs on one set of threads instead of two competing
+// ones. Implementations must be usable from the installing thread only.
+class ParallelRunner {
+ public:
+  using TaskFn = void (*)(void* context, int64_t task);
+  // Calls fn(context, task) once for every task in [0, num_tasks) and
+  // returns when all calls have returned.
+  virtual void Run(int64_t num_tasks, TaskFn fn, void* context) = 0;
+
+ protected:
+  ~ParallelRunner() = default;
+};
+
+// Installs `runner` (null: none) for the calling thread until destroyed,
+// then restores the previous one.
+class ScopedParallelRunner {
+ public:
+  explicit ScopedParallelRunner(ParallelRunner* runner);
+  ~ScopedParallelRunner();
+  ScopedParallelRunner(const ScopedParallelRunner&) = delete;
+  ScopedParallelRunner& operator=(const ScopedParallelRunner&) = delete;
+
+ private:
+  ParallelRunner* previous_;
+};
+
+// The calling thread's runner, or nullptr.
+ParallelRunner* CurrentParallelRunner();
+
+// Runs every task on the calling thread: ParallelFor installs it around
+// each task it hands to a runner, so nested calls stay inline (a runner's
+// pool runs one job at a time).
+ParallelRunner* InlineParallelRunner();
+
+// Whether ParallelFor can use more than the calling thread: a runner is
+// installed or the kernels' pool is started.
+inline bool ParallelismAvailable() {
+  return CurrentParallelRunner() != nullptr || KernelThreadPool() != nullptr;
+}
+
+// ParallelFor on the calling thread's runner if one is installed, else on
+// the kernels' pool; a plain loop on the calling thread when there is
+// neither or max_threads <= 1.
 template <typename F>
 void ParallelFor(int64_t num_tasks, int max_threads, F&& fn) {
+  if (max_threads <= 1 || num_tasks <= 1) {
+    for (int64_t t = 0; t < num_tasks; ++t) fn(t);
+    return;
+  }
+  using Fn = std::remove_reference_t<F>;
+  if (ParallelRunner* runner = CurrentParallelRunner()) {
+    runner->Run(
+        num_tasks,
+        [](void* f, int64_t task) {
+          // A ParallelFor nested in a task runs inline, on whichever thread
+          // runs the task.
+          const ScopedParallelRunner nested(InlineParallelRunner());
+          (*static_cast<Fn*>(f))(task);
+        },
+        const_cast<void*>(static_cast<const void*>(&fn)));
+    return;
+  }
   ThreadPool* pool = KernelThreadPool();
-  if (pool == nullptr || max_threads <= 1 || num_tasks <= 1) {
+  if (pool == nullptr) {
     for (int64_t t = 0; t < num_tasks; ++t) fn(t);
     return;
   }

@@ -32,6 +32,39 @@ TEST(ThreadPoolTest, RunsEveryTaskOnce) {
   }
 }
 
+// A runner installed for the thread takes ParallelFor's jobs (nested calls
+// run inline), and the previous one is back when its scope ends.
+TEST(ThreadPoolTest, ScopedRunnerTakesTheJobs) {
+  class CountingRunner final : public ParallelRunner {
+   public:
+    int jobs = 0;
+    void Run(int64_t num_tasks, TaskFn fn, void* context) override {
+      ++jobs;
+      for (int64_t t = num_tasks - 1; t >= 0; --t) fn(context, t);
+    }
+  } outer, inner;
+  std::vector<int> runs(10, 0);
+  int nested = 0;
+  {
+    const ScopedParallelRunner a(&outer);
+    {
+      const ScopedParallelRunner b(&inner);
+      ParallelFor(10, 4, [&](int64_t t) {
+        ++runs[t];
+        EXPECT_EQ(CurrentParallelRunner(), InlineParallelRunner());
+        ParallelFor(3, 4, [&](int64_t) { ++nested; });
+      });
+    }
+    EXPECT_EQ(CurrentParallelRunner(), &outer);
+    ParallelFor(5, 1, [&](int64_t t) { ++runs[t]; });  // one thread: no job
+  }
+  EXPECT_EQ(CurrentParallelRunner(), nullptr);
+  EXPECT_EQ(inner.jobs, 1);
+  EXPECT_EQ(outer.jobs, 0);
+  EXPECT_EQ(nested, 30);
+  EXPECT_EQ(runs, (std::vector<int>{2, 2, 2, 2, 2, 1, 1, 1, 1, 1}));
+}
+
 TEST(ThreadPoolTest, ConcurrentAndNestedCallers) {
   Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(3);
   ASSERT_TRUE(pool.ok());

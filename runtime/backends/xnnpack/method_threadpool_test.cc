@@ -1,0 +1,71 @@
+// PthreadpoolRunner: while installed, the optimized kernels' ParallelFor runs
+// on the method's pthreadpool (every task once, spread over its threads),
+// never on the kernels' own pool; a ParallelFor nested in a task runs
+// inline; the previous runner comes back when the scope ends.
+
+#include "runtime/backends/xnnpack/method_threadpool.h"
+
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "runtime/kernels/optimized/thread_pool.h"
+
+namespace edgefleet {
+namespace xnnpack {
+namespace {
+
+TEST(PthreadpoolRunner, KernelsRunOnTheMethodPool) {
+  ASSERT_EQ(optimized::StartKernelThreadPool(2), Error::kOk);
+  const optimized::ThreadPool* kernel_pool = optimized::KernelThreadPool();
+  ASSERT_NE(kernel_pool, nullptr);
+  const int key = 0;
+  Result<SharedThreadpool> pool = MethodThreadpool(&key, 2);
+  ASSERT_TRUE(pool.ok());
+  ASSERT_NE(pool.get().get(), nullptr);
+
+  const uint64_t kernel_jobs = kernel_pool->jobs_started();
+  PthreadpoolRunner runner(pool.get().get());
+  constexpr int64_t kTasks = 2000;
+  std::vector<std::atomic<int>> runs(kTasks);
+  std::mutex mu;
+  std::set<std::thread::id> threads;
+  std::atomic<int64_t> nested{0};
+  {
+    const optimized::ScopedParallelRunner scoped(&runner);
+    EXPECT_EQ(optimized::CurrentParallelRunner(), &runner);
+    EXPECT_TRUE(optimized::ParallelismAvailable());
+    optimized::ParallelFor(kTasks, 2, [&](int64_t t) {
+      ++runs[t];
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        threads.insert(std::this_thread::get_id());
+      }
+      // Spin a little so the pool's second thread gets tasks too.
+      for (volatile int i = 0; i < 2000; ++i) {
+      }
+      if (t % 500 == 0) {
+        // Nested: inline on this thread (on the caller, a nested call on
+        // the same pthreadpool would wait for itself).
+        const std::thread::id self = std::this_thread::get_id();
+        optimized::ParallelFor(8, 2, [&](int64_t) {
+          EXPECT_EQ(std::this_thread::get_id(), self);
+          ++nested;
+        });
+      }
+    });
+  }
+  for (int64_t t = 0; t < kTasks; ++t) ASSERT_EQ(runs[t].load(), 1) << t;
+  EXPECT_EQ(nested.load(), 4 * 8);
+  EXPECT_EQ(kernel_pool->jobs_started(), kernel_jobs) << "a task went to the kernels' own pool";
+  EXPECT_EQ(threads.size(), 2u) << "the method pool's two threads should share the tasks";
+  EXPECT_EQ(optimized::CurrentParallelRunner(), nullptr);
+}
+
+}  // namespace
+}  // namespace xnnpack
+}  // namespace edgefleet
