@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "runtime/backends/xnnpack/arena_plan.h"
 #include "runtime/backends/xnnpack/dense_nodes.h"
 #include "runtime/backends/xnnpack/graph_validation.h"
 #include "runtime/backends/xnnpack/node_kernels.h"
@@ -30,6 +31,7 @@ namespace {
 
 // Bytes past a buffer XNNPACK's kernels may read (XNN_EXTRA_BYTES), rounded up.
 constexpr size_t kTailPadding = 64;
+constexpr size_t kArenaAlignment = 64;
 
 bool DtypeMatches(DataType type, ScalarType dtype) {
   switch (type) {
@@ -167,22 +169,37 @@ Error XnnpackDelegate::Build() {
     s.runtime = nullptr;
     s.set_up = false;
   }
-  buffers_.clear();
+  arena_.reset();
   build_bytes_ = 0;
   XnnpackMemoryScope scope;  // serializes compilation, initializes XNNPACK
   EF_RETURN_IF_ERROR(scope.status());
   data_.resize(g.values.size(), nullptr);  // method inputs/outputs keep their binding
+  // Boundary values live in one arena, planned over their step lifetimes.
+  std::vector<int> last_read(g.values.size(), -1);
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    for (uint32_t id : g.nodes[i].inputs) {
+      if (id != kInvalidId) last_read[id] = std::max(last_read[id], step_of[i]);
+    }
+  }
+  std::vector<uint32_t> planned;
+  std::vector<Lifetime> lifetimes;
   for (const Value& v : g.values) {
     if (v.id == kInvalidId) continue;
     if (v.is_constant()) {
       data_[v.id] = const_cast<void*>(v.data);
     } else if (boundary[v.id] && !v.is_external()) {
-      const size_t bytes = OwnBufferBytes(v, dims_[v.id]) + kTailPadding;
-      buffers_.emplace_back(new uint8_t[bytes]());
-      data_[v.id] = buffers_.back().get();
-      build_bytes_ += bytes;
+      const int first = std::max(producer[v.id], 0);
+      planned.push_back(v.id);
+      lifetimes.push_back({OwnBufferBytes(v, dims_[v.id]) + kTailPadding, first,
+                           std::max(first, last_read[v.id])});
     }
   }
+  const ArenaPlan plan = PlanArena(lifetimes, kArenaAlignment);
+  if (plan.size > 0) {
+    arena_.reset(new (std::align_val_t{kArenaAlignment}) uint8_t[plan.size]());
+    build_bytes_ += plan.size;
+  }
+  for (size_t i = 0; i < planned.size(); ++i) data_[planned[i]] = arena_.get() + plan.offsets[i];
   // 4. One XNNPACK runtime per run of XNNPACK nodes.
   for (Step& step : steps_) {
     if (step.engine == Engine::kXnnpack) {
@@ -255,8 +272,8 @@ Error XnnpackDelegate::Build() {
         }
       }
       // Workers yield after the runtime's last operator instead of spinning:
-      // between XNNPACK runtimes the method runs our kernels on their own
-      // pool, and two pools spinning on the same cores stall each other.
+      // between XNNPACK runtimes the method runs our kernels, and idle
+      // workers spinning on the cores they need stall them.
       xnn_status status = ok ? xnn_create_runtime_v2(sg, static_cast<pthreadpool_t>(threadpool_.get()),
                                                      XNN_FLAG_YIELD_WORKERS, &step.runtime)
                              : xnn_status_invalid_parameter;

@@ -99,7 +99,11 @@ class XnnpackDelegate {
   std::vector<int> step_of_;    // per node
   std::vector<std::vector<size_t>> dims_;  // per value: current shape
   std::vector<void*> data_;  // per value id: where its bytes are now
-  std::vector<std::unique_ptr<uint8_t[]>> buffers_;
+  // Boundary values' memory (arena_plan.h), 64-byte aligned.
+  struct ArenaDelete {
+    void operator()(uint8_t* p) const { ::operator delete[](p, std::align_val_t{64}); }
+  };
+  std::unique_ptr<uint8_t[], ArenaDelete> arena_;
   SharedThreadpool threadpool_;  // pthreadpool_t, shared with the method's other delegates
   int num_threads_ = 1;          // for our kernels
   bool dense_on_own_kernels_ = false;

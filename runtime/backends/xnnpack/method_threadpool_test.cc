@@ -6,6 +6,7 @@
 #include "runtime/backends/xnnpack/method_threadpool.h"
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -45,8 +46,17 @@ TEST(PthreadpoolRunner, KernelsRunOnTheMethodPool) {
         std::lock_guard<std::mutex> lock(mu);
         threads.insert(std::this_thread::get_id());
       }
-      // Spin a little so the pool's second thread gets tasks too.
-      for (volatile int i = 0; i < 2000; ++i) {
+      // The first task waits (at most 5 s, for a loaded host) until the
+      // pool's other thread has taken a task, so both must show up.
+      if (t == 0) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (std::chrono::steady_clock::now() < deadline) {
+          {
+            std::lock_guard<std::mutex> lock(mu);
+            if (threads.size() >= 2) break;
+          }
+          std::this_thread::yield();
+        }
       }
       if (t % 500 == 0) {
         // Nested: inline on this thread (on the caller, a nested call on
