@@ -5,6 +5,7 @@
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/convolution.h"
 #include "runtime/kernels/optimized/gemm.h"
+#include "runtime/kernels/optimized/vec.h"
 
 namespace edgefleet {
 namespace xnnpack {
@@ -158,7 +159,19 @@ std::unique_ptr<float[]> PackDenseFilter(const Graph& g, const Node& n) {
   for (size_t u0 = 0; u0 < units; u0 += kTile) {
     for (size_t k0 = 0; k0 < depth; k0 += kTile) {
       const size_t u1 = std::min(units, u0 + kTile), k1 = std::min(depth, k0 + kTile);
-      for (size_t u = u0; u < u1; ++u) {
+      size_t u = u0;
+      for (; u + 4 <= u1; u += 4) {  // 4 x 4 blocks in vector registers
+        const float* r = src + u * depth;
+        size_t k = k0;
+        for (; k + 4 <= k1; k += 4) {
+          optimized::Transpose4x4(r + k, r + depth + k, r + 2 * depth + k, r + 3 * depth + k,
+                                  packed.get() + k * units + u, static_cast<int64_t>(units));
+        }
+        for (; k < k1; ++k) {
+          for (size_t t = 0; t < 4; ++t) packed[k * units + u + t] = r[t * depth + k];
+        }
+      }
+      for (; u < u1; ++u) {
         for (size_t k = k0; k < k1; ++k) packed[k * units + u] = src[u * depth + k];
       }
     }
