@@ -289,16 +289,27 @@ std::vector<float> Int8Reference(const std::string& dir, const std::string& pref
   return values;
 }
 
-// Runs `file` of the int8 model in `dir` on input_0.npy and on the top-1
-// samples (top1_inputs.npy, [N, 1, ...]) and holds it to the real ExecuTorch
-// runtime's outputs on the same file (`runtime_prefix`: "runtime_" for
-// model.pte, "runtime_xnnpack_" for model_xnnpack.pte): >= 99.9 % of the
-// output elements within one output step, the same top-1 class on every
-// input. Prints the agreement with the real runtime and with torch (the
-// converted GraphModule); `torch_top1` also requires torch's top-1 class on
+// What an int8 run must meet besides the real runtime's top-1 class on
 // every input.
+struct Int8Requirement {
+  // >= 99.9 % of the output elements within one output step of the real
+  // runtime. Not required of the fused int8 kernels (model.pte with the
+  // default kernels): they sum in exact int32 where the real runtime sums
+  // dequantized floats, so a sum within ~1e-6 of a rounding tie can round
+  // the other way, and this random network amplifies such a one-step change
+  // (docs/zoo.md, "Correctness").
+  bool within_one_step = true;
+  bool torch_top1 = false;  // torch's top-1 class on every input
+};
+
+// Runs `file` of the int8 model in `dir` on input_0.npy and on the top-1
+// samples (top1_inputs.npy, [N, 1, ...]) against the real ExecuTorch
+// runtime's outputs on the same file (`runtime_prefix`: "runtime_" for
+// model.pte, "runtime_xnnpack_" for model_xnnpack.pte) and torch's (the
+// converted GraphModule), prints both agreements and checks `required`.
 void ExpectInt8Agreement(const std::string& name, const std::string& dir, const char* file,
-                         const char* runtime_prefix, bool portable_only, bool torch_top1) {
+                         const char* runtime_prefix, bool portable_only,
+                         Int8Requirement required) {
   const std::vector<tools::NpyArray> inputs = LoadNumbered(dir, "input");
   const tools::NpyArray samples = LoadNpy(dir + "/top1_inputs.npy");
   ASSERT_EQ(inputs.size(), 1u);
@@ -338,9 +349,11 @@ void ExpectInt8Agreement(const std::string& name, const std::string& dir, const 
   std::printf("[ zoo      ] %s %s%s vs torch: %s (real runtime vs torch: %s)\n", name.c_str(),
               file, portable_only ? " (portable)" : "", Describe(vs_torch).c_str(),
               Describe(real_vs_torch).c_str());
-  EXPECT_GE(vs_real.within_one_step, 0.999 * vs_real.elements) << Describe(vs_real);
+  if (required.within_one_step) {
+    EXPECT_GE(vs_real.within_one_step, 0.999 * vs_real.elements) << Describe(vs_real);
+  }
   EXPECT_EQ(vs_real.top1_same, vs_real.samples) << Describe(vs_real);
-  if (torch_top1) {
+  if (required.torch_top1) {
     EXPECT_EQ(vs_torch.top1_same, vs_torch.samples) << Describe(vs_torch);
   }
 }
@@ -414,8 +427,7 @@ TEST(ZooInt8Test, XnnpackMatchesRealRuntime) {
     GTEST_SKIP() << kInt8 << " has no model_xnnpack.pte (make models exports it)";
   }
   for (bool portable_only : {false, true}) {
-    ExpectInt8Agreement(kInt8, dir, "model_xnnpack.pte", "runtime_xnnpack_", portable_only,
-                        /*torch_top1=*/false);
+    ExpectInt8Agreement(kInt8, dir, "model_xnnpack.pte", "runtime_xnnpack_", portable_only, {});
   }
 }
 
@@ -424,12 +436,13 @@ TEST(MiniZooInt8Test, MiniInt8XnnpackMatchesRealRuntime) {
   const std::string dir = kMiniZoo + std::string(kInt8);
   for (bool portable_only : {false, true}) {
     ExpectInt8Agreement(std::string("mini ") + kInt8, dir, "model_xnnpack.pte",
-                        "runtime_xnnpack_", portable_only, /*torch_top1=*/false);
+                        "runtime_xnnpack_", portable_only, {});
   }
 }
 
 // The portable int8 program (model.pte) on input_0 and the top-1 samples:
-// held to the real runtime, and torch's top-1 class on every input.
+// held to the real runtime (the fused int8 kernels on its top-1 classes
+// only, see Int8Requirement), and torch's top-1 class on every input.
 // Parameter: portable kernels only.
 class Int8Top1Test : public ::testing::TestWithParam<bool> {
  protected:
@@ -438,14 +451,15 @@ class Int8Top1Test : public ::testing::TestWithParam<bool> {
 
 TEST_P(Int8Top1Test, AgreesWithTorch) {
   EF_ZOO_DIR_OR_SKIP(dir, kInt8);
-  ExpectInt8Agreement(kInt8, dir, "model.pte", "runtime_", GetParam(), /*torch_top1=*/true);
+  ExpectInt8Agreement(kInt8, dir, "model.pte", "runtime_", GetParam(),
+                      {/*within_one_step=*/GetParam(), /*torch_top1=*/true});
 }
 
 TEST_P(Int8Top1Test, MiniAgreesWithTorch) {
   const std::string dir = kMiniZoo + std::string(kInt8);
   ASSERT_TRUE(FileExists(dir + "/top1_inputs.npy")) << dir << "/top1_inputs.npy is missing";
   ExpectInt8Agreement(std::string("mini ") + kInt8, dir, "model.pte", "runtime_", GetParam(),
-                      /*torch_top1=*/true);
+                      {/*within_one_step=*/GetParam(), /*torch_top1=*/true});
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, Int8Top1Test, ::testing::Bool(),
