@@ -392,7 +392,9 @@ TEST_P(MiniZooTest, MatchesTorch) {
   const auto& [model, portable_only] = GetParam();
   const std::string dir = kMiniZoo + std::string(model.name);
   ASSERT_TRUE(FileExists(dir + "/model.pte")) << dir << "/model.pte is missing";
-  if (model.quantized) GTEST_SKIP() << model.name << ": checked by Zoo/Int8Top1Test.MiniAgreesWithTorch";
+  if (model.quantized) {
+    GTEST_SKIP() << model.name << ": checked by Zoo/Int8Top1Test.MiniAgreesWithTorch";
+  }
   ExpectMatchesTorch(model, dir, portable_only, "model.pte");
 }
 

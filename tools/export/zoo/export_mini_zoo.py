@@ -15,8 +15,10 @@ For each family it writes test/fixtures/zoo_mini/<name>/:
   input_<i>.npy      seeded inputs
   expected_<j>.npy   torch eager's outputs (int8: torch running the converted,
                      quantized GraphModule)
-  runtime_xnnpack_expected_<j>.npy  (int8 only) the real ExecuTorch runtime's
-                     outputs for model_xnnpack.pte
+  runtime_expected_<j>.npy, runtime_xnnpack_expected_<j>.npy  (int8 only)
+                     the real ExecuTorch runtime's outputs for model.pte and
+                     model_xnnpack.pte (and runtime_top1_expected.npy,
+                     runtime_xnnpack_top1_expected.npy on the top-1 samples)
   manifest.json      shapes, dtypes, operators (and, if the full zoo is in
                      --full-zoo, whether its operators are the same), output
                      quantization parameters for the int8 model

@@ -26,8 +26,11 @@ next to
   manifest.json      shapes, dtypes, operators, sizes, tolerances
 in <out>/<name>/ (default .cache/models/). The int8 model also gets
 top1_inputs.npy ([100, 1, 3, 224, 224], seeded), top1_expected.npy (torch's
-outputs for them) and top1_labels.npy (torch's top-1 class for each) for the
-top-1 agreement test in test/zoo/.
+outputs for them) and top1_labels.npy (torch's top-1 class for each), and
+the real ExecuTorch runtime's outputs on each file for input_0 and those
+samples (runtime_expected_0.npy, runtime_top1_expected.npy for model.pte;
+runtime_xnnpack_* for model_xnnpack.pte), the reference of the int8
+agreement tests in test/zoo/ (docs/zoo.md, "The int8 model's scales").
 
 Models whose model.pte is under 2 MB are also copied (model.pte, inputs,
 expected, manifest.json) to test/fixtures/zoo_<name>/ with --update-fixtures,
