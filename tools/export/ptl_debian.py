@@ -110,9 +110,10 @@ def _quantize(model, job, inputs):
     symmetric int8 weights in [-127, 127], histogram-calibrated per-tensor
     activations (uint8 here, int8 there: the same grid shifted by 128), the
     same calibration images, then every activation scale rounded up to a
-    power of two, as export_zoo.py does to the PT2E model (weight scales
-    already are: the weights were scaled so). qnnpack quantizes each bias to
-    int32 on the input x weight grid itself."""
+    power of two (a leftover of the PT2E model's former power-of-two
+    scales; that model now keeps its observers' scales, docs/zoo.md; the
+    weights keep their observers' per-channel scales here too). qnnpack
+    quantizes each bias to int32 on the input x weight grid itself."""
     from torch.ao.quantization import QConfig, QConfigMapping
     from torch.ao.quantization.observer import HistogramObserver, PerChannelMinMaxObserver
     from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx

@@ -19,8 +19,9 @@ constexpr int64_t kMinParallelOutputs = 16 * 1024;
 int64_t CeilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
 
 
-// One output plane: y[oh][ow] = b + sum over taps of wk[tap] * P at
-// tap_offset[tap] + oh * stride_h * row_len + ow.
+// One output plane: y[oh][ow] = (sum over taps of wk[tap] * P at
+// tap_offset[tap] + oh * stride_h * row_len + ow) + b, summed from 0 in tap
+// order and the bias last, as the portable kernel sums.
 template <int W>
 struct PlaneBody {
   [[gnu::always_inline]] static inline void Run(const ConvGeometry* g,
@@ -48,7 +49,7 @@ struct PlaneBody {
                                                     float* y, float lo_s,
                                                     float hi_s, PostOp post) {
     using V = Vf<W>;
-    const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
+    const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s), bv = Splat<W>(b);
     const int64_t taps = kTaps > 0 ? kTaps : g->taps(), ow_n = g->out_w;
     constexpr int kHeld = kTaps > 0 ? kTaps : 1;
     V wv[kHeld];
@@ -62,7 +63,7 @@ struct PlaneBody {
       float* yr = y + oh * ow_n;
       int64_t ow = 0;
       for (; ow + 2 * W <= ow_n; ow += 2 * W) {
-        V a0 = Splat<W>(b), a1 = a0;
+        V a0 = {}, a1 = {};
 #pragma GCC unroll 9
         for (int64_t t = 0; t < taps; ++t) {
           const V w = kTaps > 0 ? wv[t] : Splat<W>(wk[t]);
@@ -70,28 +71,32 @@ struct PlaneBody {
           a0 += w * Load<W>(s);
           a1 += w * Load<W>(s + W);
         }
+        a0 += bv;
+        a1 += bv;
         Store<W>(yr + ow, EpilogueV<W>(a0, lo, hi, post));
         Store<W>(yr + ow + W, EpilogueV<W>(a1, lo, hi, post));
       }
       for (; ow + W <= ow_n; ow += W) {
-        V a0 = Splat<W>(b);
+        V a0 = {};
 #pragma GCC unroll 9
         for (int64_t t = 0; t < taps; ++t) {
           a0 += (kTaps > 0 ? wv[t] : Splat<W>(wk[t])) *
                 Load<W>(base + (kTaps > 0 ? off[t] : tap_offset[t]) + ow);
         }
+        a0 += bv;
         Store<W>(yr + ow, EpilogueV<W>(a0, lo, hi, post));
       }
       if (ow < ow_n) {
         // The last columns as one full vector: it reads past the row into
         // data that exists (the plane is followed by padding), and only the
         // valid lanes are stored.
-        V a0 = Splat<W>(b);
+        V a0 = {};
 #pragma GCC unroll 9
         for (int64_t t = 0; t < taps; ++t) {
           a0 += (kTaps > 0 ? wv[t] : Splat<W>(wk[t])) *
                 Load<W>(base + (kTaps > 0 ? off[t] : tap_offset[t]) + ow);
         }
+        a0 += bv;
         a0 = EpilogueV<W>(a0, lo, hi, post);
         if ((oh * ow_n + ow + W) <= g->out_h * ow_n) {
           // The whole vector: the lanes past the row land in later rows of
@@ -128,7 +133,7 @@ struct RowBodyNhwc {
     const int64_t c_n = g->in_c;
     V acc[kPixels];
 #pragma GCC unroll 4
-    for (int p = 0; p < kPixels; ++p) acc[p] = bias != nullptr ? Load<W>(bias + c) : V{};
+    for (int p = 0; p < kPixels; ++p) acc[p] = V{};
     for (int64_t kh = 0; kh < g->k_h; ++kh) {
       const int64_t ih = ih0 + kh * g->dilation[0];
       if (ih < 0 || ih >= g->in_h) continue;
@@ -142,6 +147,11 @@ struct RowBodyNhwc {
           acc[p] += wv * Load<W>(xrow + iw * c_n);
         }
       }
+    }
+    if (bias != nullptr) {
+      const V bv = Load<W>(bias + c);
+#pragma GCC unroll 4
+      for (int p = 0; p < kPixels; ++p) acc[p] += bv;
     }
 #pragma GCC unroll 4
     for (int p = 0; p < kPixels; ++p) {
@@ -158,7 +168,7 @@ struct RowBodyNhwc {
     const int64_t c_n = g->in_c;
     const int64_t iw0 = ow * g->stride[1] - g->pad[1];
     for (int64_t c = c0; c < c_n; ++c) {
-      float acc = bias != nullptr ? bias[c] : 0.0f;
+      float acc = 0.0f;
       for (int64_t kh = 0; kh < g->k_h; ++kh) {
         const int64_t ih = ih0 + kh * g->dilation[0];
         if (ih < 0 || ih >= g->in_h) continue;
@@ -168,6 +178,7 @@ struct RowBodyNhwc {
           acc += wt[(kh * g->k_w + kw) * c_n + c] * x[(ih * g->in_w + iw) * c_n + c];
         }
       }
+      if (bias != nullptr) acc += bias[c];
       y[ow * c_n + c] = EpilogueS(acc, lo_s, hi_s, post);
     }
   }

@@ -1,10 +1,10 @@
 // Depthwise convolution (groups == input channels) computed directly, per
 // channel: no GEMM, since each output reads only taps x 1 input channel.
 //
-// Both kernels accumulate bias + sum over (kh, kw) of w * x in the order the
-// portable kernel does, with separate multiply and add, so results are
-// bit-identical to it (up to the sign of a zero: NCHW reads padding as
-// zeros instead of skipping it).
+// Both kernels sum w * x over (kh, kw) from 0 and add the bias last, in the
+// order the portable kernel (and the real runtime's) does, with separate
+// multiply and add, so results are bit-identical to it (up to the sign of a
+// zero: NCHW reads padding as zeros instead of skipping it).
 
 #ifndef EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_DEPTHWISE_H_
 #define EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_DEPTHWISE_H_

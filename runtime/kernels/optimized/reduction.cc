@@ -1,12 +1,12 @@
 // aten::mean.out for float32 when either the reduced elements of each
-// output form one contiguous run (H, W of NCHW: a vectorized double sum per
-// output) or the kept elements do (H, W of channels-last, or the sequence
-// dim of [N, L, C]: double accumulators per channel, summed in the portable
-// kernel's order). Sums are in double as in the portable kernel; the
-// contiguous-run case adds in a different order, which can change the
-// float result by at most 1 ulp. Large calls split the outputs (runs, or
-// ranges of channels) over the kernels' threads; every output's sum order
-// is the same at any thread count, so are the bits.
+// output form one contiguous run (H, W of NCHW) or the kept elements do (H,
+// W of channels-last, or the sequence dim of [N, L, C]: float accumulators
+// per channel). Every output is summed as the portable kernel sums it (and
+// the real runtime's): in float32, from 0, in index order, then divided by
+// the count in float32, so the bits are the same; the runs case interleaves
+// several outputs' sums, the channels case vectorizes over channels. Large
+// calls split the outputs (runs, or ranges of channels) over the kernels'
+// threads; every output's sum order is the same at any thread count.
 
 #include <algorithm>
 
@@ -28,37 +28,33 @@ constexpr int64_t kMinParallelElements = 64 * 1024;
 // Fewest channels a thread takes in the channels-innermost case.
 constexpr int64_t kChannelGrain = 64;
 
-// Sum of x[0..n) in double, W-wide.
-template <int W>
-struct RunSum {
-  [[gnu::always_inline]] static inline void Run(const float* x, int64_t n,
-                                                double* sum) {
-    using D = Vd<W>;
-    D acc = {};
-    int64_t i = 0;
-    for (; i + W <= n; i += W) {
-      acc += __builtin_convertvector(Load<W>(x + i), D);
+// sums[j] = x[j * step + 0] + x[j * step + 1] + ... + x[j * step + count - 1]
+// for j < n, each summed in float from 0 in index order; kLanes outputs at
+// a time, so that their additions overlap.
+void SumRuns(const float* x, int64_t step, int64_t n, int64_t count, float* sums) {
+  constexpr int kLanes = 8;
+  int64_t j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    float s[kLanes] = {};
+    for (int64_t i = 0; i < count; ++i) {
+      for (int l = 0; l < kLanes; ++l) s[l] += x[(j + l) * step + i];
     }
-    double s = 0;
-    for (int l = 0; l < W; ++l) s += acc[l];
-    for (; i < n; ++i) s += x[i];
-    *sum = s;
+    std::copy(s, s + kLanes, sums + j);
   }
-};
+  for (; j < n; ++j) {
+    float s = 0;
+    for (int64_t i = 0; i < count; ++i) s += x[j * step + i];
+    sums[j] = s;
+  }
+}
 
-// acc[c] += x[c] for c < n, in double.
+// acc[c] += x[c] for c < n, in float.
 template <int W>
 struct AccumulateRow {
   [[gnu::always_inline]] static inline void Run(const float* x, int64_t n,
-                                                double* acc) {
-    using D = Vd<W>;
+                                                float* acc) {
     int64_t c = 0;
-    for (; c + W <= n; c += W) {
-      D a;
-      __builtin_memcpy(&a, acc + c, sizeof(a));
-      a += __builtin_convertvector(Load<W>(x + c), D);
-      __builtin_memcpy(acc + c, &a, sizeof(a));
-    }
+    for (; c + W <= n; c += W) Store<W>(acc + c, Load<W>(acc + c) + Load<W>(x + c));
     for (; c < n; ++c) acc[c] += x[c];
   }
 };
@@ -132,30 +128,32 @@ bool TryMean(KernelContext& ctx, Span<EValue*> args) {
     }
     const int64_t in_step =
         inner > 1 ? kept.strides[0][kept.dim - 1] : 0;
+    const float divisor = static_cast<float>(count);
     portable::ForEachOffset(outer, [&](const int64_t* o) {
-      ParallelFor(inner, inner > 64 ? threads : 1, [&](int64_t j) {
-        double sum = 0;
-        RunVectorized<RunSum>(x + o[0] + j * in_step, count, &sum);
-        y[o[1] + j] = static_cast<float>(sum / static_cast<double>(count));
-      });
+      ParallelForRanges(inner, inner > 64 ? kChannelGrain : inner, inner > 64 ? threads : 1,
+                        [&](int64_t j0, int64_t j1) {
+                          float* out_run = y + o[1] + j0;
+                          SumRuns(x + o[0] + j0 * in_step, in_step, j1 - j0, count, out_run);
+                          for (int64_t j = 0; j < j1 - j0; ++j) out_run[j] /= divisor;
+                        });
     });
     return true;
   }
   if (kept.dim == 1 && kept.strides[0][0] == 1 && kept.strides[1][0] == 1) {
     // Channels innermost: accumulate whole rows, in the portable order.
     const int64_t channels = kept.sizes[0];
-    auto* acc = static_cast<double*>(
-        ctx.AllocateTemp(sizeof(double) * channels, 64));
+    auto* acc = static_cast<float*>(
+        ctx.AllocateTemp(sizeof(float) * channels, 64));
     if (acc == nullptr) return false;
     // Threads take ranges of channels, each summed in the same order.
     ParallelForRanges(channels, threads > 1 ? kChannelGrain : channels, threads,
                       [&](int64_t c0, int64_t c1) {
-                        std::fill(acc + c0, acc + c1, 0.0);
+                        std::fill(acc + c0, acc + c1, 0.0f);
                         portable::ForEachOffset(reduced, [&](const int64_t* r) {
                           RunVectorized<AccumulateRow>(x + r[0] + c0, c1 - c0, acc + c0);
                         });
                         for (int64_t c = c0; c < c1; ++c) {
-                          y[c] = static_cast<float>(acc[c] / static_cast<double>(count));
+                          y[c] = acc[c] / static_cast<float>(count);
                         }
                       });
     return true;

@@ -22,9 +22,9 @@ struct ConvShape {
   int64_t stride[2], pad[2], dilation[2];
 };
 
-// out = bias (or 0) broadcast over every plane.
+// out = bias (or 0) broadcast over every plane (`add`: out += bias).
 template <typename T>
-void InitOut(const ConvShape& g, const Tensor* bias, T* y) {
+void SetBias(const ConvShape& g, const Tensor* bias, bool add, T* y) {
   const Planes& po = g.out;
   for (int64_t n = 0; n < po.n; ++n) {
     for (int64_t c = 0; c < po.c; ++c) {
@@ -33,7 +33,8 @@ void InitOut(const ConvShape& g, const Tensor* bias, T* y) {
                       : bias->data_as<const T>()[c * bias->stride(0)];
       for (int64_t h = 0; h < po.h; ++h) {
         for (int64_t w = 0; w < po.w; ++w) {
-          y[n * po.sn + c * po.sc + h * po.sh + w * po.sw] = b;
+          T& out = y[n * po.sn + c * po.sc + h * po.sh + w * po.sw];
+          out = add ? out + b : b;
         }
       }
     }
@@ -234,15 +235,22 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> raw) {
   g.out = ConvPlanes(*out);
   if (!SwitchFloating(out->dtype(), [&](auto tag) {
         using T = decltype(tag);
-        InitOut<T>(g, bias, out->data_as<T>());
+        // Each output element is summed as the real runtime's portable
+        // kernel sums it, so that float results are bit-identical: regular
+        // convolution from 0 over (input channel, kernel row, kernel column)
+        // and then the bias; transposed convolution from the bias.
+        T* y = out->data_as<T>();
+        SetBias<T>(g, transposed ? bias : nullptr, /*add=*/false, y);
         const T* x = in->data_as<const T>();
         const T* w = weight->data_as<const T>();
-        if (in->numel() == 0 || weight->numel() == 0) return;
-        if (transposed) {
-          ConvTransposed<T>(g, x, w, out->data_as<T>());
-        } else {
-          Conv<T>(g, x, w, out->data_as<T>());
+        if (in->numel() != 0 && weight->numel() != 0) {
+          if (transposed) {
+            ConvTransposed<T>(g, x, w, y);
+          } else {
+            Conv<T>(g, x, w, y);
+          }
         }
+        if (!transposed && bias != nullptr) SetBias<T>(g, bias, /*add=*/true, y);
       })) {
     args.Fail(Error::kNotSupported, "dtype %s is not supported",
               ScalarTypeName(out->dtype()));

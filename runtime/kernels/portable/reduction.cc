@@ -2,7 +2,10 @@
 // amin.out, argmax.out, argmin.out and the boolean any/all (.out over one
 // dim, .dims_out over a list, .all_out over everything). An absent or empty
 // dim list reduces every dim. Floating sums accumulate in double, integer
-// sums in int64 (wrapping).
+// sums in int64 (wrapping); except that a float32 mean accumulates in float32
+// in index order and divides in float32, as the real runtime's portable
+// kernel does, so that its results are bit-identical (a quantized model's
+// pooling feeds a quantize, where one ulp can move a rounding tie).
 
 #include <cmath>
 
@@ -67,12 +70,14 @@ void SumKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
         acc = WrapAdd(acc, load(in_data + (o[0] + r[0]) * in_elem));
       });
       if constexpr (std::is_floating_point_v<Acc>) {
-        if (mean) acc /= static_cast<double>(plan.count);
+        if (mean) acc /= static_cast<Acc>(plan.count);
       }
       store(acc, out_data + o[1] * out_elem);
     });
   };
-  if (IsFloatingType(out->dtype())) {
+  if (mean && out->dtype() == ScalarType::kFloat) {
+    run(float{});
+  } else if (IsFloatingType(out->dtype())) {
     run(double{});
   } else {
     run(int64_t{});

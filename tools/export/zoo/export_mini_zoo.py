@@ -15,8 +15,10 @@ For each family it writes test/fixtures/zoo_mini/<name>/:
   input_<i>.npy      seeded inputs
   expected_<j>.npy   torch eager's outputs (int8: torch running the converted,
                      quantized GraphModule)
-  runtime_xnnpack_expected_<j>.npy  (int8 only) the real ExecuTorch runtime's
-                     outputs for model_xnnpack.pte
+  runtime_expected_<j>.npy, runtime_xnnpack_expected_<j>.npy  (int8 only)
+                     the real ExecuTorch runtime's outputs for model.pte and
+                     model_xnnpack.pte (and runtime_top1_expected.npy,
+                     runtime_xnnpack_top1_expected.npy on the top-1 samples)
   manifest.json      shapes, dtypes, operators (and, if the full zoo is in
                      --full-zoo, whether its operators are the same), output
                      quantization parameters for the int8 model
@@ -47,7 +49,7 @@ from torch import nn  # noqa: E402
 OUT = os.path.join(zoo.FIXTURE_DIR, "zoo_mini")
 IMAGE = 64  # input side of the image models
 INT8_IMAGE = 32
-TOP1_SAMPLES = 8
+TOP1_SAMPLES = zoo.TOP1_SAMPLES
 
 
 def _unit_logits(module, head, batch):
@@ -222,14 +224,11 @@ def _quantize(module, example_inputs):
 
 def case_mobilenet_v2_int8():
     m = zoo._init_classifier(_mobilenet_v2(10), INT8_IMAGE)
-    zoo._fold_batchnorm(m)
-    zoo._pow2_weight_scales(m)
-    zoo._center_classifier(m, m.classifier[-1], zoo.images(32, INT8_IMAGE))
     gen = torch.Generator().manual_seed(4321)
     top1 = zoo.images(TOP1_SAMPLES, INT8_IMAGE, gen).unsqueeze(1)
     return zoo.Case(m, (zoo.images(1, INT8_IMAGE),),
                     f"the mini mobilenet_v2 (input [1,3,{INT8_IMAGE},{INT8_IMAGE}]) quantized"
-                    " to int8 by the full zoo's PT2E recipe (power-of-two scales)",
+                    " to int8 by the full zoo's PT2E recipe (the observers' own scales)",
                     quantize=_quantize, top1_inputs=top1)
 
 
@@ -251,13 +250,6 @@ def _full_zoo_operators(full_zoo, name):
             return json.load(f)
     except (OSError, ValueError):
         return None
-
-
-def _run_real_runtime(path, inputs):
-    from executorch.runtime import Runtime, Verification
-
-    program = Runtime.get().load_program(path, verification=Verification.InternalConsistency)
-    return [o.contiguous().numpy() for o in program.load_method("forward").execute(list(inputs))]
 
 
 def export_one(name, build, full_zoo):
@@ -286,12 +278,6 @@ def export_one(name, build, full_zoo):
             np.save(os.path.join(d, f"input_{i}.npy"), t.contiguous().numpy())
         for j, t in enumerate(outputs):
             np.save(os.path.join(d, f"expected_{j}.npy"), t.contiguous().numpy())
-        if case.quantize is not None:
-            # XNNPACK's int8 arithmetic is not torch's reference ops': the
-            # lowered program's reference is the real ExecuTorch runtime.
-            for j, t in enumerate(_run_real_runtime(os.path.join(d, "model_xnnpack.pte"),
-                                                    case.inputs)):
-                np.save(os.path.join(d, f"runtime_xnnpack_expected_{j}.npy"), t)
         if case.top1_inputs is not None:
             logits = torch.cat([reference(s) for s in case.top1_inputs])
             labels = logits.argmax(dim=1).numpy().astype(np.int64)
@@ -299,6 +285,8 @@ def export_one(name, build, full_zoo):
             np.save(os.path.join(d, "top1_expected.npy"), logits.numpy())
             np.save(os.path.join(d, "top1_labels.npy"), labels)
             entry["top1_samples"] = len(labels)
+        if case.quantize is not None:
+            zoo._save_real_runtime_outputs(d, case)
     full = _full_zoo_operators(full_zoo, name)
     if full is not None:
         entry["same_operators_as_full_zoo"] = sorted(full["operators"]) == sorted(pte["operators"])

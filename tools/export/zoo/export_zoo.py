@@ -26,8 +26,11 @@ next to
   manifest.json      shapes, dtypes, operators, sizes, tolerances
 in <out>/<name>/ (default .cache/models/). The int8 model also gets
 top1_inputs.npy ([100, 1, 3, 224, 224], seeded), top1_expected.npy (torch's
-outputs for them) and top1_labels.npy (torch's top-1 class for each) for the
-top-1 agreement test in test/zoo/.
+outputs for them) and top1_labels.npy (torch's top-1 class for each), and
+the real ExecuTorch runtime's outputs on each file for input_0 and those
+samples (runtime_expected_0.npy, runtime_top1_expected.npy for model.pte;
+runtime_xnnpack_* for model_xnnpack.pte), the reference of the int8
+agreement tests in test/zoo/ (docs/zoo.md, "The int8 model's scales").
 
 Models whose model.pte is under 2 MB are also copied (model.pte, inputs,
 expected, manifest.json) to test/fixtures/zoo_<name>/ with --update-fixtures,
@@ -43,7 +46,6 @@ import hashlib
 import importlib.metadata
 import json
 import logging
-import math
 import os
 import re
 import shutil
@@ -293,7 +295,7 @@ def _quantize_mobilenet_v2(module, example_inputs, calibration=None):
     prepared = prepare_pt2e(captured, quantizer)
     for x in (_calibration_images() if calibration is None else calibration):
         prepared(x.unsqueeze(0))
-    return _exact_int8_arithmetic(convert_pt2e(prepared))
+    return convert_pt2e(prepared)
 
 
 def _calibration_images(size=224):
@@ -303,99 +305,17 @@ def _calibration_images(size=224):
     return torch.cat([images(1, size, gen) for _ in range(16)])
 
 
-def _pow2(x, up=False):
-    """The nearest power of two to x (the next one up with `up`)."""
-    e = math.log2(x)
-    return 2.0 ** (math.ceil(e) if up else round(e))
-
-
-def _fold_batchnorm(module):
-    """Folds every BatchNorm that follows a conv in an nn.Sequential into the
-    conv (eval semantics), leaving an Identity in its place."""
-    for seq in [m for m in module.modules() if isinstance(m, nn.Sequential)]:
-        names = list(seq._modules)
-        for a, b in zip(names, names[1:]):
-            conv, bn = seq._modules[a], seq._modules[b]
-            if isinstance(conv, nn.Conv2d) and isinstance(bn, nn.BatchNorm2d):
-                seq._modules[a] = torch.nn.utils.fusion.fuse_conv_bn_eval(conv, bn)
-                seq._modules[b] = nn.Identity()
-
-
-def _pow2_weight_scales(module):
-    """Scales each output channel of every conv / linear so that
-    max|w| / 127 (the scale a symmetric per-channel int8 observer picks) is
-    a power of two. This makes a slightly different random network, before
-    calibration; _exact_int8_arithmetic then only has to round activation
-    scales, which moves quantization noise but not the network's function."""
-    for m in module.modules():
-        if isinstance(m, (nn.Conv2d, nn.Linear)):
-            w = m.weight.data
-            absmax = w.reshape(w.shape[0], -1).abs().amax(dim=1).double()
-            target = torch.tensor([_pow2(v / 127) * 127 for v in absmax.tolist()],
-                                  dtype=torch.float64)
-            factor = (target / absmax).to(w.dtype)
-            w.mul_(factor.reshape(-1, *([1] * (w.dim() - 1))))
-            if m.bias is not None:
-                m.bias.data.mul_(factor)
-
-
-def _attr(gm, target):
-    for part in target.split("."):
-        gm = getattr(gm, part)
-    return gm
-
-
-def _exact_int8_arithmetic(gm):
-    """Makes every quantization scale of a converted PT2E GraphModule a power
-    of two (activation scales rounded up, so no range shrinks; weight scales
-    already are, see _pow2_weight_scales) and every conv/linear bias a
-    multiple of its input-scale x weight-scale product (as int32 bias
-    quantization does). Then every float32 product and partial sum in the
-    model is exact, so any summation order gives the same result and a
-    runtime can be held to within one quantization step of torch. With
-    arbitrary scales a random network's int8 outputs are chaotic in the
-    order of summation: torch with and without oneDNN already differs by
-    tens of output steps and in the top-1 class of many inputs."""
-    qd = torch.ops.quantized_decomposed
-    per_tensor = {qd.quantize_per_tensor.default, qd.dequantize_per_tensor.default}
-    for node in gm.graph.nodes:
-        if node.op == "call_function" and node.target in per_tensor:
-            node.args = (node.args[0], _pow2(node.args[1], up=True)) + tuple(node.args[2:])
-        elif node.op == "call_function" and node.target == qd.dequantize_per_channel.default:
-            scales = _attr(gm, node.args[1].target)
-            scales.copy_(torch.tensor([_pow2(v) for v in scales.tolist()], dtype=scales.dtype))
-    for node in gm.graph.nodes:
-        if node.op != "call_function" or node.target not in (
-                torch.ops.aten.conv2d.default, torch.ops.aten.linear.default):
-            continue
-        x, w = node.args[0], node.args[1]
-        bias = node.args[2] if len(node.args) > 2 else None
-        if bias is None:
-            continue
-        assert x.target == qd.dequantize_per_tensor.default, x.target
-        assert w.target == qd.dequantize_per_channel.default, w.target
-        grid = x.args[1] * _attr(gm, w.args[1].target).double()
-        b = _attr(gm, bias.target)
-        b.data.copy_((torch.round(b.double() / grid) * grid).to(b.dtype))
-    gm.recompile()
-    return gm
-
-
 def case_mobilenet_v2_int8():
     from torchvision.models import mobilenet_v2
 
     m = _init_classifier(mobilenet_v2(weights=None))
-    _fold_batchnorm(m)
-    _pow2_weight_scales(m)
-    _center_classifier(m, m.classifier[-1], images(32, 224))
     gen = torch.Generator().manual_seed(4321)
     top1 = images(TOP1_SAMPLES, 224, gen).unsqueeze(1)
     return Case(m, (images(1, 224),),
                 "torchvision mobilenet_v2 quantized to int8 with PT2E (XNNPACKQuantizer,"
-                " symmetric static per-channel weights, 16 seeded calibration images;"
-                " power-of-two scales so that its float arithmetic is exact, see"
-                " docs/zoo.md), exported without a partitioner (quantized_decomposed"
-                " ops); input float [1,3,224,224]",
+                " symmetric static per-channel weights, 16 seeded calibration images,"
+                " the observers' own scales), exported without a partitioner"
+                " (quantized_decomposed ops); input float [1,3,224,224]",
                 quantize=_quantize_mobilenet_v2, top1_inputs=top1)
 
 
@@ -565,6 +485,50 @@ def _output_quant_params(gm):
     return params
 
 
+# For a quantized model, the real ExecuTorch runtime's outputs on each
+# exported file are stored beside it as <prefix>_expected_<j>.npy (the stored
+# inputs) and <prefix>_top1_expected.npy (the top-1 samples): with the
+# observers' scales, int8 results depend on the order of float summation, so
+# a runtime is held to the real runtime on the same file (docs/zoo.md).
+REAL_RUNTIME_OUTPUTS = (("model.pte", "runtime"), ("model_xnnpack.pte", "runtime_xnnpack"))
+
+
+def _real_runtime(path):
+    """forward of `path` on the real ExecuTorch runtime (its Python bindings,
+    with the quantized kernels registered): inputs -> list of numpy outputs."""
+    import executorch.kernels.quantized  # noqa: F401
+    from executorch.runtime import Runtime, Verification
+
+    program = Runtime.get().load_program(path, verification=Verification.InternalConsistency)
+    method = program.load_method("forward")
+    return lambda inputs: [o.contiguous().numpy() for o in method.execute(list(inputs))]
+
+
+def _save_real_runtime_outputs(d, case):
+    """Runs every exported file of `d` on the real runtime (REAL_RUNTIME_OUTPUTS)."""
+    for fn, prefix in REAL_RUNTIME_OUTPUTS:
+        if not os.path.exists(os.path.join(d, fn)):
+            continue
+        run = _real_runtime(os.path.join(d, fn))
+        for j, t in enumerate(run(case.inputs)):
+            np.save(os.path.join(d, f"{prefix}_expected_{j}.npy"), t)
+        if case.top1_inputs is not None:
+            top1 = np.concatenate([run((x,))[0] for x in case.top1_inputs])
+            np.save(os.path.join(d, f"{prefix}_top1_expected.npy"), top1)
+
+
+def _real_runtime_files(entry, xnnpack):
+    """The real runtime's output files a quantized model's export writes."""
+    if "output_quant" not in entry:
+        return []
+    files = []
+    for fn, prefix in REAL_RUNTIME_OUTPUTS[:2 if xnnpack else 1]:
+        files += [f"{prefix}_expected_{j}.npy" for j in range(entry.get("outputs", 0))]
+        if entry.get("top1_samples"):
+            files.append(f"{prefix}_top1_expected.npy")
+    return files
+
+
 def _flatten_nodes(a):
     if isinstance(a, (list, tuple)):
         return [n for x in a for n in _flatten_nodes(x)]
@@ -644,6 +608,8 @@ def export_one(name, build, out_dir, xnnpack):
             np.save(os.path.join(d, "top1_labels.npy"), labels)
             entry["top1_samples"] = len(labels)
             entry["top1_distinct_labels"] = len(set(labels.tolist()))
+        if case.quantize is not None:
+            _save_real_runtime_outputs(d, case)
         float_outputs = outputs if case.quantize is None else _flatten(case.module(*case.inputs))
         entry.update(_export_ptl(name, build, case, float_outputs, labels, d))
     entry.update(
@@ -679,6 +645,7 @@ def cached_entry(name, out_dir, xnnpack):
             files += ["ptl_top1_expected.npy", "top1_float_labels.npy"]
     if entry.get("top1_samples"):
         files += ["top1_inputs.npy", "top1_expected.npy", "top1_labels.npy"]
+    files += _real_runtime_files(entry, xnnpack)
     if entry.get("exporter") != _exporter_id() or not all(
             os.path.exists(os.path.join(d, fn)) for fn in files):
         return None
