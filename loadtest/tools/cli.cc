@@ -152,6 +152,11 @@ constexpr char kCampaignUsage[] =
                            --stratify 1|0
 )";
 
+constexpr char kHelpFlags[] =
+    R"(  -h, --help               this text
+  Flags are --name=value or --name value.
+)";
+
 constexpr char kExitCodes[] =
     R"(exit codes: 0 pass, 1 error (bad input, unreachable server, unknown arm or
   device class, too many harness errors), 2 regression, 3 inconclusive,
@@ -180,7 +185,7 @@ int Help(const Flags& flags, const char* usage, std::ostream& out, std::ostream&
       return kExitError;
     }
   }
-  out << text << kExitCodes;
+  out << text << kHelpFlags << kExitCodes;
   return kExitPass;
 }
 
@@ -653,6 +658,10 @@ int RunCli(int argc, const char* const* argv, std::ostream& out,
     return kExitError;
   }
   const std::string command = argv[1];
+  if (command == "help" && argc >= 3) {  // "help run" is "run --help"
+    const char* const again[] = {argv[0], argv[2], "--help"};
+    return RunCli(3, again, out, err);
+  }
   if (command == "help" || command == "--help" || command == "-h") {
     out << Usage();
     return kExitPass;
