@@ -298,7 +298,11 @@ TEST_F(FleetDriverTest, MisspelledArmOrClassIsAnErrorNotAVerdict) {
 TEST_F(FleetDriverTest, UnreachableOrMalformedServerFailsAtOnce) {
   for (const std::string& server : {std::string("127.0.0.1:1"), std::string("127.0.0.1"),
                                     std::string("127.0.0.1:99999"),
-                                    server_->address() + ",localhost"}) {
+                                    server_->address() + ",localhost",
+                                    // An empty element (an unset variable in a
+                                    // script) is an error, not skipped.
+                                    server_->address() + ",",
+                                    server_->address() + ",," + server_->address()}) {
     const std::string dir = testing::MakeTempDir();
     std::string out;
     const auto start = std::chrono::steady_clock::now();
@@ -311,6 +315,22 @@ TEST_F(FleetDriverTest, UnreachableOrMalformedServerFailsAtOnce) {
     EXPECT_EQ(code, 1) << server;
     EXPECT_LT(took, 10.0) << server;
     EXPECT_FALSE(std::filesystem::exists(dir + "/report.json")) << server;
+  }
+}
+
+TEST_F(FleetDriverTest, AnOutputDirectoryThatCannotBeWrittenFailsBeforeTheRun) {
+  const std::string dir = testing::MakeTempDir();
+  { std::ofstream(dir + "/a-file") << "not a directory"; }
+  for (const std::string& flag : {"--out-dir=" + dir + "/a-file/reports",
+                                  "--out=" + dir + "/a-file/results.json"}) {
+    std::string out;
+    const int code = Cli({"run", std::string("--spec=") + kTinySpec,
+                          "--server=" + server_->address(), flag, "--progress=off"},
+                         &out);
+    printf("%s: exit %d: %s", flag.c_str(), code, out.c_str());
+    EXPECT_EQ(code, 1) << flag;
+    EXPECT_NE(out.find("output directory " + dir + "/a-file"), std::string::npos) << flag;
+    EXPECT_EQ(out.find("driver: "), std::string::npos) << "sessions ran first: " << flag;
   }
 }
 
