@@ -596,6 +596,13 @@ int PlanCommand(Flags& flags, std::ostream& out, std::ostream& err) {
     absl::StatusOr<std::vector<std::string>> addresses = ServerAddresses(server);
     if (!addresses.ok()) return Fail(err, addresses.status());
     options.addresses = *std::move(addresses);
+    // As `run`: an unreachable server or a spec naming what it lacks is an
+    // error, not a plan made of harness errors.
+    PreflightOptions preflight;
+    preflight.addresses = options.addresses;
+    if (absl::StatusOr<PreflightResult> checked = Preflight(p, preflight); !checked.ok()) {
+      return Fail(err, checked.status());
+    }
     DriverStats stats;
     pilot = RunFleet(*pilot_plan, options, &stats);
     if (pilot.ok()) out << "pilot: " << DescribeStats(stats) << "\n";

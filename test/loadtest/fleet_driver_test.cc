@@ -318,6 +318,24 @@ TEST_F(FleetDriverTest, UnreachableOrMalformedServerFailsAtOnce) {
   }
 }
 
+TEST_F(FleetDriverTest, PlanChecksItsPilotServerFirst) {
+  absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(kTinySpec);
+  ASSERT_TRUE(spec.ok());
+  spec->mutable_population(0)->set_device_class("mid_andriod");
+  for (const auto& [spec_path, server] :
+       {std::pair<std::string, std::string>{kTinySpec, "127.0.0.1:1"},
+        {WriteSpec(*spec), server_->address()}}) {
+    std::string out;
+    const int code = Cli({"plan", "--spec=" + spec_path, "--server=" + server,
+                          "--pilot-devices=20"},
+                         &out);
+    printf("plan --server=%s: exit %d: %s", server.c_str(), code, out.c_str());
+    EXPECT_EQ(code, 1) << server;
+    EXPECT_EQ(out.find("pilot: "), std::string::npos) << "the pilot ran: " << server;
+    EXPECT_EQ(out.find("power plan"), std::string::npos) << "a plan was printed: " << server;
+  }
+}
+
 TEST_F(FleetDriverTest, AnOutputDirectoryThatCannotBeWrittenFailsBeforeTheRun) {
   const std::string dir = testing::MakeTempDir();
   { std::ofstream(dir + "/a-file") << "not a directory"; }
