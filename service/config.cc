@@ -1,9 +1,13 @@
 #include "service/config.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <set>
+
+#include "service/command_line.h"
 
 namespace edgefleet {
 namespace service {
@@ -100,25 +104,15 @@ absl::Status ParseServerFlags(const std::vector<std::string>& args, ServerConfig
     config->calibrate_only = true;
     first = 2;
   }
-  for (size_t i = first; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg.rfind("--", 0) != 0) {
-      return absl::InvalidArgumentError("expected --name=value or --name value, got '" + arg +
-                                        "'");
-    }
-    const size_t eq = arg.find('=');
-    const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-    auto it = setters.find(name);
-    if (it == setters.end()) return absl::InvalidArgumentError("unknown flag --" + name);
-    std::string value;
-    if (eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-    } else if (i + 1 < args.size()) {
-      value = args[++i];
-    } else {
-      return absl::InvalidArgumentError("flag --" + name + " needs a value");
-    }
-    if (absl::Status s = it->second(name, value); !s.ok()) return s;
+  std::set<std::string> valued;
+  for (const auto& [name, setter] : setters) valued.insert(name);
+  absl::StatusOr<CommandLine> line = ParseCommandLine(
+      std::vector<std::string>(args.begin() + static_cast<long>(std::min(first, args.size())),
+                               args.end()),
+      valued);
+  if (!line.ok()) return line.status();
+  for (const auto& [name, value] : line->values) {
+    if (absl::Status s = setters.at(name)(name, value); !s.ok()) return s;
   }
   if (config->model_repository.empty()) {
     return absl::InvalidArgumentError("--model_repository is required");

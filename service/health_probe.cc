@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 
+#include "service/command_line.h"
 #include "service/transport_security.h"
 
 namespace edgefleet {
@@ -20,6 +21,18 @@ namespace service {
 namespace {
 
 constexpr char kCheckMethod[] = "/grpc.health.v1.Health/Check";
+
+constexpr char kHealthUsage[] =
+    "usage: edgefleet-server health [flags]   (or edgefleet-health [flags])\n"
+    "  asks grpc.health.v1.Health/Check; exit 0 when SERVING, 1 otherwise, 2 for bad flags\n"
+    "  --address=HOST:PORT         the server (127.0.0.1:8001)\n"
+    "  --service=NAME              the service to ask about ('': the whole server)\n"
+    "  --timeout_s=N               give up after N s, 1..3600 (5)\n"
+    "  --tls_ca=FILE               TLS: trust servers this CA signed (none: plaintext)\n"
+    "  --tls_cert=FILE --tls_key=FILE  TLS: client certificate and key (none)\n"
+    "  --tls_server_name=NAME      TLS: the name to verify (the address's host)\n"
+    "  -h, --help                  this text\n"
+    "Flags are --name=value or --name value.\n";
 constexpr int kServing = 1;  // HealthCheckResponse.ServingStatus.SERVING
 
 // HealthCheckRequest { string service = 1; }
@@ -55,20 +68,21 @@ int DecodeStatus(const std::string& bytes) {
 }  // namespace
 
 int HealthProbeMain(const std::vector<std::string>& args) {
+  absl::StatusOr<CommandLine> line = ParseCommandLine(
+      args, {"address", "service", "timeout_s", "tls_ca", "tls_cert", "tls_key", "tls_server_name"});
+  if (!line.ok()) {
+    fprintf(stderr, "edgefleet-server health: %s\n%s", std::string(line.status().message()).c_str(),
+            kHealthUsage);
+    return 2;
+  }
+  if (line->help) {
+    fputs(kHealthUsage, stdout);
+    return 0;
+  }
   std::map<std::string, std::string> flags = {
       {"address", "127.0.0.1:8001"}, {"service", ""}, {"timeout_s", "5"}, {"tls_ca", ""},
       {"tls_cert", ""}, {"tls_key", ""}, {"tls_server_name", ""}};
-  for (const std::string& arg : args) {
-    const size_t eq = arg.find('=');
-    auto it = arg.rfind("--", 0) == 0 && eq != std::string::npos
-                  ? flags.find(arg.substr(2, eq - 2))
-                  : flags.end();
-    if (it == flags.end()) {
-      fprintf(stderr, "edgefleet-server health: unknown or malformed flag '%s'\n", arg.c_str());
-      return 2;
-    }
-    it->second = arg.substr(eq + 1);
-  }
+  for (const auto& [name, value] : line->values) flags[name] = value;
   char* end = nullptr;
   const long timeout_s = strtol(flags["timeout_s"].c_str(), &end, 10);
   if (*end != '\0' || timeout_s < 1 || timeout_s > 3600) {

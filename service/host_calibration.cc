@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -29,7 +30,12 @@ absl::Status CheckCalibration(const v1::HostCalibration& calibration, const std:
     return absl::InvalidArgumentError(where + ": reference_host_us must be in (0, 1 h] and "
                                               "reference_mac_ratio in (0, 1e6]");
   }
+  std::set<std::tuple<int, std::string, int>> keys;
   for (const v1::HostCost& cost : calibration.costs()) {
+    if (!keys.insert({cost.stack(), cost.model(), cost.kernels()}).second) {
+      return absl::InvalidArgumentError(where + ": model '" + cost.model().substr(0, 64) +
+                                        "' has two costs for one stack and kernels");
+    }
     if (cost.stack() == v1::STACK_UNSPECIFIED || cost.model().empty() ||
         cost.inference_us() <= 0 || cost.first_inference_us() <= 0 || cost.parse_us() < 0 ||
         cost.init_us() < 0 || cost.inference_us() > kMaxUs ||

@@ -36,7 +36,9 @@ struct CostKey {
 };
 
 // OK if `calibration` can time sessions (a measured reference, complete
-// positive costs); INVALID_ARGUMENT naming `where` otherwise.
+// positive costs, at most one per stack, model and kernels: the store uses
+// the first and the fingerprint sorts them by key, so a second would be an
+// ambiguity); INVALID_ARGUMENT naming `where` otherwise.
 absl::Status CheckCalibration(const v1::HostCalibration& calibration, const std::string& where);
 
 // 16 hex digits identifying what the time model reads from `calibration`

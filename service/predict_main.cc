@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "service/command_line.h"
 #include "service/device_class_registry.h"
 #include "service/device_time_fit.h"
 #include "service/device_time_predictor.h"
@@ -22,44 +23,50 @@ namespace service {
 namespace {
 
 constexpr const char* kPredictUsage =
-    "usage: edgefleet-server predict --model_repository=DIR [--device_classes=DIR]\n"
-    "           [--device_class=NAME] [--calibrate=MODEL@THREADS=MS]... [--model=NAME]...\n"
-    "           [--threads=N] [--stack=edgefleet|pytorch-mobile] [--host_profile=FILE] [--json]\n"
-    "       edgefleet-server fit-prior --model_repository=DIR --host_profile=FILE\n"
-    "           --published=CSV [--exclude_device=NAME]... [--exclude_model=NAME]...\n"
-    "           [--out=FILE]\n";
+    "usage: edgefleet-server predict --model_repository=DIR [flags]\n"
+    "  the device-time model's steady-state latency of each model on one device class\n"
+    "  --model_repository=DIR      models are DIR/<name>/model.pte (required)\n"
+    "  --device_classes=DIR        device class textprotos (deploy/device_classes)\n"
+    "  --device_class=NAME         the class to predict for (mid_android)\n"
+    "  --calibrate=MODEL@THREADS=MS  a published latency to fit to, repeatable (the class's\n"
+    "                              calibration_points)\n"
+    "  --model=NAME                a model to predict, repeatable (every repository model)\n"
+    "  --threads=N                 device threads, 1..1024 (1)\n"
+    "  --stack=NAME                edgefleet or pytorch-mobile (edgefleet)\n"
+    "  --host_profile=FILE         host profile to read and extend (none: measure in memory)\n"
+    "  --json                      one JSON object on stdout (off: a table)\n"
+    "  -h, --help                  this text\n"
+    "Flags are --name=value or --name value. Exit 0, 1 (a measurement failed), 2 (bad flags).\n";
 
-struct Flags {
-  std::map<std::string, std::vector<std::string>> values;
-  std::set<std::string> switches;
+constexpr const char* kFitPriorUsage =
+    "usage: edgefleet-server fit-prior --model_repository=DIR --host_profile=FILE --published=CSV"
+    " [flags]\n"
+    "  fits the device-time model's population prior to published latencies\n"
+    "  --model_repository=DIR      models are DIR/<name>/model.pte (required)\n"
+    "  --host_profile=FILE         host profile to read (required)\n"
+    "  --published=CSV             published latencies (required)\n"
+    "  --exclude_device=NAME       leave a device out of the fit, repeatable (none)\n"
+    "  --exclude_model=NAME        leave a model out of the fit, repeatable (none)\n"
+    "  --out=FILE                  where to write the host profile (--host_profile)\n"
+    "  -h, --help                  this text\n"
+    "Flags are --name=value or --name value. Exit 0, 1 (a fit failed), 2 (bad flags).\n";
 
-  std::string Get(const std::string& name, const std::string& fallback = "") const {
-    auto it = values.find(name);
-    return it == values.end() ? fallback : it->second.back();
+// The command line, or the process exit code: 0 after printing the usage
+// for --help, 2 after a parse error.
+absl::StatusOr<CommandLine> ParseOrExit(const char* command, const char* usage,
+                                        const std::vector<std::string>& args,
+                                        const std::set<std::string>& valued,
+                                        const std::set<std::string>& switches, int* exit_code) {
+  absl::StatusOr<CommandLine> line = ParseCommandLine(args, valued, switches);
+  if (!line.ok()) {
+    fprintf(stderr, "edgefleet-server %s: %s\n%s", command,
+            std::string(line.status().message()).c_str(), usage);
+    *exit_code = 2;
+  } else if (line->help) {
+    fputs(usage, stdout);
+    *exit_code = 0;
   }
-  std::vector<std::string> All(const std::string& name) const {
-    auto it = values.find(name);
-    return it == values.end() ? std::vector<std::string>{} : it->second;
-  }
-};
-
-absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args,
-                                 const std::set<std::string>& valued,
-                                 const std::set<std::string>& switches) {
-  Flags flags;
-  for (const std::string& arg : args) {
-    if (arg.rfind("--", 0) != 0) return absl::InvalidArgumentError("unexpected argument " + arg);
-    const size_t eq = arg.find('=');
-    const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-    if (eq == std::string::npos) {
-      if (switches.count(name) == 0) return absl::InvalidArgumentError("unknown flag " + arg);
-      flags.switches.insert(name);
-    } else {
-      if (valued.count(name) == 0) return absl::InvalidArgumentError("unknown flag --" + name);
-      flags.values[name].push_back(arg.substr(eq + 1));
-    }
-  }
-  return flags;
+  return line;
 }
 
 // "mobilenet_v2@1=9.84" -> point.
@@ -106,16 +113,13 @@ int Fail(int code, const absl::Status& status) {
 }  // namespace
 
 int PredictMain(const std::vector<std::string>& args) {
-  absl::StatusOr<Flags> flags = ParseFlags(
-      args,
+  int exit_code = -1;
+  const absl::StatusOr<CommandLine> flags = ParseOrExit(
+      "predict", kPredictUsage, args,
       {"model_repository", "device_classes", "device_class", "calibrate", "model", "threads",
        "stack", "host_profile"},
-      {"json"});
-  if (!flags.ok()) {
-    fprintf(stderr, "edgefleet-server predict: %s\n%s",
-            std::string(flags.status().message()).c_str(), kPredictUsage);
-    return 2;
-  }
+      {"json"}, &exit_code);
+  if (exit_code >= 0) return exit_code;
   const std::string root = flags->Get("model_repository");
   if (root.empty()) return Fail(2, absl::InvalidArgumentError("--model_repository is required"));
   const std::string stack_name = flags->Get("stack", "edgefleet");
@@ -221,14 +225,12 @@ int PredictMain(const std::vector<std::string>& args) {
 }
 
 int FitPriorMain(const std::vector<std::string>& args) {
-  absl::StatusOr<Flags> flags = ParseFlags(
-      args, {"model_repository", "host_profile", "published", "exclude_device", "exclude_model", "out"},
-      {});
-  if (!flags.ok()) {
-    fprintf(stderr, "edgefleet-server fit-prior: %s\n%s",
-            std::string(flags.status().message()).c_str(), kPredictUsage);
-    return 2;
-  }
+  int exit_code = -1;
+  const absl::StatusOr<CommandLine> flags = ParseOrExit(
+      "fit-prior", kFitPriorUsage, args,
+      {"model_repository", "host_profile", "published", "exclude_device", "exclude_model", "out"},
+      {}, &exit_code);
+  if (exit_code >= 0) return exit_code;
   for (const char* required : {"model_repository", "host_profile", "published"}) {
     if (flags->Get(required).empty()) {
       return Fail(2, absl::InvalidArgumentError(std::string("--") + required + " is required"));

@@ -8,6 +8,7 @@
 
 #include <thread>
 
+#include "grpc/health/v1/health.pb.h"
 #include "service/host_profiler.h"
 #include "service/stack.h"
 #include "service/transport_security.h"
@@ -131,6 +132,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerConfig& config
   server->emulator_ = std::make_unique<EmulatorService>(server->parts_->context);
 
   grpc::EnableDefaultHealthCheckService(true);
+  // gRPC C++'s health service has no descriptor of its own: this links the
+  // schema (proto/grpc/health/v1/health.proto) into the generated pool, so
+  // server reflection describes grpc.health.v1.Health and grpcurl can call it.
+  static_cast<void>(grpc::health::v1::HealthCheckRequest::descriptor());
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
       MakeServerCredentials({config.tls_cert, config.tls_key, config.tls_client_ca});

@@ -1,5 +1,6 @@
 #include "service/tensor_codec.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -21,6 +22,54 @@ void CopyElements(const google::protobuf::RepeatedField<Src>& src, std::vector<u
     const Dst v = static_cast<Dst>(src.Get(i));
     memcpy(bytes->data() + i * sizeof(Dst), &v, sizeof(Dst));
   }
+}
+
+// The InferTensorContents field a datatype's typed data goes in ("" when
+// it must be raw: FP16, BF16).
+const char* TypedField(ScalarType dtype) {
+  switch (dtype) {
+    case ScalarType::kBool: return "bool_contents";
+    case ScalarType::kChar:
+    case ScalarType::kShort:
+    case ScalarType::kInt: return "int_contents";
+    case ScalarType::kLong: return "int64_contents";
+    case ScalarType::kByte:
+    case ScalarType::kUInt16:
+    case ScalarType::kUInt32: return "uint_contents";
+    case ScalarType::kUInt64: return "uint64_contents";
+    case ScalarType::kFloat: return "fp32_contents";
+    case ScalarType::kDouble: return "fp64_contents";
+    default: return "";
+  }
+}
+
+// "one output, output_0" / "3 outputs, output_0, output_1, output_2".
+std::string Listing(size_t count, const std::string& noun, const std::vector<std::string>& names) {
+  std::string text = count == 1 ? "one " + noun : std::to_string(count) + " " + noun + "s";
+  for (const std::string& name : names) text += ", " + name;
+  return text;
+}
+
+std::vector<std::string> OutputNames(size_t count) {
+  std::vector<std::string> names;
+  for (size_t j = 0; j < count; ++j) names.push_back("output_" + std::to_string(j));
+  return names;
+}
+
+// The requested outputs, each once, among `count` outputs.
+absl::Status CheckRequestedOutputs(const inference::ModelInferRequest& request, size_t count) {
+  const std::vector<std::string> names = OutputNames(count);
+  std::map<std::string, int> seen;
+  for (const auto& requested : request.outputs()) {
+    if (std::find(names.begin(), names.end(), requested.name()) == names.end()) {
+      return absl::InvalidArgumentError("unknown output '" + requested.name().substr(0, 64) +
+                                        "'; the model has " + Listing(count, "output", names));
+    }
+    if (++seen[requested.name()] > 1) {
+      return absl::InvalidArgumentError("output '" + requested.name() + "' requested twice");
+    }
+  }
+  return absl::OkStatus();
 }
 
 int64_t TypedCount(const inference::InferTensorContents& c, ScalarType dtype) {
@@ -99,15 +148,11 @@ absl::StatusOr<std::vector<TensorData>> DecodeInputs(const inference::ModelInfer
     bool known = false;
     for (const TensorSpec& spec : signature.inputs) known = known || spec.name == name;
     if (!known) {
-      std::string names;
-      for (const TensorSpec& spec : signature.inputs) {
-        names += (names.empty() ? "" : ", ") + spec.name;
-      }
-      return absl::InvalidArgumentError(
-          "unknown input '" + name.substr(0, 64) + "'; the model takes " +
-          (signature.inputs.size() == 1 ? std::string("one input, ")
-                                        : std::to_string(signature.inputs.size()) + " inputs, ") +
-          names);
+      std::vector<std::string> names;
+      for (const TensorSpec& spec : signature.inputs) names.push_back(spec.name);
+      return absl::InvalidArgumentError("unknown input '" + name.substr(0, 64) +
+                                        "'; the model takes " +
+                                        Listing(names.size(), "input", names));
     }
     if (!by_name.emplace(name, i).second) {
       return absl::InvalidArgumentError("input '" + name + "' given twice");
@@ -146,17 +191,25 @@ absl::StatusOr<std::vector<TensorData>> DecodeInputs(const inference::ModelInfer
       if (count < 0) {
         return Invalid(spec.name, tensor.datatype() + " data must be sent as raw contents");
       }
-      if (count != numel || TotalTypedCount(tensor.contents()) != count) {
-        return Invalid(spec.name, "contents hold " +
-                                      std::to_string(TotalTypedCount(tensor.contents())) +
-                                      " elements; " +
+      const int64_t elsewhere = TotalTypedCount(tensor.contents()) - count;
+      if (elsewhere > 0) {
+        return Invalid(spec.name, tensor.datatype() + " data goes in contents." +
+                                      TypedField(data.dtype) + " (or raw_input_contents); " +
+                                      std::to_string(elsewhere) +
+                                      " elements are in other contents fields");
+      }
+      if (count != numel) {
+        return Invalid(spec.name, "contents." + std::string(TypedField(data.dtype)) + " holds " +
+                                      std::to_string(count) + " elements; " +
                                       DescribeShape(tensor.datatype(), data.shape) + " needs " +
-                                      std::to_string(numel) + " in the " + tensor.datatype() +
-                                      " field");
+                                      std::to_string(numel));
       }
       CopyTyped(tensor.contents(), data.dtype, &data.bytes);
     }
     inputs.push_back(std::move(data));
+  }
+  if (absl::Status s = CheckRequestedOutputs(request, signature.outputs.size()); !s.ok()) {
+    return s;
   }
   return inputs;
 }
@@ -164,19 +217,13 @@ absl::StatusOr<std::vector<TensorData>> DecodeInputs(const inference::ModelInfer
 absl::Status EncodeOutputs(const inference::ModelInferRequest& request,
                            std::vector<TensorData> outputs,
                            inference::ModelInferResponse* response) {
+  if (absl::Status s = CheckRequestedOutputs(request, outputs.size()); !s.ok()) return s;
   std::vector<size_t> wanted;
   if (request.outputs().empty()) {
     for (size_t j = 0; j < outputs.size(); ++j) wanted.push_back(j);
   } else {
     for (const auto& requested : request.outputs()) {
-      size_t j = 0;
-      while (j < outputs.size() && "output_" + std::to_string(j) != requested.name()) ++j;
-      if (j == outputs.size()) {
-        return absl::InvalidArgumentError("unknown output '" + requested.name().substr(0, 64) +
-                                          "'; the model has " + std::to_string(outputs.size()) +
-                                          " outputs named output_0..");
-      }
-      wanted.push_back(j);
+      wanted.push_back(static_cast<size_t>(std::stoul(requested.name().substr(7))));
     }
   }
   for (size_t j : wanted) {

@@ -66,7 +66,15 @@ TEST(TensorCodecTest, BadRequestsNameTheProblem) {
 
   inference::ModelInferRequest few = Request("FP32", {1, 2, 3});
   few.mutable_inputs(0)->mutable_contents()->add_fp32_contents(1);
-  ExpectInvalid(few, "contents hold 1 elements");
+  ExpectInvalid(few, "contents.fp32_contents holds 1 elements; FP32[1,2,3] needs 6");
+
+  // Typed data in a field the datatype does not use: said so, not "holds 6,
+  // needs 6".
+  inference::ModelInferRequest wrong_field = Request("FP32", {1, 2, 3});
+  for (int i = 0; i < 6; ++i) wrong_field.mutable_inputs(0)->mutable_contents()->add_int_contents(i);
+  ExpectInvalid(wrong_field,
+                "input_0: FP32 data goes in contents.fp32_contents (or raw_input_contents); 6 "
+                "elements are in other contents fields");
 
   inference::ModelInferRequest unknown = Request("FP32", {1, 2, 3});
   unknown.mutable_inputs(0)->set_name("image");
@@ -128,6 +136,19 @@ TEST(TensorCodecTest, BoundedDynamicInputsCheckEveryDimension) {
   four_by_five.add_raw_input_contents(std::string(20 * sizeof(float), '\0'));
   EXPECT_EQ(DecodeInputs(four_by_five, DynamicBatch()).status().message(),
             "input_0: expected FP32[1..8,16], got FP32[4,5]");
+}
+
+TEST(TensorCodecTest, RequestedOutputsAreCheckedBeforeAnyStack) {
+  inference::ModelInferRequest request = Request("FP32", {1, 2, 3});
+  request.add_raw_input_contents(std::string(6 * sizeof(float), '\0'));
+  request.add_outputs()->set_name("output_0");
+  ASSERT_TRUE(DecodeInputs(request, Signature()).ok());
+  request.add_outputs()->set_name("output_7");
+  EXPECT_EQ(DecodeInputs(request, Signature()).status().message(),
+            "unknown output 'output_7'; the model has one output, output_0");
+  request.mutable_outputs(1)->set_name("output_0");
+  EXPECT_EQ(DecodeInputs(request, Signature()).status().message(),
+            "output 'output_0' requested twice");
 }
 
 TEST(TensorCodecTest, UnknownInputNamesTheInputs) {

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <set>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
@@ -49,7 +51,11 @@ absl::StatusOr<v1::FleetSpec> ParseFleetSpec(const std::string& text) {
 
 absl::StatusOr<v1::FleetSpec> ReadFleetSpecFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError("cannot read fleet spec " + path);
+  std::error_code ec;
+  if (!in || !std::filesystem::is_regular_file(path, ec)) {
+    return absl::NotFoundError("cannot read fleet spec " + path +
+                               (in ? ": not a regular file" : ""));
+  }
   std::ostringstream text;
   text << in.rdbuf();
   absl::StatusOr<v1::FleetSpec> spec = ParseFleetSpec(text.str());
@@ -66,8 +72,14 @@ absl::StatusOr<v1::FleetSpec> ValidateFleetSpec(v1::FleetSpec spec) {
   };
   if (spec.population().empty()) return bad("population: at least one class");
   double total_share = 0;
+  std::set<std::string> classes;
   for (const v1::ClassShare& share : spec.population()) {
     if (share.device_class().empty()) return bad("population.device_class empty");
+    // A class twice is a slip (one meant another class), not a larger share.
+    if (!classes.insert(share.device_class()).second) {
+      return bad("population: device class '" + share.device_class().substr(0, 64) +
+                 "' is listed twice");
+    }
     if (!(share.share() > 0) || !std::isfinite(share.share())) {
       return bad("population.share must be > 0 for " + share.device_class());
     }

@@ -1,7 +1,9 @@
 #include "loadtest/tools/cli.h"
 
 #include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -152,6 +154,11 @@ constexpr char kCampaignUsage[] =
                            --stratify 1|0
 )";
 
+constexpr char kHelpFlags[] =
+    R"(  -h, --help               this text
+  Flags are --name=value or --name value.
+)";
+
 constexpr char kExitCodes[] =
     R"(exit codes: 0 pass, 1 error (bad input, unreachable server, unknown arm or
   device class, too many harness errors), 2 regression, 3 inconclusive,
@@ -180,8 +187,25 @@ int Help(const Flags& flags, const char* usage, std::ostream& out, std::ostream&
       return kExitError;
     }
   }
-  out << text << kExitCodes;
+  out << text << kHelpFlags << kExitCodes;
   return kExitPass;
+}
+
+// Creates `dir` (empty: the current directory) if needed; an error unless
+// it is a directory this process can write.
+absl::Status WritableDirectory(const std::filesystem::path& dir) {
+  const std::filesystem::path d = dir.empty() ? std::filesystem::path(".") : dir;
+  std::error_code ec;
+  std::filesystem::create_directories(d, ec);
+  if (ec || !std::filesystem::is_directory(d)) {
+    return absl::FailedPreconditionError("cannot create the output directory " + d.string() +
+                                         (ec ? ": " + ec.message() : ""));
+  }
+  if (access(d.c_str(), W_OK) != 0) {
+    return absl::FailedPreconditionError("the output directory " + d.string() +
+                                         " is not writable: " + std::strerror(errno));
+  }
+  return absl::OkStatus();
 }
 
 int Fail(std::ostream& err, const absl::Status& status) {
@@ -294,8 +318,7 @@ absl::Status CheckReportOptions(const AnalysisOptions& o) {
 // analyses `results` first.
 int WriteReport(const Report& report, const std::filesystem::path& dir,
                 std::ostream& out, std::ostream& err) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
+  if (absl::Status st = WritableDirectory(dir); !st.ok()) return Fail(err, st);
   const std::string markdown = RenderMarkdownReport(report);
   for (const auto& [name, text] :
        {std::pair<const char*, std::string>{"report.json",
@@ -350,6 +373,16 @@ DeviceTimeBreakdown ToBreakdown(const v1::ProfileResponse& profile) {
   return out;
 }
 
+// --server's comma-separated addresses, each checked (CheckAddress): an
+// empty element ("A," or "A,,B") is an error, not skipped.
+absl::StatusOr<std::vector<std::string>> ServerAddresses(const std::string& list) {
+  std::vector<std::string> addresses = absl::StrSplit(list, ',');
+  for (const std::string& address : addresses) {
+    if (absl::Status s = CheckAddress(address); !s.ok()) return s;
+  }
+  return addresses;
+}
+
 int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   const std::string spec_path = flags.GetString("spec", "");
   const std::string servers = flags.GetString("server", "");
@@ -393,6 +426,17 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
     return Fail(err, absl::InvalidArgumentError(
                          "--looks needs the whole fleet (a shard cannot stop early)"));
   }
+  if (results_path.empty()) {
+    results_path = (dir / (shard->IsWhole()
+                               ? std::string("results.json")
+                               : "results.shard-" + std::to_string(shard->index) +
+                                     "-of-" + std::to_string(shard->count) + ".json"))
+                       .string();
+  }
+  // Where the outputs go must take them before any session runs.
+  for (const std::filesystem::path& d : {dir, std::filesystem::path(results_path).parent_path()}) {
+    if (absl::Status st = WritableDirectory(d); !st.ok()) return Fail(err, st);
+  }
   absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(spec_path);
   if (!spec.ok()) return Fail(err, spec.status());
   if (concurrency > 0) {
@@ -401,7 +445,9 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   absl::StatusOr<FleetPlan> plan = ExpandFleet(*std::move(spec), *shard);
   if (!plan.ok()) return Fail(err, plan.status());
   DriverOptions options;
-  options.addresses = absl::StrSplit(servers, ',', absl::SkipEmpty());
+  absl::StatusOr<std::vector<std::string>> addresses = ServerAddresses(servers);
+  if (!addresses.ok()) return Fail(err, addresses.status());
+  options.addresses = *std::move(addresses);
   options.credentials = *std::move(credentials);
   options.tls_server_name = tls_server_name;
   PreflightOptions preflight_options;
@@ -463,15 +509,6 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   }
   if (!results.ok()) return Fail(err, results.status());
   out << "driver: " << DescribeStats(stats) << "\n";
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (results_path.empty()) {
-    results_path = (dir / (shard->IsWhole()
-                               ? std::string("results.json")
-                               : "results.shard-" + std::to_string(shard->index) +
-                                     "-of-" + std::to_string(shard->count) + ".json"))
-                       .string();
-  }
   if (absl::Status st = WriteResultSetFile(*results, results_path); !st.ok()) {
     return Fail(err, st);
   }
@@ -556,7 +593,16 @@ int PlanCommand(Flags& flags, std::ostream& out, std::ostream& err) {
     absl::StatusOr<FleetPlan> pilot_plan = ExpandFleet(p, ShardSpec{});
     if (!pilot_plan.ok()) return Fail(err, pilot_plan.status());
     DriverOptions options;
-    options.addresses = absl::StrSplit(server, ',', absl::SkipEmpty());
+    absl::StatusOr<std::vector<std::string>> addresses = ServerAddresses(server);
+    if (!addresses.ok()) return Fail(err, addresses.status());
+    options.addresses = *std::move(addresses);
+    // As `run`: an unreachable server or a spec naming what it lacks is an
+    // error, not a plan made of harness errors.
+    PreflightOptions preflight;
+    preflight.addresses = options.addresses;
+    if (absl::StatusOr<PreflightResult> checked = Preflight(p, preflight); !checked.ok()) {
+      return Fail(err, checked.status());
+    }
     DriverStats stats;
     pilot = RunFleet(*pilot_plan, options, &stats);
     if (pilot.ok()) out << "pilot: " << DescribeStats(stats) << "\n";
@@ -629,10 +675,11 @@ int CampaignCommand(Flags& flags, std::ostream& out, std::ostream& err) {
   if (!valid.ok()) return Fail(err, valid.status());
   c.spec = *std::move(valid);
   if (c.effect_runs == 0) c.effects.clear();
-  c.driver.addresses = absl::StrSplit(server, ',', absl::SkipEmpty());
+  absl::StatusOr<std::vector<std::string>> addresses = ServerAddresses(server);
+  if (!addresses.ok()) return Fail(err, addresses.status());
+  c.driver.addresses = *std::move(addresses);
   c.progress = &err;
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
+  if (absl::Status st = WritableDirectory(dir); !st.ok()) return Fail(err, st);
   std::ofstream runs(dir / "campaign_runs.jsonl", std::ios::binary);
   absl::StatusOr<std::string> summary = RunCampaign(c, runs);
   if (!summary.ok()) return Fail(err, summary.status());
@@ -653,6 +700,10 @@ int RunCli(int argc, const char* const* argv, std::ostream& out,
     return kExitError;
   }
   const std::string command = argv[1];
+  if (command == "help" && argc >= 3) {  // "help run" is "run --help"
+    const char* const again[] = {argv[0], argv[2], "--help"};
+    return RunCli(3, again, out, err);
+  }
   if (command == "help" || command == "--help" || command == "-h") {
     out << Usage();
     return kExitPass;

@@ -103,6 +103,15 @@ TEST_F(CliTest, HelpOnEveryCommandListsItsFlagsAndTheExitCodes) {
     }
   }
   EXPECT_FALSE(std::filesystem::exists(dir_ / "nothing"));
+  // "help COMMAND" is COMMAND's help; every command's help lists -h, --help
+  // and the flag syntax.
+  for (const std::string command : {"run", "plan", "campaign", "synth", "merge", "report"}) {
+    EXPECT_EQ(Run({"help", command}), kExitPass) << command;
+    const std::string text = out_.str();
+    EXPECT_EQ(text.find("usage: edgefleet-loadtest " + command), 0u) << command;
+    EXPECT_NE(text.find("-h, --help"), std::string::npos) << command;
+    EXPECT_NE(text.find("Flags are --name=value or --name value."), std::string::npos) << command;
+  }
   Run({"run", "--help"});
   for (const char* flag : {"--spec", "--server", "--out-dir", "--calibration",
                            "--max-harness-errors", "--confidence", "--replicates"}) {

@@ -19,7 +19,7 @@ Flags::Flags(int argc, const char* const* argv, int first) {
     const size_t eq = arg.find('=');
     if (eq != std::string::npos) {
       values_[arg.substr(2, eq - 2)] = arg.substr(eq + 1);
-    } else if (i + 1 < argc) {
+    } else if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) {
       values_[arg.substr(2)] = argv[++i];
     } else if (error_.ok()) {
       error_ = absl::InvalidArgumentError("flag " + arg + " needs a value");

@@ -1,7 +1,8 @@
 // A small "--name=value" / "--name value" parser for the subcommands, with
 // typed getters that record the first error. Flags are declared by use:
 // Finish() rejects any flag no getter asked for, so typos fail loudly.
-// "--help" and "-h" take no value: they set help().
+// "--help" and "-h" take no value: they set help(). "--name" followed by
+// another "--flag" (or nothing) is an error: the value is missing.
 // Not thread-safe.
 
 #ifndef EDGEFLEET_LOADTEST_TOOLS_FLAGS_H_

@@ -29,6 +29,15 @@ TEST(FlagsTest, ReportsErrors) {
   EXPECT_FALSE(not_int.Finish().ok());
   const char* dangling[] = {"tool", "cmd", "--n"};
   EXPECT_FALSE(Flags(3, dangling, 2).Finish().ok());
+  // A forgotten value does not swallow the next flag.
+  const char* forgotten[] = {"tool", "cmd", "--out-dir", "--progress", "off"};
+  Flags swallowed(5, forgotten, 2);
+  swallowed.GetString("out-dir", ".");
+  swallowed.GetString("progress", "auto");
+  const absl::Status status = swallowed.Finish();
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(std::string(status.message()).find("--out-dir needs a value"), std::string::npos)
+      << status;
 }
 
 TEST(FlagsTest, HelpTakesNoValue) {

@@ -298,7 +298,11 @@ TEST_F(FleetDriverTest, MisspelledArmOrClassIsAnErrorNotAVerdict) {
 TEST_F(FleetDriverTest, UnreachableOrMalformedServerFailsAtOnce) {
   for (const std::string& server : {std::string("127.0.0.1:1"), std::string("127.0.0.1"),
                                     std::string("127.0.0.1:99999"),
-                                    server_->address() + ",localhost"}) {
+                                    server_->address() + ",localhost",
+                                    // An empty element (an unset variable in a
+                                    // script) is an error, not skipped.
+                                    server_->address() + ",",
+                                    server_->address() + ",," + server_->address()}) {
     const std::string dir = testing::MakeTempDir();
     std::string out;
     const auto start = std::chrono::steady_clock::now();
@@ -311,6 +315,40 @@ TEST_F(FleetDriverTest, UnreachableOrMalformedServerFailsAtOnce) {
     EXPECT_EQ(code, 1) << server;
     EXPECT_LT(took, 10.0) << server;
     EXPECT_FALSE(std::filesystem::exists(dir + "/report.json")) << server;
+  }
+}
+
+TEST_F(FleetDriverTest, PlanChecksItsPilotServerFirst) {
+  absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(kTinySpec);
+  ASSERT_TRUE(spec.ok());
+  spec->mutable_population(0)->set_device_class("mid_andriod");
+  for (const auto& [spec_path, server] :
+       {std::pair<std::string, std::string>{kTinySpec, "127.0.0.1:1"},
+        {WriteSpec(*spec), server_->address()}}) {
+    std::string out;
+    const int code = Cli({"plan", "--spec=" + spec_path, "--server=" + server,
+                          "--pilot-devices=20"},
+                         &out);
+    printf("plan --server=%s: exit %d: %s", server.c_str(), code, out.c_str());
+    EXPECT_EQ(code, 1) << server;
+    EXPECT_EQ(out.find("pilot: "), std::string::npos) << "the pilot ran: " << server;
+    EXPECT_EQ(out.find("power plan"), std::string::npos) << "a plan was printed: " << server;
+  }
+}
+
+TEST_F(FleetDriverTest, AnOutputDirectoryThatCannotBeWrittenFailsBeforeTheRun) {
+  const std::string dir = testing::MakeTempDir();
+  { std::ofstream(dir + "/a-file") << "not a directory"; }
+  for (const std::string& flag : {"--out-dir=" + dir + "/a-file/reports",
+                                  "--out=" + dir + "/a-file/results.json"}) {
+    std::string out;
+    const int code = Cli({"run", std::string("--spec=") + kTinySpec,
+                          "--server=" + server_->address(), flag, "--progress=off"},
+                         &out);
+    printf("%s: exit %d: %s", flag.c_str(), code, out.c_str());
+    EXPECT_EQ(code, 1) << flag;
+    EXPECT_NE(out.find("output directory " + dir + "/a-file"), std::string::npos) << flag;
+    EXPECT_EQ(out.find("driver: "), std::string::npos) << "sessions ran first: " << flag;
   }
 }
 

@@ -59,7 +59,7 @@ TEST(FleetPlanTest, ClassCountsOfHugeShares) {
   spec.clear_population();
   for (double share : {1e308, 5e307}) {
     v1::ClassShare* s = spec.add_population();
-    s->set_device_class("c");
+    s->set_device_class(spec.population_size() == 1 ? "c" : "d");
     s->set_share(share);
   }
   spec.set_devices(kMaxDevices);
@@ -68,6 +68,23 @@ TEST(FleetPlanTest, ClassCountsOfHugeShares) {
   const std::vector<uint64_t> counts = ClassCounts(*valid);
   EXPECT_EQ(counts[0] + counts[1], kMaxDevices);
   EXPECT_EQ(counts[1], kMaxDevices / 3);
+}
+
+TEST(FleetPlanTest, AClassListedTwiceIsAnError) {
+  v1::FleetSpec spec = TinySpec();
+  *spec.add_population() = spec.population(0);
+  const absl::Status status = ValidateFleetSpec(spec).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("device class '" + spec.population(0).device_class() +
+                                  "' is listed twice"),
+            std::string::npos)
+      << status;
+}
+
+TEST(FleetPlanTest, ASpecPathThatIsNotAFileSaysSo) {
+  const absl::Status status = ReadFleetSpecFile("deploy/fleet_specs").status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(status.message(), "cannot read fleet spec deploy/fleet_specs: not a regular file");
 }
 
 TEST(FleetPlanTest, ParseErrorsNameLineAndColumn) {

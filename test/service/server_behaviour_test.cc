@@ -357,7 +357,12 @@ TEST(ServerBehaviourTest, CalibrationHandOverChecksWhatItIsGiven) {
   // No reference, absurd costs: refused, and the calibration in use stays.
   v1::HostCalibration absurd = current.calibration();
   absurd.mutable_costs(0)->set_inference_us(int64_t{1} << 62);
-  for (const v1::HostCalibration& bad : {v1::HostCalibration(), absurd}) {
+  // Two costs for one (stack, model, kernels), as two calibration files
+  // pasted together give: which one counts would be an accident.
+  v1::HostCalibration twice = current.calibration();
+  *twice.add_costs() = twice.costs(0);
+  twice.mutable_costs(twice.costs_size() - 1)->set_inference_us(twice.costs(0).inference_us() + 1);
+  for (const v1::HostCalibration& bad : {v1::HostCalibration(), absurd, twice}) {
     grpc::ClientContext context;
     v1::SetCalibrationRequest request;
     *request.mutable_calibration() = bad;
