@@ -60,7 +60,9 @@ arms=$out/campaign_arms.textproto
   done
 } >"$arms"
 
+# The device-time model's host profile, wherever the classes come from.
 server_flags=(--model_repository=test/fixtures --device_classes="$device_classes"
+  --host_profile=deploy/device_model/host_profile.textproto
   --arms="$arms" --calibration_samples=5)
 "$server_bin" calibrate "${server_flags[@]}" --out="$out/calibration.textproto" >/dev/null
 rm -f "$out/server.port"
