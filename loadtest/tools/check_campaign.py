@@ -7,12 +7,7 @@ every A/A run's stratified fleet-wide steady-latency p50/p90 change is within
 contain 0 (each misses 5 % of the time: 4 or more misses has probability
 0.04 %),
 and every +25 % run (fleet-wide and on mid_android) is a steady-latency
-regression in its target scope. The classes' devices differ in speed
-(--device-speed-sigma=0.15) and every device runs a pre-period session
-(--pre-period=1), so the runs also check variance reduction: in every A/A
-run the per-session geometric-mean change adjusted for the device's speed
-draw has at most half the unadjusted variance, and adjusted for the
-pre-period at most 0.8 of it (theory: 1 - rho^2, rho ~0.95 and ~0.9 here).
+regression in its target scope.
 
 Usage: check_campaign.py SOURCE_DIR BUILD_DIR OUT_DIR
 """
@@ -27,8 +22,7 @@ def main():
     source, build, out = (pathlib.Path(a).resolve() for a in sys.argv[1:4])
     subprocess.run([str(source / "loadtest/tools/campaign.sh"), str(build), str(out),
                     "--aa-runs=4", "--effect-runs=2", "--effects=0.25",
-                    "--effect-class=mid_android", "--devices=400", "--replicates=300",
-                    "--device-speed-sigma=0.15", "--pre-period=1"],
+                    "--effect-class=mid_android", "--devices=400", "--replicates=300"],
                    cwd=source, check=True, timeout=900)
     runs = [json.loads(line) for line in (out / "campaign_runs.jsonl").read_text().splitlines()]
     aa = [r for r in runs if r["effect"] == 0]
@@ -47,13 +41,6 @@ def main():
             covering += row["lower"] <= 0 <= row["upper"]
         if any(c.endswith("steady_latency") for c in r["claims"]):
             failures.append(f"A/A seed {r['seed']}: claims {r['claims']}")
-        mean = r.get("overall_steady_session_mean")
-        if mean is None:
-            failures.append(f"A/A seed {r['seed']}: no session-mean change")
-        else:
-            for cov, limit in (("device_time_factor", 0.5), ("pre_period", 0.8)):
-                if cov not in mean or not mean[cov]["variance_ratio"] <= limit:
-                    failures.append(f"A/A seed {r['seed']} {cov}: {mean.get(cov)}")
     if covering < 5:
         failures.append(f"only {covering} of 8 A/A intervals contain 0")
     for r in effect:
