@@ -228,7 +228,8 @@ absl::StatusOr<ResultSet> RunFleet(const FleetPlan& plan, const DriverOptions& o
 
 std::string DescribeStats(const DriverStats& s) {
   std::string text = absl::StrCat(
-      s.sessions, " sessions", s.pre_period_sessions > 0 ? absl::StrCat(" + ", s.pre_period_sessions, " pre-period") : "",
+      s.sessions, " sessions",
+      s.pre_period_sessions > 0 ? absl::StrCat(" + ", s.pre_period_sessions, " pre-period") : "",
       " (", s.sampled_sessions, " sampled, ",
       s.sessions + s.pre_period_sessions - s.sampled_sessions, " real) in ",
       static_cast<int64_t>(std::lround(s.wall_seconds * 10)) / 10.0, " s; calls ",
