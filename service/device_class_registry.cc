@@ -104,6 +104,9 @@ absl::Status ValidateDeviceClass(const v1::DeviceClass& c) {
   if (!(n.jitter_sigma() >= 0 && n.jitter_sigma() < 1)) {
     return Bad("os_noise.jitter_sigma", "must be in [0, 1)");
   }
+  if (!(c.device_variation().speed_sigma() >= 0 && c.device_variation().speed_sigma() <= 1)) {
+    return Bad("device_variation.speed_sigma", "must be in [0, 1]");
+  }
   if (!(c.display().refresh_hz() > 0 && c.display().refresh_hz() <= 1000)) {
     return Bad("display.refresh_hz", "must be in (0, 1000]");
   }

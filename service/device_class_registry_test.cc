@@ -55,6 +55,9 @@ TEST(DeviceClassRegistryTest, ValidationNamesTheField) {
            // Found by fuzz/config_fuzzer.cc: open enums and infinite figures.
            {"platform: 7", "platform"},
            {"os_noise { preemption_max_us: inf }", "os_noise.preemption_*"},
+           {"device_variation { speed_sigma: -0.1 }", "device_variation.speed_sigma"},
+           {"device_variation { speed_sigma: nan }", "device_variation.speed_sigma"},
+           {"device_variation { speed_sigma: 2 }", "device_variation.speed_sigma"},
        }) {
     v1::DeviceClass device = Parse(ValidText());
     v1::DeviceClass edit = Parse(c.edit);

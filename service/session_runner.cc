@@ -216,7 +216,10 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   // Load timing on the virtual clock.
   ThermalState thermal(device.thermal(), spec.initial_heat());
   const OsNoise noise(device.os_noise(), spec.seed());
-  const double time_scale = TimeScaleOn(arm, device.name());
+  const double device_factor = DeviceTimeFactor(
+      device.device_variation(), spec.has_device_seed() ? spec.device_seed() : spec.seed());
+  result.set_device_time_factor(device_factor);
+  const double time_scale = TimeScaleOn(arm, device.name()) * device_factor;
   auto busy_interval = [&](double host_us, int threads, uint64_t event) {
     const double clean =
         time_model->ComputeUs(host_us, threads) * time_scale / thermal.speed();

@@ -33,6 +33,12 @@ double AmdahlSpeedup(const v1::Cpu& cpu, double parallel_fraction, int threads) 
   return 1.0 / ((1.0 - p) + p / capacity);
 }
 
+double DeviceTimeFactor(const v1::DeviceVariation& variation, uint64_t device_seed) {
+  if (variation.speed_sigma() == 0) return 1.0;
+  SeededRandom random(device_seed, HashName("device_variation.speed"));
+  return std::exp(variation.speed_sigma() * random.Normal());
+}
+
 double DeviceTimeModel::ThreadSpeedup(int threads) const {
   if (thread_speedup_) return threads <= 1 ? 1.0 : thread_speedup_(threads);
   return AmdahlSpeedup(class_.cpu(), class_.cpu().parallel_fraction(), threads);

@@ -10,6 +10,7 @@
 // is one factor for every model and the speedup is Amdahl's law over the
 // class's cores with its parallel_fraction (AmdahlSpeedup).
 //
+// DeviceTimeFactor is a device's own compute-time factor within its class;
 // ThermalState scales speed by the heat state; OsNoise adds seeded jitter
 // and preemptions. Every function is deterministic: the same inputs give
 // the same doubles on any host. All are value types, not thread-safe.
@@ -57,6 +58,12 @@ class DeviceTimeModel {
   double slowdown_;
   std::function<double(int)> thread_speedup_;  // empty: the class's Amdahl speedup
 };
+
+// The compute-time factor of device `device_seed` of a class with
+// `variation` (device_class.proto DeviceVariation): exp(speed_sigma * Z),
+// Z standard normal drawn from (device_seed, a stream of its own, apart
+// from OsNoise's); exactly 1 when speed_sigma is 0.
+double DeviceTimeFactor(const v1::DeviceVariation& variation, uint64_t device_seed);
 
 // First-order heat model (device_class.proto, Thermal).
 class ThermalState {

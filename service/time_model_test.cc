@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "service/seeded_random.h"
 #include "service/textproto_file.h"
 
 namespace edgefleet {
@@ -52,6 +55,27 @@ TEST(TimeModelTest, NoiseIsSeededAndCommonAcrossArms) {
     EXPECT_GT(us, 5000);
     EXPECT_LT(us, 10000 * 1.5 + c.os_noise().preemption_max_us() * 3);
   }
+}
+
+TEST(TimeModelTest, DeviceTimeFactorIsLognormalPerDevice) {
+  v1::DeviceVariation none;
+  EXPECT_EQ(DeviceTimeFactor(none, 42), 1.0);
+  v1::DeviceVariation v;
+  v.set_speed_sigma(0.2);
+  EXPECT_EQ(DeviceTimeFactor(v, 42), DeviceTimeFactor(v, 42));
+  EXPECT_NE(DeviceTimeFactor(v, 42), DeviceTimeFactor(v, 43));
+  // log(factor) over 4000 devices: mean 0 (SE 0.2/sqrt(4000) = 0.0032),
+  // SD 0.2 (SE ~ 0.0022).
+  constexpr int kDevices = 4000;
+  double sum = 0, sum_sq = 0;
+  for (uint64_t d = 0; d < kDevices; ++d) {
+    const double l = std::log(DeviceTimeFactor(v, Mix64(d)));
+    sum += l;
+    sum_sq += l * l;
+  }
+  const double mean = sum / kDevices;
+  EXPECT_NEAR(mean, 0.0, 0.013);
+  EXPECT_NEAR(std::sqrt(sum_sq / kDevices - mean * mean), 0.2, 0.009);
 }
 
 }  // namespace

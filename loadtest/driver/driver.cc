@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -105,6 +106,7 @@ SessionRecord ToRecord(const PlannedSession& planned,
   r.slow_frames = result.slow_frames();
   r.frozen_frames = result.frozen_frames();
   r.total_frames = result.total_frames();
+  r.device_time_factor = result.device_time_factor();
   if (result.latency_us_size() > 0) {
     r.first_inference_us = result.latency_us(0);
     for (int i = 1 + static_cast<int>(discard_inferences); i < result.latency_us_size(); ++i) {
@@ -195,17 +197,41 @@ absl::StatusOr<ResultSet> RunFleet(const FleetPlan& plan, const DriverOptions& o
   progress.Finish();
   stats->wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
+  // The pre-period's covariate: per device, the median of the steady
+  // latencies its pre-period sessions measured (those that measured any).
+  std::map<uint64_t, std::vector<int64_t>> pre_latencies;
+  for (size_t i = 0; i < n; ++i) {
+    if (!plan.sessions[i].pre_period) continue;
+    ++stats->pre_period_sessions;
+    std::vector<int64_t>& all = pre_latencies[plan.sessions[i].device_id];
+    all.insert(all.end(), records[i].latencies_us.begin(), records[i].latencies_us.end());
+  }
+  stats->sessions -= stats->pre_period_sessions;
+  std::map<uint64_t, int64_t> pre_median;
+  for (auto& [device, all] : pre_latencies) {
+    if (all.empty()) continue;
+    std::nth_element(all.begin(), all.begin() + (all.size() - 1) / 2, all.end());
+    pre_median[device] = all[(all.size() - 1) / 2];
+  }
   ResultSet results(plan.info, plan.shard);
-  results.Reserve(n);
-  for (SessionRecord& r : records) results.Add(std::move(r));
+  results.Reserve(n - stats->pre_period_sessions);
+  for (size_t i = 0; i < n; ++i) {
+    if (plan.sessions[i].pre_period) continue;
+    SessionRecord& r = records[i];
+    const auto it = pre_median.find(r.device_id);
+    if (it != pre_median.end()) r.pre_period_us = it->second;
+    results.Add(std::move(r));
+  }
   if (absl::Status s = results.Canonicalize(); !s.ok()) return s;
   return results;
 }
 
 std::string DescribeStats(const DriverStats& s) {
   std::string text = absl::StrCat(
-      s.sessions, " sessions (", s.sampled_sessions, " sampled, ",
-      s.sessions - s.sampled_sessions, " real) in ",
+      s.sessions, " sessions",
+      s.pre_period_sessions > 0 ? absl::StrCat(" + ", s.pre_period_sessions, " pre-period") : "",
+      " (", s.sampled_sessions, " sampled, ",
+      s.sessions + s.pre_period_sessions - s.sampled_sessions, " real) in ",
       static_cast<int64_t>(std::lround(s.wall_seconds * 10)) / 10.0, " s; calls ",
       s.calls, " (retries ", s.retries, "), harness errors ", s.harness_errors,
       "; failed calls by code:");
@@ -218,6 +244,7 @@ std::string DescribeStats(const DriverStats& s) {
 
 std::string DriverStatsToJson(const DriverStats& s) {
   nlohmann::json j = {{"sessions", s.sessions},
+                      {"pre_period_sessions", s.pre_period_sessions},
                       {"sampled_sessions", s.sampled_sessions},
                       {"calls", s.calls},
                       {"retries", s.retries},

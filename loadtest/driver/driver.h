@@ -51,7 +51,8 @@ struct DriverOptions {
 };
 
 struct DriverStats {
-  uint64_t sessions = 0;         // planned = records written
+  uint64_t sessions = 0;         // experiment sessions planned = records written
+  uint64_t pre_period_sessions = 0;  // pre-period sessions run (covariates only)
   uint64_t calls = 0;            // RunSession calls made, retries included
   uint64_t retries = 0;          // calls beyond the first of a session
   uint64_t harness_errors = 0;   // sessions whose last call failed

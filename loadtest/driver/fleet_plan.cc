@@ -94,6 +94,9 @@ absl::StatusOr<v1::FleetSpec> ValidateFleetSpec(v1::FleetSpec spec) {
   }
   if (spec.sessions_per_device() == 0) spec.set_sessions_per_device(1);
   if (spec.inferences_per_session() < 1) return bad("inferences_per_session must be >= 1");
+  if (spec.pre_period_sessions() > kMaxPrePeriodSessions) {
+    return bad(absl::StrCat("pre_period_sessions must be in [0, ", kMaxPrePeriodSessions, "]"));
+  }
   if (!(spec.inter_arrival_ms() >= 0) || !std::isfinite(spec.inter_arrival_ms())) {
     return bad("inter_arrival_ms must be >= 0 and finite");
   }
@@ -188,6 +191,26 @@ absl::StatusOr<FleetPlan> ExpandFleet(v1::FleetSpec raw, ShardSpec shard) {
       } else {
         arms = {AssignArm(s.seed(), device_id, s.share_b())};
       }
+      // The pre-period: arm A, seeds of their own, before the experiment's
+      // sessions in the plan.
+      for (uint32_t k = 0; k < s.pre_period_sessions(); ++k) {
+        PlannedSession p;
+        p.device_id = device_id;
+        p.session_index = k;
+        p.arm = Arm::kA;
+        p.device_class = cls;
+        p.pre_period = true;
+        v1::SessionSpec& spec_out = p.spec;
+        spec_out.set_arm(s.arm_a());
+        spec_out.set_device_class(cls);
+        spec_out.set_seed(MixSeed(MixSeed(device_seed, kPrePeriodStream), k));
+        spec_out.set_device_seed(device_seed);
+        spec_out.set_inferences(s.inferences_per_session());
+        spec_out.set_inter_arrival_ms(s.inter_arrival_ms());
+        spec_out.set_execution_mode(real ? v1::EXECUTION_MODE_REAL : v1::EXECUTION_MODE_SAMPLED);
+        spec_out.set_session_id(absl::StrCat("d", device_id, ".pre", k, ".A"));
+        plan.sessions.push_back(std::move(p));
+      }
       for (uint32_t k = 0; k < s.sessions_per_device(); ++k) {
         for (Arm arm : arms) {
           PlannedSession p;
@@ -199,6 +222,7 @@ absl::StatusOr<FleetPlan> ExpandFleet(v1::FleetSpec raw, ShardSpec shard) {
           spec_out.set_arm(arm == Arm::kA ? s.arm_a() : s.arm_b());
           spec_out.set_device_class(cls);
           spec_out.set_seed(MixSeed(device_seed, k));
+          spec_out.set_device_seed(device_seed);
           spec_out.set_inferences(s.inferences_per_session());
           spec_out.set_inter_arrival_ms(s.inter_arrival_ms());
           spec_out.set_execution_mode(real ? v1::EXECUTION_MODE_REAL

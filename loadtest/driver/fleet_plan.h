@@ -5,7 +5,11 @@
 // numbered 0..devices-1 class by class (population order, largest-remainder
 // counts), each device's seed is MixSeed(spec seed, device id), and session
 // k of a device uses MixSeed(device seed, k) on both arms (paired) or on the
-// arm AssignArm(seed, device id, share_b) gives it (hashed). A shard keeps
+// arm AssignArm(seed, device id, share_b) gives it (hashed); every session
+// of a device carries its device seed (SessionSpec.device_seed: the same
+// emulated device, with its own speed draw, on both arms). A device's
+// pre-period sessions (FleetSpec.pre_period_sessions) run on arm A with
+// seeds MixSeed(MixSeed(device seed, kPrePeriodStream), k). A shard keeps
 // the devices ShardSpec::Contains, so shards partition the unsharded plan.
 // The spec digest in ExperimentInfo leaves out `arrival` (scheduling only,
 // never the figures), so shards may run with different concurrency.
@@ -34,6 +38,9 @@ struct PlannedSession {
   uint32_t session_index = 0;
   Arm arm = Arm::kA;
   std::string device_class;
+  // A pre-period session (arm A, before treatment): its result is the
+  // device's covariate, not an experiment record.
+  bool pre_period = false;
   v1::SessionSpec spec;  // what RunSession gets
 };
 
@@ -47,6 +54,11 @@ struct FleetPlan {
 // Largest `devices` of a fleet spec (far beyond what a driver can expand;
 // keeps device counts exact in double arithmetic).
 constexpr uint64_t kMaxDevices = 1000ull * 1000 * 1000;
+// Largest FleetSpec.pre_period_sessions.
+constexpr uint32_t kMaxPrePeriodSessions = 100;
+// Seed stream of the pre-period sessions.
+constexpr uint64_t kPrePeriodStream = 0x7072'6570'6572'696FULL;  // "preperio"
+
 
 // Parses a FleetSpec textproto file / text.
 absl::StatusOr<v1::FleetSpec> ReadFleetSpecFile(const std::string& path);

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "loadtest/report/format.h"
+#include "loadtest/report/session_means.h"
 #include "loadtest/stats/power.h"
 #include "loadtest/stats/random.h"
 #include "loadtest/stats/stratified.h"
@@ -393,12 +394,13 @@ Report Analyze(const FleetAggregate& fleet, const AnalysisOptions& requested) {
                             " sessions, p = " + FormatNumber(s.srm.p_value));
     }
     s.verdict = Verdict::kNeutral;
+    const std::map<std::string, double>* weights =
+        overall && options.stratify && fleet.scopes.size() > 1 ? &report.strata_weights
+                                                               : nullptr;
     for (Metric metric : kAllMetrics) {
-      s.metrics.push_back(AnalyzeMetric(
-          fleet, scope, metric, options, claim,
-          overall && options.stratify && fleet.scopes.size() > 1
-              ? &report.strata_weights
-              : nullptr));
+      s.metrics.push_back(AnalyzeMetric(fleet, scope, metric, options, claim, weights));
+      s.metrics.back().session_mean =
+          AnalyzeSessionMeans(fleet, scope, metric, weights, options.confidence);
       const MetricReport& m = s.metrics.back();
       s.verdict = WorseVerdict(s.verdict, m.verdict);
       if (m.verdict == Verdict::kRegression) regressions.push_back(Reason(s, m));

@@ -69,6 +69,24 @@ Json MetricJson(const MetricReport& m) {
     }
     j["pooled"] = std::move(pooled);
   }
+  if (m.session_mean.present) {
+    const SessionMeanReport& sm = m.session_mean;
+    Json adjusted = Json::array();
+    for (const AdjustedMeanChange& a : sm.adjusted) {
+      Json one = {{"covariate", a.covariate}};
+      one.update(Interval(a.change.estimate, a.change.lower, a.change.upper));
+      one["log_std_error"] = Number(a.change.log_std_error);
+      one["variance_ratio"] = Number(a.variance_ratio);
+      adjusted.push_back(std::move(one));
+    }
+    Json unadjusted =
+        Interval(sm.unadjusted.estimate, sm.unadjusted.lower, sm.unadjusted.upper);
+    unadjusted["log_std_error"] = Number(sm.unadjusted.log_std_error);
+    j["session_mean"] = {{"units", {{"A", sm.units_a}, {"B", sm.units_b}}},
+                         {"unadjusted", sm.adjusted.empty() ? Json(nullptr) : unadjusted},
+                         {"adjusted", std::move(adjusted)}};
+    if (!sm.note.empty()) j["session_mean"]["note"] = sm.note;
+  }
   if (!m.quantiles.empty()) {
     j["rank_test"] = {
         {"name", m.rank_test},

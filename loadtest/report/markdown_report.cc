@@ -240,6 +240,35 @@ std::string RenderMarkdownReport(const Report& report) {
     md << "\n";
   }
 
+  // Variance reduction (secondary figures): the fleet row of each metric.
+  bool any_adjusted = false;
+  for (const MetricReport& m : report.scopes.front().metrics) {
+    any_adjusted = any_adjusted || m.session_mean.present;
+  }
+  if (any_adjusted) {
+    md << "\nChange of the per-session geometric mean, `overall`, "
+       << FormatNumber(100 * o.confidence)
+       << " % intervals (secondary; the verdict is on the quantiles), unadjusted "
+          "and adjusted for covariates known before treatment (CUPED):";
+    for (const MetricReport& m : report.scopes.front().metrics) {
+      const SessionMeanReport& sm = m.session_mean;
+      if (!sm.present) continue;
+      md << " " << MetricName(m.metric);
+      if (!sm.adjusted.empty()) {
+        md << " unadjusted " << FormatSignedPercent(sm.unadjusted.estimate) << " "
+           << FormatPercentInterval(sm.unadjusted.lower, sm.unadjusted.upper);
+      }
+      for (const AdjustedMeanChange& a : sm.adjusted) {
+        md << ", by " << a.covariate << " " << FormatSignedPercent(a.change.estimate) << " "
+           << FormatPercentInterval(a.change.lower, a.change.upper) << " (variance × "
+           << FormatNumber(a.variance_ratio) << ")";
+      }
+      if (!sm.note.empty()) md << " (" << sm.note << ")";
+      md << ";";
+    }
+    md << "\n";
+  }
+
   md << "\n### ANR, OOM-kill and stack-failure rates (device sessions, "
         "Wilson "
      << FormatNumber(100 * o.confidence) << " % intervals)\n\n"

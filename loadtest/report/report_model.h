@@ -106,6 +106,34 @@ struct QuantileRow {
   int64_t units_to_decide = 0;
 };
 
+// Relative change B/A - 1 of the geometric mean of the per-session values
+// (log scale difference of means, stats/cuped.h), with its normal interval
+// at the report's confidence.
+struct MeanChange {
+  double estimate = 0, lower = 0, upper = 0;
+  double log_std_error = 0;  // of the difference of mean logs
+};
+
+// The same change adjusted for one pre-treatment covariate (CUPED within
+// strata): "device_time_factor" (the emulator's per-device speed draw) or
+// "pre_period" (the device's pre-period median steady latency on arm A);
+// x = log of the covariate.
+struct AdjustedMeanChange {
+  std::string covariate;
+  MeanChange change;
+  double variance_ratio = 0;  // adjusted / unadjusted variance
+};
+
+// Variance reduction of one metric in one scope (report/session_means.h).
+// Present only when the records carry a covariate.
+struct SessionMeanReport {
+  bool present = false;
+  int64_t units_a = 0, units_b = 0;  // sessions with a value
+  MeanChange unadjusted;             // the plain figure, same sessions
+  std::vector<AdjustedMeanChange> adjusted;
+  std::string note;  // why a present covariate could not be used
+};
+
 struct MetricReport {
   Metric metric = Metric::kLoadTime;
   int64_t n_a = 0, n_b = 0;  // Observations.
@@ -126,6 +154,9 @@ struct MetricReport {
   std::vector<QuantileComparison> pooled;
   // Why the overall scope could not be stratified, if it could not.
   std::string stratify_note;
+  // Covariate-adjusted change of the per-session geometric mean (secondary
+  // figure; the verdict stays on the quantiles).
+  SessionMeanReport session_mean;
   Verdict verdict = Verdict::kInconclusive;
   // Empirical CDF for charts: (probability, value) per arm.
   std::vector<std::pair<double, double>> cdf_a, cdf_b;

@@ -49,6 +49,12 @@ void AddSample(Metric m, double value, uint32_t unit, ArmAggregate* arm) {
 
 void AddRecord(const SessionRecord& r, uint32_t unit, ArmAggregate* arm) {
   ++arm->sessions;
+  if (arm->unit_device_time_factor.size() <= unit) {
+    arm->unit_device_time_factor.resize(unit + 1, 0.0);
+    arm->unit_pre_period_us.resize(unit + 1, -1);
+  }
+  arm->unit_device_time_factor[unit] = r.device_time_factor;
+  arm->unit_pre_period_us[unit] = r.pre_period_us;
   arm->retries += r.retries;
   if (r.outcome == Outcome::kStackError || r.outcome == Outcome::kHarnessError) {
     const std::string cause =

@@ -16,7 +16,9 @@
 //  - peak memory: every device session (all outcomes but harness errors);
 //  - ANR rate: device sessions with >= 1 ANR / device sessions;
 //  - OOM rate: OOM-killed sessions / device sessions;
-//  - failure rate: stack-error sessions / device sessions.
+//  - failure rate: stack-error sessions / device sessions;
+//  - covariates (device time factor, pre-period latency): per unit, from
+//    its record.
 // Harness errors count only in `sessions` and `errors_by_cause`.
 //
 // Value type, immutable after Aggregate() returns; safe to read from many
@@ -61,6 +63,11 @@ struct ArmAggregate {
   std::array<std::vector<std::pair<uint32_t, double>>, kMetricCount>
       unit_values;
   uint32_t units = 0;  // Size of this arm's unit space.
+  // Covariates of each unit, indexed by unit (SessionRecord's
+  // device_time_factor and pre_period_us; 0 / -1 where unknown). Sized to
+  // the largest unit seen plus one.
+  std::vector<double> unit_device_time_factor;
+  std::vector<int64_t> unit_pre_period_us;
 
   int64_t sessions = 0;  // All records, any outcome.
   int64_t ok = 0;

@@ -1,5 +1,6 @@
 #include "loadtest/results/results_json.h"
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -26,6 +27,12 @@ Json SessionToJson(const SessionRecord& r) {
   j["peak_memory_bytes"] = r.peak_memory_bytes;
   j["anr"] = r.anr_count;
   j["frames"] = {r.slow_frames, r.frozen_frames, r.total_frames};
+  if (r.device_time_factor > 0 || r.pre_period_us >= 0) {
+    Json c = Json::object();
+    if (r.device_time_factor > 0) c["device_time_factor"] = r.device_time_factor;
+    if (r.pre_period_us >= 0) c["pre_period_us"] = r.pre_period_us;
+    j["covariates"] = c;
+  }
   return j;
 }
 
@@ -58,6 +65,19 @@ SessionRecord SessionFromJson(const Json& j) {
   r.slow_frames = frames[0].get<uint32_t>();
   r.frozen_frames = frames[1].get<uint32_t>();
   r.total_frames = frames[2].get<uint32_t>();
+  if (j.contains("covariates")) {
+    const Json& c = j["covariates"];
+    if (c.contains("device_time_factor")) {
+      r.device_time_factor = c["device_time_factor"].get<double>();
+      if (!(r.device_time_factor > 0 && std::isfinite(r.device_time_factor))) {
+        throw std::invalid_argument("covariates.device_time_factor must be > 0 and finite");
+      }
+    }
+    if (c.contains("pre_period_us")) {
+      r.pre_period_us = c["pre_period_us"].get<int64_t>();
+      if (r.pre_period_us < 0) throw std::invalid_argument("covariates.pre_period_us must be >= 0");
+    }
+  }
   return r;
 }
 

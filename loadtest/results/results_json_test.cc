@@ -47,6 +47,19 @@ TEST(ResultsJsonTest, RejectsMalformedInput) {
   std::string short_load = good;
   short_load.replace(short_load.find("[1,2,3]"), 7, "[1,2]");
   EXPECT_FALSE(ResultSetFromJson(head + short_load + "]}").ok());
+  // Covariates are optional; present, they must be in range.
+  const std::string with_covariates =
+      good.substr(0, good.size() - 1) +
+      R"(,"covariates":{"device_time_factor":1.25,"pre_period_us":4000}})";
+  absl::StatusOr<ResultSet> cov = ResultSetFromJson(head + with_covariates + "]}");
+  ASSERT_TRUE(cov.ok()) << cov.status();
+  EXPECT_EQ(cov->records()[0].device_time_factor, 1.25);
+  EXPECT_EQ(cov->records()[0].pre_period_us, 4000);
+  for (const char* bad : {R"("device_time_factor":0})", R"("device_time_factor":-1})",
+                          R"("pre_period_us":-5})"}) {
+    const std::string text = good.substr(0, good.size() - 1) + ",\"covariates\":{" + bad + "}";
+    EXPECT_FALSE(ResultSetFromJson(head + text + "]}").ok()) << bad;
+  }
   EXPECT_FALSE(ReadResultSetFile("/nonexistent/results.json").ok());
 }
 

@@ -54,7 +54,9 @@ bool operator==(const SessionRecord& a, const SessionRecord& b) {
          a.peak_memory_bytes == b.peak_memory_bytes &&
          a.anr_count == b.anr_count && a.slow_frames == b.slow_frames &&
          a.frozen_frames == b.frozen_frames &&
-         a.total_frames == b.total_frames;
+         a.total_frames == b.total_frames &&
+         a.device_time_factor == b.device_time_factor &&
+         a.pre_period_us == b.pre_period_us;
 }
 
 bool CanonicalLess(const SessionRecord& a, const SessionRecord& b) {

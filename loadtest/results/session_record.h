@@ -73,6 +73,13 @@ struct SessionRecord {
   uint32_t frozen_frames = 0;
   uint32_t total_frames = 0;
 
+  // Covariates known before treatment (variance reduction, stats/cuped.h):
+  // the device's compute-time factor as the emulator drew it (0: unknown),
+  // and the median steady latency of the device's pre-period sessions on
+  // arm A (-1: no pre-period).
+  double device_time_factor = 0;
+  int64_t pre_period_us = -1;
+
   int64_t LoadTotalUs() const {
     return load_read_us + load_parse_us + load_init_us;
   }

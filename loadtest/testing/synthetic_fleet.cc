@@ -56,6 +56,7 @@ SessionRecord MakeSession(const SyntheticFleetOptions& o, uint64_t device,
   r.session_index = session;
   r.arm = arm;
   r.device_class = cls.name;
+  r.device_time_factor = speed;  // known before treatment, as the emulator's
   if (rng.NextDouble() < o.harness_error_rate) {
     r.outcome = Outcome::kHarnessError;
     r.error_cause = "UNAVAILABLE";

@@ -4,8 +4,8 @@
 // and `edgefleet-loadtest synth` to try the reports without a server. The
 // numbers are illustrative, not calibrated device figures.
 //
-// Model, per device d (class by population share, a persistent speed factor)
-// and session s: a session factor (thermal state) shared by both arms, then
+// Model, per device d (class by population share, a persistent speed factor,
+// recorded as the records' device_time_factor covariate) and session s: a session factor (thermal state) shared by both arms, then
 // per-inference host noise drawn separately per arm, with occasional
 // heavy-tailed preemptions. Paired designs therefore have the correlation a
 // real paired run has, and an A/A run is not trivially identical. Every

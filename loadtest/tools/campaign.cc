@@ -89,7 +89,30 @@ struct Tally {
   std::map<double, double> rel_sum;
   int claims_elsewhere = 0;
   int looks_sum = 0;
+  // A/A runs, overall steady latency's per-session geometric-mean change
+  // by estimator ("unadjusted" or the covariate): runs, sum of squared
+  // estimates (A/A: the true change is 0), CI widths, CIs containing 0,
+  // reported variance ratios.
+  struct MeanTally {
+    int runs = 0;
+    double sum_sq = 0, width_sum = 0, ratio_sum = 0;
+    int contains0 = 0;
+  };
+  std::map<std::string, MeanTally> session_mean;
 };
+
+void TallyMean(const std::string& name, const MeanChange& c, double ratio, Tally* t) {
+  Tally::MeanTally& m = t->session_mean[name];
+  ++m.runs;
+  m.sum_sq += c.estimate * c.estimate;
+  m.width_sum += c.upper - c.lower;
+  m.ratio_sum += ratio;
+  m.contains0 += c.lower <= 0 && c.upper >= 0;
+}
+
+Json ChangeJson(const MeanChange& c) {
+  return {{"rel", c.estimate}, {"lower", c.lower}, {"upper", c.upper}};
+}
 
 constexpr double kPs[3] = {0.5, 0.9, 0.99};
 
@@ -153,6 +176,21 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o,
       Json rows = Json::object();
       for (double p : kPs) rows["p" + FormatNumber(100 * p)] = RowJson(Row(steady, p));
       line["overall_steady"] = rows;
+      const SessionMeanReport& sm = steady.session_mean;
+      if (sm.present && !sm.adjusted.empty()) {
+        Json mean = {{"unadjusted", ChangeJson(sm.unadjusted)}};
+        for (const AdjustedMeanChange& a : sm.adjusted) {
+          mean[a.covariate] = ChangeJson(a.change);
+          mean[a.covariate]["variance_ratio"] = a.variance_ratio;
+        }
+        line["overall_steady_session_mean"] = mean;
+        if (kind.target.empty()) {
+          TallyMean("unadjusted", sm.unadjusted, 1.0, &t);
+          for (const AdjustedMeanChange& a : sm.adjusted) {
+            TallyMean(a.covariate, a.change, a.variance_ratio, &t);
+          }
+        }
+      }
       for (const QuantileComparison& q : steady.pooled) {
         if (q.p == 0.5) {
           line["pooled_steady_p50"] = q.rel;
@@ -263,6 +301,27 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o,
   }
   md << "\nPooled (secondary) overall steady p50: worst abs change "
      << FormatPercent(aa.worst_pooled_p50) << ".\n\n";
+  if (!aa.session_mean.empty()) {
+    const Tally::MeanTally& plain = aa.session_mean.at("unadjusted");
+    const double plain_var = plain.runs ? plain.sum_sq / plain.runs : 0;
+    md << "Variance reduction, overall steady latency (change of the per-session "
+          "geometric mean, stats/cuped.h):\n\n"
+       << "| estimator | runs | A/A RMS change | variance vs unadjusted | mean CI width "
+          "| CI width vs unadjusted | CI contains 0 | mean reported variance ratio |\n"
+          "|---|---|---|---|---|---|---|---|\n";
+    for (const auto& [name, m] : aa.session_mean) {
+      const double var = m.runs ? m.sum_sq / m.runs : 0;
+      const double width = m.runs ? m.width_sum / m.runs : 0;
+      const double plain_width = plain.runs ? plain.width_sum / plain.runs : 0;
+      md << "| " << name << " | " << m.runs << " | " << FormatPercent(std::sqrt(var))
+         << " | " << FormatNumber(plain_var > 0 ? var / plain_var : NAN) << " | "
+         << FormatPercent(width) << " | "
+         << FormatNumber(plain_width > 0 ? width / plain_width : NAN) << " | "
+         << Rate(m.contains0, m.runs) << " | "
+         << FormatNumber(m.runs ? m.ratio_sum / m.runs : NAN) << " |\n";
+    }
+    md << "\n";
+  }
   if (kinds.size() > 1) {
     md << "### Injected slowdowns (arm B = arm A × (1 + X) device compute time)\n\n"
        << "| X | target | runs | regression verdict (power) | p50 CI above 0 | "

@@ -17,14 +17,17 @@ absl::StatusOr<ExperimentOutcome> RunExperiment(const FleetPlan& plan,
   // Information fraction of look k: the share of the planned sessions in
   // the first k groups.
   std::vector<double> sessions(looks, 0.0);
+  double experiment_sessions = 0;  // the pre-period's are not information
   for (const PlannedSession& s : plan.sessions) {
+    if (s.pre_period) continue;
+    ++experiment_sessions;
     ++sessions[looks == 1 ? 0 : LookOfDevice(plan.info.seed, s.device_id, looks)];
   }
   std::vector<double> fractions;
   double run = 0;
   for (double n : sessions) {
     run += n;
-    fractions.push_back(run / plan.sessions.size());
+    fractions.push_back(run / experiment_sessions);
   }
   for (size_t k = 1; k < fractions.size(); ++k) {
     if (!(fractions[k] > fractions[k - 1]) || !(fractions[0] > 0)) {
@@ -50,6 +53,7 @@ absl::StatusOr<ExperimentOutcome> RunExperiment(const FleetPlan& plan,
     for (const SessionRecord& r : part->records()) out.results.Add(r);
     if (absl::Status s = out.results.Canonicalize(); !s.ok()) return s;
     out.stats.sessions += stats.sessions;
+    out.stats.pre_period_sessions += stats.pre_period_sessions;
     out.stats.calls += stats.calls;
     out.stats.retries += stats.retries;
     out.stats.harness_errors += stats.harness_errors;

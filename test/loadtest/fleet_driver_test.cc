@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -266,6 +267,75 @@ TEST_F(FleetDriverTest, HashedDesignRunsAndReports) {
   EXPECT_EQ(stats["sessions"].get<uint64_t>(), 80u);
   EXPECT_EQ(stats["harness_errors"].get<uint64_t>(), 0u);
   EXPECT_TRUE(std::filesystem::exists(base + "/report.html"));
+}
+
+// Covariates through the server: a class whose devices differ in speed
+// (test_device_variation, speed_sigma 0.2) beside one whose devices do not,
+// a pre-period of one session, an A/A run. Every record carries its
+// device's draw and pre-period median; the report adjusts the per-session
+// geometric mean for each and the adjusted intervals are narrower.
+TEST_F(FleetDriverTest, CovariatesReachTheRecordsAndNarrowTheMeanChange) {
+  const std::string base = testing::MakeTempDir();
+  absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(kTinySpec);
+  ASSERT_TRUE(spec.ok());
+  spec->set_assignment(v1::ASSIGNMENT_HASHED);
+  spec->set_arm_a("small_cnn.edgefleet");
+  spec->set_arm_b("small_cnn.edgefleet");
+  spec->clear_population();
+  v1::ClassShare* varied = spec->add_population();
+  varied->set_device_class("test_device_variation");
+  varied->set_share(3);
+  v1::ClassShare* alike = spec->add_population();
+  alike->set_device_class("mid_android");
+  alike->set_share(1);
+  spec->set_devices(120);
+  spec->set_sessions_per_device(1);
+  spec->set_pre_period_sessions(1);
+  spec->mutable_sampled()->set_real_devices(0);
+  std::string text;
+  ASSERT_TRUE(google::protobuf::TextFormat::PrintToString(*spec, &text));
+  std::ofstream(base + "/covariates.textproto") << text;
+  std::string out;
+  const int code = Cli({"run", "--spec=" + base + "/covariates.textproto",
+                        "--server=" + server_->address(), "--out-dir=" + base,
+                        "--progress=off", "--replicates=200", "--threads=2"},
+                       &out);
+  ASSERT_NE(code, 1) << out;
+  absl::StatusOr<ResultSet> results = ReadResultSetFile(base + "/results.json");
+  ASSERT_TRUE(results.ok()) << results.status();
+  ASSERT_EQ(results->records().size(), 120u);  // pre-period sessions are not records
+  std::set<double> factors;
+  for (const SessionRecord& r : results->records()) {
+    EXPECT_GT(r.pre_period_us, 0) << r.device_id;
+    if (r.device_class == "mid_android") {
+      EXPECT_EQ(r.device_time_factor, 1.0);
+    } else {
+      EXPECT_GT(r.device_time_factor, 0.3);
+      EXPECT_LT(r.device_time_factor, 3.0);
+      factors.insert(r.device_time_factor);
+    }
+  }
+  EXPECT_EQ(factors.size(), 90u);  // one draw per device
+  const nlohmann::json stats =
+      nlohmann::json::parse(ReadText(base + "/results.driver.json"));
+  EXPECT_EQ(stats["sessions"].get<uint64_t>(), 120u);
+  EXPECT_EQ(stats["pre_period_sessions"].get<uint64_t>(), 120u);
+  const nlohmann::json report = nlohmann::json::parse(ReadText(base + "/report.json"));
+  const nlohmann::json& overall = report["scopes"][0];
+  ASSERT_EQ(overall["name"], "overall");
+  const nlohmann::json& steady = overall["metrics"][2];
+  ASSERT_EQ(steady["metric"], "steady_latency");
+  const nlohmann::json& mean = steady["session_mean"];
+  ASSERT_EQ(mean["adjusted"].size(), 2u) << mean.dump();
+  const double width = mean["unadjusted"]["upper"].get<double>() -
+                       mean["unadjusted"]["lower"].get<double>();
+  for (const nlohmann::json& a : mean["adjusted"]) {
+    printf("%s: unadjusted %s, adjusted %s\n", a["covariate"].get<std::string>().c_str(),
+           mean["unadjusted"].dump().c_str(), a.dump().c_str());
+    EXPECT_LT(a["variance_ratio"].get<double>(), 0.5) << a.dump();
+    EXPECT_LT(a["upper"].get<double>() - a["lower"].get<double>(), 0.75 * width) << a.dump();
+  }
+  EXPECT_NE(ReadText(base + "/report.md").find("by device_time_factor"), std::string::npos);
 }
 
 // Writes `spec` as a textproto in a fresh directory; returns its path.

@@ -9,6 +9,7 @@
 
 #include "gtest/gtest.h"
 #include "loadtest/driver/progress.h"
+#include "loadtest/stats/random.h"
 
 namespace edgefleet {
 namespace loadtest {
@@ -141,6 +142,31 @@ TEST(FleetPlanTest, HashedDesignRunsEachDeviceOnOneArm) {
   for (const PlannedSession& p : plan->sessions) on_b += p.arm == Arm::kB;
   EXPECT_GT(on_b, 120u);
   EXPECT_LT(on_b, 280u);
+}
+
+TEST(FleetPlanTest, PrePeriodRunsOnArmAWithSeedsOfItsOwn) {
+  v1::FleetSpec spec = TinySpec();
+  spec.set_assignment(v1::ASSIGNMENT_HASHED);
+  spec.set_pre_period_sessions(2);
+  absl::StatusOr<FleetPlan> plan = ExpandFleet(spec, ShardSpec{});
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  // 12 devices: 2 pre-period sessions each, then their 2 experiment sessions.
+  ASSERT_EQ(plan->sessions.size(), 12u * (2 + 2));
+  std::set<uint64_t> seeds;
+  for (const PlannedSession& p : plan->sessions) {
+    const uint64_t device_seed = MixSeed(spec.seed(), p.device_id);
+    EXPECT_EQ(p.spec.device_seed(), device_seed);  // one device, every session
+    EXPECT_TRUE(seeds.insert(p.spec.seed()).second) << "seed reused";
+    if (p.pre_period) {
+      EXPECT_EQ(p.arm, Arm::kA);
+      EXPECT_EQ(p.spec.arm(), spec.arm_a());
+    } else {
+      EXPECT_EQ(p.spec.seed(), MixSeed(device_seed, p.session_index));
+    }
+  }
+  spec.set_pre_period_sessions(kMaxPrePeriodSessions + 1);
+  const absl::Status too_many = ValidateFleetSpec(spec).status();
+  EXPECT_NE(too_many.message().find("pre_period_sessions"), std::string::npos) << too_many;
 }
 
 TEST(FleetPlanTest, RejectsBadSpecs) {

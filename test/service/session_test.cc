@@ -196,6 +196,48 @@ TEST(SessionTest, MainThreadLoadLongerThanTheAnrTimeoutIsAnAnr) {
   EXPECT_EQ(phone.anr_count(), 0u);
 }
 
+// A class with DeviceVariation: a device's compute-time factor follows its
+// device_seed (whatever the session seed and the arm), is returned, and
+// scales its compute times; a class without it returns exactly 1.
+TEST(SessionTest, DeviceSpeedDrawFollowsTheDeviceSeed) {
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(Flags())) << server.log();
+  auto run = [&](uint64_t device_seed, uint64_t seed) {
+    v1::SessionSpec spec = Spec("small_cnn.edgefleet", "test_device_variation", seed, 12);
+    spec.set_device_seed(device_seed);
+    spec.set_execution_mode(v1::EXECUTION_MODE_SAMPLED);
+    const v1::SessionResult r = RunSession(server, spec);
+    EXPECT_EQ(r.outcome(), v1::SESSION_OUTCOME_OK) << r.error_message();
+    return r;
+  };
+  const v1::SessionResult d1 = run(101, 5), d1_again = run(101, 6), d2 = run(202, 5);
+  printf("device factors: %.4f %.4f %.4f\n", d1.device_time_factor(),
+         d1_again.device_time_factor(), d2.device_time_factor());
+  EXPECT_EQ(d1.device_time_factor(), d1_again.device_time_factor());
+  EXPECT_NE(d1.device_time_factor(), d2.device_time_factor());
+  EXPECT_GT(d1.device_time_factor(), 0.3);
+  EXPECT_LT(d1.device_time_factor(), 3.0);
+  // Same session seed (same OS noise), other device: compute times scale
+  // by the ratio of the factors (rounding to microseconds and the slightly
+  // different heat build-up aside).
+  ASSERT_EQ(d1.latency_us_size(), d2.latency_us_size());
+  double sum1 = 0, sum2 = 0;
+  for (int i = 0; i < d1.latency_us_size(); ++i) {
+    sum1 += static_cast<double>(d1.latency_us(i));
+    sum2 += static_cast<double>(d2.latency_us(i));
+  }
+  EXPECT_NEAR(sum2 / sum1, d2.device_time_factor() / d1.device_time_factor(),
+              0.01 * d2.device_time_factor() / d1.device_time_factor());
+  // Without device_seed every session is its own device (drawn from seed).
+  v1::SessionSpec own = Spec("small_cnn.edgefleet", "test_device_variation", 101, 2);
+  own.set_execution_mode(v1::EXECUTION_MODE_SAMPLED);
+  EXPECT_EQ(RunSession(server, own).device_time_factor(), d1.device_time_factor());
+  v1::SessionSpec plain = Spec("small_cnn.edgefleet", "mid_android", 5, 2);
+  plain.set_device_seed(101);
+  plain.set_execution_mode(v1::EXECUTION_MODE_SAMPLED);
+  EXPECT_EQ(RunSession(server, plain).device_time_factor(), 1.0);
+}
+
 TEST(SessionTest, ExperimentStreamsPairedSessions) {
   ServerProcess server;
   ASSERT_TRUE(server.Start(Flags())) << server.log();
