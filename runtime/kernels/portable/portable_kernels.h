@@ -364,6 +364,9 @@ void RandOut(KernelContext& ctx, Span<EValue*> args);
 void RandnOut(KernelContext& ctx, Span<EValue*> args);
 void NativeDropoutOut(KernelContext& ctx, Span<EValue*> args);
 
+// upsample_aa.cc
+void UpsampleBilinear2dAaOut(KernelContext& ctx, Span<EValue*> args);
+
 // max_pool_backward.cc
 void MaxPool2dWithIndicesBackwardGradInput(KernelContext& ctx,
                                            Span<EValue*> args);

@@ -30,7 +30,7 @@ from reduction_cases import copies_fills, norms, reductions
 from reference_cases import cases
 from shape_index_cases import (
     index_copy_distance_ops, max_pool_backward, quantized_add, quantized_token_embedding,
-    shape_ops)
+    shape_ops, upsample_aa)
 
 OUT_PATH = pathlib.Path(__file__).with_name("reference.json")
 
@@ -50,6 +50,7 @@ def main():
     quantized_token_embedding()
     max_pool_backward()
     quantized_add()
+    upsample_aa()
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
     OUT_PATH.write_text(json.dumps(

@@ -476,3 +476,26 @@ def quantized_add():
     error("quantized_add/float", op,
           [a.float(), 0.1, 0, -128, 127, a, 0.1, 0, -128, 127, 0.1, 0, -128, 127,
            OutSpec(torch.int8, [2, 3])])
+
+
+def upsample_aa():
+    op = "_upsample_bilinear2d_aa.out"
+    aa = torch.ops.aten._upsample_bilinear2d_aa
+    x = randn(2, 3, 11, 13)
+    for name, size, align in [("down3", [4, 5], False), ("down_align", [3, 4], True),
+                              ("up", [17, 20], False), ("up_align", [16, 26], True),
+                              ("mixed", [22, 5], False), ("same_width", [5, 13], False)]:
+        case(f"upsample_aa/{name}", op, [x, size, align, None, None, Out(0)],
+             aa(x, size, align, None, None))
+    case("upsample_aa/scales", op, [x, [5, 6], False, 0.5, 0.5, Out(0)],
+         aa(x, [5, 6], False, 0.5, 0.5))
+    case("upsample_aa/channels_last", op,
+         [Layout(x, CHANNELS_LAST), [6, 4], False, None, None, Out(0)],
+         aa(x, [6, 4], False, None, None), out_dim_orders=[CHANNELS_LAST])
+    xd = x.double()
+    case("upsample_aa/float64", op, [xd, [4, 9], False, None, None, Out(0)],
+         aa(xd, [4, 9], False, None, None), rtol=1e-12, atol=1e-13)
+    error("upsample_aa/int", op, [x.long(), [4, 5], False, None, None,
+                                  OutSpec(torch.int64, [2, 3, 4, 5])])
+    error("upsample_aa/zero_size", op, [x, [0, 5], False, None, None,
+                                        OutSpec(torch.float32, [2, 3, 0, 5])])
