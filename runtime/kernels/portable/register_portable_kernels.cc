@@ -338,7 +338,7 @@ const Kernel kPortableKernels[] = {
     Portable("aten::native_dropout.out", NativeDropoutOut, kFloatingDtypes),
     // upsample_aa.cc
     Portable("aten::_upsample_bilinear2d_aa.out", UpsampleBilinear2dAaOut,
-             kFloatingDtypes),
+             kFloatingDtypes | DtypeSet{ScalarType::kByte}),
     // max_pool_backward.cc
     Portable("aten::max_pool2d_with_indices_backward.grad_input",
              MaxPool2dWithIndicesBackwardGradInput, kFloatingDtypes),
