@@ -372,6 +372,8 @@ void MaxPool2dWithIndicesBackwardGradInput(KernelContext& ctx,
                                            Span<EValue*> args);
 
 // quantized_token_embedding.cc: per-token quantization, 8/4/2-bit embeddings
+void ChooseQparamsPerTokenAsymmetricOut(KernelContext& ctx,
+                                        Span<EValue*> args);
 void QuantizePerTokenOut(KernelContext& ctx, Span<EValue*> args);
 void DequantizePerTokenOut(KernelContext& ctx, Span<EValue*> args);
 void EmbeddingByteOut(KernelContext& ctx, Span<EValue*> args);

@@ -343,6 +343,8 @@ const Kernel kPortableKernels[] = {
     Portable("aten::max_pool2d_with_indices_backward.grad_input",
              MaxPool2dWithIndicesBackwardGradInput, kFloatingDtypes),
     // quantized_token_embedding.cc
+    Portable("quantized_decomposed::choose_qparams_per_token_asymmetric.out",
+             ChooseQparamsPerTokenAsymmetricOut, kFloatingDtypes),
     Portable("quantized_decomposed::quantize_per_token.out",
              QuantizePerTokenOut, kFloatingDtypes),
     Portable("quantized_decomposed::dequantize_per_token.out",
