@@ -342,6 +342,14 @@ const Kernel kPortableKernels[] = {
     // max_pool_backward.cc
     Portable("aten::max_pool2d_with_indices_backward.grad_input",
              MaxPool2dWithIndicesBackwardGradInput, kFloatingDtypes),
+    // mixed_matmul.cc
+    Portable("quantized_decomposed::mixed_mm.out", MixedMmOut,
+             kFloatingDtypes),
+    Portable("quantized_decomposed::mixed_linear.out", MixedLinearOut,
+             kFloatingDtypes),
+    // allclose.cc
+    Portable("aten::allclose.out", AllcloseOut, kAllDtypes),
+    Portable("aten::allclose.Tensor", AllcloseTensor, kAllDtypes),
     // quantized_token_embedding.cc
     Portable("quantized_decomposed::choose_qparams_per_token_asymmetric.out",
              ChooseQparamsPerTokenAsymmetricOut, kFloatingDtypes),
