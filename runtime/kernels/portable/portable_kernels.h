@@ -364,11 +364,24 @@ void RandOut(KernelContext& ctx, Span<EValue*> args);
 void RandnOut(KernelContext& ctx, Span<EValue*> args);
 void NativeDropoutOut(KernelContext& ctx, Span<EValue*> args);
 
+// upsample_aa.cc
+void UpsampleBilinear2dAaOut(KernelContext& ctx, Span<EValue*> args);
+
 // max_pool_backward.cc
 void MaxPool2dWithIndicesBackwardGradInput(KernelContext& ctx,
                                            Span<EValue*> args);
 
+// mixed_matmul.cc: weight-only int8 products
+void MixedMmOut(KernelContext& ctx, Span<EValue*> args);
+void MixedLinearOut(KernelContext& ctx, Span<EValue*> args);
+
+// allclose.cc
+void AllcloseOut(KernelContext& ctx, Span<EValue*> args);
+void AllcloseTensor(KernelContext& ctx, Span<EValue*> args);
+
 // quantized_token_embedding.cc: per-token quantization, 8/4/2-bit embeddings
+void ChooseQparamsPerTokenAsymmetricOut(KernelContext& ctx,
+                                        Span<EValue*> args);
 void QuantizePerTokenOut(KernelContext& ctx, Span<EValue*> args);
 void DequantizePerTokenOut(KernelContext& ctx, Span<EValue*> args);
 void EmbeddingByteOut(KernelContext& ctx, Span<EValue*> args);

@@ -1,5 +1,13 @@
 // quantized_decomposed ops of the real runtime's quantized library used by
 // token-level (LLM-style) programs:
+//   choose_qparams_per_token_asymmetric.out  one int8 (s, zp) per row of the
+//                             last dim, as torch's decomposition (XNNPACK's
+//                             rule) in the input's type: s = max(
+//                             (max(hi, 0) - min(lo, 0)) / 255, float32 eps),
+//                             zp = round_half_even(clamp(-128 - min(lo, 0) /
+//                             s or 127 - max(hi, 0) / s, whichever side has
+//                             the smaller error)), s as float64 and zp as
+//                             int64 outputs shaped [..., 1];
 //   quantize_per_token.out    q = clamp(round_half_even(x * (1 / s) + zp),
 //                             qmin, qmax), one (s, zp) per row of the last
 //                             dim, in float32 as torch's decomposition;
@@ -17,26 +25,72 @@
 // Floating outputs are float32 or float64.
 
 #include <cmath>
+#include <limits>
 
 #include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/kernel_args.h"
 #include "runtime/kernels/portable/portable_kernels.h"
-#include "runtime/kernels/portable/strided_loop.h"
 
 namespace edgefleet {
 namespace portable {
 namespace {
 
-// Element `i` (logical row-major order) of `t` as double.
-double ValueAt(const Tensor& t, int64_t i) {
+// The element offset of element `i` (logical row-major order) of `t`.
+int64_t OffsetOf(const Tensor& t, int64_t i) {
   int64_t offset = 0;
   for (int d = t.dim() - 1; d >= 0; --d) {
     offset += (i % t.size(d)) * t.stride(d);
     i /= t.size(d);
   }
+  return offset;
+}
+
+// Element `i` (logical row-major order) of `t` as double.
+double ValueAt(const Tensor& t, int64_t i) {
   return GetLoader<double>(t.dtype())(
       t.data_as<const char>() +
-      offset * static_cast<int64_t>(ElementSize(t.dtype())));
+      OffsetOf(t, i) * static_cast<int64_t>(ElementSize(t.dtype())));
+}
+
+// Stores `v` as element `i` (logical row-major order) of `t`.
+template <typename V>
+void StoreAt(Tensor& t, int64_t i, V v) {
+  GetStorer<V>(t.dtype())(
+      v, t.data_as<char>() +
+             OffsetOf(t, i) * static_cast<int64_t>(ElementSize(t.dtype())));
+}
+
+// torch's _choose_qparams_per_token_asymmetric_impl for row r in T.
+template <typename T>
+void ChooseTokenQparams(const Tensor& in, int64_t r, int64_t width,
+                        Tensor& scale_out, Tensor& zero_point_out) {
+  // torch.amin / amax along the row (NaN propagates).
+  T lo = static_cast<T>(ValueAt(in, r * width)), hi = lo;
+  for (int64_t c = 1; c < width; ++c) {
+    const T x = static_cast<T>(ValueAt(in, r * width + c));
+    if (IsNan(x) || IsNan(lo)) {
+      lo = hi = x + lo;  // NaN
+    } else {
+      lo = x < lo ? x : lo;
+      hi = x > hi ? x : hi;
+    }
+  }
+  // torch.min / torch.max with 0 (NaN propagates through both).
+  const T min_neg = IsNan(lo) || lo < T(0) ? lo : T(0);
+  const T max_pos = IsNan(hi) || hi > T(0) ? hi : T(0);
+  const T eps = static_cast<T>(std::numeric_limits<float>::epsilon());
+  T scale = (max_pos - min_neg) / static_cast<T>(255.0);
+  if (scale < eps) scale = eps;  // clamp(min=eps); NaN stays NaN
+  const T descaled_min = min_neg / scale;
+  const T descaled_max = max_pos / scale;
+  const T from_min_error = T(-128) + descaled_min;
+  const T from_max_error = T(127) + descaled_max;
+  T zp = from_min_error + from_max_error > T(0) ? T(-128) - descaled_min
+                                                : T(127) - descaled_max;
+  if (zp < T(-128)) zp = T(-128);
+  if (zp > T(127)) zp = T(127);
+  StoreAt<double>(scale_out, r, static_cast<double>(scale));
+  StoreAt<int64_t>(zero_point_out, r, Convert<int64_t>(std::nearbyint(zp)));
 }
 
 // Checks the per-token parameters: one per row of `in`'s last dim.
@@ -57,6 +111,55 @@ bool CheckPerToken(KernelArgs& args, const Tensor& in, const Tensor& scales,
 }
 
 }  // namespace
+
+void ChooseQparamsPerTokenAsymmetricOut(KernelContext& ctx,
+                                        Span<EValue*> raw) {
+  KernelArgs args(ctx,
+                  "quantized_decomposed::choose_qparams_per_token_asymmetric.out",
+                  raw, 5);
+  Tensor* in = args.GetTensor(0);
+  const int64_t dtype = args.GetInt(1);
+  Tensor* scale_out = args.GetTensor(2);
+  Tensor* zero_point_out = args.GetTensor(3);
+  if (!args.ok()) return;
+  if (!IsBasicFloating(in->dtype()) || !IsBasicFloating(scale_out->dtype()) ||
+      zero_point_out->dtype() != ScalarType::kLong) {
+    args.Fail(Error::kInvalidArgument,
+              "needs a float32/float64 input, a float32/float64 scale_out and "
+              "an int64 zero_point_out");
+    return;
+  }
+  if (dtype < 0 || dtype > 127 || !IsValidScalarType(static_cast<int>(dtype))) {
+    args.Fail(Error::kInvalidArgument, "invalid dtype %lld",
+              static_cast<long long>(dtype));
+    return;
+  }
+  const int64_t width = in->dim() == 0 ? 1 : in->size(in->dim() - 1);
+  if (width == 0) {
+    args.Fail(Error::kInvalidArgument,
+              "tokens are empty (last dim 0): no min/max to take");
+    return;
+  }
+  const int64_t rows = in->numel() / width;
+  // The input's shape with the last dim 1 ([1] for a 0-d input).
+  int32_t sizes[kMaxTensorRank];
+  const int rank = in->dim() == 0 ? 1 : in->dim();
+  for (int d = 0; d < rank; ++d) {
+    sizes[d] = d + 1 < rank ? in->size(d) : 1;
+  }
+  if (!args.ResizeOut(*scale_out, Span<const int32_t>(sizes, rank),
+                      "scale_out") ||
+      !args.ResizeOut(*zero_point_out, Span<const int32_t>(sizes, rank),
+                      "zero_point_out")) {
+    return;
+  }
+  SwitchFloating(in->dtype(), [&](auto tag) {
+    for (int64_t r = 0; r < rows; ++r) {
+      ChooseTokenQparams<decltype(tag)>(*in, r, width, *scale_out,
+                                        *zero_point_out);
+    }
+  });
+}
 
 void QuantizePerTokenOut(KernelContext& ctx, Span<EValue*> raw) {
   KernelArgs args(ctx, "quantized_decomposed::quantize_per_token.out", raw, 8);
@@ -81,9 +184,6 @@ void QuantizePerTokenOut(KernelContext& ctx, Span<EValue*> raw) {
       !args.ResizeOut(*out, in->sizes(), "out")) {
     return;
   }
-  const StoreFn<int64_t> store = GetStorer<int64_t>(out->dtype());
-  const int64_t out_elem = static_cast<int64_t>(ElementSize(out->dtype()));
-  const StridedView ov = StridedView::Of(*out);
   for (int64_t r = 0; r < rows; ++r) {
     const float inv = 1.0f / static_cast<float>(ValueAt(*scales, r));
     const float zp = static_cast<float>(ValueAt(*zero_points, r));
@@ -93,12 +193,7 @@ void QuantizePerTokenOut(KernelContext& ctx, Span<EValue*> raw) {
       float q = std::nearbyint(x * inv + zp);
       q = q < static_cast<float>(qmin) ? static_cast<float>(qmin) : q;
       q = q > static_cast<float>(qmax) ? static_cast<float>(qmax) : q;
-      int64_t rest = flat, offset = 0;
-      for (int d = ov.dim - 1; d >= 0; --d) {
-        offset += (rest % ov.sizes[d]) * ov.strides[d];
-        rest /= ov.sizes[d];
-      }
-      store(static_cast<int64_t>(q), ov.data + offset * out_elem);
+      StoreAt<int64_t>(*out, flat, static_cast<int64_t>(q));
     }
   }
 }
@@ -130,22 +225,14 @@ void DequantizePerTokenOut(KernelContext& ctx, Span<EValue*> raw) {
       !args.ResizeOut(*out, in->sizes(), "out")) {
     return;
   }
-  const StoreFn<double> store = GetStorer<double>(out->dtype());
-  const int64_t out_elem = static_cast<int64_t>(ElementSize(out->dtype()));
-  const StridedView ov = StridedView::Of(*out);
   for (int64_t r = 0; r < rows; ++r) {
     const float s = static_cast<float>(ValueAt(*scales, r));
     const int64_t zp = static_cast<int64_t>(ValueAt(*zero_points, r));
     for (int64_t c = 0; c < width; ++c) {
       const int64_t flat = r * width + c;
       const int64_t q = static_cast<int64_t>(ValueAt(*in, flat));
-      int64_t rest = flat, offset = 0;
-      for (int d = ov.dim - 1; d >= 0; --d) {
-        offset += (rest % ov.sizes[d]) * ov.strides[d];
-        rest /= ov.sizes[d];
-      }
-      store(static_cast<double>(static_cast<float>(q - zp) * s),
-            ov.data + offset * out_elem);
+      StoreAt<double>(*out, flat,
+                      static_cast<double>(static_cast<float>(q - zp) * s));
     }
   }
 }
@@ -206,9 +293,6 @@ void EmbeddingPacked(KernelArgs& args, int bits, const Tensor& weight,
   }
   const int64_t group_size = width / groups;
   const int64_t n = indices.numel();
-  const StoreFn<double> store = GetStorer<double>(out.dtype());
-  const int64_t out_elem = static_cast<int64_t>(ElementSize(out.dtype()));
-  const StridedView ov = StridedView::Of(out);
   const LoadFn<int64_t> load_w = GetLoader<int64_t>(weight.dtype());
   const int64_t elem_w = static_cast<int64_t>(ElementSize(weight.dtype()));
   for (int64_t i = 0; i < n; ++i) {
@@ -229,13 +313,8 @@ void EmbeddingPacked(KernelArgs& args, int bits, const Tensor& weight,
       const int64_t q = PackedValue(
           weight.data_as<const char>() + row * weight.stride(0) * elem_w,
           weight.stride(1) * elem_w, c, bits, load_w);
-      int64_t rest = i * width + c, offset = 0;
-      for (int d = ov.dim - 1; d >= 0; --d) {
-        offset += (rest % ov.sizes[d]) * ov.strides[d];
-        rest /= ov.sizes[d];
-      }
-      store(static_cast<double>(static_cast<float>(q - zp) * s),
-            ov.data + offset * out_elem);
+      StoreAt<double>(out, i * width + c,
+                      static_cast<double>(static_cast<float>(q - zp) * s));
     }
   }
 }

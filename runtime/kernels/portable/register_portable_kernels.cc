@@ -336,10 +336,23 @@ const Kernel kPortableKernels[] = {
     Portable("aten::rand.out", RandOut, kFloatingDtypes),
     Portable("aten::randn.out", RandnOut, kFloatingDtypes),
     Portable("aten::native_dropout.out", NativeDropoutOut, kFloatingDtypes),
+    // upsample_aa.cc
+    Portable("aten::_upsample_bilinear2d_aa.out", UpsampleBilinear2dAaOut,
+             kFloatingDtypes | DtypeSet{ScalarType::kByte}),
     // max_pool_backward.cc
     Portable("aten::max_pool2d_with_indices_backward.grad_input",
              MaxPool2dWithIndicesBackwardGradInput, kFloatingDtypes),
+    // mixed_matmul.cc
+    Portable("quantized_decomposed::mixed_mm.out", MixedMmOut,
+             kFloatingDtypes),
+    Portable("quantized_decomposed::mixed_linear.out", MixedLinearOut,
+             kFloatingDtypes),
+    // allclose.cc
+    Portable("aten::allclose.out", AllcloseOut, kAllDtypes),
+    Portable("aten::allclose.Tensor", AllcloseTensor, kAllDtypes),
     // quantized_token_embedding.cc
+    Portable("quantized_decomposed::choose_qparams_per_token_asymmetric.out",
+             ChooseQparamsPerTokenAsymmetricOut, kFloatingDtypes),
     Portable("quantized_decomposed::quantize_per_token.out",
              QuantizePerTokenOut, kFloatingDtypes),
     Portable("quantized_decomposed::dequantize_per_token.out",

@@ -149,7 +149,12 @@ class CaseArgs {
  public:
   explicit CaseArgs(const json& c) {
     const json& outputs = c.at("outputs");
-    for (const json& a : c.at("args")) args_.push_back(Build(a, outputs));
+    // A functional op's Out marks its return value, not an argument.
+    const bool functional = c.value("functional", false);
+    for (const json& a : c.at("args")) {
+      EValue* v = Build(a, outputs);
+      if (!(functional && a.contains("out"))) args_.push_back(v);
+    }
     // In-place ops return (and are checked through) an updated argument.
     if (c.contains("inplace")) {
       outs_.push_back(arg_tensors_.at(c["inplace"].get<size_t>()));

@@ -12,6 +12,7 @@
 #include "runtime/kernels/portable/kernel_args.h"
 #include "runtime/kernels/portable/portable_kernels.h"
 #include "runtime/kernels/portable/pool_util.h"
+#include "runtime/kernels/portable/upsample_util.h"
 
 namespace edgefleet {
 namespace portable {
@@ -65,17 +66,6 @@ bool PrepareUpsample(KernelArgs& args, const Tensor& in, bool has_size,
                             static_cast<int32_t>(out_hw[0]),
                             static_cast<int32_t>(out_hw[1])};
   return args.ResizeOut(out, sizes, "out");
-}
-
-// ATen's compute_scales_value / area_pixel_compute_scale.
-template <typename T>
-T SourceScale(int64_t in_size, int64_t out_size, bool align_corners,
-              double scale) {
-  if (align_corners) {
-    return out_size > 1 ? static_cast<T>(in_size - 1) / (out_size - 1) : T(0);
-  }
-  return scale > 0 ? static_cast<T>(1.0 / scale)
-                   : static_cast<T>(in_size) / out_size;
 }
 
 // ATen's nearest_idx.

@@ -16,7 +16,8 @@ file. The torch version used is recorded in the output.
 A case lists the kernel's arguments in schema order. Tensors carry dtype,
 sizes, values in logical (row-major) order and optionally a dim order (the
 test lays the data out accordingly). OUT(k) is the k-th expected output,
-created by the test with that dtype, shape and dim order. Error cases give
+created by the test with that dtype, shape and dim order (for a functional
+op, "functional" cases, it is the return value, not an argument). Error cases give
 the out tensors' dtype and shape instead and expect the kernel to fail.
 """
 
@@ -29,8 +30,8 @@ from elementwise_cases import activations, binary_misc, bitwise, sign_classify, 
 from reduction_cases import copies_fills, norms, reductions
 from reference_cases import cases
 from shape_index_cases import (
-    index_copy_distance_ops, max_pool_backward, quantized_add, quantized_token_embedding,
-    shape_ops)
+    allclose, choose_qparams_per_token, index_copy_distance_ops, mixed_matmuls, max_pool_backward, quantized_add, quantized_token_embedding,
+    shape_ops, upsample_aa)
 
 OUT_PATH = pathlib.Path(__file__).with_name("reference.json")
 
@@ -50,6 +51,10 @@ def main():
     quantized_token_embedding()
     max_pool_backward()
     quantized_add()
+    upsample_aa()
+    choose_qparams_per_token()
+    mixed_matmuls()
+    allclose()
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
     OUT_PATH.write_text(json.dumps(

@@ -104,6 +104,13 @@ def inplace(name, op, args, arg, result, rtol=1e-5, atol=1e-6):
     cases[-1]["inplace"] = arg
 
 
+def functional(name, op, args, result, rtol=1e-5, atol=1e-6):
+    """A functional op (no out argument): Out(0) in args stands for its
+    return value, which the test passes as the return slot only."""
+    case(name, op, args, result, rtol, atol)
+    cases[-1]["functional"] = True
+
+
 def error(name, op, args):
     cases.append({"name": name, "op": op if "::" in op else "aten::" + op,
                   "args": [arg_json(a) for a in args], "outputs": [],

@@ -1,11 +1,12 @@
-"""Cases of the shape, index, padding, distance and quantized-embedding
-kernels (make_reference.py).
+"""Cases of the shape, index, padding, distance, resampling, quantized and
+comparison kernels (make_reference.py).
 """
 
 import torch
 
 from reference_cases import (
-    CHANNELS_LAST, Out, OutSpec, Layout, TensorList, case, inplace, error, randn, randint)
+    CHANNELS_LAST, Out, OutSpec, Layout, TensorList, case, functional, inplace, error, randn,
+    randint)
 
 
 # ------------------------------------------------ shape, index and padding
@@ -476,3 +477,211 @@ def quantized_add():
     error("quantized_add/float", op,
           [a.float(), 0.1, 0, -128, 127, a, 0.1, 0, -128, 127, 0.1, 0, -128, 127,
            OutSpec(torch.int8, [2, 3])])
+
+
+def upsample_aa():
+    op = "_upsample_bilinear2d_aa.out"
+    aa = torch.ops.aten._upsample_bilinear2d_aa
+    x = randn(2, 3, 11, 13)
+    for name, size, align in [("down3", [4, 5], False), ("down_align", [3, 4], True),
+                              ("up", [17, 20], False), ("up_align", [16, 26], True),
+                              ("mixed", [22, 5], False), ("same_width", [5, 13], False),
+                              ("same_height", [11, 4], False), ("one", [1, 1], False),
+                              ("one_align", [1, 2], True)]:
+        case(f"upsample_aa/{name}", op, [x, size, align, None, None, Out(0)],
+             aa(x, size, align, None, None))
+    case("upsample_aa/scales", op, [x, [5, 6], False, 0.5, 0.5, Out(0)],
+         aa(x, [5, 6], False, 0.5, 0.5))
+    case("upsample_aa/channels_last", op,
+         [Layout(x, CHANNELS_LAST), [6, 4], False, None, None, Out(0)],
+         aa(x, [6, 4], False, None, None), out_dim_orders=[CHANNELS_LAST])
+    # Downscaling by more than 2 takes more than 4 taps per axis.
+    big = randn(1, 2, 40, 37)
+    case("upsample_aa/down_many_taps", op, [big, [3, 5], False, None, None, Out(0)],
+         aa(big, [3, 5], False, None, None))
+    case("upsample_aa/empty_batch", op,
+         [randn(0, 3, 5, 5), [2, 3], False, None, None, Out(0)],
+         aa(randn(0, 3, 5, 5), [2, 3], False, None, None))
+    xd = x.double()
+    case("upsample_aa/float64", op, [xd, [4, 9], False, None, None, Out(0)],
+         aa(xd, [4, 9], False, None, None), rtol=1e-12, atol=1e-13)
+    # uint8: ATen's fixed-point weights; 3 channels take its vectorized path
+    # on AVX2 hosts, 5 its generic one. Results must match exactly.
+    img = randint(0, 256, 2, 3, 19, 23, dtype=torch.uint8)
+    img5 = randint(0, 256, 1, 5, 19, 23, dtype=torch.uint8)
+    for name, t, size, align in [("uint8_down", img, [7, 9], False),
+                                 ("uint8_up", img, [25, 31], False),
+                                 ("uint8_align", img, [8, 30], True),
+                                 ("uint8_many_taps", img, [2, 3], False),
+                                 ("uint8_same_height", img, [19, 11], False),
+                                 ("uint8_c5", img5, [7, 40], False)]:
+        case(f"upsample_aa/{name}", op, [t, size, align, None, None, Out(0)],
+             aa(t, size, align, None, None), rtol=0, atol=0)
+    case("upsample_aa/uint8_channels_last", op,
+         [Layout(img, CHANNELS_LAST), [10, 12], False, None, None, Out(0)],
+         aa(img.contiguous(memory_format=torch.channels_last), [10, 12], False, None, None),
+         rtol=0, atol=0, out_dim_orders=[CHANNELS_LAST])
+    error("upsample_aa/int64", op, [x.long(), [4, 5], False, None, None,
+                                    OutSpec(torch.int64, [2, 3, 4, 5])])
+    error("upsample_aa/zero_size", op, [x, [0, 5], False, None, None,
+                                        OutSpec(torch.float32, [2, 3, 0, 5])])
+    error("upsample_aa/rank3", op, [x[0], [4, 5], False, None, None,
+                                    OutSpec(torch.float32, [3, 4, 5])])
+    error("upsample_aa/one_size", op, [x, [4], False, None, None,
+                                       OutSpec(torch.float32, [2, 3, 4, 4])])
+    error("upsample_aa/out_dtype", op, [x, [4, 5], False, None, None,
+                                        OutSpec(torch.float64, [2, 3, 4, 5])])
+    error("upsample_aa/empty_height", op, [randn(1, 3, 0, 5), [4, 5], False, None, None,
+                                           OutSpec(torch.float32, [1, 3, 4, 5])])
+
+
+def choose_qparams_per_token():
+    import torch.ao.quantization.fx._decomposed  # noqa: F401  (registers the op)
+    op = "quantized_decomposed::choose_qparams_per_token_asymmetric.out"
+    choose = torch.ops.quantized_decomposed.choose_qparams_per_token_asymmetric
+    x = randn(2, 3, 8) * 3
+    x[0, 0] = x[0, 0].abs() + 0.5   # all positive: min clamps to 0
+    x[0, 1] = -x[0, 1].abs() - 0.5  # all negative: max clamps to 0
+    x[0, 2] = 0.0                   # all zero: scale is eps
+    x[1, 0, 3] = float("nan")       # NaN propagates to scale and zero point
+    x[1, 1] *= 1000.0
+    for name, t in [("float32", x), ("float64", randn(4, 5).double() * 7),
+                    ("one_token", randn(6)), ("width1", randn(3, 1))]:
+        case(f"choose_qparams_per_token/{name}", op, [t, 1, Out(0), Out(1)],
+             list(choose(t, torch.int8)), rtol=0, atol=0)
+    xc = randn(2, 3, 4, 5)
+    case("choose_qparams_per_token/channels_last", op,
+         [Layout(xc, CHANNELS_LAST), 1, Out(0), Out(1)],
+         list(choose(xc, torch.int8)), rtol=0, atol=0)
+    # A 0-d input is one token; the op's meta shape for it is [1].
+    s = torch.tensor(-2.5)
+    case("choose_qparams_per_token/scalar", op, [s, 1, Out(0), Out(1)],
+         [o.reshape(1) for o in choose(s, torch.int8)], rtol=0, atol=0)
+    error("choose_qparams_per_token/empty_token", op,
+          [randn(2, 0), 1, OutSpec(torch.float64, [2, 1]), OutSpec(torch.int64, [2, 1])])
+    error("choose_qparams_per_token/int_input", op,
+          [randint(-5, 5, 2, 3), 1, OutSpec(torch.float64, [2, 1]),
+           OutSpec(torch.int64, [2, 1])])
+    error("choose_qparams_per_token/zero_point_dtype", op,
+          [randn(2, 3), 1, OutSpec(torch.float64, [2, 1]), OutSpec(torch.float32, [2, 1])])
+    error("choose_qparams_per_token/bad_dtype", op,
+          [randn(2, 3), 99, OutSpec(torch.float64, [2, 1]), OutSpec(torch.int64, [2, 1])])
+
+
+def mixed_matmuls():
+    # Torch has no kernels for these ops; the references are the definition
+    # (runtime/kernels/portable/mixed_matmul.cc) evaluated by torch:
+    # dequantize the int8 weight, then mm / linear.
+    mm = "quantized_decomposed::mixed_mm.out"
+    x = randn(3, 10)
+    w = randint(-128, 128, 10, 4, dtype=torch.int8)
+    s = torch.rand(10) * 0.05 + 0.01
+    zp = randint(-4, 4, 10).float()
+    case("mixed_mm/no_zero_points", mm, [x, w, s, None, Out(0)],
+         x @ (w.float() * s[:, None]))
+    case("mixed_mm/zero_points", mm, [x, w, s, zp, Out(0)],
+         x @ ((w.float() - zp[:, None]) * s[:, None]))
+    case("mixed_mm/weight_column_major", mm, [x, Layout(w, [1, 0]), s, None, Out(0)],
+         x @ (w.float() * s[:, None]))
+    xd, sd = x.double(), s.double()
+    case("mixed_mm/float64", mm, [xd, w, sd, None, Out(0)],
+         xd @ (w.double() * sd[:, None]), rtol=1e-12, atol=1e-12)
+    error("mixed_mm/shape", mm, [x, w[:9], s[:9], None, OutSpec(torch.float32, [3, 4])])
+    error("mixed_mm/weight_uint8", mm, [x, w.to(torch.uint8), s, None,
+                                        OutSpec(torch.float32, [3, 4])])
+    error("mixed_mm/zero_points_shape", mm, [x, w, s, zp[:5], OutSpec(torch.float32, [3, 4])])
+
+    lin = "quantized_decomposed::mixed_linear.out"
+    x = randn(2, 3, 11)
+    w = randint(-128, 128, 5, 11, dtype=torch.int8)
+
+    def dequant(scales, zero_points):
+        # scales [P] or [P, G]: groups of ceil(K / G) along K.
+        if scales.dim() == 1:
+            scales = scales[:, None]
+            zero_points = None if zero_points is None else zero_points[:, None]
+        gs = -(-w.shape[1] // scales.shape[1])
+        idx = torch.arange(w.shape[1]) // gs
+        zpe = 0 if zero_points is None else zero_points[:, idx]
+        return (w.to(scales.dtype) - zpe) * scales[:, idx]
+
+    s1 = torch.rand(5) * 0.05 + 0.01
+    s4 = torch.rand(5, 4) * 0.05 + 0.01   # groups of 3, the last one of 2
+    z4 = randint(-4, 4, 5, 4).float()
+    F = torch.nn.functional
+    case("mixed_linear/per_channel", lin, [x, w, s1, None, None, Out(0)],
+         F.linear(x, dequant(s1, None)))
+    case("mixed_linear/groups", lin, [x, w, s4, None, None, Out(0)],
+         F.linear(x, dequant(s4, None)))
+    case("mixed_linear/groups_zero_points", lin, [x, w, s4, z4, 6, Out(0)],
+         F.linear(x, dequant(s4, z4)))
+    case("mixed_linear/out_float64", lin, [x, w, s1, None, 7, Out(0)],
+         F.linear(x, dequant(s1, None)).double())
+    case("mixed_linear/2d_input", lin, [x[0], w, s1, None, None, Out(0)],
+         F.linear(x[0], dequant(s1, None)))
+    x4 = randn(2, 3, 4, 11)
+    case("mixed_linear/channels_last_input", lin,
+         [Layout(x4, CHANNELS_LAST), w, s1, None, None, Out(0)],
+         F.linear(x4, dequant(s1, None)), out_dim_orders=[None])
+    xd = x.double()
+    sd = s4.double()
+    case("mixed_linear/float64", lin, [xd, w, sd, None, None, Out(0)],
+         F.linear(xd, dequant(sd, None)), rtol=1e-12, atol=1e-12)
+    error("mixed_linear/k_mismatch", lin, [x, w[:, :10], s1, None, None,
+                                           OutSpec(torch.float32, [2, 3, 5])])
+    error("mixed_linear/dtype_mismatch", lin, [x, w, s1, None, 7,
+                                               OutSpec(torch.float32, [2, 3, 5])])
+    error("mixed_linear/too_many_groups", lin, [x, w, torch.rand(5, 12), None, None,
+                                                OutSpec(torch.float32, [2, 3, 5])])
+    error("mixed_linear/scales_dtype", lin, [x, w, s1.double(), None, None,
+                                             OutSpec(torch.float32, [2, 3, 5])])
+
+
+def allclose():
+    out_op, fn_op = "allclose.out", "allclose.Tensor"
+    a = randn(3, 4)
+    near = a + 1e-6
+    far = a.clone()
+    far[1, 2] += 1e-3
+    special = torch.tensor([1.0, float("inf"), float("-inf"), float("nan"), 0.0])
+    special_b = torch.tensor([1.0, float("inf"), float("-inf"), float("nan"), 1e-9])
+    i8 = torch.tensor([100, -128, 5], dtype=torch.int8)
+    i8b = torch.tensor([-100, 0, 5], dtype=torch.int8)
+    i32 = torch.tensor([16777217, 3], dtype=torch.int32)
+    i32b = torch.tensor([16777216, 3], dtype=torch.int32)
+    items = [
+        ("near", a, near, 1e-5, 1e-8, False),
+        ("far", a, far, 1e-5, 1e-8, False),
+        ("far_loose", a, far, 1e-2, 1e-3, False),
+        ("zero_tolerance", a, a.clone(), 0.0, 0.0, False),
+        ("zero_tolerance_near", a, near, 0.0, 0.0, False),
+        ("broadcast", a, a[1:2] * 0 + a[1], 1e-5, 1e-8, False),
+        ("broadcast_equal", a[1:2].expand(3, 4).contiguous(), a[1], 1e-5, 1e-8, False),
+        ("nan", special, special_b, 1e-5, 1e-8, False),
+        ("equal_nan", special, special_b, 1e-5, 1e-8, True),
+        ("inf_mismatch", special, special_b.flip(0), 1e-5, 1e-8, True),
+        ("int8_no_wrap", i8, i8b, 0.0, 60.0, False),
+        ("int8_atol", i8, i8b, 0.0, 200.0, False),
+        ("int32_in_float32", i32, i32b, 0.0, 0.5, False),
+        ("bool", torch.tensor([True, False]), torch.tensor([False, False]), 0.5, 1.0, False),
+        ("bool_exact", torch.tensor([True, False]), torch.tensor([False, False]), 0.0, 0.0, False),
+        ("float64", a.double(), near.double(), 1e-9, 1e-9, False),
+        ("empty", randn(0, 3), randn(0, 3), 1e-5, 1e-8, False),
+    ]
+    for name, x, y, rtol, atol, equal_nan in items:
+        ref = torch.tensor(torch.allclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan))
+        case(f"allclose/{name}", out_op, [x, y, rtol, atol, equal_nan, False, Out(0)], ref)
+    ref = torch.tensor([torch.allclose(a, far)])
+    functional("allclose/functional", fn_op, [a, far, 1e-5, 1e-8, False, True, Out(0)], ref)
+    functional("allclose/functional_near", fn_op, [a, near, 1e-5, 1e-8, False, True, Out(0)],
+               torch.tensor([torch.allclose(a, near)]))
+    error("allclose/dtype_mismatch", out_op, [a, a.double(), 1e-5, 1e-8, False, False,
+                                              OutSpec(torch.bool, [])])
+    error("allclose/shapes", out_op, [a, randn(4, 3), 1e-5, 1e-8, False, False,
+                                      OutSpec(torch.bool, [])])
+    error("allclose/out_float", out_op, [a, a, 1e-5, 1e-8, False, False,
+                                         OutSpec(torch.float32, [])])
+    error("allclose/out_two", out_op, [a, a, 1e-5, 1e-8, False, False,
+                                       OutSpec(torch.bool, [2])])
+    error("allclose/negative_rtol", out_op, [a, a, -1.0, 1e-8, False, False,
+                                             OutSpec(torch.bool, [])])
