@@ -17,7 +17,19 @@ DeviceTimePredictor::DeviceTimePredictor(const ModelRepository* repository,
       profile_path_(std::move(profile_path)),
       profile_(std::move(profile)) {}
 
+std::string DefaultHostProfilePath(const std::string& device_classes) {
+  return device_classes.substr(0, device_classes.find(',')) +
+         "/../device_model/host_profile.textproto";
+}
+
 absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> DeviceTimePredictor::Open(
+    const ModelRepository* repository, const std::string& path) {
+  absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> read = OpenReadOnly(repository, path);
+  if (!read.ok()) return read.status();
+  return std::make_unique<DeviceTimePredictor>(repository, (*read)->profile(), path);
+}
+
+absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> DeviceTimePredictor::OpenReadOnly(
     const ModelRepository* repository, const std::string& path) {
   v1::HostProfile profile;  // ridge_flops_per_byte 0: not measured yet
   if (!path.empty()) {
@@ -28,7 +40,7 @@ absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> DeviceTimePredictor::Open(
       return read.status();
     }
   }
-  return std::make_unique<DeviceTimePredictor>(repository, std::move(profile), path);
+  return std::make_unique<DeviceTimePredictor>(repository, std::move(profile), "");
 }
 
 absl::StatusOr<std::vector<FitPoint>> DeviceTimePredictor::ClassPoints(

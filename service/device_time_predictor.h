@@ -43,6 +43,11 @@ namespace service {
 // The model the classes' `reference` figure is for.
 inline constexpr const char* kReferenceModel = "mobilenet_v2";
 
+// The host profile read when none is named: device_model/host_profile.textproto
+// beside the first of the comma-separated `device_classes` directories (for
+// deploy/device_classes, the committed deploy/device_model/host_profile.textproto).
+std::string DefaultHostProfilePath(const std::string& device_classes);
+
 // A fitted class and one model's costs: what a prediction needs.
 struct ModelOnDevice {
   DeviceFactors factors;
@@ -71,6 +76,10 @@ class DeviceTimePredictor {
   // Reads `path` (a missing file is an empty profile). Errors: INVALID_ARGUMENT
   // for a file that is not a HostProfile.
   static absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> Open(
+      const ModelRepository* repository, const std::string& path);
+  // The same, but `path` is only read: what the profile lacks is measured
+  // and kept in memory, never written back (SaveIfChanged is a no-op).
+  static absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> OpenReadOnly(
       const ModelRepository* repository, const std::string& path);
 
   // The class's own calibration points: its calibration_points, else its

@@ -137,8 +137,9 @@ int PredictMain(const std::vector<std::string>& args) {
   }
   absl::StatusOr<std::unique_ptr<ModelRepository>> repository = ModelRepository::Open(root);
   if (!repository.ok()) return Fail(2, repository.status());
+  const std::string classes_dir = flags->Get("device_classes", "deploy/device_classes");
   absl::StatusOr<std::unique_ptr<DeviceClassRegistry>> classes =
-      DeviceClassRegistry::Create(flags->Get("device_classes", "deploy/device_classes"));
+      DeviceClassRegistry::Create(classes_dir);
   if (!classes.ok()) return Fail(2, classes.status());
   const std::string class_name = flags->Get("device_class", "mid_android");
   const v1::DeviceClass* device = (*classes)->Find(class_name);
@@ -146,8 +147,14 @@ int PredictMain(const std::vector<std::string>& args) {
     return Fail(2, absl::InvalidArgumentError("no device class named " + class_name));
   }
 
+  // Without --host_profile, the one the server reads (the committed
+  // reference host's costs and population prior for deploy/device_classes),
+  // read only: what it lacks is measured for this call and not kept.
+  const std::string profile_path = flags->Get("host_profile");
   absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> predictor =
-      DeviceTimePredictor::Open(repository->get(), flags->Get("host_profile"));
+      profile_path.empty()
+          ? DeviceTimePredictor::OpenReadOnly(repository->get(), DefaultHostProfilePath(classes_dir))
+          : DeviceTimePredictor::Open(repository->get(), profile_path);
   if (!predictor.ok()) return Fail(2, predictor.status());
   const std::vector<std::string> available = (*repository)->ListModels();
   // Models the edgefleet stack can be predicted for: the repository's, and

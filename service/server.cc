@@ -66,11 +66,9 @@ absl::StatusOr<std::unique_ptr<EmulatorParts>> BuildEmulator(const ServerConfig&
       config.calibration_samples);
 
   {
-    const std::string host_profile =
-        !config.host_profile.empty()
-            ? config.host_profile
-            : config.device_classes.substr(0, config.device_classes.find(',')) +
-                  "/../device_model/host_profile.textproto";
+    const std::string host_profile = !config.host_profile.empty()
+                                         ? config.host_profile
+                                         : DefaultHostProfilePath(config.device_classes);
     // Read only: what the profile lacks is measured once and kept in memory.
     absl::StatusOr<v1::HostProfile> profile = ReadHostProfile(host_profile);
     if (!profile.ok() && (!absl::IsNotFound(profile.status()) || !config.host_profile.empty())) {

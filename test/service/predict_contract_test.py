@@ -104,6 +104,35 @@ class PredictContractTest(unittest.TestCase):
         got = {p["model"]: p["device_ms"] for p in out["predictions"]}
         self.assertAlmostEqual(got["small_cnn"], 3.0, places=3)  # the class's own point
 
+    def test_default_host_profile_is_beside_the_classes_and_read_only(self):
+        # Without --host_profile, predict reads DIR/../device_model/
+        # host_profile.textproto of --device_classes=DIR, as the server does,
+        # and never writes it.
+        classes = os.path.join(self.tmp, "classes")
+        shutil.copytree("deploy/device_classes", classes)
+        os.makedirs(os.path.join(self.tmp, "device_model"))
+        default = os.path.join(self.tmp, "device_model", "host_profile.textproto")
+        shutil.copy(PROFILE, default)
+        models = [f"--model={m}" for m in MODELS]
+        cmd = [SERVER, "predict", "--model_repository=test/fixtures",
+               f"--device_classes={classes}", "--calibrate=mobilenet_v2_035@1=9.5", "--json"]
+        p = subprocess.run(cmd + models, capture_output=True, text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("measuring", p.stderr)
+        named = self.predict(f"--device_classes={classes}", "--calibrate=mobilenet_v2_035@1=9.5",
+                             *models)
+        self.assertEqual(json.loads(p.stdout)["predictions"], named["predictions"])
+        # A default profile that lacks the models: they are measured for this
+        # call only, and the file stays as it was.
+        with open(default, "w") as f:
+            f.write("# an empty edgefleet.v1.HostProfile\n")
+        p = subprocess.run(cmd + ["--model=small_cnn"], capture_output=True, text=True,
+                           timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("measuring", p.stderr)
+        with open(default) as f:
+            self.assertEqual(f.read(), "# an empty edgefleet.v1.HostProfile\n")
+
     def test_bad_requests_fail_clearly(self):
         err = self.predict("--calibrate=not_a_model@1=3", expect=2)
         self.assertIn("not in the repository", err)

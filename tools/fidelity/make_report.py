@@ -28,7 +28,9 @@ times each model's total host time.
 
 The committed host profile (deploy/device_model/host_profile.textproto) is
 refitted on all devices first (fit-prior without exclusions) and is what
-`edgefleet-server predict` uses by default for the device classes.
+`edgefleet-server predict` uses by default for the device classes; the report
+ends with the default device classes (deploy/device_classes): their
+calibration points and the factors fitted to them with that profile.
 Only the standard library is used.
 """
 
@@ -143,6 +145,7 @@ def main():
     ap.add_argument("--out", default=os.path.join(REPO, "docs", "fidelity.md"))
     ap.add_argument("--jobs", type=int, default=4, help="devices evaluated at once")
     ap.add_argument("--summary", default=os.path.join(REPO, "docs", "fidelity", "summary.json"))
+    ap.add_argument("--device-classes", default=os.path.join(REPO, "deploy", "device_classes"))
     args = ap.parse_args()
 
     server = os.path.join(args.build_dir, "service", "edgefleet-server")
@@ -249,10 +252,35 @@ def main():
         per_device = [res[3] for res in results]
 
         atypical = atypical_figures(published)
-        write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_device, atypical)
+        classes = default_classes(server, repo_dir, args)
+        write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_device, atypical,
+                     classes)
         write_summary(args, rows_single, rows_multi, rows_unseen)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def default_classes(server, repo_dir, args):
+    """[(class name, its calibration points, its reference figure, predict's
+    JSON or an error)] for
+    every class of --device-classes: the factors its own points give with the
+    committed host profile (what the emulator uses)."""
+    out = []
+    for fn in sorted(os.listdir(args.device_classes)):
+        if not fn.endswith(".textproto"):
+            continue
+        text = open(os.path.join(args.device_classes, fn)).read()
+        name = re.search(r'^name: "([^"]+)"', text, re.M).group(1)
+        points = re.findall(r'^calibration_points \{ model: "([^"]+)" threads: (\d+)'
+                            r' latency_ms: ([0-9.]+) source: "([^"]*)"', text, re.M)
+        p = subprocess.run([server, "predict", f"--model_repository={repo_dir}",
+                            f"--device_classes={args.device_classes}", f"--device_class={name}",
+                            f"--host_profile={args.host_profile}", "--model=mobilenet_v2",
+                            "--json"], capture_output=True, text=True, timeout=TIMEOUT_S)
+        reference = re.search(r"mobilenet_v2_latency_ms: ([0-9.]+)", text)
+        out.append((name, points, reference.group(1) if reference else "–",
+                    json.loads(p.stdout) if p.returncode == 0 else p.stderr.strip()))
+    return out
 
 
 def atypical_figures(published):
@@ -300,7 +328,8 @@ def write_summary(args, rows_single, rows_multi, rows_unseen):
         f.write("\n")
 
 
-def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_device, atypical):
+def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_device, atypical,
+                 classes):
     errs = [r[4] for r in rows_single]
     unseen = [r[4] for r in rows_unseen]
     base = [r[5] for r in rows_single if r[5] is not None]
@@ -458,6 +487,28 @@ def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_devi
     for r in rows_single:
         L.append(f"| {r[0]} | {r[1]} | {r[2]:.2f} | {r[3]:.2f} | {pct(r[4])} |"
                  f" {pct(r[5]) if r[5] is not None else '–'} |")
+    L.append("")
+    L.append("## Default device classes\n")
+    L.append(f"The classes of `{rel(args.device_classes)}` as the emulator fits them: their"
+             " `calibration_points` (published figures; each point's source is in the class's"
+             " textproto) and the factors fitted to them with the committed host profile"
+             " (`edgefleet-server predict --device_class=NAME --json`). A class without points"
+             " is fitted to its `reference` MobileNetV2 figure alone.\n")
+    L.append("| class | calibration points (model@threads = ms) | fit rms log error | fitted"
+             " factors (dense other / 1×1 / 3×3 / memory-bound / elementwise / data movement /"
+             " µs per op) | parallel fraction |")
+    L.append("|---|---|---:|---|---:|")
+    for name, points, reference, fit in classes:
+        pts = ", ".join(f"{m}@{t} = {ms}" for m, t, ms, _ in points) or \
+            f"none (reference: mobilenet_v2@1 = {reference})"
+        if isinstance(fit, str):
+            L.append(f"| {name} | {pts} | – | not fitted: {fit} | – |")
+            continue
+        f = fit["factors"]
+        L.append(f"| {name} | {pts} | {fit['fit_rms_log_error']:.3f} | {f['dense']:.3g} /"
+                 f" {f['dense_pointwise']:.3g} / {f['dense_3x3']:.3g} / {f['memory_bound']:.3g} /"
+                 f" {f['elementwise']:.3g} / {f['data_movement']:.3g} / {f['overhead']:.3g} |"
+                 f" {fit['parallel_fraction']:.3f} |")
     L.append("")
     with open(args.out, "w") as f:
         f.write("\n".join(L) + "\n")
