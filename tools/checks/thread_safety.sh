@@ -19,7 +19,7 @@ cd "$(dirname "$0")/../.."
 build=build/thread-safety
 cmake --preset thread-safety >/dev/null
 mapfile -t objects < <(ninja -C "$build" -t targets all |
-  sed -n -E 's#^((service|loadtest)/CMakeFiles/[^:]+\.o): .*#\1#p' | LC_ALL=C sort)
+  sed -n -E 's#^((service|loadtest)(/[^:]*)?/CMakeFiles/[^:]+\.o): .*#\1#p' | LC_ALL=C sort)
 if (( ${#objects[@]} == 0 )); then
   echo "thread-safety: no object files of service/ or loadtest/ in $build" >&2
   exit 2
