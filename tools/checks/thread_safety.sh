@@ -12,7 +12,8 @@
 # Usage: tools/checks/thread_safety.sh   (JOBS, default 2: parallel compiles)
 # To see it fail, delete the `MutexLock lock(&mu_);` line in
 # ComputeSlots::Release (service/compute_slots.cc) and run it: clang reports
-# "writing variable 'free_' requires holding mutex 'mu_' exclusively".
+# "error: reading variable 'free_' requires holding mutex 'mu_'
+# [-Werror,-Wthread-safety-analysis]" and the script exits 1.
 # ctest house.thread_safety checks the annotations themselves on small files.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
