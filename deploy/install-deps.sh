@@ -16,6 +16,7 @@ PACKAGES=(
   curl               # test/service: scrapes the metrics port
   openssl            # test/service: TLS certificates for the security test
   clang-14 llvm-14 libclang-rt-14-dev
+  clang-format-14    # tools/checks/format.sh: the format check (house.format)
   python3 python3-venv python3-pip
   nlohmann-json3-dev  # loadtest/: results and report JSON
   chromium           # loadtest/report: headless render test of the HTML report

@@ -93,7 +93,7 @@ absl::StatusOr<v1::HostCost> Calibrator::MeasureCost(const CostKey& key, int sam
 
 absl::StatusOr<v1::HostCost> Calibrator::CostFor(const CostKey& key) {
   if (std::optional<v1::HostCost> cost = store_->Find(key)) return *cost;
-  std::lock_guard<std::mutex> lock(measure_mu_);
+  MutexLock lock(&measure_mu_);
   if (std::optional<v1::HostCost> cost = store_->Find(key)) return *cost;
   absl::StatusOr<v1::HostCost> cost = MeasureCost(key, samples_);
   if (cost.ok()) store_->Put(*cost);
@@ -117,7 +117,7 @@ absl::StatusOr<v1::HostCalibration> Calibrator::Calibrate(const ArmRegistry& arm
                                                           const DeviceClassRegistry& classes,
                                                           int samples) {
   if (samples <= 0) samples = samples_;
-  std::lock_guard<std::mutex> lock(measure_mu_);
+  MutexLock lock(&measure_mu_);
   v1::HostCalibration calibration;
   calibration.set_host_cpu(HostCpuName());
   calibration.set_host_cores(std::max(1u, std::thread::hardware_concurrency()));

@@ -13,10 +13,10 @@
 #ifndef EDGEFLEET_SERVICE_CALIBRATOR_H_
 #define EDGEFLEET_SERVICE_CALIBRATOR_H_
 
-#include <mutex>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "common/mutex.h"
 #include "edgefleet/v1/calibration.pb.h"
 #include "service/arm_registry.h"
 #include "service/compute_slots.h"
@@ -42,7 +42,7 @@ class Calibrator {
   absl::StatusOr<v1::HostCost> MeasureCost(const CostKey& key, int samples);
 
   // The stored cost of `key`, measured first if missing.
-  absl::StatusOr<v1::HostCost> CostFor(const CostKey& key);
+  absl::StatusOr<v1::HostCost> CostFor(const CostKey& key) EF_EXCLUDES(measure_mu_);
 
   // Measures the reference if the store has none.
   absl::Status EnsureReference();
@@ -50,7 +50,8 @@ class Calibrator {
   // Measures the reference and every arm's cost afresh, stores the result
   // (replacing the old) and returns it with the class factors filled in.
   absl::StatusOr<v1::HostCalibration> Calibrate(const ArmRegistry& arms,
-                                                const DeviceClassRegistry& classes, int samples);
+                                                const DeviceClassRegistry& classes, int samples)
+      EF_EXCLUDES(measure_mu_);
 
  private:
   ModelRepository* repository_;
@@ -58,7 +59,7 @@ class Calibrator {
   HostCalibrationStore* store_;
   const ReferenceWorkload reference_;
   const int samples_;
-  std::mutex measure_mu_;  // one measurement at a time
+  Mutex measure_mu_;  // one measurement at a time
 };
 
 }  // namespace service

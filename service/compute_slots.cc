@@ -58,35 +58,40 @@ ComputeSlots::Slot::~Slot() {
 }
 
 ComputeSlots::Slot ComputeSlots::Acquire() {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [this] { return !free_.empty(); });
-  const int index = free_.back();
-  free_.pop_back();
-  lock.unlock();
+  int index;
+  {
+    MutexLock lock(&mu_);
+    while (free_.empty()) cv_.Wait(&mu_);
+    index = free_.back();
+    free_.pop_back();
+  }
   return Slot(this, index);
 }
 
 absl::Status ComputeSlots::Acquire(const std::function<bool()>& cancelled,
                                    std::unique_ptr<Slot>* slot) {
-  std::unique_lock<std::mutex> lock(mu_);
-  while (!cv_.wait_for(lock, std::chrono::milliseconds(20), [this] { return !free_.empty(); })) {
-    if (cancelled && cancelled()) {
-      return absl::CancelledError("cancelled while waiting for a compute slot");
+  int index;
+  {
+    MutexLock lock(&mu_);
+    while (free_.empty()) {
+      if (cancelled && cancelled()) {
+        return absl::CancelledError("cancelled while waiting for a compute slot");
+      }
+      cv_.WaitFor(&mu_, std::chrono::milliseconds(20));
     }
+    index = free_.back();
+    free_.pop_back();
   }
-  const int index = free_.back();
-  free_.pop_back();
-  lock.unlock();
   slot->reset(new Slot(this, index));
   return absl::OkStatus();
 }
 
 void ComputeSlots::Release(int index) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     free_.push_back(index);
   }
-  cv_.notify_all();  // a cancelled waiter may have taken a notify_one and left
+  cv_.NotifyAll();  // a cancelled waiter may have taken a notify_one and left
 }
 
 absl::Status ComputeSlots::TryAdmit(std::unique_ptr<Admission>* admission,
@@ -102,7 +107,7 @@ absl::Status ComputeSlots::TryAdmit(std::unique_ptr<Admission>* admission,
     }
   } while (!inflight_.compare_exchange_weak(now, now + 1));
   if (!client.empty()) {
-    std::lock_guard<std::mutex> lock(clients_mu_);
+    MutexLock lock(&clients_mu_);
     int& mine = per_client_[client];
     if (mine >= per_client_bound_) {
       if (mine == 0) per_client_.erase(client);
@@ -125,7 +130,7 @@ ComputeSlots::Admission::~Admission() {
 
 void ComputeSlots::Leave(const std::string& client) {
   if (!client.empty()) {
-    std::lock_guard<std::mutex> lock(clients_mu_);
+    MutexLock lock(&clients_mu_);
     auto it = per_client_.find(client);
     if (it != per_client_.end() && --it->second <= 0) per_client_.erase(it);
   }

@@ -21,15 +21,14 @@
 #include <sched.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "common/mutex.h"
 
 namespace edgefleet {
 namespace service {
@@ -72,10 +71,11 @@ class ComputeSlots {
     bool pinned_ = false;
     cpu_set_t saved_;
   };
-  Slot Acquire();
+  Slot Acquire() EF_EXCLUDES(mu_);
   // Waits for a slot, checking `cancelled` (may be empty) at least every
   // 20 ms; CANCELLED once it returns true.
-  absl::Status Acquire(const std::function<bool()>& cancelled, std::unique_ptr<Slot>* slot);
+  absl::Status Acquire(const std::function<bool()>& cancelled, std::unique_ptr<Slot>* slot)
+      EF_EXCLUDES(mu_);
 
   // An admitted request; leaves on destruction.
   class Admission {
@@ -97,7 +97,7 @@ class ComputeSlots {
   absl::Status TryAdmit(std::unique_ptr<Admission>* admission, const std::string& client = "");
 
  private:
-  void Release(int index);
+  void Release(int index) EF_EXCLUDES(mu_);
   void Leave(const std::string& client);
 
   const int slots_;
@@ -106,12 +106,12 @@ class ComputeSlots {
   const int per_client_bound_;
   std::vector<int> cpus_;  // allowed CPUs; slot i pins to cpus_[i % size]
   std::function<void(int)> on_inflight_change_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<int> free_;  // guarded by mu_
+  Mutex mu_;
+  CondVar cv_;  // free_ gained a slot
+  std::vector<int> free_ EF_GUARDED_BY(mu_);
   std::atomic<int> inflight_{0};
-  std::mutex clients_mu_;
-  std::map<std::string, int> per_client_;  // in-flight calls by client; guarded by clients_mu_
+  Mutex clients_mu_;
+  std::map<std::string, int> per_client_ EF_GUARDED_BY(clients_mu_);  // in-flight calls by client
 };
 
 }  // namespace service

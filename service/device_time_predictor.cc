@@ -116,7 +116,7 @@ absl::StatusOr<const v1::ModelHostProfile*> DeviceTimePredictor::EntryLocked(
 }
 
 absl::StatusOr<HostCosts> DeviceTimePredictor::Costs(const std::set<std::string>& models) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   HostCosts costs;
   for (const std::string& model : models) {
     absl::StatusOr<const v1::ModelHostProfile*> entry = EntryLocked(model);
@@ -128,7 +128,7 @@ absl::StatusOr<HostCosts> DeviceTimePredictor::Costs(const std::set<std::string>
 
 absl::StatusOr<std::vector<v1::ModelHostProfile>> DeviceTimePredictor::Entries(
     const std::set<std::pair<std::string, v1::Stack>>& programs) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   std::vector<v1::ModelHostProfile> out;
   for (const auto& [model, stack] : programs) {
     absl::StatusOr<const v1::ModelHostProfile*> entry = EntryLocked(model, stack);
@@ -139,7 +139,7 @@ absl::StatusOr<std::vector<v1::ModelHostProfile>> DeviceTimePredictor::Entries(
 }
 
 void DeviceTimePredictor::AddMeasured(const v1::ModelHostProfile& entry) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (FindHostProfile(profile_, entry.stack(), entry.model(), entry.kernels(), entry.file_bytes(),
                       entry.file_digest()) == nullptr) {
     *profile_.add_models() = entry;
@@ -167,7 +167,7 @@ absl::StatusOr<ModelOnDevice> DeviceTimePredictor::For(const v1::DeviceClass& de
   }
   absl::StatusOr<HostCosts> costs = Costs(needed);
   if (!costs.ok()) return costs.status();
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   ModelOnDevice out;
   if (stack != v1::STACK_EDGEFLEET) {
     absl::StatusOr<const v1::ModelHostProfile*> entry = EntryLocked(model, stack);
@@ -208,7 +208,7 @@ absl::StatusOr<ModelOnDevice> DeviceTimePredictor::For(const v1::DeviceClass& de
 }
 
 absl::Status DeviceTimePredictor::SaveIfChanged() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (!changed_ || profile_path_.empty()) return absl::OkStatus();
   if (absl::Status s = WriteHostProfile(profile_path_, profile_); !s.ok()) return s;
   changed_ = false;
@@ -216,12 +216,12 @@ absl::Status DeviceTimePredictor::SaveIfChanged() {
 }
 
 double DeviceTimePredictor::ridge_flops_per_byte() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return profile_.ridge_flops_per_byte();
 }
 
 v1::HostProfile DeviceTimePredictor::profile() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return profile_;
 }
 

@@ -23,7 +23,6 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -31,6 +30,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/mutex.h"
 #include "edgefleet/v1/device_class.pb.h"
 #include "edgefleet/v1/host_profile.pb.h"
 #include "service/device_time_fit.h"
@@ -102,45 +102,46 @@ class DeviceTimePredictor {
   // not available).
   absl::StatusOr<ModelOnDevice> For(const v1::DeviceClass& device, const std::string& model,
                                     const std::vector<FitPoint>& points = {},
-                                    v1::Stack stack = v1::STACK_EDGEFLEET);
+                                    v1::Stack stack = v1::STACK_EDGEFLEET) EF_EXCLUDES(mu_);
 
   // Host costs of `models` (measured now if missing), with the prior's
   // offsets. Errors as For.
-  absl::StatusOr<HostCosts> Costs(const std::set<std::string>& models);
+  absl::StatusOr<HostCosts> Costs(const std::set<std::string>& models) EF_EXCLUDES(mu_);
 
   // The profile entries of `programs`, (model, stack) pairs (measured now
   // if missing). Errors as For.
   absl::StatusOr<std::vector<v1::ModelHostProfile>> Entries(
-      const std::set<std::pair<std::string, v1::Stack>>& programs);
+      const std::set<std::pair<std::string, v1::Stack>>& programs) EF_EXCLUDES(mu_);
 
   // Adds a measurement made elsewhere (a calibration file's) unless the
   // profile has one of the same program.
-  void AddMeasured(const v1::ModelHostProfile& entry);
+  void AddMeasured(const v1::ModelHostProfile& entry) EF_EXCLUDES(mu_);
 
   // Writes the profile to its path if measurements were added since the
   // last save (no-op without a path).
-  absl::Status SaveIfChanged();
+  absl::Status SaveIfChanged() EF_EXCLUDES(mu_);
 
-  v1::HostProfile profile() const;
+  v1::HostProfile profile() const EF_EXCLUDES(mu_);
   // The host ridge point the profile's models are classified against (0
   // until a model with a measurable compute kernel sets it).
-  double ridge_flops_per_byte() const;
+  double ridge_flops_per_byte() const EF_EXCLUDES(mu_);
 
  private:
   absl::StatusOr<const v1::ModelHostProfile*> EntryLocked(const std::string& model,
-                                                          v1::Stack stack = v1::STACK_EDGEFLEET);
+                                                          v1::Stack stack = v1::STACK_EDGEFLEET)
+      EF_REQUIRES(mu_);
 
   const ModelRepository* repository_;
   const std::string profile_path_;
-  mutable std::mutex mu_;
-  v1::HostProfile profile_;  // guarded by mu_
-  bool changed_ = false;     // guarded by mu_
-  // (class name + points) -> fitted factors and offsets; guarded by mu_.
+  mutable Mutex mu_;
+  v1::HostProfile profile_ EF_GUARDED_BY(mu_);
+  bool changed_ EF_GUARDED_BY(mu_) = false;
+  // (class name + points) -> fitted factors and offsets.
   struct Fit {
     DeviceFactors factors;
     std::optional<NeighbourOffsets> neighbours;
   };
-  std::map<std::string, Fit> fits_;
+  std::map<std::string, Fit> fits_ EF_GUARDED_BY(mu_);
 };
 
 }  // namespace service

@@ -2,11 +2,10 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <deque>
-#include <mutex>
 #include <thread>
 
+#include "common/mutex.h"
 #include "service/seeded_random.h"
 
 namespace edgefleet {
@@ -67,9 +66,12 @@ absl::Status ExperimentRunner::Run(const std::vector<v1::SessionSpec>& specs, in
   }
   std::atomic<size_t> next{0};
   std::atomic<bool> stop{false};
-  std::mutex mu;
-  std::condition_variable cv;
-  std::deque<absl::StatusOr<v1::SessionResult>> done;
+  // Results in completion order, from the workers to this thread.
+  struct Finished {
+    Mutex mu;
+    CondVar cv;  // a result arrived
+    std::deque<absl::StatusOr<v1::SessionResult>> results EF_GUARDED_BY(mu);
+  } finished;
   const int workers = std::max(1, std::min<int>(parallelism, static_cast<int>(specs.size())));
   std::vector<std::thread> threads;
   for (int w = 0; w < workers; ++w) {
@@ -78,9 +80,9 @@ absl::Status ExperimentRunner::Run(const std::vector<v1::SessionSpec>& specs, in
         absl::StatusOr<v1::SessionResult> result = sessions_->Run(
             specs[i], static_cast<uint32_t>(i),
             [&] { return stop.load() || (cancelled && cancelled()); });
-        std::lock_guard<std::mutex> lock(mu);
-        done.push_back(std::move(result));
-        cv.notify_one();
+        MutexLock lock(&finished.mu);
+        finished.results.push_back(std::move(result));
+        finished.cv.NotifyOne();
       }
     });
   }
@@ -93,13 +95,16 @@ absl::Status ExperimentRunner::Run(const std::vector<v1::SessionSpec>& specs, in
       status = absl::CancelledError("experiment cancelled by the client");
       break;
     }
-    std::unique_lock<std::mutex> lock(mu);
-    if (!cv.wait_for(lock, std::chrono::milliseconds(20), [&] { return !done.empty(); })) {
-      continue;
+    absl::StatusOr<v1::SessionResult> result;
+    {
+      MutexLock lock(&finished.mu);
+      if (finished.results.empty()) {
+        finished.cv.WaitFor(&finished.mu, std::chrono::milliseconds(20));
+      }
+      if (finished.results.empty()) continue;
+      result = std::move(finished.results.front());
+      finished.results.pop_front();
     }
-    absl::StatusOr<v1::SessionResult> result = std::move(done.front());
-    done.pop_front();
-    lock.unlock();
     ++received;
     if (!result.ok()) {
       stop = true;

@@ -7,12 +7,11 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
-#include <mutex>
 
+#include "common/mutex.h"
 #include "service/command_line.h"
 #include "service/transport_security.h"
 
@@ -107,20 +106,25 @@ int HealthProbeMain(const std::vector<std::string>& args) {
   grpc::Slice slice(request_bytes);
   grpc::ByteBuffer request(&slice, 1);
   grpc::ByteBuffer response;
-  std::mutex mu;
-  std::condition_variable done_cv;
-  bool done = false;
-  grpc::Status status;
+  // The call's outcome, from gRPC's callback thread to this one.
+  struct Outcome {
+    Mutex mu;
+    CondVar done_cv;
+    bool done EF_GUARDED_BY(mu) = false;
+    grpc::Status status EF_GUARDED_BY(mu);
+  } outcome;
   stub.UnaryCall(&context, kCheckMethod, grpc::StubOptions(), &request, &response,
                  [&](grpc::Status s) {
-                   std::lock_guard<std::mutex> lock(mu);
-                   status = std::move(s);
-                   done = true;
-                   done_cv.notify_one();
+                   MutexLock lock(&outcome.mu);
+                   outcome.status = std::move(s);
+                   outcome.done = true;
+                   outcome.done_cv.NotifyOne();
                  });
+  grpc::Status status;
   {
-    std::unique_lock<std::mutex> lock(mu);
-    done_cv.wait(lock, [&] { return done; });  // the deadline bounds the wait
+    MutexLock lock(&outcome.mu);
+    while (!outcome.done) outcome.done_cv.Wait(&outcome.mu);  // the deadline bounds the wait
+    status = outcome.status;
   }
   if (!status.ok()) {
     fprintf(stderr, "edgefleet-server health: %s: %s\n", flags["address"].c_str(),

@@ -94,7 +94,7 @@ absl::Status HostCalibrationStore::WriteFile(const std::string& path,
 }
 
 std::optional<v1::HostCost> HostCalibrationStore::Find(const CostKey& key) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   for (const v1::HostCost& cost : calibration_.costs()) {
     if (SameKey(cost, key)) return cost;
   }
@@ -102,7 +102,7 @@ std::optional<v1::HostCost> HostCalibrationStore::Find(const CostKey& key) const
 }
 
 void HostCalibrationStore::Put(const v1::HostCost& cost) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   const CostKey key{cost.stack(), cost.model(), cost.kernels()};
   for (v1::HostCost& existing : *calibration_.mutable_costs()) {
     if (SameKey(existing, key)) {
@@ -114,20 +114,20 @@ void HostCalibrationStore::Put(const v1::HostCost& cost) {
 }
 
 bool HostCalibrationStore::has_reference() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return calibration_.reference_host_us() > 0;
 }
 
 void HostCalibrationStore::SetReference(const std::string& model, double mac_ratio,
                                         int64_t host_us) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   calibration_.set_reference_model(model);
   calibration_.set_reference_mac_ratio(mac_ratio);
   calibration_.set_reference_host_us(host_us);
 }
 
 absl::StatusOr<double> HostCalibrationStore::Slowdown(const v1::DeviceClass& device_class) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (calibration_.reference_host_us() <= 0 || calibration_.reference_mac_ratio() <= 0) {
     return absl::FailedPreconditionError("the host is not calibrated (no reference measurement)");
   }
@@ -138,12 +138,12 @@ absl::StatusOr<double> HostCalibrationStore::Slowdown(const v1::DeviceClass& dev
 }
 
 void HostCalibrationStore::Replace(const v1::HostCalibration& calibration) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   calibration_ = calibration;
 }
 
 v1::HostCalibration HostCalibrationStore::Snapshot() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return calibration_;
 }
 

@@ -17,12 +17,12 @@
 #ifndef EDGEFLEET_SERVICE_HOST_CALIBRATION_H_
 #define EDGEFLEET_SERVICE_HOST_CALIBRATION_H_
 
-#include <mutex>
 #include <optional>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "common/mutex.h"
 #include "edgefleet/v1/calibration.pb.h"
 #include "edgefleet/v1/device_class.pb.h"
 
@@ -55,23 +55,23 @@ class HostCalibrationStore {
   // Writes `calibration` (with a header saying what made it).
   static absl::Status WriteFile(const std::string& path, const v1::HostCalibration& calibration);
 
-  std::optional<v1::HostCost> Find(const CostKey& key) const;
-  void Put(const v1::HostCost& cost);
+  std::optional<v1::HostCost> Find(const CostKey& key) const EF_EXCLUDES(mu_);
+  void Put(const v1::HostCost& cost) EF_EXCLUDES(mu_);
 
-  bool has_reference() const;
-  void SetReference(const std::string& model, double mac_ratio, int64_t host_us);
+  bool has_reference() const EF_EXCLUDES(mu_);
+  void SetReference(const std::string& model, double mac_ratio, int64_t host_us) EF_EXCLUDES(mu_);
 
   // Device time / host time on one fastest core for `device_class`.
   // Errors: FAILED_PRECONDITION if the reference is not measured yet.
-  absl::StatusOr<double> Slowdown(const v1::DeviceClass& device_class) const;
+  absl::StatusOr<double> Slowdown(const v1::DeviceClass& device_class) const EF_EXCLUDES(mu_);
 
   // Replaces everything (after a full calibration).
-  void Replace(const v1::HostCalibration& calibration);
-  v1::HostCalibration Snapshot() const;
+  void Replace(const v1::HostCalibration& calibration) EF_EXCLUDES(mu_);
+  v1::HostCalibration Snapshot() const EF_EXCLUDES(mu_);
 
  private:
-  mutable std::mutex mu_;
-  v1::HostCalibration calibration_;  // guarded by mu_
+  mutable Mutex mu_;
+  v1::HostCalibration calibration_ EF_GUARDED_BY(mu_);
 };
 
 }  // namespace service

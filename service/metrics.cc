@@ -82,7 +82,7 @@ ServiceMetrics::ServiceMetrics(const std::string& version, const std::string& st
 
 ServiceMetrics::Handles& ServiceMetrics::HandlesFor(const MetricLabels& l) {
   const std::string key = l.arm + '\n' + l.stack + '\n' + l.device_class + '\n' + l.model;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   std::unique_ptr<Handles>& handles = handles_[key];
   if (handles == nullptr) {
     const prometheus::Labels base = {

@@ -32,11 +32,11 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "common/mutex.h"
 #include "edgefleet/v1/session.pb.h"
 
 namespace edgefleet {
@@ -76,7 +76,7 @@ class ServiceMetrics {
 
  private:
   struct Handles;
-  Handles& HandlesFor(const MetricLabels& labels);
+  Handles& HandlesFor(const MetricLabels& labels) EF_EXCLUDES(mu_);
 
   std::shared_ptr<prometheus::Registry> registry_;
   prometheus::Family<prometheus::Histogram>& load_seconds_;
@@ -89,8 +89,8 @@ class ServiceMetrics {
   prometheus::Family<prometheus::Gauge>& memory_peak_bytes_;
   prometheus::Gauge& inflight_;
 
-  std::mutex mu_;
-  std::map<std::string, std::unique_ptr<Handles>> handles_;  // guarded by mu_
+  Mutex mu_;
+  std::map<std::string, std::unique_ptr<Handles>> handles_ EF_GUARDED_BY(mu_);
 };
 
 }  // namespace service

@@ -11,7 +11,7 @@ absl::StatusOr<ModelPool::Lease> ModelPool::Take(const CostKey& key) {
   const std::string id =
       std::to_string(key.stack) + "/" + key.model + "/" + std::to_string(key.kernels);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     auto& idle = idle_[id];
     if (!idle.empty()) {
       std::unique_ptr<LoadedModel> model = std::move(idle.back());
@@ -32,7 +32,7 @@ absl::StatusOr<ModelPool::Lease> ModelPool::Take(const CostKey& key) {
 }
 
 void ModelPool::Return(const std::string& key, std::unique_ptr<LoadedModel> model) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto& idle = idle_[key];
   if (idle.size() < max_idle_) idle.push_back(std::move(model));
 }

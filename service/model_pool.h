@@ -11,11 +11,11 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/mutex.h"
 #include "service/host_calibration.h"
 #include "service/model_repository.h"
 #include "service/stack.h"
@@ -45,15 +45,15 @@ class ModelPool {
   };
 
   // Errors: the repository's and the stack's.
-  absl::StatusOr<Lease> Take(const CostKey& key);
+  absl::StatusOr<Lease> Take(const CostKey& key) EF_EXCLUDES(mu_);
 
  private:
-  void Return(const std::string& key, std::unique_ptr<LoadedModel> model);
+  void Return(const std::string& key, std::unique_ptr<LoadedModel> model) EF_EXCLUDES(mu_);
 
   ModelRepository* repository_;
   const size_t max_idle_;
-  std::mutex mu_;
-  std::map<std::string, std::vector<std::unique_ptr<LoadedModel>>> idle_;  // guarded by mu_
+  Mutex mu_;
+  std::map<std::string, std::vector<std::unique_ptr<LoadedModel>>> idle_ EF_GUARDED_BY(mu_);
 };
 
 }  // namespace service

@@ -252,7 +252,7 @@ absl::StatusOr<ModelFile> ModelRepository::OpenModel(const std::string& name, v1
 
 absl::StatusOr<ModelSignature> ModelRepository::Signature(const std::string& name) const {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     auto it = signatures_.find(name);
     if (it != signatures_.end()) return it->second;
   }
@@ -282,7 +282,7 @@ absl::StatusOr<ModelSignature> ModelRepository::Signature(const std::string& nam
     if (!spec.ok()) return spec.status();
     signature.outputs.push_back(*std::move(spec));
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   signatures_[name] = signature;
   return signature;
 }

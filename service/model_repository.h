@@ -21,12 +21,12 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "common/mutex.h"
 #include "edgefleet/v1/arm.pb.h"
 #include "service/tensor_data.h"
 
@@ -92,7 +92,7 @@ class ModelRepository {
 
   // The model's signature, read from its .pte once and cached. Errors as
   // OpenModel, plus the runtime's load errors (status_mapping.h).
-  absl::StatusOr<ModelSignature> Signature(const std::string& name) const;
+  absl::StatusOr<ModelSignature> Signature(const std::string& name) const EF_EXCLUDES(mu_);
 
  private:
   ModelRepository(std::string root, int root_fd) : root_(std::move(root)), root_fd_(root_fd) {}
@@ -104,8 +104,8 @@ class ModelRepository {
 
   const std::string root_;  // the configured directory, for messages
   const int root_fd_;       // O_PATH descriptor of the root, owned
-  mutable std::mutex mu_;
-  mutable std::map<std::string, ModelSignature> signatures_;  // a cache, guarded by mu_
+  mutable Mutex mu_;
+  mutable std::map<std::string, ModelSignature> signatures_ EF_GUARDED_BY(mu_);  // a cache
 };
 
 }  // namespace service

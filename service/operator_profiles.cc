@@ -7,7 +7,7 @@ namespace service {
 
 absl::StatusOr<std::shared_ptr<const OperatorProfile>> OperatorProfiles::For(
     const v1::Arm& arm, double ridge_flops_per_byte) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   const auto key = std::make_tuple(static_cast<int>(arm.stack()), arm.model(),
                                    static_cast<int>(arm.kernels()));
   auto found = measured_.find(key);

@@ -12,11 +12,11 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <tuple>
 
 #include "absl/status/statusor.h"
+#include "common/mutex.h"
 #include "edgefleet/v1/arm.pb.h"
 #include "service/host_profiler.h"
 #include "service/model_repository.h"
@@ -34,13 +34,15 @@ class OperatorProfiles {
   // the program's own). Errors: the repository's (NOT_FOUND) and the
   // profiler's.
   absl::StatusOr<std::shared_ptr<const OperatorProfile>> For(const v1::Arm& arm,
-                                                             double ridge_flops_per_byte);
+                                                             double ridge_flops_per_byte)
+      EF_EXCLUDES(mu_);
 
  private:
   const ModelRepository* repository_;
-  std::mutex mu_;
-  // (stack, model, kernels) -> measured; guarded by mu_.
-  std::map<std::tuple<int, std::string, int>, std::shared_ptr<const OperatorProfile>> measured_;
+  Mutex mu_;
+  // (stack, model, kernels) -> measured.
+  std::map<std::tuple<int, std::string, int>, std::shared_ptr<const OperatorProfile>> measured_
+      EF_GUARDED_BY(mu_);
 };
 
 }  // namespace service

@@ -93,7 +93,7 @@ absl::Status SessionRunner::Validate(const v1::SessionSpec& spec) const {
 absl::StatusOr<SessionRunner::ArmFacts> SessionRunner::SampledFacts(
     const v1::Arm& arm, const v1::SessionSpec& spec, const std::function<bool()>& stop) {
   {
-    std::lock_guard<std::mutex> lock(facts_mu_);
+    MutexLock lock(&facts_mu_);
     auto it = facts_.find(arm.name());
     if (it != facts_.end()) return it->second;
   }
@@ -119,7 +119,7 @@ absl::StatusOr<SessionRunner::ArmFacts> SessionRunner::SampledFacts(
     facts.load = (*model)->load_facts();
     facts.peak_memory_bytes = (*model)->peak_memory_bytes();
   }
-  std::lock_guard<std::mutex> lock(facts_mu_);
+  MutexLock lock(&facts_mu_);
   facts_.emplace(arm.name(), facts);
   return facts;
 }

@@ -32,11 +32,11 @@
 
 #include <functional>
 #include <map>
-#include <mutex>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "common/mutex.h"
 #include "edgefleet/v1/session.pb.h"
 #include "service/service_context.h"
 #include "service/stack.h"
@@ -71,11 +71,11 @@ class SessionRunner {
     double output_checksum = 0;
   };
   absl::StatusOr<ArmFacts> SampledFacts(const v1::Arm& arm, const v1::SessionSpec& spec,
-                                        const std::function<bool()>& stop);
+                                        const std::function<bool()>& stop) EF_EXCLUDES(facts_mu_);
 
   ServiceContext context_;
-  std::mutex facts_mu_;
-  std::map<std::string, ArmFacts> facts_;  // by arm name; guarded by facts_mu_
+  Mutex facts_mu_;
+  std::map<std::string, ArmFacts> facts_ EF_GUARDED_BY(facts_mu_);  // by arm name
 };
 
 }  // namespace service

@@ -6,15 +6,15 @@
 #include <cmath>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "common/mutex.h"
 #include "edgefleet/v1/emulator.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "loadtest/driver/progress.h"
-#include "nlohmann/json.hpp"
 #include "loadtest/stats/random.h"
+#include "nlohmann/json.hpp"
 
 namespace edgefleet {
 namespace loadtest {
@@ -135,9 +135,11 @@ absl::StatusOr<ResultSet> RunFleet(const FleetPlan& plan, const DriverOptions& o
   const size_t n = plan.sessions.size();
   const std::vector<double> offsets = StartOffsets(plan);
   std::vector<SessionRecord> records(n);
-  std::mutex mu;  // guards *stats
-  *stats = DriverStats{};
-  stats->sessions = n;
+  // The workers' counts; *stats gets them after the workers are done.
+  struct Tally {
+    Mutex mu;
+    DriverStats counts EF_GUARDED_BY(mu);
+  } tally;
   std::atomic<size_t> next{0};
   std::atomic<size_t> done{0};
   ProgressBar progress(options.progress, n);
@@ -180,12 +182,14 @@ absl::StatusOr<ResultSet> RunFleet(const FleetPlan& plan, const DriverOptions& o
         r.retries = attempt;
       }
       {
-        std::lock_guard<std::mutex> lock(mu);
-        stats->calls += attempt + 1;
-        stats->retries += attempt;
-        if (!status.ok() || records[i].outcome == Outcome::kHarnessError) ++stats->harness_errors;
-        if (p.spec.execution_mode() == v1::EXECUTION_MODE_SAMPLED) ++stats->sampled_sessions;
-        for (const std::string& code : failures) ++stats->failed_calls_by_code[code];
+        MutexLock lock(&tally.mu);
+        tally.counts.calls += attempt + 1;
+        tally.counts.retries += attempt;
+        if (!status.ok() || records[i].outcome == Outcome::kHarnessError) {
+          ++tally.counts.harness_errors;
+        }
+        if (p.spec.execution_mode() == v1::EXECUTION_MODE_SAMPLED) ++tally.counts.sampled_sessions;
+        for (const std::string& code : failures) ++tally.counts.failed_calls_by_code[code];
       }
       progress.Update(++done);
     }
@@ -195,6 +199,11 @@ absl::StatusOr<ResultSet> RunFleet(const FleetPlan& plan, const DriverOptions& o
   for (size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
   for (std::thread& t : pool) t.join();
   progress.Finish();
+  {
+    MutexLock lock(&tally.mu);
+    *stats = tally.counts;
+  }
+  stats->sessions = n;
   stats->wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
   // The pre-period's covariate: per device, the median of the steady

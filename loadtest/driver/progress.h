@@ -7,9 +7,10 @@
 #define EDGEFLEET_LOADTEST_DRIVER_PROGRESS_H_
 
 #include <cstddef>
-#include <mutex>
 #include <ostream>
 #include <string>
+
+#include "common/mutex.h"
 
 namespace edgefleet {
 namespace loadtest {
@@ -18,9 +19,9 @@ class ProgressBar {
  public:
   ProgressBar(std::ostream* out, size_t total) : out_(out), total_(total) {}
 
-  void Update(size_t done) {
+  void Update(size_t done) EF_EXCLUDES(mu_) {
     if (out_ == nullptr || total_ == 0) return;
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (done < drawn_ + total_ / 100 && done != total_) return;
     drawn_ = done;
     const size_t width = 30;
@@ -35,8 +36,8 @@ class ProgressBar {
  private:
   std::ostream* out_;
   size_t total_;
-  std::mutex mu_;
-  size_t drawn_ = 0;
+  Mutex mu_;
+  size_t drawn_ EF_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace loadtest

@@ -56,9 +56,10 @@ ALLOWED = {
                       "runtime/format", "runtime/kernels", "runtime/kernels/portable",
                       "runtime/kernels/optimized", "runtime/backends",
                       "runtime/backends/xnnpack", "runtime/core", "runtime/platform"],
+    "common": [],  # the annotated Mutex, for service/ and loadtest/
     "proto": [],
     "service/transport_security": [],
-    "service": ["proto", "service/transport_security", "runtime/module", "runtime/devtools",
+    "service": ["common", "proto", "service/transport_security", "runtime/module", "runtime/devtools",
                 "runtime/devtools/event_tracer",
                 "runtime/executor", "runtime/loaders", "runtime/format", "runtime/kernels",
                 "runtime/kernels/portable", "runtime/kernels/optimized", "runtime/backends",
@@ -67,7 +68,7 @@ ALLOWED = {
     "loadtest/results": ["loadtest/stats"],
     "loadtest/testing": ["loadtest/results", "loadtest/stats"],
     "loadtest/report": ["loadtest/results", "loadtest/stats"],
-    "loadtest/driver": ["proto", "service/transport_security", "loadtest/results",
+    "loadtest/driver": ["common", "proto", "service/transport_security", "loadtest/results",
                         "loadtest/stats"],
     "loadtest/tools": ["proto", "service/transport_security", "loadtest/driver",
                        "loadtest/report", "loadtest/testing", "loadtest/results",
@@ -84,7 +85,7 @@ RUNTIME_LIBRARY_BANNED = RUNTIME_BANNED + ("nlohmann/",)
 LOADTEST_BANNED = ("torch/", "ATen/", "c10/", "caffe2/", "prometheus/")
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]', re.M)
-PROJECT_TOPS = ("runtime", "service", "loadtest", "proto", "test", "fuzz", "tools")
+PROJECT_TOPS = ("runtime", "common", "service", "loadtest", "proto", "test", "fuzz", "tools")
 SOURCE_EXTS = (".h", ".cc")
 SKIP_DIRS = {"build", ".git", ".cache", ".venv", "node_modules"}
 
@@ -109,6 +110,8 @@ def component(path):
                 else "service")
     if top in ("proto", "edgefleet", "inference"):
         return "proto"
+    if top == "common":
+        return "common"
     return None
 
 
