@@ -27,9 +27,8 @@ TEST(CommandLineTest, BothValueSyntaxesSwitchesAndRepeats) {
 }
 
 TEST(CommandLineTest, HelpAnywhereWins) {
-  for (const std::vector<std::string>& words :
-       std::vector<std::vector<std::string>>{{"--help"}, {"-h"}, {"--bogus", "-h"},
-                                             {"--address", "x", "--help"}}) {
+  for (const std::vector<std::string>& words : std::vector<std::vector<std::string>>{
+           {"--help"}, {"-h"}, {"--bogus", "-h"}, {"--address", "x", "--help"}}) {
     absl::StatusOr<CommandLine> line = ParseCommandLine(words, kValued, kSwitches);
     ASSERT_TRUE(line.ok()) << words.front();
     EXPECT_TRUE(line->help) << words.front();

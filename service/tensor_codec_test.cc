@@ -71,7 +71,8 @@ TEST(TensorCodecTest, BadRequestsNameTheProblem) {
   // Typed data in a field the datatype does not use: said so, not "holds 6,
   // needs 6".
   inference::ModelInferRequest wrong_field = Request("FP32", {1, 2, 3});
-  for (int i = 0; i < 6; ++i) wrong_field.mutable_inputs(0)->mutable_contents()->add_int_contents(i);
+  for (int i = 0; i < 6; ++i)
+    wrong_field.mutable_inputs(0)->mutable_contents()->add_int_contents(i);
   ExpectInvalid(wrong_field,
                 "input_0: FP32 data goes in contents.fp32_contents (or raw_input_contents); 6 "
                 "elements are in other contents fields");

@@ -35,8 +35,7 @@ MeanChange ToChange(const MeanDifference& d) {
 }  // namespace
 
 SessionMeanReport AnalyzeSessionMeans(const FleetAggregate& fleet, const ScopeAggregate& scope,
-                                      Metric metric,
-                                      const std::map<std::string, double>* weights,
+                                      Metric metric, const std::map<std::string, double>* weights,
                                       double confidence) {
   const int m = static_cast<int>(metric);
   // The strata: (scope, weight).

@@ -33,8 +33,7 @@ namespace loadtest {
 // (class scopes, unstratified reports). Absent (present == false) when no
 // session of the scope carries a covariate.
 SessionMeanReport AnalyzeSessionMeans(const FleetAggregate& fleet, const ScopeAggregate& scope,
-                                      Metric metric,
-                                      const std::map<std::string, double>* weights,
+                                      Metric metric, const std::map<std::string, double>* weights,
                                       double confidence);
 
 }  // namespace loadtest

@@ -88,8 +88,7 @@ CupedComparison CupedCompare(const std::vector<CovariateUnit>& units,
   for (const CovariateUnit& u : units) {
     const size_t k = 2 * u.stratum + (u.arm_b ? 1 : 0);
     const double d = u.y - arm_mean[k];
-    const double d_adj =
-        u.y - out.theta[u.stratum] * (u.x - mean_x[u.stratum]) - arm_mean_adj[k];
+    const double d_adj = u.y - out.theta[u.stratum] * (u.x - mean_x[u.stratum]) - arm_mean_adj[k];
     ss[k] += d * d;
     ss_adj[k] += d_adj * d_adj;
   }

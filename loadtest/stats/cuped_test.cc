@@ -38,8 +38,8 @@ TEST(CupedTest, MatchesNumpyReference) {
   for (const auto& c : cases) {
     std::vector<CovariateUnit> units;
     for (const auto& u : c["units"]) {
-      units.push_back({u["stratum"].get<uint32_t>(), u["arm_b"].get<bool>(),
-                       u["y"].get<double>(), u["x"].get<double>()});
+      units.push_back({u["stratum"].get<uint32_t>(), u["arm_b"].get<bool>(), u["y"].get<double>(),
+                       u["x"].get<double>()});
     }
     const std::vector<double> weights = c["weights"].get<std::vector<double>>();
     const CupedComparison got = CupedCompare(units, weights, c["confidence"].get<double>());
@@ -62,8 +62,10 @@ TEST(CupedTest, TooFewUnitsIsInvalidWithANote) {
   EXPECT_FALSE(got.valid);
   EXPECT_NE(got.note.find("arm B"), std::string::npos) << got.note;
   // A stratum of weight 0 is ignored, however few its units.
-  std::vector<CovariateUnit> more = {{0, false, 1.0, 0.1}, {0, false, 2.0, 0.2},
-                                     {0, true, 1.5, 0.3}, {0, true, 2.5, 0.1},
+  std::vector<CovariateUnit> more = {{0, false, 1.0, 0.1},
+                                     {0, false, 2.0, 0.2},
+                                     {0, true, 1.5, 0.3},
+                                     {0, true, 2.5, 0.1},
                                      {1, true, 9.0, 0.0}};
   EXPECT_TRUE(CupedCompare(more, {1.0, 0.0}, 0.95).valid);
 }

@@ -14,7 +14,7 @@ ArenaPlan PlanArena(const std::vector<Lifetime>& values, size_t alignment) {
                    [&](size_t a, size_t b) { return values[a].bytes > values[b].bytes; });
   ArenaPlan plan;
   plan.offsets.assign(values.size(), 0);
-  std::vector<size_t> placed;  // indices, in placement order
+  std::vector<size_t> placed;                   // indices, in placement order
   std::vector<std::pair<size_t, size_t>> busy;  // [begin, end) of time-overlapping values
   for (size_t i : order) {
     const Lifetime& v = values[i];

@@ -3,9 +3,9 @@
 
 #include "runtime/backends/xnnpack/arena_plan.h"
 
-#include <random>
-
 #include <gtest/gtest.h>
+
+#include <random>
 
 namespace edgefleet {
 namespace xnnpack {

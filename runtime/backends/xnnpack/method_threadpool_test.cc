@@ -5,14 +5,14 @@
 
 #include "runtime/backends/xnnpack/method_threadpool.h"
 
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <chrono>
 #include <mutex>
 #include <set>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "runtime/kernels/optimized/thread_pool.h"
 

@@ -20,8 +20,8 @@ namespace portable {
 namespace {
 
 template <typename T>
-bool ElementsClose(const StridedLoop<2>& loop, const T* a, const T* b,
-                   double rtol, double atol, bool equal_nan) {
+bool ElementsClose(const StridedLoop<2>& loop, const T* a, const T* b, double rtol, double atol,
+                   bool equal_nan) {
   using C = std::conditional_t<std::is_floating_point_v<T>, T, float>;
   const C crtol = static_cast<C>(rtol), catol = static_cast<C>(atol);
   bool all = true;
@@ -50,29 +50,27 @@ void Allclose(KernelArgs& args, size_t out_index) {
   Tensor* out = args.GetTensor(out_index);
   if (!args.ok()) return;
   if (self->dtype() != other->dtype() || !IsBasicType(self->dtype())) {
-    args.Fail(Error::kInvalidArgument,
-              "self (%s) and other (%s) must have the same basic dtype",
+    args.Fail(Error::kInvalidArgument, "self (%s) and other (%s) must have the same basic dtype",
               ScalarTypeName(self->dtype()), ScalarTypeName(other->dtype()));
     return;
   }
   if (out->dtype() != ScalarType::kBool || out->numel() != 1) {
     args.Fail(Error::kInvalidArgument,
               "out must be a one-element bool tensor, got %s with %lld "
-              "elements", ScalarTypeName(out->dtype()),
-              static_cast<long long>(out->numel()));
+              "elements",
+              ScalarTypeName(out->dtype()), static_cast<long long>(out->numel()));
     return;
   }
   if (!(rtol >= 0) || !(atol >= 0)) {
-    args.Fail(Error::kInvalidArgument,
-              "rtol (%g) and atol (%g) must be >= 0", rtol, atol);
+    args.Fail(Error::kInvalidArgument, "rtol (%g) and atol (%g) must be >= 0", rtol, atol);
     return;
   }
   const StridedView a = StridedView::Of(*self), b = StridedView::Of(*other);
   int dim = 0;
   int64_t shape[kMaxTensorRank];
   if (!BroadcastShapes(a, b, &dim, shape)) {
-    args.Fail(Error::kInvalidArgument, "self %s and other %s do not broadcast",
-              FormatSizes(a).text, FormatSizes(b).text);
+    args.Fail(Error::kInvalidArgument, "self %s and other %s do not broadcast", FormatSizes(a).text,
+              FormatSizes(b).text);
     return;
   }
   const StridedView* const views[2] = {&a, &b};
@@ -80,8 +78,7 @@ void Allclose(KernelArgs& args, size_t out_index) {
   bool result = true;
   SwitchAll(self->dtype(), [&](auto tag) {
     using T = decltype(tag);
-    result = ElementsClose<T>(loop, self->data_as<const T>(),
-                              other->data_as<const T>(), rtol, atol,
+    result = ElementsClose<T>(loop, self->data_as<const T>(), other->data_as<const T>(), rtol, atol,
                               equal_nan);
   });
   *out->data_as<bool>() = result;

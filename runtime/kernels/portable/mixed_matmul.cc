@@ -53,8 +53,8 @@ struct Dequant {
 
 // Checks that the input, scales and zero points share a floating dtype,
 // the weight is int8 and the zero points are shaped as the scales.
-bool CheckMixedArgs(KernelArgs& args, const Tensor& in, const Tensor& weight,
-                    const Tensor& scales, const Tensor* zero_points) {
+bool CheckMixedArgs(KernelArgs& args, const Tensor& in, const Tensor& weight, const Tensor& scales,
+                    const Tensor* zero_points) {
   if (!IsBasicFloating(in.dtype()) || scales.dtype() != in.dtype() ||
       (zero_points != nullptr && zero_points->dtype() != in.dtype()) ||
       weight.dtype() != ScalarType::kChar) {
@@ -63,15 +63,12 @@ bool CheckMixedArgs(KernelArgs& args, const Tensor& in, const Tensor& weight,
               "its dtype and an int8 weight");
     return false;
   }
-  bool same_shape = zero_points == nullptr ||
-                    zero_points->dim() == scales.dim();
-  for (int d = 0; same_shape && zero_points != nullptr && d < scales.dim();
-       ++d) {
+  bool same_shape = zero_points == nullptr || zero_points->dim() == scales.dim();
+  for (int d = 0; same_shape && zero_points != nullptr && d < scales.dim(); ++d) {
     same_shape = zero_points->size(d) == scales.size(d);
   }
   if (!same_shape) {
-    args.Fail(Error::kInvalidArgument,
-              "weight_zero_points must have the scales' shape");
+    args.Fail(Error::kInvalidArgument, "weight_zero_points must have the scales' shape");
     return false;
   }
   return true;
@@ -94,8 +91,7 @@ void MixedMmOut(KernelContext& ctx, Span<EValue*> raw) {
   }
   if (in->dim() != 2 || weight->dim() != 2 || scales->dim() != 1 ||
       in->size(1) != weight->size(0) || scales->size(0) != weight->size(0)) {
-    args.Fail(Error::kInvalidArgument,
-              "needs input [M, K], weight [K, P] and scales [K]");
+    args.Fail(Error::kInvalidArgument, "needs input [M, K], weight [K, P] and scales [K]");
     return;
   }
   const int32_t sizes[2] = {in->size(0), weight->size(1)};
@@ -112,8 +108,7 @@ void MixedMmOut(KernelContext& ctx, Span<EValue*> raw) {
         T acc = 0;
         for (int64_t k = 0; k < k_size; ++k) {
           acc += x[i * in->stride(0) + k * in->stride(1)] *
-                 dq.Weight(w[k * weight->stride(0) + j * weight->stride(1)],
-                           k, 0);
+                 dq.Weight(w[k * weight->stride(0) + j * weight->stride(1)], k, 0);
         }
         y[i * out->stride(0) + j * out->stride(1)] = acc;
       }
@@ -134,17 +129,13 @@ void MixedLinearOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!CheckMixedArgs(args, *in, *weight, *scales, zero_points)) return;
   if (!IsBasicFloating(out->dtype()) ||
       (has_dtype && dtype != static_cast<int64_t>(out->dtype()))) {
-    args.Fail(Error::kInvalidArgument,
-              "out must be float32/float64 and of dtype %lld when given",
+    args.Fail(Error::kInvalidArgument, "out must be float32/float64 and of dtype %lld when given",
               static_cast<long long>(dtype));
     return;
   }
-  if (in->dim() < 1 || weight->dim() != 2 ||
-      in->size(in->dim() - 1) != weight->size(1) ||
-      (scales->dim() != 1 && scales->dim() != 2) ||
-      scales->size(0) != weight->size(0) ||
-      (scales->dim() == 2 &&
-       (scales->size(1) < 1 || scales->size(1) > weight->size(1)))) {
+  if (in->dim() < 1 || weight->dim() != 2 || in->size(in->dim() - 1) != weight->size(1) ||
+      (scales->dim() != 1 && scales->dim() != 2) || scales->size(0) != weight->size(0) ||
+      (scales->dim() == 2 && (scales->size(1) < 1 || scales->size(1) > weight->size(1)))) {
     args.Fail(Error::kInvalidArgument,
               "needs input [..., K], weight [P, K] and scales [P] or [P, G] "
               "with 1 <= G <= K");
@@ -163,8 +154,7 @@ void MixedLinearOut(KernelContext& ctx, Span<EValue*> raw) {
   const int64_t out_elem = static_cast<int64_t>(ElementSize(out->dtype()));
   SwitchFloating(in->dtype(), [&](auto tag) {
     using T = decltype(tag);
-    const Dequant<T> dq{*scales, zero_points,
-                        (k_size + groups - 1) / groups};
+    const Dequant<T> dq{*scales, zero_points, (k_size + groups - 1) / groups};
     const T* x = in->data_as<const T>();
     const int8_t* w = weight->data_as<const int8_t>();
     const int64_t x_step = in->stride(in->dim() - 1);
@@ -175,9 +165,8 @@ void MixedLinearOut(KernelContext& ctx, Span<EValue*> raw) {
       for (int64_t j = 0; j < p; ++j) {
         T acc = 0;
         for (int64_t k = 0; k < k_size; ++k) {
-          acc += xrow[k * x_step] *
-                 dq.Weight(w[j * weight->stride(0) + k * weight->stride(1)],
-                           j, k);
+          acc +=
+              xrow[k * x_step] * dq.Weight(w[j * weight->stride(0) + k * weight->stride(1)], j, k);
         }
         store(static_cast<double>(acc), yrow + j * y_step * out_elem);
       }

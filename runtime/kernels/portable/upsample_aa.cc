@@ -32,8 +32,7 @@ namespace {
 template <typename S>
 class AaAxis {
  public:
-  AaAxis(int64_t in_size, int64_t out_size, bool align_corners,
-         double scale_factor)
+  AaAxis(int64_t in_size, int64_t out_size, bool align_corners, double scale_factor)
       : in_size_(in_size),
         identity_(in_size == out_size),
         scale_(SourceScale<S>(in_size, out_size, align_corners, scale_factor)),
@@ -50,20 +49,16 @@ class AaAxis {
       const S scale = axis.scale_;
       center_ = static_cast<S>(scale * (i + 0.5));
       invscale_ = scale >= 1.0 ? static_cast<S>(1.0 / scale) : S(1);
-      first_ = std::max<int64_t>(
-          static_cast<int64_t>((center_ - axis.support_) + 0.5), 0);
-      count_ = std::min<int64_t>(
-                   static_cast<int64_t>((center_ + axis.support_) + 0.5),
-                   axis.in_size_) -
-               first_;
+      first_ = std::max<int64_t>(static_cast<int64_t>((center_ - axis.support_) + 0.5), 0);
+      count_ =
+          std::min<int64_t>(static_cast<int64_t>((center_ + axis.support_) + 0.5), axis.in_size_) -
+          first_;
       count_ = std::clamp<int64_t>(count_, 0, axis.max_taps_);
       for (int64_t j = 0; j < count_; ++j) total_ += Raw(j);
     }
     int64_t first() const { return first_; }
     int64_t count() const { return count_; }
-    S weight(int64_t j) const {
-      return total_ != S(0) ? Raw(j) / total_ : Raw(j);
-    }
+    S weight(int64_t j) const { return total_ != S(0) ? Raw(j) / total_ : Raw(j); }
     // The largest normalized weight (0 when the weights sum to 0).
     S max_weight() const {
       S m = 0;
@@ -94,16 +89,15 @@ class AaAxis {
 };
 
 template <typename T>
-void ResampleFloating(const Tensor& in, Tensor& out, bool align_corners,
-                      double scale_h, double scale_w) {
+void ResampleFloating(const Tensor& in, Tensor& out, bool align_corners, double scale_h,
+                      double scale_w) {
   const Planes p = PlanesOf(in), q = PlanesOf(out);
   const AaAxis<T> axis_h(p.h, q.h, align_corners, scale_h);
   const AaAxis<T> axis_w(p.w, q.w, align_corners, scale_w);
   const T* x = in.data_as<const T>();
   T* y = out.data_as<T>();
   // The width pass's value at input row `row`, output column ow.
-  auto width_pass = [&](const T* row, int64_t ow,
-                        const typename AaAxis<T>::Taps& tw) {
+  auto width_pass = [&](const T* row, int64_t ow, const typename AaAxis<T>::Taps& tw) {
     if (axis_w.identity()) return row[ow * p.sw];
     T v = row[tw.first() * p.sw] * tw.weight(0);
     for (int64_t b = 1; b < tw.count(); ++b) {
@@ -124,8 +118,7 @@ void ResampleFloating(const Tensor& in, Tensor& out, bool align_corners,
           } else {
             acc = width_pass(plane + th.first() * p.sh, ow, tw) * th.weight(0);
             for (int64_t a = 1; a < th.count(); ++a) {
-              acc += width_pass(plane + (th.first() + a) * p.sh, ow, tw) *
-                     th.weight(a);
+              acc += width_pass(plane + (th.first() + a) * p.sh, ow, tw) * th.weight(a);
             }
           }
           y[n * q.sn + c * q.sc + oh * q.sh + ow * q.sw] = acc;
@@ -140,8 +133,7 @@ void ResampleFloating(const Tensor& in, Tensor& out, bool align_corners,
 // weight stays below 2^15.
 class FixedPointAxis {
  public:
-  FixedPointAxis(int64_t in_size, int64_t out_size, bool align_corners,
-                 double scale_factor)
+  FixedPointAxis(int64_t in_size, int64_t out_size, bool align_corners, double scale_factor)
       : axis_(in_size, out_size, align_corners, scale_factor) {
     if (axis_.identity()) return;
     double wt_max = 0;
@@ -158,8 +150,7 @@ class FixedPointAxis {
   AaAxis<double>::Taps At(int64_t i) const { return axis_.At(i); }
   int16_t Weight(const AaAxis<double>::Taps& taps, int64_t j) const {
     const double v = taps.weight(j) * (1 << precision_);
-    return static_cast<int16_t>(v < 0 ? static_cast<int>(-0.5 + v)
-                                      : static_cast<int>(0.5 + v));
+    return static_cast<int16_t>(v < 0 ? static_cast<int>(-0.5 + v) : static_cast<int>(0.5 + v));
   }
   // sum(value(k) * w_k) over the taps' input indices k, rounded, shifted
   // back and clamped to uint8 (ATen's basic_loop_aa_*<uint8_t>).
@@ -177,8 +168,8 @@ class FixedPointAxis {
   int precision_ = 0;
 };
 
-void ResampleUint8(const Tensor& in, Tensor& out, bool align_corners,
-                   double scale_h, double scale_w) {
+void ResampleUint8(const Tensor& in, Tensor& out, bool align_corners, double scale_h,
+                   double scale_w) {
   const Planes p = PlanesOf(in), q = PlanesOf(out);
   const FixedPointAxis axis_h(p.h, q.h, align_corners, scale_h);
   const FixedPointAxis axis_w(p.w, q.w, align_corners, scale_w);
@@ -190,9 +181,8 @@ void ResampleUint8(const Tensor& in, Tensor& out, bool align_corners,
       const auto tw = axis_w.At(ow);
       // The width pass's value at input row `row`, output column ow.
       auto width_pass = [&](const uint8_t* row) {
-        return axis_w.identity()
-                   ? row[ow * p.sw]
-                   : axis_w.Sum(tw, [&](int64_t k) { return row[k * p.sw]; });
+        return axis_w.identity() ? row[ow * p.sw]
+                                 : axis_w.Sum(tw, [&](int64_t k) { return row[k * p.sw]; });
       };
       for (int64_t n = 0; n < q.n; ++n) {
         for (int64_t c = 0; c < q.c; ++c) {
@@ -200,9 +190,7 @@ void ResampleUint8(const Tensor& in, Tensor& out, bool align_corners,
           const uint8_t v =
               axis_h.identity()
                   ? width_pass(plane + oh * p.sh)
-                  : axis_h.Sum(th, [&](int64_t r) {
-                      return width_pass(plane + r * p.sh);
-                    });
+                  : axis_h.Sum(th, [&](int64_t r) { return width_pass(plane + r * p.sh); });
           y[n * q.sn + c * q.sc + oh * q.sh + ow * q.sw] = v;
         }
       }
@@ -230,19 +218,20 @@ void UpsampleBilinear2dAaOut(KernelContext& ctx, Span<EValue*> raw) {
               "and out of the input's dtype");
     return;
   }
-  if (size[0] <= 0 || size[1] <= 0 || size[0] > INT32_MAX ||
-      size[1] > INT32_MAX || in->size(2) <= 0 || in->size(3) <= 0) {
-    args.Fail(Error::kInvalidArgument, "invalid sizes: input %dx%d, output "
-              "%lldx%lld", in->size(2), in->size(3),
-              static_cast<long long>(size[0]), static_cast<long long>(size[1]));
+  if (size[0] <= 0 || size[1] <= 0 || size[0] > INT32_MAX || size[1] > INT32_MAX ||
+      in->size(2) <= 0 || in->size(3) <= 0) {
+    args.Fail(Error::kInvalidArgument,
+              "invalid sizes: input %dx%d, output "
+              "%lldx%lld",
+              in->size(2), in->size(3), static_cast<long long>(size[0]),
+              static_cast<long long>(size[1]));
     return;
   }
   if (in == out) {
     args.Fail(Error::kInvalidArgument, "out must not be the input");
     return;
   }
-  const int32_t sizes[4] = {in->size(0), in->size(1),
-                            static_cast<int32_t>(size[0]),
+  const int32_t sizes[4] = {in->size(0), in->size(1), static_cast<int32_t>(size[0]),
                             static_cast<int32_t>(size[1])};
   if (!args.ResizeOut(*out, sizes, "out") || out->numel() == 0) return;
   const double scale_h = has_h ? sh.AsDouble() : 0.0;
@@ -252,8 +241,7 @@ void UpsampleBilinear2dAaOut(KernelContext& ctx, Span<EValue*> raw) {
     return;
   }
   SwitchFloating(dtype, [&](auto tag) {
-    ResampleFloating<decltype(tag)>(*in, *out, align_corners, scale_h,
-                                    scale_w);
+    ResampleFloating<decltype(tag)>(*in, *out, align_corners, scale_h, scale_w);
   });
 }
 

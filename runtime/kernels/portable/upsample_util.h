@@ -12,13 +12,11 @@ namespace portable {
 // ATen's compute_scales_value / area_pixel_compute_scale: input pixels per
 // output pixel; `scale` is a given scale factor or <= 0 (none).
 template <typename T>
-T SourceScale(int64_t in_size, int64_t out_size, bool align_corners,
-              double scale) {
+T SourceScale(int64_t in_size, int64_t out_size, bool align_corners, double scale) {
   if (align_corners) {
     return out_size > 1 ? static_cast<T>(in_size - 1) / (out_size - 1) : T(0);
   }
-  return scale > 0 ? static_cast<T>(1.0 / scale)
-                   : static_cast<T>(in_size) / out_size;
+  return scale > 0 ? static_cast<T>(1.0 / scale) : static_cast<T>(in_size) / out_size;
 }
 
 }  // namespace portable
