@@ -8,7 +8,7 @@
 #   A GoogleTest binary registered with ctest (test names get PREFIX).
 
 set(EF_WARNINGS -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers)
-# CI builds with warnings as errors (preset `werror`, .ci/run).
+# The default preset (make test, so CI) builds with warnings as errors.
 option(EF_WERROR "Treat compiler warnings in our targets as errors" OFF)
 if(EF_WERROR)
   list(APPEND EF_WARNINGS -Werror)

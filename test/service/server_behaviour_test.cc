@@ -327,7 +327,7 @@ TEST(ServerBehaviourTest, CalibrateRpcMeasuresAndSavesTheFactorsItUses) {
   EXPECT_GT(c.reference_host_us(), 0);
   EXPECT_EQ(c.reference_model(), "mobilenet_v2_035");
   EXPECT_GE(c.costs_size(), 2);  // the reference and the arms' models
-  EXPECT_EQ(c.class_factors_size(), 9);  // 7 default classes + 2 test classes
+  EXPECT_EQ(c.class_factors_size(), 10);  // 7 default classes + 3 test classes
   for (const v1::ClassFactor& f : c.class_factors()) EXPECT_GT(f.slowdown(), 0) << f.device_class();
   std::ifstream saved(file);
   EXPECT_TRUE(saved.good()) << "Calibrate did not write " << file;

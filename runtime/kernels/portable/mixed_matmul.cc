@@ -17,21 +17,11 @@
 #include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/kernel_args.h"
 #include "runtime/kernels/portable/portable_kernels.h"
+#include "runtime/kernels/portable/strided_loop.h"
 
 namespace edgefleet {
 namespace portable {
 namespace {
-
-// The element offset of row `row` (logical row-major order over all dims
-// but the last) of `t`; its last dim has stride t.stride(t.dim() - 1).
-int64_t RowOffset(const Tensor& t, int64_t row) {
-  int64_t offset = 0;
-  for (int d = t.dim() - 2; d >= 0; --d) {
-    offset += (row % t.size(d)) * t.stride(d);
-    row /= t.size(d);
-  }
-  return offset;
-}
 
 // The weight's dequantization parameters: scale and zero point of weight
 // element (r, k) are entry (r, k / group) of the [R] or [R, G] tensors.
@@ -160,8 +150,8 @@ void MixedLinearOut(KernelContext& ctx, Span<EValue*> raw) {
     const int64_t x_step = in->stride(in->dim() - 1);
     const int64_t y_step = out->stride(out->dim() - 1);
     for (int64_t i = 0; i < m; ++i) {
-      const T* xrow = x + RowOffset(*in, i);
-      char* yrow = out->data_as<char>() + RowOffset(*out, i) * out_elem;
+      const T* xrow = x + LogicalOffset(*in, i, in->dim() - 1);
+      char* yrow = out->data_as<char>() + LogicalOffset(*out, i, out->dim() - 1) * out_elem;
       for (int64_t j = 0; j < p; ++j) {
         T acc = 0;
         for (int64_t k = 0; k < k_size; ++k) {

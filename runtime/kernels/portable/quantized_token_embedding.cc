@@ -30,26 +30,18 @@
 #include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/kernel_args.h"
 #include "runtime/kernels/portable/portable_kernels.h"
+#include "runtime/kernels/portable/strided_loop.h"
 
 namespace edgefleet {
 namespace portable {
 namespace {
 
-// The element offset of element `i` (logical row-major order) of `t`.
-int64_t OffsetOf(const Tensor& t, int64_t i) {
-  int64_t offset = 0;
-  for (int d = t.dim() - 1; d >= 0; --d) {
-    offset += (i % t.size(d)) * t.stride(d);
-    i /= t.size(d);
-  }
-  return offset;
-}
 
 // Element `i` (logical row-major order) of `t` as double.
 double ValueAt(const Tensor& t, int64_t i) {
   return GetLoader<double>(t.dtype())(
       t.data_as<const char>() +
-      OffsetOf(t, i) * static_cast<int64_t>(ElementSize(t.dtype())));
+      LogicalOffset(t, i, t.dim()) * static_cast<int64_t>(ElementSize(t.dtype())));
 }
 
 // Stores `v` as element `i` (logical row-major order) of `t`.
@@ -57,7 +49,7 @@ template <typename V>
 void StoreAt(Tensor& t, int64_t i, V v) {
   GetStorer<V>(t.dtype())(
       v, t.data_as<char>() +
-             OffsetOf(t, i) * static_cast<int64_t>(ElementSize(t.dtype())));
+             LogicalOffset(t, i, t.dim()) * static_cast<int64_t>(ElementSize(t.dtype())));
 }
 
 // torch's _choose_qparams_per_token_asymmetric_impl for row r in T.

@@ -177,6 +177,18 @@ inline SizesText FormatSizes(const StridedView& v) {
 // Copies `dim` sizes into int32 for Tensor::Resize; false on overflow.
 bool ToTensorSizes(int dim, const int64_t* sizes, int32_t* out);
 
+// The element offset of entry `index` of `t`'s first `dims` dims taken in
+// logical row-major order (dims = t.dim(): element `index`; t.dim() - 1: the
+// start of row `index`, whose last dim then has stride t.stride(t.dim() - 1)).
+inline int64_t LogicalOffset(const Tensor& t, int64_t index, int dims) {
+  int64_t offset = 0;
+  for (int d = dims - 1; d >= 0; --d) {
+    offset += (index % t.size(d)) * t.stride(d);
+    index /= t.size(d);
+  }
+  return offset;
+}
+
 }  // namespace portable
 }  // namespace edgefleet
 
