@@ -211,9 +211,14 @@ Error Unary(const Node& n, const float* x, float* y, size_t count) {
   return Error::kOk;
 }
 
-// Rounds and clamps to [lo, hi] within int8; NaN becomes lo (a cast of NaN or of an
-// out-of-range float to an integer is undefined behaviour).
+// Clamps to [lo, hi] within int8; NaN becomes lo. The bounds themselves come
+// from a node's output range and may be infinite or NaN (a payload's
+// output_min / output_max): they are first clamped to int8 (NaN: the full
+// range). A cast of NaN or of an out-of-range float to an integer is
+// undefined behaviour.
 int8_t SaturateInt8(float v, float lo, float hi) {
+  lo = lo >= -128.0f ? (lo <= 127.0f ? lo : 127.0f) : -128.0f;
+  hi = hi <= 127.0f ? (hi >= -128.0f ? hi : -128.0f) : 127.0f;
   if (!(v >= lo)) return static_cast<int8_t>(lo);
   if (!(v <= hi)) return static_cast<int8_t>(hi);
   return static_cast<int8_t>(v);
