@@ -113,8 +113,8 @@ void CheckNumbersAndEnums(const pb::Message& m, const std::string& path) {
           break;
         }
         case pb::FieldDescriptor::CPPTYPE_MESSAGE:
-          CheckNumbersAndEnums(f->is_repeated() ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f),
-                               name + ".");
+          CheckNumbersAndEnums(
+              f->is_repeated() ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f), name + ".");
           break;
         default:
           break;
@@ -163,9 +163,9 @@ void DeviceClass(const std::string& text) {
     return CheckRejected(s, "device class");
   }
   // device_class.proto and device_class_registry.h.
-  EF_FUZZ_INVARIANT(edgefleet::service::IsValidClassName(c.name()) && !c.name().empty() &&
-                        c.name().size() <= 32,
-                    "bad name accepted");
+  EF_FUZZ_INVARIANT(
+      edgefleet::service::IsValidClassName(c.name()) && !c.name().empty() && c.name().size() <= 32,
+      "bad name accepted");
   EF_FUZZ_INVARIANT(c.platform() != v1::PLATFORM_UNSPECIFIED, "platform unset");
   EF_FUZZ_INVARIANT(c.cpu().clusters_size() >= 1, "no clusters");
   for (const auto& cluster : c.cpu().clusters()) {
@@ -177,20 +177,18 @@ void DeviceClass(const std::string& text) {
                     "parallel_fraction %g", c.cpu().parallel_fraction());
   EF_FUZZ_INVARIANT(c.reference().mobilenet_v2_latency_ms() > 0 && !c.reference().source().empty(),
                     "reference");
-  EF_FUZZ_INVARIANT(c.memory().app_budget_bytes() > 0 &&
-                        c.memory().app_budget_bytes() <= c.memory().ram_bytes(),
-                    "memory budget %llu of %llu",
-                    static_cast<unsigned long long>(c.memory().app_budget_bytes()),
-                    static_cast<unsigned long long>(c.memory().ram_bytes()));
+  EF_FUZZ_INVARIANT(
+      c.memory().app_budget_bytes() > 0 && c.memory().app_budget_bytes() <= c.memory().ram_bytes(),
+      "memory budget %llu of %llu", static_cast<unsigned long long>(c.memory().app_budget_bytes()),
+      static_cast<unsigned long long>(c.memory().ram_bytes()));
   EF_FUZZ_INVARIANT(c.storage().read_bandwidth_bytes_per_second() > 0, "bandwidth");
   EF_FUZZ_INVARIANT(InUnit(c.thermal().sustained_fraction()) &&
                         c.thermal().heat_time_constant_s() > 0 &&
                         c.thermal().cool_time_constant_s() > 0,
                     "thermal");
   const auto& n = c.os_noise();
-  EF_FUZZ_INVARIANT(n.preemptions_per_second() >= 0 && n.jitter_sigma() >= 0 &&
-                        n.jitter_sigma() < 1,
-                    "os_noise");
+  EF_FUZZ_INVARIANT(
+      n.preemptions_per_second() >= 0 && n.jitter_sigma() >= 0 && n.jitter_sigma() < 1, "os_noise");
   if (n.preemptions_per_second() > 0) {
     EF_FUZZ_INVARIANT(n.preemption_min_us() > 0 && n.preemption_pareto_alpha() > 1 &&
                           n.preemption_max_us() >= n.preemption_min_us(),
@@ -273,9 +271,9 @@ void FleetSpec(const std::string& text) {
                       share.share());
   }
   EF_FUZZ_INVARIANT(!f.name().empty() && !f.arm_a().empty() && !f.arm_b().empty(), "names");
-  EF_FUZZ_INVARIANT(f.devices() >= 1 && f.sessions_per_device() >= 1 &&
-                        f.inferences_per_session() >= 1,
-                    "counts");
+  EF_FUZZ_INVARIANT(
+      f.devices() >= 1 && f.sessions_per_device() >= 1 && f.inferences_per_session() >= 1,
+      "counts");
   EF_FUZZ_INVARIANT(f.inter_arrival_ms() >= 0, "inter_arrival_ms %g", f.inter_arrival_ms());
   EF_FUZZ_INVARIANT(f.arrival().concurrency() >= 1, "concurrency");
   if (f.arrival().kind() == v1::ArrivalProcess::OPEN_LOOP) {
@@ -327,9 +325,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1 || size > kMaxTextBytes) return 0;
   const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
   switch (data[0] % 3) {
-    case 0: DeviceClass(text); break;
-    case 1: ArmSet(text); break;
-    default: FleetSpec(text); break;
+    case 0:
+      DeviceClass(text);
+      break;
+    case 1:
+      ArmSet(text);
+      break;
+    default:
+      FleetSpec(text);
+      break;
   }
   return 0;
 }

@@ -17,9 +17,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const edgefleet::EtdumpEvent& e : run.events) {
       ++events;
       if (e.kind == edgefleet::EtdumpEvent::Kind::kAllocation) {
-        EF_FUZZ_INVARIANT(e.allocator_id >= 0 &&
-                              static_cast<size_t>(e.allocator_id) < run.allocators.size(),
-                          "allocator %d of %zu", e.allocator_id, run.allocators.size());
+        EF_FUZZ_INVARIANT(
+            e.allocator_id >= 0 && static_cast<size_t>(e.allocator_id) < run.allocators.size(),
+            "allocator %d of %zu", e.allocator_id, run.allocators.size());
       }
     }
   }

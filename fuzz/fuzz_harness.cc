@@ -9,12 +9,12 @@
 #include <mutex>
 #include <new>
 
+#include "runtime/backends/xnnpack/xnnpack_backend.h"
 #include "runtime/core/error_detail.h"
 #include "runtime/core/tensor.h"
 #include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
 #include "runtime/platform/log.h"
-#include "runtime/backends/xnnpack/xnnpack_backend.h"
 
 namespace edgefleet {
 namespace fuzz {
@@ -23,12 +23,11 @@ namespace {
 constexpr size_t kBufferAlignment = 64;
 
 void CheckTensorInfo(const TensorInfo& info, const char* what, size_t i) {
-  EF_FUZZ_INVARIANT(IsValidScalarType(static_cast<int>(info.dtype)), "%s %zu: dtype %d",
-                    what, i, static_cast<int>(info.dtype));
-  EF_FUZZ_INVARIANT(info.sizes.size() <= static_cast<size_t>(kMaxTensorRank),
-                    "%s %zu: rank %zu", what, i, info.sizes.size());
-  EF_FUZZ_INVARIANT(info.dim_order.size() == info.sizes.size() &&
-                        IsValidDimOrder(info.dim_order),
+  EF_FUZZ_INVARIANT(IsValidScalarType(static_cast<int>(info.dtype)), "%s %zu: dtype %d", what, i,
+                    static_cast<int>(info.dtype));
+  EF_FUZZ_INVARIANT(info.sizes.size() <= static_cast<size_t>(kMaxTensorRank), "%s %zu: rank %zu",
+                    what, i, info.sizes.size());
+  EF_FUZZ_INVARIANT(info.dim_order.size() == info.sizes.size() && IsValidDimOrder(info.dim_order),
                     "%s %zu: dim order does not match the sizes", what, i);
   const int64_t numel = CheckedNumel(info.sizes);
   EF_FUZZ_INVARIANT(numel >= 0, "%s %zu: negative or overflowing numel", what, i);
@@ -89,8 +88,7 @@ void AlignedBuffer::Free::operator()(uint8_t* p) const {
 }
 
 AlignedBuffer::AlignedBuffer(const uint8_t* data, size_t size)
-    : data_(new (std::align_val_t{kBufferAlignment}) uint8_t[size == 0 ? 1 : size]),
-      size_(size) {
+    : data_(new (std::align_val_t{kBufferAlignment}) uint8_t[size == 0 ? 1 : size]), size_(size) {
   if (size > 0) memcpy(data_.get(), data, size);
 }
 

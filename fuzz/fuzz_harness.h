@@ -69,11 +69,11 @@ const char* StageName(Stage stage);
 
 struct Outcome {
   Stage stage = Stage::kLoad;
-  Error error = Error::kOk;      // first error seen (kOk for kDone/kSkipped)
-  uint64_t planned_bytes = 0;    // largest sum of planned arenas of a method
-  uint64_t method_bytes = 0;     // largest method_allocator_bytes() requested
-  uint64_t temp_peak = 0;        // highest kernel scratch use
-  uint64_t constant_bytes = 0;   // most derived-constant bytes a method used
+  Error error = Error::kOk;     // first error seen (kOk for kDone/kSkipped)
+  uint64_t planned_bytes = 0;   // largest sum of planned arenas of a method
+  uint64_t method_bytes = 0;    // largest method_allocator_bytes() requested
+  uint64_t temp_peak = 0;       // highest kernel scratch use
+  uint64_t constant_bytes = 0;  // most derived-constant bytes a method used
   size_t methods_executed = 0;
 };
 
@@ -86,8 +86,8 @@ void InspectProgram(const Program& program);
 // Program::Load on an aligned copy of `data`; then, if `run_methods`,
 // Method::Load + SetInput + Execute for up to limits.max_methods methods.
 // `seed` drives input contents and which optional paths are exercised.
-Outcome ExerciseProgram(const uint8_t* data, size_t size, const Limits& limits,
-                        uint64_t seed, bool run_methods = true);
+Outcome ExerciseProgram(const uint8_t* data, size_t size, const Limits& limits, uint64_t seed,
+                        bool run_methods = true);
 
 // FNV-1a of the input: a reproducible seed for input contents.
 uint64_t HashBytes(const uint8_t* data, size_t size);

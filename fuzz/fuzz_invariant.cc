@@ -16,8 +16,8 @@ void InvariantFailed(const char* cond, const char* file, int line, const char* f
   va_start(args, format);
   vsnprintf(message, sizeof(message), format, args);
   va_end(args);
-  fprintf(stderr, "INVARIANT VIOLATED: %s\n  at %s:%d (%s)\n  last error detail: %s\n",
-          message, file, line, cond, LastErrorDetail());
+  fprintf(stderr, "INVARIANT VIOLATED: %s\n  at %s:%d (%s)\n  last error detail: %s\n", message,
+          file, line, cond, LastErrorDetail());
   fflush(stderr);
   abort();
 }

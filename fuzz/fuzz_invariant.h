@@ -9,14 +9,14 @@
 
 // Aborts with a message if `cond` is false (fuzzing oracle).
 #define EF_FUZZ_INVARIANT(cond, ...) \
-  ((cond) ? (void)0 : ::edgefleet::fuzz::internal::InvariantFailed(#cond, __FILE__, __LINE__, __VA_ARGS__))
+  ((cond) ? (void)0                  \
+          : ::edgefleet::fuzz::internal::InvariantFailed(#cond, __FILE__, __LINE__, __VA_ARGS__))
 
 namespace edgefleet {
 namespace fuzz {
 namespace internal {
-[[noreturn]] void InvariantFailed(const char* cond, const char* file, int line,
-                                  const char* format, ...)
-    __attribute__((format(printf, 4, 5)));
+[[noreturn]] void InvariantFailed(const char* cond, const char* file, int line, const char* format,
+                                  ...) __attribute__((format(printf, 4, 5)));
 }  // namespace internal
 }  // namespace fuzz
 }  // namespace edgefleet

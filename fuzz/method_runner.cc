@@ -45,8 +45,7 @@ struct Block {
   std::unique_ptr<uint8_t[], Free> data;
   size_t size = 0;
 
-  explicit Block(size_t n)
-      : data(new (std::align_val_t{64}) uint8_t[n == 0 ? 1 : n]), size(n) {}
+  explicit Block(size_t n) : data(new (std::align_val_t{64}) uint8_t[n == 0 ? 1 : n]), size(n) {}
 };
 
 // Storage for one input tensor in the program's dim order.
@@ -74,7 +73,9 @@ void FillFloats(T* out, int64_t n, Rng& rng, bool extreme) {
   static const T kSpecial[] = {std::numeric_limits<T>::quiet_NaN(),
                                std::numeric_limits<T>::infinity(),
                                -std::numeric_limits<T>::infinity(),
-                               std::numeric_limits<T>::max(), T(0), T(-0.0)};
+                               std::numeric_limits<T>::max(),
+                               T(0),
+                               T(-0.0)};
   for (int64_t i = 0; i < n; ++i) {
     if (extreme && rng.Below(4) == 0) {
       out[i] = kSpecial[rng.Below(sizeof(kSpecial) / sizeof(kSpecial[0]))];
@@ -88,16 +89,30 @@ void FillTensor(Tensor& t, Rng& rng, bool extreme) {
   const int64_t n = t.numel();
   void* p = t.mutable_data();
   switch (t.dtype()) {
-    case ScalarType::kFloat: FillFloats(static_cast<float*>(p), n, rng, extreme); break;
-    case ScalarType::kDouble: FillFloats(static_cast<double*>(p), n, rng, extreme); break;
+    case ScalarType::kFloat:
+      FillFloats(static_cast<float*>(p), n, rng, extreme);
+      break;
+    case ScalarType::kDouble:
+      FillFloats(static_cast<double*>(p), n, rng, extreme);
+      break;
     case ScalarType::kBool:
       for (int64_t i = 0; i < n; ++i) static_cast<uint8_t*>(p)[i] = rng.Below(2);
       break;
-    case ScalarType::kByte: FillInts(static_cast<uint8_t*>(p), n, rng, extreme); break;
-    case ScalarType::kChar: FillInts(static_cast<int8_t*>(p), n, rng, extreme); break;
-    case ScalarType::kShort: FillInts(static_cast<int16_t*>(p), n, rng, extreme); break;
-    case ScalarType::kInt: FillInts(static_cast<int32_t*>(p), n, rng, extreme); break;
-    case ScalarType::kLong: FillInts(static_cast<int64_t*>(p), n, rng, extreme); break;
+    case ScalarType::kByte:
+      FillInts(static_cast<uint8_t*>(p), n, rng, extreme);
+      break;
+    case ScalarType::kChar:
+      FillInts(static_cast<int8_t*>(p), n, rng, extreme);
+      break;
+    case ScalarType::kShort:
+      FillInts(static_cast<int16_t*>(p), n, rng, extreme);
+      break;
+    case ScalarType::kInt:
+      FillInts(static_cast<int32_t*>(p), n, rng, extreme);
+      break;
+    case ScalarType::kLong:
+      FillInts(static_cast<int64_t*>(p), n, rng, extreme);
+      break;
     default: {
       uint8_t* bytes = static_cast<uint8_t*>(p);
       for (size_t i = 0; i < t.nbytes(); ++i) bytes[i] = static_cast<uint8_t>(rng.Next());
@@ -120,8 +135,8 @@ std::unique_ptr<InputTensor> MakeInput(const TensorInfo& info, const Limits& lim
   }
   in->data = std::make_unique<Block>(info.nbytes);
   in->tensor = std::make_unique<Tensor>(info.dtype, static_cast<int>(in->sizes.size()),
-                                        in->sizes.data(), in->dim_order.data(),
-                                        in->strides.data(), in->data->data.get(), info.dynamism);
+                                        in->sizes.data(), in->dim_order.data(), in->strides.data(),
+                                        in->data->data.get(), info.dynamism);
   FillTensor(*in->tensor, rng, extreme);
   return in;
 }
@@ -189,21 +204,22 @@ bool RunMethod(const Program& program, const char* name, const Limits& limits, R
                              &constant_allocator};
   MethodOptions options;
   options.kernels = limits.kernels;
-  options.max_instructions = 2 * static_cast<uint64_t>(meta.num_instructions()) +
-                             limits.max_instructions;
+  options.max_instructions =
+      2 * static_cast<uint64_t>(meta.num_instructions()) + limits.max_instructions;
 
   Result<Method> loaded = Method::Load(program, name, memory, options);
   if (!loaded.ok()) {
     EF_FUZZ_INVARIANT(loaded.error() != Error::kMemoryAllocationFailed || meta.num_backends() > 0,
                       "Method::Load ran out of the %zu bytes method_allocator_bytes() "
-                      "promised for '%s'", method_bytes, name);
+                      "promised for '%s'",
+                      method_bytes, name);
     Record(outcome, Stage::kMethodLoad, loaded.error());
     return true;
   }
   Method& method = *loaded;
-  EF_FUZZ_INVARIANT(method.num_inputs() == meta.num_inputs() &&
-                        method.num_outputs() == meta.num_outputs(),
-                    "Method and MethodMeta disagree on inputs/outputs");
+  EF_FUZZ_INVARIANT(
+      method.num_inputs() == meta.num_inputs() && method.num_outputs() == meta.num_outputs(),
+      "Method and MethodMeta disagree on inputs/outputs");
   EF_FUZZ_INVARIANT(method.num_instructions() <= meta.num_instructions(),
                     "Method has more instructions than MethodMeta");
   EF_FUZZ_INVARIANT(method_allocator.used() <= method_bytes, "method allocator overused");
@@ -245,12 +261,18 @@ bool RunMethod(const Program& program, const char* name, const Limits& limits, R
 
 const char* StageName(Stage stage) {
   switch (stage) {
-    case Stage::kLoad: return "load";
-    case Stage::kMethodLoad: return "method_load";
-    case Stage::kSetInput: return "set_input";
-    case Stage::kExecute: return "execute";
-    case Stage::kSkipped: return "skipped";
-    case Stage::kDone: return "done";
+    case Stage::kLoad:
+      return "load";
+    case Stage::kMethodLoad:
+      return "method_load";
+    case Stage::kSetInput:
+      return "set_input";
+    case Stage::kExecute:
+      return "execute";
+    case Stage::kSkipped:
+      return "skipped";
+    case Stage::kDone:
+      return "done";
   }
   return "unknown";
 }

@@ -108,9 +108,17 @@ struct Campaign {
     Limits limits;
     for (uint64_t i = begin; i < end; ++i) {
       Case c = Build(i);
-      const Outcome o = ExerciseProgram(c.bytes.data(), c.bytes.size(), limits, CaseSeed(options, i));
-      Record r{i, static_cast<uint8_t>(o.stage), static_cast<uint32_t>(o.error), c.family,
-               c.bytes.size(), o.planned_bytes, o.method_bytes, o.temp_peak, o.constant_bytes};
+      const Outcome o =
+          ExerciseProgram(c.bytes.data(), c.bytes.size(), limits, CaseSeed(options, i));
+      Record r{i,
+               static_cast<uint8_t>(o.stage),
+               static_cast<uint32_t>(o.error),
+               c.family,
+               c.bytes.size(),
+               o.planned_bytes,
+               o.method_bytes,
+               o.temp_peak,
+               o.constant_bytes};
       if (write(fd, &r, sizeof(r)) != sizeof(r)) _exit(3);
     }
     _exit(0);
@@ -148,16 +156,26 @@ struct Campaign {
   // Runs cases [begin, end) in one worker; returns the first case not done.
   uint64_t RunBatch(uint64_t begin, uint64_t end) {
     int fds[2];
-    if (pipe(fds) != 0) { perror("pipe"); exit(2); }
+    if (pipe(fds) != 0) {
+      perror("pipe");
+      exit(2);
+    }
     fflush(nullptr);
     const pid_t pid = fork();
-    if (pid == 0) { close(fds[0]); RunWorker(begin, end, fds[1]); }
+    if (pid == 0) {
+      close(fds[0]);
+      RunWorker(begin, end, fds[1]);
+    }
     close(fds[1]);
     uint64_t next = begin;
     bool hung = false;
     while (next < end) {
       pollfd p{fds[0], POLLIN, 0};
-      if (poll(&p, 1, options.budget_ms) == 0) { hung = true; kill(pid, SIGKILL); break; }
+      if (poll(&p, 1, options.budget_ms) == 0) {
+        hung = true;
+        kill(pid, SIGKILL);
+        break;
+      }
       Record r;
       if (read(fds[0], &r, sizeof(r)) != sizeof(r)) break;  // worker died
       Tally(r);
@@ -169,8 +187,13 @@ struct Campaign {
     wait4(pid, &status, 0, &usage);
     if (usage.ru_maxrss > max_rss_kb) max_rss_kb = usage.ru_maxrss;
     if (next < end) {
-      if (hung) { ++hangs; SaveFinding(next, "hang"); }
-      else { ++crashes; SaveFinding(next, "crash"); }
+      if (hung) {
+        ++hangs;
+        SaveFinding(next, "hang");
+      } else {
+        ++crashes;
+        SaveFinding(next, "crash");
+      }
       ++next;
     }
     return next;
@@ -183,8 +206,14 @@ struct Campaign {
     uint64_t success = 0, skipped = 0;
     for (const auto& [key, count] : by_stage_error) {
       const auto stage = static_cast<Stage>(key.first);
-      if (stage == Stage::kDone) { success += count; continue; }
-      if (stage == Stage::kSkipped) { skipped += count; continue; }
+      if (stage == Stage::kDone) {
+        success += count;
+        continue;
+      }
+      if (stage == Stage::kSkipped) {
+        skipped += count;
+        continue;
+      }
       auto& row = rows[key.second];
       row.resize(4, 0);
       row[key.first] += count;
@@ -205,10 +234,11 @@ struct Campaign {
       printf("  %s %llu/%llu", kFamilyNames[f], (unsigned long long)accepted[f],
              (unsigned long long)total[f]);
     }
-    printf("\npeak memory: planned arenas %llu B, method allocator %llu B (max %.1fx file "
-           "size), kernel scratch %llu B, derived constants %llu B, worker max RSS %ld KiB\n",
-           (unsigned long long)max_planned, (unsigned long long)max_method, max_method_ratio,
-           (unsigned long long)max_temp, (unsigned long long)max_constants, max_rss_kb);
+    printf(
+        "\npeak memory: planned arenas %llu B, method allocator %llu B (max %.1fx file "
+        "size), kernel scratch %llu B, derived constants %llu B, worker max RSS %ld KiB\n",
+        (unsigned long long)max_planned, (unsigned long long)max_method, max_method_ratio,
+        (unsigned long long)max_temp, (unsigned long long)max_constants, max_rss_kb);
     for (const std::string& f : findings) printf("FINDING %s\n", f.c_str());
   }
 };
@@ -222,13 +252,21 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       return true;
     };
     uint64_t v = 0;
-    if (a == "--mutations") { if (!value(&o->mutations)) return false; }
-    else if (a == "--seed") { if (!value(&o->seed)) return false; }
-    else if (a == "--batch") { if (!value(&o->batch) || o->batch == 0) return false; }
-    else if (a == "--budget-ms") { if (!value(&v)) return false; o->budget_ms = static_cast<int>(v); }
-    else if (a == "--crash-dir" && i + 1 < argc) { o->crash_dir = argv[++i]; }
-    else if (!a.empty() && a[0] == '-') return false;
-    else o->files.push_back(a);
+    if (a == "--mutations") {
+      if (!value(&o->mutations)) return false;
+    } else if (a == "--seed") {
+      if (!value(&o->seed)) return false;
+    } else if (a == "--batch") {
+      if (!value(&o->batch) || o->batch == 0) return false;
+    } else if (a == "--budget-ms") {
+      if (!value(&v)) return false;
+      o->budget_ms = static_cast<int>(v);
+    } else if (a == "--crash-dir" && i + 1 < argc) {
+      o->crash_dir = argv[++i];
+    } else if (!a.empty() && a[0] == '-')
+      return false;
+    else
+      o->files.push_back(a);
   }
   return !o->files.empty();
 }
@@ -249,7 +287,10 @@ int main(int argc, char** argv) {
   Campaign campaign{options, {}, {}};
   for (const std::string& f : options.files) {
     std::ifstream in(f, std::ios::binary);
-    if (!in) { fprintf(stderr, "cannot read %s\n", f.c_str()); return 2; }
+    if (!in) {
+      fprintf(stderr, "cannot read %s\n", f.c_str());
+      return 2;
+    }
     campaign.originals.emplace_back(std::istreambuf_iterator<char>(in),
                                     std::istreambuf_iterator<char>());
   }

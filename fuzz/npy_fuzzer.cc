@@ -18,16 +18,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   EF_FUZZ_INVARIANT(a.shape.size() <= static_cast<size_t>(edgefleet::tools::kMaxNpyRank),
                     "rank %zu", a.shape.size());
   const int64_t numel = edgefleet::CheckedNumel({a.shape.data(), a.shape.size()});
-  EF_FUZZ_INVARIANT(numel >= 0 && numel == a.numel(), "numel %lld",
-                    static_cast<long long>(numel));
+  EF_FUZZ_INVARIANT(numel >= 0 && numel == a.numel(), "numel %lld", static_cast<long long>(numel));
   EF_FUZZ_INVARIANT(a.data.size() == static_cast<size_t>(numel) * edgefleet::ElementSize(a.dtype),
                     "data size %zu for numel %lld", a.data.size(), static_cast<long long>(numel));
   EF_FUZZ_INVARIANT(a.data.size() <= size, "data larger than the file");
   edgefleet::Result<std::vector<uint8_t>> bytes = edgefleet::tools::SerializeNpy(a);
   EF_FUZZ_INVARIANT(bytes.ok(), "SerializeNpy refused an accepted array");
   edgefleet::Result<NpyArray> again = edgefleet::tools::ParseNpy(bytes->data(), bytes->size());
-  EF_FUZZ_INVARIANT(again.ok() && again->dtype == a.dtype && again->shape == a.shape &&
-                        again->data == a.data,
-                    "SerializeNpy/ParseNpy round trip changed the array");
+  EF_FUZZ_INVARIANT(
+      again.ok() && again->dtype == a.dtype && again->shape == a.shape && again->data == a.data,
+      "SerializeNpy/ParseNpy round trip changed the array");
   return 0;
 }

@@ -68,7 +68,6 @@ void Normalize(edgefleet_fb::ProgramT& program) {
   }
 }
 
-
 }  // namespace
 
 bool IsStructurallyValid(const uint8_t* data, size_t size) {

@@ -15,21 +15,44 @@ namespace {
 
 namespace fb = edgefleet_fb;
 
-const int64_t kInteresting[] = {0, 1, -1, 2, 3, 4, 7, 8, 15, 16, 17, 31, 32, 63, 64, 127,
-                                128, 255, 256, 1023, 1024, 4096, 65535, 65536, 1 << 20,
-                                (1 << 30) - 1, 1 << 30, INT32_MAX - 1, INT32_MAX,
-                                -INT32_MAX, INT32_MIN, 1ll << 31, 1ll << 32, (1ll << 32) - 1,
-                                1ll << 40, INT64_MAX, INT64_MIN};
-const char* const kOpNames[] = {"aten::add",  "aten::convolution", "aten::view_copy",
-                                "aten::mm",   "aten::cat",         "aten::_softmax",
-                                "aten::mean", "aten::permute_copy", "aten::max_pool2d_with_indices",
-                                "aten::full", "dim_order_ops::_to_dim_order_copy",
-                                "aten::sym_size", "executorch_prim::add", "aten::nonexistent"};
-const char* const kOverloads[] = {"out", "Scalar_out", "int_out", "IntList_out", "dim_out",
-                                  "", "out_mode", "Tensor"};
+const int64_t kInteresting[] = {0,         1,
+                                -1,        2,
+                                3,         4,
+                                7,         8,
+                                15,        16,
+                                17,        31,
+                                32,        63,
+                                64,        127,
+                                128,       255,
+                                256,       1023,
+                                1024,      4096,
+                                65535,     65536,
+                                1 << 20,   (1 << 30) - 1,
+                                1 << 30,   INT32_MAX - 1,
+                                INT32_MAX, -INT32_MAX,
+                                INT32_MIN, 1ll << 31,
+                                1ll << 32, (1ll << 32) - 1,
+                                1ll << 40, INT64_MAX,
+                                INT64_MIN};
+const char* const kOpNames[] = {"aten::add",
+                                "aten::convolution",
+                                "aten::view_copy",
+                                "aten::mm",
+                                "aten::cat",
+                                "aten::_softmax",
+                                "aten::mean",
+                                "aten::permute_copy",
+                                "aten::max_pool2d_with_indices",
+                                "aten::full",
+                                "dim_order_ops::_to_dim_order_copy",
+                                "aten::sym_size",
+                                "executorch_prim::add",
+                                "aten::nonexistent"};
+const char* const kOverloads[] = {"out",     "Scalar_out", "int_out",  "IntList_out",
+                                  "dim_out", "",           "out_mode", "Tensor"};
 const char* const kBackendIds[] = {"XnnpackBackend", "VulkanBackend", "", "A"};
-const int8_t kDtypes[] = {0, 1, 2, 3, 4, 5, 6, 7, 11, 12, 13, 14, 15, 16, 17, 22, 23, 24,
-                          25, 26, 27, 28, 29, 8, 9, 10, 18, 30, 127, -1, -128};
+const int8_t kDtypes[] = {0,  1,  2,  3,  4,  5,  6,  7, 11, 12, 13, 14, 15,  16, 17,  22,
+                          23, 24, 25, 26, 27, 28, 29, 8, 9,  10, 18, 30, 127, -1, -128};
 
 class Editor {
  public:
@@ -56,9 +79,15 @@ class Editor {
   template <typename T>
   void EditVector(std::vector<T>& v, T value) {
     switch (v.empty() ? 1 : Below(4)) {
-      case 0: v[Below(v.size())] = value; break;
-      case 1: v.insert(v.begin() + Below(v.size() + 1), value); break;
-      case 2: v.erase(v.begin() + Below(v.size())); break;
+      case 0:
+        v[Below(v.size())] = value;
+        break;
+      case 1:
+        v.insert(v.begin() + Below(v.size() + 1), value);
+        break;
+      case 2:
+        v.erase(v.begin() + Below(v.size()));
+        break;
       default: {  // Swap (by value: std::vector<bool> has proxy references).
         const size_t i = Below(v.size()), j = Below(v.size());
         const T tmp = v[i];
@@ -156,7 +185,8 @@ const char* Editor::EditTensor(fb::ExecutionPlanT& plan) {
       t->storage_offset = static_cast<int32_t>(Interesting());
       return "tensor.storage_offset";
     case 8:
-      if (t->extra_tensor_info == nullptr) t->extra_tensor_info = std::make_unique<fb::ExtraTensorInfoT>();
+      if (t->extra_tensor_info == nullptr)
+        t->extra_tensor_info = std::make_unique<fb::ExtraTensorInfoT>();
       t->extra_tensor_info->location = static_cast<fb::TensorDataLocation>(Below(3));
       t->extra_tensor_info->mutable_data_segments_idx = static_cast<uint64_t>(Interesting());
       if (Coin()) t->extra_tensor_info->fully_qualified_name = "weight";
@@ -181,39 +211,104 @@ const char* Editor::EditValue(fb::ExecutionPlanT& plan) {
   const size_t n = plan.values.size();
   if (Below(3) == 0) {  // Replace with a value of another kind.
     switch (Below(11)) {
-      case 0: u.Set(fb::NullT()); break;
-      case 1: { fb::IntT x; x.int_val = Interesting(); u.Set(std::move(x)); break; }
-      case 2: { fb::BoolT x; x.bool_val = Coin(); u.Set(std::move(x)); break; }
-      case 3: { fb::DoubleT x; x.double_val = std::numeric_limits<double>::quiet_NaN(); u.Set(std::move(x)); break; }
-      case 4: { fb::StringT x; x.string_val = Coin() ? "mean" : ""; u.Set(std::move(x)); break; }
-      case 5: { fb::IntListT x; x.items = {Index(n), Index(n)}; u.Set(std::move(x)); break; }
-      case 6: { fb::DoubleListT x; x.items = {1.0, -1.0}; u.Set(std::move(x)); break; }
-      case 7: { fb::BoolListT x; x.items = {true, false}; u.Set(std::move(x)); break; }
-      case 8: { fb::TensorListT x; x.items = {Index(n)}; u.Set(std::move(x)); break; }
-      case 9: { fb::OptionalTensorListT x; x.items = {-1, Index(n)}; u.Set(std::move(x)); break; }
+      case 0:
+        u.Set(fb::NullT());
+        break;
+      case 1: {
+        fb::IntT x;
+        x.int_val = Interesting();
+        u.Set(std::move(x));
+        break;
+      }
+      case 2: {
+        fb::BoolT x;
+        x.bool_val = Coin();
+        u.Set(std::move(x));
+        break;
+      }
+      case 3: {
+        fb::DoubleT x;
+        x.double_val = std::numeric_limits<double>::quiet_NaN();
+        u.Set(std::move(x));
+        break;
+      }
+      case 4: {
+        fb::StringT x;
+        x.string_val = Coin() ? "mean" : "";
+        u.Set(std::move(x));
+        break;
+      }
+      case 5: {
+        fb::IntListT x;
+        x.items = {Index(n), Index(n)};
+        u.Set(std::move(x));
+        break;
+      }
+      case 6: {
+        fb::DoubleListT x;
+        x.items = {1.0, -1.0};
+        u.Set(std::move(x));
+        break;
+      }
+      case 7: {
+        fb::BoolListT x;
+        x.items = {true, false};
+        u.Set(std::move(x));
+        break;
+      }
+      case 8: {
+        fb::TensorListT x;
+        x.items = {Index(n)};
+        u.Set(std::move(x));
+        break;
+      }
+      case 9: {
+        fb::OptionalTensorListT x;
+        x.items = {-1, Index(n)};
+        u.Set(std::move(x));
+        break;
+      }
       default: {
         fb::TensorT* t = Tensor(plan);
-        if (t != nullptr) { fb::TensorT copy(*t); u.Set(std::move(copy)); }
-        else u.Reset();
+        if (t != nullptr) {
+          fb::TensorT copy(*t);
+          u.Set(std::move(copy));
+        } else
+          u.Reset();
       }
     }
     return "value.kind";
   }
   switch (u.type) {
-    case fb::KernelTypes::Int: u.AsInt()->int_val = Interesting(); return "int.value";
+    case fb::KernelTypes::Int:
+      u.AsInt()->int_val = Interesting();
+      return "int.value";
     case fb::KernelTypes::Double: {
       const double specials[] = {std::numeric_limits<double>::quiet_NaN(),
                                  std::numeric_limits<double>::infinity(), -1e308, 1e10, -0.0};
       u.AsDouble()->double_val = specials[Below(5)];
       return "double.value";
     }
-    case fb::KernelTypes::IntList: EditVector(u.AsIntList()->items, static_cast<int64_t>(Index(n))); return "int_list.items";
-    case fb::KernelTypes::TensorList: EditVector(u.AsTensorList()->items, Index(n)); return "tensor_list.items";
-    case fb::KernelTypes::OptionalTensorList: EditVector(u.AsOptionalTensorList()->items, Coin() ? -1 : Index(n)); return "optional_tensor_list.items";
-    case fb::KernelTypes::BoolList: EditVector(u.AsBoolList()->items, Coin()); return "bool_list.items";
-    case fb::KernelTypes::DoubleList: EditVector(u.AsDoubleList()->items, 0.0); return "double_list.items";
-    case fb::KernelTypes::Tensor: return EditTensor(plan);
-    default: u.Reset(); return "value.clear";
+    case fb::KernelTypes::IntList:
+      EditVector(u.AsIntList()->items, static_cast<int64_t>(Index(n)));
+      return "int_list.items";
+    case fb::KernelTypes::TensorList:
+      EditVector(u.AsTensorList()->items, Index(n));
+      return "tensor_list.items";
+    case fb::KernelTypes::OptionalTensorList:
+      EditVector(u.AsOptionalTensorList()->items, Coin() ? -1 : Index(n));
+      return "optional_tensor_list.items";
+    case fb::KernelTypes::BoolList:
+      EditVector(u.AsBoolList()->items, Coin());
+      return "bool_list.items";
+    case fb::KernelTypes::DoubleList:
+      EditVector(u.AsDoubleList()->items, 0.0);
+      return "double_list.items";
+    case fb::KernelTypes::Tensor:
+      return EditTensor(plan);
+    default:
+      u.Reset();
+      return "value.clear";
   }
 }
 
@@ -227,24 +322,57 @@ const char* Editor::EditInstruction(fb::ExecutionPlanT& plan) {
   if (instructions->empty() || Below(6) == 0) {
     DuplicateOrDrop(*instructions);
     if (!instructions->empty() && Coin()) {
-      std::swap((*instructions)[Below(instructions->size())], (*instructions)[Below(instructions->size())]);
+      std::swap((*instructions)[Below(instructions->size())],
+                (*instructions)[Below(instructions->size())]);
     }
     return "instructions.shape";
   }
   fb::InstructionArgumentsUnion& args = (*instructions)[Below(instructions->size())]->instr_args;
   if (Below(4) == 0) {  // Replace with another kind of instruction.
     switch (Below(5)) {
-      case 0: { fb::KernelCallT k; k.op_index = Index(plan.operators.size()); k.args = {Index(n), Index(n)}; args.Set(std::move(k)); break; }
-      case 1: { fb::DelegateCallT d; d.delegate_index = Index(plan.delegates.size()); d.args = {Index(n)}; args.Set(std::move(d)); break; }
-      case 2: { fb::MoveCallT m; m.move_from = Index(n); m.move_to = Index(n); args.Set(std::move(m)); break; }
-      case 3: { fb::JumpFalseCallT j; j.cond_value_index = Index(n); j.destination_instruction = Index(instructions->size()); args.Set(std::move(j)); break; }
-      default: { fb::FreeCallT f; f.value_index = Index(n); args.Set(std::move(f)); break; }
+      case 0: {
+        fb::KernelCallT k;
+        k.op_index = Index(plan.operators.size());
+        k.args = {Index(n), Index(n)};
+        args.Set(std::move(k));
+        break;
+      }
+      case 1: {
+        fb::DelegateCallT d;
+        d.delegate_index = Index(plan.delegates.size());
+        d.args = {Index(n)};
+        args.Set(std::move(d));
+        break;
+      }
+      case 2: {
+        fb::MoveCallT m;
+        m.move_from = Index(n);
+        m.move_to = Index(n);
+        args.Set(std::move(m));
+        break;
+      }
+      case 3: {
+        fb::JumpFalseCallT j;
+        j.cond_value_index = Index(n);
+        j.destination_instruction = Index(instructions->size());
+        args.Set(std::move(j));
+        break;
+      }
+      default: {
+        fb::FreeCallT f;
+        f.value_index = Index(n);
+        args.Set(std::move(f));
+        break;
+      }
     }
     return "instruction.kind";
   }
   switch (args.type) {
     case fb::InstructionArguments::KernelCall:
-      if (Coin()) { args.AsKernelCall()->op_index = Index(plan.operators.size()); return "kernel_call.op_index"; }
+      if (Coin()) {
+        args.AsKernelCall()->op_index = Index(plan.operators.size());
+        return "kernel_call.op_index";
+      }
       EditVector(args.AsKernelCall()->args, Index(n));
       return "kernel_call.args";
     case fb::InstructionArguments::DelegateCall:
@@ -268,9 +396,15 @@ const char* Editor::EditInstruction(fb::ExecutionPlanT& plan) {
 const char* Editor::EditPlan(fb::ExecutionPlanT& plan) {
   const size_t n = plan.values.size();
   switch (Below(7)) {
-    case 0: EditVector(plan.inputs, Index(n)); return "plan.inputs";
-    case 1: EditVector(plan.outputs, Index(n)); return "plan.outputs";
-    case 2: EditVector(plan.non_const_buffer_sizes, Interesting()); return "plan.non_const_buffer_sizes";
+    case 0:
+      EditVector(plan.inputs, Index(n));
+      return "plan.inputs";
+    case 1:
+      EditVector(plan.outputs, Index(n));
+      return "plan.outputs";
+    case 2:
+      EditVector(plan.non_const_buffer_sizes, Interesting());
+      return "plan.non_const_buffer_sizes";
     case 3: {  // Point an operator at a registered kernel, or at anything.
       fb::OperatorT* op = Pick(plan.operators);
       if (op == nullptr || Below(8) == 0) {
@@ -300,8 +434,12 @@ const char* Editor::EditPlan(fb::ExecutionPlanT& plan) {
       plan.delegates.push_back(std::move(d));
       return "plan.delegates";
     }
-    case 5: DuplicateOrDrop(plan.chains); return "plan.chains";
-    default: plan.name = Coin() ? "" : "forward"; return "plan.name";
+    case 5:
+      DuplicateOrDrop(plan.chains);
+      return "plan.chains";
+    default:
+      plan.name = Coin() ? "" : "forward";
+      return "plan.name";
   }
 }
 
@@ -309,9 +447,12 @@ const char* Editor::EditProgram() {
   fb::ProgramT& p = image_.program;
   switch (Below(8)) {
     case 0:
-      if (p.constant_segment == nullptr) p.constant_segment = std::make_unique<fb::SubsegmentOffsetsT>();
-      if (Coin()) EditVector(p.constant_segment->offsets, static_cast<uint64_t>(Interesting()));
-      else p.constant_segment->segment_index = static_cast<uint32_t>(Index(p.segments.size()));
+      if (p.constant_segment == nullptr)
+        p.constant_segment = std::make_unique<fb::SubsegmentOffsetsT>();
+      if (Coin())
+        EditVector(p.constant_segment->offsets, static_cast<uint64_t>(Interesting()));
+      else
+        p.constant_segment->segment_index = static_cast<uint32_t>(Index(p.segments.size()));
       return "constant_segment";
     case 1: {
       fb::DataSegmentT* s = Pick(p.segments);
@@ -319,15 +460,18 @@ const char* Editor::EditProgram() {
         p.segments.push_back(std::make_unique<fb::DataSegmentT>());
         s = p.segments.back().get();
       }
-      (Coin() ? s->offset : s->size) = static_cast<uint64_t>(Coin() ? Below(image_.segment_data.size() + 1) : Interesting());
+      (Coin() ? s->offset : s->size) =
+          static_cast<uint64_t>(Coin() ? Below(image_.segment_data.size() + 1) : Interesting());
       return "segments";
     }
     case 2: {
       auto m = std::make_unique<fb::SubsegmentOffsetsT>();
       m->segment_index = static_cast<uint32_t>(Index(p.segments.size()));
       m->offsets = {0, static_cast<uint64_t>(Coin() ? 0 : Interesting())};
-      if (p.mutable_data_segments.empty() || Coin()) p.mutable_data_segments.push_back(std::move(m));
-      else p.mutable_data_segments[0] = std::move(m);
+      if (p.mutable_data_segments.empty() || Coin())
+        p.mutable_data_segments.push_back(std::move(m));
+      else
+        p.mutable_data_segments[0] = std::move(m);
       return "mutable_data_segments";
     }
     case 3: {
@@ -340,8 +484,10 @@ const char* Editor::EditProgram() {
     case 4: {
       auto b = std::make_unique<fb::BufferT>();
       if (Coin()) b->storage.assign(Below(64), 0x3f);
-      if (p.constant_buffer.empty() || Coin()) p.constant_buffer.push_back(std::move(b));
-      else p.constant_buffer[Below(p.constant_buffer.size())] = std::move(b);
+      if (p.constant_buffer.empty() || Coin())
+        p.constant_buffer.push_back(std::move(b));
+      else
+        p.constant_buffer[Below(p.constant_buffer.size())] = std::move(b);
       return "constant_buffer";
     }
     case 5: {
@@ -350,10 +496,14 @@ const char* Editor::EditProgram() {
       p.backend_delegate_data.push_back(std::move(d));
       return "backend_delegate_data";
     }
-    case 6: DuplicateOrDrop(p.execution_plan); return "execution_plan";
+    case 6:
+      DuplicateOrDrop(p.execution_plan);
+      return "execution_plan";
     default:
-      if (Coin()) image_.segment_data.resize(Below(image_.segment_data.size() + 1));
-      else image_.extended_header = !image_.extended_header;
+      if (Coin())
+        image_.segment_data.resize(Below(image_.segment_data.size() + 1));
+      else
+        image_.extended_header = !image_.extended_header;
       return "layout";
   }
 }
@@ -362,10 +512,19 @@ const char* Editor::Apply() {
   fb::ExecutionPlanT* plan = Plan();
   if (plan == nullptr || Below(8) == 0) return EditProgram();
   switch (Below(10)) {
-    case 0: case 1: case 2: return EditTensor(*plan);
-    case 3: case 4: return EditValue(*plan);
-    case 5: case 6: case 7: return EditInstruction(*plan);
-    default: return EditPlan(*plan);
+    case 0:
+    case 1:
+    case 2:
+      return EditTensor(*plan);
+    case 3:
+    case 4:
+      return EditValue(*plan);
+    case 5:
+    case 6:
+    case 7:
+      return EditInstruction(*plan);
+    default:
+      return EditPlan(*plan);
   }
 }
 

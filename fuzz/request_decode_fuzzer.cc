@@ -57,19 +57,20 @@ TensorSpec Spec(int i, ScalarType dtype, std::vector<int64_t> shape,
 
 std::vector<ModelSignature> MakeSignatures() {
   std::vector<ModelSignature> s(7);
-  s[0].inputs = {Spec(0, ScalarType::kFloat, {1, 3, 16, 16})};                 // small_cnn
-  s[1].inputs = {Spec(0, ScalarType::kFloat, {4, 16})};                        // mlp
+  s[0].inputs = {Spec(0, ScalarType::kFloat, {1, 3, 16, 16})};  // small_cnn
+  s[1].inputs = {Spec(0, ScalarType::kFloat, {4, 16})};         // mlp
   s[2].inputs = {Spec(0, ScalarType::kFloat, {2, 3}), Spec(1, ScalarType::kFloat, {2, 3})};  // add
-  s[3].inputs = {Spec(0, ScalarType::kFloat, {8, 16}, {1, 16})};               // dynamic_bound
-  s[4].inputs = {Spec(0, ScalarType::kLong, {1, 16}), Spec(1, ScalarType::kLong, {1, 16})};  // token ids + mask
-  s[5].inputs = {Spec(0, ScalarType::kBool, {2}), Spec(1, ScalarType::kChar, {2}),
-                 Spec(2, ScalarType::kShort, {2}), Spec(3, ScalarType::kInt, {2}),
-                 Spec(4, ScalarType::kByte, {2}), Spec(5, ScalarType::kUInt16, {2}),
-                 Spec(6, ScalarType::kUInt32, {2}), Spec(7, ScalarType::kUInt64, {2}),
-                 Spec(8, ScalarType::kDouble, {2}), Spec(9, ScalarType::kHalf, {2}),
+  s[3].inputs = {Spec(0, ScalarType::kFloat, {8, 16}, {1, 16})};  // dynamic_bound
+  s[4].inputs = {Spec(0, ScalarType::kLong, {1, 16}),
+                 Spec(1, ScalarType::kLong, {1, 16})};  // token ids + mask
+  s[5].inputs = {Spec(0, ScalarType::kBool, {2}),     Spec(1, ScalarType::kChar, {2}),
+                 Spec(2, ScalarType::kShort, {2}),    Spec(3, ScalarType::kInt, {2}),
+                 Spec(4, ScalarType::kByte, {2}),     Spec(5, ScalarType::kUInt16, {2}),
+                 Spec(6, ScalarType::kUInt32, {2}),   Spec(7, ScalarType::kUInt64, {2}),
+                 Spec(8, ScalarType::kDouble, {2}),   Spec(9, ScalarType::kHalf, {2}),
                  Spec(10, ScalarType::kBFloat16, {2})};
-  s[6].inputs = {Spec(0, ScalarType::kFloat, {}),                               // 0-d
-                 Spec(1, ScalarType::kInt, {3, 0, 2}, {0, 0, 1})};              // empty bound
+  s[6].inputs = {Spec(0, ScalarType::kFloat, {}),                   // 0-d
+                 Spec(1, ScalarType::kInt, {3, 0, 2}, {0, 0, 1})};  // empty bound
   for (ModelSignature& sig : s) {
     for (size_t i = 0; i < sig.inputs.size(); ++i) {
       TensorSpec out = sig.inputs[i];
@@ -125,8 +126,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<std::vector<TensorData>> decoded =
       edgefleet::service::DecodeInputs(request, signature);
   static const bool verbose = getenv("EF_REPLAY_VERBOSE") != nullptr;
-  if (verbose) fprintf(stderr, "  signature %d: %s\n", data[0] % static_cast<int>(signatures.size()),
-                       decoded.status().ToString().c_str());
+  if (verbose)
+    fprintf(stderr, "  signature %d: %s\n", data[0] % static_cast<int>(signatures.size()),
+            decoded.status().ToString().c_str());
   if (!decoded.ok()) {
     EF_FUZZ_INVARIANT(decoded.status().code() == absl::StatusCode::kInvalidArgument,
                       "rejected with %s, not INVALID_ARGUMENT",
@@ -145,11 +147,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (int r = 0; r < request.inputs_size(); ++r) {
       if (request.inputs(r).name() != signature.inputs[i].name) continue;
       const std::string& bytes = request.raw_input_contents(r);
-      EF_FUZZ_INVARIANT(bytes.size() == tensors[i].bytes.size() &&
-                            (bytes.empty() ||
-                             memcmp(bytes.data(), tensors[i].bytes.data(), bytes.size()) == 0),
-                        "%s: decoded bytes differ from the raw contents",
-                        signature.inputs[i].name.c_str());
+      EF_FUZZ_INVARIANT(
+          bytes.size() == tensors[i].bytes.size() &&
+              (bytes.empty() || memcmp(bytes.data(), tensors[i].bytes.data(), bytes.size()) == 0),
+          "%s: decoded bytes differ from the raw contents", signature.inputs[i].name.c_str());
     }
   }
 
@@ -180,7 +181,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     *in->mutable_shape() = out.shape();
     again.add_raw_input_contents(response.raw_output_contents(j));
   }
-  absl::StatusOr<std::vector<TensorData>> round = edgefleet::service::DecodeInputs(again, signature);
+  absl::StatusOr<std::vector<TensorData>> round =
+      edgefleet::service::DecodeInputs(again, signature);
   EF_FUZZ_INVARIANT(round.ok(), "re-decoding encoded tensors failed: %s",
                     round.status().ToString().c_str());
   for (size_t i = 0; i < tensors.size(); ++i) {

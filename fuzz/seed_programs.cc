@@ -142,9 +142,9 @@ std::vector<uint8_t> Convolution() {
   const int output_padding = b.AddIntList({0, 0});
   const int groups = b.AddInt(1);
   const int out = b.AddPlannedTensor(kF32, {1, 3, 5, 5});
-  b.AddKernelCall(b.AddOperator("aten::convolution", "out"),
-                  {x, w, bias, stride, padding, dilation, transposed, output_padding, groups,
-                   out, out});
+  b.AddKernelCall(
+      b.AddOperator("aten::convolution", "out"),
+      {x, w, bias, stride, padding, dilation, transposed, output_padding, groups, out, out});
   b.SetInputs({x});
   b.SetOutputs({out});
   return b.Build();
@@ -173,8 +173,7 @@ std::vector<uint8_t> Delegate() {
   ProgramBuilder b;
   const int x = b.AddPlannedTensor(kF32, {2, 2});
   const int out = b.AddPlannedTensor(kF32, {2, 2});
-  b.AddDelegateCall(b.AddDelegate("XnnpackBackend", {'X', 'N', '0', '1', 0, 0, 0, 0}),
-                    {x, out});
+  b.AddDelegateCall(b.AddDelegate("XnnpackBackend", {'X', 'N', '0', '1', 0, 0, 0, 0}), {x, out});
   b.SetInputs({x});
   b.SetOutputs({out});
   return b.Build();

@@ -145,8 +145,8 @@ int main(int argc, char** argv) {
     emit("invalid_tokens_wrong_field", 4, r);
   }
   {  // 5 every datatype, shape [2]: raw, and typed (FP16/BF16 cannot be typed)
-    const char* types[] = {"BOOL", "INT8", "INT16", "INT32", "UINT8", "UINT16",
-                           "UINT32", "UINT64", "FP64", "FP16", "BF16"};
+    const char* types[] = {"BOOL",   "INT8",   "INT16", "INT32", "UINT8", "UINT16",
+                           "UINT32", "UINT64", "FP64",  "FP16",  "BF16"};
     const size_t widths[] = {1, 1, 2, 4, 1, 2, 4, 8, 8, 2, 2};
     Request raw, typed;
     for (int i = 0; i < 11; ++i) {
@@ -156,12 +156,28 @@ int main(int argc, char** argv) {
       auto* c = in->mutable_contents();
       for (int k = 0; k < 2; ++k) {
         switch (i) {
-          case 0: c->add_bool_contents(k == 1); break;
-          case 1: case 2: case 3: c->add_int_contents(-k * 300); break;
-          case 4: case 5: case 6: c->add_uint_contents(k * 70000u); break;
-          case 7: c->add_uint64_contents(~0ull - k); break;
-          case 8: c->add_fp64_contents(1e300 * k); break;
-          default: c->add_bytes_contents("ab"); break;
+          case 0:
+            c->add_bool_contents(k == 1);
+            break;
+          case 1:
+          case 2:
+          case 3:
+            c->add_int_contents(-k * 300);
+            break;
+          case 4:
+          case 5:
+          case 6:
+            c->add_uint_contents(k * 70000u);
+            break;
+          case 7:
+            c->add_uint64_contents(~0ull - k);
+            break;
+          case 8:
+            c->add_fp64_contents(1e300 * k);
+            break;
+          default:
+            c->add_bytes_contents("ab");
+            break;
         }
       }
     }

@@ -11,10 +11,10 @@
 #include "runtime/backends/xnnpack/graph_decoder.h"
 #include "runtime/backends/xnnpack/payload_header.h"
 #include "runtime/core/error_detail.h"
-#include "runtime/platform/log.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/memory_allocator.h"
 #include "runtime/core/tensor.h"
+#include "runtime/platform/log.h"
 #include "xnnpack_graph_generated.h"
 
 namespace edgefleet {
@@ -29,13 +29,24 @@ constexpr size_t kScratchBytes = size_t{8} << 20;
 
 bool ScalarTypeOf(DataType type, ScalarType* out) {
   switch (type) {
-    case DataType::kFp32: *out = ScalarType::kFloat; return true;
-    case DataType::kFp16: *out = ScalarType::kHalf; return true;
-    case DataType::kQint8: *out = ScalarType::kChar; return true;
-    case DataType::kQuint8: *out = ScalarType::kByte; return true;
+    case DataType::kFp32:
+      *out = ScalarType::kFloat;
+      return true;
+    case DataType::kFp16:
+      *out = ScalarType::kHalf;
+      return true;
+    case DataType::kQint8:
+      *out = ScalarType::kChar;
+      return true;
+    case DataType::kQuint8:
+      *out = ScalarType::kByte;
+      return true;
     case DataType::kQint32:
-    case DataType::kInt32: *out = ScalarType::kInt; return true;
-    default: return false;
+    case DataType::kInt32:
+      *out = ScalarType::kInt;
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -212,8 +223,8 @@ PayloadStage ExercisePayload(const uint8_t* data, size_t size, const NamedDataMa
   // Half of the inputs put the float32 convolutions and fully connected
   // layers on our optimized kernels (the default rule), half on XNNPACK.
   const bool dense_on_own_kernels = (Fnv1a(data, size) & 4) != 0;
-  Result<std::unique_ptr<xnnpack::XnnpackDelegate>> delegate = xnnpack::XnnpackDelegate::Create(
-      std::move(graph.get()), nullptr, 1, dense_on_own_kernels);
+  Result<std::unique_ptr<xnnpack::XnnpackDelegate>> delegate =
+      xnnpack::XnnpackDelegate::Create(std::move(graph.get()), nullptr, 1, dense_on_own_kernels);
   if (!delegate.ok()) {
     EF_FUZZ_INVARIANT(Rejected(delegate.error(), {Error::kInvalidProgram, Error::kNotSupported,
                                                   Error::kMemoryAllocationFailed}),
@@ -244,7 +255,8 @@ PayloadStage ExercisePayload(const uint8_t* data, size_t size, const NamedDataMa
     for (auto& arg : args) {
       if (arg->input) continue;
       int32_t sizes[xnnpack::kMaxDims];
-      for (size_t d = 0; d < arg->declared.size(); ++d) sizes[d] = static_cast<int32_t>(arg->declared[d]);
+      for (size_t d = 0; d < arg->declared.size(); ++d)
+        sizes[d] = static_cast<int32_t>(arg->declared[d]);
       EF_FUZZ_INVARIANT(arg->tensor->Resize({sizes, arg->declared.size()}) == Error::kOk,
                         "restoring an output's shape failed");
     }

@@ -20,11 +20,11 @@ namespace fb = edgefleet_xnn;
 // group (the object API deletes union members by type).
 const std::vector<std::vector<int>>& LayoutGroups() {
   static const std::vector<std::vector<int>> groups = {
-      {1, 8, 12, 15, 16, 26, 31, 37},                                      // _XNNNode2x1
+      {1, 8, 12, 15, 16, 26, 31, 37},                                                 // _XNNNode2x1
       {3, 4, 6, 17, 18, 19, 22, 23, 24, 27, 28, 30, 40, 41, 42, 43, 44, 45, 46, 47},  // 1x1
-      {7, 13, 39},                                                         // _XNNNodeConv
-      {11, 14},                                                            // _XNNPooling2D
-      {32, 33, 34, 38},                                                    // _XNNCat
+      {7, 13, 39},       // _XNNNodeConv
+      {11, 14},          // _XNNPooling2D
+      {32, 33, 34, 38},  // _XNNCat
   };
   return groups;
 }
@@ -59,21 +59,32 @@ NodeFields FieldsOf(fb::XNodeT& node) {
   } else if (group(2)) {
     auto* t = static_cast<fb::_XNNNodeConvT*>(body);
     f.ids = {&t->input1_id, &t->filter_id, &t->bias_id, &t->output_id};
-    f.params = {&t->padding_top, &t->padding_right, &t->padding_bottom, &t->padding_left,
-                &t->kernel_height, &t->kernel_width, &t->subsampling_height,
-                &t->subsampling_width, &t->dilation_height, &t->dilation_width,
-                &t->group_input_channels, &t->group_output_channels, &t->groups,
-                &t->adjustment_height, &t->adjustment_width, &t->flags};
+    f.params = {&t->padding_top,
+                &t->padding_right,
+                &t->padding_bottom,
+                &t->padding_left,
+                &t->kernel_height,
+                &t->kernel_width,
+                &t->subsampling_height,
+                &t->subsampling_width,
+                &t->dilation_height,
+                &t->dilation_width,
+                &t->group_input_channels,
+                &t->group_output_channels,
+                &t->groups,
+                &t->adjustment_height,
+                &t->adjustment_width,
+                &t->flags};
   } else if (group(3)) {
     auto* t = static_cast<fb::_XNNPooling2DT*>(body);
     f.ids = {&t->input_id, &t->output_id};
-    f.params = {&t->padding_top, &t->padding_right, &t->padding_bottom, &t->padding_left,
-                &t->pooling_height, &t->pooling_width, &t->stride_height, &t->stride_width,
+    f.params = {&t->padding_top,     &t->padding_right,  &t->padding_bottom, &t->padding_left,
+                &t->pooling_height,  &t->pooling_width,  &t->stride_height,  &t->stride_width,
                 &t->dilation_height, &t->dilation_width, &t->flags};
   } else if (group(4)) {
     auto* t = static_cast<fb::_XNNCatT*>(body);
-    f.ids = {&t->input1_id, &t->input2_id, &t->input3_id, &t->input4_id, &t->input5_id,
-             &t->output_id};
+    f.ids = {&t->input1_id, &t->input2_id, &t->input3_id,
+             &t->input4_id, &t->input5_id, &t->output_id};
     f.params = {&t->axis, &t->flags};
   } else {
     switch (node.xnode_union.type) {
@@ -121,7 +132,7 @@ NodeFields FieldsOf(fb::XNodeT& node) {
       case fb::XNodeUnion::XNNArgMaxPooling2d: {
         auto* t = static_cast<fb::XNNArgMaxPooling2dT*>(body);
         f.ids = {&t->input_id, &t->output_value_id, &t->output_index_id};
-        f.params = {&t->padding_top, &t->padding_right, &t->padding_bottom, &t->padding_left,
+        f.params = {&t->padding_top,    &t->padding_right, &t->padding_bottom, &t->padding_left,
                     &t->pooling_height, &t->pooling_width, &t->flags};
         break;
       }
@@ -141,8 +152,7 @@ NodeFields FieldsOf(fb::XNodeT& node) {
       }
       case fb::XNodeUnion::XNNScaledDotProductAttention: {
         auto* t = static_cast<fb::XNNScaledDotProductAttentionT*>(body);
-        f.ids = {&t->query_id, &t->key_id, &t->value_id, &t->scale_id, &t->mask_id,
-                 &t->output_id};
+        f.ids = {&t->query_id, &t->key_id, &t->value_id, &t->scale_id, &t->mask_id, &t->output_id};
         f.params = {&t->flags};
         break;
       }
@@ -161,14 +171,20 @@ class Editor {
     switch (rng_() % 10) {
       case 0:
       case 1:
-      case 2: return EditValue();
-      case 3: return EditQuant();
+      case 2:
+        return EditValue();
+      case 3:
+        return EditQuant();
       case 4:
       case 5:
-      case 6: return EditNodeField();
-      case 7: return EditNodeShape();
-      case 8: return EditConstantTable();
-      default: return EditGraph();
+      case 6:
+        return EditNodeField();
+      case 7:
+        return EditNodeShape();
+      case 8:
+        return EditConstantTable();
+      default:
+        return EditGraph();
     }
   }
 
@@ -180,24 +196,38 @@ class Editor {
   uint32_t Interesting(uint32_t old) {
     const uint32_t n = static_cast<uint32_t>(g_.xvalues.size());
     switch (rng_() % 9) {
-      case 0: return static_cast<uint32_t>(Pick(n + 1));
-      case 1: return old + 1;
-      case 2: return old - 1;
-      case 3: return 0;
-      case 4: return std::numeric_limits<uint32_t>::max();
-      case 5: return n;
-      case 6: return old * 2;
-      case 7: return 1u << (rng_() % 32);
-      default: return static_cast<uint32_t>(rng_() % 8);
+      case 0:
+        return static_cast<uint32_t>(Pick(n + 1));
+      case 1:
+        return old + 1;
+      case 2:
+        return old - 1;
+      case 3:
+        return 0;
+      case 4:
+        return std::numeric_limits<uint32_t>::max();
+      case 5:
+        return n;
+      case 6:
+        return old * 2;
+      case 7:
+        return 1u << (rng_() % 32);
+      default:
+        return static_cast<uint32_t>(rng_() % 8);
     }
   }
 
   float InterestingFloat() {
-    static const float values[] = {0.0f, -0.0f, -1.0f, 1e-30f, 1e30f,
+    static const float values[] = {0.0f,
+                                   -0.0f,
+                                   -1.0f,
+                                   1e-30f,
+                                   1e30f,
                                    std::numeric_limits<float>::quiet_NaN(),
                                    std::numeric_limits<float>::infinity(),
                                    -std::numeric_limits<float>::infinity(),
-                                   std::numeric_limits<float>::denorm_min(), 0.5f};
+                                   std::numeric_limits<float>::denorm_min(),
+                                   0.5f};
     return values[Pick(sizeof(values) / sizeof(values[0]))];
   }
 
@@ -209,7 +239,9 @@ class Editor {
 
   void EditList(std::vector<uint32_t>& list) {
     switch (rng_() % 5) {
-      case 0: list.push_back(Interesting(0)); break;
+      case 0:
+        list.push_back(Interesting(0));
+        break;
       case 1:
         if (!list.empty()) list.pop_back();
         break;
@@ -229,19 +261,31 @@ class Editor {
     fb::XNNTensorValueT* t = Tensor(Pick(g_.xvalues.size()));
     if (t == nullptr) return "value.none";
     switch (rng_() % 9) {
-      case 0: t->id_out = Interesting(t->id_out); return "value.id_out";
-      case 1: t->datatype = static_cast<fb::XNNDatatype>(rng_() % 16); return "value.datatype";
+      case 0:
+        t->id_out = Interesting(t->id_out);
+        return "value.id_out";
+      case 1:
+        t->datatype = static_cast<fb::XNNDatatype>(rng_() % 16);
+        return "value.datatype";
       case 2:
         EditList(t->dims);
         if (rng_() % 2) t->num_dims = static_cast<uint32_t>(t->dims.size());
         return "value.dims";
-      case 3: t->num_dims = Interesting(t->num_dims); return "value.num_dims";
+      case 3:
+        t->num_dims = Interesting(t->num_dims);
+        return "value.num_dims";
       case 4:
         t->constant_buffer_idx = Interesting(t->constant_buffer_idx);
         return "value.constant_buffer_idx";
-      case 5: t->external_id = Interesting(t->external_id); return "value.external_id";
-      case 6: t->flags = static_cast<uint32_t>(rng_() % 4); return "value.flags";
-      case 7: t->dq_datatype = static_cast<fb::XNNDatatype>(rng_() % 16); return "value.dq_datatype";
+      case 5:
+        t->external_id = Interesting(t->external_id);
+        return "value.external_id";
+      case 6:
+        t->flags = static_cast<uint32_t>(rng_() % 4);
+        return "value.flags";
+      case 7:
+        t->dq_datatype = static_cast<fb::XNNDatatype>(rng_() % 16);
+        return "value.dq_datatype";
       default: {
         // Move the value to another slot (ids stay): values out of order.
         const size_t a = Pick(g_.xvalues.size()), b = Pick(g_.xvalues.size());
@@ -270,9 +314,8 @@ class Editor {
       } else {
         fb::PerChannelQuantT p;
         p.channel_dim = static_cast<int32_t>(rng_() % 4);
-        const size_t c = t->dims.size() > static_cast<size_t>(p.channel_dim)
-                             ? t->dims[p.channel_dim]
-                             : 1;
+        const size_t c =
+            t->dims.size() > static_cast<size_t>(p.channel_dim) ? t->dims[p.channel_dim] : 1;
         p.scale.assign(std::min<size_t>(c, 4096), 0.01f);
         nq->quant_params.Set(std::move(p));
         nq->tensor_value->datatype = fb::XNNDatatype::xnn_datatype_qcint8;
@@ -290,13 +333,17 @@ class Editor {
         case 1:
           if (!p->scale.empty()) p->scale[Pick(p->scale.size())] = InterestingFloat();
           return "quant.scale";
-        case 2: p->channel_dim = static_cast<int32_t>(Interesting(p->channel_dim)); return "quant.channel_dim";
+        case 2:
+          p->channel_dim = static_cast<int32_t>(Interesting(p->channel_dim));
+          return "quant.channel_dim";
         case 3:
           p->scale.clear();
           p->scale_buffer_idx = Interesting(p->scale_buffer_idx);
           p->num_scales = Interesting(p->num_scales);
           return "quant.scale_buffer";
-        default: p->num_scales = Interesting(p->num_scales); return "quant.num_scales";
+        default:
+          p->num_scales = Interesting(p->num_scales);
+          return "quant.num_scales";
       }
     }
     if (auto* p = q->quant_params.AsPerTensorQuant()) {
@@ -362,8 +409,7 @@ class Editor {
         for (const std::vector<int>& group : LayoutGroups()) {
           for (int t : group) {
             if (t != type) continue;
-            g_.xnodes[i]->xnode_union.type =
-                static_cast<fb::XNodeUnion>(group[Pick(group.size())]);
+            g_.xnodes[i]->xnode_union.type = static_cast<fb::XNodeUnion>(group[Pick(group.size())]);
             return "node.type";
           }
         }
@@ -388,8 +434,12 @@ class Editor {
     if (g_.constant_data.empty()) return EditGraph();
     fb::ConstantDataOffsetT& c = *g_.constant_data[Pick(g_.constant_data.size())];
     switch (rng_() % 4) {
-      case 0: c.offset = rng_() % 2 ? std::numeric_limits<uint64_t>::max() : Interesting(0); return "constant.offset";
-      case 1: c.size = rng_() % 2 ? c.size + 1 + rng_() % 64 : Interesting(0); return "constant.size";
+      case 0:
+        c.offset = rng_() % 2 ? std::numeric_limits<uint64_t>::max() : Interesting(0);
+        return "constant.offset";
+      case 1:
+        c.size = rng_() % 2 ? c.size + 1 + rng_() % 64 : Interesting(0);
+        return "constant.size";
       case 2:
         if (!c.named_key.empty()) {
           c.named_key[Pick(c.named_key.size())] ^= 1;
@@ -405,9 +455,15 @@ class Editor {
 
   const char* EditGraph() {
     switch (rng_() % 4) {
-      case 0: g_.num_externs = Interesting(g_.num_externs); return "graph.num_externs";
-      case 1: EditList(g_.input_ids); return "graph.input_ids";
-      case 2: EditList(g_.output_ids); return "graph.output_ids";
+      case 0:
+        g_.num_externs = Interesting(g_.num_externs);
+        return "graph.num_externs";
+      case 1:
+        EditList(g_.input_ids);
+        return "graph.input_ids";
+      case 2:
+        EditList(g_.output_ids);
+        return "graph.output_ids";
       default:
         if (!g_.xvalues.empty() && g_.xvalues.size() < (1u << 16)) {
           g_.xvalues.push_back(std::make_unique<fb::XValueT>(*g_.xvalues[Pick(g_.xvalues.size())]));

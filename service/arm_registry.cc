@@ -11,8 +11,8 @@ namespace {
 bool IsValidArmName(const std::string& name) {
   if (name.empty() || name.size() > 64) return false;
   return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '.' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '-';
   });
 }
 
@@ -23,8 +23,9 @@ absl::Status ValidateArm(const v1::Arm& arm, const ModelRepository& repository) 
   }
   // proto3 enums are open: a textproto may carry any number ("stack: 7").
   if (arm.stack() == v1::STACK_UNSPECIFIED || !v1::Stack_IsValid(arm.stack())) {
-    return absl::InvalidArgumentError(prefix + "stack must be STACK_EDGEFLEET or "
-                                               "STACK_PYTORCH_MOBILE");
+    return absl::InvalidArgumentError(prefix +
+                                      "stack must be STACK_EDGEFLEET or "
+                                      "STACK_PYTORCH_MOBILE");
   }
   if (!v1::Kernels_IsValid(arm.kernels())) {
     return absl::InvalidArgumentError(prefix + "kernels " + std::to_string(arm.kernels()) +

@@ -41,8 +41,8 @@ class ArmRegistry {
   // file), INVALID_ARGUMENT (parse or validation error, naming the arm).
   static absl::StatusOr<std::unique_ptr<ArmRegistry>> Create(const std::string& arms_file,
                                                              const ModelRepository& repository);
-  static absl::StatusOr<std::unique_ptr<ArmRegistry>> FromArmSet(
-      const v1::ArmSet& arms, const ModelRepository& repository);
+  static absl::StatusOr<std::unique_ptr<ArmRegistry>> FromArmSet(const v1::ArmSet& arms,
+                                                                 const ModelRepository& repository);
 
   // The arm named `name`, or nullptr.
   const v1::Arm* Find(const std::string& name) const;

@@ -105,9 +105,8 @@ absl::Status Calibrator::EnsureReference() {
   absl::StatusOr<v1::HostCost> cost =
       CostFor({v1::STACK_EDGEFLEET, reference_.model, v1::KERNELS_DEFAULT});
   if (!cost.ok()) {
-    return absl::FailedPreconditionError("cannot measure the reference model '" +
-                                         reference_.model + "': " +
-                                         std::string(cost.status().message()));
+    return absl::FailedPreconditionError("cannot measure the reference model '" + reference_.model +
+                                         "': " + std::string(cost.status().message()));
   }
   store_->SetReference(reference_.model, reference_.mac_ratio, cost->inference_us());
   return absl::OkStatus();
@@ -137,8 +136,8 @@ absl::StatusOr<v1::HostCalibration> Calibrator::Calibrate(const ArmRegistry& arm
         continue;
       }
       return absl::Status(cost.status().code(), "calibrating " + key.model + " (" +
-                                                    StackName(key.stack) + "): " +
-                                                    std::string(cost.status().message()));
+                                                    StackName(key.stack) +
+                                                    "): " + std::string(cost.status().message()));
     }
     *calibration.add_costs() = *cost;
   }

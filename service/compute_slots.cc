@@ -100,10 +100,10 @@ absl::Status ComputeSlots::TryAdmit(std::unique_ptr<Admission>* admission,
   int now = inflight_.load();
   do {
     if (now >= limit) {
-      return absl::ResourceExhaustedError(
-          "server busy: " + std::to_string(now) + " requests in flight (compute slots " +
-          std::to_string(slots_) + " + queue bound " + std::to_string(queue_bound_) +
-          "); retry later");
+      return absl::ResourceExhaustedError("server busy: " + std::to_string(now) +
+                                          " requests in flight (compute slots " +
+                                          std::to_string(slots_) + " + queue bound " +
+                                          std::to_string(queue_bound_) + "); retry later");
     }
   } while (!inflight_.compare_exchange_weak(now, now + 1));
   if (!client.empty()) {
@@ -113,9 +113,8 @@ absl::Status ComputeSlots::TryAdmit(std::unique_ptr<Admission>* admission,
       if (mine == 0) per_client_.erase(client);
       inflight_.fetch_sub(1);
       return absl::ResourceExhaustedError(
-          "too many calls from this client: " + std::to_string(mine) +
-          " in flight, at most " + std::to_string(per_client_bound_) +
-          " per client (--max_calls_per_client); retry later");
+          "too many calls from this client: " + std::to_string(mine) + " in flight, at most " +
+          std::to_string(per_client_bound_) + " per client (--max_calls_per_client); retry later");
     }
     ++mine;
   }

@@ -58,7 +58,8 @@ std::map<std::string, Setter> Setters(ServerConfig* c) {
     };
   };
   auto num = [](int* field, int lo, int hi) -> Setter {
-    return [=](const std::string& f, const std::string& v) { return ParseInt(f, v, lo, hi, field); };
+    return
+        [=](const std::string& f, const std::string& v) { return ParseInt(f, v, lo, hi, field); };
   };
   return {
       {"model_repository", str(&c->model_repository)},

@@ -14,7 +14,7 @@ namespace edgefleet {
 namespace service {
 
 struct ServerConfig {
-  std::string model_repository;                     // required
+  std::string model_repository;  // required
   std::string device_classes = "deploy/device_classes";
   std::string arms;         // ArmSet textproto; empty: default arms
   std::string calibration;  // HostCalibration textproto: read if present, written by Calibrate
@@ -35,9 +35,9 @@ struct ServerConfig {
   double reference_mac_ratio = 28.197;
   bool pin_slots = true;
   int drain_timeout_s = 30;
-  int shutdown_grace_s = 2;        // SIGTERM: health NOT_SERVING this long before closing
-  int max_calls_per_client = 0;    // 0: (compute slots + queue_bound + 1) / 2
-  int max_session_s = 600;         // wall-clock cap on one session
+  int shutdown_grace_s = 2;      // SIGTERM: health NOT_SERVING this long before closing
+  int max_calls_per_client = 0;  // 0: (compute slots + queue_bound + 1) / 2
+  int max_session_s = 600;       // wall-clock cap on one session
   // Transport security (docs/security.md): TLS on the gRPC port when cert
   // and key are set; client certificates required and verified against
   // tls_client_ca when set. admin_token_file: the bearer token Calibrate

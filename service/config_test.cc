@@ -43,10 +43,11 @@ TEST(ConfigTest, BadFlagsNameTheFlag) {
 
 TEST(ConfigTest, AcceptsBothFlagForms) {
   ServerConfig c;
-  ASSERT_TRUE(ParseServerFlags({"srv", "--model_repository", "m", "--port", "7", "--max_session_s=9",
-                                "--max_calls_per_client", "3", "--shutdown_grace_s", "0"},
-                               &c)
-                  .ok());
+  ASSERT_TRUE(
+      ParseServerFlags({"srv", "--model_repository", "m", "--port", "7", "--max_session_s=9",
+                        "--max_calls_per_client", "3", "--shutdown_grace_s", "0"},
+                       &c)
+          .ok());
   EXPECT_EQ(c.model_repository, "m");
   EXPECT_EQ(c.port, 7);
   EXPECT_EQ(c.max_session_s, 9);
@@ -65,15 +66,32 @@ TEST(ConfigTest, UsageListsEveryFlagItAccepts) {
   // with its own default-free value form checks the first half; the second
   // is checked by the fields below, one per flag.
   const std::string usage = ServerUsage();
-  for (const char* flag :
-       {"model_repository", "device_classes", "arms", "calibration", "out", "address", "port",
-        "metrics_port", "port_file", "compute_slots", "queue_bound", "max_message_bytes",
-        "default_device_class", "calibration_samples", "reference_model", "reference_mac_ratio",
-        "pin_slots", "drain_timeout_s", "shutdown_grace_s", "max_calls_per_client",
-        "max_session_s", "host_profile"}) {
+  for (const char* flag : {"model_repository",
+                           "device_classes",
+                           "arms",
+                           "calibration",
+                           "out",
+                           "address",
+                           "port",
+                           "metrics_port",
+                           "port_file",
+                           "compute_slots",
+                           "queue_bound",
+                           "max_message_bytes",
+                           "default_device_class",
+                           "calibration_samples",
+                           "reference_model",
+                           "reference_mac_ratio",
+                           "pin_slots",
+                           "drain_timeout_s",
+                           "shutdown_grace_s",
+                           "max_calls_per_client",
+                           "max_session_s",
+                           "host_profile"}) {
     EXPECT_NE(usage.find(std::string("--") + flag + "="), std::string::npos) << flag;
     ServerConfig c;
-    const absl::Status s = ParseServerFlags({"srv", "--model_repository=m", std::string("--") + flag + "=?"}, &c);
+    const absl::Status s =
+        ParseServerFlags({"srv", "--model_repository=m", std::string("--") + flag + "=?"}, &c);
     EXPECT_EQ(s.message().find("unknown flag"), std::string::npos) << flag << ": " << s;
   }
 }

@@ -27,8 +27,12 @@ v1::DeviceClass Parse(const std::string& text) {
 
 std::string ValidText() {
   return R"pb(
-    name: "t" platform: PLATFORM_ANDROID
-    cpu { clusters { name: "big" cores: 2 relative_speed: 1 } parallel_fraction: 0.9 }
+    name: "t"
+    platform: PLATFORM_ANDROID
+    cpu {
+      clusters { name: "big" cores: 2 relative_speed: 1 }
+      parallel_fraction: 0.9
+    }
     reference { mobilenet_v2_latency_ms: 10 source: "x" }
     memory { ram_bytes: 1000 app_budget_bytes: 500 }
     storage { read_bandwidth_bytes_per_second: 100 access_latency_us: 1 }

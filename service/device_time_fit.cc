@@ -204,9 +204,7 @@ double FitParallelFraction(const ClassVector& theta, const std::vector<FitPoint>
   return GoldenMin(error, 0.0, kMaxParallelFraction);
 }
 
-std::string PointName(const FitPoint& p) {
-  return p.model + "@" + std::to_string(p.threads);
-}
+std::string PointName(const FitPoint& p) { return p.model + "@" + std::to_string(p.threads); }
 
 absl::Status CheckPoints(const std::vector<FitPoint>& points, const HostCosts& costs) {
   std::map<std::pair<std::string, int>, double> seen;
@@ -220,22 +218,23 @@ absl::Status CheckPoints(const std::vector<FitPoint>& points, const HostCosts& c
                                         ": latency must be a positive number of ms");
     }
     if (costs.find(p.model) == costs.end()) {
-      return absl::InvalidArgumentError("calibration point " + PointName(p) + ": model " +
-                                        p.model + " has no host profile");
+      return absl::InvalidArgumentError("calibration point " + PointName(p) + ": model " + p.model +
+                                        " has no host profile");
     }
     auto [it, inserted] = seen.emplace(std::make_pair(p.model, p.threads), p.ms);
-    if (!inserted && std::max(it->second, p.ms) > kDuplicateTolerance * std::min(it->second, p.ms)) {
-      return absl::InvalidArgumentError(
-          "contradictory calibration points: " + PointName(p) + " is given as both " +
-          std::to_string(it->second) + " ms and " + std::to_string(p.ms) + " ms");
+    if (!inserted &&
+        std::max(it->second, p.ms) > kDuplicateTolerance * std::min(it->second, p.ms)) {
+      return absl::InvalidArgumentError("contradictory calibration points: " + PointName(p) +
+                                        " is given as both " + std::to_string(it->second) +
+                                        " ms and " + std::to_string(p.ms) + " ms");
     }
   }
   for (const FitPoint& p : points) {
     auto single = seen.find({p.model, 1});
     if (p.threads > 1 && single != seen.end() && p.ms > kDuplicateTolerance * single->second) {
-      return absl::InvalidArgumentError(
-          "contradictory calibration points: " + PointName(p) + " = " + std::to_string(p.ms) +
-          " ms is slower than " + p.model + "@1 = " + std::to_string(single->second) + " ms");
+      return absl::InvalidArgumentError("contradictory calibration points: " + PointName(p) +
+                                        " = " + std::to_string(p.ms) + " ms is slower than " +
+                                        p.model + "@1 = " + std::to_string(single->second) + " ms");
     }
   }
   return absl::OkStatus();
@@ -277,8 +276,7 @@ double PredictMs(const DeviceFactors& factors, const ModelCost& cost, const v1::
   return std::exp(cost.log_offset) * us / 1e3;
 }
 
-absl::StatusOr<DeviceFactors> FitDevice(const std::vector<FitPoint>& points,
-                                        const HostCosts& costs,
+absl::StatusOr<DeviceFactors> FitDevice(const std::vector<FitPoint>& points, const HostCosts& costs,
                                         const v1::DeviceModelPrior& prior, const v1::Cpu& cpu,
                                         double default_parallel_fraction) {
   if (absl::Status s = CheckPoints(points, costs); !s.ok()) return s;
@@ -324,9 +322,9 @@ absl::StatusOr<DeviceFactors> FitDevice(const std::vector<FitPoint>& points,
     }
   }
   out.parallel_fraction =
-      multi.empty() ? (prior.parallel_fraction() > 0 ? prior.parallel_fraction()
-                                                     : default_parallel_fraction)
-                    : FitParallelFraction(out.log_factor, multi, costs, &cpu);
+      multi.empty()
+          ? (prior.parallel_fraction() > 0 ? prior.parallel_fraction() : default_parallel_fraction)
+          : FitParallelFraction(out.log_factor, multi, costs, &cpu);
   double sum = 0;
   for (const FitPoint& p : points) {
     const double d = std::log(PredictMs(out, costs.at(p.model), cpu, p.threads) / p.ms);
@@ -367,7 +365,8 @@ absl::StatusOr<v1::DeviceModelPrior> FitPrior(const std::vector<PublishedDevice>
   const size_t nd = used.size();
   auto theta_of = [&](const Vector& x, size_t d) {
     ClassVector theta{};
-    for (int c = 0; c < kNumOpClasses; ++c) theta[c] = x[kNumOpClasses - 1 + d] + (c ? x[c - 1] : 0);
+    for (int c = 0; c < kNumOpClasses; ++c)
+      theta[c] = x[kNumOpClasses - 1 + d] + (c ? x[c - 1] : 0);
     return theta;
   };
   Vector x(kNumOpClasses - 1 + nd, 0);

@@ -94,8 +94,7 @@ double PredictMs(const DeviceFactors& factors, const ModelCost& cost, const v1::
 
 // Fits a device. `default_parallel_fraction` is used without multi-thread
 // points. Errors: INVALID_ARGUMENT as above.
-absl::StatusOr<DeviceFactors> FitDevice(const std::vector<FitPoint>& points,
-                                        const HostCosts& costs,
+absl::StatusOr<DeviceFactors> FitDevice(const std::vector<FitPoint>& points, const HostCosts& costs,
                                         const v1::DeviceModelPrior& prior, const v1::Cpu& cpu,
                                         double default_parallel_fraction);
 

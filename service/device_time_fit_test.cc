@@ -75,7 +75,8 @@ TEST(DeviceTimeFitTest, OnePointScalesThePriorExactly) {
       FitDevice({{"m0", 1, 10.0}}, costs, v1::DeviceModelPrior(), cpu, 0.5);
   ASSERT_TRUE(fit.ok()) << fit.status();
   double total0 = 0, total1 = 0;
-  for (int c = 0; c < kNumOpClasses; ++c) total0 += costs.at("m0").host_us[c], total1 += costs.at("m1").host_us[c];
+  for (int c = 0; c < kNumOpClasses; ++c)
+    total0 += costs.at("m0").host_us[c], total1 += costs.at("m1").host_us[c];
   EXPECT_NEAR(PredictMs(*fit, costs.at("m0"), cpu, 1), 10.0, 1e-6);
   EXPECT_NEAR(PredictMs(*fit, costs.at("m1"), cpu, 1), 10.0 * total1 / total0, 1e-5);
 }
@@ -153,8 +154,8 @@ TEST(DeviceTimeFitTest, RefusesContradictoryOrBadPoints) {
 
 TEST(DeviceTimeFitTest, PriorRecoversSharedClassRatios) {
   const HostCosts costs = SyntheticCosts();
-  const ClassVector mu = {0,           std::log(0.7), std::log(1.3), std::log(0.5),
-                          std::log(1.8), std::log(3.0), std::log(6.0)};
+  const ClassVector mu = {
+      0, std::log(0.7), std::log(1.3), std::log(0.5), std::log(1.8), std::log(3.0), std::log(6.0)};
   std::vector<PublishedDevice> devices;
   const v1::Cpu unused = Cores(1, 0, 1);
   for (int d = 0; d < 5; ++d) {
@@ -185,8 +186,8 @@ TEST(DeviceTimeFitTest, PriorRecoversSharedClassRatios) {
 std::vector<PublishedDevice> DevicesWithModelEffects(const HostCosts& costs, int count,
                                                      std::map<std::string, double>* r,
                                                      std::map<std::string, double>* s) {
-  const ClassVector mu = {0,             std::log(0.7), std::log(1.3), std::log(0.5),
-                          std::log(1.8), std::log(3.0), std::log(6.0)};
+  const ClassVector mu = {
+      0, std::log(0.7), std::log(1.3), std::log(0.5), std::log(1.8), std::log(3.0), std::log(6.0)};
   std::mt19937_64 rng(11);
   std::normal_distribution<double> n(0.0, 1.0);
   for (const auto& [model, cost] : costs) (*r)[model] = 0.15 * n(rng), (*s)[model] = 0.5 * n(rng);

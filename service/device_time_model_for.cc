@@ -5,8 +5,7 @@ namespace service {
 
 absl::StatusOr<DeviceTimeModel> DeviceTimeModelFor(const ServiceContext& context,
                                                    const v1::DeviceClass& device,
-                                                   const std::string& model,
-                                                   v1::Stack stack) {
+                                                   const std::string& model, v1::Stack stack) {
   if (context.device_time != nullptr) {
     absl::StatusOr<ModelOnDevice> predicted = context.device_time->For(device, model, {}, stack);
     if (!predicted.ok()) return predicted.status();

@@ -29,8 +29,7 @@ namespace service {
 // calibration point unknown, points refused) or the calibration store's.
 absl::StatusOr<DeviceTimeModel> DeviceTimeModelFor(const ServiceContext& context,
                                                    const v1::DeviceClass& device,
-                                                   const std::string& model,
-                                                   v1::Stack stack);
+                                                   const std::string& model, v1::Stack stack);
 
 }  // namespace service
 }  // namespace edgefleet

@@ -11,8 +11,8 @@ double ModelOnDevice::PredictMs(int threads) const {
   return service::PredictMs(factors, cost, cpu, threads);
 }
 
-DeviceTimePredictor::DeviceTimePredictor(const ModelRepository* repository,
-                                         v1::HostProfile profile, std::string profile_path)
+DeviceTimePredictor::DeviceTimePredictor(const ModelRepository* repository, v1::HostProfile profile,
+                                         std::string profile_path)
     : repository_(repository),
       profile_path_(std::move(profile_path)),
       profile_(std::move(profile)) {}
@@ -180,12 +180,11 @@ absl::StatusOr<ModelOnDevice> DeviceTimePredictor::For(const v1::DeviceClass& de
   if (neighbours.has_value()) *costs = WithNeighbourOffsets(*costs, *neighbours, profile_.prior());
   auto fit = fits_.find(key);
   if (fit == fits_.end()) {
-    absl::StatusOr<DeviceFactors> factors = FitDevice(
-        points, *costs, profile_.prior(), device.cpu(), device.cpu().parallel_fraction());
+    absl::StatusOr<DeviceFactors> factors =
+        FitDevice(points, *costs, profile_.prior(), device.cpu(), device.cpu().parallel_fraction());
     if (!factors.ok()) {
-      return absl::Status(factors.status().code(),
-                          "device class " + device.name() + ": " +
-                              std::string(factors.status().message()));
+      return absl::Status(factors.status().code(), "device class " + device.name() + ": " +
+                                                       std::string(factors.status().message()));
     }
     fit = fits_.emplace(key, Fit{*factors, neighbours}).first;
   }

@@ -2,11 +2,11 @@
 
 #include <chrono>
 
+#include "runtime/backends/xnnpack/xnnpack_backend.h"
 #include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
-#include "runtime/module/module.h"
 #include "runtime/module/method_io.h"
-#include "runtime/backends/xnnpack/xnnpack_backend.h"
+#include "runtime/module/module.h"
 #include "service/status_mapping.h"
 
 namespace edgefleet {
@@ -40,9 +40,9 @@ class EdgefleetModel final : public LoadedModel {
     std::vector<int32_t> sizes;
     for (size_t i = 0; i < inputs.size(); ++i) {
       sizes.assign(inputs[i].shape.begin(), inputs[i].shape.end());
-      const Error set = binder.Bind(
-          *method_, i, inputs[i].dtype, Span<const int32_t>(sizes.data(), sizes.size()),
-          Span<const uint8_t>(inputs[i].bytes.data(), inputs[i].bytes.size()));
+      const Error set =
+          binder.Bind(*method_, i, inputs[i].dtype, Span<const int32_t>(sizes.data(), sizes.size()),
+                      Span<const uint8_t>(inputs[i].bytes.data(), inputs[i].bytes.size()));
       if (set != Error::kOk) return LastRuntimeErrorToStatus(set, "input " + std::to_string(i));
     }
     const Error executed = method_->Execute();
@@ -56,8 +56,7 @@ class EdgefleetModel final : public LoadedModel {
       out.dtype = t.dtype();
       out.shape.assign(t.sizes().begin(), t.sizes().end());
       out.bytes.resize(t.nbytes());
-      const Error copied =
-          CopyToContiguous(t, Span<uint8_t>(out.bytes.data(), out.bytes.size()));
+      const Error copied = CopyToContiguous(t, Span<uint8_t>(out.bytes.data(), out.bytes.size()));
       if (copied != Error::kOk) {
         return LastRuntimeErrorToStatus(copied, "output " + std::to_string(j));
       }
@@ -100,7 +99,7 @@ absl::Status EdgefleetStack::Available() const {
 }
 
 absl::StatusOr<std::unique_ptr<LoadedModel>> EdgefleetStack::Load(const std::string& path,
-                                                                   const StackOptions& options) {
+                                                                  const StackOptions& options) {
   if (absl::Status available = Available(); !available.ok()) return available;
   Module::Options module_options;
   module_options.load_mode = Module::LoadMode::kMmap;

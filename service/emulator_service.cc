@@ -31,7 +31,8 @@ grpc::Status EmulatorService::RunSession(grpc::ServerContext* context,
                                          const v1::RunSessionRequest* request,
                                          v1::SessionResult* response) {
   std::unique_ptr<ComputeSlots::Admission> admission;
-  if (absl::Status s = context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
+  if (absl::Status s =
+          context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
       !s.ok()) {
     return ToGrpcStatus(s);
   }
@@ -49,7 +50,8 @@ grpc::Status EmulatorService::RunExperiment(grpc::ServerContext* context,
                                             const v1::RunExperimentRequest* request,
                                             grpc::ServerWriter<v1::SessionResult>* writer) {
   std::unique_ptr<ComputeSlots::Admission> admission;
-  if (absl::Status s = context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
+  if (absl::Status s =
+          context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
       !s.ok()) {
     return ToGrpcStatus(s);
   }
@@ -76,7 +78,8 @@ grpc::Status EmulatorService::Calibrate(grpc::ServerContext* context,
   // Calibrate measures (holding a slot) and rewrites the calibration file.
   if (grpc::Status s = AuthorizeAdmin(*context); !s.ok()) return s;
   std::unique_ptr<ComputeSlots::Admission> admission;
-  if (absl::Status s = context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
+  if (absl::Status s =
+          context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
       !s.ok()) {
     return ToGrpcStatus(s);
   }
@@ -103,13 +106,14 @@ grpc::Status EmulatorService::GetCalibration(grpc::ServerContext* context,
   for (const std::string& name : request->arms()) {
     const v1::Arm* arm = context_.arms->Find(name);
     if (arm == nullptr) {
-      return ToGrpcStatus(absl::NotFoundError("unknown arm '" + name.substr(0, 64) +
-                                              "' (ListArms lists them)"));
+      return ToGrpcStatus(
+          absl::NotFoundError("unknown arm '" + name.substr(0, 64) + "' (ListArms lists them)"));
     }
     keys.push_back({arm->stack(), arm->model(), arm->kernels()});
   }
   std::unique_ptr<ComputeSlots::Admission> admission;
-  if (absl::Status s = context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
+  if (absl::Status s =
+          context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
       !s.ok()) {
     return ToGrpcStatus(s);
   }
@@ -157,7 +161,8 @@ grpc::Status EmulatorService::Profile(grpc::ServerContext* context,
         " without"));
   }
   std::unique_ptr<ComputeSlots::Admission> admission;
-  if (absl::Status s = context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
+  if (absl::Status s =
+          context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
       !s.ok()) {
     return ToGrpcStatus(s);
   }
@@ -168,8 +173,8 @@ grpc::Status EmulatorService::Profile(grpc::ServerContext* context,
   absl::StatusOr<std::shared_ptr<const OperatorProfile>> measured =
       operator_profiles_.For(*arm, context_.device_time->ridge_flops_per_byte());
   if (!measured.ok()) return ToGrpcStatus(measured.status());
-  *response = OperatorBreakdown(*arm, *device, **measured, *on_device,
-                                TimeScaleOn(*arm, device->name()));
+  *response =
+      OperatorBreakdown(*arm, *device, **measured, *on_device, TimeScaleOn(*arm, device->name()));
   response->set_source(
       arm->stack() == v1::STACK_PYTORCH_MOBILE
           ? "libtorch's RecordFunction hooks around each operator the lite interpreter calls"

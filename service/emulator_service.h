@@ -34,8 +34,7 @@ class EmulatorService final : public v1::Emulator::Service {
                         v1::ListArmsResponse* response) override;
   grpc::Status RunSession(grpc::ServerContext*, const v1::RunSessionRequest* request,
                           v1::SessionResult* response) override;
-  grpc::Status RunExperiment(grpc::ServerContext* context,
-                             const v1::RunExperimentRequest* request,
+  grpc::Status RunExperiment(grpc::ServerContext* context, const v1::RunExperimentRequest* request,
                              grpc::ServerWriter<v1::SessionResult>* writer) override;
   grpc::Status Calibrate(grpc::ServerContext*, const v1::CalibrateRequest* request,
                          v1::CalibrateResponse* response) override;

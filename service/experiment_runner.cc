@@ -46,8 +46,8 @@ absl::StatusOr<std::vector<v1::SessionSpec>> ExpandExperiment(
         spec.set_inferences(plan.inferences());
         spec.set_inter_arrival_ms(plan.inter_arrival_ms());
         spec.set_execution_mode(plan.execution_mode());
-        spec.set_session_id(request.experiment_id() + "/" + device_class + "/" +
-                            std::to_string(i) + "/" + arm);
+        spec.set_session_id(request.experiment_id() + "/" + device_class + "/" + std::to_string(i) +
+                            "/" + arm);
         specs.push_back(std::move(spec));
       }
     }
@@ -60,8 +60,8 @@ absl::Status ExperimentRunner::Run(const std::vector<v1::SessionSpec>& specs, in
                                    const std::function<bool()>& cancelled) {
   for (size_t i = 0; i < specs.size(); ++i) {
     if (absl::Status s = sessions_->Validate(specs[i]); !s.ok()) {
-      return absl::Status(s.code(), "session " + std::to_string(i) + ": " +
-                                        std::string(s.message()));
+      return absl::Status(s.code(),
+                          "session " + std::to_string(i) + ": " + std::string(s.message()));
     }
   }
   std::atomic<size_t> next{0};
@@ -77,9 +77,9 @@ absl::Status ExperimentRunner::Run(const std::vector<v1::SessionSpec>& specs, in
   for (int w = 0; w < workers; ++w) {
     threads.emplace_back([&] {
       for (size_t i = next++; i < specs.size() && !stop.load(); i = next++) {
-        absl::StatusOr<v1::SessionResult> result = sessions_->Run(
-            specs[i], static_cast<uint32_t>(i),
-            [&] { return stop.load() || (cancelled && cancelled()); });
+        absl::StatusOr<v1::SessionResult> result =
+            sessions_->Run(specs[i], static_cast<uint32_t>(i),
+                           [&] { return stop.load() || (cancelled && cancelled()); });
         MutexLock lock(&finished.mu);
         finished.results.push_back(std::move(result));
         finished.cv.NotifyOne();

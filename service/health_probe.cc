@@ -68,7 +68,8 @@ int DecodeStatus(const std::string& bytes) {
 
 int HealthProbeMain(const std::vector<std::string>& args) {
   absl::StatusOr<CommandLine> line = ParseCommandLine(
-      args, {"address", "service", "timeout_s", "tls_ca", "tls_cert", "tls_key", "tls_server_name"});
+      args,
+      {"address", "service", "timeout_s", "tls_ca", "tls_cert", "tls_key", "tls_server_name"});
   if (!line.ok()) {
     fprintf(stderr, "edgefleet-server health: %s\n%s", std::string(line.status().message()).c_str(),
             kHealthUsage);
@@ -78,9 +79,13 @@ int HealthProbeMain(const std::vector<std::string>& args) {
     fputs(kHealthUsage, stdout);
     return 0;
   }
-  std::map<std::string, std::string> flags = {
-      {"address", "127.0.0.1:8001"}, {"service", ""}, {"timeout_s", "5"}, {"tls_ca", ""},
-      {"tls_cert", ""}, {"tls_key", ""}, {"tls_server_name", ""}};
+  std::map<std::string, std::string> flags = {{"address", "127.0.0.1:8001"},
+                                              {"service", ""},
+                                              {"timeout_s", "5"},
+                                              {"tls_ca", ""},
+                                              {"tls_cert", ""},
+                                              {"tls_key", ""},
+                                              {"tls_server_name", ""}};
   for (const auto& [name, value] : line->values) flags[name] = value;
   char* end = nullptr;
   const long timeout_s = strtol(flags["timeout_s"].c_str(), &end, 10);
@@ -134,7 +139,8 @@ int HealthProbeMain(const std::vector<std::string>& args) {
   std::vector<grpc::Slice> slices;
   std::string bytes;
   if (response.Dump(&slices).ok()) {
-    for (const grpc::Slice& s : slices) bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+    for (const grpc::Slice& s : slices)
+      bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
   }
   const int serving = DecodeStatus(bytes);
   if (serving != kServing) {

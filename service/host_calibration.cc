@@ -27,8 +27,9 @@ absl::Status CheckCalibration(const v1::HostCalibration& calibration, const std:
   constexpr int64_t kMaxUs = 3600LL * 1000 * 1000;
   if (calibration.reference_host_us() <= 0 || calibration.reference_host_us() > kMaxUs ||
       !(calibration.reference_mac_ratio() > 0 && calibration.reference_mac_ratio() <= 1e6)) {
-    return absl::InvalidArgumentError(where + ": reference_host_us must be in (0, 1 h] and "
-                                              "reference_mac_ratio in (0, 1e6]");
+    return absl::InvalidArgumentError(where +
+                                      ": reference_host_us must be in (0, 1 h] and "
+                                      "reference_mac_ratio in (0, 1e6]");
   }
   std::set<std::tuple<int, std::string, int>> keys;
   for (const v1::HostCost& cost : calibration.costs()) {
@@ -36,11 +37,10 @@ absl::Status CheckCalibration(const v1::HostCalibration& calibration, const std:
       return absl::InvalidArgumentError(where + ": model '" + cost.model().substr(0, 64) +
                                         "' has two costs for one stack and kernels");
     }
-    if (cost.stack() == v1::STACK_UNSPECIFIED || cost.model().empty() ||
-        cost.inference_us() <= 0 || cost.first_inference_us() <= 0 || cost.parse_us() < 0 ||
-        cost.init_us() < 0 || cost.inference_us() > kMaxUs ||
-        cost.first_inference_us() > kMaxUs || cost.parse_us() > kMaxUs ||
-        cost.init_us() > kMaxUs) {
+    if (cost.stack() == v1::STACK_UNSPECIFIED || cost.model().empty() || cost.inference_us() <= 0 ||
+        cost.first_inference_us() <= 0 || cost.parse_us() < 0 || cost.init_us() < 0 ||
+        cost.inference_us() > kMaxUs || cost.first_inference_us() > kMaxUs ||
+        cost.parse_us() > kMaxUs || cost.init_us() > kMaxUs) {
       return absl::InvalidArgumentError(where + ": cost of model '" + cost.model().substr(0, 64) +
                                         "' is incomplete, not positive or over 1 h");
     }
@@ -131,9 +131,8 @@ absl::StatusOr<double> HostCalibrationStore::Slowdown(const v1::DeviceClass& dev
   if (calibration_.reference_host_us() <= 0 || calibration_.reference_mac_ratio() <= 0) {
     return absl::FailedPreconditionError("the host is not calibrated (no reference measurement)");
   }
-  const double device_reference_us =
-      device_class.reference().mobilenet_v2_latency_ms() * 1000.0 /
-      calibration_.reference_mac_ratio();
+  const double device_reference_us = device_class.reference().mobilenet_v2_latency_ms() * 1000.0 /
+                                     calibration_.reference_mac_ratio();
   return device_reference_us / static_cast<double>(calibration_.reference_host_us());
 }
 

@@ -12,8 +12,8 @@
 #include "runtime/executor/method.h"
 #include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
-#include "runtime/module/module.h"
 #include "runtime/module/method_inputs.h"
+#include "runtime/module/module.h"
 #include "runtime/platform/clock.h"
 #include "service/op_classes.h"
 #include "service/pytorch_mobile_profiler.h"
@@ -134,8 +134,7 @@ absl::StatusOr<OperatorProfile> MeasureOperatorProfile(const std::string& model,
       if (recorder.dropped() > 0) {
         // Delegate nodes filled the buffer: a larger one, and this run again.
         if (records.size() >= kMaxRecords) {
-          return absl::ResourceExhaustedError(model + ": more than " +
-                                              std::to_string(kMaxRecords) +
+          return absl::ResourceExhaustedError(model + ": more than " + std::to_string(kMaxRecords) +
                                               " trace events in one execute");
         }
         records.resize(std::min(kMaxRecords, 2 * records.size()));
@@ -265,7 +264,8 @@ absl::Status WriteHostProfile(const std::string& path, const v1::HostProfile& pr
       path, profile,
       "# edgefleet.v1.HostProfile: per-operator-class host costs of each model on one core of\n"
       "# this host, measured by `edgefleet-server predict`, and the population prior of the\n"
-      "# device factors written by `edgefleet-server fit-prior` (docs/service.md, docs/fidelity.md).\n");
+      "# device factors written by `edgefleet-server fit-prior` (docs/service.md, "
+      "docs/fidelity.md).\n");
 }
 
 }  // namespace service

@@ -38,8 +38,7 @@ void SetParameter(inference::ModelInferResponse* response, const std::string& na
   (*response->mutable_parameters())[name].set_string_param(value);
 }
 
-void SetParameter(inference::ModelInferResponse* response, const std::string& name,
-                  int64_t value) {
+void SetParameter(inference::ModelInferResponse* response, const std::string& name, int64_t value) {
   (*response->mutable_parameters())[name].set_int64_param(value);
 }
 
@@ -127,11 +126,13 @@ grpc::Status InferenceService::ModelInfer(grpc::ServerContext* context,
                                           const inference::ModelInferRequest* request,
                                           inference::ModelInferResponse* response) {
   std::unique_ptr<ComputeSlots::Admission> admission;
-  if (absl::Status s = context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
+  if (absl::Status s =
+          context_.slots->TryAdmit(&admission, ComputeSlots::ClientOf(context->peer()));
       !s.ok()) {
     return ToGrpcStatus(s);
   }
-  return ToGrpcStatus(Infer(*request, [context] { return context->IsCancelled(); }, response));
+  return ToGrpcStatus(Infer(
+      *request, [context] { return context->IsCancelled(); }, response));
 }
 
 absl::Status InferenceService::Infer(const inference::ModelInferRequest& request,
@@ -148,7 +149,8 @@ absl::Status InferenceService::Infer(const inference::ModelInferRequest& request
   v1::Arm arm;
   if (!arm_name.empty()) {
     const v1::Arm* found = context_.arms->Find(arm_name);
-    if (found == nullptr) return absl::NotFoundError("unknown arm '" + arm_name.substr(0, 64) + "'");
+    if (found == nullptr)
+      return absl::NotFoundError("unknown arm '" + arm_name.substr(0, 64) + "'");
     if (found->model() != name) {
       return absl::InvalidArgumentError("arm '" + arm_name + "' serves model '" + found->model() +
                                         "', not '" + name + "'");
@@ -181,7 +183,8 @@ absl::Status InferenceService::Infer(const inference::ModelInferRequest& request
   const CostKey key{arm.stack(), name, arm.kernels()};
   absl::StatusOr<v1::HostCost> cost = context_.calibrator->CostFor(key);
   if (!cost.ok()) return cost.status();
-  absl::StatusOr<DeviceTimeModel> time_model = DeviceTimeModelFor(context_, *device, name, arm.stack());
+  absl::StatusOr<DeviceTimeModel> time_model =
+      DeviceTimeModelFor(context_, *device, name, arm.stack());
   if (!time_model.ok()) return time_model.status();
 
   absl::StatusOr<ModelPool::Lease> lease = pool_.Take(key);
@@ -193,8 +196,7 @@ absl::Status InferenceService::Infer(const inference::ModelInferRequest& request
     if (absl::Status s = context_.slots->Acquire(cancelled, &slot); !s.ok()) return s;
     const Clock::time_point start = Clock::now();
     outputs = (*lease)->Run(*inputs);
-    host_us =
-        std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
+    host_us = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
   }
   if (!outputs.ok()) return outputs.status();
 

@@ -42,7 +42,8 @@ MainThreadReport SimulateMainThread(const std::vector<BusyInterval>& busy, int64
     const int64_t idle_frames = TicksIn(idle_from, interval.start_us, vsync);
     for (int64_t i = 0; i < idle_frames; ++i) CountFrame(frame_work, &report);
     // The first input event that arrives during the interval waits longest.
-    const int64_t first_event = (interval.start_us + input_period - 1) / input_period * input_period;
+    const int64_t first_event =
+        (interval.start_us + input_period - 1) / input_period * input_period;
     if (first_event < interval.end_us) {
       const int64_t delay = interval.end_us - first_event;
       report.max_input_delay_us = std::max(report.max_input_delay_us, delay);

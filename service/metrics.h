@@ -8,9 +8,9 @@
 //   edgefleet_anr_sessions_total{arm,stack,device_class,model}   counter, sessions with >= 1 ANR
 //   edgefleet_frames_total{arm,stack,device_class,model,kind}    counter, kind=ok|slow|frozen
 //   edgefleet_oom_kills_total{arm,stack,device_class,model}      counter
-//   edgefleet_sessions_total{arm,stack,device_class,model,outcome} counter, outcome=ok|oom_killed|error
-//   edgefleet_memory_peak_bytes{arm,stack,device_class,model}    gauge (last session)
-//   edgefleet_inflight_requests                                   gauge
+//   edgefleet_sessions_total{arm,stack,device_class,model,outcome} counter,
+//   outcome=ok|oom_killed|error edgefleet_memory_peak_bytes{arm,stack,device_class,model}    gauge
+//   (last session) edgefleet_inflight_requests                                   gauge
 //   edgefleet_inflight_limit                                      gauge, slots + queue bound
 //   edgefleet_build_info{version,stacks}                          gauge = 1
 // Times are emulated device seconds. Histogram buckets span 100 us to 60 s

@@ -15,9 +15,9 @@
 #include <cstring>
 #include <utility>
 
+#include "edgefleet/v1/model_bounds.pb.h"
 #include "runtime/executor/method_meta.h"
 #include "runtime/module/module.h"
-#include "edgefleet/v1/model_bounds.pb.h"
 #include "service/status_mapping.h"
 #include "service/textproto_file.h"
 
@@ -49,10 +49,10 @@ int OpenReadBeneath(int dir_fd, const std::string& relative) {
   for (;;) {
     const size_t slash = relative.find('/', begin);
     const std::string part = relative.substr(begin, slash - begin);
-    const int next = slash == std::string::npos
-                         ? openat(current, part.c_str(), kFlags | O_NOFOLLOW)
-                         : openat(current, part.c_str(),
-                                  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const int next =
+        slash == std::string::npos
+            ? openat(current, part.c_str(), kFlags | O_NOFOLLOW)
+            : openat(current, part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     int saved = errno;
     struct stat st;
     // O_DIRECTORY | O_NOFOLLOW on a link fails with ENOTDIR: say ELOOP.
@@ -70,8 +70,8 @@ int OpenReadBeneath(int dir_fd, const std::string& relative) {
 
 absl::StatusOr<TensorSpec> SpecOf(const char* prefix, size_t i, const Result<TensorInfo>& info) {
   if (!info.ok()) {
-    return LastRuntimeErrorToStatus(info.error(), std::string("reading ") + prefix +
-                                                      std::to_string(i));
+    return LastRuntimeErrorToStatus(info.error(),
+                                    std::string("reading ") + prefix + std::to_string(i));
   }
   TensorSpec spec;
   spec.name = prefix + std::to_string(i);
@@ -86,8 +86,7 @@ absl::StatusOr<TensorSpec> SpecOf(const char* prefix, size_t i, const Result<Ten
 // inputs: every dynamic input must be listed; a listed static input must
 // match its sizes. Errors: FAILED_PRECONDITION naming the file.
 absl::Status ApplyInputBounds(const absl::StatusOr<ModelFile>& bounds_file,
-                              const std::string& model,
-                              std::vector<TensorSpec>* inputs) {
+                              const std::string& model, std::vector<TensorSpec>* inputs) {
   bool any_dynamic = false;
   for (TensorSpec& spec : *inputs) {
     spec.min_shape = spec.shape;
@@ -100,13 +99,14 @@ absl::Status ApplyInputBounds(const absl::StatusOr<ModelFile>& bounds_file,
   }
   if (!bounds_file.ok()) {
     return absl::FailedPreconditionError(
-        "model '" + model + "' has a bounded-dynamic input but no input_bounds.textproto "
+        "model '" + model +
+        "' has a bounded-dynamic input but no input_bounds.textproto "
         "saying which dimensions vary and how far (tools/export writes it; "
         "proto/edgefleet/v1/model_bounds.proto)");
   }
   if (absl::Status s = ReadTextprotoFile(bounds_file->path(), &bounds); !s.ok()) {
-    return absl::FailedPreconditionError("model '" + model + "': input_bounds.textproto: " +
-                                         std::string(s.message()));
+    return absl::FailedPreconditionError("model '" + model +
+                                         "': input_bounds.textproto: " + std::string(s.message()));
   }
   for (TensorSpec& spec : *inputs) {
     const v1::TensorBounds* found = nullptr;
@@ -115,15 +115,17 @@ absl::Status ApplyInputBounds(const absl::StatusOr<ModelFile>& bounds_file,
     }
     if (found == nullptr) {
       if (!spec.dynamic) continue;
-      return absl::FailedPreconditionError("model '" + model + "': input_bounds.textproto has no "
-                                           "entry for the dynamic input " + spec.name);
+      return absl::FailedPreconditionError("model '" + model +
+                                           "': input_bounds.textproto has no "
+                                           "entry for the dynamic input " +
+                                           spec.name);
     }
     const size_t rank = spec.shape.size();
     bool ok = static_cast<size_t>(found->min_size()) == rank &&
               static_cast<size_t>(found->max_size()) == rank;
     for (size_t d = 0; ok && d < rank; ++d) {
-      ok = found->min(d) >= 0 && found->min(d) <= found->max(d) &&
-           found->max(d) <= spec.shape[d] && (spec.dynamic || found->min(d) == spec.shape[d]);
+      ok = found->min(d) >= 0 && found->min(d) <= found->max(d) && found->max(d) <= spec.shape[d] &&
+           (spec.dynamic || found->min(d) == spec.shape[d]);
     }
     if (!ok) {
       return absl::FailedPreconditionError(
@@ -174,7 +176,8 @@ absl::StatusOr<ModelFile> ModelRepository::OpenBeneath(const std::string& relati
   if (fd < 0) {
     const int error = errno;
     if (error == EXDEV || error == ELOOP) {
-      return absl::InvalidArgumentError(what + " resolves outside the repository (a symbolic "
+      return absl::InvalidArgumentError(what +
+                                        " resolves outside the repository (a symbolic "
                                         "link leading out of it is never followed)");
     }
     return absl::NotFoundError(what + ": " + strerror(error));
@@ -207,8 +210,9 @@ absl::Status ModelRepository::ValidateName(const std::string& name) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                     c == '_' || c == '-' || c == '.';
     if (!ok) {
-      return absl::InvalidArgumentError("model name contains a character outside "
-                                        "[A-Za-z0-9_.-]");
+      return absl::InvalidArgumentError(
+          "model name contains a character outside "
+          "[A-Za-z0-9_.-]");
     }
   }
   return absl::OkStatus();

@@ -2,16 +2,14 @@
 // by name. A model `m` is the folder <root>/m holding model.pte (the
 // edgefleet stack) and optionally model.ptl (the pytorch-mobile stack, same
 // weights), plus input_bounds.textproto when an input is bounded-dynamic
-// (proto/edgefleet/v1/model_bounds.proto: each dimension's [min, max]). A name is never a path: names with a path separator, "..", a
-// leading dot or characters outside [A-Za-z0-9_.-] are INVALID_ARGUMENT.
-// Files are opened relative to a descriptor of the root, never by a path
-// resolved first and opened later: openat2(RESOLVE_BENEATH) follows only
-// symbolic links that stay inside the root (a link leading out, absolute or
-// by "..", is INVALID_ARGUMENT); on kernels without openat2 (before 5.6, or
-// a seccomp filter refusing it) every component is opened with O_NOFOLLOW,
-// so every symbolic link is refused. Loaders read the opened descriptor
-// (ModelFile::path()), so swapping a name for a link after the check
-// changes nothing.
+// (proto/edgefleet/v1/model_bounds.proto: each dimension's [min, max]). A name is never a path:
+// names with a path separator, "..", a leading dot or characters outside [A-Za-z0-9_.-] are
+// INVALID_ARGUMENT. Files are opened relative to a descriptor of the root, never by a path resolved
+// first and opened later: openat2(RESOLVE_BENEATH) follows only symbolic links that stay inside the
+// root (a link leading out, absolute or by "..", is INVALID_ARGUMENT); on kernels without openat2
+// (before 5.6, or a seccomp filter refusing it) every component is opened with O_NOFOLLOW, so every
+// symbolic link is refused. Loaders read the opened descriptor (ModelFile::path()), so swapping a
+// name for a link after the check changes nothing.
 //
 // Thread-safe: the signature cache is mutex-guarded; everything else is
 // immutable after Open().
@@ -99,8 +97,7 @@ class ModelRepository {
 
   // `relative` ("<model>/<file>") opened beneath the root. Errors as
   // OpenModel; `what` names the file in messages.
-  absl::StatusOr<ModelFile> OpenBeneath(const std::string& relative,
-                                        const std::string& what) const;
+  absl::StatusOr<ModelFile> OpenBeneath(const std::string& relative, const std::string& what) const;
 
   const std::string root_;  // the configured directory, for messages
   const int root_fd_;       // O_PATH descriptor of the root, owned

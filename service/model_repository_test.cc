@@ -24,8 +24,8 @@ bool SameFile(const std::string& a, const std::string& b) {
 }
 
 TEST(ModelRepositoryTest, NamesThatArePathsAreInvalidArgument) {
-  for (const char* name : {"../etc/passwd", "a/b", "..", "a\\b", "mobilenet/../x", ".hidden",
-                           "", "white space", "x\n", "/abs"}) {
+  for (const char* name : {"../etc/passwd", "a/b", "..", "a\\b", "mobilenet/../x", ".hidden", "",
+                           "white space", "x\n", "/abs"}) {
     SCOPED_TRACE(name);
     EXPECT_EQ(ModelRepository::ValidateName(name).code(), absl::StatusCode::kInvalidArgument);
   }
@@ -73,7 +73,8 @@ std::unique_ptr<ModelRepository> DynamicBoundRepository(const char* bounds) {
 
 TEST(ModelRepositoryTest, BoundedDynamicInputsTakeTheirRangesFromTheBoundsFile) {
   // The exporter's file (test/fixtures/dynamic_bound): batch 1..8, 16 features.
-  absl::StatusOr<std::unique_ptr<ModelRepository>> fixtures = ModelRepository::Open("test/fixtures");
+  absl::StatusOr<std::unique_ptr<ModelRepository>> fixtures =
+      ModelRepository::Open("test/fixtures");
   ASSERT_TRUE(fixtures.ok());
   absl::StatusOr<ModelSignature> signature = (*fixtures)->Signature("dynamic_bound");
   ASSERT_TRUE(signature.ok()) << signature.status();
@@ -92,11 +93,11 @@ TEST(ModelRepositoryTest, BoundedDynamicInputsTakeTheirRangesFromTheBoundsFile) 
   EXPECT_EQ(missing.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_NE(missing.message().find("input_bounds.textproto"), std::string::npos) << missing;
   // Ranges that do not fit the program are refused.
-  for (const char* bad : {R"(inputs { name: "input_0" min: [1, 16] max: [9, 16] })",
-                          R"(inputs { name: "input_0" min: [4, 16] max: [2, 16] })",
-                          R"(inputs { name: "input_0" min: [1] max: [8] })",
-                          R"(inputs { name: "input_1" min: [1, 16] max: [8, 16] })",
-                          "not a textproto {"}) {
+  for (const char* bad :
+       {R"(inputs { name: "input_0" min: [1, 16] max: [9, 16] })",
+        R"(inputs { name: "input_0" min: [4, 16] max: [2, 16] })",
+        R"(inputs { name: "input_0" min: [1] max: [8] })",
+        R"(inputs { name: "input_1" min: [1, 16] max: [8, 16] })", "not a textproto {"}) {
     std::unique_ptr<ModelRepository> repo = DynamicBoundRepository(bad);
     ASSERT_NE(repo, nullptr);
     EXPECT_EQ(repo->Signature("m").status().code(), absl::StatusCode::kFailedPrecondition) << bad;

@@ -58,7 +58,8 @@ std::vector<FitPoint> Points(double sign, double scale) {
 
 TEST(NeighbourOffsetsTest, ANewDeviceTakesTheOffsetsOfItsFamily) {
   for (double sign : {1.0, -1.0}) {
-    std::optional<NeighbourOffsets> n = ComputeNeighbourOffsets(Points(sign, 3.7), Costs(), TwoFamilies());
+    std::optional<NeighbourOffsets> n =
+        ComputeNeighbourOffsets(Points(sign, 3.7), Costs(), TwoFamilies());
     ASSERT_TRUE(n.has_value());
     // The bandwidth chosen without the new device separates the families.
     EXPECT_GT(n->bandwidth, 0);
@@ -88,7 +89,8 @@ TEST(NeighbourOffsetsTest, EqualWeightsWhenTheDevicesShareOnePattern) {
   }
   std::optional<NeighbourOffsets> n = ComputeNeighbourOffsets(Points(-1, 1), Costs(), prior);
   ASSERT_TRUE(n.has_value());
-  for (int m = 0; m < 6; ++m) EXPECT_NEAR(n->log_offset.at("m" + std::to_string(m)), kPattern[m], 1e-12);
+  for (int m = 0; m < 6; ++m)
+    EXPECT_NEAR(n->log_offset.at("m" + std::to_string(m)), kPattern[m], 1e-12);
   for (const auto& [device, w] : n->weight) EXPECT_NEAR(w, 0.25, 1e-12) << device;
 }
 

@@ -34,10 +34,10 @@ namespace edgefleet {
 namespace service {
 
 // The classes an instruction can have, and the overhead class, in order.
-constexpr v1::OpClass kOpClasses[] = {
-    v1::OP_CLASS_DENSE,       v1::OP_CLASS_DENSE_POINTWISE, v1::OP_CLASS_DENSE_3X3,
-    v1::OP_CLASS_MEMORY_BOUND, v1::OP_CLASS_ELEMENTWISE,    v1::OP_CLASS_DATA_MOVEMENT,
-    v1::OP_CLASS_OVERHEAD};
+constexpr v1::OpClass kOpClasses[] = {v1::OP_CLASS_DENSE,       v1::OP_CLASS_DENSE_POINTWISE,
+                                      v1::OP_CLASS_DENSE_3X3,   v1::OP_CLASS_MEMORY_BOUND,
+                                      v1::OP_CLASS_ELEMENTWISE, v1::OP_CLASS_DATA_MOVEMENT,
+                                      v1::OP_CLASS_OVERHEAD};
 constexpr int kNumOpClasses = 7;
 
 // Index of `op_class` in kOpClasses, or -1.
@@ -47,14 +47,14 @@ int OpClassIndex(v1::OpClass op_class);
 const char* OpClassName(v1::OpClass op_class);
 
 struct OpWork {
-  double flops = 0;  // 0 for operators without a multiply-accumulate core
-  double bytes = 0;  // distinct tensor arguments, read and written
+  double flops = 0;             // 0 for operators without a multiply-accumulate core
+  double bytes = 0;             // distinct tensor arguments, read and written
   bool compute_kernel = false;  // convolution or matrix product
   // For compute kernels: 1x1 convolution or matrix product / 3x3 stride-1
   // ungrouped convolution.
   bool pointwise = false;
   bool conv3x3_stride1 = false;
-  bool data_movement = false;   // copy / layout operator
+  bool data_movement = false;  // copy / layout operator
 };
 
 // Work of kernel `name` (e.g. "aten::convolution.out",

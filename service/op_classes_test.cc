@@ -17,8 +17,8 @@ struct Args {
   std::vector<EValue*> pointers;
 
   void Tensor(std::vector<int32_t> sizes) {
-    tensors.push_back(std::move(*HostTensor::Create(
-        ScalarType::kFloat, Span<const int32_t>(sizes.data(), sizes.size()))));
+    tensors.push_back(std::move(
+        *HostTensor::Create(ScalarType::kFloat, Span<const int32_t>(sizes.data(), sizes.size()))));
   }
 
   // The kernel's argument list: tensors in order, then `out` repeated (as
@@ -68,8 +68,7 @@ TEST(OpClassesTest, DenseConvolutionsSplitByShape) {
   five.Tensor({1, 16, 28, 28});
   five.Tensor({32, 16, 5, 5});
   five.Tensor({1, 32, 28, 28});
-  EXPECT_EQ(Classify(OperatorWork("aten::convolution.out", five.Build()), 1.0),
-            v1::OP_CLASS_DENSE);
+  EXPECT_EQ(Classify(OperatorWork("aten::convolution.out", five.Build()), 1.0), v1::OP_CLASS_DENSE);
 }
 
 TEST(OpClassesTest, DepthwiseConvolutionIsMemoryBound) {
@@ -94,8 +93,9 @@ TEST(OpClassesTest, AddmmCountsTheInnerDimension) {
 }
 
 TEST(OpClassesTest, OtherOperatorsAreElementwiseOrDataMovement) {
-  for (const char* name : {"aten::permute_copy.out", "aten::cat.out", "aten::view_copy.out",
-                           "dim_order_ops::_to_dim_order_copy.out", "aten::slice_copy.Tensor_out"}) {
+  for (const char* name :
+       {"aten::permute_copy.out", "aten::cat.out", "aten::view_copy.out",
+        "dim_order_ops::_to_dim_order_copy.out", "aten::slice_copy.Tensor_out"}) {
     Args a;
     a.Tensor({2, 3});
     a.Tensor({3, 2});

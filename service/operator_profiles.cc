@@ -8,8 +8,8 @@ namespace service {
 absl::StatusOr<std::shared_ptr<const OperatorProfile>> OperatorProfiles::For(
     const v1::Arm& arm, double ridge_flops_per_byte) {
   MutexLock lock(&mu_);
-  const auto key = std::make_tuple(static_cast<int>(arm.stack()), arm.model(),
-                                   static_cast<int>(arm.kernels()));
+  const auto key =
+      std::make_tuple(static_cast<int>(arm.stack()), arm.model(), static_cast<int>(arm.kernels()));
   auto found = measured_.find(key);
   if (found != measured_.end()) return found->second;
   absl::StatusOr<ModelFile> file = repository_->OpenModel(arm.model(), arm.stack(), arm.kernels());
@@ -18,7 +18,8 @@ absl::StatusOr<std::shared_ptr<const OperatorProfile>> OperatorProfiles::For(
           arm.model().c_str(), arm.name().c_str());
   ProfileOptions options;
   options.ridge_flops_per_byte = ridge_flops_per_byte;
-  if (absl::StatusOr<ModelSignature> signature = repository_->Signature(arm.model()); signature.ok()) {
+  if (absl::StatusOr<ModelSignature> signature = repository_->Signature(arm.model());
+      signature.ok()) {
     options.inputs = signature->inputs;  // the old stack's .ptl declares none
   }
   absl::StatusOr<OperatorProfile> measured =

@@ -114,11 +114,11 @@ int Fail(int code, const absl::Status& status) {
 
 int PredictMain(const std::vector<std::string>& args) {
   int exit_code = -1;
-  const absl::StatusOr<CommandLine> flags = ParseOrExit(
-      "predict", kPredictUsage, args,
-      {"model_repository", "device_classes", "device_class", "calibrate", "model", "threads",
-       "stack", "host_profile"},
-      {"json"}, &exit_code);
+  const absl::StatusOr<CommandLine> flags =
+      ParseOrExit("predict", kPredictUsage, args,
+                  {"model_repository", "device_classes", "device_class", "calibrate", "model",
+                   "threads", "stack", "host_profile"},
+                  {"json"}, &exit_code);
   if (exit_code >= 0) return exit_code;
   const std::string root = flags->Get("model_repository");
   if (root.empty()) return Fail(2, absl::InvalidArgumentError("--model_repository is required"));
@@ -152,16 +152,17 @@ int PredictMain(const std::vector<std::string>& args) {
   // read only: what it lacks is measured for this call and not kept.
   const std::string profile_path = flags->Get("host_profile");
   absl::StatusOr<std::unique_ptr<DeviceTimePredictor>> predictor =
-      profile_path.empty()
-          ? DeviceTimePredictor::OpenReadOnly(repository->get(), DefaultHostProfilePath(classes_dir))
-          : DeviceTimePredictor::Open(repository->get(), profile_path);
+      profile_path.empty() ? DeviceTimePredictor::OpenReadOnly(repository->get(),
+                                                               DefaultHostProfilePath(classes_dir))
+                           : DeviceTimePredictor::Open(repository->get(), profile_path);
   if (!predictor.ok()) return Fail(2, predictor.status());
   const std::vector<std::string> available = (*repository)->ListModels();
   // Models the edgefleet stack can be predicted for: the repository's, and
   // the published reference models the host profile has measured.
   const std::set<std::string> known = KnownModels(available, (*predictor)->profile());
   const std::set<std::string>& predictable =
-      stack == v1::STACK_EDGEFLEET ? known : std::set<std::string>(available.begin(), available.end());
+      stack == v1::STACK_EDGEFLEET ? known
+                                   : std::set<std::string>(available.begin(), available.end());
   std::vector<std::string> models = flags->All("model");
   if (models.empty()) models = available;
   for (const std::string& m : models) {
@@ -174,9 +175,10 @@ int PredictMain(const std::vector<std::string>& args) {
     absl::StatusOr<FitPoint> point = ParsePoint(text);
     if (!point.ok()) return Fail(2, point.status());
     if (known.count(point->model) == 0) {
-      return Fail(2, absl::InvalidArgumentError("calibration point " + text.substr(0, text.find('=')) +
-                                                ": model not in the repository"
-                                                " nor in the host profile"));
+      return Fail(2,
+                  absl::InvalidArgumentError("calibration point " + text.substr(0, text.find('=')) +
+                                             ": model not in the repository"
+                                             " nor in the host profile"));
     }
     points.push_back(*point);
   }
@@ -217,10 +219,11 @@ int PredictMain(const std::vector<std::string>& args) {
       snprintf(text, sizeof(text), "neighbours, bandwidth %g", neighbours->bandwidth);
       offsets = neighbours->bandwidth > 0 ? text : "neighbours, equal weights";
     }
-    printf("}, \"parallel_fraction\": %.6f, \"calibration_points\": %d,"
-           " \"fit_rms_log_error\": %.6f, \"prior\": \"%s\", \"model_offsets\": \"%s\"}\n",
-           factors.parallel_fraction, factors.points, factors.rms_log_error,
-           prior.ratios().empty() ? "none" : prior.source().c_str(), offsets.c_str());
+    printf(
+        "}, \"parallel_fraction\": %.6f, \"calibration_points\": %d,"
+        " \"fit_rms_log_error\": %.6f, \"prior\": \"%s\", \"model_offsets\": \"%s\"}\n",
+        factors.parallel_fraction, factors.points, factors.rms_log_error,
+        prior.ratios().empty() ? "none" : prior.source().c_str(), offsets.c_str());
   } else {
     printf("device class %s, %d thread(s), fitted to %d point(s) (rms log error %.3f)\n",
            class_name.c_str(), t, factors.points, factors.rms_log_error);

@@ -114,8 +114,22 @@ c10::optional<at::Tensor> OptionalTensor(const c10::IValue& v) {
 // Operators with no arithmetic that op_classes.h does not name (torch
 // names where the exporter has *_copy variants, and interpreter metadata).
 constexpr const char* kTorchDataMovement[] = {
-    "flatten", "contiguous", "chunk", "size", "dim", "len", "Int", "Float", "ListConstruct",
-    "ListUnpack", "TupleConstruct", "TupleUnpack", "__getitem__", "append", "numel", "t",
+    "flatten",
+    "contiguous",
+    "chunk",
+    "size",
+    "dim",
+    "len",
+    "Int",
+    "Float",
+    "ListConstruct",
+    "ListUnpack",
+    "TupleConstruct",
+    "TupleUnpack",
+    "__getitem__",
+    "append",
+    "numel",
+    "t",
 };
 
 std::string BaseName(const std::string& name) {
@@ -142,8 +156,8 @@ OpWork TorchOperatorWork(const std::string& name, c10::ArrayRef<const c10::IValu
           return LinearWork(*x, e[0].toTensor(), OptionalTensor(e[1]));
         }
         if (e.size() >= 6 && e[0].isTensor() && e[5].isInt()) {
-          ConvShape shape{e[0].toTensor(), OptionalTensor(e[1]), IntList(e[2]), IntList(e[3]),
-                          IntList(e[4]), e[5].toInt()};
+          ConvShape shape{e[0].toTensor(), OptionalTensor(e[1]), IntList(e[2]),
+                          IntList(e[3]),   IntList(e[4]),        e[5].toInt()};
           return ConvWork(*x, shape);
         }
       }
@@ -152,8 +166,12 @@ OpWork TorchOperatorWork(const std::string& name, c10::ArrayRef<const c10::IValu
       if (packed != nullptr && base.find("conv2d") != std::string::npos) {
         auto params = packed->toCustomClass<ConvPackedParamsBase<2>>();
         auto [weight, bias] = params->unpack();
-        ConvShape shape{weight, bias, params->stride().vec(), params->padding().vec(),
-                        params->dilation().vec(), params->groups()};
+        ConvShape shape{weight,
+                        bias,
+                        params->stride().vec(),
+                        params->padding().vec(),
+                        params->dilation().vec(),
+                        params->groups()};
         return ConvWork(*x, shape);
       }
     } else if (StartsWith(name, "quantized::linear")) {
@@ -165,15 +183,14 @@ OpWork TorchOperatorWork(const std::string& name, c10::ArrayRef<const c10::IValu
     } else if ((base == "conv1d" || base == "conv2d") && inputs.size() >= 7 &&
                inputs[1].isTensor() && inputs[6].isInt()) {
       ConvShape shape{inputs[1].toTensor(), OptionalTensor(inputs[2]), IntList(inputs[3]),
-                      IntList(inputs[4]), IntList(inputs[5]), inputs[6].toInt()};
+                      IntList(inputs[4]),   IntList(inputs[5]),        inputs[6].toInt()};
       return ConvWork(*x, shape);
     } else if (base == "linear" && inputs.size() >= 2 && inputs[1].isTensor()) {
       return LinearWork(*x, inputs[1].toTensor(),
                         inputs.size() > 2 ? OptionalTensor(inputs[2]) : c10::nullopt);
     } else if (base == "addmm" && inputs.size() >= 3 && inputs[1].isTensor() &&
                inputs[2].isTensor() && inputs[2].toTensor().dim() == 2) {
-      return LinearWork(inputs[1].toTensor(), inputs[2].toTensor().t(),
-                        OptionalTensor(inputs[0]));
+      return LinearWork(inputs[1].toTensor(), inputs[2].toTensor().t(), OptionalTensor(inputs[0]));
     } else if ((base == "mm" || base == "matmul" || base == "bmm") && inputs.size() >= 2 &&
                inputs[1].isTensor() && inputs[1].toTensor().dim() >= 2) {
       const at::Tensor& b = inputs[1].toTensor();
@@ -181,7 +198,8 @@ OpWork TorchOperatorWork(const std::string& name, c10::ArrayRef<const c10::IValu
       work.compute_kernel = work.pointwise = true;
       const double rows = static_cast<double>(x->numel() / std::max<int64_t>(1, x->size(-1)));
       work.flops = 2.0 * rows * static_cast<double>(b.size(-1)) * static_cast<double>(x->size(-1));
-      work.bytes = Bytes(*x) + Bytes(b) + rows * static_cast<double>(b.size(-1)) * x->element_size();
+      work.bytes =
+          Bytes(*x) + Bytes(b) + rows * static_cast<double>(b.size(-1)) * x->element_size();
       return work;
     }
   }
@@ -246,10 +264,10 @@ class ScopedOperatorCallback {
  public:
   explicit ScopedOperatorCallback(Recorder* recorder) {
     tls_recorder = recorder;
-    handle_ = at::addThreadLocalCallback(
-        at::RecordFunctionCallback(&OnOperatorStart, &OnOperatorEnd)
-            .needsInputs(true)
-            .scopes({at::RecordScope::LITE_INTERPRETER}));
+    handle_ =
+        at::addThreadLocalCallback(at::RecordFunctionCallback(&OnOperatorStart, &OnOperatorEnd)
+                                       .needsInputs(true)
+                                       .scopes({at::RecordScope::LITE_INTERPRETER}));
   }
   ~ScopedOperatorCallback() {
     at::removeCallback(handle_);
@@ -288,9 +306,9 @@ absl::StatusOr<OperatorProfile> MeasurePytorchMobileOperators(const std::string&
     if (!repository.ok()) return repository.status();
     absl::StatusOr<ModelSignature> signature = (*repository)->Signature(Basename(folder));
     if (!signature.ok()) {
-      return absl::Status(signature.status().code(),
-                          "the inputs of " + path + " come from the model.pte beside it: " +
-                              std::string(signature.status().message()));
+      return absl::Status(signature.status().code(), "the inputs of " + path +
+                                                         " come from the model.pte beside it: " +
+                                                         std::string(signature.status().message()));
     }
     specs = signature->inputs;
   }
@@ -336,17 +354,19 @@ absl::StatusOr<OperatorProfile> MeasurePytorchMobileOperators(const std::string&
       if (pass == 0 && observed) totals.push_back(static_cast<double>(elapsed));
       if (pass == 1) {
         if (recorder.mismatch || recorder.next != ops.size()) {
-          return absl::InternalError(path + ": the lite interpreter's operator sequence differs"
-                                            " between runs; a per-operator profile needs the"
-                                            " same operators every run");
+          return absl::InternalError(path +
+                                     ": the lite interpreter's operator sequence differs"
+                                     " between runs; a per-operator profile needs the"
+                                     " same operators every run");
         }
         recorder.first_run = false;
       }
     }
   }
   if (ops.empty()) {
-    return absl::InternalError(path + ": the lite interpreter reported no operators (its"
-                                      " RecordFunction hooks are not compiled in?)");
+    return absl::InternalError(path +
+                               ": the lite interpreter reported no operators (its"
+                               " RecordFunction hooks are not compiled in?)");
   }
   std::sort(totals.begin(), totals.end());
   out.set_total_us(totals[totals.size() / 2] / 1e3);

@@ -43,17 +43,38 @@ class CountingFileAdapter final : public caffe2::serialize::ReadAdapterInterface
 
 bool ToTorchType(ScalarType dtype, c10::ScalarType* out) {
   switch (dtype) {
-    case ScalarType::kByte: *out = c10::kByte; return true;
-    case ScalarType::kChar: *out = c10::kChar; return true;
-    case ScalarType::kShort: *out = c10::kShort; return true;
-    case ScalarType::kInt: *out = c10::kInt; return true;
-    case ScalarType::kLong: *out = c10::kLong; return true;
-    case ScalarType::kHalf: *out = c10::kHalf; return true;
-    case ScalarType::kFloat: *out = c10::kFloat; return true;
-    case ScalarType::kDouble: *out = c10::kDouble; return true;
-    case ScalarType::kBool: *out = c10::kBool; return true;
-    case ScalarType::kBFloat16: *out = c10::kBFloat16; return true;
-    default: return false;
+    case ScalarType::kByte:
+      *out = c10::kByte;
+      return true;
+    case ScalarType::kChar:
+      *out = c10::kChar;
+      return true;
+    case ScalarType::kShort:
+      *out = c10::kShort;
+      return true;
+    case ScalarType::kInt:
+      *out = c10::kInt;
+      return true;
+    case ScalarType::kLong:
+      *out = c10::kLong;
+      return true;
+    case ScalarType::kHalf:
+      *out = c10::kHalf;
+      return true;
+    case ScalarType::kFloat:
+      *out = c10::kFloat;
+      return true;
+    case ScalarType::kDouble:
+      *out = c10::kDouble;
+      return true;
+    case ScalarType::kBool:
+      *out = c10::kBool;
+      return true;
+    case ScalarType::kBFloat16:
+      *out = c10::kBFloat16;
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -75,8 +96,8 @@ absl::Status FlattenOutputs(const c10::IValue& value, std::vector<TensorData>* o
     const at::Tensor t = value.toTensor().contiguous();
     TensorData out;
     if (!FromTorchType(t.scalar_type(), &out.dtype)) {
-      return absl::UnimplementedError("output dtype " + std::string(c10::toString(t.scalar_type())) +
-                                      " is not served");
+      return absl::UnimplementedError(
+          "output dtype " + std::string(c10::toString(t.scalar_type())) + " is not served");
     }
     for (int64_t d : t.sizes()) out.shape.push_back(d);
     const uint8_t* data = static_cast<const uint8_t*>(t.data_ptr());

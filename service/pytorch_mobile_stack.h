@@ -16,7 +16,8 @@
 // tallied.
 // libtorch runs with one intra-op and one inter-op thread (one host core
 // per compute slot) and, where it has QNNPACK, quantized operators on
-// QNNPACK (PyTorch Mobile's engine; Debian's libtorch defaults to oneDNN). Thread-safe; see stack.h.
+// QNNPACK (PyTorch Mobile's engine; Debian's libtorch defaults to oneDNN). Thread-safe; see
+// stack.h.
 
 #ifndef EDGEFLEET_SERVICE_PYTORCH_MOBILE_STACK_H_
 #define EDGEFLEET_SERVICE_PYTORCH_MOBILE_STACK_H_

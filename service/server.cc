@@ -153,8 +153,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerConfig& config
                                   std::to_string(config.port));
   }
   try {
-    server->exposer_ = std::make_unique<prometheus::Exposer>(
-        config.address + ":" + std::to_string(config.metrics_port));
+    server->exposer_ = std::make_unique<prometheus::Exposer>(config.address + ":" +
+                                                             std::to_string(config.metrics_port));
   } catch (const std::exception& e) {
     server->server_->Shutdown();
     return absl::UnavailableError("cannot serve metrics on " + config.address + ":" +

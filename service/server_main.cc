@@ -59,7 +59,8 @@ int Calibrate(const ServerConfig& config) {
                                                                         : "");
     printf("  %-24s %-24s parse %6lld us  init %6lld us  first %7lld us  steady %7lld us\n",
            cost.model().c_str(), stack.c_str(), static_cast<long long>(cost.parse_us()),
-           static_cast<long long>(cost.init_us()), static_cast<long long>(cost.first_inference_us()),
+           static_cast<long long>(cost.init_us()),
+           static_cast<long long>(cost.first_inference_us()),
            static_cast<long long>(cost.inference_us()));
   }
   for (const v1::ClassFactor& factor : calibration->class_factors()) {
@@ -107,16 +108,17 @@ int ServerMain(int argc, char** argv) {
     fprintf(stderr, "edgefleet-server: %s\n", std::string(server.status().message()).c_str());
     return 2;
   }
-  fprintf(stderr, "edgefleet-server %s: gRPC on %s:%d, metrics on %s:%d/metrics\n",
-          ServerVersion(), config.address.c_str(), (*server)->grpc_port(), config.address.c_str(),
+  fprintf(stderr, "edgefleet-server %s: gRPC on %s:%d, metrics on %s:%d/metrics\n", ServerVersion(),
+          config.address.c_str(), (*server)->grpc_port(), config.address.c_str(),
           (*server)->metrics_port());
   const bool loopback = config.address == "127.0.0.1" || config.address == "localhost" ||
                         config.address == "[::1]" || config.address.rfind("127.", 0) == 0;
-  fprintf(stderr, "edgefleet-server: gRPC transport %s, Calibrate %s\n",
-          config.tls_cert.empty()        ? "plaintext"
-          : config.tls_client_ca.empty() ? "TLS"
-                                         : "TLS with client certificates",
-          config.admin_token_file.empty() ? "open (no --admin_token_file)" : "needs the admin token");
+  fprintf(
+      stderr, "edgefleet-server: gRPC transport %s, Calibrate %s\n",
+      config.tls_cert.empty()        ? "plaintext"
+      : config.tls_client_ca.empty() ? "TLS"
+                                     : "TLS with client certificates",
+      config.admin_token_file.empty() ? "open (no --admin_token_file)" : "needs the admin token");
   if (!loopback && (config.tls_cert.empty() || config.admin_token_file.empty())) {
     fprintf(stderr,
             "edgefleet-server: warning: listening beyond loopback without %s (docs/security.md)\n",

@@ -98,7 +98,8 @@ absl::StatusOr<SessionRunner::ArmFacts> SessionRunner::SampledFacts(
     if (it != facts_.end()) return it->second;
   }
   Stack* stack = GetStack(arm.stack());
-  absl::StatusOr<ModelFile> file = context_.repository->OpenModel(arm.model(), arm.stack(), arm.kernels());
+  absl::StatusOr<ModelFile> file =
+      context_.repository->OpenModel(arm.model(), arm.stack(), arm.kernels());
   if (!file.ok()) return file.status();
   absl::StatusOr<ModelSignature> signature = context_.repository->Signature(arm.model());
   if (!signature.ok()) return signature.status();
@@ -124,8 +125,7 @@ absl::StatusOr<SessionRunner::ArmFacts> SessionRunner::SampledFacts(
   return facts;
 }
 
-absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec,
-                                                     uint32_t index,
+absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec, uint32_t index,
                                                      const std::function<bool()>& cancelled) {
   if (absl::Status s = Validate(spec); !s.ok()) return s;
   const Clock::time_point run_start = Clock::now();
@@ -137,9 +137,9 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   };
   const v1::Arm& arm = *context_.arms->Find(spec.arm());
   const v1::DeviceClass& device = *context_.device_classes->Find(spec.device_class());
-  const v1::IntegrationPolicy policy = spec.integration_policy() != v1::INTEGRATION_POLICY_UNSPECIFIED
-                                           ? spec.integration_policy()
-                                           : arm.integration_policy();
+  const v1::IntegrationPolicy policy =
+      spec.integration_policy() != v1::INTEGRATION_POLICY_UNSPECIFIED ? spec.integration_policy()
+                                                                      : arm.integration_policy();
   const bool real = spec.execution_mode() == v1::EXECUTION_MODE_REAL;
 
   v1::SessionResult result;
@@ -169,7 +169,8 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   };
 
   if (absl::Status s = context_.calibrator->EnsureReference(); !s.ok()) return s;
-  absl::StatusOr<DeviceTimeModel> time_model = DeviceTimeModelFor(context_, device, arm.model(), arm.stack());
+  absl::StatusOr<DeviceTimeModel> time_model =
+      DeviceTimeModelFor(context_, device, arm.model(), arm.stack());
   if (!time_model.ok()) return fail(time_model.status());
   Stack* stack = GetStack(arm.stack());
   if (absl::Status s = stack->Available(); !s.ok()) return fail(s);
@@ -191,7 +192,8 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   double sampled_checksum = 0;
   v1::HostMeasurement* host = result.mutable_host();
   if (real) {
-    absl::StatusOr<ModelFile> file = context_.repository->OpenModel(arm.model(), arm.stack(), arm.kernels());
+    absl::StatusOr<ModelFile> file =
+        context_.repository->OpenModel(arm.model(), arm.stack(), arm.kernels());
     if (!file.ok()) return fail(file.status());
     std::unique_ptr<ComputeSlots::Slot> slot;
     if (!context_.slots->Acquire(stop, &slot).ok()) return stopped();
@@ -221,8 +223,7 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   result.set_device_time_factor(device_factor);
   const double time_scale = TimeScaleOn(arm, device.name()) * device_factor;
   auto busy_interval = [&](double host_us, int threads, uint64_t event) {
-    const double clean =
-        time_model->ComputeUs(host_us, threads) * time_scale / thermal.speed();
+    const double clean = time_model->ComputeUs(host_us, threads) * time_scale / thermal.speed();
     const int64_t us = std::max<int64_t>(1, std::llround(noise.Apply(clean, event)));
     thermal.Busy(static_cast<double>(us));
     return us;
@@ -232,9 +233,8 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   load->set_read_us(std::llround(time_model->StorageReadUs(facts.bytes_read)));
   thermal.Idle(static_cast<double>(load->read_us()));
   load->set_parse_us(busy_interval(static_cast<double>(cost->parse_us()), 1, kParseEvent));
-  load->set_init_us(cost->init_us() > 0
-                        ? busy_interval(static_cast<double>(cost->init_us()), 1, kInitEvent)
-                        : 0);
+  load->set_init_us(
+      cost->init_us() > 0 ? busy_interval(static_cast<double>(cost->init_us()), 1, kInitEvent) : 0);
   load->set_total_us(load->read_us() + load->parse_us() + load->init_us());
 
   const Clock::time_point wall_start = Clock::now();

@@ -50,8 +50,7 @@ absl::StatusCode StatusCodeForError(Error error) {
   return absl::StatusCode::kUnknown;
 }
 
-absl::Status RuntimeErrorToStatus(Error error, const std::string& context,
-                                  const char* detail) {
+absl::Status RuntimeErrorToStatus(Error error, const std::string& context, const char* detail) {
   if (error == Error::kOk) return absl::OkStatus();
   std::string message = context;
   if (detail != nullptr && detail[0] != '\0') {
@@ -90,8 +89,8 @@ absl::Status ForClient(const absl::Status& status) {
   std::string what = line.substr(0, line.find(':'));
   if (what.size() > 128) what.resize(128);
   if (what.empty()) what = "internal error";
-  return absl::Status(code, what + " (internal error; request id " + id +
-                                ", details in the server log)");
+  return absl::Status(code,
+                      what + " (internal error; request id " + id + ", details in the server log)");
 }
 
 grpc::Status ToGrpcStatus(const absl::Status& status) {

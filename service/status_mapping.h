@@ -26,8 +26,7 @@ absl::StatusCode StatusCodeForError(Error error);
 // runtime's detail ("operator aten::foo.out is not registered") in the
 // message, plus the error's stable name ("[operator_missing]").
 // kOk gives OkStatus().
-absl::Status RuntimeErrorToStatus(Error error, const std::string& context,
-                                  const char* detail);
+absl::Status RuntimeErrorToStatus(Error error, const std::string& context, const char* detail);
 
 // The same, reading the detail from LastErrorDetail() of this thread.
 absl::Status LastRuntimeErrorToStatus(Error error, const std::string& context);

@@ -56,15 +56,13 @@ TEST(StatusMappingTest, TableOverEveryError) {
     if (error == Error::kOk) continue;
     // The message names the context, the detail and the error.
     EXPECT_NE(status.message().find("loading model m: why"), std::string::npos);
-    EXPECT_NE(status.message().find(std::string("[") + ErrorName(error) + "]"),
-              std::string::npos);
+    EXPECT_NE(status.message().find(std::string("[") + ErrorName(error) + "]"), std::string::npos);
     const grpc::Status grpc_status = ToGrpcStatus(status);
     EXPECT_EQ(static_cast<int>(grpc_status.error_code()), static_cast<int>(status.code()));
     if (status.code() == absl::StatusCode::kInternal) {
       // Internals stay in the server log; the client gets the context and an id.
-      EXPECT_EQ(grpc_status.error_message().rfind(
-                    "loading model m (internal error; request id ", 0),
-                0u)
+      EXPECT_EQ(
+          grpc_status.error_message().rfind("loading model m (internal error; request id ", 0), 0u)
           << grpc_status.error_message();
       EXPECT_EQ(grpc_status.error_message().find("why"), std::string::npos);
     } else {
@@ -109,12 +107,10 @@ TEST(StatusMappingTest, InternalDetailsNeverReachTheClient) {
 }
 
 TEST(StatusMappingTest, OtherMessagesKeepTheirFirstLineOnly) {
-  const grpc::Status shown =
-      ToGrpcStatus(absl::FailedPreconditionError(std::string("bad model: why\nmore") +
-                                                 std::string(2000, 'x')));
+  const grpc::Status shown = ToGrpcStatus(
+      absl::FailedPreconditionError(std::string("bad model: why\nmore") + std::string(2000, 'x')));
   EXPECT_EQ(shown.error_message(), "bad model: why");
-  const grpc::Status long_line =
-      ToGrpcStatus(absl::InvalidArgumentError(std::string(2000, 'y')));
+  const grpc::Status long_line = ToGrpcStatus(absl::InvalidArgumentError(std::string(2000, 'y')));
   EXPECT_EQ(long_line.error_message().size(), 512u);
 }
 

@@ -28,18 +28,26 @@ void CopyElements(const google::protobuf::RepeatedField<Src>& src, std::vector<u
 // it must be raw: FP16, BF16).
 const char* TypedField(ScalarType dtype) {
   switch (dtype) {
-    case ScalarType::kBool: return "bool_contents";
+    case ScalarType::kBool:
+      return "bool_contents";
     case ScalarType::kChar:
     case ScalarType::kShort:
-    case ScalarType::kInt: return "int_contents";
-    case ScalarType::kLong: return "int64_contents";
+    case ScalarType::kInt:
+      return "int_contents";
+    case ScalarType::kLong:
+      return "int64_contents";
     case ScalarType::kByte:
     case ScalarType::kUInt16:
-    case ScalarType::kUInt32: return "uint_contents";
-    case ScalarType::kUInt64: return "uint64_contents";
-    case ScalarType::kFloat: return "fp32_contents";
-    case ScalarType::kDouble: return "fp64_contents";
-    default: return "";
+    case ScalarType::kUInt32:
+      return "uint_contents";
+    case ScalarType::kUInt64:
+      return "uint64_contents";
+    case ScalarType::kFloat:
+      return "fp32_contents";
+    case ScalarType::kDouble:
+      return "fp64_contents";
+    default:
+      return "";
   }
 }
 
@@ -74,18 +82,26 @@ absl::Status CheckRequestedOutputs(const inference::ModelInferRequest& request, 
 
 int64_t TypedCount(const inference::InferTensorContents& c, ScalarType dtype) {
   switch (dtype) {
-    case ScalarType::kBool: return c.bool_contents_size();
+    case ScalarType::kBool:
+      return c.bool_contents_size();
     case ScalarType::kChar:
     case ScalarType::kShort:
-    case ScalarType::kInt: return c.int_contents_size();
-    case ScalarType::kLong: return c.int64_contents_size();
+    case ScalarType::kInt:
+      return c.int_contents_size();
+    case ScalarType::kLong:
+      return c.int64_contents_size();
     case ScalarType::kByte:
     case ScalarType::kUInt16:
-    case ScalarType::kUInt32: return c.uint_contents_size();
-    case ScalarType::kUInt64: return c.uint64_contents_size();
-    case ScalarType::kFloat: return c.fp32_contents_size();
-    case ScalarType::kDouble: return c.fp64_contents_size();
-    default: return -1;  // FP16/BF16 must be raw
+    case ScalarType::kUInt32:
+      return c.uint_contents_size();
+    case ScalarType::kUInt64:
+      return c.uint64_contents_size();
+    case ScalarType::kFloat:
+      return c.fp32_contents_size();
+    case ScalarType::kDouble:
+      return c.fp64_contents_size();
+    default:
+      return -1;  // FP16/BF16 must be raw
   }
 }
 
@@ -98,18 +114,41 @@ int64_t TotalTypedCount(const inference::InferTensorContents& c) {
 void CopyTyped(const inference::InferTensorContents& c, ScalarType dtype,
                std::vector<uint8_t>* bytes) {
   switch (dtype) {
-    case ScalarType::kBool: CopyElements<bool, uint8_t>(c.bool_contents(), bytes); break;
-    case ScalarType::kChar: CopyElements<int32_t, int8_t>(c.int_contents(), bytes); break;
-    case ScalarType::kShort: CopyElements<int32_t, int16_t>(c.int_contents(), bytes); break;
-    case ScalarType::kInt: CopyElements<int32_t, int32_t>(c.int_contents(), bytes); break;
-    case ScalarType::kLong: CopyElements<int64_t, int64_t>(c.int64_contents(), bytes); break;
-    case ScalarType::kByte: CopyElements<uint32_t, uint8_t>(c.uint_contents(), bytes); break;
-    case ScalarType::kUInt16: CopyElements<uint32_t, uint16_t>(c.uint_contents(), bytes); break;
-    case ScalarType::kUInt32: CopyElements<uint32_t, uint32_t>(c.uint_contents(), bytes); break;
-    case ScalarType::kUInt64: CopyElements<uint64_t, uint64_t>(c.uint64_contents(), bytes); break;
-    case ScalarType::kFloat: CopyElements<float, float>(c.fp32_contents(), bytes); break;
-    case ScalarType::kDouble: CopyElements<double, double>(c.fp64_contents(), bytes); break;
-    default: break;
+    case ScalarType::kBool:
+      CopyElements<bool, uint8_t>(c.bool_contents(), bytes);
+      break;
+    case ScalarType::kChar:
+      CopyElements<int32_t, int8_t>(c.int_contents(), bytes);
+      break;
+    case ScalarType::kShort:
+      CopyElements<int32_t, int16_t>(c.int_contents(), bytes);
+      break;
+    case ScalarType::kInt:
+      CopyElements<int32_t, int32_t>(c.int_contents(), bytes);
+      break;
+    case ScalarType::kLong:
+      CopyElements<int64_t, int64_t>(c.int64_contents(), bytes);
+      break;
+    case ScalarType::kByte:
+      CopyElements<uint32_t, uint8_t>(c.uint_contents(), bytes);
+      break;
+    case ScalarType::kUInt16:
+      CopyElements<uint32_t, uint16_t>(c.uint_contents(), bytes);
+      break;
+    case ScalarType::kUInt32:
+      CopyElements<uint32_t, uint32_t>(c.uint_contents(), bytes);
+      break;
+    case ScalarType::kUInt64:
+      CopyElements<uint64_t, uint64_t>(c.uint64_contents(), bytes);
+      break;
+    case ScalarType::kFloat:
+      CopyElements<float, float>(c.fp32_contents(), bytes);
+      break;
+    case ScalarType::kDouble:
+      CopyElements<double, double>(c.fp64_contents(), bytes);
+      break;
+    default:
+      break;
   }
 }
 
@@ -117,16 +156,16 @@ absl::Status CheckShape(const TensorSpec& spec, const std::vector<int64_t>& shap
                         const std::string& datatype) {
   // min_shape is filled by ModelRepository::Signature; a spec built
   // without it is static.
-  const std::vector<int64_t>& min = spec.min_shape.size() == spec.shape.size() ? spec.min_shape
-                                                                                : spec.shape;
+  const std::vector<int64_t>& min =
+      spec.min_shape.size() == spec.shape.size() ? spec.min_shape : spec.shape;
   bool ok = shape.size() == spec.shape.size();
   for (size_t d = 0; ok && d < shape.size(); ++d) {
     ok = shape[d] >= min[d] && shape[d] <= spec.shape[d];
   }
   if (!ok) {
     const char* want_type = KserveDatatype(spec.dtype);
-    return Invalid(spec.name, "expected " + DescribeBounds(want_type ? want_type : "?", min,
-                                                           spec.shape) +
+    return Invalid(spec.name, "expected " +
+                                  DescribeBounds(want_type ? want_type : "?", min, spec.shape) +
                                   ", got " + DescribeShape(datatype, shape));
   }
   return absl::OkStatus();
@@ -181,9 +220,9 @@ absl::StatusOr<std::vector<TensorData>> DecodeInputs(const inference::ModelInfer
       }
       const std::string& bytes = request.raw_input_contents(it->second);
       if (bytes.size() != nbytes) {
-        return Invalid(spec.name, "raw contents hold " + std::to_string(bytes.size()) +
-                                      " bytes; " + DescribeShape(tensor.datatype(), data.shape) +
-                                      " needs " + std::to_string(nbytes));
+        return Invalid(spec.name, "raw contents hold " + std::to_string(bytes.size()) + " bytes; " +
+                                      DescribeShape(tensor.datatype(), data.shape) + " needs " +
+                                      std::to_string(nbytes));
       }
       data.bytes.assign(bytes.begin(), bytes.end());
     } else {

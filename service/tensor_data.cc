@@ -14,11 +14,11 @@ struct DatatypeName {
 };
 
 constexpr DatatypeName kDatatypes[] = {
-    {ScalarType::kBool, "BOOL"},    {ScalarType::kByte, "UINT8"},
-    {ScalarType::kChar, "INT8"},    {ScalarType::kShort, "INT16"},
-    {ScalarType::kInt, "INT32"},    {ScalarType::kLong, "INT64"},
-    {ScalarType::kHalf, "FP16"},    {ScalarType::kFloat, "FP32"},
-    {ScalarType::kDouble, "FP64"},  {ScalarType::kBFloat16, "BF16"},
+    {ScalarType::kBool, "BOOL"},     {ScalarType::kByte, "UINT8"},
+    {ScalarType::kChar, "INT8"},     {ScalarType::kShort, "INT16"},
+    {ScalarType::kInt, "INT32"},     {ScalarType::kLong, "INT64"},
+    {ScalarType::kHalf, "FP16"},     {ScalarType::kFloat, "FP32"},
+    {ScalarType::kDouble, "FP64"},   {ScalarType::kBFloat16, "BF16"},
     {ScalarType::kUInt16, "UINT16"}, {ScalarType::kUInt32, "UINT32"},
     {ScalarType::kUInt64, "UINT64"},
 };

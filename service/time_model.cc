@@ -80,9 +80,9 @@ double OsNoise::Apply(double clean_us, uint64_t event) const {
     double preempted = 0;
     for (double at = random.Exponential(mean_gap_us); at < us;
          at += random.Exponential(mean_gap_us)) {
-      preempted += std::min(random.Pareto(noise_.preemption_min_us(),
-                                          noise_.preemption_pareto_alpha()),
-                            noise_.preemption_max_us());
+      preempted +=
+          std::min(random.Pareto(noise_.preemption_min_us(), noise_.preemption_pareto_alpha()),
+                   noise_.preemption_max_us());
     }
     us += preempted;
   }

@@ -103,8 +103,8 @@ void* XnnReallocate(void*, void* pointer, size_t size) {
 void XnnDeallocate(void*, void* pointer) { FreeCharged(pointer); }
 
 const xnn_allocator kXnnAllocator = {
-    /*context=*/nullptr,   XnnAllocate,       XnnReallocate, XnnDeallocate,
-    XnnAlignedAllocate, XnnDeallocate,
+    /*context=*/nullptr, XnnAllocate,        XnnReallocate,
+    XnnDeallocate,       XnnAlignedAllocate, XnnDeallocate,
 };
 
 bool xnnpack_tallied = false;

@@ -33,9 +33,7 @@ class Stopwatch {
  public:
   Stopwatch() : wall_(std::chrono::steady_clock::now()), cpu_(CpuSeconds()) {}
   double Wall() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                         wall_)
-        .count();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_).count();
   }
   double Cpu() const { return CpuSeconds() - cpu_; }
 
@@ -60,13 +58,12 @@ int Main(int argc, char** argv) {
   SyntheticFleetOptions fleet;
   fleet.devices = static_cast<uint64_t>(flags.GetInt("devices", 250000));
   fleet.sessions_per_device = static_cast<uint32_t>(flags.GetInt("sessions", 2));
-  fleet.inferences_per_session =
-      static_cast<uint32_t>(flags.GetInt("inferences", 20));
+  fleet.inferences_per_session = static_cast<uint32_t>(flags.GetInt("inferences", 20));
   fleet.seed = static_cast<uint64_t>(flags.GetInt("seed", 1));
   fleet.effect_b.latency = 1.05;
   AnalysisOptions options;
-  options.threads = static_cast<int>(flags.GetInt(
-      "threads", std::max(1u, std::thread::hardware_concurrency())));
+  options.threads =
+      static_cast<int>(flags.GetInt("threads", std::max(1u, std::thread::hardware_concurrency())));
   options.bootstrap_replicates =
       static_cast<int>(flags.GetInt("replicates", options.bootstrap_replicates));
   if (absl::Status st = flags.Finish(); !st.ok()) {
@@ -85,8 +82,7 @@ int Main(int argc, char** argv) {
   const Report report = Analyze(aggregate, options);
   stages.push_back({"analyse", watch.Wall(), watch.Cpu()});
   watch = Stopwatch();
-  const size_t bytes = RenderJsonReport(report).size() +
-                       RenderMarkdownReport(report).size() +
+  const size_t bytes = RenderJsonReport(report).size() + RenderMarkdownReport(report).size() +
                        RenderHtmlReport(report).size();
   stages.push_back({"render", watch.Wall(), watch.Cpu()});
 
@@ -99,28 +95,26 @@ int Main(int argc, char** argv) {
       "fleet: %llu devices x %u sessions x 2 arms = %.0f session records, "
       "%u inferences each; %d threads; %d bootstrap replicates (overall); "
       "reports %zu KiB\n",
-      static_cast<unsigned long long>(fleet.devices), fleet.sessions_per_device,
-      records, fleet.inferences_per_session, options.threads, replicates,
-      bytes / 1024);
-  std::printf("  %-22s %9s %9s %14s\n", "stage", "wall s", "cpu s",
-              "sessions/s");
+      static_cast<unsigned long long>(fleet.devices), fleet.sessions_per_device, records,
+      fleet.inferences_per_session, options.threads, replicates, bytes / 1024);
+  std::printf("  %-22s %9s %9s %14s\n", "stage", "wall s", "cpu s", "sessions/s");
   double stats_wall = 0, stats_cpu = 0, total_wall = 0;
   for (const Stage& s : stages) {
-    std::printf("  %-22s %9.2f %9.2f %14.0f\n", s.name, s.wall, s.cpu,
-                records / s.wall);
+    std::printf("  %-22s %9.2f %9.2f %14.0f\n", s.name, s.wall, s.cpu, records / s.wall);
     total_wall += s.wall;
     if (&s != &stages.front()) {
       stats_wall += s.wall;
       stats_cpu += s.cpu;
     }
   }
-  std::printf("statistics path (aggregate + analyse + render): %.0f sessions/s"
-              " = %.2f million/minute wall (%.2f million per CPU-minute)\n",
-              records / stats_wall, records / stats_wall * 60 / 1e6,
-              records / stats_cpu * 60 / 1e6);
-  std::printf("sampled mode end to end (draw + statistics):     %.0f sessions/s"
-              " = %.2f million/minute (target 1.00)\n",
-              records / total_wall, records / total_wall * 60 / 1e6);
+  std::printf(
+      "statistics path (aggregate + analyse + render): %.0f sessions/s"
+      " = %.2f million/minute wall (%.2f million per CPU-minute)\n",
+      records / stats_wall, records / stats_wall * 60 / 1e6, records / stats_cpu * 60 / 1e6);
+  std::printf(
+      "sampled mode end to end (draw + statistics):     %.0f sessions/s"
+      " = %.2f million/minute (target 1.00)\n",
+      records / total_wall, records / total_wall * 60 / 1e6);
   return 0;
 }
 

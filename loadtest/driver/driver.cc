@@ -24,32 +24,48 @@ using Clock = std::chrono::steady_clock;
 
 const char* CodeName(grpc::StatusCode code) {
   switch (code) {
-    case grpc::StatusCode::OK: return "OK";
-    case grpc::StatusCode::CANCELLED: return "CANCELLED";
-    case grpc::StatusCode::UNKNOWN: return "UNKNOWN";
-    case grpc::StatusCode::INVALID_ARGUMENT: return "INVALID_ARGUMENT";
-    case grpc::StatusCode::DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
-    case grpc::StatusCode::NOT_FOUND: return "NOT_FOUND";
-    case grpc::StatusCode::ALREADY_EXISTS: return "ALREADY_EXISTS";
-    case grpc::StatusCode::PERMISSION_DENIED: return "PERMISSION_DENIED";
-    case grpc::StatusCode::RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
-    case grpc::StatusCode::FAILED_PRECONDITION: return "FAILED_PRECONDITION";
-    case grpc::StatusCode::ABORTED: return "ABORTED";
-    case grpc::StatusCode::OUT_OF_RANGE: return "OUT_OF_RANGE";
-    case grpc::StatusCode::UNIMPLEMENTED: return "UNIMPLEMENTED";
-    case grpc::StatusCode::INTERNAL: return "INTERNAL";
-    case grpc::StatusCode::UNAVAILABLE: return "UNAVAILABLE";
-    case grpc::StatusCode::DATA_LOSS: return "DATA_LOSS";
-    case grpc::StatusCode::UNAUTHENTICATED: return "UNAUTHENTICATED";
-    default: return "UNKNOWN";
+    case grpc::StatusCode::OK:
+      return "OK";
+    case grpc::StatusCode::CANCELLED:
+      return "CANCELLED";
+    case grpc::StatusCode::UNKNOWN:
+      return "UNKNOWN";
+    case grpc::StatusCode::INVALID_ARGUMENT:
+      return "INVALID_ARGUMENT";
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+      return "DEADLINE_EXCEEDED";
+    case grpc::StatusCode::NOT_FOUND:
+      return "NOT_FOUND";
+    case grpc::StatusCode::ALREADY_EXISTS:
+      return "ALREADY_EXISTS";
+    case grpc::StatusCode::PERMISSION_DENIED:
+      return "PERMISSION_DENIED";
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+      return "RESOURCE_EXHAUSTED";
+    case grpc::StatusCode::FAILED_PRECONDITION:
+      return "FAILED_PRECONDITION";
+    case grpc::StatusCode::ABORTED:
+      return "ABORTED";
+    case grpc::StatusCode::OUT_OF_RANGE:
+      return "OUT_OF_RANGE";
+    case grpc::StatusCode::UNIMPLEMENTED:
+      return "UNIMPLEMENTED";
+    case grpc::StatusCode::INTERNAL:
+      return "INTERNAL";
+    case grpc::StatusCode::UNAVAILABLE:
+      return "UNAVAILABLE";
+    case grpc::StatusCode::DATA_LOSS:
+      return "DATA_LOSS";
+    case grpc::StatusCode::UNAUTHENTICATED:
+      return "UNAUTHENTICATED";
+    default:
+      return "UNKNOWN";
   }
 }
 
 bool Retryable(grpc::StatusCode code) {
-  return code == grpc::StatusCode::UNAVAILABLE ||
-         code == grpc::StatusCode::RESOURCE_EXHAUSTED ||
-         code == grpc::StatusCode::DEADLINE_EXCEEDED ||
-         code == grpc::StatusCode::ABORTED;
+  return code == grpc::StatusCode::UNAVAILABLE || code == grpc::StatusCode::RESOURCE_EXHAUSTED ||
+         code == grpc::StatusCode::DEADLINE_EXCEEDED || code == grpc::StatusCode::ABORTED;
 }
 
 // A short cause for a stack error: the message up to the first ':' (e.g.
@@ -75,8 +91,7 @@ std::vector<double> StartOffsets(const FleetPlan& plan) {
 
 }  // namespace
 
-SessionRecord ToRecord(const PlannedSession& planned,
-                       const v1::SessionResult& result,
+SessionRecord ToRecord(const PlannedSession& planned, const v1::SessionResult& result,
                        uint32_t discard_inferences, uint32_t retries) {
   SessionRecord r;
   r.device_id = planned.device_id;
@@ -85,8 +100,12 @@ SessionRecord ToRecord(const PlannedSession& planned,
   r.device_class = planned.device_class;
   r.retries = retries;
   switch (result.outcome()) {
-    case v1::SESSION_OUTCOME_OK: r.outcome = Outcome::kOk; break;
-    case v1::SESSION_OUTCOME_OOM_KILLED: r.outcome = Outcome::kOomKilled; break;
+    case v1::SESSION_OUTCOME_OK:
+      r.outcome = Outcome::kOk;
+      break;
+    case v1::SESSION_OUTCOME_OOM_KILLED:
+      r.outcome = Outcome::kOomKilled;
+      break;
     case v1::SESSION_OUTCOME_CANCELLED:
       // Stopped by the server (its --max_session_s or shutdown): the
       // harness's failure, not the stack's.
@@ -149,9 +168,8 @@ absl::StatusOr<ResultSet> RunFleet(const FleetPlan& plan, const DriverOptions& o
   auto worker = [&]() {
     for (size_t i = next++; i < n; i = next++) {
       const PlannedSession& p = plan.sessions[i];
-      std::this_thread::sleep_until(
-          start + std::chrono::duration_cast<Clock::duration>(
-                      std::chrono::duration<double>(offsets[i])));
+      std::this_thread::sleep_until(start + std::chrono::duration_cast<Clock::duration>(
+                                                std::chrono::duration<double>(offsets[i])));
       v1::RunSessionRequest request;
       *request.mutable_spec() = p.spec;
       v1::SessionResult result;
@@ -241,9 +259,8 @@ std::string DescribeStats(const DriverStats& s) {
       s.pre_period_sessions > 0 ? absl::StrCat(" + ", s.pre_period_sessions, " pre-period") : "",
       " (", s.sampled_sessions, " sampled, ",
       s.sessions + s.pre_period_sessions - s.sampled_sessions, " real) in ",
-      static_cast<int64_t>(std::lround(s.wall_seconds * 10)) / 10.0, " s; calls ",
-      s.calls, " (retries ", s.retries, "), harness errors ", s.harness_errors,
-      "; failed calls by code:");
+      static_cast<int64_t>(std::lround(s.wall_seconds * 10)) / 10.0, " s; calls ", s.calls,
+      " (retries ", s.retries, "), harness errors ", s.harness_errors, "; failed calls by code:");
   if (s.failed_calls_by_code.empty()) absl::StrAppend(&text, " none");
   for (const auto& [code, count] : s.failed_calls_by_code) {
     absl::StrAppend(&text, " ", code, "=", count);

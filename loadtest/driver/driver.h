@@ -51,25 +51,23 @@ struct DriverOptions {
 };
 
 struct DriverStats {
-  uint64_t sessions = 0;         // experiment sessions planned = records written
+  uint64_t sessions = 0;             // experiment sessions planned = records written
   uint64_t pre_period_sessions = 0;  // pre-period sessions run (covariates only)
-  uint64_t calls = 0;            // RunSession calls made, retries included
-  uint64_t retries = 0;          // calls beyond the first of a session
-  uint64_t harness_errors = 0;   // sessions whose last call failed
-  uint64_t sampled_sessions = 0; // run in EXECUTION_MODE_SAMPLED
+  uint64_t calls = 0;                // RunSession calls made, retries included
+  uint64_t retries = 0;              // calls beyond the first of a session
+  uint64_t harness_errors = 0;       // sessions whose last call failed
+  uint64_t sampled_sessions = 0;     // run in EXECUTION_MODE_SAMPLED
   std::map<std::string, uint64_t> failed_calls_by_code;  // every failed call
   double wall_seconds = 0;
 };
 
 // Converts one server result to a record, applying the warm-up policy.
-SessionRecord ToRecord(const PlannedSession& planned,
-                       const v1::SessionResult& result,
+SessionRecord ToRecord(const PlannedSession& planned, const v1::SessionResult& result,
                        uint32_t discard_inferences, uint32_t retries);
 
 // Runs every session of `plan`. Fails only on bad options; call failures
 // are records and stats.
-absl::StatusOr<ResultSet> RunFleet(const FleetPlan& plan,
-                                   const DriverOptions& options,
+absl::StatusOr<ResultSet> RunFleet(const FleetPlan& plan, const DriverOptions& options,
                                    DriverStats* stats);
 
 // "6000 sessions (5952 sampled, 48 real) in 7.4 s; calls 6004 (retries 4),

@@ -42,9 +42,8 @@ absl::StatusOr<v1::FleetSpec> ParseFleetSpec(const std::string& text) {
   google::protobuf::TextFormat::Parser parser;
   parser.RecordErrorsTo(&errors);
   if (!parser.ParseFromString(text, &spec)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("fleet spec: ", errors.first().empty() ? "textproto parse error"
-                                                            : errors.first()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "fleet spec: ", errors.first().empty() ? "textproto parse error" : errors.first()));
   }
   return spec;
 }
@@ -60,8 +59,7 @@ absl::StatusOr<v1::FleetSpec> ReadFleetSpecFile(const std::string& path) {
   text << in.rdbuf();
   absl::StatusOr<v1::FleetSpec> spec = ParseFleetSpec(text.str());
   if (!spec.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": ", spec.status().message()));
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", spec.status().message()));
   }
   return spec;
 }
@@ -105,8 +103,7 @@ absl::StatusOr<v1::FleetSpec> ValidateFleetSpec(v1::FleetSpec spec) {
   if (!v1::ArrivalProcess::Kind_IsValid(spec.arrival().kind())) {
     return bad("arrival.kind must be CLOSED_LOOP or OPEN_LOOP");
   }
-  if (!std::isfinite(spec.arrival().rate_per_second()) ||
-      spec.arrival().rate_per_second() < 0) {
+  if (!std::isfinite(spec.arrival().rate_per_second()) || spec.arrival().rate_per_second() < 0) {
     return bad("arrival.rate_per_second must be >= 0 and finite");
   }
   if (spec.arrival().kind() == v1::ArrivalProcess::OPEN_LOOP &&
@@ -225,8 +222,7 @@ absl::StatusOr<FleetPlan> ExpandFleet(v1::FleetSpec raw, ShardSpec shard) {
           spec_out.set_device_seed(device_seed);
           spec_out.set_inferences(s.inferences_per_session());
           spec_out.set_inter_arrival_ms(s.inter_arrival_ms());
-          spec_out.set_execution_mode(real ? v1::EXECUTION_MODE_REAL
-                                           : v1::EXECUTION_MODE_SAMPLED);
+          spec_out.set_execution_mode(real ? v1::EXECUTION_MODE_REAL : v1::EXECUTION_MODE_SAMPLED);
           spec_out.set_session_id(absl::StrCat("d", device_id, ".s", k, ".", ArmName(arm)));
           plan.sessions.push_back(std::move(p));
         }

@@ -45,8 +45,8 @@ struct PlannedSession {
 };
 
 struct FleetPlan {
-  v1::FleetSpec spec;           // with defaults filled in
-  ExperimentInfo info;          // equal in every shard
+  v1::FleetSpec spec;   // with defaults filled in
+  ExperimentInfo info;  // equal in every shard
   ShardSpec shard;
   std::vector<PlannedSession> sessions;  // canonical order
 };
@@ -58,7 +58,6 @@ constexpr uint64_t kMaxDevices = 1000ull * 1000 * 1000;
 constexpr uint32_t kMaxPrePeriodSessions = 100;
 // Seed stream of the pre-period sessions.
 constexpr uint64_t kPrePeriodStream = 0x7072'6570'6572'696FULL;  // "preperio"
-
 
 // Parses a FleetSpec textproto file / text.
 absl::StatusOr<v1::FleetSpec> ReadFleetSpecFile(const std::string& path);

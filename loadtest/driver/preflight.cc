@@ -31,7 +31,8 @@ absl::Status CallError(const std::string& address, const char* rpc, const grpc::
   const bool unreachable = status.error_code() == grpc::StatusCode::UNAVAILABLE ||
                            status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED;
   return absl::Status(
-      unreachable ? absl::StatusCode::kUnavailable : static_cast<absl::StatusCode>(status.error_code()),
+      unreachable ? absl::StatusCode::kUnavailable
+                  : static_cast<absl::StatusCode>(status.error_code()),
       absl::StrCat("server ", address, ": ", rpc, " failed: ", status.error_message(),
                    unreachable ? " (is edgefleet-server running there?)" : ""));
 }
@@ -47,9 +48,8 @@ absl::Status CheckAddress(const std::string& address) {
   const std::string host = colon == std::string::npos ? address : address.substr(0, colon);
   const std::string port = colon == std::string::npos ? "" : address.substr(colon + 1);
   const bool v6 = host.size() >= 2 && host.front() == '[' && host.back() == ']';
-  if (colon == std::string::npos || host.empty() ||
-      (!v6 && host.find(':') != std::string::npos) || !AllDigits(port) || port.size() > 5 ||
-      std::stoi(port) < 1 || std::stoi(port) > 65535) {
+  if (colon == std::string::npos || host.empty() || (!v6 && host.find(':') != std::string::npos) ||
+      !AllDigits(port) || port.size() > 5 || std::stoi(port) < 1 || std::stoi(port) > 65535) {
     return absl::InvalidArgumentError(
         absl::StrCat("--server: '", address,
                      "' is not HOST:PORT (port 1..65535; IPv6 as [ADDR]:PORT; or unix:PATH)"));

@@ -15,9 +15,9 @@
 #ifndef EDGEFLEET_LOADTEST_DRIVER_PREFLIGHT_H_
 #define EDGEFLEET_LOADTEST_DRIVER_PREFLIGHT_H_
 
-#include <chrono>
 #include <grpcpp/security/credentials.h>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>

@@ -26,8 +26,8 @@ class ProgressBar {
     drawn_ = done;
     const size_t width = 30;
     const size_t filled = width * done / total_;
-    *out_ << "\r[" << std::string(filled, '#') << std::string(width - filled, '.')
-          << "] " << done << "/" << total_ << " sessions" << std::flush;
+    *out_ << "\r[" << std::string(filled, '#') << std::string(width - filled, '.') << "] " << done
+          << "/" << total_ << " sessions" << std::flush;
   }
   void Finish() {
     if (out_ != nullptr && total_ > 0) *out_ << "\n" << std::flush;

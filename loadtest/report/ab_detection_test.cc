@@ -37,19 +37,17 @@ TEST(AbDetectionTest, InjectedLatencyRegressionInOneClassIsFound) {
   SyntheticFleetOptions fleet;
   fleet.devices = 2000;
   fleet.seed = 11;
-  fleet.effect_b.latency = 1.15;  // +15 % ...
+  fleet.effect_b.latency = 1.15;       // +15 % ...
   fleet.effect_class = "mid-android";  // ... on one class only.
   const Report r = AnalyzeSynthetic(fleet);
   EXPECT_EQ(r.status, RunStatus::kRegression);
   EXPECT_EQ(ExitCodeFor(r.status), kExitRegression);
-  EXPECT_EQ(MetricVerdict(r, "mid-android", Metric::kSteadyLatency),
-            Verdict::kRegression);
-  EXPECT_EQ(MetricVerdict(r, "mid-android", Metric::kFirstInference),
-            Verdict::kRegression);
+  EXPECT_EQ(MetricVerdict(r, "mid-android", Metric::kSteadyLatency), Verdict::kRegression);
+  EXPECT_EQ(MetricVerdict(r, "mid-android", Metric::kFirstInference), Verdict::kRegression);
   const MetricReport& steady =
       Scope(r, "mid-android").metrics[static_cast<int>(Metric::kSteadyLatency)];
   for (const QuantileRow& q : steady.quantiles) {
-    if (q.diff.p > 0.9) continue;  // p99 carries the preemption tail.
+    if (q.diff.p > 0.9) continue;                   // p99 carries the preemption tail.
     EXPECT_LT(q.diff.rel_lower, 0.15) << q.diff.p;  // Covers the truth...
     EXPECT_GT(q.diff.rel_upper, 0.15) << q.diff.p;
     EXPECT_GT(q.diff.rel_lower, 0.05) << q.diff.p;  // ...and clears θ.
@@ -58,8 +56,7 @@ TEST(AbDetectionTest, InjectedLatencyRegressionInOneClassIsFound) {
   for (const ScopeReport& s : r.scopes) {
     if (s.name == "mid-android" || s.name == "overall") continue;
     for (const MetricReport& m : s.metrics) {
-      EXPECT_NE(m.verdict, Verdict::kRegression) << s.name << " "
-                                                 << MetricName(m.metric);
+      EXPECT_NE(m.verdict, Verdict::kRegression) << s.name << " " << MetricName(m.metric);
     }
   }
   for (const MetricReport& m : Scope(r, "mid-android").metrics) {
@@ -75,10 +72,8 @@ TEST(AbDetectionTest, FleetWideImprovementIsFound) {
   fleet.seed = 12;
   fleet.effect_b.latency = 0.8;
   const Report r = AnalyzeSynthetic(fleet);
-  EXPECT_EQ(MetricVerdict(r, "overall", Metric::kSteadyLatency),
-            Verdict::kImprovement);
-  EXPECT_EQ(MetricVerdict(r, "mid-android", Metric::kSteadyLatency),
-            Verdict::kImprovement);
+  EXPECT_EQ(MetricVerdict(r, "overall", Metric::kSteadyLatency), Verdict::kImprovement);
+  EXPECT_EQ(MetricVerdict(r, "mid-android", Metric::kSteadyLatency), Verdict::kImprovement);
   EXPECT_NE(r.status, RunStatus::kRegression);
 }
 
@@ -89,8 +84,7 @@ TEST(AbDetectionTest, AnrGuardrailBreachIsARegression) {
   fleet.effect_b.anr = 40;  // low-end-android: 0.4 % -> 16 % > 8 %.
   fleet.effect_class = "low-end-android";
   const Report r = AnalyzeSynthetic(fleet);
-  EXPECT_EQ(Scope(r, "low-end-android").anr.guardrail_b,
-            GuardrailStatus::kBreach);
+  EXPECT_EQ(Scope(r, "low-end-android").anr.guardrail_b, GuardrailStatus::kBreach);
   EXPECT_EQ(Scope(r, "low-end-android").anr.verdict, Verdict::kRegression);
   EXPECT_EQ(r.status, RunStatus::kRegression);
 }
@@ -145,13 +139,11 @@ void ExpectAaRunsArePassOrInconclusive(Design design) {
     fleet.seed = 1000 + run;
     fleet.design = design;
     const Report r = AnalyzeSynthetic(fleet);
-    pass_or_inconclusive += r.status == RunStatus::kPass ||
-                            r.status == RunStatus::kInconclusive;
+    pass_or_inconclusive += r.status == RunStatus::kPass || r.status == RunStatus::kInconclusive;
     bool discovery = false;
     for (const ScopeReport& s : r.scopes) {
       for (const MetricReport& m : s.metrics) {
-        discovery |= m.verdict == Verdict::kRegression ||
-                     m.verdict == Verdict::kImprovement;
+        discovery |= m.verdict == Verdict::kRegression || m.verdict == Verdict::kImprovement;
         for (size_t i = 0; i < m.quantiles.size(); ++i) {
           const QuantileComparison& d = m.quantiles[i].diff;
           if (d.p > 0.9 || !m.sample_counts[i].Enough()) continue;
@@ -160,18 +152,18 @@ void ExpectAaRunsArePassOrInconclusive(Design design) {
         }
       }
       for (const RateReport* rate : {&s.anr, &s.oom, &s.failure}) {
-        discovery |= rate->verdict == Verdict::kRegression ||
-                     rate->verdict == Verdict::kImprovement;
+        discovery |=
+            rate->verdict == Verdict::kRegression || rate->verdict == Verdict::kImprovement;
       }
     }
     false_discoveries += discovery;
   }
   const double miss_rate = static_cast<double>(cis_missing_zero) / decision_cis;
-  std::printf("A/A %s: %d/%d pass or inconclusive, %d runs with a false "
-              "discovery; %d of %d decision CIs (%.1f %%) exclude zero\n",
-              DesignName(design), pass_or_inconclusive, kRuns,
-              false_discoveries, cis_missing_zero, decision_cis,
-              100 * miss_rate);
+  std::printf(
+      "A/A %s: %d/%d pass or inconclusive, %d runs with a false "
+      "discovery; %d of %d decision CIs (%.1f %%) exclude zero\n",
+      DesignName(design), pass_or_inconclusive, kRuns, false_discoveries, cis_missing_zero,
+      decision_cis, 100 * miss_rate);
   EXPECT_GE(pass_or_inconclusive, 95);
   EXPECT_LE(false_discoveries, 5);
   // 95 % intervals: P(miss rate >= 7.5 %) is negligible at these counts.

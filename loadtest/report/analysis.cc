@@ -40,8 +40,8 @@ double Mean(const std::vector<double>& v) {
   return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / v.size();
 }
 
-RankTestResult RankTest(const ArmAggregate& a, const ArmAggregate& b, int m,
-                        bool paired, std::string* name) {
+RankTestResult RankTest(const ArmAggregate& a, const ArmAggregate& b, int m, bool paired,
+                        std::string* name) {
   const auto& ua = a.unit_values[m];
   const auto& ub = b.unit_values[m];
   if (paired) {
@@ -67,8 +67,7 @@ RankTestResult RankTest(const ArmAggregate& a, const ArmAggregate& b, int m,
 
 // The strata of metric m for the overall scope: every class scope with a
 // weight, or an explanation why the fleet cannot be stratified.
-bool BuildStrata(const FleetAggregate& fleet, int m,
-                 const std::map<std::string, double>& weights,
+bool BuildStrata(const FleetAggregate& fleet, int m, const std::map<std::string, double>& weights,
                  std::vector<Stratum>* strata, std::string* note) {
   for (size_t i = 1; i < fleet.scopes.size(); ++i) {
     const ScopeAggregate& c = fleet.scopes[i];
@@ -89,22 +88,18 @@ bool BuildStrata(const FleetAggregate& fleet, int m,
 
 // Sessions per arm that would decide an undecided decision quantile
 // (QuantileRow::units_to_decide).
-int64_t UnitsToDecideRow(const QuantileRow& q, int64_t units, int64_t minimum,
-                         double theta) {
+int64_t UnitsToDecideRow(const QuantileRow& q, int64_t units, int64_t minimum, double theta) {
   const QuantileComparison& d = q.diff;
-  if (!std::isfinite(d.rel) || !std::isfinite(d.rel_upper) ||
-      !std::isfinite(q.claim_lower)) {
+  if (!std::isfinite(d.rel) || !std::isfinite(d.rel_upper) || !std::isfinite(q.claim_lower)) {
     return -1;
   }
   int64_t n = 0;
   if (d.rel < theta) {
     // Needs clearance: the upper bound must come down to theta.
-    n = UnitsToDecide(d.rel, std::log1p(d.rel_upper) - std::log1p(d.rel),
-                      units, theta);
+    n = UnitsToDecide(d.rel, std::log1p(d.rel_upper) - std::log1p(d.rel), units, theta);
   } else {
     // Needs a claim: the claim interval's lower bound must pass theta.
-    n = UnitsToDecide(d.rel, std::log1p(d.rel) - std::log1p(q.claim_lower),
-                      units, theta);
+    n = UnitsToDecide(d.rel, std::log1p(d.rel) - std::log1p(q.claim_lower), units, theta);
   }
   return n < 0 ? -1 : std::max(n, minimum);
 }
@@ -120,8 +115,7 @@ void RescaleComparison(double from, double to, QuantileComparison* d) {
       RescaleInterval(d->rel, d->rel_lower, d->rel_upper, from, to);
 }
 
-MetricReport AnalyzeMetric(const FleetAggregate& fleet,
-                           const ScopeAggregate& scope, Metric metric,
+MetricReport AnalyzeMetric(const FleetAggregate& fleet, const ScopeAggregate& scope, Metric metric,
                            const AnalysisOptions& o, double claim_confidence,
                            const std::map<std::string, double>* weights) {
   const int m = static_cast<int>(metric);
@@ -141,10 +135,9 @@ MetricReport AnalyzeMetric(const FleetAggregate& fleet,
   if (a.empty() || b.empty()) return r;  // Verdict stays inconclusive.
 
   BootstrapOptions bo;
-  const int64_t affordable = std::max<int64_t>(
-      kMinReplicates, o.bootstrap_budget / (r.n_a + r.n_b));
-  bo.replicates = static_cast<int>(
-      std::min<int64_t>(o.bootstrap_replicates, affordable));
+  const int64_t affordable =
+      std::max<int64_t>(kMinReplicates, o.bootstrap_budget / (r.n_a + r.n_b));
+  bo.replicates = static_cast<int>(std::min<int64_t>(o.bootstrap_replicates, affordable));
   // Tails beyond ~5 of 1000 replicates are not resolved: above
   // kMaxBootstrapConfidence (early sequential looks) the percentile interval
   // is taken there and rescaled (RescaleInterval, as the claim intervals).
@@ -160,17 +153,15 @@ MetricReport AnalyzeMetric(const FleetAggregate& fleet,
   }
   std::vector<Stratum> strata;
   std::vector<StratifiedComparison> mixture;
-  if (weights != nullptr && BuildStrata(fleet, m, *weights, &strata,
-                                        &r.stratify_note)) {
-    mixture = CompareStratifiedQuantiles(strata, o.quantiles, bo,
-                                         o.fleet_quantile_bandwidth);
+  if (weights != nullptr && BuildStrata(fleet, m, *weights, &strata, &r.stratify_note)) {
+    mixture = CompareStratifiedQuantiles(strata, o.quantiles, bo, o.fleet_quantile_bandwidth);
     for (StratifiedComparison& mix : mixture) {
       if (bo.confidence == o.confidence) break;
       RescaleComparison(bo.confidence, o.confidence, &mix.diff);
-      std::tie(mix.a_lower, mix.a_upper) = RescaleInterval(
-          mix.diff.a, mix.a_lower, mix.a_upper, bo.confidence, o.confidence);
-      std::tie(mix.b_lower, mix.b_upper) = RescaleInterval(
-          mix.diff.b, mix.b_lower, mix.b_upper, bo.confidence, o.confidence);
+      std::tie(mix.a_lower, mix.a_upper) =
+          RescaleInterval(mix.diff.a, mix.a_lower, mix.a_upper, bo.confidence, o.confidence);
+      std::tie(mix.b_lower, mix.b_upper) =
+          RescaleInterval(mix.diff.b, mix.b_lower, mix.b_upper, bo.confidence, o.confidence);
     }
     r.estimator = "stratified";
     r.pooled = diffs;
@@ -184,17 +175,15 @@ MetricReport AnalyzeMetric(const FleetAggregate& fleet,
       row.a = QuantileInterval{d.p, d.a, 0, 0, s.a_lower, s.a_upper, NAN};
       row.b = QuantileInterval{d.p, d.b, 0, 0, s.b_lower, s.b_upper, NAN};
     }
-    std::tie(row.claim_lower, row.claim_upper) = RescaleInterval(
-        d.rel, d.rel_lower, d.rel_upper, o.confidence, claim_confidence);
+    std::tie(row.claim_lower, row.claim_upper) =
+        RescaleInterval(d.rel, d.rel_lower, d.rel_upper, o.confidence, claim_confidence);
     r.quantiles.push_back(row);
     SampleCount count;
     count.p = d.p;
     count.needed = MinQueriesForEarlyStopping(d.p, o.early_stopping_confidence);
     count.units_needed = std::max(count.needed, o.min_units);
-    count.a = EstimateWithEarlyStopping(a.values(), d.p,
-                                        o.early_stopping_confidence);
-    count.b = EstimateWithEarlyStopping(b.values(), d.p,
-                                        o.early_stopping_confidence);
+    count.a = EstimateWithEarlyStopping(a.values(), d.p, o.early_stopping_confidence);
+    count.b = EstimateWithEarlyStopping(b.values(), d.p, o.early_stopping_confidence);
     count.units_a = static_cast<int64_t>(arm_a.unit_values[m].size());
     count.units_b = static_cast<int64_t>(arm_b.unit_values[m].size());
     r.sample_counts.push_back(count);
@@ -220,16 +209,14 @@ MetricReport AnalyzeMetric(const FleetAggregate& fleet,
   if (r.verdict == Verdict::kInconclusive) {
     for (size_t i = 0; i < r.quantiles.size(); ++i) {
       QuantileRow& q = r.quantiles[i];
-      const bool decision =
-          std::find(o.decision_quantiles.begin(), o.decision_quantiles.end(),
-                    q.diff.p) != o.decision_quantiles.end();
+      const bool decision = std::find(o.decision_quantiles.begin(), o.decision_quantiles.end(),
+                                      q.diff.p) != o.decision_quantiles.end();
       const bool cleared = q.diff.rel_upper <= o.min_effect;
-      const bool claimed = q.claim_lower > o.min_effect ||
-                           q.claim_upper < -o.min_effect;
+      const bool claimed = q.claim_lower > o.min_effect || q.claim_upper < -o.min_effect;
       const SampleCount& c = r.sample_counts[i];
       if (!decision || ((cleared || claimed) && c.Enough())) continue;
-      q.units_to_decide = UnitsToDecideRow(
-          q, std::min(c.units_a, c.units_b), c.units_needed, o.min_effect);
+      q.units_to_decide =
+          UnitsToDecideRow(q, std::min(c.units_a, c.units_b), c.units_needed, o.min_effect);
     }
   }
   return r;
@@ -238,9 +225,8 @@ MetricReport AnalyzeMetric(const FleetAggregate& fleet,
 // A rate with a guardrail `ceiling` on B, or (ceiling < 0) compared
 // between the arms with an absolute `margin`.
 RateReport AnalyzeRate(const char* name, int64_t events_a, int64_t events_b,
-                       const ScopeAggregate& scope, double ceiling,
-                       double margin, const AnalysisOptions& o,
-                       double claim_confidence) {
+                       const ScopeAggregate& scope, double ceiling, double margin,
+                       const AnalysisOptions& o, double claim_confidence) {
   const int64_t trials_a = scope.arms[0].DeviceSessions();
   const int64_t trials_b = scope.arms[1].DeviceSessions();
   RateReport r;
@@ -285,11 +271,9 @@ ArmSummary Summarize(const ArmAggregate& a) {
 }
 
 std::string Reason(const ScopeReport& scope, const MetricReport& m) {
-  std::string text = scope.name + " " + MetricName(m.metric) + ": " +
-                     VerdictName(m.verdict);
+  std::string text = scope.name + " " + MetricName(m.metric) + ": " + VerdictName(m.verdict);
   for (const QuantileRow& q : m.quantiles) {
-    text += "; p" + FormatNumber(100 * q.diff.p, 3) + " " +
-            FormatSignedPercent(q.diff.rel) + " " +
+    text += "; p" + FormatNumber(100 * q.diff.p, 3) + " " + FormatSignedPercent(q.diff.rel) + " " +
             FormatPercentInterval(q.diff.rel_lower, q.diff.rel_upper);
   }
   if (m.quantiles.empty()) text += " (no data in one arm)";
@@ -299,11 +283,12 @@ std::string Reason(const ScopeReport& scope, const MetricReport& m) {
     if (most >= 0) most = std::max(most, q.units_to_decide);
   }
   if (most > kPracticalSessions) {
-    text += "; no practical size would decide it (an estimate sits near "
-            "the ±θ threshold)";
+    text +=
+        "; no practical size would decide it (an estimate sits near "
+        "the ±θ threshold)";
   } else if (most > 0) {
-    text += "; ~" + std::to_string(most) +
-            " sessions per arm would decide it if the estimates held";
+    text +=
+        "; ~" + std::to_string(most) + " sessions per arm would decide it if the estimates held";
   } else if (most < 0) {
     text += "; no sample size would decide it at the current estimate";
   }
@@ -311,13 +296,12 @@ std::string Reason(const ScopeReport& scope, const MetricReport& m) {
 }
 
 std::string Reason(const ScopeReport& scope, const RateReport& r) {
-  std::string text = scope.name + " " + r.name + " rate: " +
-                     VerdictName(r.verdict) + "; B " + FormatPercent(r.b.rate) +
-                     " [" + FormatPercent(r.b.lower) + ", " +
+  std::string text = scope.name + " " + r.name + " rate: " + VerdictName(r.verdict) + "; B " +
+                     FormatPercent(r.b.rate) + " [" + FormatPercent(r.b.lower) + ", " +
                      FormatPercent(r.b.upper) + "]";
   if (r.ceiling >= 0) {
-    text += " vs ceiling " + FormatPercent(r.ceiling) + " (" +
-            GuardrailStatusName(r.guardrail_b) + ")";
+    text +=
+        " vs ceiling " + FormatPercent(r.ceiling) + " (" + GuardrailStatusName(r.guardrail_b) + ")";
   }
   return text;
 }
@@ -342,25 +326,21 @@ Report Analyze(const FleetAggregate& fleet, const AnalysisOptions& requested) {
   Report report;
   report.info = fleet.info;
   report.overall_confidence = requested.confidence;
-  const double share_b =
-      fleet.info.design == Design::kPaired ? 0.5 : fleet.info.share_b;
-  report.comparisons = static_cast<int>(
-      fleet.scopes.size() * (kMetricCount * requested.decision_quantiles.size() + 3));
-  report.claim_confidence =
-      requested.adjust_claims
-          ? BonferroniConfidence(requested.confidence, report.comparisons)
-          : requested.confidence;
+  const double share_b = fleet.info.design == Design::kPaired ? 0.5 : fleet.info.share_b;
+  report.comparisons = static_cast<int>(fleet.scopes.size() *
+                                        (kMetricCount * requested.decision_quantiles.size() + 3));
+  report.claim_confidence = requested.adjust_claims
+                                ? BonferroniConfidence(requested.confidence, report.comparisons)
+                                : requested.confidence;
   // Group-sequential look: every interval at its alpha-spending boundary.
   AnalysisOptions options = requested;
   if (requested.look_fractions.size() > 1) {
     report.looks = static_cast<int>(requested.look_fractions.size());
     report.look = requested.look;
-    options.confidence =
-        LookConfidence(requested.spending, requested.confidence,
-                       requested.look_fractions, requested.look);
-    report.claim_confidence =
-        LookConfidence(requested.spending, report.claim_confidence,
-                       requested.look_fractions, requested.look);
+    options.confidence = LookConfidence(requested.spending, requested.confidence,
+                                        requested.look_fractions, requested.look);
+    report.claim_confidence = LookConfidence(requested.spending, report.claim_confidence,
+                                             requested.look_fractions, requested.look);
   }
   report.options = options;
   const double claim = report.claim_confidence;
@@ -385,18 +365,16 @@ Report Analyze(const FleetAggregate& fleet, const AnalysisOptions& requested) {
     s.name = scope.name;
     const bool overall = scope.name == kOverallScope;
     for (int arm = 0; arm < 2; ++arm) s.arms[arm] = Summarize(scope.arms[arm]);
-    s.srm = SampleRatioCheck({s.arms[0].sessions, s.arms[1].sessions},
-                             {1 - share_b, share_b}, options.srm_alarm_p);
+    s.srm = SampleRatioCheck({s.arms[0].sessions, s.arms[1].sessions}, {1 - share_b, share_b},
+                             options.srm_alarm_p);
     if (s.srm.mismatch) {
-      srm_reasons.push_back(s.name + ": sample-ratio mismatch, A " +
-                            std::to_string(s.arms[0].sessions) + " vs B " +
-                            std::to_string(s.arms[1].sessions) +
-                            " sessions, p = " + FormatNumber(s.srm.p_value));
+      srm_reasons.push_back(
+          s.name + ": sample-ratio mismatch, A " + std::to_string(s.arms[0].sessions) + " vs B " +
+          std::to_string(s.arms[1].sessions) + " sessions, p = " + FormatNumber(s.srm.p_value));
     }
     s.verdict = Verdict::kNeutral;
     const std::map<std::string, double>* weights =
-        overall && options.stratify && fleet.scopes.size() > 1 ? &report.strata_weights
-                                                               : nullptr;
+        overall && options.stratify && fleet.scopes.size() > 1 ? &report.strata_weights : nullptr;
     for (Metric metric : kAllMetrics) {
       s.metrics.push_back(AnalyzeMetric(fleet, scope, metric, options, claim, weights));
       s.metrics.back().session_mean =
@@ -408,17 +386,13 @@ Report Analyze(const FleetAggregate& fleet, const AnalysisOptions& requested) {
         open_questions.push_back(Reason(s, m));
       }
     }
-    s.anr = AnalyzeRate("anr", scope.arms[0].sessions_with_anr,
-                        scope.arms[1].sessions_with_anr, scope,
-                        overall ? options.anr_ceiling_overall
-                                : options.anr_ceiling_class,
-                        0, options, claim);
-    s.oom = AnalyzeRate("oom", scope.arms[0].oom_killed,
-                        scope.arms[1].oom_killed, scope, -1,
+    s.anr = AnalyzeRate("anr", scope.arms[0].sessions_with_anr, scope.arms[1].sessions_with_anr,
+                        scope, overall ? options.anr_ceiling_overall : options.anr_ceiling_class, 0,
+                        options, claim);
+    s.oom = AnalyzeRate("oom", scope.arms[0].oom_killed, scope.arms[1].oom_killed, scope, -1,
                         options.oom_margin, options, claim);
-    s.failure = AnalyzeRate("failure", scope.arms[0].stack_errors,
-                            scope.arms[1].stack_errors, scope, -1,
-                            options.failure_margin, options, claim);
+    s.failure = AnalyzeRate("failure", scope.arms[0].stack_errors, scope.arms[1].stack_errors,
+                            scope, -1, options.failure_margin, options, claim);
     for (const RateReport* r : {&s.anr, &s.oom, &s.failure}) {
       s.verdict = WorseVerdict(s.verdict, r->verdict);
       if (r->verdict == Verdict::kRegression) regressions.push_back(Reason(s, *r));

@@ -8,8 +8,7 @@ namespace edgefleet {
 namespace loadtest {
 namespace {
 
-Report AnalyzeFleet(const SyntheticFleetOptions& fleet,
-                    const AnalysisOptions& options = {}) {
+Report AnalyzeFleet(const SyntheticFleetOptions& fleet, const AnalysisOptions& options = {}) {
   return Analyze(Aggregate(GenerateSyntheticFleet(fleet)), options);
 }
 
@@ -34,8 +33,7 @@ TEST(AnalysisTest, ReportStructure) {
     EXPECT_EQ(s.anr.name, "anr");
     EXPECT_EQ(s.oom.ceiling, -1);
   }
-  const MetricReport& steady =
-      r.scopes[0].metrics[static_cast<int>(Metric::kSteadyLatency)];
+  const MetricReport& steady = r.scopes[0].metrics[static_cast<int>(Metric::kSteadyLatency)];
   // 20 per session, 10 for sessions OOM-killed mid-run, 0 killed loading.
   EXPECT_GT(steady.n_a, 400 * 20 * 0.98);
   EXPECT_LE(steady.n_a, 400 * 20);
@@ -96,12 +94,10 @@ TEST(AnalysisTest, SequentialLookUsesTheSpendingBoundary) {
   EXPECT_EQ(s.looks, 2);
   EXPECT_EQ(s.look, 1);
   EXPECT_EQ(s.overall_confidence, 0.95);
-  EXPECT_EQ(s.options.confidence,
-            LookConfidence(Spending::kObrienFleming, 0.95, {0.5, 1.0}, 1));
+  EXPECT_EQ(s.options.confidence, LookConfidence(Spending::kObrienFleming, 0.95, {0.5, 1.0}, 1));
   EXPECT_GT(s.options.confidence, 0.99);  // c_1 = 2.772 at half the data.
   EXPECT_EQ(s.claim_confidence,
-            LookConfidence(Spending::kObrienFleming, f.claim_confidence,
-                           {0.5, 1.0}, 1));
+            LookConfidence(Spending::kObrienFleming, f.claim_confidence, {0.5, 1.0}, 1));
   // The same estimate, its interval rescaled from the bootstrap's 99 % to
   // the look's confidence, so wider than the fixed-size 95 % one.
   const QuantileRow& a = f.scopes[1].metrics[2].quantiles[0];

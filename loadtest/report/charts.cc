@@ -17,9 +17,7 @@ constexpr const char* kArmStroke[2] = {"line-a", "line-b"};
 struct RowLayout {
   static constexpr double kLeft = 170, kRight = 30, kTop = 44, kBottom = 34;
   static constexpr double kBar = 13, kGap = 10;
-  double Y(size_t scope, int arm) const {
-    return kTop + scope * (2 * kBar + kGap) + arm * kBar;
-  }
+  double Y(size_t scope, int arm) const { return kTop + scope * (2 * kBar + kGap) + arm * kBar; }
   int Height(size_t scopes) const {
     return static_cast<int>(kTop + scopes * (2 * kBar + kGap) + kBottom);
   }
@@ -27,22 +25,20 @@ struct RowLayout {
 
 void RowLabels(Svg& svg, const Report& report, const RowLayout& rows) {
   for (size_t s = 0; s < report.scopes.size(); ++s) {
-    svg.Text(RowLayout::kLeft - 26, rows.Y(s, 0) + RowLayout::kBar + 4,
-             report.scopes[s].name, "label", "end");
+    svg.Text(RowLayout::kLeft - 26, rows.Y(s, 0) + RowLayout::kBar + 4, report.scopes[s].name,
+             "label", "end");
     for (int arm = 0; arm < 2; ++arm) {
-      svg.Text(RowLayout::kLeft - 6, rows.Y(s, arm) + RowLayout::kBar - 3,
-               arm == 0 ? "A" : "B", "small", "end");
+      svg.Text(RowLayout::kLeft - 6, rows.Y(s, arm) + RowLayout::kBar - 3, arm == 0 ? "A" : "B",
+               "small", "end");
     }
   }
 }
 
 void XAxis(Svg& svg, const Scale& x, double y, Metric metric, bool percent) {
   // Byte axes tick at round MiB, not round bytes.
-  const double unit =
-      !percent && metric == Metric::kPeakMemory ? 1024.0 * 1024 : 1.0;
+  const double unit = !percent && metric == Metric::kPeakMemory ? 1024.0 * 1024 : 1.0;
   std::vector<double> ticks =
-      x.log() ? LogTicks(x.d0(), x.d1())
-              : NiceTicks(x.d0() / unit, x.d1() / unit, 5);
+      x.log() ? LogTicks(x.d0(), x.d1()) : NiceTicks(x.d0() / unit, x.d1() / unit, 5);
   if (!x.log()) {
     for (double& t : ticks) t *= unit;
   }
@@ -52,9 +48,7 @@ void XAxis(Svg& svg, const Scale& x, double y, Metric metric, bool percent) {
     if (x(t) - last < 48) continue;  // Keep labels from overlapping.
     last = x(t);
     svg.Line(x(t), y, x(t), y + 4, "axis");
-    svg.Text(x(t), y + 16,
-             percent ? FormatPercent(t) : FormatValue(metric, t), "small",
-             "middle");
+    svg.Text(x(t), y + 16, percent ? FormatPercent(t) : FormatValue(metric, t), "small", "middle");
   }
 }
 
@@ -80,8 +74,7 @@ std::string CdfChart(const ScopeReport& scope, Metric metric) {
   const MetricReport& m = scope.metrics[static_cast<int>(metric)];
   constexpr int kWidth = 380, kHeight = 250;
   constexpr double kLeft = 44, kRight = 14, kTop = 30, kBottom = 40;
-  Svg svg(kWidth, kHeight, "chart-cdf",
-          scope.name + " " + MetricName(metric) + " CDF");
+  Svg svg(kWidth, kHeight, "chart-cdf", scope.name + " " + MetricName(metric) + " CDF");
   svg.Text(kLeft, 18, scope.name + " — " + MetricName(metric), "title");
   double lo = INFINITY, hi = -INFINITY;
   for (const auto* cdf : {&m.cdf_a, &m.cdf_b}) {
@@ -99,8 +92,7 @@ std::string CdfChart(const ScopeReport& scope, Metric metric) {
   const Scale y(0, 1, kHeight - kBottom, kTop);
   for (double p : {0.5, 0.9, 0.99}) {
     svg.Line(kLeft, y(p), kWidth - kRight, y(p), "guide");
-    svg.Text(kWidth - kRight, y(p) - 2, "p" + FormatNumber(100 * p), "small",
-             "end");
+    svg.Text(kWidth - kRight, y(p) - 2, "p" + FormatNumber(100 * p), "small", "end");
   }
   for (double p : {0.0, 0.25, 0.5, 0.75, 1.0}) {
     svg.Text(kLeft - 4, y(p) + 4, FormatNumber(p, 2), "small", "end");
@@ -112,8 +104,7 @@ std::string CdfChart(const ScopeReport& scope, Metric metric) {
     if (cdfs[arm]->empty()) continue;
     std::vector<std::pair<double, double>> points;
     for (const auto& [p, v] : *cdfs[arm]) points.emplace_back(x(v), y(p));
-    svg.Polyline(points, kArmStroke[arm],
-                 std::string("arm ") + (arm == 0 ? "A" : "B"));
+    svg.Polyline(points, kArmStroke[arm], std::string("arm ") + (arm == 0 ? "A" : "B"));
   }
   Legend(svg, kLeft + 8, kTop + 12, {{"arm-a", "A"}, {"arm-b", "B"}});
   return svg.Finish();
@@ -128,8 +119,7 @@ std::string LoadSplitChart(const Report& report) {
   double max_total = 0;
   for (const ScopeReport& s : report.scopes) {
     for (const ArmSummary& a : s.arms) {
-      max_total = std::max(max_total,
-                           a.load_read_us + a.load_parse_us + a.load_init_us);
+      max_total = std::max(max_total, a.load_read_us + a.load_parse_us + a.load_init_us);
     }
   }
   const Scale x(0, max_total > 0 ? max_total * 1.05 : 1, RowLayout::kLeft,
@@ -147,17 +137,15 @@ std::string LoadSplitChart(const Report& report) {
                    {"seg-parse", "parse", a.load_parse_us},
                    {"seg-init", "init", a.load_init_us}};
       for (const auto& part : parts) {
-        svg.Rect(x(start), rows.Y(s, arm) + 1,
-                 x(start + part.value) - x(start), RowLayout::kBar - 2,
-                 part.css_class,
-                 std::string(part.label) + " " +
-                     FormatValue(Metric::kLoadTime, part.value));
+        svg.Rect(x(start), rows.Y(s, arm) + 1, x(start + part.value) - x(start),
+                 RowLayout::kBar - 2, part.css_class,
+                 std::string(part.label) + " " + FormatValue(Metric::kLoadTime, part.value));
         start += part.value;
       }
     }
   }
-  XAxis(svg, x, rows.Height(report.scopes.size()) - RowLayout::kBottom + 4,
-        Metric::kLoadTime, false);
+  XAxis(svg, x, rows.Height(report.scopes.size()) - RowLayout::kBottom + 4, Metric::kLoadTime,
+        false);
   Legend(svg, RowLayout::kLeft, 34,
          {{"seg-read", "read"}, {"seg-parse", "parse"}, {"seg-init", "init"}});
   return svg.Finish();
@@ -168,8 +156,7 @@ std::string MemoryChart(const Report& report) {
   constexpr int kWidth = 900;
   Svg svg(kWidth, rows.Height(report.scopes.size()), "chart-memory",
           "peak memory per scope and arm");
-  svg.Text(10, 18, "Peak memory: p50 bar, whisker to p99, tick at p90",
-           "title");
+  svg.Text(10, 18, "Peak memory: p50 bar, whisker to p99, tick at p90", "title");
   const int m = static_cast<int>(Metric::kPeakMemory);
   double max_value = 0;
   for (const ScopeReport& s : report.scopes) {
@@ -187,25 +174,20 @@ std::string MemoryChart(const Report& report) {
     const QuantileRow* q99 = FindQuantile(mem, 0.99);
     if (q50 == nullptr || q90 == nullptr || q99 == nullptr) continue;
     for (int arm = 0; arm < 2; ++arm) {
-      const auto value = [arm](const QuantileRow* q) {
-        return arm == 0 ? q->diff.a : q->diff.b;
-      };
+      const auto value = [arm](const QuantileRow* q) { return arm == 0 ? q->diff.a : q->diff.b; };
       const double top = rows.Y(s, arm) + 1;
       const double mid = top + (RowLayout::kBar - 2) / 2;
-      svg.Rect(x(0), top, x(value(q50)) - x(0), RowLayout::kBar - 2,
-               kArmClass[arm],
-               "p50 " + FormatValue(Metric::kPeakMemory, value(q50)) +
-                   ", p90 " + FormatValue(Metric::kPeakMemory, value(q90)) +
-                   ", p99 " + FormatValue(Metric::kPeakMemory, value(q99)));
+      svg.Rect(x(0), top, x(value(q50)) - x(0), RowLayout::kBar - 2, kArmClass[arm],
+               "p50 " + FormatValue(Metric::kPeakMemory, value(q50)) + ", p90 " +
+                   FormatValue(Metric::kPeakMemory, value(q90)) + ", p99 " +
+                   FormatValue(Metric::kPeakMemory, value(q99)));
       svg.Line(x(value(q50)), mid, x(value(q99)), mid, "whisker");
-      svg.Line(x(value(q90)), top, x(value(q90)), top + RowLayout::kBar - 2,
-               "whisker");
-      svg.Line(x(value(q99)), top + 2, x(value(q99)), top + RowLayout::kBar - 4,
-               "whisker");
+      svg.Line(x(value(q90)), top, x(value(q90)), top + RowLayout::kBar - 2, "whisker");
+      svg.Line(x(value(q99)), top + 2, x(value(q99)), top + RowLayout::kBar - 4, "whisker");
     }
   }
-  XAxis(svg, x, rows.Height(report.scopes.size()) - RowLayout::kBottom + 4,
-        Metric::kPeakMemory, false);
+  XAxis(svg, x, rows.Height(report.scopes.size()) - RowLayout::kBottom + 4, Metric::kPeakMemory,
+        false);
   Legend(svg, RowLayout::kLeft, 34, {{"arm-a", "A"}, {"arm-b", "B"}});
   return svg.Finish();
 }
@@ -214,12 +196,10 @@ std::string RateChart(const Report& report, bool anr) {
   const RowLayout rows;
   constexpr int kWidth = 900;
   const char* name = anr ? "ANR" : "OOM-kill";
-  Svg svg(kWidth, rows.Height(report.scopes.size()),
-          anr ? "chart-rate-anr" : "chart-rate-oom",
+  Svg svg(kWidth, rows.Height(report.scopes.size()), anr ? "chart-rate-anr" : "chart-rate-oom",
           std::string(name) + " rate per scope and arm");
   svg.Text(10, 18,
-           std::string(name) +
-               " rate (sessions), Wilson interval" +
+           std::string(name) + " rate (sessions), Wilson interval" +
                (anr ? "; red: guardrail ceiling" : ""),
            "title");
   double max_rate = 0;
@@ -237,9 +217,8 @@ std::string RateChart(const Report& report, bool anr) {
       if (r.ceiling <= x.d1()) {
         svg.Line(x(r.ceiling), y0, x(r.ceiling), y1, "ceiling");
       } else {
-        svg.Text(kWidth - RowLayout::kRight, y1 - 6,
-                 "ceiling " + FormatPercent(r.ceiling) + " →", "small ceiling-text",
-                 "end");
+        svg.Text(kWidth - RowLayout::kRight, y1 - 6, "ceiling " + FormatPercent(r.ceiling) + " →",
+                 "small ceiling-text", "end");
       }
     }
     const RateInterval* arms[2] = {&r.a, &r.b};
@@ -250,14 +229,13 @@ std::string RateChart(const Report& report, bool anr) {
       svg.Line(x(ri.lower), mid - 3, x(ri.lower), mid + 3, kArmStroke[arm]);
       svg.Line(x(ri.upper), mid - 3, x(ri.upper), mid + 3, kArmStroke[arm]);
       svg.Circle(x(ri.rate), mid, 3.5, kArmClass[arm],
-                 FormatPercent(ri.rate) + " [" + FormatPercent(ri.lower) +
-                     ", " + FormatPercent(ri.upper) + "], " +
-                     std::to_string(ri.events) + "/" +
+                 FormatPercent(ri.rate) + " [" + FormatPercent(ri.lower) + ", " +
+                     FormatPercent(ri.upper) + "], " + std::to_string(ri.events) + "/" +
                      std::to_string(ri.trials));
     }
   }
-  XAxis(svg, x, rows.Height(report.scopes.size()) - RowLayout::kBottom + 4,
-        Metric::kLoadTime, /*percent=*/true);
+  XAxis(svg, x, rows.Height(report.scopes.size()) - RowLayout::kBottom + 4, Metric::kLoadTime,
+        /*percent=*/true);
   Legend(svg, RowLayout::kLeft, 34, {{"arm-a", "A"}, {"arm-b", "B"}});
   return svg.Finish();
 }
@@ -285,8 +263,8 @@ std::string ExplanationChart(const ClassExplanation& e) {
                    FormatValue(duration, us[arm]) + " (" + FormatPercent(share[arm]) +
                    " of the total)");
     }
-    svg.Text(x(std::max(r.a_us, r.b_us)) + 4, y + kBar + 4,
-             FormatDelta(duration, r.b_us - r.a_us), "small");
+    svg.Text(x(std::max(r.a_us, r.b_us)) + 4, y + kBar + 4, FormatDelta(duration, r.b_us - r.a_us),
+             "small");
   }
   XAxis(svg, x, kTop + n * (2 * kBar + kGap), duration, /*percent=*/false);
   Legend(svg, kLeft, 34,

@@ -56,13 +56,11 @@ std::string FormatSignedPercent(double fraction) {
 
 std::string FormatPercent(double fraction) {
   if (!std::isfinite(fraction)) return NonFinite(fraction);
-  return Printf(std::fabs(fraction) < 0.01 ? "%.2f %s" : "%.1f %s",
-                100 * fraction, "%");
+  return Printf(std::fabs(fraction) < 0.01 ? "%.2f %s" : "%.1f %s", 100 * fraction, "%");
 }
 
 std::string FormatPercentInterval(double lower, double upper) {
-  return "[" + FormatSignedPercent(lower) + ", " + FormatSignedPercent(upper) +
-         "]";
+  return "[" + FormatSignedPercent(lower) + ", " + FormatSignedPercent(upper) + "]";
 }
 
 std::string FormatNumber(double value, int digits) {

@@ -41,21 +41,18 @@ th { background: #f3f3f3; } td:first-child, td:nth-child(2) { text-align: left; 
 std::string Esc(const std::string& s) { return EscapeXml(s); }
 
 std::string VerdictSpan(Verdict v) {
-  return std::string("<span class=\"v-") + VerdictName(v) + "\">" +
-         VerdictName(v) + "</span>";
+  return std::string("<span class=\"v-") + VerdictName(v) + "\">" + VerdictName(v) + "</span>";
 }
 
 std::string ChangeCell(Metric metric, const QuantileRow& q) {
-  return Esc(FormatValue(metric, q.diff.a) + " → " +
-             FormatValue(metric, q.diff.b)) +
-         "<br>" +
+  return Esc(FormatValue(metric, q.diff.a) + " → " + FormatValue(metric, q.diff.b)) + "<br>" +
          Esc(FormatSignedPercent(q.diff.rel) + " " +
              FormatPercentInterval(q.diff.rel_lower, q.diff.rel_upper));
 }
 
 std::string RateCell(const RateInterval& r) {
-  return Esc(FormatPercent(r.rate) + " [" + FormatPercent(r.lower) + ", " +
-             FormatPercent(r.upper) + "]") +
+  return Esc(FormatPercent(r.rate) + " [" + FormatPercent(r.lower) + ", " + FormatPercent(r.upper) +
+             "]") +
          "<br><span class=\"small\">" + std::to_string(r.events) + " / " +
          std::to_string(r.trials) + "</span>";
 }
@@ -68,16 +65,12 @@ void QuantileTable(const Report& report, std::ostringstream& html) {
   html << "<th>rank test p</th><th>verdict</th></tr>\n";
   for (const ScopeReport& s : report.scopes) {
     for (const MetricReport& m : s.metrics) {
-      html << "<tr><td>" << Esc(s.name) << "</td><td>"
-           << MetricName(m.metric) << "</td>";
+      html << "<tr><td>" << Esc(s.name) << "</td><td>" << MetricName(m.metric) << "</td>";
       for (size_t i = 0; i < ps.size(); ++i) {
-        html << "<td>"
-             << (i < m.quantiles.size() ? ChangeCell(m.metric, m.quantiles[i])
-                                        : "—")
+        html << "<td>" << (i < m.quantiles.size() ? ChangeCell(m.metric, m.quantiles[i]) : "—")
              << "</td>";
       }
-      html << "<td>"
-           << (m.quantiles.empty() ? "—" : Esc(FormatNumber(m.rank.p_value)))
+      html << "<td>" << (m.quantiles.empty() ? "—" : Esc(FormatNumber(m.rank.p_value)))
            << "</td><td>" << VerdictSpan(m.verdict) << "</td></tr>\n";
     }
   }
@@ -89,18 +82,14 @@ void RateTable(const Report& report, std::ostringstream& html) {
           "<th>ceiling</th><th>guardrail B</th><th>OOM A</th><th>OOM B</th>"
           "<th>OOM B − A</th><th>failures A / B</th><th>verdict</th></tr>\n";
   for (const ScopeReport& s : report.scopes) {
-    html << "<tr><td>" << Esc(s.name) << "</td><td>" << RateCell(s.anr.a)
-         << "</td><td>" << RateCell(s.anr.b) << "</td><td>"
-         << Esc(FormatPercent(s.anr.ceiling)) << "</td><td>"
-         << GuardrailStatusName(s.anr.guardrail_b) << "</td><td>"
-         << RateCell(s.oom.a) << "</td><td>" << RateCell(s.oom.b)
-         << "</td><td>"
+    html << "<tr><td>" << Esc(s.name) << "</td><td>" << RateCell(s.anr.a) << "</td><td>"
+         << RateCell(s.anr.b) << "</td><td>" << Esc(FormatPercent(s.anr.ceiling)) << "</td><td>"
+         << GuardrailStatusName(s.anr.guardrail_b) << "</td><td>" << RateCell(s.oom.a)
+         << "</td><td>" << RateCell(s.oom.b) << "</td><td>"
          << Esc(FormatSignedPercent(s.oom.diff.diff) + " " +
                 FormatPercentInterval(s.oom.diff.lower, s.oom.diff.upper))
-         << "</td><td>" << s.failure.a.events << " / " << s.failure.b.events
-         << "</td><td>"
-         << VerdictSpan(WorseVerdict(
-                s.anr.verdict, WorseVerdict(s.oom.verdict, s.failure.verdict)))
+         << "</td><td>" << s.failure.a.events << " / " << s.failure.b.events << "</td><td>"
+         << VerdictSpan(WorseVerdict(s.anr.verdict, WorseVerdict(s.oom.verdict, s.failure.verdict)))
          << "</td></tr>\n";
   }
   html << "</table>\n";
@@ -117,14 +106,12 @@ void ChecksTable(const Report& report, std::ostringstream& html) {
   html << "</tr>\n";
   for (const ScopeReport& s : report.scopes) {
     for (const MetricReport& m : s.metrics) {
-      html << "<tr><td>" << Esc(s.name) << "</td><td>"
-           << MetricName(m.metric) << "</td><td>" << s.arms[0].sessions
-           << " / " << s.arms[1].sessions << "</td><td>"
-           << Esc(FormatNumber(s.srm.p_value))
-           << (s.srm.mismatch ? " <b>mismatch</b>" : "") << "</td>";
+      html << "<tr><td>" << Esc(s.name) << "</td><td>" << MetricName(m.metric) << "</td><td>"
+           << s.arms[0].sessions << " / " << s.arms[1].sessions << "</td><td>"
+           << Esc(FormatNumber(s.srm.p_value)) << (s.srm.mismatch ? " <b>mismatch</b>" : "")
+           << "</td>";
       for (const SampleCount& c : m.sample_counts) {
-        html << "<td>" << (c.Enough() ? "✔ " : "✘ ") << c.a.queries << " / "
-             << c.b.queries;
+        html << "<td>" << (c.Enough() ? "✔ " : "✘ ") << c.a.queries << " / " << c.b.queries;
         if (c.units_a != c.a.queries || c.units_b != c.b.queries) {
           html << " in " << c.units_a << " / " << c.units_b << " sessions";
         }
@@ -143,10 +130,10 @@ void ExplanationTable(const char* what, const std::vector<ExplanationRow>& rows,
        << "</th><th>A</th><th>B</th><th>B − A</th><th>share of A</th><th>share of B</th>"
           "<th>share of the change</th></tr>\n";
   for (const ExplanationRow& r : rows) {
-    html << "<tr><td><code>" << Esc(r.name) << "</code></td><td>"
-         << FormatValue(duration, r.a_us) << "</td><td>" << FormatValue(duration, r.b_us)
-         << "</td><td>" << FormatDelta(duration, r.b_us - r.a_us) << "</td><td>"
-         << FormatPercent(r.share_a) << "</td><td>" << FormatPercent(r.share_b) << "</td><td>"
+    html << "<tr><td><code>" << Esc(r.name) << "</code></td><td>" << FormatValue(duration, r.a_us)
+         << "</td><td>" << FormatValue(duration, r.b_us) << "</td><td>"
+         << FormatDelta(duration, r.b_us - r.a_us) << "</td><td>" << FormatPercent(r.share_a)
+         << "</td><td>" << FormatPercent(r.share_b) << "</td><td>"
          << FormatSignedPercent(r.share_of_change) << "</td></tr>\n";
   }
   html << "</table>\n";
@@ -174,15 +161,16 @@ std::string RenderHtmlReport(const Report& report) {
   const ExperimentInfo& info = report.info;
   std::ostringstream html;
   html << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-       << "<title>EdgeFleet A/B: " << Esc(info.name) << "</title><style>"
-       << kStyle << "</style></head><body>\n";
+       << "<title>EdgeFleet A/B: " << Esc(info.name) << "</title><style>" << kStyle
+       << "</style></head><body>\n";
   html << "<h1>EdgeFleet fleet A/B: " << Esc(info.name) << "</h1>\n<p><span "
        << "class=\"status status-" << RunStatusName(report.status) << "\">"
-       << RunStatusName(report.status) << "</span> exit code "
-       << ExitCodeFor(report.status) << ". A = <code>" << Esc(info.arm_a)
-       << "</code>, B = <code>" << Esc(info.arm_b) << "</code>; "
-       << DesignName(info.design) << " design, seed " << info.seed << "; "
-       << (info.calibration.empty() ? "" : "host calibration <code>" + Esc(info.calibration) + "</code>; ")
+       << RunStatusName(report.status) << "</span> exit code " << ExitCodeFor(report.status)
+       << ". A = <code>" << Esc(info.arm_a) << "</code>, B = <code>" << Esc(info.arm_b)
+       << "</code>; " << DesignName(info.design) << " design, seed " << info.seed << "; "
+       << (info.calibration.empty()
+               ? ""
+               : "host calibration <code>" + Esc(info.calibration) + "</code>; ")
        << FormatNumber(100 * report.options.confidence)
        << " % confidence intervals; minimum effect ±"
        << FormatNumber(100 * report.options.min_effect)
@@ -205,15 +193,15 @@ std::string RenderHtmlReport(const Report& report) {
   for (const ScopeReport& s : report.scopes) {
     html << CdfChart(s, Metric::kFirstInference);
   }
-  html << "</div>\n<h2>Model load time</h2>\n" << LoadSplitChart(report)
-       << "\n<h2>Peak memory</h2>\n" << MemoryChart(report)
-       << "\n<h2>ANR and OOM rates</h2>\n" << RateChart(report, /*anr=*/true)
-       << "\n" << RateChart(report, /*anr=*/false) << "\n";
+  html << "</div>\n<h2>Model load time</h2>\n"
+       << LoadSplitChart(report) << "\n<h2>Peak memory</h2>\n"
+       << MemoryChart(report) << "\n<h2>ANR and OOM rates</h2>\n"
+       << RateChart(report, /*anr=*/true) << "\n"
+       << RateChart(report, /*anr=*/false) << "\n";
   RateTable(report, html);
   Explanation(report, html);
   html << "<h2>Sample ratio and sample counts (LoadGen early stopping, "
-       << FormatNumber(100 * report.options.early_stopping_confidence)
-       << " %)</h2>\n";
+       << FormatNumber(100 * report.options.early_stopping_confidence) << " %)</h2>\n";
   ChecksTable(report, html);
   html << "</body></html>\n";
   return html.str();

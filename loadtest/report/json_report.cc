@@ -15,9 +15,7 @@ using Json = nlohmann::ordered_json;
 Json Number(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 
 Json Interval(double estimate, double lower, double upper) {
-  return {{"estimate", Number(estimate)},
-          {"lower", Number(lower)},
-          {"upper", Number(upper)}};
+  return {{"estimate", Number(estimate)}, {"lower", Number(lower)}, {"upper", Number(upper)}};
 }
 
 Json ArmQuantile(const QuantileInterval& q) {
@@ -46,15 +44,14 @@ Json MetricJson(const MetricReport& m) {
   j["bootstrap_replicates"] = m.replicates;
   Json quantiles = Json::array();
   for (const QuantileRow& q : m.quantiles) {
-    quantiles.push_back(
-        {{"p", q.diff.p},
-         {"A", ArmQuantile(q.a)},
-         {"B", ArmQuantile(q.b)},
-         {"diff", Interval(q.diff.diff, q.diff.diff_lower, q.diff.diff_upper)},
-         {"relative", Interval(q.diff.rel, q.diff.rel_lower, q.diff.rel_upper)},
-         {"relative_claim", Interval(q.diff.rel, q.claim_lower, q.claim_upper)},
-         {"replicates", q.diff.replicates},
-         {"units_to_decide", q.units_to_decide}});
+    quantiles.push_back({{"p", q.diff.p},
+                         {"A", ArmQuantile(q.a)},
+                         {"B", ArmQuantile(q.b)},
+                         {"diff", Interval(q.diff.diff, q.diff.diff_lower, q.diff.diff_upper)},
+                         {"relative", Interval(q.diff.rel, q.diff.rel_lower, q.diff.rel_upper)},
+                         {"relative_claim", Interval(q.diff.rel, q.claim_lower, q.claim_upper)},
+                         {"replicates", q.diff.replicates},
+                         {"units_to_decide", q.units_to_decide}});
   }
   j["quantiles"] = std::move(quantiles);
   j["estimator"] = m.estimator;
@@ -79,8 +76,7 @@ Json MetricJson(const MetricReport& m) {
       one["variance_ratio"] = Number(a.variance_ratio);
       adjusted.push_back(std::move(one));
     }
-    Json unadjusted =
-        Interval(sm.unadjusted.estimate, sm.unadjusted.lower, sm.unadjusted.upper);
+    Json unadjusted = Interval(sm.unadjusted.estimate, sm.unadjusted.lower, sm.unadjusted.upper);
     unadjusted["log_std_error"] = Number(sm.unadjusted.log_std_error);
     j["session_mean"] = {{"units", {{"A", sm.units_a}, {"B", sm.units_b}}},
                          {"unadjusted", sm.adjusted.empty() ? Json(nullptr) : unadjusted},
@@ -88,15 +84,14 @@ Json MetricJson(const MetricReport& m) {
     if (!sm.note.empty()) j["session_mean"]["note"] = sm.note;
   }
   if (!m.quantiles.empty()) {
-    j["rank_test"] = {
-        {"name", m.rank_test},
-        {"method", m.rank.method == RankTestMethod::kExact ? "exact" : "normal"},
-        {"statistic", Number(m.rank.statistic)},
-        {"rank_sum", Number(m.rank.rank_sum)},
-        {"z", Number(m.rank.z)},
-        {"p_value", Number(m.rank.p_value)},
-        {"n", m.rank.n},
-        {"effect", Number(m.rank.effect)}};
+    j["rank_test"] = {{"name", m.rank_test},
+                      {"method", m.rank.method == RankTestMethod::kExact ? "exact" : "normal"},
+                      {"statistic", Number(m.rank.statistic)},
+                      {"rank_sum", Number(m.rank.rank_sum)},
+                      {"z", Number(m.rank.z)},
+                      {"p_value", Number(m.rank.p_value)},
+                      {"n", m.rank.n},
+                      {"effect", Number(m.rank.effect)}};
   } else {
     j["rank_test"] = nullptr;
   }
@@ -123,14 +118,10 @@ Json MetricJson(const MetricReport& m) {
   return j;
 }
 
-Json RateArm(const RateInterval& r, const RateInterval& claim,
-             GuardrailStatus guardrail, bool has) {
-  Json j = {{"events", r.events},
-            {"trials", r.trials},
-            {"rate", r.rate},
-            {"lower", r.lower},
-            {"upper", r.upper},
-            {"claim_lower", claim.lower},
+Json RateArm(const RateInterval& r, const RateInterval& claim, GuardrailStatus guardrail,
+             bool has) {
+  Json j = {{"events", r.events},        {"trials", r.trials}, {"rate", r.rate},
+            {"lower", r.lower},          {"upper", r.upper},   {"claim_lower", claim.lower},
             {"claim_upper", claim.upper}};
   j["guardrail"] = has ? Json(GuardrailStatusName(guardrail)) : Json(nullptr);
   return j;
@@ -143,27 +134,22 @@ Json Rate(const RateReport& r) {
           {"A", RateArm(r.a, r.a_claim, r.guardrail_a, has)},
           {"B", RateArm(r.b, r.b_claim, r.guardrail_b, has)},
           {"diff", Interval(r.diff.diff, r.diff.lower, r.diff.upper)},
-          {"diff_claim",
-           Interval(r.diff.diff, r.diff_claim.lower, r.diff_claim.upper)}};
+          {"diff_claim", Interval(r.diff.diff, r.diff_claim.lower, r.diff_claim.upper)}};
 }
 
 Json ArmJson(const ArmSummary& a) {
-  return {{"sessions", a.sessions},
-          {"ok", a.ok},
-          {"oom_killed", a.oom_killed},
-          {"stack_errors", a.stack_errors},
-          {"harness_errors", a.harness_errors},
-          {"errors_by_cause", a.errors_by_cause},
-          {"retries", a.retries},
-          {"anr_total", a.anr_total},
-          {"frames",
-           {{"slow", a.slow_frames},
-            {"frozen", a.frozen_frames},
-            {"total", a.total_frames}}},
-          {"load_split_mean_us",
-           {{"read", a.load_read_us},
-            {"parse", a.load_parse_us},
-            {"init", a.load_init_us}}}};
+  return {
+      {"sessions", a.sessions},
+      {"ok", a.ok},
+      {"oom_killed", a.oom_killed},
+      {"stack_errors", a.stack_errors},
+      {"harness_errors", a.harness_errors},
+      {"errors_by_cause", a.errors_by_cause},
+      {"retries", a.retries},
+      {"anr_total", a.anr_total},
+      {"frames", {{"slow", a.slow_frames}, {"frozen", a.frozen_frames}, {"total", a.total_frames}}},
+      {"load_split_mean_us",
+       {{"read", a.load_read_us}, {"parse", a.load_parse_us}, {"init", a.load_init_us}}}};
 }
 
 }  // namespace
@@ -173,10 +159,13 @@ std::string RenderJsonReport(const Report& report) {
   const AnalysisOptions& o = report.options;
   Json j;
   j["schema"] = kReportSchema;
-  j["experiment"] = {{"name", info.name},          {"seed", info.seed},
+  j["experiment"] = {{"name", info.name},
+                     {"seed", info.seed},
                      {"design", DesignName(info.design)},
-                     {"arm_a", info.arm_a},        {"arm_b", info.arm_b},
-                     {"share_b", info.share_b},    {"spec_digest", info.spec_digest}};
+                     {"arm_a", info.arm_a},
+                     {"arm_b", info.arm_b},
+                     {"share_b", info.share_b},
+                     {"spec_digest", info.spec_digest}};
   if (!info.calibration.empty()) j["experiment"]["calibration"] = info.calibration;
   if (!info.class_shares.empty()) {
     j["experiment"]["class_shares"] = info.class_shares;
@@ -203,8 +192,7 @@ std::string RenderJsonReport(const Report& report) {
                      {"overall_confidence", report.overall_confidence},
                      {"spending", report.looks > 1 ? SpendingName(o.spending) : ""},
                      {"fractions", o.look_fractions}};
-  j["strata"] = {{"source", report.strata_weights_source},
-                 {"weights", report.strata_weights}};
+  j["strata"] = {{"source", report.strata_weights_source}, {"weights", report.strata_weights}};
   j["status"] = RunStatusName(report.status);
   j["exit_code"] = ExitCodeFor(report.status);
   j["reasons"] = report.reasons;
@@ -223,10 +211,7 @@ std::string RenderJsonReport(const Report& report) {
            {"p_value", s.srm.p_value},
            {"mismatch", s.srm.mismatch}}},
          {"metrics", std::move(metrics)},
-         {"rates",
-          {{"anr", Rate(s.anr)},
-           {"oom", Rate(s.oom)},
-           {"failure", Rate(s.failure)}}}});
+         {"rates", {{"anr", Rate(s.anr)}, {"oom", Rate(s.oom)}, {"failure", Rate(s.failure)}}}});
   }
   j["scopes"] = std::move(scopes);
   // What explains the difference (explanation.h): device microseconds per

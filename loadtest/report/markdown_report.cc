@@ -42,27 +42,25 @@ std::string VerdictCell(Verdict v) {
 
 // "18.0 ms → 20.7 ms<br>+15.0 % [+12.1 %, +17.3 %]"
 std::string ChangeCell(Metric metric, const QuantileRow& q) {
-  return FormatValue(metric, q.diff.a) + " → " + FormatValue(metric, q.diff.b) +
-         "<br>" + FormatSignedPercent(q.diff.rel) + " " +
+  return FormatValue(metric, q.diff.a) + " → " + FormatValue(metric, q.diff.b) + "<br>" +
+         FormatSignedPercent(q.diff.rel) + " " +
          FormatPercentInterval(q.diff.rel_lower, q.diff.rel_upper);
 }
 
 std::string RateCell(const RateInterval& r) {
-  return FormatPercent(r.rate) + " [" + FormatPercent(r.lower) + ", " +
-         FormatPercent(r.upper) + "] (" + std::to_string(r.events) + "/" +
-         std::to_string(r.trials) + ")";
+  return FormatPercent(r.rate) + " [" + FormatPercent(r.lower) + ", " + FormatPercent(r.upper) +
+         "] (" + std::to_string(r.events) + "/" + std::to_string(r.trials) + ")";
 }
 
 std::string OrderCi(Metric metric, const QuantileInterval& q) {
-  return FormatValue(metric, q.estimate) + " [" +
-         FormatValue(metric, q.lower) + ", " + FormatValue(metric, q.upper) +
-         "]";
+  return FormatValue(metric, q.estimate) + " [" + FormatValue(metric, q.lower) + ", " +
+         FormatValue(metric, q.upper) + "]";
 }
 
 std::string EnoughCell(const SampleCount& c) {
   const auto side = [&c](const EarlyStoppingEstimate& e, int64_t units) {
-    std::string text = (e.enough && units >= c.units_needed ? "✔ " : "✘ ") +
-                       std::to_string(e.queries);
+    std::string text =
+        (e.enough && units >= c.units_needed ? "✔ " : "✘ ") + std::to_string(e.queries);
     if (units != e.queries) text += " in " + std::to_string(units) + " sessions";
     return text;
   };
@@ -70,8 +68,7 @@ std::string EnoughCell(const SampleCount& c) {
          std::to_string(c.needed) + ")";
 }
 
-void Details(const ScopeReport& s, const AnalysisOptions& o,
-             std::ostringstream& md) {
+void Details(const ScopeReport& s, const AnalysisOptions& o, std::ostringstream& md) {
   md << "<details><summary><b>" << s.name << "</b> — details</summary>\n\n";
   md << "| metric | q | A [order-statistic CI] | B [order-statistic CI] | "
         "B − A [bootstrap CI] | enough samples A / B |\n"
@@ -79,12 +76,10 @@ void Details(const ScopeReport& s, const AnalysisOptions& o,
   for (const MetricReport& m : s.metrics) {
     for (size_t i = 0; i < m.quantiles.size(); ++i) {
       const QuantileRow& q = m.quantiles[i];
-      md << "| " << MetricName(m.metric) << " | p"
-         << FormatNumber(100 * q.diff.p) << " | " << OrderCi(m.metric, q.a)
-         << " | " << OrderCi(m.metric, q.b) << " | "
-         << FormatDelta(m.metric, q.diff.diff) << " ["
-         << FormatDelta(m.metric, q.diff.diff_lower) << ", "
-         << FormatDelta(m.metric, q.diff.diff_upper) << "] | "
+      md << "| " << MetricName(m.metric) << " | p" << FormatNumber(100 * q.diff.p) << " | "
+         << OrderCi(m.metric, q.a) << " | " << OrderCi(m.metric, q.b) << " | "
+         << FormatDelta(m.metric, q.diff.diff) << " [" << FormatDelta(m.metric, q.diff.diff_lower)
+         << ", " << FormatDelta(m.metric, q.diff.diff_upper) << "] | "
          << EnoughCell(m.sample_counts[i]) << " |\n";
     }
   }
@@ -101,23 +96,18 @@ void Details(const ScopeReport& s, const AnalysisOptions& o,
   for (const MetricReport& m : s.metrics) {
     if (m.quantiles.empty()) continue;
     md << "| " << MetricName(m.metric) << " | " << m.rank_test << " ("
-       << (m.rank.method == RankTestMethod::kExact ? "exact" : "normal")
-       << ") | " << FormatNumber(m.rank.statistic, 6) << " | "
-       << FormatNumber(m.rank.p_value) << " | "
-       << FormatNumber(m.rank.effect) << " | " << m.rank.n << " | "
-       << m.replicates << " |\n";
+       << (m.rank.method == RankTestMethod::kExact ? "exact" : "normal") << ") | "
+       << FormatNumber(m.rank.statistic, 6) << " | " << FormatNumber(m.rank.p_value) << " | "
+       << FormatNumber(m.rank.effect) << " | " << m.rank.n << " | " << m.replicates << " |\n";
   }
-  md << "\nSessions A / B: " << s.arms[0].sessions << " / "
-     << s.arms[1].sessions << "; OOM-killed " << s.arms[0].oom_killed
-     << " / " << s.arms[1].oom_killed << "; stack errors "
-     << s.arms[0].stack_errors << " / " << s.arms[1].stack_errors
-     << "; harness errors " << s.arms[0].harness_errors << " / "
-     << s.arms[1].harness_errors << "; retries " << s.arms[0].retries << " / "
-     << s.arms[1].retries << ".";
+  md << "\nSessions A / B: " << s.arms[0].sessions << " / " << s.arms[1].sessions << "; OOM-killed "
+     << s.arms[0].oom_killed << " / " << s.arms[1].oom_killed << "; stack errors "
+     << s.arms[0].stack_errors << " / " << s.arms[1].stack_errors << "; harness errors "
+     << s.arms[0].harness_errors << " / " << s.arms[1].harness_errors << "; retries "
+     << s.arms[0].retries << " / " << s.arms[1].retries << ".";
   for (int arm = 0; arm < 2; ++arm) {
     for (const auto& [cause, count] : s.arms[arm].errors_by_cause) {
-      md << " " << (arm == 0 ? "A" : "B") << " `" << cause << "`: " << count
-         << ".";
+      md << " " << (arm == 0 ? "A" : "B") << " `" << cause << "`: " << count << ".";
     }
   }
   md << " Confidence " << FormatNumber(100 * o.confidence) << " %.\n\n"
@@ -131,8 +121,8 @@ void ExplanationTable(const char* what, const std::vector<ExplanationRow>& rows,
      << "|---|---|---|---|---|---|---|\n";
   for (const ExplanationRow& r : rows) {
     md << "| `" << r.name << "` | " << FormatValue(duration, r.a_us) << " | "
-       << FormatValue(duration, r.b_us) << " | " << FormatDelta(duration, r.b_us - r.a_us)
-       << " | " << FormatPercent(r.share_a) << " | " << FormatPercent(r.share_b) << " | "
+       << FormatValue(duration, r.b_us) << " | " << FormatDelta(duration, r.b_us - r.a_us) << " | "
+       << FormatPercent(r.share_a) << " | " << FormatPercent(r.share_b) << " | "
        << FormatSignedPercent(r.share_of_change) << " |\n";
   }
   md << "\n";
@@ -163,10 +153,10 @@ std::string RenderMarkdownReport(const Report& report) {
   const ExperimentInfo& info = report.info;
   const AnalysisOptions& o = report.options;
   std::ostringstream md;
-  md << "## EdgeFleet fleet A/B: " << StatusBadge(report.status)
-     << " (exit code " << ExitCodeFor(report.status) << ")\n\n"
-     << "A = `" << info.arm_a << "`, B = `" << info.arm_b << "`; "
-     << DesignName(info.design) << " design, seed " << info.seed << "; "
+  md << "## EdgeFleet fleet A/B: " << StatusBadge(report.status) << " (exit code "
+     << ExitCodeFor(report.status) << ")\n\n"
+     << "A = `" << info.arm_a << "`, B = `" << info.arm_b << "`; " << DesignName(info.design)
+     << " design, seed " << info.seed << "; "
      << (info.calibration.empty() ? "" : "host calibration " + info.calibration + "; ")
      << FormatNumber(100 * o.confidence) << " % CIs; minimum effect ±"
      << FormatNumber(100 * o.min_effect) << " % on p"
@@ -175,17 +165,16 @@ std::string RenderMarkdownReport(const Report& report) {
     md << "/p" << FormatNumber(100 * o.decision_quantiles[i]);
   }
   md << "; claims of a change use Bonferroni-adjusted "
-     << FormatNumber(100 * report.claim_confidence, 4) << " % intervals over "
-     << report.comparisons << " comparisons.\n\n";
+     << FormatNumber(100 * report.claim_confidence, 4) << " % intervals over " << report.comparisons
+     << " comparisons.\n\n";
   if (report.looks > 1) {
-    md << "Group-sequential run: look " << report.look << " of "
-       << report.looks << " (information fraction "
-       << FormatNumber(o.look_fractions[report.look - 1], 3)
+    md << "Group-sequential run: look " << report.look << " of " << report.looks
+       << " (information fraction " << FormatNumber(o.look_fractions[report.look - 1], 3)
        << "). Stopping rule: stop at the first look where no comparison is "
-       << "inconclusive, else after the last. Lan-DeMets "
-       << SpendingName(o.spending) << " alpha spending: this look's "
-       << "intervals are at " << FormatNumber(100 * o.confidence, 6)
-       << " %, its claims at " << FormatNumber(100 * report.claim_confidence, 6)
+       << "inconclusive, else after the last. Lan-DeMets " << SpendingName(o.spending)
+       << " alpha spending: this look's "
+       << "intervals are at " << FormatNumber(100 * o.confidence, 6) << " %, its claims at "
+       << FormatNumber(100 * report.claim_confidence, 6)
        << " %, so over all looks each interval misses the truth with "
        << "probability " << FormatNumber(100 * (1 - report.overall_confidence))
        << " % at most (claims: their Bonferroni share of it).\n\n";
@@ -206,8 +195,7 @@ std::string RenderMarkdownReport(const Report& report) {
       md << "| " << s.name << " | " << MetricName(m.metric);
       for (size_t i = 0; i < ps.size(); ++i) {
         md << " | "
-           << (i < m.quantiles.size() ? ChangeCell(m.metric, m.quantiles[i])
-                                      : std::string("—"));
+           << (i < m.quantiles.size() ? ChangeCell(m.metric, m.quantiles[i]) : std::string("—"));
       }
       md << " | " << VerdictCell(m.verdict) << " |\n";
     }
@@ -228,13 +216,12 @@ std::string RenderMarkdownReport(const Report& report) {
           "(secondary; moves with chance class imbalance between arms):";
     for (const MetricReport& m : report.scopes.front().metrics) {
       if (!m.stratify_note.empty()) {
-        md << " " << MetricName(m.metric) << " not stratified ("
-           << m.stratify_note << ");";
+        md << " " << MetricName(m.metric) << " not stratified (" << m.stratify_note << ");";
       }
       for (const QuantileComparison& q : m.pooled) {
-        md << " " << MetricName(m.metric) << " p" << FormatNumber(100 * q.p)
-           << " " << FormatSignedPercent(q.rel) << " "
-           << FormatPercentInterval(q.rel_lower, q.rel_upper) << ";";
+        md << " " << MetricName(m.metric) << " p" << FormatNumber(100 * q.p) << " "
+           << FormatSignedPercent(q.rel) << " " << FormatPercentInterval(q.rel_lower, q.rel_upper)
+           << ";";
       }
     }
     md << "\n";
@@ -275,15 +262,13 @@ std::string RenderMarkdownReport(const Report& report) {
      << "| scope | ANR A | ANR B | ANR ceiling: B | OOM A | OOM B | OOM B − A "
         "| failures A / B | verdict |\n|---|---|---|---|---|---|---|---|---|\n";
   for (const ScopeReport& s : report.scopes) {
-    md << "| " << s.name << " | " << RateCell(s.anr.a) << " | "
-       << RateCell(s.anr.b) << " | " << FormatPercent(s.anr.ceiling) << ": "
-       << GuardrailStatusName(s.anr.guardrail_b) << " | " << RateCell(s.oom.a)
-       << " | " << RateCell(s.oom.b) << " | "
+    md << "| " << s.name << " | " << RateCell(s.anr.a) << " | " << RateCell(s.anr.b) << " | "
+       << FormatPercent(s.anr.ceiling) << ": " << GuardrailStatusName(s.anr.guardrail_b) << " | "
+       << RateCell(s.oom.a) << " | " << RateCell(s.oom.b) << " | "
        << FormatSignedPercent(s.oom.diff.diff) << " "
-       << FormatPercentInterval(s.oom.diff.lower, s.oom.diff.upper) << " | "
-       << s.failure.a.events << " / " << s.failure.b.events << " | "
-       << VerdictCell(WorseVerdict(
-              s.anr.verdict, WorseVerdict(s.oom.verdict, s.failure.verdict)))
+       << FormatPercentInterval(s.oom.diff.lower, s.oom.diff.upper) << " | " << s.failure.a.events
+       << " / " << s.failure.b.events << " | "
+       << VerdictCell(WorseVerdict(s.anr.verdict, WorseVerdict(s.oom.verdict, s.failure.verdict)))
        << " |\n";
   }
 
@@ -293,11 +278,9 @@ std::string RenderMarkdownReport(const Report& report) {
      << "| scope | sessions A / B | χ² p-value | steady latency p90: enough? "
         "A / B | p99: enough? A / B |\n|---|---|---|---|---|\n";
   for (const ScopeReport& s : report.scopes) {
-    const MetricReport& steady =
-        s.metrics[static_cast<int>(Metric::kSteadyLatency)];
-    md << "| " << s.name << " | " << s.arms[0].sessions << " / "
-       << s.arms[1].sessions << " | " << FormatNumber(s.srm.p_value)
-       << (s.srm.mismatch ? " **mismatch**" : "");
+    const MetricReport& steady = s.metrics[static_cast<int>(Metric::kSteadyLatency)];
+    md << "| " << s.name << " | " << s.arms[0].sessions << " / " << s.arms[1].sessions << " | "
+       << FormatNumber(s.srm.p_value) << (s.srm.mismatch ? " **mismatch**" : "");
     for (double p : {0.9, 0.99}) {
       md << " | ";
       bool found = false;

@@ -38,7 +38,7 @@ namespace loadtest {
 struct PlanOptions {
   Metric metric = Metric::kSteadyLatency;
   double quantile = 0.9;
-  double effect = 0.05;      // X: the change to detect (relative).
+  double effect = 0.05;  // X: the change to detect (relative).
   double power = 0.8;
   double confidence = 0.95;  // Of the report's intervals.
   double min_effect = 0.05;  // θ of the decision rule.
@@ -59,18 +59,18 @@ struct PlanOptions {
 };
 
 struct ScopePlan {
-  std::string name;           // "overall" or the class.
-  double share = 1;           // Population share.
-  int64_t pilot_units = 0;    // Pilot sessions per arm.
-  double unit_variance = 0;   // s2 of log(quantile); NaN without data.
+  std::string name;              // "overall" or the class.
+  double share = 1;              // Population share.
+  int64_t pilot_units = 0;       // Pilot sessions per arm.
+  double unit_variance = 0;      // s2 of log(quantile); NaN without data.
   int64_t clear_sessions = -1;   // Per arm; -1 when unknown.
   int64_t detect_sessions = -1;  // Per arm.
   bool detect_is_claim = false;  // Detect = regression claim (X > θ).
   int64_t clear_devices = -1;    // Fleet devices for the class to get it.
   int64_t detect_devices = -1;
-  double anr_rate_b = 0;         // Pilot rate of arm B.
+  double anr_rate_b = 0;  // Pilot rate of arm B.
   double anr_ceiling = 0;
-  int64_t anr_sessions = -1;     // Sessions of B; -1: rate >= ceiling.
+  int64_t anr_sessions = -1;  // Sessions of B; -1: rate >= ceiling.
   int64_t anr_devices = -1;
 };
 

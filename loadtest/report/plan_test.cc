@@ -43,15 +43,13 @@ TEST(PlanTest, ClosedFormOnAStablePerSessionVariance) {
     if (x.pilot_units < 200) continue;
     ASSERT_TRUE(std::isfinite(x.unit_variance));
     EXPECT_NEAR(b.scopes[i].unit_variance / x.unit_variance, 1.0, 0.35);
-    EXPECT_EQ(x.clear_sessions,
-              std::max<int64_t>(30, UnitsPerArmForQuantileChange(
-                                        0.05, 0.8, x.unit_variance, 0.05)));
+    EXPECT_EQ(x.clear_sessions, std::max<int64_t>(30, UnitsPerArmForQuantileChange(
+                                                          0.05, 0.8, x.unit_variance, 0.05)));
     EXPECT_FALSE(x.detect_is_claim);  // X = θ = 5 %: significance only.
     EXPECT_EQ(x.detect_sessions, x.clear_sessions);
     // Hashed 50/50, one session per device: devices = 2 n / share.
     if (x.name != "overall") {
-      EXPECT_EQ(x.clear_devices,
-                static_cast<int64_t>(std::ceil(x.clear_sessions / 0.5 / x.share)));
+      EXPECT_EQ(x.clear_devices, static_cast<int64_t>(std::ceil(x.clear_sessions / 0.5 / x.share)));
     }
   }
 }
@@ -65,10 +63,10 @@ TEST(PlanTest, LargerEffectIsAClaimAndNeedsFewerSessions) {
   const Plan p = PlanExperiment(Aggregate(ps), o);
   const ScopePlan& overall = p.scopes.front();
   EXPECT_TRUE(overall.detect_is_claim);
-  EXPECT_EQ(overall.detect_sessions,
-            std::max<int64_t>(30, UnitsPerArmForQuantileChange(
-                                      1 - p.claim_confidence, 0.8,
-                                      overall.unit_variance, 1.15 / 1.05 - 1)));
+  EXPECT_EQ(
+      overall.detect_sessions,
+      std::max<int64_t>(30, UnitsPerArmForQuantileChange(1 - p.claim_confidence, 0.8,
+                                                         overall.unit_variance, 1.15 / 1.05 - 1)));
   EXPECT_NE(RenderPlan(p).find("| overall |"), std::string::npos);
   // ANR: the guardrail plan uses the pilot's rate of B.
   EXPECT_EQ(overall.anr_sessions,

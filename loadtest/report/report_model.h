@@ -30,8 +30,8 @@ namespace loadtest {
 // Knobs of the analysis; defaults are the documented policy
 // (docs/statistics.md).
 struct AnalysisOptions {
-  double confidence = 0.95;        // All CIs, two-sided.
-  double min_effect = 0.05;        // θ for quantile verdicts (relative).
+  double confidence = 0.95;  // All CIs, two-sided.
+  double min_effect = 0.05;  // θ for quantile verdicts (relative).
   std::vector<double> quantiles = {0.5, 0.9, 0.99};
   std::vector<double> decision_quantiles = {0.5, 0.9};
   double early_stopping_confidence = 0.99;  // LoadGen's c.
@@ -87,13 +87,12 @@ struct SampleCount {
   int64_t units_a = 0;  // Sessions contributing observations.
   int64_t units_b = 0;
   bool Enough() const {
-    return a.enough && b.enough && units_a >= units_needed &&
-           units_b >= units_needed;
+    return a.enough && b.enough && units_a >= units_needed && units_b >= units_needed;
   }
 };
 
 struct QuantileRow {
-  QuantileInterval a;       // Order-statistic CI of arm A's quantile.
+  QuantileInterval a;  // Order-statistic CI of arm A's quantile.
   QuantileInterval b;
   QuantileComparison diff;  // Bootstrap CI of b - a and b / a - 1.
   // The relative change's interval at the claim confidence.
@@ -163,7 +162,7 @@ struct MetricReport {
 };
 
 struct RateReport {
-  std::string name;  // "anr" / "oom" / "failure".
+  std::string name;   // "anr" / "oom" / "failure".
   RateInterval a, b;  // At the report's confidence.
   RateDifference diff;
   RateInterval a_claim, b_claim;  // At the claim confidence.
@@ -191,7 +190,7 @@ struct ScopeReport {
   std::vector<MetricReport> metrics;  // In kAllMetrics order.
   RateReport anr;
   RateReport oom;
-  RateReport failure;  // Stack errors.
+  RateReport failure;                        // Stack errors.
   Verdict verdict = Verdict::kInconclusive;  // Worst of metrics and rates.
 };
 
@@ -217,7 +216,7 @@ struct ExplanationRow {
 
 struct ClassExplanation {
   std::string device_class;
-  double a_us = 0, b_us = 0;  // totals
+  double a_us = 0, b_us = 0;              // totals
   std::vector<ExplanationRow> classes;    // largest |b - a| first
   std::vector<ExplanationRow> operators;  // the top ones by |b - a|
 };

@@ -28,8 +28,7 @@ TEST(ShardMergeTest, MergedShardsGiveTheUnshardedReport) {
   const Report whole = Analyze(Aggregate(GenerateSyntheticFleet(fleet)), options);
 
   // Shards go through their files, as separate jobs would.
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / "ef_shard_merge_test";
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "ef_shard_merge_test";
   std::filesystem::create_directories(dir);
   std::vector<ResultSet> shards;
   for (uint32_t i = 0; i < 4; ++i) {

@@ -50,8 +50,7 @@ TEST(StratifiedFleetTest, OverallRowsAreTheMixtureAtTheSpecShares) {
     w.push_back(agg.info.class_shares.at(agg.scopes[i].name));
   }
   for (const QuantileRow& q : m.quantiles) {
-    EXPECT_NEAR(q.diff.a,
-                MixtureQuantile(a, w, q.diff.p, options.fleet_quantile_bandwidth),
+    EXPECT_NEAR(q.diff.a, MixtureQuantile(a, w, q.diff.p, options.fleet_quantile_bandwidth),
                 1e-9 * q.diff.a);
     EXPECT_EQ(q.a.estimate, q.diff.a);
     EXPECT_LE(q.a.lower, q.a.estimate);

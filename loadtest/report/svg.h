@@ -43,14 +43,13 @@ std::vector<double> LogTicks(double lo, double hi);
 class Svg {
  public:
   // `css_class` and `label` (aria-label) identify the chart in the DOM.
-  Svg(int width, int height, const std::string& css_class,
-      const std::string& label);
+  Svg(int width, int height, const std::string& css_class, const std::string& label);
 
   void Rect(double x, double y, double w, double h, const char* css_class,
             const std::string& tooltip = "");
   void Line(double x1, double y1, double x2, double y2, const char* css_class);
-  void Polyline(const std::vector<std::pair<double, double>>& points,
-                const char* css_class, const std::string& tooltip = "");
+  void Polyline(const std::vector<std::pair<double, double>>& points, const char* css_class,
+                const std::string& tooltip = "");
   void Circle(double cx, double cy, double r, const char* css_class,
               const std::string& tooltip = "");
   void Text(double x, double y, const std::string& text, const char* css_class,

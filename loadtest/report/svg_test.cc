@@ -29,8 +29,7 @@ TEST(SvgTest, Scales) {
 TEST(SvgTest, Ticks) {
   EXPECT_EQ(NiceTicks(0, 10, 5), (std::vector<double>{0, 2, 4, 6, 8, 10}));
   EXPECT_EQ(NiceTicks(0, 0.047, 4), (std::vector<double>{0, 0.02, 0.04}));
-  EXPECT_EQ(NiceTicks(0, 0.047, 5),
-            (std::vector<double>{0, 0.01, 0.02, 0.03, 0.04}));
+  EXPECT_EQ(NiceTicks(0, 0.047, 5), (std::vector<double>{0, 0.01, 0.02, 0.03, 0.04}));
   EXPECT_EQ(LogTicks(3, 60), (std::vector<double>{5, 10, 20, 50}));
 }
 

@@ -31,8 +31,7 @@ const Report& SampleReport() {
 
 size_t Count(const std::string& text, const std::string& needle) {
   size_t n = 0;
-  for (size_t pos = text.find(needle); pos != std::string::npos;
-       pos = text.find(needle, pos + 1)) {
+  for (size_t pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) {
     ++n;
   }
   return n;
@@ -51,8 +50,8 @@ TEST(WritersTest, JsonFollowsTheSchema) {
   const auto& steady = overall["metrics"][2];
   EXPECT_EQ(steady["metric"], "steady_latency");
   EXPECT_EQ(steady["unit"], "us");
-  for (const char* key : {"verdict", "n", "mean", "quantiles", "rank_test",
-                          "sample_counts", "cdf", "bootstrap_replicates"}) {
+  for (const char* key : {"verdict", "n", "mean", "quantiles", "rank_test", "sample_counts", "cdf",
+                          "bootstrap_replicates"}) {
     EXPECT_TRUE(steady.contains(key)) << key;
   }
   const auto& q = steady["quantiles"][0];
@@ -71,12 +70,10 @@ TEST(WritersTest, JsonFollowsTheSchema) {
 
 TEST(WritersTest, MarkdownIsAPrComment) {
   const std::string md = RenderMarkdownReport(SampleReport());
-  EXPECT_EQ(md.rfind("## EdgeFleet fleet A/B: ❌ REGRESSION (exit code 2)", 0),
-            0u);
+  EXPECT_EQ(md.rfind("## EdgeFleet fleet A/B: ❌ REGRESSION (exit code 2)", 0), 0u);
   for (const char* section :
-       {"### Latency, load time and memory (B vs A)",
-        "### ANR, OOM-kill and stack-failure rates", "### Sample ratio and sample counts",
-        "<details><summary><b>mid-android</b>"}) {
+       {"### Latency, load time and memory (B vs A)", "### ANR, OOM-kill and stack-failure rates",
+        "### Sample ratio and sample counts", "<details><summary><b>mid-android</b>"}) {
     EXPECT_NE(md.find(section), std::string::npos) << section;
   }
   EXPECT_NE(md.find("| mid-android | steady_latency |"), std::string::npos);
@@ -117,8 +114,7 @@ TEST(WritersTest, ReportsStateTheDeviceModelsValidatedError) {
   std::ifstream in(std::string(EF_SOURCE_DIR) + "/docs/fidelity/summary.json");
   ASSERT_TRUE(in) << "docs/fidelity/summary.json missing";
   const nlohmann::json summary = nlohmann::json::parse(in);
-  const double median =
-      summary["single_thread_held_out_device"]["median_abs_error"].get<double>();
+  const double median = summary["single_thread_held_out_device"]["median_abs_error"].get<double>();
   const DeviceModelError compiled = ValidatedDeviceModelError();
   EXPECT_DOUBLE_EQ(compiled.median_abs_error, median);
   EXPECT_DOUBLE_EQ(

@@ -16,8 +16,7 @@ class UnitNumbering {
  public:
   uint32_t UnitFor(int lane, const SessionRecord& r) {
     Lane& l = lanes_[lane];
-    if (l.next == 0 || l.device_id != r.device_id ||
-        l.session_index != r.session_index) {
+    if (l.next == 0 || l.device_id != r.device_id || l.session_index != r.session_index) {
       l.device_id = r.device_id;
       l.session_index = r.session_index;
       ++l.next;
@@ -57,8 +56,7 @@ void AddRecord(const SessionRecord& r, uint32_t unit, ArmAggregate* arm) {
   arm->unit_pre_period_us[unit] = r.pre_period_us;
   arm->retries += r.retries;
   if (r.outcome == Outcome::kStackError || r.outcome == Outcome::kHarnessError) {
-    const std::string cause =
-        r.error_cause.empty() ? "unknown" : r.error_cause.substr(0, 80);
+    const std::string cause = r.error_cause.empty() ? "unknown" : r.error_cause.substr(0, 80);
     ++arm->errors_by_cause[std::string(OutcomeName(r.outcome)) + ": " + cause];
   }
   switch (r.outcome) {
@@ -80,21 +78,17 @@ void AddRecord(const SessionRecord& r, uint32_t unit, ArmAggregate* arm) {
   arm->slow_frames += r.slow_frames;
   arm->frozen_frames += r.frozen_frames;
   arm->total_frames += r.total_frames;
-  AddSample(Metric::kPeakMemory, static_cast<double>(r.peak_memory_bytes),
-            unit, arm);
+  AddSample(Metric::kPeakMemory, static_cast<double>(r.peak_memory_bytes), unit, arm);
   if (r.Loaded()) {
     ++arm->loaded;
     arm->load_read_us += r.load_read_us;
     arm->load_parse_us += r.load_parse_us;
     arm->load_init_us += r.load_init_us;
-    AddSample(Metric::kLoadTime, static_cast<double>(r.LoadTotalUs()), unit,
-              arm);
-    AddSample(Metric::kFirstInference,
-              static_cast<double>(r.first_inference_us), unit, arm);
+    AddSample(Metric::kLoadTime, static_cast<double>(r.LoadTotalUs()), unit, arm);
+    AddSample(Metric::kFirstInference, static_cast<double>(r.first_inference_us), unit, arm);
   }
   if (!r.latencies_us.empty()) {
-    ClusteredSample& steady =
-        arm->samples[static_cast<int>(Metric::kSteadyLatency)];
+    ClusteredSample& steady = arm->samples[static_cast<int>(Metric::kSteadyLatency)];
     for (int64_t v : r.latencies_us) steady.Add(static_cast<double>(v), unit);
     arm->unit_values[static_cast<int>(Metric::kSteadyLatency)].emplace_back(
         unit, MedianOf(r.latencies_us));
@@ -117,9 +111,7 @@ const char* MetricName(Metric metric) {
   return "unknown";
 }
 
-const char* MetricUnit(Metric metric) {
-  return metric == Metric::kPeakMemory ? "bytes" : "us";
-}
+const char* MetricUnit(Metric metric) { return metric == Metric::kPeakMemory ? "bytes" : "us"; }
 
 FleetAggregate Aggregate(const ResultSet& results) {
   const std::vector<SessionRecord>& records = results.records();

@@ -47,8 +47,7 @@ enum class Metric : uint8_t {
 };
 inline constexpr int kMetricCount = 4;
 inline constexpr std::array<Metric, kMetricCount> kAllMetrics = {
-    Metric::kLoadTime, Metric::kFirstInference, Metric::kSteadyLatency,
-    Metric::kPeakMemory};
+    Metric::kLoadTime, Metric::kFirstInference, Metric::kSteadyLatency, Metric::kPeakMemory};
 
 // "load_time", "first_inference", "steady_latency", "peak_memory".
 const char* MetricName(Metric metric);
@@ -60,8 +59,7 @@ struct ArmAggregate {
   std::array<ClusteredSample, kMetricCount> samples;
   // One summary per unit for the rank tests, ordered by unit:
   // (unit, value). Steady latency: the session's median.
-  std::array<std::vector<std::pair<uint32_t, double>>, kMetricCount>
-      unit_values;
+  std::array<std::vector<std::pair<uint32_t, double>>, kMetricCount> unit_values;
   uint32_t units = 0;  // Size of this arm's unit space.
   // Covariates of each unit, indexed by unit (SessionRecord's
   // device_time_factor and pre_period_us; 0 / -1 where unknown). Sized to
@@ -93,7 +91,7 @@ struct ArmAggregate {
 };
 
 struct ScopeAggregate {
-  std::string name;  // "overall" or the device class.
+  std::string name;                  // "overall" or the device class.
   std::array<ArmAggregate, 2> arms;  // Indexed by Arm.
 };
 

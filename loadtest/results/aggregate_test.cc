@@ -33,10 +33,8 @@ ResultSet Canonical(Design design, std::vector<SessionRecord> records) {
 
 TEST(AggregateTest, ScopesAreOverallThenClassesByName) {
   const FleetAggregate f = Aggregate(Canonical(
-      Design::kPaired, {Session(0, Arm::kA, "zeta", {1}),
-                        Session(0, Arm::kB, "zeta", {2}),
-                        Session(1, Arm::kA, "alpha", {3}),
-                        Session(1, Arm::kB, "alpha", {4})}));
+      Design::kPaired, {Session(0, Arm::kA, "zeta", {1}), Session(0, Arm::kB, "zeta", {2}),
+                        Session(1, Arm::kA, "alpha", {3}), Session(1, Arm::kB, "alpha", {4})}));
   ASSERT_EQ(f.scopes.size(), 3u);
   EXPECT_EQ(f.scopes[0].name, "overall");
   EXPECT_EQ(f.scopes[1].name, "alpha");
@@ -60,13 +58,12 @@ TEST(AggregateTest, PairedArmsShareUnitsHashedArmsDoNot) {
   // The unit summary of a session is its median latency (nearest rank).
   EXPECT_EQ(pa.unit_values[steady][0], (std::pair<uint32_t, double>{0, 10}));
 
-  const FleetAggregate h = Aggregate(Canonical(
-      Design::kHashed, {Session(0, Arm::kA, "c", {1}), Session(1, Arm::kB, "c", {2}),
-                        Session(2, Arm::kA, "c", {3})}));
+  const FleetAggregate h = Aggregate(
+      Canonical(Design::kHashed, {Session(0, Arm::kA, "c", {1}), Session(1, Arm::kB, "c", {2}),
+                                  Session(2, Arm::kA, "c", {3})}));
   EXPECT_EQ(h.scopes[0].arms[0].units, 2u);
   EXPECT_EQ(h.scopes[0].arms[1].units, 1u);
-  EXPECT_EQ(h.scopes[0].arms[1].samples[steady].units(),
-            (std::vector<uint32_t>{0}));
+  EXPECT_EQ(h.scopes[0].arms[1].samples[steady].units(), (std::vector<uint32_t>{0}));
 }
 
 TEST(AggregateTest, OutcomesDecideWhatCounts) {
@@ -84,8 +81,7 @@ TEST(AggregateTest, OutcomesDecideWhatCounts) {
   SessionRecord anr = Session(3, Arm::kA, "c", {7, 8, 9});
   anr.anr_count = 2;
   const FleetAggregate f = Aggregate(Canonical(
-      Design::kHashed,
-      {Session(0, Arm::kA, "c", {5}), killed_loading, error, anr, failed}));
+      Design::kHashed, {Session(0, Arm::kA, "c", {5}), killed_loading, error, anr, failed}));
   const ArmAggregate& a = f.scopes[0].arms[0];
   EXPECT_EQ(a.sessions, 5);
   EXPECT_EQ(a.ok, 2);

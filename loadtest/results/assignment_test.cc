@@ -26,8 +26,7 @@ TEST(AssignmentTest, RespectsTheShare) {
     const int n = 100000;
     for (int d = 0; d < n; ++d) on_b += AssignArm(3, d, share) == Arm::kB;
     // 5 standard deviations of Binomial(n, share).
-    EXPECT_NEAR(on_b / static_cast<double>(n), share,
-                5 * std::sqrt(share * (1 - share) / n));
+    EXPECT_NEAR(on_b / static_cast<double>(n), share, 5 * std::sqrt(share * (1 - share) / n));
   }
   EXPECT_EQ(AssignArm(3, 42, 0.0), Arm::kA);
   EXPECT_EQ(AssignArm(3, 42, 1.0), Arm::kB);

@@ -6,9 +6,7 @@
 namespace edgefleet {
 namespace loadtest {
 
-const char* DesignName(Design design) {
-  return design == Design::kPaired ? "paired" : "hashed";
-}
+const char* DesignName(Design design) { return design == Design::kPaired ? "paired" : "hashed"; }
 
 bool ParseDesign(std::string_view name, Design* design) {
   if (name == "paired") {
@@ -24,18 +22,16 @@ bool ParseDesign(std::string_view name, Design* design) {
 absl::Status ResultSet::Canonicalize() {
   for (const SessionRecord& r : records_) {
     if (!shard_.Contains(r.device_id)) {
-      return absl::InvalidArgumentError(
-          "device " + std::to_string(r.device_id) + " is not in shard " +
-          shard_.ToString());
+      return absl::InvalidArgumentError("device " + std::to_string(r.device_id) +
+                                        " is not in shard " + shard_.ToString());
     }
   }
   std::sort(records_.begin(), records_.end(), CanonicalLess);
   const auto dup = std::adjacent_find(records_.begin(), records_.end(), SameKey);
   if (dup != records_.end()) {
     return absl::InvalidArgumentError(
-        "duplicate session: device " + std::to_string(dup->device_id) +
-        " session " + std::to_string(dup->session_index) + " arm " +
-        ArmName(dup->arm));
+        "duplicate session: device " + std::to_string(dup->device_id) + " session " +
+        std::to_string(dup->session_index) + " arm " + ArmName(dup->arm));
   }
   return absl::OkStatus();
 }
@@ -45,16 +41,15 @@ absl::StatusOr<ResultSet> MergeShards(std::vector<ResultSet> shards) {
   const ExperimentInfo& info = shards.front().info();
   const uint32_t count = shards.front().shard().count;
   if (shards.size() != count) {
-    return absl::InvalidArgumentError(
-        "have " + std::to_string(shards.size()) + " shard(s) of " +
-        std::to_string(count));
+    return absl::InvalidArgumentError("have " + std::to_string(shards.size()) + " shard(s) of " +
+                                      std::to_string(count));
   }
   std::vector<bool> seen(count, false);
   size_t total = 0;
   for (const ResultSet& s : shards) {
     if (!(s.info() == info)) {
-      return absl::InvalidArgumentError(
-          "shard " + s.shard().ToString() + " is from another experiment");
+      return absl::InvalidArgumentError("shard " + s.shard().ToString() +
+                                        " is from another experiment");
     }
     if (s.shard().count != count || seen[s.shard().index]) {
       return absl::InvalidArgumentError("shard " + s.shard().ToString() +
@@ -68,8 +63,7 @@ absl::StatusOr<ResultSet> MergeShards(std::vector<ResultSet> shards) {
   for (ResultSet& s : shards) {
     if (absl::Status st = s.Canonicalize(); !st.ok()) return st;
     auto& records = s.mutable_records();
-    std::move(records.begin(), records.end(),
-              std::back_inserter(merged.mutable_records()));
+    std::move(records.begin(), records.end(), std::back_inserter(merged.mutable_records()));
     records.clear();
   }
   if (absl::Status st = merged.Canonicalize(); !st.ok()) return st;

@@ -55,17 +55,15 @@ struct ExperimentInfo {
   std::map<std::string, double> class_shares;
 
   bool operator==(const ExperimentInfo& o) const {
-    return name == o.name && seed == o.seed && design == o.design &&
-           arm_a == o.arm_a && arm_b == o.arm_b && share_b == o.share_b &&
-           spec_digest == o.spec_digest && calibration == o.calibration &&
-           class_shares == o.class_shares;
+    return name == o.name && seed == o.seed && design == o.design && arm_a == o.arm_a &&
+           arm_b == o.arm_b && share_b == o.share_b && spec_digest == o.spec_digest &&
+           calibration == o.calibration && class_shares == o.class_shares;
   }
 };
 
 class ResultSet {
  public:
-  ResultSet(ExperimentInfo info, ShardSpec shard)
-      : info_(std::move(info)), shard_(shard) {}
+  ResultSet(ExperimentInfo info, ShardSpec shard) : info_(std::move(info)), shard_(shard) {}
 
   void Add(SessionRecord record) { records_.push_back(std::move(record)); }
   void Reserve(size_t n) { records_.reserve(n); }

@@ -98,8 +98,7 @@ std::string ResultSetToJson(const ResultSet& results) {
   if (!info.class_shares.empty()) {
     j["experiment"]["class_shares"] = info.class_shares;
   }
-  j["shard"] = {{"index", results.shard().index},
-                {"count", results.shard().count}};
+  j["shard"] = {{"index", results.shard().index}, {"count", results.shard().count}};
   Json sessions = Json::array();
   for (const SessionRecord& r : results.records()) {
     sessions.push_back(SessionToJson(r));
@@ -114,16 +113,14 @@ absl::StatusOr<ResultSet> ResultSetFromJson(std::string_view text) {
   size_t index = 0;
   try {
     if (j.at("schema").get<std::string>() != kResultsSchema) {
-      return absl::InvalidArgumentError("unknown schema " +
-                                        j["schema"].dump());
+      return absl::InvalidArgumentError("unknown schema " + j["schema"].dump());
     }
     const Json& e = j.at("experiment");
     ExperimentInfo info;
     info.name = e.at("name").get<std::string>();
     info.seed = e.at("seed").get<uint64_t>();
     if (!ParseDesign(e.at("design").get<std::string>(), &info.design)) {
-      return absl::InvalidArgumentError("unknown design " +
-                                        e["design"].dump());
+      return absl::InvalidArgumentError("unknown design " + e["design"].dump());
     }
     info.arm_a = e.at("arm_a").get<std::string>();
     info.arm_b = e.at("arm_b").get<std::string>();
@@ -131,12 +128,10 @@ absl::StatusOr<ResultSet> ResultSetFromJson(std::string_view text) {
     info.spec_digest = e.at("spec_digest").get<std::string>();
     info.calibration = e.value("calibration", std::string());
     if (e.contains("class_shares")) {
-      info.class_shares =
-          e.at("class_shares").get<std::map<std::string, double>>();
+      info.class_shares = e.at("class_shares").get<std::map<std::string, double>>();
       for (const auto& [name, share] : info.class_shares) {
         if (!(share > 0 && share <= 1)) {
-          return absl::InvalidArgumentError("class share of " + name +
-                                            " not in (0, 1]");
+          return absl::InvalidArgumentError("class share of " + name + " not in (0, 1]");
         }
       }
     }
@@ -154,13 +149,12 @@ absl::StatusOr<ResultSet> ResultSetFromJson(std::string_view text) {
     }
     return results;
   } catch (const std::exception& e) {
-    return absl::InvalidArgumentError("results JSON, near session " +
-                                      std::to_string(index) + ": " + e.what());
+    return absl::InvalidArgumentError("results JSON, near session " + std::to_string(index) + ": " +
+                                      e.what());
   }
 }
 
-absl::Status WriteResultSetFile(const ResultSet& results,
-                                const std::string& path) {
+absl::Status WriteResultSetFile(const ResultSet& results, const std::string& path) {
   std::ofstream out(path, std::ios::binary);
   out << ResultSetToJson(results);
   out.close();

@@ -24,8 +24,7 @@ inline constexpr char kResultsSchema[] = "edgefleet.loadtest.results/1";
 std::string ResultSetToJson(const ResultSet& results);
 absl::StatusOr<ResultSet> ResultSetFromJson(std::string_view json);
 
-absl::Status WriteResultSetFile(const ResultSet& results,
-                                const std::string& path);
+absl::Status WriteResultSetFile(const ResultSet& results, const std::string& path);
 absl::StatusOr<ResultSet> ReadResultSetFile(const std::string& path);
 
 }  // namespace loadtest

@@ -29,10 +29,9 @@ TEST(ResultsJsonTest, RoundTripIsExact) {
 TEST(ResultsJsonTest, RejectsMalformedInput) {
   EXPECT_FALSE(ResultSetFromJson("{").ok());
   EXPECT_FALSE(ResultSetFromJson(R"({"schema":"other/1"})").ok());
-  const std::string head =
-      R"({"schema":"edgefleet.loadtest.results/1","experiment":{"name":"x",)"
-      R"("seed":1,"design":"paired","arm_a":"a","arm_b":"b","share_b":0.5,)"
-      R"("spec_digest":""},"shard":{"index":0,"count":1},"sessions":[)";
+  const std::string head = R"({"schema":"edgefleet.loadtest.results/1","experiment":{"name":"x",)"
+                           R"("seed":1,"design":"paired","arm_a":"a","arm_b":"b","share_b":0.5,)"
+                           R"("spec_digest":""},"shard":{"index":0,"count":1},"sessions":[)";
   const std::string good =
       R"({"device_id":1,"session":0,"arm":"A","class":"c","outcome":"ok",)"
       R"("retries":0,"load_us":[1,2,3],"first_inference_us":4,)"
@@ -42,8 +41,7 @@ TEST(ResultsJsonTest, RejectsMalformedInput) {
   bad_arm.replace(bad_arm.find("\"A\""), 3, "\"C\"");
   absl::StatusOr<ResultSet> r = ResultSetFromJson(head + good + "," + bad_arm + "]}");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("session 1"), std::string::npos)
-      << r.status();
+  EXPECT_NE(r.status().message().find("session 1"), std::string::npos) << r.status();
   std::string short_load = good;
   short_load.replace(short_load.find("[1,2,3]"), 7, "[1,2]");
   EXPECT_FALSE(ResultSetFromJson(head + short_load + "]}").ok());
@@ -55,8 +53,8 @@ TEST(ResultsJsonTest, RejectsMalformedInput) {
   ASSERT_TRUE(cov.ok()) << cov.status();
   EXPECT_EQ(cov->records()[0].device_time_factor, 1.25);
   EXPECT_EQ(cov->records()[0].pre_period_us, 4000);
-  for (const char* bad : {R"("device_time_factor":0})", R"("device_time_factor":-1})",
-                          R"("pre_period_us":-5})"}) {
+  for (const char* bad :
+       {R"("device_time_factor":0})", R"("device_time_factor":-1})", R"("pre_period_us":-5})"}) {
     const std::string text = good.substr(0, good.size() - 1) + ",\"covariates\":{" + bad + "}";
     EXPECT_FALSE(ResultSetFromJson(head + text + "]}").ok()) << bad;
   }

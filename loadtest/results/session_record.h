@@ -27,10 +27,10 @@ const char* ArmName(Arm arm);
 bool ParseArm(std::string_view name, Arm* arm);
 
 enum class Outcome : uint8_t {
-  kOk = 0,          // The session ran to its end.
-  kOomKilled = 1,   // Over the class's memory budget: killed, like the LMK.
-  kStackError = 2,  // The arm's stack failed (e.g. an unsupported operator):
-                    // a device outcome, compared between arms.
+  kOk = 0,            // The session ran to its end.
+  kOomKilled = 1,     // Over the class's memory budget: killed, like the LMK.
+  kStackError = 2,    // The arm's stack failed (e.g. an unsupported operator):
+                      // a device outcome, compared between arms.
   kHarnessError = 3,  // The harness failed (e.g. a gRPC call still failing
                       // after retries): not a device outcome; counted by
                       // cause and left out of every metric and rate.
@@ -53,7 +53,7 @@ struct SessionRecord {
   // kStackError / kHarnessError: a short cause ("DEADLINE_EXCEEDED",
   // "OperatorMissing"); reports count sessions per cause.
   std::string error_cause;
-  uint32_t retries = 0;     // Calls retried within the session, any outcome.
+  uint32_t retries = 0;  // Calls retried within the session, any outcome.
 
   // Model load split: storage read, parse/verify, method init.
   int64_t load_read_us = 0;
@@ -80,18 +80,14 @@ struct SessionRecord {
   double device_time_factor = 0;
   int64_t pre_period_us = -1;
 
-  int64_t LoadTotalUs() const {
-    return load_read_us + load_parse_us + load_init_us;
-  }
+  int64_t LoadTotalUs() const { return load_read_us + load_parse_us + load_init_us; }
   // The load completed and was measured (see first_inference_us).
   bool Loaded() const { return first_inference_us >= 0; }
 };
 
 // Field-by-field equality (for round-trip and merge checks).
 bool operator==(const SessionRecord& a, const SessionRecord& b);
-inline bool operator!=(const SessionRecord& a, const SessionRecord& b) {
-  return !(a == b);
-}
+inline bool operator!=(const SessionRecord& a, const SessionRecord& b) { return !(a == b); }
 
 // The canonical order of records: (device_id, session_index, arm). Shard
 // merge and aggregation rely on it.

@@ -20,15 +20,12 @@ bool ParseUint32(std::string_view text, uint32_t* out) {
 absl::StatusOr<ShardSpec> ShardSpec::Parse(std::string_view text) {
   const size_t slash = text.find('/');
   ShardSpec spec;
-  if (slash == std::string_view::npos ||
-      !ParseUint32(text.substr(0, slash), &spec.index) ||
+  if (slash == std::string_view::npos || !ParseUint32(text.substr(0, slash), &spec.index) ||
       !ParseUint32(text.substr(slash + 1), &spec.count)) {
-    return absl::InvalidArgumentError("shard must look like i/n, got '" +
-                                      std::string(text) + "'");
+    return absl::InvalidArgumentError("shard must look like i/n, got '" + std::string(text) + "'");
   }
   if (spec.count == 0 || spec.index >= spec.count) {
-    return absl::InvalidArgumentError("shard " + std::string(text) +
-                                      ": need 0 <= i < n");
+    return absl::InvalidArgumentError("shard " + std::string(text) + ": need 0 <= i < n");
   }
   return spec;
 }

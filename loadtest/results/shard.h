@@ -25,9 +25,7 @@ struct ShardSpec {
   // Parses "i/n" with 0 <= i < n, n >= 1.
   static absl::StatusOr<ShardSpec> Parse(std::string_view text);
 
-  bool Contains(uint64_t device_id) const {
-    return device_id % count == index;
-  }
+  bool Contains(uint64_t device_id) const { return device_id % count == index; }
   bool IsWhole() const { return count == 1; }
   std::string ToString() const;
   bool operator==(const ShardSpec& other) const {

@@ -32,9 +32,8 @@ long long TotalWeight(const std::vector<uint32_t>& counts, const uint8_t* w) {
 // Weighted nearest-rank quantiles of `s` for ascending `ps`, written to
 // out[j]. Quantiles below the median walk up from the smallest value, the
 // rest walk down from the largest, so p90 and p99 touch only the top tail.
-void WeightedQuantiles(const ClusteredSample& s, const uint8_t* w,
-                       long long total, const std::vector<double>& ps,
-                       double* out) {
+void WeightedQuantiles(const ClusteredSample& s, const uint8_t* w, long long total,
+                       const std::vector<double>& ps, double* out) {
   const std::vector<double>& values = s.values();
   const std::vector<uint32_t>& units = s.units();
   const size_t n = values.size();
@@ -78,10 +77,10 @@ void ClusteredSample::Sort() {
   pending_.shrink_to_fit();
 }
 
-std::vector<QuantileComparison> CompareQuantiles(
-    const ClusteredSample& a, uint32_t units_a, const ClusteredSample& b,
-    uint32_t units_b, const std::vector<double>& quantiles,
-    const BootstrapOptions& options) {
+std::vector<QuantileComparison> CompareQuantiles(const ClusteredSample& a, uint32_t units_a,
+                                                 const ClusteredSample& b, uint32_t units_b,
+                                                 const std::vector<double>& quantiles,
+                                                 const BootstrapOptions& options) {
   assert(!a.empty() && !b.empty());
   assert(!options.paired || units_a == units_b);
   std::vector<double> ps = quantiles;
@@ -92,8 +91,7 @@ std::vector<QuantileComparison> CompareQuantiles(
   const std::vector<uint32_t> counts_b = CountPerUnit(b, units_b);
   const Replicates reps = RunReplicates(
       options, units_a, units_b, q,
-      [&](const uint8_t* wa, const uint8_t* wb, double* qa, double* qb,
-          std::vector<double>*) {
+      [&](const uint8_t* wa, const uint8_t* wb, double* qa, double* qb, std::vector<double>*) {
         const long long total_a = TotalWeight(counts_a, wa);
         const long long total_b = TotalWeight(counts_b, wb);
         if (total_a == 0 || total_b == 0) return false;

@@ -64,8 +64,8 @@ struct BootstrapOptions {
 
 struct QuantileComparison {
   double p = 0;
-  double a = 0;  // Nearest-rank quantile of arm A.
-  double b = 0;  // Nearest-rank quantile of arm B.
+  double a = 0;     // Nearest-rank quantile of arm A.
+  double b = 0;     // Nearest-rank quantile of arm B.
   double diff = 0;  // b - a.
   double diff_lower = 0;
   double diff_upper = 0;
@@ -78,10 +78,10 @@ struct QuantileComparison {
 // Compares arm B with arm A at each quantile in `quantiles`.
 // REQUIRES: a and b sorted and non-empty; every unit of a is < units_a and of
 // b < units_b; units_a == units_b when options.paired; 0 < each p < 1.
-std::vector<QuantileComparison> CompareQuantiles(
-    const ClusteredSample& a, uint32_t units_a, const ClusteredSample& b,
-    uint32_t units_b, const std::vector<double>& quantiles,
-    const BootstrapOptions& options);
+std::vector<QuantileComparison> CompareQuantiles(const ClusteredSample& a, uint32_t units_a,
+                                                 const ClusteredSample& b, uint32_t units_b,
+                                                 const std::vector<double>& quantiles,
+                                                 const BootstrapOptions& options);
 
 }  // namespace loadtest
 }  // namespace edgefleet

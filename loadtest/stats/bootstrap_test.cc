@@ -11,8 +11,7 @@ namespace edgefleet {
 namespace loadtest {
 namespace {
 
-ClusteredSample MakeSample(const nlohmann::json& values,
-                           const nlohmann::json& units) {
+ClusteredSample MakeSample(const nlohmann::json& values, const nlohmann::json& units) {
   ClusteredSample s;
   for (size_t i = 0; i < values.size(); ++i) {
     s.Add(values[i].get<double>(), units[i].get<uint32_t>());
@@ -23,8 +22,8 @@ ClusteredSample MakeSample(const nlohmann::json& values,
 
 // Devices with a persistent speed factor, several observations each: the
 // within-unit correlation a per-observation bootstrap would miss.
-void AddDevices(uint64_t seed, int units, double scale, ClusteredSample* a,
-                ClusteredSample* b, bool paired) {
+void AddDevices(uint64_t seed, int units, double scale, ClusteredSample* a, ClusteredSample* b,
+                bool paired) {
   Xoshiro256 rng(seed);
   for (int u = 0; u < units; ++u) {
     const double device_a = std::exp(0.3 * rng.NextNormal());
@@ -54,18 +53,12 @@ TEST(BootstrapTest, MatchesNumpyClusterBootstrapWithinMonteCarloError) {
     ASSERT_EQ(got.size(), 2u);
     for (size_t j = 0; j < got.size(); ++j) {
       const auto& want = c["quantiles"][j];
-      const double width = want["diff_upper"].get<double>() -
-                           want["diff_lower"].get<double>();
-      EXPECT_NEAR(got[j].diff_lower, want["diff_lower"].get<double>(),
-                  0.1 * width);
-      EXPECT_NEAR(got[j].diff_upper, want["diff_upper"].get<double>(),
-                  0.1 * width);
-      const double rel_width = want["rel_upper"].get<double>() -
-                               want["rel_lower"].get<double>();
-      EXPECT_NEAR(got[j].rel_lower, want["rel_lower"].get<double>(),
-                  0.1 * rel_width);
-      EXPECT_NEAR(got[j].rel_upper, want["rel_upper"].get<double>(),
-                  0.1 * rel_width);
+      const double width = want["diff_upper"].get<double>() - want["diff_lower"].get<double>();
+      EXPECT_NEAR(got[j].diff_lower, want["diff_lower"].get<double>(), 0.1 * width);
+      EXPECT_NEAR(got[j].diff_upper, want["diff_upper"].get<double>(), 0.1 * width);
+      const double rel_width = want["rel_upper"].get<double>() - want["rel_lower"].get<double>();
+      EXPECT_NEAR(got[j].rel_lower, want["rel_lower"].get<double>(), 0.1 * rel_width);
+      EXPECT_NEAR(got[j].rel_upper, want["rel_upper"].get<double>(), 0.1 * rel_width);
       EXPECT_EQ(got[j].a, NearestRank(a.values(), got[j].p));
       EXPECT_EQ(got[j].b, NearestRank(b.values(), got[j].p));
       EXPECT_EQ(got[j].replicates, 4000);

@@ -11,9 +11,7 @@ constexpr double kEpsilon = 1e-15;
 constexpr double kTiny = 1e-300;
 constexpr int kMaxIterations = 1000000;
 
-double LogBeta(double a, double b) {
-  return std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b);
-}
+double LogBeta(double a, double b) { return std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b); }
 
 // Continued fraction for I_x(a, b) (DLMF 8.17.22), evaluated with the
 // modified Lentz method. Converges fast for x < (a + 1) / (a + b + 2).
@@ -113,8 +111,7 @@ double NormalQuantile(double p) {
   } else {
     const double q = p - 0.5;
     const double r = q * q;
-    x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) *
-        q /
+    x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
         (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0);
   }
   const double e = NormalCdf(x) - p;
@@ -125,13 +122,11 @@ double NormalQuantile(double p) {
 double RegularizedBeta(double x, double a, double b) {
   if (x <= 0.0) return 0.0;
   if (x >= 1.0) return 1.0;
-  const double log_front =
-      a * std::log(x) + b * std::log1p(-x) - LogBeta(a, b);
+  const double log_front = a * std::log(x) + b * std::log1p(-x) - LogBeta(a, b);
   if (x < (a + 1.0) / (a + b + 2.0)) {
     return std::exp(log_front) * BetaContinuedFraction(x, a, b) / a;
   }
-  return 1.0 -
-         std::exp(log_front) * BetaContinuedFraction(1.0 - x, b, a) / b;
+  return 1.0 - std::exp(log_front) * BetaContinuedFraction(1.0 - x, b, a) / b;
 }
 
 double RegularizedGammaUpper(double a, double x) {
@@ -146,8 +141,7 @@ double BinomialCdf(int64_t k, int64_t n, double p) {
   if (p <= 0.0) return 1.0;
   if (p >= 1.0) return 0.0;
   // P(X <= k) = I_{1-p}(n - k, k + 1) (DLMF 8.17.5).
-  return RegularizedBeta(1.0 - p, static_cast<double>(n - k),
-                         static_cast<double>(k + 1));
+  return RegularizedBeta(1.0 - p, static_cast<double>(n - k), static_cast<double>(k + 1));
 }
 
 int64_t BinomialQuantile(double q, int64_t n, double p) {
@@ -165,9 +159,7 @@ int64_t BinomialQuantile(double q, int64_t n, double p) {
   return lo;
 }
 
-double ChiSquareSurvival(double x, double df) {
-  return RegularizedGammaUpper(0.5 * df, 0.5 * x);
-}
+double ChiSquareSurvival(double x, double df) { return RegularizedGammaUpper(0.5 * df, 0.5 * x); }
 
 }  // namespace loadtest
 }  // namespace edgefleet

@@ -15,8 +15,7 @@ TEST(DistributionsTest, NormalQuantileMatchesScipyNdtri) {
   for (const auto& c : Dist()["normal_quantile"]) {
     const double p = c["p"];
     const double want = c["x"];
-    EXPECT_NEAR(NormalQuantile(p), want, 1e-12 * std::max(1.0, std::fabs(want)))
-        << "p=" << p;
+    EXPECT_NEAR(NormalQuantile(p), want, 1e-12 * std::max(1.0, std::fabs(want))) << "p=" << p;
   }
 }
 
@@ -30,8 +29,7 @@ TEST(DistributionsTest, NormalCdfInvertsQuantile) {
 TEST(DistributionsTest, BinomialCdfMatchesScipy) {
   for (const auto& c : Dist()["binomial_cdf"]) {
     const double want = c["cdf"];
-    EXPECT_NEAR(BinomialCdf(c["k"], c["n"], c["p"]), want, 1e-11 + 1e-9 * want)
-        << c.dump();
+    EXPECT_NEAR(BinomialCdf(c["k"], c["n"], c["p"]), want, 1e-11 + 1e-9 * want) << c.dump();
   }
   EXPECT_EQ(BinomialCdf(-1, 10, 0.5), 0.0);
   EXPECT_EQ(BinomialCdf(10, 10, 0.5), 1.0);
@@ -39,34 +37,28 @@ TEST(DistributionsTest, BinomialCdfMatchesScipy) {
 
 TEST(DistributionsTest, BinomialQuantileMatchesScipyPpf) {
   for (const auto& c : Dist()["binomial_quantile"]) {
-    EXPECT_EQ(BinomialQuantile(c["q"], c["n"], c["p"]), c["k"].get<int64_t>())
-        << c.dump();
+    EXPECT_EQ(BinomialQuantile(c["q"], c["n"], c["p"]), c["k"].get<int64_t>()) << c.dump();
   }
 }
 
 TEST(DistributionsTest, RegularizedBetaMatchesScipyBetainc) {
   for (const auto& c : Dist()["regularized_beta"]) {
     const double want = c["value"];
-    EXPECT_NEAR(RegularizedBeta(c["x"], c["a"], c["b"]), want,
-                1e-12 + 1e-9 * want)
-        << c.dump();
+    EXPECT_NEAR(RegularizedBeta(c["x"], c["a"], c["b"]), want, 1e-12 + 1e-9 * want) << c.dump();
   }
 }
 
 TEST(DistributionsTest, GammaUpperMatchesScipyGammaincc) {
   for (const auto& c : Dist()["gamma_upper"]) {
     const double want = c["value"];
-    EXPECT_NEAR(RegularizedGammaUpper(c["a"], c["x"]), want,
-                1e-13 + 1e-10 * want)
-        << c.dump();
+    EXPECT_NEAR(RegularizedGammaUpper(c["a"], c["x"]), want, 1e-13 + 1e-10 * want) << c.dump();
   }
 }
 
 TEST(DistributionsTest, ChiSquareSurvivalMatchesScipy) {
   for (const auto& c : Dist()["chi_square_sf"]) {
     const double want = c["sf"];
-    EXPECT_NEAR(ChiSquareSurvival(c["x"], c["df"]), want, 1e-13 + 1e-10 * want)
-        << c.dump();
+    EXPECT_NEAR(ChiSquareSurvival(c["x"], c["df"]), want, 1e-13 + 1e-10 * want) << c.dump();
   }
 }
 

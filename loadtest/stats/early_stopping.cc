@@ -9,8 +9,7 @@ namespace edgefleet {
 namespace loadtest {
 
 double EarlyStoppingOdds(int64_t h, int64_t t, double p, double d) {
-  return RegularizedBeta(p - d, static_cast<double>(h),
-                         static_cast<double>(t + 1));
+  return RegularizedBeta(p - d, static_cast<double>(h), static_cast<double>(t + 1));
 }
 
 int64_t MinPassingQueries(int64_t t, double p, double d, double c) {
@@ -42,8 +41,8 @@ int64_t QueriesNeededForLatencyBound(int64_t overlatency, double p, double c) {
   return MinPassingQueries(overlatency, p, 0.0, c) + overlatency;
 }
 
-EarlyStoppingEstimate EstimateWithEarlyStopping(
-    const std::vector<double>& sorted, double p, double c) {
+EarlyStoppingEstimate EstimateWithEarlyStopping(const std::vector<double>& sorted, double p,
+                                                double c) {
   EarlyStoppingEstimate out;
   const int64_t n = static_cast<int64_t>(sorted.size());
   out.queries = n;

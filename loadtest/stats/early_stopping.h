@@ -40,16 +40,16 @@ int64_t MinQueriesForEarlyStopping(double p, double c);
 int64_t QueriesNeededForLatencyBound(int64_t overlatency, double p, double c);
 
 struct EarlyStoppingEstimate {
-  bool enough = false;     // queries >= min_queries.
+  bool enough = false;  // queries >= min_queries.
   int64_t queries = 0;
   int64_t min_queries = 0;
-  int64_t discarded = 0;   // t - 1 highest values set aside.
-  double estimate = 0;     // sorted[queries - t]; NaN when !enough.
+  int64_t discarded = 0;  // t - 1 highest values set aside.
+  double estimate = 0;    // sorted[queries - t]; NaN when !enough.
 };
 
 // LoadGen's SingleStream estimate of the p-quantile of `sorted` (ascending).
-EarlyStoppingEstimate EstimateWithEarlyStopping(
-    const std::vector<double>& sorted, double p, double c);
+EarlyStoppingEstimate EstimateWithEarlyStopping(const std::vector<double>& sorted, double p,
+                                                double c);
 
 }  // namespace loadtest
 }  // namespace edgefleet

@@ -20,24 +20,19 @@ TEST(EarlyStoppingTest, LoadGenMinimumQueryCounts) {
 TEST(EarlyStoppingTest, MinPassingQueriesMatchesScipyScan) {
   const auto& ref = Reference()["early_stopping"];
   for (const auto& c : ref["min_passing"]) {
-    EXPECT_EQ(MinPassingQueries(c["t"], c["p"], 0.0, c["c"]),
-              c["h"].get<int64_t>())
-        << c.dump();
+    EXPECT_EQ(MinPassingQueries(c["t"], c["p"], 0.0, c["c"]), c["h"].get<int64_t>()) << c.dump();
   }
   for (const auto& c : ref["min_queries"]) {
-    EXPECT_EQ(MinQueriesForEarlyStopping(c["p"], c["c"]),
-              c["queries"].get<int64_t>())
-        << c.dump();
+    EXPECT_EQ(MinQueriesForEarlyStopping(c["p"], c["c"]), c["queries"].get<int64_t>()) << c.dump();
   }
 }
 
 TEST(EarlyStoppingTest, EstimateMatchesLoadGenLoop) {
   for (const auto& c : Reference()["early_stopping"]["estimates"]) {
     const auto values = c["values"].get<std::vector<double>>();
-    SCOPED_TRACE("n=" + std::to_string(values.size()) + " p=" +
-                 std::to_string(c["p"].get<double>()));
-    const EarlyStoppingEstimate e =
-        EstimateWithEarlyStopping(values, c["p"], c["c"]);
+    SCOPED_TRACE("n=" + std::to_string(values.size()) +
+                 " p=" + std::to_string(c["p"].get<double>()));
+    const EarlyStoppingEstimate e = EstimateWithEarlyStopping(values, c["p"], c["c"]);
     EXPECT_EQ(e.enough, c["enough"].get<bool>());
     if (!e.enough) {
       EXPECT_TRUE(std::isnan(e.estimate));

@@ -23,20 +23,18 @@ namespace loadtest {
 
 // Units per arm (formula above). REQUIRES: 0 < alpha < 1, 0 < power < 1,
 // unit_variance > 0, effect > -1 and != 0.
-int64_t UnitsPerArmForQuantileChange(double alpha, double power,
-                                     double unit_variance, double effect);
+int64_t UnitsPerArmForQuantileChange(double alpha, double power, double unit_variance,
+                                     double effect);
 
 // Sessions of the arm (formula above); -1 when rate >= ceiling (never).
 // REQUIRES: 0 < alpha < 1, 0 < power < 1, 0 <= rate, 0 < ceiling < 1.
-int64_t SessionsForRateBelowCeiling(double alpha, double power, double rate,
-                                    double ceiling);
+int64_t SessionsForRateBelowCeiling(double alpha, double power, double rate, double ceiling);
 
 // Per-unit variance of log(q_hat) from a confidence interval [lower, upper]
 // of the relative change b/a - 1 at `confidence` between two independent
 // arms of n units each: half-width on the log scale h = z * sqrt(2 s2 / n).
 // REQUIRES: -1 < lower < upper, n > 0, 0 < confidence < 1.
-double UnitVarianceFromInterval(double lower, double upper, double n,
-                                double confidence);
+double UnitVarianceFromInterval(double lower, double upper, double n, double confidence);
 
 // Units per arm for an interval around `estimate` (relative change) whose
 // half-width on the log scale is `half_width` at n units to decide against
@@ -44,8 +42,7 @@ double UnitVarianceFromInterval(double lower, double upper, double n,
 // log(1 + theta), assuming the estimate stays. Half-widths scale as
 // 1/sqrt(n), so n' = n (half_width / |log(1+estimate) - log(1+theta)|)^2.
 // Returns -1 when the estimate sits on the threshold (no size decides it).
-int64_t UnitsToDecide(double estimate, double half_width, int64_t n,
-                      double theta);
+int64_t UnitsToDecide(double estimate, double half_width, int64_t n, double theta);
 
 }  // namespace loadtest
 }  // namespace edgefleet

@@ -23,8 +23,7 @@ nlohmann::json SampleSizes() {
 TEST(PowerTest, QuantileSampleSizeMatchesScipyClosedForm) {
   for (const auto& r : SampleSizes()["quantile"]) {
     SCOPED_TRACE(r.dump());
-    EXPECT_EQ(UnitsPerArmForQuantileChange(r["alpha"], r["power"],
-                                           r["unit_variance"], r["effect"]),
+    EXPECT_EQ(UnitsPerArmForQuantileChange(r["alpha"], r["power"], r["unit_variance"], r["effect"]),
               r["units_per_arm"].get<int64_t>());
   }
 }
@@ -32,8 +31,7 @@ TEST(PowerTest, QuantileSampleSizeMatchesScipyClosedForm) {
 TEST(PowerTest, RateSampleSizeMatchesScipyClosedForm) {
   for (const auto& r : SampleSizes()["rate"]) {
     SCOPED_TRACE(r.dump());
-    EXPECT_EQ(SessionsForRateBelowCeiling(r["alpha"], r["power"], r["rate"],
-                                          r["ceiling"]),
+    EXPECT_EQ(SessionsForRateBelowCeiling(r["alpha"], r["power"], r["rate"], r["ceiling"]),
               r["sessions"].get<int64_t>());
   }
   EXPECT_EQ(SessionsForRateBelowCeiling(0.05, 0.8, 0.005, 0.0047), -1);
@@ -66,8 +64,7 @@ TEST(PowerTest, PlannedSizeGivesNominalPowerInSimulation) {
 TEST(PowerTest, UnitVarianceRoundTripsThroughTheInterval) {
   const double s2 = 0.2, n = 500;
   const double h = NormalQuantile(0.975) * std::sqrt(2 * s2 / n);
-  EXPECT_NEAR(UnitVarianceFromInterval(std::expm1(-h), std::expm1(h), n, 0.95),
-              s2, 1e-12);
+  EXPECT_NEAR(UnitVarianceFromInterval(std::expm1(-h), std::expm1(h), n, 0.95), s2, 1e-12);
 }
 
 TEST(PowerTest, UnitsToDecideByHand) {

@@ -9,8 +9,7 @@
 namespace edgefleet {
 namespace loadtest {
 
-RateInterval WilsonInterval(int64_t events, int64_t trials,
-                            double confidence) {
+RateInterval WilsonInterval(int64_t events, int64_t trials, double confidence) {
   assert(events >= 0 && events <= trials);
   RateInterval out;
   out.events = events;
@@ -21,8 +20,7 @@ RateInterval WilsonInterval(int64_t events, int64_t trials,
   const double z = NormalQuantile(0.5 + confidence / 2.0);
   const double z2 = z * z;
   const double center = (p + z2 / (2 * n)) / (1 + z2 / n);
-  const double half =
-      z / (1 + z2 / n) * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+  const double half = z / (1 + z2 / n) * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));
   out.rate = p;
   out.lower = std::max(0.0, center - half);
   out.upper = std::min(1.0, center + half);
@@ -32,8 +30,7 @@ RateInterval WilsonInterval(int64_t events, int64_t trials,
   return out;
 }
 
-RateDifference NewcombeDifference(const RateInterval& a,
-                                  const RateInterval& b) {
+RateDifference NewcombeDifference(const RateInterval& a, const RateInterval& b) {
   RateDifference out;
   out.diff = b.rate - a.rate;
   out.lower = out.diff - std::sqrt((b.rate - b.lower) * (b.rate - b.lower) +
@@ -55,8 +52,8 @@ const char* GuardrailStatusName(GuardrailStatus status) {
   return "unknown";
 }
 
-GuardrailStatus CheckGuardrail(const RateInterval& clearance,
-                               const RateInterval& claim, double ceiling) {
+GuardrailStatus CheckGuardrail(const RateInterval& clearance, const RateInterval& claim,
+                               double ceiling) {
   if (claim.trials == 0) return GuardrailStatus::kInconclusive;
   if (claim.lower > ceiling) return GuardrailStatus::kBreach;
   if (clearance.upper <= ceiling) return GuardrailStatus::kPass;

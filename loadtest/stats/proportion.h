@@ -44,15 +44,14 @@ struct RateDifference {
 };
 
 // Newcombe's hybrid score interval for b.rate - a.rate.
-RateDifference NewcombeDifference(const RateInterval& a,
-                                  const RateInterval& b);
+RateDifference NewcombeDifference(const RateInterval& a, const RateInterval& b);
 
 enum class GuardrailStatus { kPass, kBreach, kInconclusive };
 
 const char* GuardrailStatusName(GuardrailStatus status);
 
-GuardrailStatus CheckGuardrail(const RateInterval& clearance,
-                               const RateInterval& claim, double ceiling);
+GuardrailStatus CheckGuardrail(const RateInterval& clearance, const RateInterval& claim,
+                               double ceiling);
 
 }  // namespace loadtest
 }  // namespace edgefleet

@@ -9,8 +9,7 @@ namespace {
 
 TEST(ProportionTest, WilsonMatchesScipyBinomtest) {
   for (const auto& c : Reference()["wilson"]) {
-    const RateInterval r = WilsonInterval(c["events"], c["trials"],
-                                          c["confidence"]);
+    const RateInterval r = WilsonInterval(c["events"], c["trials"], c["confidence"]);
     EXPECT_NEAR(r.lower, c["lower"].get<double>(), 1e-12) << c.dump();
     EXPECT_NEAR(r.upper, c["upper"].get<double>(), 1e-12) << c.dump();
   }
@@ -35,8 +34,8 @@ TEST(ProportionTest, EmptyRateKnowsNothing) {
 }
 
 GuardrailStatus Check(int64_t events, int64_t trials, double ceiling) {
-  return CheckGuardrail(WilsonInterval(events, trials, 0.95),
-                        WilsonInterval(events, trials, 0.999), ceiling);
+  return CheckGuardrail(WilsonInterval(events, trials, 0.95), WilsonInterval(events, trials, 0.999),
+                        ceiling);
 }
 
 TEST(ProportionTest, GuardrailThreeWays) {

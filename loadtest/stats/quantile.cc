@@ -29,8 +29,8 @@ double NearestRank(const std::vector<double>& sorted, double p) {
   return sorted[NearestRankIndex(sorted.size(), p)];
 }
 
-QuantileInterval OrderStatisticInterval(const std::vector<double>& sorted,
-                                        double p, double confidence) {
+QuantileInterval OrderStatisticInterval(const std::vector<double>& sorted, double p,
+                                        double confidence) {
   assert(!sorted.empty());
   const int64_t n = static_cast<int64_t>(sorted.size());
   const double alpha = 1.0 - confidence;

@@ -55,8 +55,8 @@ struct QuantileInterval {
 
 // Nearest-rank estimate with its equal-tailed order-statistic interval.
 // REQUIRES: `sorted` ascending and non-empty, 0 < p < 1, 0 < confidence < 1.
-QuantileInterval OrderStatisticInterval(const std::vector<double>& sorted,
-                                        double p, double confidence);
+QuantileInterval OrderStatisticInterval(const std::vector<double>& sorted, double p,
+                                        double confidence);
 
 }  // namespace loadtest
 }  // namespace edgefleet

@@ -26,8 +26,7 @@ TEST(QuantileTest, NearestRankIsCeilOfPTimesN) {
 
 TEST(QuantileTest, EstimatesMatchNumpyInvertedCdf) {
   for (const auto& sample : Reference()["quantile_intervals"]) {
-    const std::vector<double> values =
-        sample["values"].get<std::vector<double>>();
+    const std::vector<double> values = sample["values"].get<std::vector<double>>();
     for (const auto& c : sample["cases"]) {
       EXPECT_EQ(NearestRank(values, c["p"]), c["estimate"].get<double>())
           << "n=" << values.size() << " p=" << c["p"];
@@ -37,12 +36,10 @@ TEST(QuantileTest, EstimatesMatchNumpyInvertedCdf) {
 
 TEST(QuantileTest, OrderStatisticIntervalsMatchScipyBinomial) {
   for (const auto& sample : Reference()["quantile_intervals"]) {
-    const std::vector<double> values =
-        sample["values"].get<std::vector<double>>();
+    const std::vector<double> values = sample["values"].get<std::vector<double>>();
     for (const auto& c : sample["cases"]) {
       SCOPED_TRACE("n=" + std::to_string(values.size()) + " " + c.dump());
-      const QuantileInterval ci =
-          OrderStatisticInterval(values, c["p"], c["confidence"]);
+      const QuantileInterval ci = OrderStatisticInterval(values, c["p"], c["confidence"]);
       EXPECT_EQ(ci.lower_rank, c["lower_rank"].get<size_t>());
       EXPECT_EQ(ci.upper_rank, c["upper_rank"].get<size_t>());
       EXPECT_EQ(ci.lower, NumberOr(c["lower"], -kInf));

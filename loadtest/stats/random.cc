@@ -51,9 +51,7 @@ uint64_t Xoshiro256::Next() {
   return result;
 }
 
-double Xoshiro256::NextDouble() {
-  return static_cast<double>(Next() >> 11) * 0x1.0p-53;
-}
+double Xoshiro256::NextDouble() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
 
 double Xoshiro256::NextNormal() {
   // 1 - U keeps the logarithm's argument in (0, 1].
@@ -78,8 +76,7 @@ PoissonOneSampler::PoissonOneSampler() {
   }
 }
 
-void PoissonOneSampler::Fill(Xoshiro256& rng, uint8_t* weights,
-                             size_t n) const {
+void PoissonOneSampler::Fill(Xoshiro256& rng, uint8_t* weights, size_t n) const {
   size_t i = 0;
   while (i + 4 <= n) {
     const uint64_t bits = rng.Next();

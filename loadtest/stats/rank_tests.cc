@@ -22,8 +22,7 @@ Ranks AverageRanks(const std::vector<double>& v) {
   const size_t n = v.size();
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](size_t i, size_t j) { return v[i] < v[j]; });
+  std::sort(order.begin(), order.end(), [&](size_t i, size_t j) { return v[i] < v[j]; });
   Ranks out;
   out.rank.resize(n);
   for (size_t i = 0; i < n;) {
@@ -84,8 +83,7 @@ double SumRange(const std::vector<double>& pmf, long lo, long hi) {
 
 }  // namespace
 
-RankTestResult WilcoxonSignedRank(const std::vector<double>& differences,
-                                  RankTestMethod method) {
+RankTestResult WilcoxonSignedRank(const std::vector<double>& differences, RankTestMethod method) {
   std::vector<double> d;
   for (double x : differences) {
     if (x != 0) d.push_back(x);
@@ -109,23 +107,21 @@ RankTestResult WilcoxonSignedRank(const std::vector<double>& differences,
   out.effect = (r_plus - r_minus) / (r_plus + r_minus);
   const double n = static_cast<double>(d.size());
   if (method == RankTestMethod::kAuto) {
-    method = (!ranks.has_ties && !had_zeros && d.size() <= 50)
-                 ? RankTestMethod::kExact
-                 : RankTestMethod::kNormal;
+    method = (!ranks.has_ties && !had_zeros && d.size() <= 50) ? RankTestMethod::kExact
+                                                               : RankTestMethod::kNormal;
   }
   out.method = method;
   if (method == RankTestMethod::kExact) {
     const std::vector<double> pmf = SignedRankDistribution(d.size());
     const double cdf = SumRange(pmf, 0, static_cast<long>(std::ceil(r_plus)));
-    const double sf = SumRange(pmf, static_cast<long>(std::floor(r_plus)),
-                               static_cast<long>(pmf.size()) - 1);
+    const double sf =
+        SumRange(pmf, static_cast<long>(std::floor(r_plus)), static_cast<long>(pmf.size()) - 1);
     out.z = std::numeric_limits<double>::quiet_NaN();
     out.p_value = std::min(1.0, 2.0 * std::min(cdf, sf));
     return out;
   }
   const double mean = n * (n + 1) / 4;
-  const double se =
-      std::sqrt((n * (n + 1) * (2 * n + 1) - ranks.tie_term / 2) / 24);
+  const double se = std::sqrt((n * (n + 1) * (2 * n + 1) - ranks.tie_term / 2) / 24);
   double z = (r_plus - mean) / se;
   if (z != 0) z -= std::copysign(0.5 / se, z);
   out.z = z;
@@ -133,8 +129,7 @@ RankTestResult WilcoxonSignedRank(const std::vector<double>& differences,
   return out;
 }
 
-RankTestResult MannWhitneyU(const std::vector<double>& x,
-                            const std::vector<double>& y,
+RankTestResult MannWhitneyU(const std::vector<double>& x, const std::vector<double>& y,
                             RankTestMethod method) {
   assert(!x.empty() && !y.empty());
   std::vector<double> all(x);
@@ -153,22 +148,19 @@ RankTestResult MannWhitneyU(const std::vector<double>& x,
   out.n = x.size() + y.size();
   out.effect = u1 / (n1 * n2);
   if (method == RankTestMethod::kAuto) {
-    method = (!ranks.has_ties && std::min(x.size(), y.size()) <= 8)
-                 ? RankTestMethod::kExact
-                 : RankTestMethod::kNormal;
+    method = (!ranks.has_ties && std::min(x.size(), y.size()) <= 8) ? RankTestMethod::kExact
+                                                                    : RankTestMethod::kNormal;
   }
   out.method = method;
   if (method == RankTestMethod::kExact) {
     const std::vector<double> pmf = MannWhitneyDistribution(x.size(), y.size());
-    const double sf = SumRange(pmf, static_cast<long>(u),
-                               static_cast<long>(pmf.size()) - 1);
+    const double sf = SumRange(pmf, static_cast<long>(u), static_cast<long>(pmf.size()) - 1);
     out.z = std::numeric_limits<double>::quiet_NaN();
     out.p_value = std::min(1.0, 2.0 * sf);
     return out;
   }
   const double n = n1 + n2;
-  const double sigma = std::sqrt(n1 * n2 / 12 *
-                                 ((n + 1) - ranks.tie_term / (n * (n - 1))));
+  const double sigma = std::sqrt(n1 * n2 / 12 * ((n + 1) - ranks.tie_term / (n * (n - 1))));
   const double z = (u - n1 * n2 / 2 - 0.5) / sigma;
   out.z = z;
   out.p_value = std::min(1.0, 2.0 * NormalSurvival(z));

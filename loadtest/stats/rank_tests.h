@@ -34,7 +34,7 @@ struct RankTestResult {
   double rank_sum = 0;
   // Continuity-corrected z of the normal approximation (NaN when exact).
   double z = 0;
-  double p_value = 1;  // Two-sided.
+  double p_value = 1;                               // Two-sided.
   RankTestMethod method = RankTestMethod::kNormal;  // kExact or kNormal.
   size_t n = 0;  // Wilcoxon: non-zero differences. Mann–Whitney: n_x + n_y.
   // Effect size. Wilcoxon: matched-pairs rank-biserial (W+ - W-)/(W+ + W-),
@@ -50,8 +50,7 @@ RankTestResult WilcoxonSignedRank(const std::vector<double>& differences,
                                   RankTestMethod method = RankTestMethod::kAuto);
 
 // Mann–Whitney U test of x against y. REQUIRES: both non-empty.
-RankTestResult MannWhitneyU(const std::vector<double>& x,
-                            const std::vector<double>& y,
+RankTestResult MannWhitneyU(const std::vector<double>& x, const std::vector<double>& y,
                             RankTestMethod method = RankTestMethod::kAuto);
 
 }  // namespace loadtest

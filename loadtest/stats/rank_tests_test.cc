@@ -10,16 +10,14 @@ namespace loadtest {
 namespace {
 
 RankTestMethod MethodOf(const nlohmann::json& c) {
-  return c["method"] == "exact" ? RankTestMethod::kExact
-                                : RankTestMethod::kNormal;
+  return c["method"] == "exact" ? RankTestMethod::kExact : RankTestMethod::kNormal;
 }
 
 TEST(RankTestsTest, WilcoxonMatchesScipy) {
   ASSERT_GE(Reference()["wilcoxon"].size(), 8u);
   for (const auto& c : Reference()["wilcoxon"]) {
     const auto d = c["d"].get<std::vector<double>>();
-    SCOPED_TRACE("n=" + std::to_string(d.size()) + " " +
-                 c["method"].get<std::string>());
+    SCOPED_TRACE("n=" + std::to_string(d.size()) + " " + c["method"].get<std::string>());
     const RankTestResult r = WilcoxonSignedRank(d, MethodOf(c));
     EXPECT_DOUBLE_EQ(r.statistic, c["statistic"].get<double>());
     const double p = c["p_value"];
@@ -35,8 +33,7 @@ TEST(RankTestsTest, MannWhitneyMatchesScipy) {
   for (const auto& c : Reference()["mann_whitney"]) {
     const auto x = c["x"].get<std::vector<double>>();
     const auto y = c["y"].get<std::vector<double>>();
-    SCOPED_TRACE("n=" + std::to_string(x.size()) + "+" +
-                 std::to_string(y.size()) + " " +
+    SCOPED_TRACE("n=" + std::to_string(x.size()) + "+" + std::to_string(y.size()) + " " +
                  c["method"].get<std::string>());
     const RankTestResult r = MannWhitneyU(x, y, MethodOf(c));
     EXPECT_DOUBLE_EQ(r.statistic, c["statistic"].get<double>());

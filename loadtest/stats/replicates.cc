@@ -12,8 +12,7 @@
 namespace edgefleet {
 namespace loadtest {
 
-Replicates RunReplicates(const BootstrapOptions& options, size_t units_a,
-                         size_t units_b, size_t q,
+Replicates RunReplicates(const BootstrapOptions& options, size_t units_a, size_t units_b, size_t q,
                          const ReplicateQuantilesFn& quantiles) {
   const int reps = options.replicates;
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -49,11 +48,8 @@ Replicates RunReplicates(const BootstrapOptions& options, size_t units_a,
   return out;
 }
 
-std::pair<double, double> PercentileInterval(std::vector<double>& v,
-                                             double confidence) {
-  v.erase(std::remove_if(v.begin(), v.end(),
-                         [](double x) { return !std::isfinite(x); }),
-          v.end());
+std::pair<double, double> PercentileInterval(std::vector<double>& v, double confidence) {
+  v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }), v.end());
   if (v.empty()) {
     constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
     return {kNaN, kNaN};
@@ -63,9 +59,8 @@ std::pair<double, double> PercentileInterval(std::vector<double>& v,
   return {NearestRank(v, alpha / 2.0), NearestRank(v, 1.0 - alpha / 2.0)};
 }
 
-void SummarizeReplicates(const Replicates& r, size_t j, double confidence,
-                         QuantileComparison* c, std::pair<double, double>* a,
-                         std::pair<double, double>* b) {
+void SummarizeReplicates(const Replicates& r, size_t j, double confidence, QuantileComparison* c,
+                         std::pair<double, double>* a, std::pair<double, double>* b) {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> diffs, rels, as, bs;
   const size_t reps = r.q == 0 ? 0 : r.a.size() / r.q;

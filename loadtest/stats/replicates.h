@@ -35,28 +35,24 @@ struct Replicates {
 // Writes the replicate's q quantiles of A to qa and of B to qb from the
 // unit weights wa, wb; false drops the replicate. `scratch` is the calling
 // thread's own.
-using ReplicateQuantilesFn =
-    std::function<bool(const uint8_t* wa, const uint8_t* wb, double* qa,
-                       double* qb, std::vector<double>* scratch)>;
+using ReplicateQuantilesFn = std::function<bool(const uint8_t* wa, const uint8_t* wb, double* qa,
+                                                double* qb, std::vector<double>* scratch)>;
 
 // Runs options.replicates replicates over units_a and units_b units
 // (options.paired: units_b is ignored, B shares A's weights).
-Replicates RunReplicates(const BootstrapOptions& options, size_t units_a,
-                         size_t units_b, size_t q,
+Replicates RunReplicates(const BootstrapOptions& options, size_t units_a, size_t units_b, size_t q,
                          const ReplicateQuantilesFn& quantiles);
 
 // Percentile interval of the finite entries of `v` (sorted in place);
 // NaNs when there are none.
-std::pair<double, double> PercentileInterval(std::vector<double>& v,
-                                             double confidence);
+std::pair<double, double> PercentileInterval(std::vector<double>& v, double confidence);
 
 // Fills c's diff and relative intervals and replicate count from quantile
 // j's replicates (c.a, c.b and the estimates stay as the caller set them);
 // the percentile intervals of A's and B's quantile go to *a and *b when
 // not null.
-void SummarizeReplicates(const Replicates& r, size_t j, double confidence,
-                         QuantileComparison* c, std::pair<double, double>* a,
-                         std::pair<double, double>* b);
+void SummarizeReplicates(const Replicates& r, size_t j, double confidence, QuantileComparison* c,
+                         std::pair<double, double>* a, std::pair<double, double>* b);
 
 }  // namespace loadtest
 }  // namespace edgefleet

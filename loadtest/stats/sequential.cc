@@ -32,8 +32,7 @@ class Recursion {
     const double sd = std::sqrt(t_[k_] - t_[k_ - 1]);
     double p = 0;
     for (size_t i = 0; i < s_.size(); ++i) {
-      p += g_[i] * (NormalSurvival((b - s_[i]) / sd) +
-                    NormalSurvival((b + s_[i]) / sd));
+      p += g_[i] * (NormalSurvival((b - s_[i]) / sd) + NormalSurvival((b + s_[i]) / sd));
     }
     return p;
   }
@@ -57,8 +56,7 @@ class Recursion {
       const double old_h = s_.size() > 1 ? s_[1] - s_[0] : 1;
       for (int j = 0; j < n; ++j) {
         const double lo = s[j] - kTail * sd, hi = s[j] + kTail * sd;
-        size_t i = lo <= s_.front() ? 0
-                                    : static_cast<size_t>((lo - s_.front()) / old_h);
+        size_t i = lo <= s_.front() ? 0 : static_cast<size_t>((lo - s_.front()) / old_h);
         double f = 0;
         for (; i < s_.size() && s_[i] <= hi; ++i) {
           f += g_[i] * std::exp(-0.5 * Square((s[j] - s_[i]) / sd));
@@ -165,8 +163,8 @@ std::vector<double> SpendingBoundary(Spending spending, double alpha,
   return bounds;
 }
 
-double LookConfidence(Spending spending, double confidence,
-                      const std::vector<double>& fractions, int look) {
+double LookConfidence(Spending spending, double confidence, const std::vector<double>& fractions,
+                      int look) {
   assert(look >= 1 && look <= static_cast<int>(fractions.size()));
   const std::vector<double> prefix(fractions.begin(), fractions.begin() + look);
   // The boundary of look k depends only on the looks up to k.

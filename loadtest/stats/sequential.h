@@ -62,8 +62,8 @@ std::vector<double> SpendingBoundary(Spending spending, double alpha,
 // confidence `confidence`: 2 Phi(c_look) - 1. With one look (fractions {1})
 // it is `confidence` itself.
 // REQUIRES: as SpendingBoundary, 1 <= look <= fractions.size().
-double LookConfidence(Spending spending, double confidence,
-                      const std::vector<double>& fractions, int look);
+double LookConfidence(Spending spending, double confidence, const std::vector<double>& fractions,
+                      int look);
 
 // Group 0..looks-1 of a device: which look first includes it. Derived from
 // the assignment hash of (seed, device), so groups are random samples of

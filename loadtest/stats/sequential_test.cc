@@ -30,8 +30,8 @@ struct Monitoring {
   double rejected = 0;
   double mean_stop = 0;
 };
-Monitoring Monitor(int runs, int per_look_n, const std::vector<double>& bounds,
-                   double effect, uint64_t seed) {
+Monitoring Monitor(int runs, int per_look_n, const std::vector<double>& bounds, double effect,
+                   uint64_t seed) {
   const int looks = static_cast<int>(bounds.size());
   int rejected = 0;
   double stops = 0;
@@ -58,8 +58,7 @@ Monitoring Monitor(int runs, int per_look_n, const std::vector<double>& bounds,
 }
 
 TEST(SequentialTest, NaivePeekingInflatesTheFalsePositiveRate) {
-  const Monitoring naive =
-      Monitor(4000, 40, std::vector<double>(5, NormalQuantile(0.975)), 0, 1);
+  const Monitoring naive = Monitor(4000, 40, std::vector<double>(5, NormalQuantile(0.975)), 0, 1);
   EXPECT_GT(naive.rejected, 0.10);  // ~14 % at five looks.
 }
 
@@ -79,14 +78,12 @@ TEST(SequentialTest, ExitProbabilitiesGiveThePublishedClassicBoundaries) {
         const double mid = 0.5 * (lo + hi);
         std::vector<double> bounds;
         for (int k = 1; k <= looks; ++k) {
-          bounds.push_back(obf ? mid * std::sqrt(static_cast<double>(looks) / k)
-                               : mid);
+          bounds.push_back(obf ? mid * std::sqrt(static_cast<double>(looks) / k) : mid);
         }
         const std::vector<double> exits = ExitProbabilities(t, bounds);
         (std::accumulate(exits.begin(), exits.end(), 0.0) > 0.05 ? lo : hi) = mid;
       }
-      EXPECT_NEAR(0.5 * (lo + hi),
-                  obf ? obrien_fleming[looks - 2] : pocock[looks - 2], 0.0015);
+      EXPECT_NEAR(0.5 * (lo + hi), obf ? obrien_fleming[looks - 2] : pocock[looks - 2], 0.0015);
     }
   }
 }
@@ -103,16 +100,14 @@ TEST(SequentialTest, SpendingBoundaryMatchesScipy) {
     const auto expected = c["bounds"].get<std::vector<double>>();
     const double alpha = c["alpha"].get<double>();
     SCOPED_TRACE(c.dump());
-    const std::vector<double> bounds =
-        SpendingBoundary(spending, alpha, fractions);
+    const std::vector<double> bounds = SpendingBoundary(spending, alpha, fractions);
     ASSERT_EQ(bounds.size(), expected.size());
     for (size_t k = 0; k < bounds.size(); ++k) {
       EXPECT_NEAR(bounds[k], expected[k], 2e-3) << "look " << k + 1;
     }
     // The error spent at the last look is all of alpha.
     const std::vector<double> exits = ExitProbabilities(fractions, bounds);
-    EXPECT_NEAR(std::accumulate(exits.begin(), exits.end(), 0.0), alpha,
-                1e-6 + 1e-4 * alpha);
+    EXPECT_NEAR(std::accumulate(exits.begin(), exits.end(), 0.0), alpha, 1e-6 + 1e-4 * alpha);
   }
 }
 
@@ -121,10 +116,8 @@ TEST(SequentialTest, SpendingHoldsTheRateUnderMonitoring) {
   // normal increments, so the rate must be within 3 SD of 5 % both ways.
   for (Spending spending : {Spending::kObrienFleming, Spending::kPocock}) {
     for (int looks : {5, 20}) {
-      SCOPED_TRACE(std::string(SpendingName(spending)) + " " +
-                   std::to_string(looks));
-      const std::vector<double> bounds =
-          SpendingBoundary(spending, 0.05, EqualFractions(looks));
+      SCOPED_TRACE(std::string(SpendingName(spending)) + " " + std::to_string(looks));
+      const std::vector<double> bounds = SpendingBoundary(spending, 0.05, EqualFractions(looks));
       const Monitoring m = Monitor(20000, 200 / looks, bounds, 0, 2);
       EXPECT_NEAR(m.rejected, 0.05, 3 * std::sqrt(0.05 * 0.95 / 20000));
     }
@@ -135,10 +128,9 @@ TEST(SequentialTest, RealEffectStopsEarly) {
   // A clear effect (0.5 SD, 200 observations per arm in 5 looks) is found,
   // earlier with Pocock's spending than with O'Brien-Fleming's.
   const std::vector<double> t = EqualFractions(5);
-  const Monitoring pocock =
-      Monitor(1000, 40, SpendingBoundary(Spending::kPocock, 0.05, t), 0.5, 3);
-  const Monitoring obf = Monitor(
-      1000, 40, SpendingBoundary(Spending::kObrienFleming, 0.05, t), 0.5, 3);
+  const Monitoring pocock = Monitor(1000, 40, SpendingBoundary(Spending::kPocock, 0.05, t), 0.5, 3);
+  const Monitoring obf =
+      Monitor(1000, 40, SpendingBoundary(Spending::kObrienFleming, 0.05, t), 0.5, 3);
   EXPECT_GT(pocock.rejected, 0.95);
   EXPECT_GT(obf.rejected, 0.95);
   EXPECT_LT(pocock.mean_stop, 2.5);
@@ -154,8 +146,7 @@ TEST(SequentialTest, LookConfidence) {
   const std::vector<double> t = EqualFractions(3);
   // c_1 = z_0.975 sqrt(3) = 3.395: alpha(1/3) = 2 - 2 Phi(c_1) is all spent.
   EXPECT_NEAR(LookConfidence(Spending::kObrienFleming, 0.95, t, 1),
-              1 - 2 * NormalSurvival(NormalQuantile(0.975) * std::sqrt(3.0)),
-              1e-9);
+              1 - 2 * NormalSurvival(NormalQuantile(0.975) * std::sqrt(3.0)), 1e-9);
   const double last = LookConfidence(Spending::kObrienFleming, 0.95, t, 3);
   EXPECT_GT(last, 0.95);
   EXPECT_LT(last, 0.96);

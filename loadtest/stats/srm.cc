@@ -10,15 +10,12 @@ namespace edgefleet {
 namespace loadtest {
 
 SampleRatioResult SampleRatioCheck(const std::vector<int64_t>& observed,
-                                   const std::vector<double>& expected_shares,
-                                   double alarm_p) {
+                                   const std::vector<double>& expected_shares, double alarm_p) {
   assert(observed.size() == expected_shares.size());
   SampleRatioResult out;
   const double total =
-      static_cast<double>(std::accumulate(observed.begin(), observed.end(),
-                                          int64_t{0}));
-  const double share_sum =
-      std::accumulate(expected_shares.begin(), expected_shares.end(), 0.0);
+      static_cast<double>(std::accumulate(observed.begin(), observed.end(), int64_t{0}));
+  const double share_sum = std::accumulate(expected_shares.begin(), expected_shares.end(), 0.0);
   if (observed.size() < 2 || total == 0) return out;
   for (size_t i = 0; i < observed.size(); ++i) {
     assert(expected_shares[i] > 0);

@@ -9,9 +9,8 @@ namespace {
 
 TEST(SrmTest, MatchesScipyChisquare) {
   for (const auto& c : Reference()["srm"]) {
-    const SampleRatioResult r =
-        SampleRatioCheck(c["observed"].get<std::vector<int64_t>>(),
-                         c["shares"].get<std::vector<double>>());
+    const SampleRatioResult r = SampleRatioCheck(c["observed"].get<std::vector<int64_t>>(),
+                                                 c["shares"].get<std::vector<double>>());
     EXPECT_NEAR(r.chi_square, c["chi_square"].get<double>(), 1e-9) << c.dump();
     const double p = c["p_value"];
     EXPECT_NEAR(r.p_value, p, 1e-14 + 1e-9 * p) << c.dump();

@@ -58,10 +58,9 @@ MergedArm Merge(const std::vector<const ClusteredSample*>& samples,
 // for all ones) and stratum shares `shares`; false when a stratum has no
 // weight. Quantiles below the median walk up from the smallest value, the
 // rest down from the largest.
-bool MixtureQuantiles(const MergedArm& m, const uint8_t* w,
-                      const std::vector<double>& shares,
-                      const std::vector<double>& ps, double bandwidth,
-                      double* out, std::vector<double>* unit_mass) {
+bool MixtureQuantiles(const MergedArm& m, const uint8_t* w, const std::vector<double>& shares,
+                      const std::vector<double>& ps, double bandwidth, double* out,
+                      std::vector<double>* unit_mass) {
   std::vector<double> totals(m.strata, 0.0);
   for (size_t u = 0; u < m.counts.size(); ++u) {
     totals[m.stratum[u]] += (w ? w[u] : 1.0) * m.counts[u];
@@ -71,8 +70,7 @@ bool MixtureQuantiles(const MergedArm& m, const uint8_t* w,
   }
   unit_mass->resize(m.counts.size());
   for (size_t u = 0; u < m.counts.size(); ++u) {
-    (*unit_mass)[u] = shares[m.stratum[u]] * (w ? w[u] : 1.0) /
-                      totals[m.stratum[u]];
+    (*unit_mass)[u] = shares[m.stratum[u]] * (w ? w[u] : 1.0) / totals[m.stratum[u]];
   }
   const std::vector<double>& mass = *unit_mass;
   const size_t n = m.values.size();
@@ -144,8 +142,7 @@ double FleetQuantileBandwidth(double p, double bandwidth) {
 }
 
 double MixtureQuantile(const std::vector<const ClusteredSample*>& samples,
-                       const std::vector<double>& weights, double p,
-                       double bandwidth) {
+                       const std::vector<double>& weights, double p, double bandwidth) {
   assert(!samples.empty() && samples.size() == weights.size());
   std::vector<uint32_t> units;
   for (const ClusteredSample* s : samples) {
@@ -160,9 +157,10 @@ double MixtureQuantile(const std::vector<const ClusteredSample*>& samples,
   return q;
 }
 
-std::vector<StratifiedComparison> CompareStratifiedQuantiles(
-    const std::vector<Stratum>& strata, const std::vector<double>& quantiles,
-    const BootstrapOptions& options, double bandwidth) {
+std::vector<StratifiedComparison> CompareStratifiedQuantiles(const std::vector<Stratum>& strata,
+                                                             const std::vector<double>& quantiles,
+                                                             const BootstrapOptions& options,
+                                                             double bandwidth) {
   assert(!strata.empty());
   std::vector<const ClusteredSample*> sa, sb;
   std::vector<uint32_t> ua, ub;
@@ -189,8 +187,7 @@ std::vector<StratifiedComparison> CompareStratifiedQuantiles(
 
   const Replicates reps = RunReplicates(
       options, ma.counts.size(), mb.counts.size(), q,
-      [&](const uint8_t* wa, const uint8_t* wb, double* qa, double* qb,
-          std::vector<double>* mass) {
+      [&](const uint8_t* wa, const uint8_t* wb, double* qa, double* qb, std::vector<double>* mass) {
         return MixtureQuantiles(ma, wa, shares, ps, bandwidth, qa, mass) &&
                MixtureQuantiles(mb, wb, shares, ps, bandwidth, qb, mass);
       });

@@ -64,13 +64,12 @@ double FleetQuantileBandwidth(double p, double bandwidth);
 // REQUIRES: non-empty samples, weights > 0, same sizes, 0 < p < 1,
 // bandwidth >= 0.
 double MixtureQuantile(const std::vector<const ClusteredSample*>& samples,
-                       const std::vector<double>& weights, double p,
-                       double bandwidth);
+                       const std::vector<double>& weights, double p, double bandwidth);
 
 // Per-arm bootstrap percentile interval of the (smoothed) mixture quantile,
 // next to the comparison of the arms.
 struct StratifiedComparison {
-  QuantileComparison diff;  // a, b: mixture quantiles; intervals as bootstrap.h
+  QuantileComparison diff;          // a, b: mixture quantiles; intervals as bootstrap.h
   double a_lower = 0, a_upper = 0;  // Percentile interval of A's quantile.
   double b_lower = 0, b_upper = 0;
 };
@@ -79,9 +78,10 @@ struct StratifiedComparison {
 // (ascending in the output). options.paired requires units_a == units_b in
 // each stratum.
 // REQUIRES: strata non-empty and valid as above; 0 < each p < 1.
-std::vector<StratifiedComparison> CompareStratifiedQuantiles(
-    const std::vector<Stratum>& strata, const std::vector<double>& quantiles,
-    const BootstrapOptions& options, double bandwidth);
+std::vector<StratifiedComparison> CompareStratifiedQuantiles(const std::vector<Stratum>& strata,
+                                                             const std::vector<double>& quantiles,
+                                                             const BootstrapOptions& options,
+                                                             double bandwidth);
 
 }  // namespace loadtest
 }  // namespace edgefleet

@@ -25,9 +25,8 @@ ClusteredSample FromJson(const nlohmann::json& stratum) {
   ClusteredSample s;
   const auto& values = stratum["values"];
   for (size_t i = 0; i < values.size(); ++i) {
-    const uint32_t unit = stratum.contains("units")
-                              ? stratum["units"][i].get<uint32_t>()
-                              : static_cast<uint32_t>(i);
+    const uint32_t unit =
+        stratum.contains("units") ? stratum["units"][i].get<uint32_t>() : static_cast<uint32_t>(i);
     s.Add(values[i].get<double>(), unit);
   }
   s.Sort();
@@ -42,14 +41,12 @@ TEST(StratifiedTest, MixtureQuantileMatchesNumpyMixtureCdf) {
     for (const auto& s : samples) ptrs.push_back(&s);
     const std::vector<double> weights = c["weights"];
     for (const auto& row : c["quantiles"]) {
-      SCOPED_TRACE("strata " + std::to_string(samples.size()) + " p " +
-                   row["p"].dump());
+      SCOPED_TRACE("strata " + std::to_string(samples.size()) + " p " + row["p"].dump());
       const double p = row["p"];
-      EXPECT_EQ(MixtureQuantile(ptrs, weights, p, 0),
-                row["quantile"].get<double>());
+      EXPECT_EQ(MixtureQuantile(ptrs, weights, p, 0), row["quantile"].get<double>());
       const double smoothed = row["smoothed"];
-      EXPECT_NEAR(MixtureQuantile(ptrs, weights, p, kFleetQuantileBandwidth),
-                  smoothed, 1e-9 * smoothed);
+      EXPECT_NEAR(MixtureQuantile(ptrs, weights, p, kFleetQuantileBandwidth), smoothed,
+                  1e-9 * smoothed);
     }
   }
 }
@@ -89,8 +86,8 @@ TEST(StratifiedTest, PopulationMixtureQuantileAndBootstrapSpread) {
   options.paired = false;
   options.seed = 5;
   options.threads = 2;
-  const auto got = CompareStratifiedQuantiles(strata, {0.5, 0.9, 0.99}, options,
-                                              kFleetQuantileBandwidth);
+  const auto got =
+      CompareStratifiedQuantiles(strata, {0.5, 0.9, 0.99}, options, kFleetQuantileBandwidth);
   ASSERT_EQ(got.size(), 3u);
   for (size_t j = 0; j < 3; ++j) {
     const auto& row = c["quantiles"][j];
@@ -119,8 +116,8 @@ TEST(StratifiedTest, PopulationMixtureQuantileAndBootstrapSpread) {
 TEST(StratifiedTest, ClassImbalanceMovesPooledButNotStratifiedEstimate) {
   Xoshiro256 rng(11);
   ClusteredSample slow_a, slow_b, fast_a, fast_b, pooled_a, pooled_b;
-  auto fill = [&](ClusteredSample* s, ClusteredSample* pooled, int units,
-                  double median, uint32_t pooled_offset) {
+  auto fill = [&](ClusteredSample* s, ClusteredSample* pooled, int units, double median,
+                  uint32_t pooled_offset) {
     for (int u = 0; u < units; ++u) {
       const double device = std::exp(0.2 * rng.NextNormal());
       for (int k = 0; k < 10; ++k) {
@@ -141,12 +138,11 @@ TEST(StratifiedTest, ClassImbalanceMovesPooledButNotStratifiedEstimate) {
   options.replicates = 500;
   options.paired = false;
   options.seed = 3;
-  const auto pooled =
-      CompareQuantiles(pooled_a, 300, pooled_b, 300, {0.5}, options);
+  const auto pooled = CompareQuantiles(pooled_a, 300, pooled_b, 300, {0.5}, options);
   EXPECT_LT(pooled[0].rel, -0.5);  // B "3x faster" at the pooled median.
   const auto stratified = CompareStratifiedQuantiles(
-      {{&slow_a, 180, &slow_b, 120, 0.5}, {&fast_a, 120, &fast_b, 180, 0.5}},
-      {0.5, 0.9}, options, kFleetQuantileBandwidth);
+      {{&slow_a, 180, &slow_b, 120, 0.5}, {&fast_a, 120, &fast_b, 180, 0.5}}, {0.5, 0.9}, options,
+      kFleetQuantileBandwidth);
   for (const auto& s : stratified) {
     EXPECT_LT(std::fabs(s.diff.rel), 0.1) << "p " << s.diff.p;
     EXPECT_LE(s.diff.rel_lower, 0) << "p " << s.diff.p;
@@ -187,8 +183,8 @@ TEST(StratifiedTest, HashedAACoverageIsNominal) {
     options.replicates = 400;
     options.paired = false;
     options.seed = MixSeed(5, run);
-    const auto got = CompareStratifiedQuantiles(strata, {0.5, 0.9}, options,
-                                                kFleetQuantileBandwidth);
+    const auto got =
+        CompareStratifiedQuantiles(strata, {0.5, 0.9}, options, kFleetQuantileBandwidth);
     covered_p50 += got[0].diff.rel_lower <= 0 && got[0].diff.rel_upper >= 0;
     covered_p90 += got[1].diff.rel_lower <= 0 && got[1].diff.rel_upper >= 0;
   }

@@ -25,8 +25,7 @@ int Severity(Verdict v) {
 
 // One comparison: [clear_*] at the report's confidence, [claim_*] at the
 // Bonferroni confidence, both bounding B's change against A.
-Verdict DecideOne(double clear_upper, double claim_lower, double claim_upper,
-                  double margin) {
+Verdict DecideOne(double clear_upper, double claim_lower, double claim_upper, double margin) {
   if (claim_lower > margin) return Verdict::kRegression;
   if (!(clear_upper <= margin)) return Verdict::kInconclusive;
   if (claim_upper < -margin) return Verdict::kImprovement;
@@ -49,36 +48,29 @@ const char* VerdictName(Verdict verdict) {
   return "unknown";
 }
 
-Verdict WorseVerdict(Verdict a, Verdict b) {
-  return Severity(a) >= Severity(b) ? a : b;
-}
+Verdict WorseVerdict(Verdict a, Verdict b) { return Severity(a) >= Severity(b) ? a : b; }
 
 double BonferroniConfidence(double confidence, int comparisons) {
   assert(comparisons >= 1);
   return 1.0 - (1.0 - confidence) / comparisons;
 }
 
-std::pair<double, double> RescaleInterval(double estimate, double lower,
-                                          double upper, double from,
+std::pair<double, double> RescaleInterval(double estimate, double lower, double upper, double from,
                                           double to) {
-  const double factor = NormalQuantile(0.5 + to / 2.0) /
-                        NormalQuantile(0.5 + from / 2.0);
-  return {estimate - factor * (estimate - lower),
-          estimate + factor * (upper - estimate)};
+  const double factor = NormalQuantile(0.5 + to / 2.0) / NormalQuantile(0.5 + from / 2.0);
+  return {estimate - factor * (estimate - lower), estimate + factor * (upper - estimate)};
 }
 
-Verdict DecideQuantileVerdict(const std::vector<QuantileEvidence>& evidence,
-                              double min_effect) {
+Verdict DecideQuantileVerdict(const std::vector<QuantileEvidence>& evidence, double min_effect) {
   Verdict verdict = Verdict::kNeutral;
   bool improved = false;
   for (const QuantileEvidence& e : evidence) {
-    if (!e.enough_samples || std::isnan(e.claim_lower) ||
-        std::isnan(e.claim_upper) || std::isnan(e.clear_upper)) {
+    if (!e.enough_samples || std::isnan(e.claim_lower) || std::isnan(e.claim_upper) ||
+        std::isnan(e.clear_upper)) {
       verdict = WorseVerdict(verdict, Verdict::kInconclusive);
       continue;
     }
-    const Verdict v =
-        DecideOne(e.clear_upper, e.claim_lower, e.claim_upper, min_effect);
+    const Verdict v = DecideOne(e.clear_upper, e.claim_lower, e.claim_upper, min_effect);
     if (v == Verdict::kImprovement) {
       improved = true;
     } else {
@@ -89,8 +81,8 @@ Verdict DecideQuantileVerdict(const std::vector<QuantileEvidence>& evidence,
   return verdict;
 }
 
-Verdict DecideRateVerdict(const RateDifference& clearance,
-                          const RateDifference& claim, double margin) {
+Verdict DecideRateVerdict(const RateDifference& clearance, const RateDifference& claim,
+                          double margin) {
   return DecideOne(clearance.upper, claim.lower, claim.upper, margin);
 }
 

@@ -51,8 +51,8 @@ double BonferroniConfidence(double confidence, int comparisons);
 // scaled by z(to) / z(from). A normal approximation that keeps the
 // interval's asymmetry; used to get claim intervals from bootstrap
 // intervals, whose replicate count cannot resolve tails of α/k directly.
-std::pair<double, double> RescaleInterval(double estimate, double lower,
-                                          double upper, double from, double to);
+std::pair<double, double> RescaleInterval(double estimate, double lower, double upper, double from,
+                                          double to);
 
 struct QuantileEvidence {
   double p = 0;
@@ -63,12 +63,11 @@ struct QuantileEvidence {
 };
 
 // The rule above over a metric's decision quantiles.
-Verdict DecideQuantileVerdict(const std::vector<QuantileEvidence>& evidence,
-                              double min_effect);
+Verdict DecideQuantileVerdict(const std::vector<QuantileEvidence>& evidence, double min_effect);
 
 // The rule above on rate_b - rate_a with absolute `margin`.
-Verdict DecideRateVerdict(const RateDifference& clearance,
-                          const RateDifference& claim, double margin);
+Verdict DecideRateVerdict(const RateDifference& clearance, const RateDifference& claim,
+                          double margin);
 
 Verdict GuardrailVerdict(GuardrailStatus status);
 

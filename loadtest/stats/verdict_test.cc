@@ -9,57 +9,41 @@ namespace loadtest {
 namespace {
 
 // Clearance interval [lower, upper]; the claim interval is 1.5x as wide.
-QuantileEvidence Evidence(double p, double lower, double upper,
-                          bool enough = true) {
+QuantileEvidence Evidence(double p, double lower, double upper, bool enough = true) {
   const double mid = (lower + upper) / 2, half = (upper - lower) / 2;
-  return QuantileEvidence{p,           lower,  upper, mid - 1.5 * half,
-                          mid + 1.5 * half, enough};
+  return QuantileEvidence{p, lower, upper, mid - 1.5 * half, mid + 1.5 * half, enough};
 }
 
 TEST(VerdictTest, QuantileRule) {
   const double theta = 0.05;
-  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.5, 0.09, 0.13),
-                                   Evidence(0.9, -0.01, 0.03)},
-                                  theta),
+  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.5, 0.09, 0.13), Evidence(0.9, -0.01, 0.03)}, theta),
             Verdict::kRegression);
-  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.5, 0.01, 0.04),
-                                   Evidence(0.9, -0.02, 0.04)},
-                                  theta),
+  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.5, 0.01, 0.04), Evidence(0.9, -0.02, 0.04)}, theta),
             Verdict::kNeutral);
   // A clearance CI reaching past +θ cannot rule out a regression.
-  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.5, -0.1, 0.07)}, theta),
-            Verdict::kInconclusive);
-  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.5, -0.2, -0.10),
-                                   Evidence(0.9, -0.03, 0.01)},
-                                  theta),
+  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.5, -0.1, 0.07)}, theta), Verdict::kInconclusive);
+  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.5, -0.2, -0.10), Evidence(0.9, -0.03, 0.01)}, theta),
             Verdict::kImprovement);
   // Improvement at p50 does not excuse an open question at p90.
-  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.5, -0.2, -0.10),
-                                   Evidence(0.9, -0.03, 0.09)},
-                                  theta),
+  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.5, -0.2, -0.10), Evidence(0.9, -0.03, 0.09)}, theta),
             Verdict::kInconclusive);
 }
 
 TEST(VerdictTest, ClaimsNeedTheWiderInterval) {
   // Clearance [5.5 %, 8 %] is above θ, but the claim interval [4.9 %, 8.6 %]
   // is not: no regression claim, and not cleared either.
-  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.5, 0.055, 0.08)}, 0.05),
-            Verdict::kInconclusive);
+  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.5, 0.055, 0.08)}, 0.05), Verdict::kInconclusive);
   // Same for an improvement: cleared, but the claim is not made.
-  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.5, -0.08, -0.055)}, 0.05),
-            Verdict::kNeutral);
+  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.5, -0.08, -0.055)}, 0.05), Verdict::kNeutral);
 }
 
 TEST(VerdictTest, MissingEvidenceIsInconclusive) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   EXPECT_EQ(DecideQuantileVerdict({Evidence(0.9, -0.01, 0.01, false)}, 0.05),
             Verdict::kInconclusive);
-  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.9, nan, nan)}, 0.05),
-            Verdict::kInconclusive);
+  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.9, nan, nan)}, 0.05), Verdict::kInconclusive);
   // ...but a clear regression elsewhere still wins.
-  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.5, 0.2, 0.3),
-                                   Evidence(0.9, nan, nan)},
-                                  0.05),
+  EXPECT_EQ(DecideQuantileVerdict({Evidence(0.5, 0.2, 0.3), Evidence(0.9, nan, nan)}, 0.05),
             Verdict::kRegression);
 }
 
@@ -82,12 +66,9 @@ TEST(VerdictTest, Bonferroni) {
 }
 
 TEST(VerdictTest, SeverityOrder) {
-  EXPECT_EQ(WorseVerdict(Verdict::kImprovement, Verdict::kNeutral),
-            Verdict::kImprovement);
-  EXPECT_EQ(WorseVerdict(Verdict::kInconclusive, Verdict::kImprovement),
-            Verdict::kInconclusive);
-  EXPECT_EQ(WorseVerdict(Verdict::kInconclusive, Verdict::kRegression),
-            Verdict::kRegression);
+  EXPECT_EQ(WorseVerdict(Verdict::kImprovement, Verdict::kNeutral), Verdict::kImprovement);
+  EXPECT_EQ(WorseVerdict(Verdict::kInconclusive, Verdict::kImprovement), Verdict::kInconclusive);
+  EXPECT_EQ(WorseVerdict(Verdict::kInconclusive, Verdict::kRegression), Verdict::kRegression);
   EXPECT_STREQ(VerdictName(Verdict::kRegression), "regression");
 }
 

@@ -25,8 +25,7 @@ double LogNormal(Xoshiro256& rng, double median, double sigma) {
 size_t ClassOf(const SyntheticFleetOptions& o, uint64_t device) {
   double total = 0;
   for (const SyntheticClass& c : o.classes) total += c.share;
-  const double point =
-      AssignmentPoint(MixSeed(o.seed, kClassStream), device) * total;
+  const double point = AssignmentPoint(MixSeed(o.seed, kClassStream), device) * total;
   double cum = 0;
   for (size_t i = 0; i < o.classes.size(); ++i) {
     cum += o.classes[i].share;
@@ -35,14 +34,13 @@ size_t ClassOf(const SyntheticFleetOptions& o, uint64_t device) {
   return o.classes.size() - 1;
 }
 
-SessionRecord MakeSession(const SyntheticFleetOptions& o, uint64_t device,
-                          uint32_t session, Arm arm) {
+SessionRecord MakeSession(const SyntheticFleetOptions& o, uint64_t device, uint32_t session,
+                          Arm arm) {
   const SyntheticClass& cls = o.classes[ClassOf(o, device)];
   const ArmEffect none;
   const ArmEffect& effect =
-      (arm == Arm::kB && (o.effect_class.empty() || o.effect_class == cls.name))
-          ? o.effect_b
-          : none;
+      (arm == Arm::kB && (o.effect_class.empty() || o.effect_class == cls.name)) ? o.effect_b
+                                                                                 : none;
   Xoshiro256 device_rng(MixSeed(MixSeed(o.seed, kDeviceStream), device));
   const double speed = LogNormal(device_rng, 1.0, 0.25);
   const double storage = LogNormal(device_rng, 1.0, 0.3);
@@ -72,8 +70,8 @@ SessionRecord MakeSession(const SyntheticFleetOptions& o, uint64_t device,
   r.load_read_us = std::llround(LogNormal(rng, 0.5 * load, 0.1));
   r.load_parse_us = std::llround(LogNormal(rng, 0.2 * load * speed, 0.1));
   r.load_init_us = std::llround(LogNormal(rng, 0.3 * load * speed, 0.1));
-  r.peak_memory_bytes = std::llround(LogNormal(
-      rng, static_cast<double>(cls.memory_bytes) * effect.memory, 0.05));
+  r.peak_memory_bytes =
+      std::llround(LogNormal(rng, static_cast<double>(cls.memory_bytes) * effect.memory, 0.05));
   const bool oom = rng.NextDouble() < cls.oom_rate * effect.oom;
   const bool anr = rng.NextDouble() < cls.anr_rate * effect.anr;
   const double median = cls.latency_median_us * speed * thermal * effect.latency;

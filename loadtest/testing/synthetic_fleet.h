@@ -5,12 +5,12 @@
 // numbers are illustrative, not calibrated device figures.
 //
 // Model, per device d (class by population share, a persistent speed factor,
-// recorded as the records' device_time_factor covariate) and session s: a session factor (thermal state) shared by both arms, then
-// per-inference host noise drawn separately per arm, with occasional
-// heavy-tailed preemptions. Paired designs therefore have the correlation a
-// real paired run has, and an A/A run is not trivially identical. Every
-// draw comes from streams keyed by (seed, d, s, arm), so any shard of the
-// fleet generates exactly the records of the whole run that fall in it.
+// recorded as the records' device_time_factor covariate) and session s: a session factor (thermal
+// state) shared by both arms, then per-inference host noise drawn separately per arm, with
+// occasional heavy-tailed preemptions. Paired designs therefore have the correlation a real paired
+// run has, and an A/A run is not trivially identical. Every draw comes from streams keyed by (seed,
+// d, s, arm), so any shard of the fleet generates exactly the records of the whole run that fall in
+// it.
 //
 // Pure function; thread-safe.
 
@@ -44,8 +44,8 @@ struct ArmEffect {
   double latency = 1;  // Multiplies first and steady inference latency.
   double load = 1;
   double memory = 1;
-  double anr = 1;  // Multiplies the ANR rate...
-  double oom = 1;  // ...and the OOM rate.
+  double anr = 1;               // Multiplies the ANR rate...
+  double oom = 1;               // ...and the OOM rate.
   double stack_error_rate = 0;  // Sessions whose stack fails at load.
 };
 
@@ -56,9 +56,9 @@ struct SyntheticFleetOptions {
   uint32_t inferences_per_session = 20;
   uint64_t seed = 1;
   Design design = Design::kPaired;
-  double share_b = 0.5;  // Hashed design only.
-  ArmEffect effect_b;    // Arm B relative to arm A, every class...
-  std::string effect_class;  // ...or only this class, when set.
+  double share_b = 0.5;           // Hashed design only.
+  ArmEffect effect_b;             // Arm B relative to arm A, every class...
+  std::string effect_class;       // ...or only this class, when set.
   double harness_error_rate = 0;  // Per session and arm.
   ShardSpec shard;
 };

@@ -19,9 +19,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-bool IsClaim(Verdict v) {
-  return v == Verdict::kRegression || v == Verdict::kImprovement;
-}
+bool IsClaim(Verdict v) { return v == Verdict::kRegression || v == Verdict::kImprovement; }
 
 const ScopeReport* FindScope(const Report& r, const std::string& name) {
   for (const ScopeReport& s : r.scopes) {
@@ -40,7 +38,8 @@ const QuantileRow* Row(const MetricReport& m, double p) {
 Json RowJson(const QuantileRow* q) {
   if (q == nullptr) return nullptr;
   auto num = [](double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); };
-  return {{"rel", num(q->diff.rel)}, {"lower", num(q->diff.rel_lower)},
+  return {{"rel", num(q->diff.rel)},
+          {"lower", num(q->diff.rel_lower)},
           {"upper", num(q->diff.rel_upper)}};
 }
 
@@ -61,9 +60,8 @@ std::vector<std::string> Claims(const Report& r) {
 std::string Rate(int64_t events, int64_t trials) {
   if (trials == 0) return "—";
   const RateInterval w = WilsonInterval(events, trials, 0.95);
-  return std::to_string(events) + "/" + std::to_string(trials) + " = " +
-         FormatPercent(w.rate) + " [" + FormatPercent(w.lower) + ", " +
-         FormatPercent(w.upper) + "]";
+  return std::to_string(events) + "/" + std::to_string(trials) + " = " + FormatPercent(w.rate) +
+         " [" + FormatPercent(w.lower) + ", " + FormatPercent(w.upper) + "]";
 }
 
 // One experiment kind: A/A, or effect X on a target scope.
@@ -128,14 +126,12 @@ std::string EffectArmName(const std::string& arm_a, double effect,
   return arm_a + ".x" + s + (device_class.empty() ? "" : "." + device_class);
 }
 
-absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o,
-                                        std::ostream& runs_jsonl) {
+absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o, std::ostream& runs_jsonl) {
   std::vector<Kind> kinds = {{o.spec.arm_a(), 0, ""}};
   for (double x : o.effects) {
     kinds.push_back({EffectArmName(o.spec.arm_a(), x, ""), x, kOverallScope});
     if (!o.effect_class.empty()) {
-      kinds.push_back({EffectArmName(o.spec.arm_a(), x, o.effect_class), x,
-                       o.effect_class});
+      kinds.push_back({EffectArmName(o.spec.arm_a(), x, o.effect_class), x, o.effect_class});
     }
   }
   std::vector<Tally> tallies(kinds.size());
@@ -150,22 +146,19 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o,
       spec.set_seed(o.spec.seed() + 1000003ull * k + static_cast<uint64_t>(run));
       absl::StatusOr<FleetPlan> plan = ExpandFleet(spec, ShardSpec{});
       if (!plan.ok()) return plan.status();
-      absl::StatusOr<ExperimentOutcome> out =
-          RunExperiment(*plan, o.driver, o.analysis, o.looks);
+      absl::StatusOr<ExperimentOutcome> out = RunExperiment(*plan, o.driver, o.analysis, o.looks);
       if (!out.ok()) return out.status();
       const Report& r = out->report;
       if (out->stats.harness_errors > 0) {
-        return absl::UnavailableError(
-            "run " + std::to_string(run) + " of " + kind.arm_b + ": " +
-            std::to_string(out->stats.harness_errors) +
-            " harness errors (is the arm defined on the server?)");
+        return absl::UnavailableError("run " + std::to_string(run) + " of " + kind.arm_b + ": " +
+                                      std::to_string(out->stats.harness_errors) +
+                                      " harness errors (is the arm defined on the server?)");
       }
       ++t.runs;
       t.looks_sum += r.look;
       ++t.status[RunStatusName(r.status)];
       const ScopeReport& overall = r.scopes.front();
-      const MetricReport& steady =
-          overall.metrics[static_cast<int>(Metric::kSteadyLatency)];
+      const MetricReport& steady = overall.metrics[static_cast<int>(Metric::kSteadyLatency)];
       Json line = {{"arm_b", kind.arm_b},
                    {"effect", kind.effect},
                    {"target", kind.target},
@@ -221,11 +214,9 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o,
       } else {
         const ScopeReport* target = FindScope(r, kind.target);
         if (target == nullptr) {
-          return absl::InvalidArgumentError("no scope " + kind.target +
-                                            " in the report");
+          return absl::InvalidArgumentError("no scope " + kind.target + " in the report");
         }
-        const MetricReport& m =
-            target->metrics[static_cast<int>(Metric::kSteadyLatency)];
+        const MetricReport& m = target->metrics[static_cast<int>(Metric::kSteadyLatency)];
         t.regression_verdict += m.verdict == Verdict::kRegression;
         Json target_rows = Json::object();
         for (double p : kPs) {
@@ -242,10 +233,10 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o,
         for (const std::string& c : claims) {
           const std::string scope = c.substr(0, c.find(' '));
           const std::string what = c.substr(c.find(' ') + 1);
-          const bool latency = what == "steady_latency" || what == "first_inference" ||
-                               what == "load_time";
-          const bool in_target = kind.target == kOverallScope ||
-                                 scope == kind.target || scope == kOverallScope;
+          const bool latency =
+              what == "steady_latency" || what == "first_inference" || what == "load_time";
+          const bool in_target =
+              kind.target == kOverallScope || scope == kind.target || scope == kOverallScope;
           if (!(latency && in_target)) {
             ++t.claims_elsewhere;
             break;
@@ -255,10 +246,9 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o,
       runs_jsonl << line.dump() << "\n";
       runs_jsonl.flush();
       if (o.progress != nullptr) {
-        *o.progress << "campaign " << kind.arm_b << " run " << run + 1 << "/"
-                    << runs << ": " << RunStatusName(r.status)
-                    << (claims.empty() ? "" : " claims: " + claims.front())
-                    << "\n";
+        *o.progress << "campaign " << kind.arm_b << " run " << run + 1 << "/" << runs << ": "
+                    << RunStatusName(r.status)
+                    << (claims.empty() ? "" : " claims: " + claims.front()) << "\n";
       }
     }
   }
@@ -266,28 +256,26 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o,
   // Summary.
   const v1::FleetSpec& s = o.spec;
   std::ostringstream md;
-  md << "## Calibration campaign\n\nSpec `" << s.name() << "`: " << s.devices()
-     << " devices, "
-     << (s.assignment() == v1::ASSIGNMENT_HASHED ? "hashed" : "paired")
-     << " design, " << s.inferences_per_session() << " inferences per session, "
-     << s.population_size() << " classes; base arm `" << s.arm_a()
-     << "`; " << FormatNumber(100 * o.analysis.confidence) << " % intervals, θ = "
-     << FormatSignedPercent(o.analysis.min_effect) << ", "
+  md << "## Calibration campaign\n\nSpec `" << s.name() << "`: " << s.devices() << " devices, "
+     << (s.assignment() == v1::ASSIGNMENT_HASHED ? "hashed" : "paired") << " design, "
+     << s.inferences_per_session() << " inferences per session, " << s.population_size()
+     << " classes; base arm `" << s.arm_a() << "`; " << FormatNumber(100 * o.analysis.confidence)
+     << " % intervals, θ = " << FormatSignedPercent(o.analysis.min_effect) << ", "
      << o.analysis.bootstrap_replicates << " bootstrap replicates"
-     << (o.looks > 1 ? ", group-sequential with " + std::to_string(o.looks) +
-                           " looks (Lan-DeMets " + SpendingName(o.analysis.spending) +
-                           " alpha spending)"
-                     : std::string())
+     << (o.looks > 1
+             ? ", group-sequential with " + std::to_string(o.looks) + " looks (Lan-DeMets " +
+                   SpendingName(o.analysis.spending) + " alpha spending)"
+             : std::string())
      << ".\n\n";
   const Tally& aa = tallies[0];
   md << "### A/A (" << aa.runs << " runs)\n\n"
      << "| false positives | runs with a claim [Wilson 95 %] |\n|---|---|\n"
      << "| any claim (overall FPR) | " << Rate(aa.any_claim, aa.runs) << " |\n";
-  for (const char* name : {"load_time", "first_inference", "steady_latency",
-                           "peak_memory", "anr", "oom", "failure"}) {
+  for (const char* name :
+       {"load_time", "first_inference", "steady_latency", "peak_memory", "anr", "oom", "failure"}) {
     const auto it = aa.claims_by_metric.find(name);
-    md << "| " << name << " | "
-       << Rate(it == aa.claims_by_metric.end() ? 0 : it->second, aa.runs) << " |\n";
+    md << "| " << name << " | " << Rate(it == aa.claims_by_metric.end() ? 0 : it->second, aa.runs)
+       << " |\n";
   }
   md << "\nStatus:";
   for (const auto& [status, n] : aa.status) md << " " << status << " " << n << ";";
@@ -295,8 +283,9 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o,
      << ".\n\n| overall steady latency (stratified) | within ±2 % | 95 % CI "
         "contains 0 | worst abs change |\n|---|---|---|---|\n";
   for (double p : kPs) {
-    md << "| p" << FormatNumber(100 * p) << " | " << Rate(aa.within2.count(p) ? aa.within2.at(p) : 0, aa.runs)
-       << " | " << Rate(aa.contains0.count(p) ? aa.contains0.at(p) : 0, aa.runs) << " | "
+    md << "| p" << FormatNumber(100 * p) << " | "
+       << Rate(aa.within2.count(p) ? aa.within2.at(p) : 0, aa.runs) << " | "
+       << Rate(aa.contains0.count(p) ? aa.contains0.at(p) : 0, aa.runs) << " | "
        << FormatPercent(aa.worst.count(p) ? aa.worst.at(p) : 0) << " |\n";
   }
   md << "\nPooled (secondary) overall steady p50: worst abs change "
@@ -313,12 +302,11 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o,
       const double var = m.runs ? m.sum_sq / m.runs : 0;
       const double width = m.runs ? m.width_sum / m.runs : 0;
       const double plain_width = plain.runs ? plain.width_sum / plain.runs : 0;
-      md << "| " << name << " | " << m.runs << " | " << FormatPercent(std::sqrt(var))
-         << " | " << FormatNumber(plain_var > 0 ? var / plain_var : NAN) << " | "
-         << FormatPercent(width) << " | "
-         << FormatNumber(plain_width > 0 ? width / plain_width : NAN) << " | "
-         << Rate(m.contains0, m.runs) << " | "
-         << FormatNumber(m.runs ? m.ratio_sum / m.runs : NAN) << " |\n";
+      md << "| " << name << " | " << m.runs << " | " << FormatPercent(std::sqrt(var)) << " | "
+         << FormatNumber(plain_var > 0 ? var / plain_var : NAN) << " | " << FormatPercent(width)
+         << " | " << FormatNumber(plain_width > 0 ? width / plain_width : NAN) << " | "
+         << Rate(m.contains0, m.runs) << " | " << FormatNumber(m.runs ? m.ratio_sum / m.runs : NAN)
+         << " |\n";
     }
     md << "\n";
   }
@@ -335,11 +323,10 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o,
       const auto mean = [&t](double p) {
         return t.runs && t.rel_sum.count(p) ? t.rel_sum.at(p) / t.runs : 0.0;
       };
-      md << "| " << FormatSignedPercent(kinds[k].effect) << " | " << kinds[k].target
-         << " | " << t.runs << " | " << Rate(t.regression_verdict, t.runs) << " | "
-         << Rate(get(t.ci_above0, 0.5), t.runs) << " | "
-         << Rate(get(t.ci_above0, 0.9), t.runs) << " | "
-         << FormatSignedPercent(mean(0.5)) << " | " << FormatSignedPercent(mean(0.9))
+      md << "| " << FormatSignedPercent(kinds[k].effect) << " | " << kinds[k].target << " | "
+         << t.runs << " | " << Rate(t.regression_verdict, t.runs) << " | "
+         << Rate(get(t.ci_above0, 0.5), t.runs) << " | " << Rate(get(t.ci_above0, 0.9), t.runs)
+         << " | " << FormatSignedPercent(mean(0.5)) << " | " << FormatSignedPercent(mean(0.9))
          << " | " << Rate(t.claims_elsewhere, t.runs) << " | "
          << FormatNumber(t.runs ? double(t.looks_sum) / t.runs : 0) << " |\n";
     }

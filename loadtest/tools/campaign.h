@@ -30,25 +30,23 @@ namespace edgefleet {
 namespace loadtest {
 
 struct CampaignOptions {
-  v1::FleetSpec spec;            // Validated; arm_a is the base arm.
+  v1::FleetSpec spec;  // Validated; arm_a is the base arm.
   int aa_runs = 200;
-  int effect_runs = 50;          // Per effect and target.
+  int effect_runs = 50;  // Per effect and target.
   std::vector<double> effects = {0.03, 0.05, 0.10};
-  std::string effect_class;      // One-class target; empty: fleet-wide only.
-  int looks = 1;                 // Group-sequential looks per run.
+  std::string effect_class;  // One-class target; empty: fleet-wide only.
+  int looks = 1;             // Group-sequential looks per run.
   AnalysisOptions analysis;
   DriverOptions driver;
   std::ostream* progress = nullptr;  // One line per run.
 };
 
 // The arm name of effect X (fleet-wide when device_class is empty).
-std::string EffectArmName(const std::string& arm_a, double effect,
-                          const std::string& device_class);
+std::string EffectArmName(const std::string& arm_a, double effect, const std::string& device_class);
 
 // Runs the campaign; returns the Markdown summary and writes the per-run
 // JSON lines to `runs_jsonl` (one object per run).
-absl::StatusOr<std::string> RunCampaign(const CampaignOptions& options,
-                                        std::ostream& runs_jsonl);
+absl::StatusOr<std::string> RunCampaign(const CampaignOptions& options, std::ostream& runs_jsonl);
 
 }  // namespace loadtest
 }  // namespace edgefleet

@@ -32,10 +32,10 @@
 #include "loadtest/driver/fleet_plan.h"
 #include "loadtest/driver/preflight.h"
 #include "loadtest/driver/profiles.h"
-#include "service/admin_token.h"
-#include "service/transport_security.h"
 #include "loadtest/tools/campaign.h"
 #include "loadtest/tools/experiment_runner.h"
+#include "service/admin_token.h"
+#include "service/transport_security.h"
 #endif
 
 namespace edgefleet {
@@ -166,13 +166,13 @@ constexpr char kExitCodes[] =
 )";
 
 std::string Usage() {
-  return std::string("usage: edgefleet-loadtest <command> [flags] [files]\n"
-                     "commands: run, plan, campaign, synth, merge, report; "
-                     "`edgefleet-loadtest <command> --help` (or -h) for its flags.\n"
-                     "Flags are --name=value or --name value.\n\n") +
+  return std::string(
+             "usage: edgefleet-loadtest <command> [flags] [files]\n"
+             "commands: run, plan, campaign, synth, merge, report; "
+             "`edgefleet-loadtest <command> --help` (or -h) for its flags.\n"
+             "Flags are --name=value or --name value.\n\n") +
          kRunUsage + "\n" + kPlanUsage + "\n" + kCampaignUsage + "\n" + kSynthUsage + "\n" +
-         kMergeUsage + "\n" + kReportUsage + "\n" +
-         kExitCodes;
+         kMergeUsage + "\n" + kReportUsage + "\n" + kExitCodes;
 }
 
 // For --help: prints `usage`, checking that it names every flag the command
@@ -213,8 +213,7 @@ int Fail(std::ostream& err, const absl::Status& status) {
   return kExitError;
 }
 
-absl::Status WriteFile(const std::filesystem::path& path,
-                       const std::string& text) {
+absl::Status WriteFile(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   out.close();
@@ -240,8 +239,7 @@ int Synth(Flags& flags, std::ostream& out, std::ostream& err) {
   const std::string path = flags.GetString("out", "");
   o.devices = static_cast<uint64_t>(flags.GetInt("devices", 1000));
   o.sessions_per_device = static_cast<uint32_t>(flags.GetInt("sessions", 1));
-  o.inferences_per_session =
-      static_cast<uint32_t>(flags.GetInt("inferences", 20));
+  o.inferences_per_session = static_cast<uint32_t>(flags.GetInt("inferences", 20));
   o.seed = static_cast<uint64_t>(flags.GetInt("seed", 1));
   const std::string design = flags.GetString("design", "paired");
   o.share_b = flags.GetDouble("share-b", 0.5);
@@ -267,8 +265,7 @@ int Synth(Flags& flags, std::ostream& out, std::ostream& err) {
   if (absl::Status st = WriteResultSetFile(results, path); !st.ok()) {
     return Fail(err, st);
   }
-  out << "wrote " << results.records().size() << " session records to "
-      << path << "\n";
+  out << "wrote " << results.records().size() << " session records to " << path << "\n";
   return kExitPass;
 }
 
@@ -282,8 +279,8 @@ int Merge(Flags& flags, std::ostream& out, std::ostream& err) {
   if (absl::Status st = WriteResultSetFile(*merged, path); !st.ok()) {
     return Fail(err, st);
   }
-  out << "merged " << flags.positional().size() << " file(s), "
-      << merged->records().size() << " session records, into " << path << "\n";
+  out << "merged " << flags.positional().size() << " file(s), " << merged->records().size()
+      << " session records, into " << path << "\n";
   return kExitPass;
 }
 
@@ -296,10 +293,9 @@ AnalysisOptions ReportOptions(Flags& flags) {
   AnalysisOptions o;
   o.confidence = flags.GetDouble("confidence", o.confidence);
   o.min_effect = flags.GetDouble("min-effect", o.min_effect);
-  o.bootstrap_replicates =
-      static_cast<int>(flags.GetInt("replicates", o.bootstrap_replicates));
-  o.threads = static_cast<int>(flags.GetInt(
-      "threads", std::max(1u, std::thread::hardware_concurrency())));
+  o.bootstrap_replicates = static_cast<int>(flags.GetInt("replicates", o.bootstrap_replicates));
+  o.threads =
+      static_cast<int>(flags.GetInt("threads", std::max(1u, std::thread::hardware_concurrency())));
   o.stratify = flags.GetInt("stratify", 1) != 0;
   return o;
 }
@@ -316,27 +312,25 @@ absl::Status CheckReportOptions(const AnalysisOptions& o) {
 // Writes report.{json,md,html} of `report` into `dir`, prints the Markdown
 // and the HTML path; returns the exit-code policy's code. WriteReports
 // analyses `results` first.
-int WriteReport(const Report& report, const std::filesystem::path& dir,
-                std::ostream& out, std::ostream& err) {
+int WriteReport(const Report& report, const std::filesystem::path& dir, std::ostream& out,
+                std::ostream& err) {
   if (absl::Status st = WritableDirectory(dir); !st.ok()) return Fail(err, st);
   const std::string markdown = RenderMarkdownReport(report);
   for (const auto& [name, text] :
-       {std::pair<const char*, std::string>{"report.json",
-                                            RenderJsonReport(report)},
+       {std::pair<const char*, std::string>{"report.json", RenderJsonReport(report)},
         {"report.md", markdown},
         {"report.html", RenderHtmlReport(report)}}) {
     if (absl::Status st = WriteFile(dir / name, text); !st.ok()) {
       return Fail(err, st);
     }
   }
-  out << markdown << "\nHTML report: "
-      << std::filesystem::absolute(dir / "report.html").string() << "\n";
+  out << markdown << "\nHTML report: " << std::filesystem::absolute(dir / "report.html").string()
+      << "\n";
   return ExitCodeFor(report.status);
 }
 
 int WriteReports(const ResultSet& results, const AnalysisOptions& o,
-                 const std::filesystem::path& dir, std::ostream& out,
-                 std::ostream& err,
+                 const std::filesystem::path& dir, std::ostream& out, std::ostream& err,
                  const std::vector<ClassExplanation>& explanation = {}) {
   if (absl::Status st = CheckReportOptions(o); !st.ok()) return Fail(err, st);
   Report report = Analyze(Aggregate(results), o);
@@ -427,10 +421,9 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
                          "--looks needs the whole fleet (a shard cannot stop early)"));
   }
   if (results_path.empty()) {
-    results_path = (dir / (shard->IsWhole()
-                               ? std::string("results.json")
-                               : "results.shard-" + std::to_string(shard->index) +
-                                     "-of-" + std::to_string(shard->count) + ".json"))
+    results_path = (dir / (shard->IsWhole() ? std::string("results.json")
+                                            : "results.shard-" + std::to_string(shard->index) +
+                                                  "-of-" + std::to_string(shard->count) + ".json"))
                        .string();
   }
   // Where the outputs go must take them before any session runs.
@@ -469,8 +462,8 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   if (!preflight.ok()) return Fail(err, preflight.status());
   plan->info.calibration = preflight->calibration_fingerprint;
   out << "calibration " << preflight->calibration_fingerprint << " (from "
-      << (calibration_path.empty() ? preflight->calibration_source : calibration_path)
-      << ") on " << options.addresses.size() << " server(s)\n";
+      << (calibration_path.empty() ? preflight->calibration_source : calibration_path) << ") on "
+      << options.addresses.size() << " server(s)\n";
   std::vector<ClassExplanation> explanation;
   if (explain && shard->IsWhole()) {
     ProfileFetchOptions fetch;
@@ -517,8 +510,8 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   if (absl::Status st = WriteFile(stats_path, DriverStatsToJson(stats)); !st.ok()) {
     return Fail(err, st);
   }
-  out << "wrote " << results->records().size() << " session records to "
-      << results_path << " (call accounting: " << stats_path.string() << ")\n";
+  out << "wrote " << results->records().size() << " session records to " << results_path
+      << " (call accounting: " << stats_path.string() << ")\n";
   if (stats.harness_errors > max_harness_errors * static_cast<double>(stats.sessions)) {
     return Fail(err, absl::UnavailableError(absl::StrCat(
                          stats.harness_errors, " of ", stats.sessions,
@@ -571,9 +564,8 @@ int PlanCommand(Flags& flags, std::ostream& out, std::ostream& err) {
   if (!(po.effect > -1 && po.effect != 0 && std::isfinite(po.effect)) ||
       !(po.quantile > 0 && po.quantile < 1) || !(po.power > 0 && po.power < 1) ||
       pilot_devices < 2 || pilot_devices > 1000000) {
-    return Fail(err, absl::InvalidArgumentError(
-                         "need effect > -1 and != 0, 0 < quantile < 1, "
-                         "0 < power < 1, 2 <= pilot-devices <= 1e6"));
+    return Fail(err, absl::InvalidArgumentError("need effect > -1 and != 0, 0 < quantile < 1, "
+                                                "0 < power < 1, 2 <= pilot-devices <= 1e6"));
   }
   absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(spec_path);
   if (!spec.ok()) return Fail(err, spec.status());
@@ -622,9 +614,8 @@ int PlanCommand(Flags& flags, std::ostream& out, std::ostream& err) {
   po.anr_ceiling_class = o.anr_ceiling_class;
   po.min_units = o.min_units;
   // k of the report the planned experiment will produce (analysis.cc).
-  po.comparisons = static_cast<int>(
-      (1 + po.class_shares.size()) *
-      (kMetricCount * o.decision_quantiles.size() + 3));
+  po.comparisons = static_cast<int>((1 + po.class_shares.size()) *
+                                    (kMetricCount * o.decision_quantiles.size() + 3));
   out << RenderPlan(PlanExperiment(aggregate, po));
   return kExitPass;
 }
@@ -652,21 +643,18 @@ int CampaignCommand(Flags& flags, std::ostream& out, std::ostream& err) {
   c.looks = static_cast<int>(flags.GetInt("looks", 1));
   const int64_t devices = flags.GetInt("devices", 0);
   c.analysis = ReportOptions(flags);
-  const std::string spending =
-      flags.GetString("spending", SpendingName(c.analysis.spending));
+  const std::string spending = flags.GetString("spending", SpendingName(c.analysis.spending));
   if (flags.help()) return Help(flags, kCampaignUsage, out, err);
   if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
   if (!ParseSpending(spending, &c.analysis.spending)) return Fail(err, BadSpending());
   if (absl::Status st = CheckReportOptions(c.analysis); !st.ok()) return Fail(err, st);
   bool ok = true;
   c.effects = ParseList(effects, &ok);
-  if (spec_path.empty() || server.empty() || !ok || c.aa_runs < 1 ||
-      c.aa_runs > 100000 || c.effect_runs < 0 || c.effect_runs > 100000 ||
-      c.looks < 1 || c.looks > 100) {
-    return Fail(err, absl::InvalidArgumentError(
-                         "need --spec, --server, 1 <= aa-runs <= 1e5, "
-                         "0 <= effect-runs <= 1e5, effects in (-1, 10) and "
-                         "!= 0, 1 <= looks <= 100"));
+  if (spec_path.empty() || server.empty() || !ok || c.aa_runs < 1 || c.aa_runs > 100000 ||
+      c.effect_runs < 0 || c.effect_runs > 100000 || c.looks < 1 || c.looks > 100) {
+    return Fail(err, absl::InvalidArgumentError("need --spec, --server, 1 <= aa-runs <= 1e5, "
+                                                "0 <= effect-runs <= 1e5, effects in (-1, 10) and "
+                                                "!= 0, 1 <= looks <= 100"));
   }
   absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(spec_path);
   if (!spec.ok()) return Fail(err, spec.status());
@@ -693,8 +681,7 @@ int CampaignCommand(Flags& flags, std::ostream& out, std::ostream& err) {
 
 }  // namespace
 
-int RunCli(int argc, const char* const* argv, std::ostream& out,
-           std::ostream& err) {
+int RunCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   if (argc < 2) {
     err << Usage();
     return kExitError;

@@ -18,8 +18,7 @@
 namespace edgefleet {
 namespace loadtest {
 
-int RunCli(int argc, const char* const* argv, std::ostream& out,
-           std::ostream& err);
+int RunCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 }  // namespace loadtest
 }  // namespace edgefleet

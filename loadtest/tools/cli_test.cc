@@ -18,8 +18,7 @@ namespace {
 class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("ef_cli_test_" + std::to_string(::getpid()));
+    dir_ = std::filesystem::temp_directory_path() / ("ef_cli_test_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -32,9 +31,7 @@ class CliTest : public ::testing::Test {
     err_.str("");
     return RunCli(static_cast<int>(argv.size()), argv.data(), out_, err_);
   }
-  std::string Path(const std::string& name) const {
-    return (dir_ / name).string();
-  }
+  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
 
   std::filesystem::path dir_;
   std::ostringstream out_, err_;
@@ -48,12 +45,11 @@ TEST_F(CliTest, SynthShardMergeReport) {
               kExitPass)
         << err_.str();
   }
-  ASSERT_EQ(Run({"merge", "--out", Path("merged.json"), Path("s1.json"),
-                 Path("s0.json")}),
+  ASSERT_EQ(Run({"merge", "--out", Path("merged.json"), Path("s1.json"), Path("s0.json")}),
             kExitPass)
       << err_.str();
-  const int code = Run({"report", "--replicates=200", "--threads=1",
-                        "--out-dir=" + Path("out"), Path("merged.json")});
+  const int code = Run({"report", "--replicates=200", "--threads=1", "--out-dir=" + Path("out"),
+                        Path("merged.json")});
   EXPECT_EQ(code, kExitRegression) << err_.str();
   EXPECT_NE(out_.str().find("## EdgeFleet fleet A/B"), std::string::npos);
   EXPECT_NE(out_.str().find("HTML report: "), std::string::npos);
@@ -61,8 +57,8 @@ TEST_F(CliTest, SynthShardMergeReport) {
     EXPECT_TRUE(std::filesystem::exists(dir_ / "out" / f)) << f;
   }
   // Reporting straight from the shards gives the same report.
-  ASSERT_EQ(Run({"report", "--replicates=200", "--threads=2",
-                 "--out-dir=" + Path("out2"), Path("s0.json"), Path("s1.json")}),
+  ASSERT_EQ(Run({"report", "--replicates=200", "--threads=2", "--out-dir=" + Path("out2"),
+                 Path("s0.json"), Path("s1.json")}),
             kExitRegression);
   std::ifstream a(dir_ / "out" / "report.json"), b(dir_ / "out2" / "report.json");
   std::stringstream sa, sb;
@@ -78,9 +74,7 @@ TEST_F(CliTest, ErrorsExitWithOne) {
   EXPECT_EQ(Run({"synth", "--out", Path("x.json"), "--shard=3/2"}), kExitError);
   EXPECT_EQ(Run({"report", Path("missing.json")}), kExitError);
   EXPECT_EQ(Run({"report", "--confidence=2", Path("missing.json")}), kExitError);
-  ASSERT_EQ(Run({"synth", "--devices=50", "--shard=0/2", "--out",
-                 Path("half.json")}),
-            kExitPass);
+  ASSERT_EQ(Run({"synth", "--devices=50", "--shard=0/2", "--out", Path("half.json")}), kExitPass);
   EXPECT_EQ(Run({"report", Path("half.json")}), kExitError);  // 1/2 missing.
   EXPECT_NE(err_.str().find("shard"), std::string::npos);
   EXPECT_EQ(Run({"help"}), kExitPass);

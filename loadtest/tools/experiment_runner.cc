@@ -9,10 +9,8 @@
 namespace edgefleet {
 namespace loadtest {
 
-absl::StatusOr<ExperimentOutcome> RunExperiment(const FleetPlan& plan,
-                                                const DriverOptions& driver,
-                                                const AnalysisOptions& analysis,
-                                                int looks) {
+absl::StatusOr<ExperimentOutcome> RunExperiment(const FleetPlan& plan, const DriverOptions& driver,
+                                                const AnalysisOptions& analysis, int looks) {
   if (looks < 1) return absl::InvalidArgumentError("looks must be >= 1");
   // Information fraction of look k: the share of the planned sessions in
   // the first k groups.

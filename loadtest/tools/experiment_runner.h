@@ -33,10 +33,8 @@ struct ExperimentOutcome {
 };
 
 // REQUIRES: looks >= 1; a whole-fleet plan (shards cannot stop early).
-absl::StatusOr<ExperimentOutcome> RunExperiment(const FleetPlan& plan,
-                                                const DriverOptions& driver,
-                                                const AnalysisOptions& analysis,
-                                                int looks);
+absl::StatusOr<ExperimentOutcome> RunExperiment(const FleetPlan& plan, const DriverOptions& driver,
+                                                const AnalysisOptions& analysis, int looks);
 
 }  // namespace loadtest
 }  // namespace edgefleet

@@ -27,8 +27,7 @@ Flags::Flags(int argc, const char* const* argv, int first) {
   }
 }
 
-std::string Flags::GetString(const std::string& name,
-                             const std::string& fallback) {
+std::string Flags::GetString(const std::string& name, const std::string& fallback) {
   used_.insert(name);
   const auto it = values_.find(name);
   return it == values_.end() ? fallback : it->second;
@@ -51,8 +50,7 @@ int64_t Flags::GetInt(const std::string& name, int64_t fallback) {
   char* end = nullptr;
   const long long value = std::strtoll(text.c_str(), &end, 10);
   if (*end != '\0' && error_.ok()) {
-    error_ = absl::InvalidArgumentError("--" + name +
-                                        ": not an integer: " + text);
+    error_ = absl::InvalidArgumentError("--" + name + ": not an integer: " + text);
   }
   return value;
 }

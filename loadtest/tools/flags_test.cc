@@ -7,8 +7,7 @@ namespace loadtest {
 namespace {
 
 TEST(FlagsTest, ParsesBothSpellingsAndPositionals) {
-  const char* argv[] = {"tool", "cmd", "--a=1", "--b", "2.5", "file1", "--c",
-                        "x", "file2"};
+  const char* argv[] = {"tool", "cmd", "--a=1", "--b", "2.5", "file1", "--c", "x", "file2"};
   Flags flags(9, argv, 2);
   EXPECT_EQ(flags.GetInt("a", 0), 1);
   EXPECT_EQ(flags.GetDouble("b", 0), 2.5);

@@ -60,13 +60,12 @@ class BackendInterface {
   virtual bool IsAvailable() const = 0;
 
   // Compiles `processed`; the backend may Free() it once done with it.
-  virtual Result<DelegateHandle*> Init(const BackendInitContext& context,
-                                       FreeableBuffer* processed,
+  virtual Result<DelegateHandle*> Init(const BackendInitContext& context, FreeableBuffer* processed,
                                        Span<const CompileSpec> specs) const = 0;
 
   // Runs the delegate on `args` (inputs, then outputs).
-  virtual Error Execute(const BackendExecutionContext& context,
-                        DelegateHandle* handle, Span<EValue*> args) const = 0;
+  virtual Error Execute(const BackendExecutionContext& context, DelegateHandle* handle,
+                        Span<EValue*> args) const = 0;
 
   // Releases what Init created. Called once per successful Init.
   virtual void Destroy(DelegateHandle* handle) const = 0;

@@ -36,8 +36,7 @@ class DataLoader {
   // Returns bytes [offset, offset + size), aligned to at least 16 bytes.
   // Errors: kInvalidArgument if the range is outside the data, kAccessFailed
   // on an I/O error, kMemoryAllocationFailed if a copy cannot be allocated.
-  virtual Result<FreeableBuffer> Load(size_t offset, size_t size,
-                                      const SegmentInfo& info) = 0;
+  virtual Result<FreeableBuffer> Load(size_t offset, size_t size, const SegmentInfo& info) = 0;
 
   // Total size of the data in bytes.
   virtual Result<size_t> Size() const = 0;

@@ -18,8 +18,7 @@ inline constexpr int kMaxErrorDetail = 1024;
 
 // Records printf-style text as the calling thread's last error detail and
 // emits it to the log at debug level.
-void SetErrorDetail(const char* format, ...)
-    __attribute__((format(printf, 1, 2)));
+void SetErrorDetail(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 // The calling thread's last detail, or "" if none was recorded since
 // ClearErrorDetail(). The pointer stays valid until the next Set/Clear.
@@ -51,9 +50,9 @@ void ClearErrorDetail();
 
 // EF_RETURN_IF_ERROR(expr): evaluates an Error-valued expression and returns
 // it if it is not kOk. The detail was recorded by whoever failed.
-#define EF_RETURN_IF_ERROR(expr)                           \
-  do {                                                     \
-    const ::edgefleet::Error ef_error_ = (expr);            \
+#define EF_RETURN_IF_ERROR(expr)                                \
+  do {                                                          \
+    const ::edgefleet::Error ef_error_ = (expr);                \
     if (ef_error_ != ::edgefleet::Error::kOk) return ef_error_; \
   } while (0)
 

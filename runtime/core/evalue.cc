@@ -9,26 +9,35 @@ Span<const int64_t> BoxedIntList::Get() const {
 
 Span<Tensor* const> BoxedTensorList::Get() const {
   for (size_t i = 0; i < size; ++i) {
-    unboxed[i] = items[i] != nullptr && items[i]->is_tensor()
-                     ? items[i]->tensor_ptr()
-                     : nullptr;
+    unboxed[i] = items[i] != nullptr && items[i]->is_tensor() ? items[i]->tensor_ptr() : nullptr;
   }
   return {unboxed, size};
 }
 
 const char* TagName(Tag tag) {
   switch (tag) {
-    case Tag::kNone: return "None";
-    case Tag::kTensor: return "Tensor";
-    case Tag::kString: return "String";
-    case Tag::kDouble: return "Double";
-    case Tag::kInt: return "Int";
-    case Tag::kBool: return "Bool";
-    case Tag::kListBool: return "BoolList";
-    case Tag::kListDouble: return "DoubleList";
-    case Tag::kListInt: return "IntList";
-    case Tag::kListTensor: return "TensorList";
-    case Tag::kListOptionalTensor: return "OptionalTensorList";
+    case Tag::kNone:
+      return "None";
+    case Tag::kTensor:
+      return "Tensor";
+    case Tag::kString:
+      return "String";
+    case Tag::kDouble:
+      return "Double";
+    case Tag::kInt:
+      return "Int";
+    case Tag::kBool:
+      return "Bool";
+    case Tag::kListBool:
+      return "BoolList";
+    case Tag::kListDouble:
+      return "DoubleList";
+    case Tag::kListInt:
+      return "IntList";
+    case Tag::kListTensor:
+      return "TensorList";
+    case Tag::kListOptionalTensor:
+      return "OptionalTensorList";
   }
   return "?";
 }

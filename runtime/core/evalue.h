@@ -90,9 +90,7 @@ class EValue {
   bool to_bool() const { return payload_.as_bool; }
   Tensor& to_tensor() const { return *payload_.as_tensor; }
   Tensor* tensor_ptr() const { return payload_.as_tensor; }
-  Span<const char> to_string() const {
-    return {payload_.as_span.chars, payload_.as_span.size};
-  }
+  Span<const char> to_string() const { return {payload_.as_span.chars, payload_.as_span.size}; }
   Span<const double> to_double_list() const {
     return {payload_.as_span.doubles, payload_.as_span.size};
   }
@@ -100,9 +98,7 @@ class EValue {
     return {payload_.as_span.bools, payload_.as_span.size};
   }
   const BoxedIntList& to_int_list() const { return *payload_.as_int_list; }
-  const BoxedTensorList& to_tensor_list() const {
-    return *payload_.as_tensor_list;
-  }
+  const BoxedTensorList& to_tensor_list() const { return *payload_.as_tensor_list; }
   // REQUIRES: is_scalar().
   Scalar to_scalar() const;
 

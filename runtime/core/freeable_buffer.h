@@ -17,8 +17,7 @@ class FreeableBuffer {
 
   FreeableBuffer() = default;
   // `free_fn` may be null (nothing to release).
-  FreeableBuffer(const void* data, size_t size, FreeFn free_fn,
-                 void* context = nullptr)
+  FreeableBuffer(const void* data, size_t size, FreeFn free_fn, void* context = nullptr)
       : data_(data), size_(size), free_fn_(free_fn), context_(context) {}
   FreeableBuffer(FreeableBuffer&& other) noexcept { *this = static_cast<FreeableBuffer&&>(other); }
   FreeableBuffer& operator=(FreeableBuffer&& other) noexcept {

@@ -13,9 +13,8 @@ void* MemoryAllocator::Allocate(size_t size, size_t alignment) {
   const uintptr_t aligned = (start + alignment - 1) & ~(alignment - 1);
   const size_t padding = aligned - start;
   if (padding > size_ - used_ || size > size_ - used_ - padding) {
-    SetErrorDetail(
-        "memory allocation failed: %zu bytes requested, %zu of %zu available",
-        size, size_ - used_, size_);
+    SetErrorDetail("memory allocation failed: %zu bytes requested, %zu of %zu available", size,
+                   size_ - used_, size_);
     return nullptr;
   }
   used_ += padding + size;

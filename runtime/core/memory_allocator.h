@@ -18,8 +18,7 @@ class MemoryAllocator {
  public:
   // The allocator hands out bytes from [base, base + size). The caller owns
   // that memory and keeps it alive as long as anything allocated from it.
-  MemoryAllocator(void* base, size_t size)
-      : base_(static_cast<uint8_t*>(base)), size_(size) {}
+  MemoryAllocator(void* base, size_t size) : base_(static_cast<uint8_t*>(base)), size_(size) {}
   MemoryAllocator(const MemoryAllocator&) = delete;
   MemoryAllocator& operator=(const MemoryAllocator&) = delete;
 

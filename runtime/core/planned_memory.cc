@@ -4,8 +4,7 @@
 
 namespace edgefleet {
 
-Result<uint8_t*> PlannedMemory::Address(size_t buffer_id, uint64_t offset,
-                                        size_t size) const {
+Result<uint8_t*> PlannedMemory::Address(size_t buffer_id, uint64_t offset, size_t size) const {
   EF_CHECK_OR_RETURN(buffer_id < buffers_.size(), Error::kInvalidProgram,
                      "invalid program: planned memory id %zu out of range (%zu "
                      "arenas)",
@@ -15,8 +14,7 @@ Result<uint8_t*> PlannedMemory::Address(size_t buffer_id, uint64_t offset,
                      Error::kInvalidProgram,
                      "invalid program: planned tensor [%llu, +%zu) past end of "
                      "arena %zu (%zu bytes)",
-                     static_cast<unsigned long long>(offset), size,
-                     buffer_id + 1, arena.size());
+                     static_cast<unsigned long long>(offset), size, buffer_id + 1, arena.size());
   return arena.data() + offset;
 }
 

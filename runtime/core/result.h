@@ -61,9 +61,7 @@ class [[nodiscard]] Result {
     if (!ok()) Abort("Result::get() on an error");
   }
   T* ptr() { return std::launder(reinterpret_cast<T*>(&storage_)); }
-  const T* ptr() const {
-    return std::launder(reinterpret_cast<const T*>(&storage_));
-  }
+  const T* ptr() const { return std::launder(reinterpret_cast<const T*>(&storage_)); }
 
   Error error_;
   alignas(T) unsigned char storage_[sizeof(T)];

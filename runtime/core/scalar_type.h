@@ -44,8 +44,8 @@ size_t ElementSize(ScalarType type);
 const char* ScalarTypeName(ScalarType type);
 
 inline bool IsFloatingType(ScalarType t) {
-  return t == ScalarType::kFloat || t == ScalarType::kDouble ||
-         t == ScalarType::kHalf || t == ScalarType::kBFloat16;
+  return t == ScalarType::kFloat || t == ScalarType::kDouble || t == ScalarType::kHalf ||
+         t == ScalarType::kBFloat16;
 }
 inline bool IsIntegralType(ScalarType t, bool include_bool) {
   switch (t) {

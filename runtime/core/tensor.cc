@@ -27,8 +27,8 @@ bool IsValidDimOrder(Span<const uint8_t> dim_order) {
   return true;
 }
 
-Tensor::Tensor(ScalarType dtype, int dim, int32_t* sizes, uint8_t* dim_order,
-               int32_t* strides, void* data, ShapeDynamism dynamism)
+Tensor::Tensor(ScalarType dtype, int dim, int32_t* sizes, uint8_t* dim_order, int32_t* strides,
+               void* data, ShapeDynamism dynamism)
     : dtype_(dtype),
       dim_(dim),
       sizes_(sizes),
@@ -68,10 +68,8 @@ void Tensor::CopyDimOrderFrom(const Tensor& other) {
 }
 
 Error Tensor::Resize(Span<const int32_t> new_sizes) {
-  EF_CHECK_OR_RETURN(new_sizes.size() == static_cast<size_t>(dim_),
-                     Error::kInvalidArgument,
-                     "cannot resize a rank-%d tensor to rank %zu", dim_,
-                     new_sizes.size());
+  EF_CHECK_OR_RETURN(new_sizes.size() == static_cast<size_t>(dim_), Error::kInvalidArgument,
+                     "cannot resize a rank-%d tensor to rank %zu", dim_, new_sizes.size());
   bool same = true;
   for (int i = 0; i < dim_; ++i) same = same && sizes_[i] == new_sizes[i];
   if (same) return Error::kOk;
@@ -82,8 +80,7 @@ Error Tensor::Resize(Span<const int32_t> new_sizes) {
                      "invalid tensor size (negative or overflowing)");
   EF_CHECK_OR_RETURN(numel <= numel_bound_, Error::kInvalidArgument,
                      "new shape has %lld elements, above the bound of %lld",
-                     static_cast<long long>(numel),
-                     static_cast<long long>(numel_bound_));
+                     static_cast<long long>(numel), static_cast<long long>(numel_bound_));
   for (int i = 0; i < dim_; ++i) sizes_[i] = new_sizes[i];
   numel_ = numel;
   RecomputeStrides();

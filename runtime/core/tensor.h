@@ -37,8 +37,8 @@ class Tensor {
   // elements that outlive the Tensor; dim <= kMaxTensorRank; dim_order is a
   // permutation of [0, dim); the shape's numel fits in int64. `numel_bound`
   // is the capacity of `data` in elements.
-  Tensor(ScalarType dtype, int dim, int32_t* sizes, uint8_t* dim_order,
-         int32_t* strides, void* data, ShapeDynamism dynamism);
+  Tensor(ScalarType dtype, int dim, int32_t* sizes, uint8_t* dim_order, int32_t* strides,
+         void* data, ShapeDynamism dynamism);
 
   ScalarType dtype() const { return dtype_; }
   int dim() const { return dim_; }
@@ -48,12 +48,8 @@ class Tensor {
   ShapeDynamism dynamism() const { return dynamism_; }
 
   Span<const int32_t> sizes() const { return {sizes_, static_cast<size_t>(dim_)}; }
-  Span<const uint8_t> dim_order() const {
-    return {dim_order_, static_cast<size_t>(dim_)};
-  }
-  Span<const int32_t> strides() const {
-    return {strides_, static_cast<size_t>(dim_)};
-  }
+  Span<const uint8_t> dim_order() const { return {dim_order_, static_cast<size_t>(dim_)}; }
+  Span<const int32_t> strides() const { return {strides_, static_cast<size_t>(dim_)}; }
   // REQUIRES: 0 <= d < dim().
   int32_t size(int d) const { return sizes_[d]; }
   int32_t stride(int d) const { return strides_[d]; }

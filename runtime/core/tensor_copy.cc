@@ -7,8 +7,8 @@
 namespace edgefleet {
 
 Error CopyTensorData(const Tensor& src, Tensor& dst) {
-  EF_CHECK_OR_RETURN(src.dtype() == dst.dtype() && src.dim() == dst.dim(),
-                     Error::kInvalidArgument, "tensor copy: dtype or rank mismatch");
+  EF_CHECK_OR_RETURN(src.dtype() == dst.dtype() && src.dim() == dst.dim(), Error::kInvalidArgument,
+                     "tensor copy: dtype or rank mismatch");
   for (int d = 0; d < src.dim(); ++d) {
     EF_CHECK_OR_RETURN(src.size(d) == dst.size(d), Error::kInvalidArgument,
                        "tensor copy: size mismatch in dimension %d", d);

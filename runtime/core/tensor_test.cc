@@ -10,8 +10,7 @@ TEST(TensorTest, StridesFollowDimOrder) {
   uint8_t channels_last[] = {0, 2, 3, 1};
   int32_t strides[4];
   float data[120];
-  Tensor t(ScalarType::kFloat, 4, sizes, channels_last, strides, data,
-           ShapeDynamism::kStatic);
+  Tensor t(ScalarType::kFloat, 4, sizes, channels_last, strides, data, ShapeDynamism::kStatic);
   EXPECT_EQ(t.numel(), 120);
   EXPECT_EQ(t.nbytes(), 480u);
   // NHWC: C innermost, then W, then H, then N.
@@ -26,8 +25,7 @@ TEST(TensorTest, ResizeRespectsDynamism) {
   int32_t sizes[] = {8, 16};
   uint8_t order[] = {0, 1};
   int32_t strides[2];
-  Tensor bound(ScalarType::kFloat, 2, sizes, order, strides, nullptr,
-               ShapeDynamism::kDynamicBound);
+  Tensor bound(ScalarType::kFloat, 2, sizes, order, strides, nullptr, ShapeDynamism::kDynamicBound);
   const int32_t smaller[] = {3, 16};
   ASSERT_EQ(bound.Resize(smaller), Error::kOk);
   EXPECT_EQ(bound.numel(), 48);
@@ -40,8 +38,7 @@ TEST(TensorTest, ResizeRespectsDynamism) {
   EXPECT_EQ(bound.Resize(negative), Error::kInvalidArgument);
 
   int32_t ssizes[] = {2, 2};
-  Tensor fixed(ScalarType::kFloat, 2, ssizes, order, strides, nullptr,
-               ShapeDynamism::kStatic);
+  Tensor fixed(ScalarType::kFloat, 2, ssizes, order, strides, nullptr, ShapeDynamism::kStatic);
   const int32_t same[] = {2, 2};
   EXPECT_EQ(fixed.Resize(same), Error::kOk);
   const int32_t other[] = {1, 4};

@@ -24,8 +24,8 @@
 #include "runtime/devtools/trace_recorder.h"
 #include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
-#include "runtime/module/module.h"
 #include "runtime/module/method_inputs.h"
+#include "runtime/module/module.h"
 
 namespace edgefleet {
 namespace {
@@ -93,8 +93,8 @@ TEST_F(DevtoolsTest, TracesLoadPhasesAndEveryInstruction) {
     EXPECT_GE(r->end_ns, r->start_ns);
   }
   const std::vector<std::string> expected = {"Program::load_method", "Method::init",
-                                             "parse_values", "init_delegates",
-                                             "init_instructions", "optimize_plan"};
+                                             "parse_values",         "init_delegates",
+                                             "init_instructions",    "optimize_plan"};
   EXPECT_EQ(phases, expected);
   const auto allocations = OfKind(recorder, TraceEventKind::kAllocation);
   ASSERT_FALSE(allocations.empty());
@@ -140,8 +140,7 @@ TEST_F(DevtoolsTest, DelegateNodesBelongToTheirDelegateCall) {
   ASSERT_FALSE(nodes.empty());
   for (const TraceRecord* n : nodes) {
     ASSERT_GE(n->event.instruction, 0);
-    EXPECT_STREQ(method->instruction_kind(static_cast<size_t>(n->event.instruction)),
-                 "delegate");
+    EXPECT_STREQ(method->instruction_kind(static_cast<size_t>(n->event.instruction)), "delegate");
     EXPECT_EQ(n->depth, 2u);  // execute > delegate call > node
     EXPECT_TRUE(strcmp(n->event.detail, "xnnpack") == 0 || strcmp(n->event.detail, "own") == 0 ||
                 strcmp(n->event.detail, "own-optimized") == 0)
@@ -241,8 +240,8 @@ TEST_F(DevtoolsTest, EtdumpRoundTripThroughOurReader) {
     for (const EtdumpRun& run : read->runs) {
       std::map<std::string, int> node_counts;
       for (const EtdumpEvent& e : run.events) {
-        while (next < recorder.size() &&
-               !allocations && recorder.record(next).event.kind == TraceEventKind::kAllocation) {
+        while (next < recorder.size() && !allocations &&
+               recorder.record(next).event.kind == TraceEventKind::kAllocation) {
           ++next;
         }
         ASSERT_LT(next, recorder.size());

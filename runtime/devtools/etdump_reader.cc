@@ -29,11 +29,10 @@ Error ReadEvent(const fb::Event& in, size_t num_allocators, EtdumpEvent* out) {
     out->end_time = p->end_time();
   } else if (const fb::AllocationEvent* a = in.allocation_event()) {
     out->kind = EtdumpEvent::Kind::kAllocation;
-    EF_CHECK_OR_RETURN(a->allocator_id() >= 0 &&
-                           static_cast<size_t>(a->allocator_id()) < num_allocators,
-                       Error::kInvalidArgument,
-                       "etdump: allocation event names allocator %d of %zu", a->allocator_id(),
-                       num_allocators);
+    EF_CHECK_OR_RETURN(
+        a->allocator_id() >= 0 && static_cast<size_t>(a->allocator_id()) < num_allocators,
+        Error::kInvalidArgument, "etdump: allocation event names allocator %d of %zu",
+        a->allocator_id(), num_allocators);
     out->allocator_id = a->allocator_id();
     out->allocation_size = a->allocation_size();
   } else {

@@ -92,9 +92,8 @@ std::vector<uint8_t> WriteEtdump(const TraceRecorder& recorder, const EtdumpOpti
     for (const std::string& name : block.allocators) {
       allocators.push_back(fb::CreateAllocatorDirect(builder, name.c_str()));
     }
-    run_data.push_back(fb::CreateRunDataDirect(builder, block.name, -1,
-                                               allocators.empty() ? nullptr : &allocators,
-                                               &block.events));
+    run_data.push_back(fb::CreateRunDataDirect(
+        builder, block.name, -1, allocators.empty() ? nullptr : &allocators, &block.events));
   }
   const auto root = fb::CreateETDumpDirect(builder, 0, &run_data);
   fb::FinishSizePrefixedETDumpBuffer(builder, root);

@@ -26,9 +26,9 @@
 #include "runtime/devtools/trace_recorder.h"
 #include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
+#include "runtime/module/method_inputs.h"
 #include "runtime/module/module.h"
 #include "runtime/platform/clock.h"
-#include "runtime/module/method_inputs.h"
 #include "test/util/program_builder.h"
 
 namespace edgefleet {
@@ -136,14 +136,13 @@ int main(int argc, char** argv) {
     fprintf(stderr, "registration failed: %s\n", LastErrorDetail());
     return 1;
   }
-  printf("%d rounds, medians; overhead = (traced - untraced) per executed instruction\n",
-         rounds);
-  printf("%-44s %7s %12s %12s %7s %10s\n", "program", "instrs", "untraced ms", "traced ms",
-         "ratio", "ns/instr");
+  printf("%d rounds, medians; overhead = (traced - untraced) per executed instruction\n", rounds);
+  printf("%-44s %7s %12s %12s %7s %10s\n", "program", "instrs", "untraced ms", "traced ms", "ratio",
+         "ns/instr");
   Module::Options options;
   const std::vector<uint8_t> chain = AddChain();
-  Result<std::unique_ptr<Module>> module = Module::LoadFromBuffer(chain.data(), chain.size(),
-                                                                  options);
+  Result<std::unique_ptr<Module>> module =
+      Module::LoadFromBuffer(chain.data(), chain.size(), options);
   if (!module.ok()) {
     fprintf(stderr, "add chain: %s\n", LastErrorDetail());
     return 1;

@@ -132,8 +132,8 @@ Method::~Method() {
   }
 }
 
-Result<Method> Method::Load(const Program& program, const char* name,
-                            const MemoryManager& memory, const MethodOptions& options) {
+Result<Method> Method::Load(const Program& program, const char* name, const MemoryManager& memory,
+                            const MethodOptions& options) {
   EF_CHECK_OR_RETURN(memory.method_allocator != nullptr, Error::kInvalidArgument,
                      "no method allocator");
   EF_CHECK_OR_RETURN(options.num_threads >= 1, Error::kInvalidArgument,
@@ -154,13 +154,11 @@ Error Method::Init(const edgefleet_fb::ExecutionPlan& plan) {
   MemoryAllocator& allocator = *memory_.method_allocator;
   for (size_t i = 0; i < meta_.num_planned_buffers(); ++i) {
     const int64_t needed = *meta_.planned_buffer_size(i);
-    EF_CHECK_OR_RETURN(memory_.planned_memory != nullptr &&
-                           i < memory_.planned_memory->num_buffers() &&
-                           memory_.planned_memory->buffer(i).size() >=
-                               static_cast<uint64_t>(needed),
-                       Error::kInvalidArgument,
-                       "planned arena %zu: method needs %lld bytes", i,
-                       static_cast<long long>(needed));
+    EF_CHECK_OR_RETURN(
+        memory_.planned_memory != nullptr && i < memory_.planned_memory->num_buffers() &&
+            memory_.planned_memory->buffer(i).size() >= static_cast<uint64_t>(needed),
+        Error::kInvalidArgument, "planned arena %zu: method needs %lld bytes", i,
+        static_cast<long long>(needed));
   }
   num_values_ = plan.values()->size();
   size_t mark = allocator.used();
@@ -217,11 +215,14 @@ void Method::OptimizePlan(const edgefleet_fb::ExecutionPlan& plan) {
       memory_.temp_allocator == nullptr || num_instructions_ == 0) {
     return;
   }
-  const internal::MethodPlanEditor::MethodState state{
-      &plan,        values_,
-      num_values_,  instructions_,
-      num_instructions_, {input_indices_, num_inputs_},
-      {output_indices_, num_outputs_}, options_.num_threads};
+  const internal::MethodPlanEditor::MethodState state{&plan,
+                                                      values_,
+                                                      num_values_,
+                                                      instructions_,
+                                                      num_instructions_,
+                                                      {input_indices_, num_inputs_},
+                                                      {output_indices_, num_outputs_},
+                                                      options_.num_threads};
   internal::MethodPlanEditor editor(state, memory_.constant_allocator, memory_.temp_allocator);
   if (!editor.ok()) return;
   if (options_.kernels == KernelPreference::kOptimizedFirst) {
@@ -240,8 +241,8 @@ void Method::FindClobberedInputs(const edgefleet_fb::ExecutionPlan& plan) {
   };
   auto range_of = [&](size_t v, Range* r) {
     if (!values_[v].is_tensor()) return false;
-    const auto* alloc = plan.values()->Get(static_cast<uint32_t>(v))->val_as_Tensor()
-                            ->allocation_info();
+    const auto* alloc =
+        plan.values()->Get(static_cast<uint32_t>(v))->val_as_Tensor()->allocation_info();
     if (alloc == nullptr) return false;
     r->arena = alloc->memory_id();
     r->begin = static_cast<uint64_t>(alloc->memory_offset_low()) |
@@ -308,8 +309,7 @@ Error Method::InitDelegates(const edgefleet_fb::ExecutionPlan& plan) {
     const auto* delegate = plan.delegates()->Get(static_cast<uint32_t>(i));
     const char* id = delegate->id()->c_str();
     const BackendInterface* backend = FindBackend(id);
-    EF_CHECK_OR_RETURN(backend != nullptr, Error::kNotFound, "backend %s is not registered",
-                       id);
+    EF_CHECK_OR_RETURN(backend != nullptr, Error::kNotFound, "backend %s is not registered", id);
     EF_CHECK_OR_RETURN(backend->IsAvailable(), Error::kNotSupported,
                        "backend %s is not available in this build", id);
     FreeableBuffer processed;
@@ -318,9 +318,9 @@ Error Method::InitDelegates(const edgefleet_fb::ExecutionPlan& plan) {
       const auto* data = fb->backend_delegate_data()->Get(ref->index())->data();
       processed = FreeableBuffer(data->data(), data->size(), nullptr);
     } else {
-      EF_ASSIGN_OR_RETURN(processed,
-                          program_->LoadSegment(ref->index(),
-                                                SegmentInfo{SegmentInfo::Type::kBackend, 0, id}));
+      EF_ASSIGN_OR_RETURN(
+          processed,
+          program_->LoadSegment(ref->index(), SegmentInfo{SegmentInfo::Type::kBackend, 0, id}));
     }
     const size_t num_specs = delegate->compile_specs() ? delegate->compile_specs()->size() : 0;
     CompileSpec* specs = allocator.AllocateArray<CompileSpec>(num_specs);
@@ -398,8 +398,8 @@ Error Method::InitInstructions(const edgefleet_fb::ExecutionPlan& plan) {
     }
     if (args != nullptr) {
       EValue** arg_values = allocator.AllocateArray<EValue*>(args->size());
-      EF_CHECK_OR_RETURN(arg_values != nullptr || args->size() == 0,
-                         Error::kMemoryAllocationFailed, "method allocator exhausted (args)");
+      EF_CHECK_OR_RETURN(arg_values != nullptr || args->size() == 0, Error::kMemoryAllocationFailed,
+                         "method allocator exhausted (args)");
       for (uint32_t j = 0; j < args->size(); ++j) arg_values[j] = &values_[args->Get(j)];
       out.args = {arg_values, args->size()};
     }
@@ -464,8 +464,7 @@ Error Method::SetTensorInput(size_t i, Tensor& dst, const Tensor& src) {
   EF_CHECK_OR_RETURN(src.numel() == 0 || src.data() != nullptr, Error::kInvalidArgument,
                      "input %zu: no data", i);
   for (int d = 0; d < src.dim(); ++d) {
-    EF_CHECK_OR_RETURN(src.size(d) <= 1 || src.stride(d) == dst.stride(d),
-                       Error::kInvalidArgument,
+    EF_CHECK_OR_RETURN(src.size(d) <= 1 || src.stride(d) == dst.stride(d), Error::kInvalidArgument,
                        "input %zu: unplanned input must use the program's dim order", i);
   }
   dst.set_data(const_cast<void*>(src.data()));
@@ -477,8 +476,7 @@ Error Method::SetInput(size_t i, const EValue& value) {
                      "input %zu out of range (method has %zu inputs)", i, num_inputs_);
   EValue& dst = values_[input_indices_[i]];
   EF_CHECK_OR_RETURN(dst.tag() == value.tag(), Error::kInvalidArgument,
-                     "input %zu: expected %s, got %s", i, TagName(dst.tag()),
-                     TagName(value.tag()));
+                     "input %zu: expected %s, got %s", i, TagName(dst.tag()), TagName(value.tag()));
   switch (dst.tag()) {
     case Tag::kTensor:
       EF_RETURN_IF_ERROR(SetTensorInput(i, dst.to_tensor(), value.to_tensor()));
@@ -518,8 +516,7 @@ Error Method::ExecuteInstruction(const Instruction& instruction, size_t* next_pc
         meta_.operator_name(instruction.a, name, sizeof(name));
         char detail[kMaxErrorDetail];
         snprintf(detail, sizeof(detail), "%s", LastErrorDetail());
-        EF_FAIL(context.failure(), "%s failed at instruction %zu: %s", name, *next_pc - 1,
-                detail);
+        EF_FAIL(context.failure(), "%s failed at instruction %zu: %s", name, *next_pc - 1, detail);
       }
       return Error::kOk;
     }
@@ -556,8 +553,7 @@ Error Method::ExecuteInstruction(const Instruction& instruction, size_t* next_pc
 
 Error Method::Execute() {
   for (size_t i = 0; i < num_inputs_; ++i) {
-    EF_CHECK_OR_RETURN(input_set_[i], Error::kInvalidState,
-                       "input %zu has not been set%s", i,
+    EF_CHECK_OR_RETURN(input_set_[i], Error::kInvalidState, "input %zu has not been set%s", i,
                        input_clobbered_[i] && executed_
                            ? " since the last execute (the method reuses its memory)"
                            : "");
@@ -648,8 +644,8 @@ bool Method::instruction_name(size_t pc, char* buffer, size_t size) const {
       return snprintf(buffer, size, "%s", instruction.kernel->name) < static_cast<int>(size);
     case Instruction::Kind::kDelegate:  // "delegate XnnpackBackend#0": timed per delegate
       return snprintf(buffer, size, "delegate %s#%d",
-                      meta_.backend_name(static_cast<size_t>(instruction.a)), instruction.a) <
-             static_cast<int>(size);
+                      meta_.backend_name(static_cast<size_t>(instruction.a)),
+                      instruction.a) < static_cast<int>(size);
     case Instruction::Kind::kMove:
       kind = "move";
       break;

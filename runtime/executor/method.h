@@ -55,8 +55,7 @@ class Method {
   // first missing operator), kNotFound for an unregistered backend,
   // kMemoryAllocationFailed, kNotSupported (unbounded dynamic shapes,
   // external data), kInvalidProgram.
-  static Result<Method> Load(const Program& program, const char* name,
-                             const MemoryManager& memory,
+  static Result<Method> Load(const Program& program, const char* name, const MemoryManager& memory,
                              const MethodOptions& options = {});
 
   Method(Method&& other) noexcept;
@@ -96,7 +95,8 @@ class Method {
   // Kernel name of instruction `pc` ("aten::add.out", or a plan pass's
   // fused kernel such as "edgefleet::quantized_convolution") into `buffer`, or
   // "delegate <backend id>#<delegate index>" for delegate calls, or the
-  // instruction kind ("move", "jump_false", "free") for other instructions. False if it does not fit. REQUIRES: valid pc.
+  // instruction kind ("move", "jump_false", "free") for other instructions. False if it does not
+  // fit. REQUIRES: valid pc.
   bool instruction_name(size_t pc, char* buffer, size_t size) const;
   size_t num_instructions() const { return num_instructions_; }
   // Arguments of instruction `pc` (kernel calls and delegates; empty for the

@@ -11,17 +11,28 @@ using edgefleet_fb::KernelTypes;
 
 Tag TagForValueType(uint8_t type) {
   switch (static_cast<KernelTypes>(type)) {
-    case KernelTypes::Int: return Tag::kInt;
-    case KernelTypes::Bool: return Tag::kBool;
-    case KernelTypes::Double: return Tag::kDouble;
-    case KernelTypes::Tensor: return Tag::kTensor;
-    case KernelTypes::String: return Tag::kString;
-    case KernelTypes::IntList: return Tag::kListInt;
-    case KernelTypes::DoubleList: return Tag::kListDouble;
-    case KernelTypes::BoolList: return Tag::kListBool;
-    case KernelTypes::TensorList: return Tag::kListTensor;
-    case KernelTypes::OptionalTensorList: return Tag::kListOptionalTensor;
-    default: return Tag::kNone;
+    case KernelTypes::Int:
+      return Tag::kInt;
+    case KernelTypes::Bool:
+      return Tag::kBool;
+    case KernelTypes::Double:
+      return Tag::kDouble;
+    case KernelTypes::Tensor:
+      return Tag::kTensor;
+    case KernelTypes::String:
+      return Tag::kString;
+    case KernelTypes::IntList:
+      return Tag::kListInt;
+    case KernelTypes::DoubleList:
+      return Tag::kListDouble;
+    case KernelTypes::BoolList:
+      return Tag::kListBool;
+    case KernelTypes::TensorList:
+      return Tag::kListTensor;
+    case KernelTypes::OptionalTensorList:
+      return Tag::kListOptionalTensor;
+    default:
+      return Tag::kNone;
   }
 }
 
@@ -93,9 +104,8 @@ size_t MethodMeta::num_operators() const {
 bool MethodMeta::operator_name(size_t i, char* buffer, size_t size) const {
   const auto* op = plan_->operators()->Get(static_cast<uint32_t>(i));
   const char* overload = op->overload() ? op->overload()->c_str() : "";
-  const int n = overload[0] != '\0'
-                    ? snprintf(buffer, size, "%s.%s", op->name()->c_str(), overload)
-                    : snprintf(buffer, size, "%s", op->name()->c_str());
+  const int n = overload[0] != '\0' ? snprintf(buffer, size, "%s.%s", op->name()->c_str(), overload)
+                                    : snprintf(buffer, size, "%s", op->name()->c_str());
   return n >= 0 && static_cast<size_t>(n) < size;
 }
 
@@ -142,8 +152,7 @@ size_t MethodMeta::method_allocator_bytes() const {
         break;
       case KernelTypes::OptionalTensorList:
         bytes += sizeof(BoxedTensorList) +
-                 value->val_as_OptionalTensorList()->items()->size() * 2 * sizeof(void*) +
-                 3 * kPad;
+                 value->val_as_OptionalTensorList()->items()->size() * 2 * sizeof(void*) + 3 * kPad;
         break;
       default:
         break;

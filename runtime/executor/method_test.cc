@@ -22,8 +22,7 @@ using testing::ProgramBuilder;
 // edgefleet_test::add.out(self, other, out, ret): float elementwise add of
 // same-shape, default-dim-order tensors.
 void TestAdd(KernelContext& ctx, Span<EValue*> args) {
-  if (args.size() != 4 || !args[0]->is_tensor() || !args[1]->is_tensor() ||
-      !args[2]->is_tensor()) {
+  if (args.size() != 4 || !args[0]->is_tensor() || !args[1]->is_tensor() || !args[2]->is_tensor()) {
     ctx.Fail(Error::kInvalidArgument);
     return;
   }
@@ -98,8 +97,8 @@ class MethodTest : public ::testing::Test {
     program_ = std::make_unique<Program>(std::move(*program));
     MethodMeta meta = *program_->method_meta("forward");
     method_memory_.assign(method_bytes ? method_bytes : meta.method_allocator_bytes(), 0);
-    method_allocator_ = std::make_unique<MemoryAllocator>(method_memory_.data(),
-                                                          method_memory_.size());
+    method_allocator_ =
+        std::make_unique<MemoryAllocator>(method_memory_.data(), method_memory_.size());
     arena_.assign(meta.num_planned_buffers() ? *meta.planned_buffer_size(0) : 0, 0);
     spans_[0] = {arena_.data(), arena_.size()};
     planned_ = std::make_unique<PlannedMemory>(Span<Span<uint8_t>>(spans_, 1));
@@ -269,7 +268,8 @@ TEST_F(MethodTest, MissingOperatorIsNamed) {
   b.AddKernelCall(op, {0});
   b.AddKernelCall(op, {0});
   EXPECT_EQ(Load(b).error(), Error::kOperatorMissing);
-  EXPECT_STREQ(LastErrorDetail(), "operator aten::foo.out is not registered (2 instructions lack kernels)");
+  EXPECT_STREQ(LastErrorDetail(),
+               "operator aten::foo.out is not registered (2 instructions lack kernels)");
 }
 
 TEST_F(MethodTest, AllMissingOperatorsAreNamedOnce) {
@@ -306,8 +306,9 @@ TEST_F(MethodTest, KernelFailureNamesOperatorAndInstruction) {
   CallerTensor x(ScalarType::kFloat, {1, 2, 1, 2}, in);
   ASSERT_EQ(method->SetInput(0, x.value()), Error::kOk);
   EXPECT_EQ(method->Execute(), Error::kInvalidArgument);
-  EXPECT_STREQ(LastErrorDetail(),
-               "edgefleet_test::fail.out failed at instruction 1: edgefleet_test::fail.out: refused");
+  EXPECT_STREQ(
+      LastErrorDetail(),
+      "edgefleet_test::fail.out failed at instruction 1: edgefleet_test::fail.out: refused");
 }
 
 TEST_F(MethodTest, UnregisteredBackendIsNamed) {

@@ -89,7 +89,8 @@ void MethodPlanEditor::NoteKernelCall(size_t pc) const {
   }
   for (size_t k = n / 2; k >= 1 && first_written == n - 1; --k) {
     bool repeated = true;
-    for (size_t i = 0; i < k && repeated; ++i) repeated = same(args[n - k + i], args[n - 2 * k + i]);
+    for (size_t i = 0; i < k && repeated; ++i)
+      repeated = same(args[n - k + i], args[n - 2 * k + i]);
     if (repeated) {
       first_written = n - 2 * k;
       break;

@@ -53,8 +53,7 @@ class MethodPlanEditor final : public PlanEditor {
   };
 
   // Use only if ok(): false when `scratch` could not hold the analysis.
-  MethodPlanEditor(const MethodState& method, MemoryAllocator* constants,
-                   MemoryAllocator* scratch);
+  MethodPlanEditor(const MethodState& method, MemoryAllocator* constants, MemoryAllocator* scratch);
   ~MethodPlanEditor() override;
   MethodPlanEditor(const MethodPlanEditor&) = delete;
   MethodPlanEditor& operator=(const MethodPlanEditor&) = delete;
@@ -99,8 +98,8 @@ class MethodPlanEditor final : public PlanEditor {
     uint32_t writers;
     uint32_t readers;
     uint32_t first_read;  // pc + 1 of the first instruction that read the value
-    uint32_t read_at;   // pc + 1 of the last instruction that read the value
-    uint32_t write_at;  // pc + 1 of the last instruction that wrote it
+    uint32_t read_at;     // pc + 1 of the last instruction that read the value
+    uint32_t write_at;    // pc + 1 of the last instruction that wrote it
     uint8_t flags;
   };
   enum Flag : uint8_t {

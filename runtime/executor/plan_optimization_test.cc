@@ -91,8 +91,8 @@ void TestPass(PlanEditor& plan) {
     g_seen.io_x = plan.is_method_io(args[0]);
     g_seen.constant_x = plan.is_constant(args[0]);
     g_seen.io_sum = plan.is_method_io(args[1]);
-    const Kernel* sub = ResolveKernel("edgefleet_plan_test::sub.out", args,
-                                      KernelPreference::kOptimizedFirst);
+    const Kernel* sub =
+        ResolveKernel("edgefleet_plan_test::sub.out", args, KernelPreference::kOptimizedFirst);
     EValue* replaced[] = {args[0], args[1], args[2], args[3]};
     if (sub != nullptr) plan.Replace(pc, *sub, {replaced, 4});
   }
@@ -129,16 +129,16 @@ class PlanOptimizationTest : public ::testing::Test {
     program_ = std::make_unique<Program>(std::move(*program));
     MethodMeta meta = *program_->method_meta("forward");
     method_memory_.assign(meta.method_allocator_bytes(), 0);
-    method_allocator_ = std::make_unique<MemoryAllocator>(method_memory_.data(),
-                                                          method_memory_.size());
+    method_allocator_ =
+        std::make_unique<MemoryAllocator>(method_memory_.data(), method_memory_.size());
     arena_.assign(*meta.planned_buffer_size(0), 0);
     spans_[0] = {arena_.data(), arena_.size()};
     planned_ = std::make_unique<PlannedMemory>(Span<Span<uint8_t>>(spans_, 1));
     temp_memory_.assign(1 << 16, 0);
     temp_ = std::make_unique<MemoryAllocator>(temp_memory_.data(), temp_memory_.size());
     constant_memory_.assign(constant_bytes < 0 ? 0 : static_cast<size_t>(constant_bytes), 0);
-    constants_ = std::make_unique<MemoryAllocator>(constant_memory_.data(),
-                                                   constant_memory_.size());
+    constants_ =
+        std::make_unique<MemoryAllocator>(constant_memory_.data(), constant_memory_.size());
     g_adds = 0;
     return Method::Load(*program_, "forward",
                         MemoryManager{method_allocator_.get(), planned_.get(), temp_.get(),
@@ -214,7 +214,7 @@ TEST_F(PlanOptimizationTest, RepeatedConstantCallsShareOneResult) {
   ASSERT_TRUE(method.ok()) << LastErrorDetail();
   EXPECT_STREQ(method->instruction_kind(0), "folded");
   EXPECT_STREQ(method->instruction_kind(1), "folded");
-  EXPECT_EQ(g_adds, 1);                  // computed once
+  EXPECT_EQ(g_adds, 1);                // computed once
   EXPECT_LE(constants_->used(), 64u);  // stored once (16 bytes, 64-aligned)
   EXPECT_EQ(Run(*method, {0, 0, 0, 0}), (std::vector<float>{22, 44, 66, 88}));
 }
@@ -253,10 +253,10 @@ TEST_F(PlanOptimizationTest, OptimizePlanOptionOff) {
   ASSERT_TRUE(Load(p.b).ok());  // sets up memory; load again with options
   method_allocator_->Reset();
   constants_->Reset();
-  Result<Method> plain = Method::Load(*program_, "forward",
-                                      MemoryManager{method_allocator_.get(), planned_.get(),
-                                                    temp_.get(), constants_.get()},
-                                      options);
+  Result<Method> plain = Method::Load(
+      *program_, "forward",
+      MemoryManager{method_allocator_.get(), planned_.get(), temp_.get(), constants_.get()},
+      options);
   ASSERT_TRUE(plain.ok()) << LastErrorDetail();
   EXPECT_STREQ(plain->instruction_kind(0), "optimized");
   EXPECT_EQ(constants_->used(), 0u);
@@ -359,8 +359,8 @@ TEST_F(PlanOptimizationTest, OutArgumentsRepeatedAsAReturnedListAreWrites) {
   Result<Method> method = Load(b);
   ASSERT_TRUE(method.ok()) << LastErrorDetail();
   ASSERT_TRUE(g_seen.ran);
-  EXPECT_EQ(g_seen.writer_of_sum, 0);     // o0 is written by the first call
-  EXPECT_EQ(g_seen.readers_of_sum, 1u);   // and read only by the second
+  EXPECT_EQ(g_seen.writer_of_sum, 0);    // o0 is written by the first call
+  EXPECT_EQ(g_seen.readers_of_sum, 1u);  // and read only by the second
 }
 
 TEST_F(PlanOptimizationTest, PassesDoNotRunForPortableOnly) {

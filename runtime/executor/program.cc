@@ -17,9 +17,8 @@ constexpr flatbuffers::uoffset_t kMaxVerifierTables = 10 * 1000 * 1000;
 
 }  // namespace
 
-Program::Program(DataLoader* loader, FreeableBuffer program_data,
-                 uint64_t segment_base_offset, bool has_extended_header,
-                 const edgefleet_fb::Program* program)
+Program::Program(DataLoader* loader, FreeableBuffer program_data, uint64_t segment_base_offset,
+                 bool has_extended_header, const edgefleet_fb::Program* program)
     : loader_(loader),
       program_data_(std::move(program_data)),
       segment_base_offset_(segment_base_offset),
@@ -50,8 +49,7 @@ Result<Program> Program::Load(DataLoader* loader) {
       has_header = true;
       program_size = header->program_size;
       segment_base_offset = header->segment_base_offset;
-      EF_CHECK_OR_RETURN(program_size >= 8 && program_size <= file_size,
-                         Error::kInvalidProgram,
+      EF_CHECK_OR_RETURN(program_size >= 8 && program_size <= file_size, Error::kInvalidProgram,
                          "invalid program: program size %llu outside the file of %zu bytes",
                          static_cast<unsigned long long>(program_size), file_size);
       uint64_t end;
@@ -80,22 +78,21 @@ Result<Program> Program::Load(DataLoader* loader) {
   // Size of the constant segment, if the program uses one; validated to lie
   // inside the file by ValidateProgram.
   const auto* constants = fb->constant_segment();
-  const bool uses_segment = constants != nullptr && constants->offsets() != nullptr &&
-                            constants->offsets()->size() > 1;
+  const bool uses_segment =
+      constants != nullptr && constants->offsets() != nullptr && constants->offsets()->size() > 1;
   uint64_t constant_size = 0;
   if (uses_segment) {
-    EF_CHECK_OR_RETURN(fb->segments() != nullptr &&
-                           constants->segment_index() < fb->segments()->size(),
-                       Error::kInvalidProgram,
-                       "invalid program: constant segment index out of range");
+    EF_CHECK_OR_RETURN(
+        fb->segments() != nullptr && constants->segment_index() < fb->segments()->size(),
+        Error::kInvalidProgram, "invalid program: constant segment index out of range");
     constant_size = fb->segments()->Get(constants->segment_index())->size();
   }
   EF_RETURN_IF_ERROR(
       internal::ValidateProgram(*fb, {file_size, segment_base_offset, constant_size}));
   if (uses_segment) {
-    EF_ASSIGN_OR_RETURN(program.constant_segment_,
-                        program.LoadSegment(constants->segment_index(),
-                                            SegmentInfo{SegmentInfo::Type::kConstant}));
+    EF_ASSIGN_OR_RETURN(
+        program.constant_segment_,
+        program.LoadSegment(constants->segment_index(), SegmentInfo{SegmentInfo::Type::kConstant}));
   }
   return program;
 }
@@ -162,10 +159,9 @@ Result<FreeableBuffer> Program::LoadSegment(size_t index, const SegmentInfo& inf
 Result<const uint8_t*> Program::ConstantData(uint32_t index, size_t nbytes) const {
   if (constant_segment_.size() > 0) {
     const uint64_t offset = program_->constant_segment()->offsets()->Get(index);
-    EF_CHECK_OR_RETURN(offset <= constant_segment_.size() &&
-                           nbytes <= constant_segment_.size() - offset,
-                       Error::kInvalidProgram,
-                       "invalid program: constant offset past end of segment");
+    EF_CHECK_OR_RETURN(
+        offset <= constant_segment_.size() && nbytes <= constant_segment_.size() - offset,
+        Error::kInvalidProgram, "invalid program: constant offset past end of segment");
     return static_cast<const uint8_t*>(constant_segment_.data()) + offset;
   }
   const auto* buffers = program_->constant_buffer();
@@ -177,8 +173,9 @@ Result<const uint8_t*> Program::ConstantData(uint32_t index, size_t nbytes) cons
 Error Program::LoadMutableData(uint32_t index, size_t nbytes, void* dst) const {
   const auto* entry = program_->mutable_data_segments()->Get(0);
   const uint64_t offset = entry->offsets()->Get(index);
-  EF_ASSIGN_OR_RETURN(FreeableBuffer segment,
-                      LoadSegment(entry->segment_index(), SegmentInfo{SegmentInfo::Type::kMutable}));
+  EF_ASSIGN_OR_RETURN(
+      FreeableBuffer segment,
+      LoadSegment(entry->segment_index(), SegmentInfo{SegmentInfo::Type::kMutable}));
   EF_CHECK_OR_RETURN(offset <= segment.size() && nbytes <= segment.size() - offset,
                      Error::kInvalidProgram,
                      "invalid program: mutable data offset past end of segment");

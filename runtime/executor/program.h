@@ -83,9 +83,8 @@ class Program final : public NamedDataMap {
   DataLoader* loader() const { return loader_; }
 
  private:
-  Program(DataLoader* loader, FreeableBuffer program_data,
-          uint64_t segment_base_offset, bool has_extended_header,
-          const edgefleet_fb::Program* program);
+  Program(DataLoader* loader, FreeableBuffer program_data, uint64_t segment_base_offset,
+          bool has_extended_header, const edgefleet_fb::Program* program);
 
   DataLoader* loader_;
   FreeableBuffer program_data_;

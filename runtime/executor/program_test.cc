@@ -87,8 +87,8 @@ TEST(ProgramTest, LoadsFileWithoutExtendedHeader) {
 
 struct MalformedCase {
   const char* name;
-  std::function<void(ProgramBuilder&)> corrupt_program;          // may be null
-  std::function<void(std::vector<uint8_t>&)> corrupt_bytes;      // may be null
+  std::function<void(ProgramBuilder&)> corrupt_program;      // may be null
+  std::function<void(std::vector<uint8_t>&)> corrupt_bytes;  // may be null
   Error error;
   const char* detail;  // expected substring of the detail
 };
@@ -150,25 +150,31 @@ const MalformedCase kMalformedCases[] = {
     {"ConstantOffsetPastEnd",
      [](ProgramBuilder& p) { p.program().constant_segment->offsets[1] = 4096; }, nullptr,
      Error::kInvalidProgram, "constant offset past end of segment"},
-    {"ConstantIndexOutOfRange", [](ProgramBuilder& p) { p.tensor(1).data_buffer_idx = 9; },
-     nullptr, Error::kInvalidProgram, "constant index 9 out of range"},
+    {"ConstantIndexOutOfRange", [](ProgramBuilder& p) { p.tensor(1).data_buffer_idx = 9; }, nullptr,
+     Error::kInvalidProgram, "constant index 9 out of range"},
     {"PlannedOffsetPastArena",
      [](ProgramBuilder& p) { p.tensor(0).allocation_info->memory_offset_low = 1000; }, nullptr,
      Error::kInvalidProgram, "planned offset past end of arena"},
     {"PlannedOffsetHighWord",
      [](ProgramBuilder& p) { p.tensor(0).allocation_info->memory_offset_high = 1; }, nullptr,
      Error::kInvalidProgram, "planned offset past end of arena"},
-    {"MemoryIdZero", [](ProgramBuilder& p) { p.tensor(0).allocation_info->memory_id = 0; },
-     nullptr, Error::kInvalidProgram, "memory id 0 out of range"},
+    {"MemoryIdZero", [](ProgramBuilder& p) { p.tensor(0).allocation_info->memory_id = 0; }, nullptr,
+     Error::kInvalidProgram, "memory id 0 out of range"},
     {"MemoryIdTooLarge", [](ProgramBuilder& p) { p.tensor(0).allocation_info->memory_id = 5; },
      nullptr, Error::kInvalidProgram, "memory id 5 out of range"},
     {"NegativeBufferSize", [](ProgramBuilder& p) { p.plan().non_const_buffer_sizes[1] = -1; },
      nullptr, Error::kInvalidProgram, "negative planned buffer size"},
     {"NumelOverflow",
-     [](ProgramBuilder& p) { p.tensor(0).sizes = {1 << 30, 1 << 30, 1 << 30}; p.tensor(0).dim_order = {0, 1, 2}; },
+     [](ProgramBuilder& p) {
+       p.tensor(0).sizes = {1 << 30, 1 << 30, 1 << 30};
+       p.tensor(0).dim_order = {0, 1, 2};
+     },
      nullptr, Error::kInvalidProgram, "numel overflow"},
-    {"NegativeSize", [](ProgramBuilder& p) { p.tensor(0).sizes = {-2, 2}; }, nullptr,
-     Error::kInvalidProgram, "numel overflow or negative size"},
+    {"NegativeSize",
+     [](ProgramBuilder& p) {
+       p.tensor(0).sizes = {-2, 2};
+     },
+     nullptr, Error::kInvalidProgram, "numel overflow or negative size"},
     {"RankAboveLimit",
      [](ProgramBuilder& p) {
        p.tensor(0).sizes.assign(17, 1);
@@ -176,8 +182,11 @@ const MalformedCase kMalformedCases[] = {
        for (uint8_t i = 0; i < 17; ++i) p.tensor(0).dim_order.push_back(i);
      },
      nullptr, Error::kInvalidProgram, "rank 17"},
-    {"InvalidDimOrder", [](ProgramBuilder& p) { p.tensor(0).dim_order = {1, 1}; }, nullptr,
-     Error::kInvalidProgram, "invalid dim order"},
+    {"InvalidDimOrder",
+     [](ProgramBuilder& p) {
+       p.tensor(0).dim_order = {1, 1};
+     },
+     nullptr, Error::kInvalidProgram, "invalid dim order"},
     {"UnknownDtype",
      [](ProgramBuilder& p) { p.tensor(0).scalar_type = static_cast<edgefleet_fb::ScalarType>(9); },
      nullptr, Error::kInvalidProgram, "unknown dtype 9"},
@@ -201,18 +210,21 @@ const MalformedCase kMalformedCases[] = {
      Error::kInvalidProgram, "delegate index 2 out of range"},
     {"JumpPastEnd", [](ProgramBuilder& p) { p.AddJumpFalse(0, 50); }, nullptr,
      Error::kInvalidProgram, "jump destination 50 out of range"},
-    {"MoveOutOfRange", [](ProgramBuilder& p) { p.AddMove(0, 99); }, nullptr,
-     Error::kInvalidProgram, "move destination value index 99"},
-    {"FreeOfNonTensor", [](ProgramBuilder& p) { p.AddFree(2); }, nullptr,
-     Error::kInvalidProgram, "free refers to value 2 of the wrong kind"},
+    {"MoveOutOfRange", [](ProgramBuilder& p) { p.AddMove(0, 99); }, nullptr, Error::kInvalidProgram,
+     "move destination value index 99"},
+    {"FreeOfNonTensor", [](ProgramBuilder& p) { p.AddFree(2); }, nullptr, Error::kInvalidProgram,
+     "free refers to value 2 of the wrong kind"},
     {"IntListItemNotInt",
      [](ProgramBuilder& p) {
        const int list = p.AddIntList({1, 2});
        p.plan().values[list]->val.AsIntList()->items[0] = 0;  // a tensor
      },
      nullptr, Error::kInvalidProgram, "int list item refers to value 0"},
-    {"TensorListItemOutOfRange", [](ProgramBuilder& p) { p.AddTensorList({0, 500}); }, nullptr,
-     Error::kInvalidProgram, "tensor list item value index 500"},
+    {"TensorListItemOutOfRange",
+     [](ProgramBuilder& p) {
+       p.AddTensorList({0, 500});
+     },
+     nullptr, Error::kInvalidProgram, "tensor list item value index 500"},
     {"InlineDelegatePayloadOutOfRange",
      [](ProgramBuilder& p) {
        p.AddDelegate("XnnpackBackend", {1, 2, 3});

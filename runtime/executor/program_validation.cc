@@ -27,10 +27,9 @@ class PlanValidator {
 
   Error Run() {
     if (plan_.name() == nullptr) INVALID("method without a name");
-    if (plan_.values() == nullptr || plan_.inputs() == nullptr ||
-        plan_.outputs() == nullptr || plan_.non_const_buffer_sizes() == nullptr) {
-      INVALID("method '%s' lacks values, inputs, outputs or buffer sizes",
-              plan_.name()->c_str());
+    if (plan_.values() == nullptr || plan_.inputs() == nullptr || plan_.outputs() == nullptr ||
+        plan_.non_const_buffer_sizes() == nullptr) {
+      INVALID("method '%s' lacks values, inputs, outputs or buffer sizes", plan_.name()->c_str());
     }
     num_values_ = plan_.values()->size();
     for (int64_t size : *plan_.non_const_buffer_sizes()) {
@@ -58,8 +57,8 @@ class PlanValidator {
  private:
   Error CheckIndex(int64_t index, const char* what) const {
     if (index < 0 || index >= static_cast<int64_t>(num_values_)) {
-      INVALID("%s value index %lld out of range (%u values)", what,
-              static_cast<long long>(index), num_values_);
+      INVALID("%s value index %lld out of range (%u values)", what, static_cast<long long>(index),
+              num_values_);
     }
     return Error::kOk;
   }
@@ -68,8 +67,7 @@ class PlanValidator {
     EF_RETURN_IF_ERROR(CheckIndex(index, what));
     const auto* value = plan_.values()->Get(static_cast<uint32_t>(index));
     if (value == nullptr || value->val_type() != type) {
-      INVALID("%s refers to value %lld of the wrong kind", what,
-              static_cast<long long>(index));
+      INVALID("%s refers to value %lld of the wrong kind", what, static_cast<long long>(index));
     }
     return Error::kOk;
   }
@@ -84,13 +82,16 @@ class PlanValidator {
       case KernelTypes::Double:
         return Error::kOk;
       case KernelTypes::String:
-        if (value->val_as_String()->string_val() == nullptr) INVALID("value %u: string without data", i);
+        if (value->val_as_String()->string_val() == nullptr)
+          INVALID("value %u: string without data", i);
         return Error::kOk;
       case KernelTypes::DoubleList:
-        if (value->val_as_DoubleList()->items() == nullptr) INVALID("value %u: list without items", i);
+        if (value->val_as_DoubleList()->items() == nullptr)
+          INVALID("value %u: list without items", i);
         return Error::kOk;
       case KernelTypes::BoolList:
-        if (value->val_as_BoolList()->items() == nullptr) INVALID("value %u: list without items", i);
+        if (value->val_as_BoolList()->items() == nullptr)
+          INVALID("value %u: list without items", i);
         return Error::kOk;
       case KernelTypes::IntList: {
         const auto* items = value->val_as_IntList()->items();
@@ -173,8 +174,7 @@ class PlanValidator {
 
   Error CheckConstant(uint32_t i, uint32_t idx, uint64_t nbytes, size_t element_size) const {
     const auto* segment = program_.constant_segment();
-    if (segment != nullptr && segment->offsets() != nullptr &&
-        segment->offsets()->size() > 1) {
+    if (segment != nullptr && segment->offsets() != nullptr && segment->offsets()->size() > 1) {
       if (idx >= segment->offsets()->size()) {
         INVALID("tensor %u: constant index %u out of range", i, idx);
       }
@@ -222,8 +222,8 @@ class PlanValidator {
       const auto* inline_data = program_.backend_delegate_data();
       if (inline_data == nullptr || ref->index() >= inline_data->size() ||
           inline_data->Get(ref->index())->data() == nullptr) {
-        INVALID("delegate %s: inline payload index %u out of range",
-                delegate->id()->c_str(), ref->index());
+        INVALID("delegate %s: inline payload index %u out of range", delegate->id()->c_str(),
+                ref->index());
       }
     } else if (ref->location() == edgefleet_fb::DataLocation::SEGMENT) {
       if (program_.segments() == nullptr || ref->index() >= program_.segments()->size()) {
@@ -292,9 +292,8 @@ class PlanValidator {
           break;
         }
         case InstructionArguments::FreeCall:
-          EF_RETURN_IF_ERROR(CheckIndexOfType(
-              instruction->instr_args_as_FreeCall()->value_index(), KernelTypes::Tensor,
-              "free"));
+          EF_RETURN_IF_ERROR(CheckIndexOfType(instruction->instr_args_as_FreeCall()->value_index(),
+                                              KernelTypes::Tensor, "free"));
           break;
         default:
           INVALID("instruction %u has unknown kind %d", pc,
@@ -376,8 +375,7 @@ bool WideVectorsAligned(const edgefleet_fb::Program& program) {
       if (const auto* list = value->val_as_IntList(); list && !ElementsAligned(list->items())) {
         return false;
       }
-      if (const auto* list = value->val_as_DoubleList();
-          list && !ElementsAligned(list->items())) {
+      if (const auto* list = value->val_as_DoubleList(); list && !ElementsAligned(list->items())) {
         return false;
       }
     }

@@ -24,7 +24,7 @@ namespace internal {
 
 struct ProgramLayout {
   uint64_t file_size;
-  uint64_t segment_base_offset;  // 0 when the file has no segments
+  uint64_t segment_base_offset;    // 0 when the file has no segments
   uint64_t constant_segment_size;  // bytes of the loaded constant segment
 };
 
@@ -35,8 +35,7 @@ struct ProgramLayout {
 bool WideVectorsAligned(const edgefleet_fb::Program& program);
 
 // Errors: kInvalidProgram with a detail "invalid program: <what>".
-Error ValidateProgram(const edgefleet_fb::Program& program,
-                      const ProgramLayout& layout);
+Error ValidateProgram(const edgefleet_fb::Program& program, const ProgramLayout& layout);
 
 }  // namespace internal
 }  // namespace edgefleet

@@ -20,8 +20,8 @@ Result<Tensor*> ParseTensor(const Program& program, const edgefleet_fb::Executio
   const auto* extra = t.extra_tensor_info();
   EF_CHECK_OR_RETURN(
       extra == nullptr || extra->location() != edgefleet_fb::TensorDataLocation::EXTERNAL,
-      Error::kNotSupported,
-      "value %u: tensor data in an external .ptd file is not supported", index);
+      Error::kNotSupported, "value %u: tensor data in an external .ptd file is not supported",
+      index);
 
   const int rank = static_cast<int>(t.sizes()->size());
   int32_t* sizes = allocator.AllocateArray<int32_t>(rank);
@@ -34,8 +34,8 @@ Result<Tensor*> ParseTensor(const Program& program, const edgefleet_fb::Executio
     memcpy(sizes, t.sizes()->data(), rank * sizeof(int32_t));
     memcpy(dim_order, t.dim_order()->data(), rank);
   }
-  Tensor* tensor = allocator.New<Tensor>(static_cast<ScalarType>(t.scalar_type()), rank,
-                                         sizes, dim_order, strides, nullptr, dynamism);
+  Tensor* tensor = allocator.New<Tensor>(static_cast<ScalarType>(t.scalar_type()), rank, sizes,
+                                         dim_order, strides, nullptr, dynamism);
   EF_CHECK_OR_RETURN(tensor != nullptr, Error::kMemoryAllocationFailed,
                      "method allocator exhausted (tensor %u)", index);
 
@@ -46,8 +46,8 @@ Result<Tensor*> ParseTensor(const Program& program, const edgefleet_fb::Executio
                        "method needs planned memory but none was given");
     const uint64_t offset = static_cast<uint64_t>(alloc->memory_offset_low()) |
                             (static_cast<uint64_t>(alloc->memory_offset_high()) << 32);
-    EF_ASSIGN_OR_RETURN(uint8_t * data, memory.planned_memory->Address(
-                                            alloc->memory_id() - 1, offset, nbytes));
+    EF_ASSIGN_OR_RETURN(uint8_t * data,
+                        memory.planned_memory->Address(alloc->memory_id() - 1, offset, nbytes));
     tensor->set_data(data);
     if (t.data_buffer_idx() > 0) {
       EF_RETURN_IF_ERROR(program.LoadMutableData(t.data_buffer_idx(), nbytes, data));
@@ -62,8 +62,8 @@ Result<Tensor*> ParseTensor(const Program& program, const edgefleet_fb::Executio
 }
 
 template <typename ItemVector>
-Result<EValue*const*> BoxItems(MemoryAllocator& allocator, EValue* values,
-                               const ItemVector& items, bool allow_none) {
+Result<EValue* const*> BoxItems(MemoryAllocator& allocator, EValue* values, const ItemVector& items,
+                                bool allow_none) {
   EValue** boxed = allocator.AllocateArray<EValue*>(items.size());
   EF_CHECK_OR_RETURN(boxed != nullptr || items.size() == 0, Error::kMemoryAllocationFailed,
                      "method allocator exhausted (list)");
@@ -94,8 +94,7 @@ Error ParseList(MemoryAllocator& allocator, EValue* values, const edgefleet_fb::
                                    : *value.val_as_TensorList()->items();
       EF_ASSIGN_OR_RETURN(EValue* const* boxed, BoxItems(allocator, values, items, optional));
       Tensor** unboxed = allocator.AllocateArray<Tensor*>(items.size());
-      auto* list =
-          allocator.New<BoxedTensorList>(BoxedTensorList{boxed, unboxed, items.size()});
+      auto* list = allocator.New<BoxedTensorList>(BoxedTensorList{boxed, unboxed, items.size()});
       EF_CHECK_OR_RETURN(list != nullptr && (unboxed != nullptr || items.size() == 0),
                          Error::kMemoryAllocationFailed, "method allocator exhausted (list)");
       *out = EValue::FromTensorList(list, optional);

@@ -20,8 +20,7 @@ namespace internal {
 // memory. Errors: kMemoryAllocationFailed, kNotSupported (unbounded dynamic
 // shapes, external data), kInvalidProgram, kInvalidArgument (planned memory
 // smaller than the program needs).
-Result<EValue*> ParseValues(const Program& program,
-                            const edgefleet_fb::ExecutionPlan& plan,
+Result<EValue*> ParseValues(const Program& program, const edgefleet_fb::ExecutionPlan& plan,
                             const MemoryManager& memory);
 
 }  // namespace internal

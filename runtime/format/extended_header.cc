@@ -28,10 +28,9 @@ Result<ExtendedHeader> ExtendedHeader::Parse(const void* data, size_t size) {
   }
   const uint32_t length = ReadU32(bytes + kOffset + 4);
   EF_CHECK_OR_RETURN(length >= kMinimumLength, Error::kInvalidProgram,
-                     "invalid program: extended header length %u below %zu",
-                     length, kMinimumLength);
-  EF_CHECK_OR_RETURN(size >= kOffset + length || size >= kOffset + 32,
-                     Error::kInvalidProgram,
+                     "invalid program: extended header length %u below %zu", length,
+                     kMinimumLength);
+  EF_CHECK_OR_RETURN(size >= kOffset + length || size >= kOffset + 32, Error::kInvalidProgram,
                      "invalid program: extended header truncated");
   EF_CHECK_OR_RETURN(size >= kOffset + kMinimumLength, Error::kInvalidProgram,
                      "invalid program: extended header truncated");

@@ -32,24 +32,14 @@ class DtypeSet {
 
   constexpr bool Contains(ScalarType t) const { return (bits_ & Bit(t)) != 0; }
   constexpr bool empty() const { return bits_ == 0; }
-  constexpr DtypeSet operator|(DtypeSet other) const {
-    return FromBits(bits_ | other.bits_);
-  }
+  constexpr DtypeSet operator|(DtypeSet other) const { return FromBits(bits_ | other.bits_); }
   // The types of this set that are not in `other`.
-  constexpr DtypeSet operator-(DtypeSet other) const {
-    return FromBits(bits_ & ~other.bits_);
-  }
-  constexpr bool operator==(DtypeSet other) const {
-    return bits_ == other.bits_;
-  }
-  constexpr bool operator!=(DtypeSet other) const {
-    return bits_ != other.bits_;
-  }
+  constexpr DtypeSet operator-(DtypeSet other) const { return FromBits(bits_ & ~other.bits_); }
+  constexpr bool operator==(DtypeSet other) const { return bits_ == other.bits_; }
+  constexpr bool operator!=(DtypeSet other) const { return bits_ != other.bits_; }
 
  private:
-  static constexpr uint64_t Bit(ScalarType t) {
-    return uint64_t{1} << static_cast<int>(t);
-  }
+  static constexpr uint64_t Bit(ScalarType t) { return uint64_t{1} << static_cast<int>(t); }
   static constexpr DtypeSet FromBits(uint64_t bits) {
     DtypeSet s;
     s.bits_ = bits;
@@ -61,27 +51,22 @@ class DtypeSet {
 
 // The families the portable kernels dispatch over (see
 // runtime/kernels/portable/dtype_util.h).
-inline constexpr DtypeSet kFloatingDtypes{ScalarType::kFloat,
-                                          ScalarType::kDouble};
-inline constexpr DtypeSet kIntegralDtypes{
-    ScalarType::kByte, ScalarType::kChar, ScalarType::kShort, ScalarType::kInt,
-    ScalarType::kLong};
+inline constexpr DtypeSet kFloatingDtypes{ScalarType::kFloat, ScalarType::kDouble};
+inline constexpr DtypeSet kIntegralDtypes{ScalarType::kByte, ScalarType::kChar, ScalarType::kShort,
+                                          ScalarType::kInt, ScalarType::kLong};
 inline constexpr DtypeSet kRealDtypes = kIntegralDtypes | kFloatingDtypes;
-inline constexpr DtypeSet kAllDtypes =
-    kRealDtypes | DtypeSet{ScalarType::kBool};
+inline constexpr DtypeSet kAllDtypes = kRealDtypes | DtypeSet{ScalarType::kBool};
 
 // Integer types quantized tensors use (quantized_decomposed ops).
-inline constexpr DtypeSet kQuantizedDtypes{
-    ScalarType::kByte, ScalarType::kChar, ScalarType::kShort, ScalarType::kInt};
+inline constexpr DtypeSet kQuantizedDtypes{ScalarType::kByte, ScalarType::kChar, ScalarType::kShort,
+                                           ScalarType::kInt};
 // Weights of the byte-quantized embedding.
-inline constexpr DtypeSet kByteWeightDtypes{ScalarType::kChar,
-                                            ScalarType::kByte};
+inline constexpr DtypeSet kByteWeightDtypes{ScalarType::kChar, ScalarType::kByte};
 // Types a kernel that only moves elements (by size) accepts: every basic
 // type plus the 16-bit floats and unsigned integers programs carry.
 inline constexpr DtypeSet kCopyableDtypes =
-    kAllDtypes | DtypeSet{ScalarType::kHalf, ScalarType::kBFloat16,
-                          ScalarType::kUInt16, ScalarType::kUInt32,
-                          ScalarType::kUInt64};
+    kAllDtypes | DtypeSet{ScalarType::kHalf, ScalarType::kBFloat16, ScalarType::kUInt16,
+                          ScalarType::kUInt32, ScalarType::kUInt64};
 
 // The dtype of the first tensor among `args` (see above); false if no
 // argument is or holds a tensor.

@@ -19,8 +19,7 @@ class KernelContext {
  public:
   // `temp` may be null (AllocateTemp then fails). `num_threads` >= 1 is the
   // parallelism kernels may use.
-  KernelContext(MemoryAllocator* temp, int num_threads)
-      : temp_(temp), num_threads_(num_threads) {}
+  KernelContext(MemoryAllocator* temp, int num_threads) : temp_(temp), num_threads_(num_threads) {}
 
   // Marks the call failed; the first failure is kept.
   void Fail(Error error) {

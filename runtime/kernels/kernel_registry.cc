@@ -31,24 +31,22 @@ const char* KernelVariantName(KernelVariant variant) {
 Error RegisterKernels(Span<const Kernel> kernels) {
   std::lock_guard<std::mutex> lock(g_register_mutex);
   const int count = g_num_kernels.load(std::memory_order_relaxed);
-  EF_CHECK_OR_RETURN(
-      kernels.size() <= static_cast<size_t>(kMaxRegisteredKernels - count),
-      Error::kRegistrationExceedingMaxKernels,
-      "registering %zu kernels would exceed the table of %d", kernels.size(),
-      kMaxRegisteredKernels);
+  EF_CHECK_OR_RETURN(kernels.size() <= static_cast<size_t>(kMaxRegisteredKernels - count),
+                     Error::kRegistrationExceedingMaxKernels,
+                     "registering %zu kernels would exceed the table of %d", kernels.size(),
+                     kMaxRegisteredKernels);
   for (size_t i = 0; i < kernels.size(); ++i) {
     bool duplicate = Registered(kernels[i].name, kernels[i].variant, count);
     for (size_t j = 0; j < i && !duplicate; ++j) {
-      duplicate = kernels[j].variant == kernels[i].variant &&
-                  strcmp(kernels[j].name, kernels[i].name) == 0;
+      duplicate =
+          kernels[j].variant == kernels[i].variant && strcmp(kernels[j].name, kernels[i].name) == 0;
     }
     EF_CHECK_OR_RETURN(!duplicate, Error::kRegistrationAlreadyRegistered,
-                       "%s kernel %s is already registered",
-                       KernelVariantName(kernels[i].variant), kernels[i].name);
+                       "%s kernel %s is already registered", KernelVariantName(kernels[i].variant),
+                       kernels[i].name);
   }
   for (size_t i = 0; i < kernels.size(); ++i) g_kernels[count + i] = kernels[i];
-  g_num_kernels.store(count + static_cast<int>(kernels.size()),
-                      std::memory_order_release);
+  g_num_kernels.store(count + static_cast<int>(kernels.size()), std::memory_order_release);
   return Error::kOk;
 }
 
@@ -80,9 +78,7 @@ bool HasKernel(const char* name) {
   return false;
 }
 
-int NumRegisteredKernels() {
-  return g_num_kernels.load(std::memory_order_acquire);
-}
+int NumRegisteredKernels() { return g_num_kernels.load(std::memory_order_acquire); }
 
 const Kernel& RegisteredKernel(int i) { return g_kernels[i]; }
 

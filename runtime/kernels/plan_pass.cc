@@ -25,8 +25,7 @@ Error RegisterPlanPasses(Span<const PlanPass> passes) {
   for (size_t i = 0; i < passes.size(); ++i) {
     for (int j = 0; j < count + static_cast<int>(i); ++j) {
       const char* other = j < count ? g_passes[j].name : passes[j - count].name;
-      EF_CHECK_OR_RETURN(strcmp(other, passes[i].name) != 0,
-                         Error::kRegistrationAlreadyRegistered,
+      EF_CHECK_OR_RETURN(strcmp(other, passes[i].name) != 0, Error::kRegistrationAlreadyRegistered,
                          "plan pass %s is already registered", passes[i].name);
     }
   }

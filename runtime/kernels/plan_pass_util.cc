@@ -21,8 +21,7 @@ size_t NumNamingReaders(const PlanEditor& plan, const EValue* v) {
   return n;
 }
 
-size_t ReadersAfter(const PlanEditor& plan, size_t pc, const EValue* v, int64_t* pcs,
-                    size_t max) {
+size_t ReadersAfter(const PlanEditor& plan, size_t pc, const EValue* v, int64_t* pcs, size_t max) {
   size_t n = 0;
   for (size_t r = pc + 1; r < plan.num_instructions(); ++r) {
     if (!Names(plan, r, v)) continue;

@@ -49,8 +49,7 @@ size_t NumNamingReaders(const PlanEditor& plan, const EValue* v);
 
 // Live instructions after `pc` naming `v`, in order, stored in `pcs` up to
 // `max` of them. Returns how many there are, or max + 1 when there are more.
-size_t ReadersAfter(const PlanEditor& plan, size_t pc, const EValue* v, int64_t* pcs,
-                    size_t max);
+size_t ReadersAfter(const PlanEditor& plan, size_t pc, const EValue* v, int64_t* pcs, size_t max);
 
 // The first live instruction after `pc` naming `v`, or -1.
 int64_t FirstReaderAfter(const PlanEditor& plan, size_t pc, const EValue* v);

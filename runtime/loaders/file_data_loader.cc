@@ -47,8 +47,8 @@ Result<FreeableBuffer> FileDataLoader::Load(size_t offset, size_t size,
     const ssize_t n = ::pread(fd_, static_cast<uint8_t*>(buffer) + done, size - done,
                               static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
-    EF_CHECK_OR_RETURN(n > 0, Error::kAccessFailed, "read failed at offset %zu: %s",
-                       offset + done, n == 0 ? "unexpected end of file" : strerror(errno));
+    EF_CHECK_OR_RETURN(n > 0, Error::kAccessFailed, "read failed at offset %zu: %s", offset + done,
+                       n == 0 ? "unexpected end of file" : strerror(errno));
     done += static_cast<size_t>(n);
   }
   bytes_read_.fetch_add(size);

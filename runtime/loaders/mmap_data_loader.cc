@@ -48,12 +48,10 @@ Result<FreeableBuffer> MmapDataLoader::Load(size_t offset, size_t size,
   const size_t length = offset + size - page_offset;
   void* pages = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd_,
                      static_cast<off_t>(page_offset));
-  EF_CHECK_OR_RETURN(pages != MAP_FAILED, Error::kAccessFailed, "mmap failed: %s",
-                     strerror(errno));
+  EF_CHECK_OR_RETURN(pages != MAP_FAILED, Error::kAccessFailed, "mmap failed: %s", strerror(errno));
   const size_t mapped = (length + page_size_ - 1) / page_size_ * page_size_;
   bytes_read_.fetch_add(mapped);
-  return FreeableBuffer(static_cast<uint8_t*>(pages) + (offset - page_offset), size, &Unmap,
-                        pages);
+  return FreeableBuffer(static_cast<uint8_t*>(pages) + (offset - page_offset), size, &Unmap, pages);
 }
 
 }  // namespace edgefleet

@@ -14,8 +14,7 @@ namespace internal {
 
 Result<OpenedFile> OpenRegularFile(const char* path) {
   const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  EF_CHECK_OR_RETURN(fd >= 0, Error::kAccessFailed, "cannot open %s: %s", path,
-                     strerror(errno));
+  EF_CHECK_OR_RETURN(fd >= 0, Error::kAccessFailed, "cannot open %s: %s", path, strerror(errno));
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);

@@ -18,8 +18,7 @@ void HostTensor::AlignedFree::operator()(uint8_t* p) const {
   ::operator delete[](p, std::align_val_t{kAlignment});
 }
 
-HostTensor::HostTensor(ScalarType dtype, std::vector<int32_t> sizes,
-                       std::vector<uint8_t> dim_order,
+HostTensor::HostTensor(ScalarType dtype, std::vector<int32_t> sizes, std::vector<uint8_t> dim_order,
                        std::unique_ptr<uint8_t[], AlignedFree> data)
     : sizes_(std::move(sizes)),
       dim_order_(std::move(dim_order)),
@@ -28,12 +27,10 @@ HostTensor::HostTensor(ScalarType dtype, std::vector<int32_t> sizes,
       tensor_(dtype, static_cast<int>(sizes_.size()), sizes_.data(), dim_order_.data(),
               strides_.data(), data_.get(), ShapeDynamism::kStatic) {}
 
-Result<std::unique_ptr<HostTensor>> HostTensor::Create(ScalarType dtype,
-                                                       Span<const int32_t> sizes,
+Result<std::unique_ptr<HostTensor>> HostTensor::Create(ScalarType dtype, Span<const int32_t> sizes,
                                                        Span<const uint8_t> dim_order) {
-  EF_CHECK_OR_RETURN(sizes.size() <= static_cast<size_t>(kMaxTensorRank),
-                     Error::kInvalidArgument, "tensor rank %zu exceeds %d", sizes.size(),
-                     kMaxTensorRank);
+  EF_CHECK_OR_RETURN(sizes.size() <= static_cast<size_t>(kMaxTensorRank), Error::kInvalidArgument,
+                     "tensor rank %zu exceeds %d", sizes.size(), kMaxTensorRank);
   std::vector<uint8_t> order(dim_order.begin(), dim_order.end());
   if (order.empty()) {
     for (size_t d = 0; d < sizes.size(); ++d) order.push_back(static_cast<uint8_t>(d));
@@ -44,19 +41,19 @@ Result<std::unique_ptr<HostTensor>> HostTensor::Create(ScalarType dtype,
                      sizes.size());
   const int64_t numel = CheckedNumel(sizes);
   uint64_t nbytes = 0;
-  EF_CHECK_OR_RETURN(numel >= 0 && !__builtin_mul_overflow(static_cast<uint64_t>(numel),
-                                                           ElementSize(dtype), &nbytes) &&
-                         nbytes <= SIZE_MAX - kSlackBytes,
-                     Error::kInvalidArgument, "invalid tensor size (negative or overflowing)");
+  EF_CHECK_OR_RETURN(
+      numel >= 0 &&
+          !__builtin_mul_overflow(static_cast<uint64_t>(numel), ElementSize(dtype), &nbytes) &&
+          nbytes <= SIZE_MAX - kSlackBytes,
+      Error::kInvalidArgument, "invalid tensor size (negative or overflowing)");
   const size_t allocation = static_cast<size_t>(nbytes) + kSlackBytes;
-  std::unique_ptr<uint8_t[], AlignedFree> data(
-      new (std::align_val_t{kAlignment}, std::nothrow) uint8_t[allocation]);
+  std::unique_ptr<uint8_t[], AlignedFree> data(new (std::align_val_t{kAlignment}, std::nothrow)
+                                                   uint8_t[allocation]);
   EF_CHECK_OR_RETURN(data != nullptr, Error::kMemoryAllocationFailed,
                      "cannot allocate %zu bytes for a tensor", allocation);
   memset(data.get(), 0, allocation);
-  return std::unique_ptr<HostTensor>(
-      new HostTensor(dtype, std::vector<int32_t>(sizes.begin(), sizes.end()),
-                     std::move(order), std::move(data)));
+  return std::unique_ptr<HostTensor>(new HostTensor(
+      dtype, std::vector<int32_t>(sizes.begin(), sizes.end()), std::move(order), std::move(data)));
 }
 
 Result<std::unique_ptr<HostTensor>> HostTensor::FromBytes(ScalarType dtype,

@@ -29,8 +29,7 @@ class HostTensor {
   // order. Errors: kInvalidArgument if the rank exceeds kMaxTensorRank, the
   // dim order is not a permutation of the right length, or a size is
   // negative or the element count overflows.
-  static Result<std::unique_ptr<HostTensor>> Create(ScalarType dtype,
-                                                    Span<const int32_t> sizes,
+  static Result<std::unique_ptr<HostTensor>> Create(ScalarType dtype, Span<const int32_t> sizes,
                                                     Span<const uint8_t> dim_order = {});
 
   // A default-dim-order tensor holding a copy of `bytes`: the elements in

@@ -40,28 +40,26 @@ class ContiguousView {
 
 Error CopyToContiguous(const Tensor& tensor, Span<uint8_t> dst) {
   EF_CHECK_OR_RETURN(dst.size() == tensor.nbytes(), Error::kInvalidArgument,
-                     "destination of %zu bytes for a tensor of %zu", dst.size(),
-                     tensor.nbytes());
+                     "destination of %zu bytes for a tensor of %zu", dst.size(), tensor.nbytes());
   ContiguousView view(tensor.dtype(), tensor.sizes(), dst.data());
   return CopyTensorData(tensor, view.tensor());
 }
 
 Error InputBinder::Bind(Method& method, size_t i, ScalarType dtype, Span<const int32_t> sizes,
                         Span<const uint8_t> bytes) {
-  EF_CHECK_OR_RETURN(sizes.size() <= static_cast<size_t>(kMaxTensorRank),
-                     Error::kInvalidArgument, "input %zu: rank %zu exceeds %d", i, sizes.size(),
-                     kMaxTensorRank);
+  EF_CHECK_OR_RETURN(sizes.size() <= static_cast<size_t>(kMaxTensorRank), Error::kInvalidArgument,
+                     "input %zu: rank %zu exceeds %d", i, sizes.size(), kMaxTensorRank);
   EF_ASSIGN_OR_RETURN(const TensorInfo info, method.meta().input_tensor_info(i));
   if (held_.size() <= i) held_.resize(i + 1);
   held_[i].reset();
   const int64_t numel = CheckedNumel(sizes);
   uint64_t nbytes = 0;
-  EF_CHECK_OR_RETURN(numel >= 0 &&
-                         !__builtin_mul_overflow(static_cast<uint64_t>(numel),
-                                                 ElementSize(dtype), &nbytes) &&
-                         nbytes == bytes.size(),
-                     Error::kInvalidArgument, "input %zu: %zu bytes do not match %s", i,
-                     bytes.size(), DescribeTensor(dtype, sizes).c_str());
+  EF_CHECK_OR_RETURN(
+      numel >= 0 &&
+          !__builtin_mul_overflow(static_cast<uint64_t>(numel), ElementSize(dtype), &nbytes) &&
+          nbytes == bytes.size(),
+      Error::kInvalidArgument, "input %zu: %zu bytes do not match %s", i, bytes.size(),
+      DescribeTensor(dtype, sizes).c_str());
   // The view is only read (SetInput copies a planned input from it).
   ContiguousView view(dtype, sizes, const_cast<uint8_t*>(bytes.data()));
   const bool same_rank = info.dim_order.size() == sizes.size();

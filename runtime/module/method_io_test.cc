@@ -50,9 +50,9 @@ TEST(MethodIoTest, BindsOnceAndCopiesOutputsBackInCOrder) {
     std::vector<float> in(12);
     for (int i = 0; i < 12; ++i) in[i] = static_cast<float>(i);
     InputBinder binder;
-    ASSERT_EQ(binder.Bind(**method, 0, ScalarType::kFloat, Span<const int32_t>(kSizes, 4),
-                          Bytes(in)),
-              Error::kOk)
+    ASSERT_EQ(
+        binder.Bind(**method, 0, ScalarType::kFloat, Span<const int32_t>(kSizes, 4), Bytes(in)),
+        Error::kOk)
         << LastErrorDetail();
     // The method holds its own copy: the caller may reuse its buffer.
     std::vector<float> scribbled = in;

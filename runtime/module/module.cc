@@ -62,8 +62,7 @@ Result<std::unique_ptr<Module>> Module::Load(const std::string& path, const Opti
   EF_CHECK_OR_RETURN(module != nullptr, Error::kMemoryAllocationFailed, "out of memory");
   EF_ASSIGN_OR_RETURN(Program program, Program::Load(module->loader_.get()));
   module->program_.reset(new (std::nothrow) Program(std::move(program)));
-  EF_CHECK_OR_RETURN(module->program_ != nullptr, Error::kMemoryAllocationFailed,
-                     "out of memory");
+  EF_CHECK_OR_RETURN(module->program_ != nullptr, Error::kMemoryAllocationFailed, "out of memory");
   return module;
 }
 
@@ -72,18 +71,16 @@ Result<std::unique_ptr<Module>> Module::LoadFromBuffer(const void* data, size_t 
   // std::vector's allocation is at least 16-byte aligned with glibc.
   std::vector<uint8_t> copy(static_cast<const uint8_t*>(data),
                             static_cast<const uint8_t*>(data) + size);
-  EF_CHECK_OR_RETURN(reinterpret_cast<uintptr_t>(copy.data()) % 16 == 0,
-                     Error::kInternal, "unaligned buffer copy");
-  std::unique_ptr<DataLoader> loader(new (std::nothrow)
-                                         BufferDataLoader(copy.data(), copy.size()));
-  std::unique_ptr<Module> module(
-      new (std::nothrow) Module(std::move(loader), std::move(copy), options));
+  EF_CHECK_OR_RETURN(reinterpret_cast<uintptr_t>(copy.data()) % 16 == 0, Error::kInternal,
+                     "unaligned buffer copy");
+  std::unique_ptr<DataLoader> loader(new (std::nothrow) BufferDataLoader(copy.data(), copy.size()));
+  std::unique_ptr<Module> module(new (std::nothrow)
+                                     Module(std::move(loader), std::move(copy), options));
   EF_CHECK_OR_RETURN(module != nullptr && module->loader_ != nullptr,
                      Error::kMemoryAllocationFailed, "out of memory");
   EF_ASSIGN_OR_RETURN(Program program, Program::Load(module->loader_.get()));
   module->program_.reset(new (std::nothrow) Program(std::move(program)));
-  EF_CHECK_OR_RETURN(module->program_ != nullptr, Error::kMemoryAllocationFailed,
-                     "out of memory");
+  EF_CHECK_OR_RETURN(module->program_ != nullptr, Error::kMemoryAllocationFailed, "out of memory");
   return module;
 }
 
@@ -96,7 +93,8 @@ Result<Method*> Module::LoadMethod(const char* name) {
   state->name = name;
   const size_t num_arenas = meta.num_planned_buffers();
   uint64_t total = meta.method_allocator_bytes();
-  for (size_t i = 0; i < num_arenas; ++i) total += static_cast<uint64_t>(*meta.planned_buffer_size(i));
+  for (size_t i = 0; i < num_arenas; ++i)
+    total += static_cast<uint64_t>(*meta.planned_buffer_size(i));
   EF_CHECK_OR_RETURN(total <= options_.max_method_bytes, Error::kMemoryAllocationFailed,
                      "method '%s' needs %llu bytes, above the limit of %llu", name,
                      static_cast<unsigned long long>(total),
@@ -110,14 +108,13 @@ Result<Method*> Module::LoadMethod(const char* name) {
                        static_cast<long long>(size));
     state->arena_spans.push_back({state->arenas[i].data.get(), static_cast<size_t>(size)});
   }
-  EF_CHECK_OR_RETURN(
-      LoadedMethod::Allocate(meta.method_allocator_bytes(), &state->method_block) &&
-          LoadedMethod::Allocate(options_.temp_allocator_bytes, &state->temp_block),
-      Error::kMemoryAllocationFailed, "cannot allocate method memory");
-  state->method_allocator = std::make_unique<MemoryAllocator>(state->method_block.data.get(),
-                                                              state->method_block.size);
-  state->temp_allocator = std::make_unique<MemoryAllocator>(state->temp_block.data.get(),
-                                                            state->temp_block.size);
+  EF_CHECK_OR_RETURN(LoadedMethod::Allocate(meta.method_allocator_bytes(), &state->method_block) &&
+                         LoadedMethod::Allocate(options_.temp_allocator_bytes, &state->temp_block),
+                     Error::kMemoryAllocationFailed, "cannot allocate method memory");
+  state->method_allocator =
+      std::make_unique<MemoryAllocator>(state->method_block.data.get(), state->method_block.size);
+  state->temp_allocator =
+      std::make_unique<MemoryAllocator>(state->temp_block.data.get(), state->temp_block.size);
   uint64_t constant_budget = options_.constant_budget_bytes;
   if (constant_budget == 0) {
     EF_ASSIGN_OR_RETURN(const size_t program_size, loader_->Size());
@@ -126,8 +123,8 @@ Result<Method*> Module::LoadMethod(const char* name) {
   if (constant_budget > options_.max_method_bytes) constant_budget = options_.max_method_bytes;
   if (options_.method.optimize_plan &&
       LoadedMethod::Allocate(static_cast<size_t>(constant_budget), &state->constant_block)) {
-    state->constant_allocator = std::make_unique<MemoryAllocator>(
-        state->constant_block.data.get(), state->constant_block.size);
+    state->constant_allocator = std::make_unique<MemoryAllocator>(state->constant_block.data.get(),
+                                                                  state->constant_block.size);
   }
   state->planned = std::make_unique<PlannedMemory>(
       Span<Span<uint8_t>>(state->arena_spans.data(), state->arena_spans.size()));

@@ -51,7 +51,9 @@ class Module {
     uint64_t temp_peak = 0;         // highest kernel scratch use so far
     uint64_t constants = 0;         // derived at load (folded, packed)
     uint64_t delegates = 0;         // held by delegates (XNNPACK packed weights, workspaces)
-    uint64_t total() const { return planned + method_allocator + temp_peak + constants + delegates; }
+    uint64_t total() const {
+      return planned + method_allocator + temp_peak + constants + delegates;
+    }
   };
 
   // Errors: kAccessFailed (file), and everything Program::Load returns.

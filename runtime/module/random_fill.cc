@@ -33,9 +33,9 @@ uint16_t FloatToHalfBits(float value) {
   memcpy(&x, &value, sizeof(x));
   const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000);
   x &= 0x7fffffff;
-  if (x > 0x7f800000) return sign | 0x7e00;     // NaN
-  if (x >= 0x477ff000) return sign | 0x7c00;    // rounds to infinity
-  if (x < 0x38800000) {                         // below 2^-14: subnormal half
+  if (x > 0x7f800000) return sign | 0x7e00;   // NaN
+  if (x >= 0x477ff000) return sign | 0x7c00;  // rounds to infinity
+  if (x < 0x38800000) {                       // below 2^-14: subnormal half
     const float magnitude = std::fabs(value);
     return sign | static_cast<uint16_t>(std::nearbyint(magnitude * 0x1p24f));
   }
@@ -70,14 +70,30 @@ Error FillRandom(std::mt19937_64& rng, Tensor& tensor) {
     case ScalarType::kBFloat16:
       Fill<uint16_t>(tensor, [&rng] { return FloatToBFloat16Bits(UniformFloat(rng)); });
       break;
-    case ScalarType::kByte: Fill<uint8_t>(tensor, small_int); break;
-    case ScalarType::kChar: Fill<int8_t>(tensor, small_int); break;
-    case ScalarType::kShort: Fill<int16_t>(tensor, small_int); break;
-    case ScalarType::kInt: Fill<int32_t>(tensor, small_int); break;
-    case ScalarType::kLong: Fill<int64_t>(tensor, small_int); break;
-    case ScalarType::kUInt16: Fill<uint16_t>(tensor, small_int); break;
-    case ScalarType::kUInt32: Fill<uint32_t>(tensor, small_int); break;
-    case ScalarType::kUInt64: Fill<uint64_t>(tensor, small_int); break;
+    case ScalarType::kByte:
+      Fill<uint8_t>(tensor, small_int);
+      break;
+    case ScalarType::kChar:
+      Fill<int8_t>(tensor, small_int);
+      break;
+    case ScalarType::kShort:
+      Fill<int16_t>(tensor, small_int);
+      break;
+    case ScalarType::kInt:
+      Fill<int32_t>(tensor, small_int);
+      break;
+    case ScalarType::kLong:
+      Fill<int64_t>(tensor, small_int);
+      break;
+    case ScalarType::kUInt16:
+      Fill<uint16_t>(tensor, small_int);
+      break;
+    case ScalarType::kUInt32:
+      Fill<uint32_t>(tensor, small_int);
+      break;
+    case ScalarType::kUInt64:
+      Fill<uint64_t>(tensor, small_int);
+      break;
     case ScalarType::kBool:
       Fill<uint8_t>(tensor, [&rng] { return rng() & 1; });
       break;

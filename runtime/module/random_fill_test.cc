@@ -57,8 +57,8 @@ TEST(RandomFillTest, HalfAndBFloat16Conversions) {
   EXPECT_EQ(FloatToHalfBits(0.333333333f), 0x3555);
   EXPECT_EQ(FloatToHalfBits(65504.0f), 0x7bff);
   EXPECT_EQ(FloatToHalfBits(1e6f), 0x7c00);
-  EXPECT_EQ(FloatToHalfBits(0x1p-24f), 0x0001);   // smallest subnormal
-  EXPECT_EQ(FloatToHalfBits(0x1p-14f), 0x0400);   // smallest normal
+  EXPECT_EQ(FloatToHalfBits(0x1p-24f), 0x0001);         // smallest subnormal
+  EXPECT_EQ(FloatToHalfBits(0x1p-14f), 0x0400);         // smallest normal
   EXPECT_EQ(FloatToHalfBits(1.0f + 0x1p-11f), 0x3c00);  // tie rounds to even
   EXPECT_EQ(FloatToBFloat16Bits(1.0f), 0x3f80);
   EXPECT_EQ(FloatToBFloat16Bits(-0.5f), 0xbf00);

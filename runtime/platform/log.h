@@ -15,8 +15,7 @@ enum class LogLevel { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3 };
 
 using LogSink = void (*)(LogLevel level, const char* message);
 
-void Log(LogLevel level, const char* format, ...)
-    __attribute__((format(printf, 2, 3)));
+void Log(LogLevel level, const char* format, ...) __attribute__((format(printf, 2, 3)));
 
 // Replaces the sink; nullptr restores the default stderr sink.
 void SetLogSink(LogSink sink);

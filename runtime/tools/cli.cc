@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "runtime/backends/xnnpack/xnnpack_backend.h"
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
@@ -10,7 +11,6 @@
 #include "runtime/tools/command_line.h"
 #include "runtime/tools/inspect_command.h"
 #include "runtime/tools/run_command.h"
-#include "runtime/backends/xnnpack/xnnpack_backend.h"
 
 namespace edgefleet {
 namespace tools {

@@ -160,10 +160,10 @@ TEST_F(CliTest, RunJsonIsOneObject) {
   EXPECT_EQ(r.out.substr(r.out.size() - 2), "}\n");
   EXPECT_EQ(r.out.find('\n'), r.out.size() - 1);
   for (const char* key :
-       {"\"model\":", "\"method\":\"forward\"", "\"load_ms\":", "\"method_load_ms\":",
-        "\"first_ms\":", "\"latency_ms\":{\"p50\":", "\"p90\":", "\"min\":", "\"max\":",
-        "\"mean\":", "\"iterations\":10", "\"warmup\":2", "\"bytes_read\":",
-        "\"memory\":{\"planned\":", "\"method_allocator\":", "\"temp_peak\":",
+       {"\"model\":", "\"method\":\"forward\"",
+        "\"load_ms\":", "\"method_load_ms\":", "\"first_ms\":", "\"latency_ms\":{\"p50\":",
+        "\"p90\":", "\"min\":", "\"max\":", "\"mean\":", "\"iterations\":10", "\"warmup\":2",
+        "\"bytes_read\":", "\"memory\":{\"planned\":", "\"method_allocator\":", "\"temp_peak\":",
         "\"outputs\":[{\"dtype\":\"float32\",\"shape\":[2,3]},{\"dtype\":\"int64\",\"shape\":[]},"
         "{\"dtype\":\"float64\",\"shape\":[]},{\"dtype\":\"bool\",\"shape\":[]}]",
         "\"inputs\":[{\"source\":\"random\",\"value\":\"float32[2,3]\"},"
@@ -324,8 +324,8 @@ TEST_F(CliTest, FixturesReproduceExpectedOutputs) {
     SCOPED_TRACE(name);
     const std::string fixture = root + name;
     if (access((fixture + "/model.pte").c_str(), R_OK) != 0) GTEST_SKIP() << "no fixture";
-    std::vector<std::string> args = {"run", fixture + "/model.pte", "--iterations", "1",
-                                     "--output-dir", dir_ + "/" + name};
+    std::vector<std::string> args = {"run", fixture + "/model.pte", "--iterations",
+                                     "1",   "--output-dir",         dir_ + "/" + name};
     for (int i = 0; access((fixture + "/input_" + std::to_string(i) + ".npy").c_str(), R_OK) == 0;
          ++i) {
       args.push_back("--input");
@@ -333,9 +333,8 @@ TEST_F(CliTest, FixturesReproduceExpectedOutputs) {
     }
     const CliResult r = Cli(args);
     ASSERT_EQ(r.code, 0) << r.err;
-    for (int i = 0; access((fixture + "/expected_" + std::to_string(i) + ".npy").c_str(), R_OK) ==
-                    0;
-         ++i) {
+    for (int i = 0;
+         access((fixture + "/expected_" + std::to_string(i) + ".npy").c_str(), R_OK) == 0; ++i) {
       const NpyArray expected = ReadNpy(fixture + "/expected_" + std::to_string(i) + ".npy");
       const NpyArray got = ReadNpy(dir_ + "/" + name + "/output_" + std::to_string(i) + ".npy");
       ASSERT_EQ(got.dtype, expected.dtype);
@@ -356,9 +355,9 @@ TEST_F(CliTest, DumpIntermediatesListsInstructionsAndHoldsTheOutputs) {
   if (access((fixture + "/model.pte").c_str(), R_OK) != 0) GTEST_SKIP() << "no fixture";
   const std::vector<std::string> inputs = {"--input", fixture + "/input_0.npy", "--input",
                                            fixture + "/input_1.npy"};
-  std::vector<std::string> args = {"run", fixture + "/model.pte", "--iterations", "0",
-                                   "--dump-intermediates", dir_ + "/dump", "--output-dir",
-                                   dir_ + "/out"};
+  std::vector<std::string> args = {
+      "run",          fixture + "/model.pte", "--iterations", "0", "--dump-intermediates",
+      dir_ + "/dump", "--output-dir",         dir_ + "/out"};
   args.insert(args.end(), inputs.begin(), inputs.end());
   const CliResult r = Cli(args);
   ASSERT_EQ(r.code, 0) << r.err;
@@ -387,8 +386,8 @@ TEST_F(CliTest, DumpIntermediatesListsInstructionsAndHoldsTheOutputs) {
   for (const std::vector<std::string>& bound :
        {std::vector<std::string>{"--dump-max-tensors", "1"},
         std::vector<std::string>{"--dump-max-bytes", "8"}}) {
-    std::vector<std::string> capped = {"run", fixture + "/model.pte", "--iterations", "0",
-                                       "--dump-intermediates", dir_ + "/capped"};
+    std::vector<std::string> capped = {"run", fixture + "/model.pte", "--iterations",
+                                       "0",   "--dump-intermediates", dir_ + "/capped"};
     capped.insert(capped.end(), inputs.begin(), inputs.end());
     capped.insert(capped.end(), bound.begin(), bound.end());
     const CliResult c = Cli(capped);

@@ -36,11 +36,11 @@ Error ParseInt(const std::string& flag, const std::string& text, uint64_t min, u
 }
 
 bool TakesValue(const std::string& flag) {
-  static const char* const kValueFlags[] = {"--method",  "--input",   "--output-dir",
-                                            "--iterations", "--warmup", "--threads",
-                                            "--load-mode", "--seed", "--etdump",
-                                            "--trace", "--dump-intermediates",
-                                            "--dump-max-tensors", "--dump-max-bytes"};
+  static const char* const kValueFlags[] = {
+      "--method",        "--input",   "--output-dir",         "--iterations",
+      "--warmup",        "--threads", "--load-mode",          "--seed",
+      "--etdump",        "--trace",   "--dump-intermediates", "--dump-max-tensors",
+      "--dump-max-bytes"};
   for (const char* f : kValueFlags) {
     if (flag == f) return true;
   }
@@ -49,8 +49,7 @@ bool TakesValue(const std::string& flag) {
 
 // Applies one flag to `run` (which, for inspect, only takes the flags that
 // apply to inspect).
-Error ApplyFlag(bool is_run, const std::string& flag, const std::string& value,
-                CommandLine* out) {
+Error ApplyFlag(bool is_run, const std::string& flag, const std::string& value, CommandLine* out) {
   RunOptions& run = out->run;
   if (flag == "--json") {
     run.json = out->inspect.json = true;
@@ -70,8 +69,7 @@ Error ApplyFlag(bool is_run, const std::string& flag, const std::string& value,
     EF_CHECK_OR_RETURN(!value.empty(), Error::kInvalidArgument, "--trace: empty path");
     run.trace = value;
   } else if (flag == "--dump-intermediates") {
-    EF_CHECK_OR_RETURN(!value.empty(), Error::kInvalidArgument,
-                       "--dump-intermediates: empty path");
+    EF_CHECK_OR_RETURN(!value.empty(), Error::kInvalidArgument, "--dump-intermediates: empty path");
     run.dump_intermediates = value;
   } else if (flag == "--dump-max-tensors") {
     return ParseNumber(flag, value, 1, 1000000, &run.dump_max_tensors);
@@ -155,8 +153,8 @@ Error ParseCommandLine(int argc, const char* const* argv, CommandLine* out) {
     }
     if (arg.size() < 2 || arg[0] != '-') {
       EF_CHECK_OR_RETURN(model.empty(), Error::kInvalidArgument,
-                         "unexpected argument '%.64s' (the model is already '%.64s')",
-                         arg.c_str(), model.c_str());
+                         "unexpected argument '%.64s' (the model is already '%.64s')", arg.c_str(),
+                         model.c_str());
       model = arg;
       continue;
     }
@@ -167,18 +165,16 @@ Error ParseCommandLine(int argc, const char* const* argv, CommandLine* out) {
       value = arg.substr(eq + 1);
       arg.resize(eq);
     }
-    const bool known = TakesValue(arg) || arg == "--json" || arg == "--portable-only" ||
-                       arg == "--profile";
+    const bool known =
+        TakesValue(arg) || arg == "--json" || arg == "--portable-only" || arg == "--profile";
     EF_CHECK_OR_RETURN(known, Error::kInvalidArgument, "unknown flag '%.64s'", arg.c_str());
     if (TakesValue(arg)) {
       if (!inline_value) {
-        EF_CHECK_OR_RETURN(i + 1 < argc, Error::kInvalidArgument, "%s needs a value",
-                           arg.c_str());
+        EF_CHECK_OR_RETURN(i + 1 < argc, Error::kInvalidArgument, "%s needs a value", arg.c_str());
         value = argv[++i];
       }
     } else {
-      EF_CHECK_OR_RETURN(!inline_value, Error::kInvalidArgument, "%s takes no value",
-                         arg.c_str());
+      EF_CHECK_OR_RETURN(!inline_value, Error::kInvalidArgument, "%s takes no value", arg.c_str());
     }
     EF_RETURN_IF_ERROR(ApplyFlag(is_run, arg, value, out));
   }

@@ -36,9 +36,9 @@ struct RunOptions {
   bool portable_only = false;
   uint64_t seed = 0;
   bool json = false;
-  bool profile = false;             // per-operator times over extra executes
-  std::string etdump;               // non-empty: ETDump of load and the traced executes
-  std::string trace;                // non-empty: Chrome trace JSON of the same
+  bool profile = false;  // per-operator times over extra executes
+  std::string etdump;    // non-empty: ETDump of load and the traced executes
+  std::string trace;     // non-empty: Chrome trace JSON of the same
   // Non-empty: one extra execute's instruction outputs into this directory
   // (intermediate_dump.h), at most dump_max_tensors tensors and
   // dump_max_bytes bytes.

@@ -21,9 +21,25 @@ std::string Detail() { return LastErrorDetail(); }
 
 TEST(CommandLineTest, ParsesRunWithEveryFlag) {
   CommandLine cl;
-  ASSERT_EQ(Parse({"run", "--method", "main", "--input", "a.npy", "m.pte", "--input=b.npy",
-                   "--output-dir", "out", "--iterations", "5", "--warmup=2", "--threads", "4",
-                   "--load-mode", "file", "--portable-only", "--seed", "18446744073709551615",
+  ASSERT_EQ(Parse({"run",
+                   "--method",
+                   "main",
+                   "--input",
+                   "a.npy",
+                   "m.pte",
+                   "--input=b.npy",
+                   "--output-dir",
+                   "out",
+                   "--iterations",
+                   "5",
+                   "--warmup=2",
+                   "--threads",
+                   "4",
+                   "--load-mode",
+                   "file",
+                   "--portable-only",
+                   "--seed",
+                   "18446744073709551615",
                    "--json"},
                   &cl),
             Error::kOk)

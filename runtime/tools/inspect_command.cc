@@ -12,9 +12,12 @@ namespace {
 
 const char* DynamismName(ShapeDynamism dynamism) {
   switch (dynamism) {
-    case ShapeDynamism::kStatic: return "static";
-    case ShapeDynamism::kDynamicBound: return "dynamic_bound";
-    case ShapeDynamism::kDynamicUnbound: return "dynamic_unbound";
+    case ShapeDynamism::kStatic:
+      return "static";
+    case ShapeDynamism::kDynamicBound:
+      return "dynamic_bound";
+    case ShapeDynamism::kDynamicUnbound:
+      return "dynamic_unbound";
   }
   return "unknown";
 }

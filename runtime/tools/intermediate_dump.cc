@@ -36,8 +36,8 @@ void IntermediateDump::Copy(const Tensor& tensor, Entry* entry) {
   }
   Result<NpyArray> array = NpyFromTensor(tensor);
   if (!array.ok()) {
-    overflow_ = "instruction " + std::to_string(entry->instruction) +
-                ": its output cannot be copied";
+    overflow_ =
+        "instruction " + std::to_string(entry->instruction) + ": its output cannot be copied";
     return;
   }
   ++tensors_;

@@ -29,9 +29,9 @@ TEST(JsonWriterTest, KeepsValidUtf8AndReplacesInvalidBytes) {
   EXPECT_EQ(Quoted("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"),
             "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
   EXPECT_EQ(Quoted("\xff"), "\"\\ufffd\"");
-  EXPECT_EQ(Quoted("\xc3"), "\"\\ufffd\"");                      // truncated
-  EXPECT_EQ(Quoted("\xc0\xaf"), "\"\\ufffd\\ufffd\"");           // overlong
-  EXPECT_EQ(Quoted("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");  // surrogate
+  EXPECT_EQ(Quoted("\xc3"), "\"\\ufffd\"");                                   // truncated
+  EXPECT_EQ(Quoted("\xc0\xaf"), "\"\\ufffd\\ufffd\"");                        // overlong
+  EXPECT_EQ(Quoted("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");             // surrogate
   EXPECT_EQ(Quoted("\xf4\x90\x80\x80"), "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");  // > U+10FFFF
 }
 

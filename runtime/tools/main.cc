@@ -4,6 +4,4 @@
 
 #include "runtime/tools/cli.h"
 
-int main(int argc, char** argv) {
-  return edgefleet::tools::RunCli(argc, argv, stdout, stderr);
-}
+int main(int argc, char** argv) { return edgefleet::tools::RunCli(argc, argv, stdout, stderr); }

@@ -94,8 +94,8 @@ Result<NpyArray> ParseNpy(const uint8_t* data, size_t size) {
 
 Result<std::vector<uint8_t>> SerializeNpy(const NpyArray& array) {
   const char* descr = NpyDescrFromScalarType(array.dtype);
-  EF_CHECK_OR_RETURN(descr != nullptr, Error::kNotSupported,
-                     "%s arrays cannot be written as .npy", ScalarTypeName(array.dtype));
+  EF_CHECK_OR_RETURN(descr != nullptr, Error::kNotSupported, "%s arrays cannot be written as .npy",
+                     ScalarTypeName(array.dtype));
   uint64_t nbytes = 0;
   EF_CHECK_OR_RETURN(ByteSize(array.dtype, array.shape, &nbytes) && nbytes == array.data.size(),
                      Error::kInvalidArgument, "npy: data size does not match shape %s",

@@ -17,9 +17,8 @@ struct DescrEntry {
 };
 
 constexpr DescrEntry kDescrs[] = {
-    {"<f4", ScalarType::kFloat}, {"<f8", ScalarType::kDouble},
-    {"<i8", ScalarType::kLong},  {"<i4", ScalarType::kInt},
-    {"<i2", ScalarType::kShort}, {"|i1", ScalarType::kChar},
+    {"<f4", ScalarType::kFloat}, {"<f8", ScalarType::kDouble}, {"<i8", ScalarType::kLong},
+    {"<i4", ScalarType::kInt},   {"<i2", ScalarType::kShort},  {"|i1", ScalarType::kChar},
     {"|u1", ScalarType::kByte},  {"|b1", ScalarType::kBool},
 };
 
@@ -129,15 +128,14 @@ class HeaderParser {
 
   // A tuple of non-negative decimal ints: "()", "(n,)", "(a, b)", "(a, b,)".
   Error ParseShape(std::vector<int32_t>* shape) {
-    EF_CHECK_OR_RETURN(Consume('('), Error::kInvalidArgument,
-                       "npy header: shape must be a tuple");
+    EF_CHECK_OR_RETURN(Consume('('), Error::kInvalidArgument, "npy header: shape must be a tuple");
     shape->clear();
     bool trailing_comma = false;
     while (true) {
       SkipSpace();
       if (Consume(')')) break;
-      EF_CHECK_OR_RETURN(shape->size() < static_cast<size_t>(kMaxNpyRank),
-                         Error::kInvalidArgument, "npy header: rank exceeds %d", kMaxNpyRank);
+      EF_CHECK_OR_RETURN(shape->size() < static_cast<size_t>(kMaxNpyRank), Error::kInvalidArgument,
+                         "npy header: rank exceeds %d", kMaxNpyRank);
       int32_t dim = 0;
       EF_RETURN_IF_ERROR(ParseDim(&dim));
       shape->push_back(dim);
@@ -190,8 +188,8 @@ std::string FormatShapeTuple(Span<const int32_t> shape) {
 }
 
 std::string FormatNpyHeader(const char* descr, Span<const int32_t> shape) {
-  return std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': " +
-         FormatShapeTuple(shape) + ", }";
+  return std::string("{'descr': '") + descr +
+         "', 'fortran_order': False, 'shape': " + FormatShapeTuple(shape) + ", }";
 }
 
 Result<ScalarType> ScalarTypeFromNpyDescr(const std::string& descr) {

@@ -12,9 +12,12 @@ namespace {
 // The scalar dtype a 0-d array must have to stand for a `tag` input.
 ScalarType ScalarInputDtype(Tag tag) {
   switch (tag) {
-    case Tag::kInt: return ScalarType::kLong;
-    case Tag::kDouble: return ScalarType::kDouble;
-    default: return ScalarType::kBool;
+    case Tag::kInt:
+      return ScalarType::kLong;
+    case Tag::kDouble:
+      return ScalarType::kDouble;
+    default:
+      return ScalarType::kBool;
   }
 }
 
@@ -41,8 +44,7 @@ Result<NpyArray> NpyFromTensor(const Tensor& tensor) {
   array.dtype = tensor.dtype();
   array.shape.assign(tensor.sizes().begin(), tensor.sizes().end());
   array.data.resize(tensor.nbytes());
-  EF_RETURN_IF_ERROR(
-      CopyToContiguous(tensor, Span<uint8_t>(array.data.data(), array.data.size())));
+  EF_RETURN_IF_ERROR(CopyToContiguous(tensor, Span<uint8_t>(array.data.data(), array.data.size())));
   return array;
 }
 
@@ -58,8 +60,8 @@ Result<MethodInputs> MethodInputsFromArrays(const MethodMeta& meta,
     EF_ASSIGN_OR_RETURN(const Tag tag, meta.input_tag(i));
     if (i >= arrays.size()) {
       EF_CHECK_OR_RETURN(tag != Tag::kTensor, Error::kInvalidArgument,
-                         "method '%s' has %zu input(s), got %zu --input file(s)", meta.name(),
-                         n, arrays.size());
+                         "method '%s' has %zu input(s), got %zu --input file(s)", meta.name(), n,
+                         arrays.size());
       continue;  // left at the traced value
     }
     const NpyArray& array = arrays[i];

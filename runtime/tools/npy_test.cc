@@ -27,8 +27,7 @@ std::vector<uint8_t> MakeNpy(const std::string& dict, size_t data_bytes, int maj
 
 std::string Dict(const std::string& descr, const std::string& shape,
                  const std::string& fortran = "False") {
-  return "{'descr': '" + descr + "', 'fortran_order': " + fortran + ", 'shape': " + shape +
-         ", }";
+  return "{'descr': '" + descr + "', 'fortran_order': " + fortran + ", 'shape': " + shape + ", }";
 }
 
 // Expects ParseNpy to fail with `error` and a detail containing `text`.
@@ -149,8 +148,7 @@ TEST(NpyTest, RejectsUnsupportedDtypes) {
   ExpectParseError(MakeNpy(Dict("<c8", "()"), 8), Error::kNotSupported, "unsupported dtype '<c8'");
   ExpectParseError(MakeNpy(Dict("<f2", "()"), 2), Error::kNotSupported,
                    "float16 ('<f2') arrays are not supported");
-  ExpectParseError(MakeNpy(Dict(">f4", "()"), 4), Error::kNotSupported,
-                   "big-endian dtype '>f4'");
+  ExpectParseError(MakeNpy(Dict(">f4", "()"), 4), Error::kNotSupported, "big-endian dtype '>f4'");
 }
 
 TEST(NpyTest, RejectsFortranOrder) {
@@ -161,8 +159,7 @@ TEST(NpyTest, RejectsFortranOrder) {
 TEST(NpyTest, RejectsDataSizeMismatch) {
   ExpectParseError(MakeNpy(Dict("<f4", "(2, 3)"), 20), Error::kInvalidArgument,
                    "data is 20 bytes but shape (2, 3) of float32 needs 24");
-  ExpectParseError(MakeNpy(Dict("<f4", "(2, 3)"), 28), Error::kInvalidArgument,
-                   "data is 28 bytes");
+  ExpectParseError(MakeNpy(Dict("<f4", "(2, 3)"), 28), Error::kInvalidArgument, "data is 28 bytes");
 }
 
 TEST(NpyTest, RejectsOverflowingShape) {

@@ -20,8 +20,8 @@ namespace edgefleet {
 namespace tools {
 
 struct OpProfileRow {
-  std::string op;         // "aten::convolution.out", or "delegate ...", "move", ...
-  std::string kernel;     // "portable", "optimized", "folded", "fused", "delegate", "control"
+  std::string op;           // "aten::convolution.out", or "delegate ...", "move", ...
+  std::string kernel;       // "portable", "optimized", "folded", "fused", "delegate", "control"
   size_t instructions = 0;  // instructions of this kind in the method
   double ms_per_run = 0;    // mean time per recorded execute
   double share = 0;         // of the summed instruction time, 0..1

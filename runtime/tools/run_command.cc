@@ -128,8 +128,8 @@ Error ExportTrace(const TraceRecorder& recorder, const RunOptions& options) {
   }
   if (!options.trace.empty()) {
     const std::string json = ChromeTraceJson(recorder, "edgefleet-run " + options.model);
-    EF_RETURN_IF_ERROR(WriteFileBytes(
-        options.trace, std::vector<uint8_t>(json.begin(), json.end())));
+    EF_RETURN_IF_ERROR(
+        WriteFileBytes(options.trace, std::vector<uint8_t>(json.begin(), json.end())));
   }
   return Error::kOk;
 }

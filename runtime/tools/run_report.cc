@@ -62,7 +62,9 @@ std::string RunReportToJson(const RunReport& report) {
   const bool timed = o.iterations > 0;
   const LatencySummary& l = report.latency_ms;
   for (const auto& [name, value] : {std::pair<const char*, double>{"p50", l.p50},
-                                    {"p90", l.p90}, {"min", l.min}, {"max", l.max},
+                                    {"p90", l.p90},
+                                    {"min", l.min},
+                                    {"max", l.max},
                                     {"mean", l.mean}}) {
     json.Key(name);
     if (timed) {
@@ -167,12 +169,11 @@ std::string RunReportToText(const RunReport& report) {
   if (!o.dump_intermediates.empty()) {
     Appendf(&out, "intermediates %llu tensors, %llu bytes -> %s\n",
             static_cast<unsigned long long>(report.dumped_tensors),
-            static_cast<unsigned long long>(report.dumped_bytes),
-            o.dump_intermediates.c_str());
+            static_cast<unsigned long long>(report.dumped_bytes), o.dump_intermediates.c_str());
   }
   if (o.profile) {
-    Appendf(&out, "profile     %-44s %-9s %6s %10s %6s\n", "operator", "kernel", "instrs",
-            "ms/run", "share");
+    Appendf(&out, "profile     %-44s %-9s %6s %10s %6s\n", "operator", "kernel", "instrs", "ms/run",
+            "share");
     for (const OpProfileRow& row : report.profile) {
       Appendf(&out, "            %-44.44s %-9s %6zu %10.4f %5.1f%%\n", row.op.c_str(),
               row.kernel.c_str(), row.instructions, row.ms_per_run, 100 * row.share);

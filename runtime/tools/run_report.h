@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "runtime/module/method_inputs.h"
 #include "runtime/module/module.h"
 #include "runtime/tools/command_line.h"
 #include "runtime/tools/latency_stats.h"
-#include "runtime/module/method_inputs.h"
 #include "runtime/tools/op_profiler.h"
 
 namespace edgefleet {

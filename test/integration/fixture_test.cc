@@ -15,15 +15,15 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "runtime/backends/xnnpack/xnnpack_backend.h"
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
+#include "runtime/module/host_tensor.h"
 #include "runtime/module/module.h"
 #include "runtime/tools/file_io.h"
-#include "runtime/module/host_tensor.h"
-#include "runtime/tools/npy_tensors.h"
 #include "runtime/tools/npy.h"
-#include "runtime/backends/xnnpack/xnnpack_backend.h"
+#include "runtime/tools/npy_tensors.h"
 
 namespace edgefleet {
 namespace {
@@ -73,7 +73,8 @@ void ExpectClose(const tools::NpyArray& ours, const tools::NpyArray& ref, const 
   int64_t worst_at = 0;
   for (int64_t i = 0; i < ref.numel(); ++i) {
     const double tolerance = 1e-5 * std::max(1.0, std::fabs(static_cast<double>(b[i])));
-    const double excess = std::fabs(static_cast<double>(a[i]) - static_cast<double>(b[i])) / tolerance;
+    const double excess =
+        std::fabs(static_cast<double>(a[i]) - static_cast<double>(b[i])) / tolerance;
     if (!(excess <= worst)) {
       worst = excess;
       worst_at = i;
@@ -128,25 +129,32 @@ TEST_P(FixtureTest, MatchesTorchEager) {
       ASSERT_EQ(ours.shape, expected[i].shape) << "output " << i;
       const std::string what = name + " output " + std::to_string(i);
       switch (ours.dtype) {
-        case ScalarType::kFloat: ExpectClose<float>(ours, expected[i], what); break;
-        case ScalarType::kLong: ExpectClose<int64_t>(ours, expected[i], what); break;
-        case ScalarType::kInt: ExpectClose<int32_t>(ours, expected[i], what); break;
-        default: EXPECT_EQ(ours.data, expected[i].data) << what; break;
+        case ScalarType::kFloat:
+          ExpectClose<float>(ours, expected[i], what);
+          break;
+        case ScalarType::kLong:
+          ExpectClose<int64_t>(ours, expected[i], what);
+          break;
+        case ScalarType::kInt:
+          ExpectClose<int32_t>(ours, expected[i], what);
+          break;
+        default:
+          EXPECT_EQ(ours.data, expected[i].data) << what;
+          break;
       }
     }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Committed, FixtureTest,
-    ::testing::Combine(::testing::ValuesIn(FixtureNames()), ::testing::Bool()),
-    [](const ::testing::TestParamInfo<FixtureTest::ParamType>& info) {
-      std::string name = std::get<0>(info.param);
-      const size_t slash = name.find('/');
-      name = name.substr(0, slash) +
-             (name.substr(slash + 1) == "model.pte" ? "" : "_xnnpack");
-      return name + (std::get<1>(info.param) ? "_portable" : "_default");
-    });
+INSTANTIATE_TEST_SUITE_P(Committed, FixtureTest,
+                         ::testing::Combine(::testing::ValuesIn(FixtureNames()), ::testing::Bool()),
+                         [](const ::testing::TestParamInfo<FixtureTest::ParamType>& info) {
+                           std::string name = std::get<0>(info.param);
+                           const size_t slash = name.find('/');
+                           name = name.substr(0, slash) +
+                                  (name.substr(slash + 1) == "model.pte" ? "" : "_xnnpack");
+                           return name + (std::get<1>(info.param) ? "_portable" : "_default");
+                         });
 
 TEST(FixtureSetTest, FixturesArePresent) {
   const std::vector<std::string> names = FixtureNames();

@@ -10,8 +10,8 @@
 #include "gtest/gtest.h"
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
-#include "runtime/module/module.h"
 #include "runtime/module/host_tensor.h"
+#include "runtime/module/module.h"
 
 namespace edgefleet {
 namespace {
@@ -132,9 +132,9 @@ TEST_F(ThirdPartyPteTest, KeywordSpottingNamesTheMissingCortexMOperator) {
   // Every missing operator is named in the one line, not only the first.
   const std::string detail = LastErrorDetail();
   EXPECT_EQ(detail.find("7 operators are not registered: cortex_m::"), 0u) << detail;
-  for (const char* op : {"quantize_per_tensor", "dequantize_per_tensor", "quantized_conv2d",
-                         "quantized_depthwise_conv2d", "quantized_avg_pool2d",
-                         "quantized_linear", "pad"}) {
+  for (const char* op :
+       {"quantize_per_tensor", "dequantize_per_tensor", "quantized_conv2d",
+        "quantized_depthwise_conv2d", "quantized_avg_pool2d", "quantized_linear", "pad"}) {
     EXPECT_NE(detail.find(std::string("cortex_m::") + op + ".out"), std::string::npos) << op;
   }
 }

@@ -12,15 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "edgefleet/v1/emulator.grpc.pb.h"
 #include "google/protobuf/text_format.h"
+#include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "loadtest/driver/driver.h"
 #include "loadtest/driver/fleet_plan.h"
 #include "loadtest/results/results_json.h"
 #include "loadtest/tools/cli.h"
 #include "nlohmann/json.hpp"
-#include "edgefleet/v1/emulator.grpc.pb.h"
-#include "grpcpp/grpcpp.h"
 #include "test/service/server_process.h"
 
 namespace edgefleet {
@@ -67,10 +67,10 @@ testing::ServerProcess* FleetDriverTest::server_ = nullptr;
 TEST_F(FleetDriverTest, EndToEndReportsMatchTheSessions) {
   const std::filesystem::path dir = testing::MakeTempDir() + "/whole";
   std::string out;
-  const int code = Cli({"run", std::string("--spec=") + kTinySpec,
-                        "--server=" + server_->address(), "--out-dir=" + dir.string(),
-                        "--progress=off", "--replicates=200", "--threads=2"},
-                       &out);
+  const int code =
+      Cli({"run", std::string("--spec=") + kTinySpec, "--server=" + server_->address(),
+           "--out-dir=" + dir.string(), "--progress=off", "--replicates=200", "--threads=2"},
+          &out);
   ASSERT_NE(code, 1) << out;  // 0, 2, 3 or 4: a verdict, not a tool error
   for (const char* name : {"results.json", "report.json", "report.md", "report.html"}) {
     EXPECT_TRUE(std::filesystem::exists(dir / name)) << name << "\n" << out;
@@ -137,8 +137,7 @@ TEST_F(FleetDriverTest, ShardsMergedGiveTheUnshardedReport) {
   const std::string base = testing::MakeTempDir();
   std::string out;
   const std::vector<std::string> common = {std::string("--spec=") + kTinySpec,
-                                           "--server=" + server_->address(),
-                                           "--progress=off"};
+                                           "--server=" + server_->address(), "--progress=off"};
   auto run = [&](std::vector<std::string> extra) {
     std::vector<std::string> args = {"run"};
     args.insert(args.end(), common.begin(), common.end());
@@ -147,13 +146,13 @@ TEST_F(FleetDriverTest, ShardsMergedGiveTheUnshardedReport) {
   };
   // Without the explanation section, which `report` (result files only)
   // cannot write.
-  const int whole_code = run(
-      {"--out-dir=" + base + "/whole", "--replicates=200", "--threads=2", "--explain=0"});
+  const int whole_code =
+      run({"--out-dir=" + base + "/whole", "--replicates=200", "--threads=2", "--explain=0"});
   ASSERT_NE(whole_code, 1) << out;
   ASSERT_EQ(run({"--shard=0/2", "--out-dir=" + base + "/s"}), 0) << out;
   ASSERT_EQ(run({"--shard=1/2", "--out-dir=" + base + "/s", "--concurrency=1"}), 0) << out;
-  ASSERT_EQ(Cli({"merge", "--out=" + base + "/merged.json",
-                 base + "/s/results.shard-1-of-2.json", base + "/s/results.shard-0-of-2.json"},
+  ASSERT_EQ(Cli({"merge", "--out=" + base + "/merged.json", base + "/s/results.shard-1-of-2.json",
+                 base + "/s/results.shard-0-of-2.json"},
                 &out),
             0)
       << out;
@@ -253,17 +252,16 @@ TEST_F(FleetDriverTest, HashedDesignRunsAndReports) {
   ASSERT_TRUE(google::protobuf::TextFormat::PrintToString(*spec, &text));
   std::ofstream(base + "/hashed.textproto") << text;
   std::string out;
-  const int code = Cli({"run", "--spec=" + base + "/hashed.textproto",
-                        "--server=" + server_->address(), "--out-dir=" + base,
-                        "--progress=off", "--replicates=200", "--threads=2"},
-                       &out);
+  const int code =
+      Cli({"run", "--spec=" + base + "/hashed.textproto", "--server=" + server_->address(),
+           "--out-dir=" + base, "--progress=off", "--replicates=200", "--threads=2"},
+          &out);
   ASSERT_NE(code, 1) << out;
   absl::StatusOr<ResultSet> results = ReadResultSetFile(base + "/results.json");
   ASSERT_TRUE(results.ok()) << results.status();
   EXPECT_EQ(results->info().design, Design::kHashed);
   EXPECT_EQ(results->records().size(), 40u * 2);  // one arm per device
-  const nlohmann::json stats =
-      nlohmann::json::parse(ReadText(base + "/results.driver.json"));
+  const nlohmann::json stats = nlohmann::json::parse(ReadText(base + "/results.driver.json"));
   EXPECT_EQ(stats["sessions"].get<uint64_t>(), 80u);
   EXPECT_EQ(stats["harness_errors"].get<uint64_t>(), 0u);
   EXPECT_TRUE(std::filesystem::exists(base + "/report.html"));
@@ -296,10 +294,10 @@ TEST_F(FleetDriverTest, CovariatesReachTheRecordsAndNarrowTheMeanChange) {
   ASSERT_TRUE(google::protobuf::TextFormat::PrintToString(*spec, &text));
   std::ofstream(base + "/covariates.textproto") << text;
   std::string out;
-  const int code = Cli({"run", "--spec=" + base + "/covariates.textproto",
-                        "--server=" + server_->address(), "--out-dir=" + base,
-                        "--progress=off", "--replicates=200", "--threads=2"},
-                       &out);
+  const int code =
+      Cli({"run", "--spec=" + base + "/covariates.textproto", "--server=" + server_->address(),
+           "--out-dir=" + base, "--progress=off", "--replicates=200", "--threads=2"},
+          &out);
   ASSERT_NE(code, 1) << out;
   absl::StatusOr<ResultSet> results = ReadResultSetFile(base + "/results.json");
   ASSERT_TRUE(results.ok()) << results.status();
@@ -316,8 +314,7 @@ TEST_F(FleetDriverTest, CovariatesReachTheRecordsAndNarrowTheMeanChange) {
     }
   }
   EXPECT_EQ(factors.size(), 90u);  // one draw per device
-  const nlohmann::json stats =
-      nlohmann::json::parse(ReadText(base + "/results.driver.json"));
+  const nlohmann::json stats = nlohmann::json::parse(ReadText(base + "/results.driver.json"));
   EXPECT_EQ(stats["sessions"].get<uint64_t>(), 120u);
   EXPECT_EQ(stats["pre_period_sessions"].get<uint64_t>(), 120u);
   const nlohmann::json report = nlohmann::json::parse(ReadText(base + "/report.json"));
@@ -327,8 +324,8 @@ TEST_F(FleetDriverTest, CovariatesReachTheRecordsAndNarrowTheMeanChange) {
   ASSERT_EQ(steady["metric"], "steady_latency");
   const nlohmann::json& mean = steady["session_mean"];
   ASSERT_EQ(mean["adjusted"].size(), 2u) << mean.dump();
-  const double width = mean["unadjusted"]["upper"].get<double>() -
-                       mean["unadjusted"]["lower"].get<double>();
+  const double width =
+      mean["unadjusted"]["upper"].get<double>() - mean["unadjusted"]["lower"].get<double>();
   for (const nlohmann::json& a : mean["adjusted"]) {
     printf("%s: unadjusted %s, adjusted %s\n", a["covariate"].get<std::string>().c_str(),
            mean["unadjusted"].dump().c_str(), a.dump().c_str());
@@ -366,13 +363,12 @@ TEST_F(FleetDriverTest, MisspelledArmOrClassIsAnErrorNotAVerdict) {
 }
 
 TEST_F(FleetDriverTest, UnreachableOrMalformedServerFailsAtOnce) {
-  for (const std::string& server : {std::string("127.0.0.1:1"), std::string("127.0.0.1"),
-                                    std::string("127.0.0.1:99999"),
-                                    server_->address() + ",localhost",
-                                    // An empty element (an unset variable in a
-                                    // script) is an error, not skipped.
-                                    server_->address() + ",",
-                                    server_->address() + ",," + server_->address()}) {
+  for (const std::string& server :
+       {std::string("127.0.0.1:1"), std::string("127.0.0.1"), std::string("127.0.0.1:99999"),
+        server_->address() + ",localhost",
+        // An empty element (an unset variable in a
+        // script) is an error, not skipped.
+        server_->address() + ",", server_->address() + ",," + server_->address()}) {
     const std::string dir = testing::MakeTempDir();
     std::string out;
     const auto start = std::chrono::steady_clock::now();
@@ -396,9 +392,8 @@ TEST_F(FleetDriverTest, PlanChecksItsPilotServerFirst) {
        {std::pair<std::string, std::string>{kTinySpec, "127.0.0.1:1"},
         {WriteSpec(*spec), server_->address()}}) {
     std::string out;
-    const int code = Cli({"plan", "--spec=" + spec_path, "--server=" + server,
-                          "--pilot-devices=20"},
-                         &out);
+    const int code =
+        Cli({"plan", "--spec=" + spec_path, "--server=" + server, "--pilot-devices=20"}, &out);
     printf("plan --server=%s: exit %d: %s", server.c_str(), code, out.c_str());
     EXPECT_EQ(code, 1) << server;
     EXPECT_EQ(out.find("pilot: "), std::string::npos) << "the pilot ran: " << server;
@@ -409,8 +404,8 @@ TEST_F(FleetDriverTest, PlanChecksItsPilotServerFirst) {
 TEST_F(FleetDriverTest, AnOutputDirectoryThatCannotBeWrittenFailsBeforeTheRun) {
   const std::string dir = testing::MakeTempDir();
   { std::ofstream(dir + "/a-file") << "not a directory"; }
-  for (const std::string& flag : {"--out-dir=" + dir + "/a-file/reports",
-                                  "--out=" + dir + "/a-file/results.json"}) {
+  for (const std::string& flag :
+       {"--out-dir=" + dir + "/a-file/reports", "--out=" + dir + "/a-file/results.json"}) {
     std::string out;
     const int code = Cli({"run", std::string("--spec=") + kTinySpec,
                           "--server=" + server_->address(), flag, "--progress=off"},
@@ -499,10 +494,10 @@ TEST_F(FleetDriverTest, ACalibrationFileIsHandedToTheServers) {
   const std::string empty = testing::MakeTempDir() + "/reference_only.textproto";
   std::ofstream(empty) << "reference_model: \"mobilenet_v2_035\" reference_mac_ratio: 28.197 "
                           "reference_host_us: 10000\n";
-  const int refused = Cli({"run", std::string("--spec=") + kTinySpec,
-                           "--server=" + server_->address(), "--out-dir=" + dir + "/x",
-                           "--progress=off", "--calibration=" + empty},
-                          &out);
+  const int refused =
+      Cli({"run", std::string("--spec=") + kTinySpec, "--server=" + server_->address(),
+           "--out-dir=" + dir + "/x", "--progress=off", "--calibration=" + empty},
+          &out);
   EXPECT_EQ(refused, 1);
   EXPECT_NE(out.find("has no host cost for arm"), std::string::npos) << out;
 }

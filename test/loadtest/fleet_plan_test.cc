@@ -3,9 +3,8 @@
 #include "loadtest/driver/fleet_plan.h"
 
 #include <set>
-#include <tuple>
-
 #include <sstream>
+#include <tuple>
 
 #include "gtest/gtest.h"
 #include "loadtest/driver/progress.h"
@@ -16,15 +15,13 @@ namespace loadtest {
 namespace {
 
 v1::FleetSpec TinySpec() {
-  absl::StatusOr<v1::FleetSpec> spec =
-      ReadFleetSpecFile("test/loadtest/testdata/tiny.textproto");
+  absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile("test/loadtest/testdata/tiny.textproto");
   EXPECT_TRUE(spec.ok()) << spec.status();
   return *spec;
 }
 
 TEST(FleetPlanTest, DefaultSpecIsValid) {
-  absl::StatusOr<v1::FleetSpec> spec =
-      ReadFleetSpecFile("deploy/fleet_specs/default.textproto");
+  absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile("deploy/fleet_specs/default.textproto");
   ASSERT_TRUE(spec.ok()) << spec.status();
   absl::StatusOr<FleetPlan> plan = ExpandFleet(*spec, ShardSpec{});
   ASSERT_TRUE(plan.ok()) << plan.status();
@@ -50,8 +47,7 @@ TEST(FleetPlanTest, ValidationRejectsNonFiniteAndUndeclaredValues) {
     absl::StatusOr<v1::FleetSpec> change = ParseFleetSpec(edit);
     ASSERT_TRUE(change.ok()) << edit;
     spec.MergeFrom(*change);
-    EXPECT_EQ(ValidateFleetSpec(spec).status().code(), absl::StatusCode::kInvalidArgument)
-        << edit;
+    EXPECT_EQ(ValidateFleetSpec(spec).status().code(), absl::StatusCode::kInvalidArgument) << edit;
   }
 }
 

@@ -19,13 +19,13 @@
 // when the model or its .ptl is absent (run `make models`).
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "runtime/tools/npy.h"
@@ -85,9 +85,9 @@ class Int8ArmsTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = ModelDir();
-    for (const char* file : {"model.pte", "model.ptl", "manifest.json", "top1_inputs.npy",
-                             "top1_labels.npy", "ptl_top1_expected.npy", "ptl_expected_0.npy",
-                             "top1_float_labels.npy"}) {
+    for (const char* file :
+         {"model.pte", "model.ptl", "manifest.json", "top1_inputs.npy", "top1_labels.npy",
+          "ptl_top1_expected.npy", "ptl_expected_0.npy", "top1_float_labels.npy"}) {
       if (!Exists(dir_ + "/" + file)) {
         GTEST_SKIP() << dir_ << "/" << file << " is absent: run `make models`";
       }
@@ -153,9 +153,10 @@ TEST_F(Int8ArmsTest, OldStackReproducesTorch113QuantizedEager) {
     }
     same_top1 += Argmax(got[i]) == Argmax(want);
   }
-  std::printf("[ int8     ] old stack vs torch 1.13 quantized eager: %zu inputs, worst %.3g"
-              " output steps, top-1 %d / %zu\n",
-              got.size(), worst_steps, same_top1, got.size());
+  std::printf(
+      "[ int8     ] old stack vs torch 1.13 quantized eager: %zu inputs, worst %.3g"
+      " output steps, top-1 %d / %zu\n",
+      got.size(), worst_steps, same_top1, got.size());
   EXPECT_LE(worst_steps, 1.0 + 1e-3);
 }
 
@@ -179,7 +180,8 @@ TEST_F(Int8ArmsTest, ArmsReproduceTheTop1FiguresTheExporterMeasured) {
   const std::vector<int64_t> float_labels = Labels(dir_ + "/top1_float_labels.npy", n);
   ASSERT_EQ(pte_labels.size(), n);
   ASSERT_EQ(float_labels.size(), n);
-  const std::vector<std::vector<float>> old_arm = Run(v1::STACK_PYTORCH_MOBILE, "model.ptl", inputs);
+  const std::vector<std::vector<float>> old_arm =
+      Run(v1::STACK_PYTORCH_MOBILE, "model.ptl", inputs);
   const std::vector<std::vector<float>> new_arm = Run(v1::STACK_EDGEFLEET, "model.pte", inputs);
   ASSERT_EQ(old_arm.size(), n);
   ASSERT_EQ(new_arm.size(), n);
@@ -194,11 +196,12 @@ TEST_F(Int8ArmsTest, ArmsReproduceTheTop1FiguresTheExporterMeasured) {
   const auto count = [n](double share) {
     return static_cast<int>(std::lround(share * static_cast<double>(n)));
   };
-  std::printf("[ int8     ] top-1 over %zu inputs: old vs new arm %d (exporter %d), old arm vs"
-              " float %d (exporter %d), new arm vs float %d (exporter %d), new arm vs torch %d\n",
-              n, arms, count(ptl["top1_agreement"].get<double>()), old_vs_float,
-              count(ptl["top1_agreement_float"].get<double>()), new_vs_float,
-              count(ptl["pte_top1_agreement_float"].get<double>()), new_vs_torch);
+  std::printf(
+      "[ int8     ] top-1 over %zu inputs: old vs new arm %d (exporter %d), old arm vs"
+      " float %d (exporter %d), new arm vs float %d (exporter %d), new arm vs torch %d\n",
+      n, arms, count(ptl["top1_agreement"].get<double>()), old_vs_float,
+      count(ptl["top1_agreement_float"].get<double>()), new_vs_float,
+      count(ptl["pte_top1_agreement_float"].get<double>()), new_vs_torch);
   // The old arm reproduces its reference (the test above), so it
   // reproduces exactly how rarely torch 1.13's int8 model keeps the float
   // network's top-1 class. The new arm's figures are printed only: on the

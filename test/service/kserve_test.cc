@@ -172,10 +172,9 @@ TEST_F(KserveTest, BadRequestsGetTheRightStatusAndMessage) {
        grpc::StatusCode::NOT_FOUND, "not in the repository"},
       {"path-like name", [](auto* r) { r->set_model_name("../fixtures/mobilenet_v2_035"); },
        grpc::StatusCode::INVALID_ARGUMENT, "path separator"},
-      {"dot-dot name", [](auto* r) { r->set_model_name(".."); },
-       grpc::StatusCode::INVALID_ARGUMENT, ".."},
-      {"unknown arm",
-       [](auto* r) { (*r->mutable_parameters())["arm"].set_string_param("nope"); },
+      {"dot-dot name", [](auto* r) { r->set_model_name(".."); }, grpc::StatusCode::INVALID_ARGUMENT,
+       ".."},
+      {"unknown arm", [](auto* r) { (*r->mutable_parameters())["arm"].set_string_param("nope"); },
        grpc::StatusCode::NOT_FOUND, "unknown arm 'nope'"},
       {"arm of another model",
        [](auto* r) { (*r->mutable_parameters())["arm"].set_string_param("mlp.edgefleet"); },
@@ -187,11 +186,10 @@ TEST_F(KserveTest, BadRequestsGetTheRightStatusAndMessage) {
        grpc::StatusCode::INVALID_ARGUMENT, "expected datatype FP32, got INT32"},
       {"wrong shape", [](auto* r) { r->mutable_inputs(0)->set_shape(2, 32); },
        grpc::StatusCode::INVALID_ARGUMENT, "expected FP32[1,3,96,96], got FP32[1,3,32,96]"},
-      {"wrong byte count",
-       [](auto* r) { r->mutable_raw_input_contents(0)->resize(100); },
+      {"wrong byte count", [](auto* r) { r->mutable_raw_input_contents(0)->resize(100); },
        grpc::StatusCode::INVALID_ARGUMENT, "raw contents hold 100 bytes"},
-      {"unknown version", [](auto* r) { r->set_model_version("7"); },
-       grpc::StatusCode::NOT_FOUND, "no version '7'"},
+      {"unknown version", [](auto* r) { r->set_model_version("7"); }, grpc::StatusCode::NOT_FOUND,
+       "no version '7'"},
   };
   for (const BadCase& c : cases) {
     inference::ModelInferRequest request = GoodRequest();
@@ -224,7 +222,8 @@ TEST_F(KserveTest, AThousandSeededRandomBadRequestsThenAGoodOne) {
     inference::ModelInferRequest request = good;
     switch (random() % 8) {
       case 0:
-        request.set_model_name(std::string(1 + random() % 8, static_cast<char>(32 + random() % 95)));
+        request.set_model_name(
+            std::string(1 + random() % 8, static_cast<char>(32 + random() % 95)));
         break;
       case 1:
         request.mutable_inputs(0)->set_shape(random() % 4, static_cast<int64_t>(random()));

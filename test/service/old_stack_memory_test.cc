@@ -52,7 +52,8 @@ TensorData ReadNpy(const std::string& path) {
 }
 
 uint64_t PrepackedWeightBytes(const std::string& name) {
-  const nlohmann::json manifest = nlohmann::json::parse(ReadFile("test/fixtures/ptl_manifest.json"));
+  const nlohmann::json manifest =
+      nlohmann::json::parse(ReadFile("test/fixtures/ptl_manifest.json"));
   for (const nlohmann::json& entry : manifest["ptl"]) {
     if (entry["name"] == name) return entry["prepacked_weight_bytes"].get<uint64_t>();
   }
@@ -97,13 +98,14 @@ TEST_P(OldStackMemoryTest, CountsPrepackedWeightsAndReconcilesWithTheHeap) {
   const uint64_t peak = (*model)->peak_memory_bytes();
 
   const int64_t load_delta = heap_loaded - heap_before;
-  printf("%s: heap +%lld bytes at load; counted %llu (libtorch allocator %llu, XNNPACK %llu;"
-         " exporter's prepacked weights %llu); not counted (libtorch's own malloc: bytecode,"
-         " interpreter) %lld\n",
-         name.c_str(), (long long)load_delta, (unsigned long long)facts.memory_bytes,
-         (unsigned long long)(facts.memory_bytes - facts.memory_xnnpack_bytes),
-         (unsigned long long)facts.memory_xnnpack_bytes, (unsigned long long)packed_lower_bound,
-         (long long)(load_delta - (int64_t)facts.memory_bytes));
+  printf(
+      "%s: heap +%lld bytes at load; counted %llu (libtorch allocator %llu, XNNPACK %llu;"
+      " exporter's prepacked weights %llu); not counted (libtorch's own malloc: bytecode,"
+      " interpreter) %lld\n",
+      name.c_str(), (long long)load_delta, (unsigned long long)facts.memory_bytes,
+      (unsigned long long)(facts.memory_bytes - facts.memory_xnnpack_bytes),
+      (unsigned long long)facts.memory_xnnpack_bytes, (unsigned long long)packed_lower_bound,
+      (long long)(load_delta - (int64_t)facts.memory_bytes));
   printf("%s: heap +%lld bytes after the first run (outputs freed); counted peak %llu\n",
          name.c_str(), (long long)(heap_ran - heap_loaded), (unsigned long long)peak);
 

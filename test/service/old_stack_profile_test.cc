@@ -30,8 +30,8 @@ const v1::OpClassCost& Cost(const v1::ModelHostProfile& p, v1::OpClass c) {
 
 void Print(const v1::ModelHostProfile& p) {
   std::printf("[ profile  ] %s (%s): total %.1f us, ridge %.2f FLOP/B\n", p.model().c_str(),
-              p.stack() == v1::STACK_PYTORCH_MOBILE ? "pytorch-mobile" : "edgefleet",
-              p.total_us(), p.ridge_flops_per_byte());
+              p.stack() == v1::STACK_PYTORCH_MOBILE ? "pytorch-mobile" : "edgefleet", p.total_us(),
+              p.ridge_flops_per_byte());
   for (const v1::OpClassCost& c : p.classes()) {
     std::printf("[ profile  ]   %-16s %4u ops %10.1f us %14.0f FLOP %12.0f B\n",
                 OpClassName(c.op_class()), c.instructions(), c.host_us(), c.flops(), c.bytes());
@@ -50,8 +50,8 @@ TEST(OldStackProfile, SmallCnnOperatorsAndFlopsByHand) {
   // Conv2d(3, 8, 3, padding 1) on [1,3,16,16] (BatchNorm folded, ReLU in
   // the clamp), MaxPool2d(2), Flatten, Linear(512, 10).
   absl::StatusOr<v1::ModelHostProfile> p =
-      MeasureHostProfile("small_cnn", "test/fixtures/small_cnn/model.ptl",
-                         v1::STACK_PYTORCH_MOBILE, v1::KERNELS_DEFAULT, FixedRidge(1.0));
+      MeasureHostProfile("small_cnn", "test/fixtures/small_cnn/model.ptl", v1::STACK_PYTORCH_MOBILE,
+                         v1::KERNELS_DEFAULT, FixedRidge(1.0));
   ASSERT_TRUE(p.ok()) << p.status();
   Print(*p);
   EXPECT_EQ(p->stack(), v1::STACK_PYTORCH_MOBILE);
@@ -94,9 +94,9 @@ ComputeWork ComputeWorkOf(const v1::ModelHostProfile& profile) {
 TEST(OldStackProfile, MobileNetV2WorkMatchesTheNewStacksProfile) {
   const std::string dir = "test/fixtures/mobilenet_v2_035/";
   const ProfileOptions options = FixedRidge(4.0);
-  absl::StatusOr<v1::ModelHostProfile> old_stack = MeasureHostProfile(
-      "mobilenet_v2_035", dir + "model.ptl", v1::STACK_PYTORCH_MOBILE, v1::KERNELS_DEFAULT,
-      options);
+  absl::StatusOr<v1::ModelHostProfile> old_stack =
+      MeasureHostProfile("mobilenet_v2_035", dir + "model.ptl", v1::STACK_PYTORCH_MOBILE,
+                         v1::KERNELS_DEFAULT, options);
   ASSERT_TRUE(old_stack.ok()) << old_stack.status();
   absl::StatusOr<v1::ModelHostProfile> new_stack = MeasureHostProfile(
       "mobilenet_v2_035", dir + "model.pte", v1::STACK_EDGEFLEET, v1::KERNELS_PORTABLE, options);
@@ -124,17 +124,18 @@ TEST(OldStackProfile, MobileNetV2WorkMatchesTheNewStacksProfile) {
 // kernels (dequantize -> convolution -> quantize): the same 53 layers.
 TEST(OldStackProfile, Int8MobileNetV2WorkMatchesTheNewStacksProfile) {
   const char* cache = std::getenv("EF_MODEL_CACHE");
-  const std::string dir = std::string(cache != nullptr && *cache != '\0' ? cache : ".cache/models") +
-                          "/mobilenet_v2_int8/";
+  const std::string dir =
+      std::string(cache != nullptr && *cache != '\0' ? cache : ".cache/models") +
+      "/mobilenet_v2_int8/";
   if (!std::filesystem::exists(dir + "model.ptl") || !std::filesystem::exists(dir + "model.pte")) {
     GTEST_SKIP() << dir << " has no model.ptl and model.pte: run `make models`";
   }
   ProfileOptions options = FixedRidge(4.0);
   options.warmup = 0;
   options.runs = 1;
-  absl::StatusOr<v1::ModelHostProfile> old_stack = MeasureHostProfile(
-      "mobilenet_v2_int8", dir + "model.ptl", v1::STACK_PYTORCH_MOBILE, v1::KERNELS_DEFAULT,
-      options);
+  absl::StatusOr<v1::ModelHostProfile> old_stack =
+      MeasureHostProfile("mobilenet_v2_int8", dir + "model.ptl", v1::STACK_PYTORCH_MOBILE,
+                         v1::KERNELS_DEFAULT, options);
   ASSERT_TRUE(old_stack.ok()) << old_stack.status();
   absl::StatusOr<v1::ModelHostProfile> new_stack = MeasureHostProfile(
       "mobilenet_v2_int8", dir + "model.pte", v1::STACK_EDGEFLEET, v1::KERNELS_PORTABLE, options);
@@ -167,8 +168,8 @@ TEST(OldStackProfile, NeedsTheModelPteBesideThePtl) {
 
 TEST(OldStackProfile, RefusesOtherKernels) {
   absl::StatusOr<v1::ModelHostProfile> p =
-      MeasureHostProfile("small_cnn", "test/fixtures/small_cnn/model.ptl",
-                         v1::STACK_PYTORCH_MOBILE, v1::KERNELS_PORTABLE, FixedRidge(1.0));
+      MeasureHostProfile("small_cnn", "test/fixtures/small_cnn/model.ptl", v1::STACK_PYTORCH_MOBILE,
+                         v1::KERNELS_PORTABLE, FixedRidge(1.0));
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument) << p.status();
 }

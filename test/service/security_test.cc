@@ -46,7 +46,8 @@ grpc::SslCredentialsOptions Roots(const std::string& ca) {
 }
 
 // ServerLive over `credentials` with a 5 s deadline.
-grpc::Status Live(const ServerProcess& server, std::shared_ptr<grpc::ChannelCredentials> credentials) {
+grpc::Status Live(const ServerProcess& server,
+                  std::shared_ptr<grpc::ChannelCredentials> credentials) {
   auto stub = inference::GRPCInferenceService::NewStub(
       grpc::CreateChannel(server.address(), std::move(credentials)));
   grpc::ClientContext context;
@@ -125,8 +126,10 @@ std::string Loadtest(const std::string& args, int* exit_code) {
 TEST(SecurityTest, FleetDriverSpeaksTls) {
   ServerProcess server;
   ASSERT_TRUE(server.Start(TlsFlags())) << server.log();
-  const std::string common = "run --spec=test/loadtest/testdata/tiny.textproto --progress=off "
-                             "--replicates=200 --server=" + server.address() + " --out-dir=";
+  const std::string common =
+      "run --spec=test/loadtest/testdata/tiny.textproto --progress=off "
+      "--replicates=200 --server=" +
+      server.address() + " --out-dir=";
   const std::regex harness("harness errors ([0-9]+)");
   std::smatch m;
   int code = 0;

@@ -68,11 +68,11 @@ TEST(ServerBehaviourTest, MetricsCountTheSessionsRun) {
   auto stub = server.EmulatorStub();
   int ok = 0, oom = 0, inferences = 0;
   uint32_t anrs = 0, frozen = 0, anr_sessions = 0;
-  for (const auto& [arm, device_class] :
-       std::vector<std::pair<std::string, std::string>>{{"mobilenet.edgefleet", "mid_android"},
-                                                        {"mobilenet.edgefleet", "mid_android"},
-                                                        {"mobilenet.legacy", "test_slow_storage"},
-                                                        {"mobilenet.edgefleet", "test_tiny_memory"}}) {
+  for (const auto& [arm, device_class] : std::vector<std::pair<std::string, std::string>>{
+           {"mobilenet.edgefleet", "mid_android"},
+           {"mobilenet.edgefleet", "mid_android"},
+           {"mobilenet.legacy", "test_slow_storage"},
+           {"mobilenet.edgefleet", "test_tiny_memory"}}) {
     grpc::ClientContext context;
     v1::SessionResult result;
     ASSERT_TRUE(stub->RunSession(&context, Session(arm, device_class, 3, 20, false), &result).ok());
@@ -108,7 +108,7 @@ TEST(ServerBehaviourTest, MetricsCountTheSessionsRun) {
   // The documented buckets (docs/service.md, "Metrics"): 100 us to 60 s,
   // with 16 ms, 700 ms, 5 s.
   for (const char* le : {"le=\"0.0001\"", "le=\"0.016\"", "le=\"0.7\"", "le=\"5\"", "le=\"60\""}) {
-    EXPECT_NE(body.find(std::string("edgefleet_inference_seconds_bucket{") ), std::string::npos);
+    EXPECT_NE(body.find(std::string("edgefleet_inference_seconds_bucket{")), std::string::npos);
     EXPECT_GT(Sample(body, "edgefleet_model_load_seconds_bucket", {le}), -1) << le;
     EXPECT_NE(body.find(le), std::string::npos) << le;
   }
@@ -135,7 +135,8 @@ TEST(ServerBehaviourTest, OverloadBeyondTheQueueBoundIsResourceExhaustedAtOnce) 
   const auto start = std::chrono::steady_clock::now();
   const grpc::Status status = server.EmulatorStub()->RunSession(
       &context, Session("mlp.edgefleet", "mid_android", 1, 0, false), &result);
-  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   printf("second call: %d %s after %.3f s\n", status.error_code(), status.error_message().c_str(),
          waited);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
@@ -185,8 +186,7 @@ TEST(ServerBehaviourTest, AbandonedCallsFreeTheirSlotsWithinASecond) {
   calls.emplace_back([&] {
     grpc::ClientContext context;
     context.set_deadline(deadline);
-    v1::RunSessionRequest request =
-        Session("mobilenet.edgefleet", "mid_android", 100000, 0, false);
+    v1::RunSessionRequest request = Session("mobilenet.edgefleet", "mid_android", 100000, 0, false);
     request.mutable_spec()->set_execution_mode(v1::EXECUTION_MODE_REAL);
     v1::SessionResult result;
     statuses[4] = server.EmulatorStub()->RunSession(&context, request, &result);
@@ -277,9 +277,10 @@ TEST(ServerBehaviourTest, SessionsStopAtTheServersSessionCap) {
   v1::SessionResult result;
   const auto start = std::chrono::steady_clock::now();
   const grpc::Status status = server.EmulatorStub()->RunSession(&context, request, &result);
-  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  printf("capped session: %s after %.2f s, %d inferences: %s\n", status.ok() ? "OK" : "error",
-         took, result.latency_us_size(), result.error_message().c_str());
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  printf("capped session: %s after %.2f s, %d inferences: %s\n", status.ok() ? "OK" : "error", took,
+         result.latency_us_size(), result.error_message().c_str());
   ASSERT_TRUE(status.ok()) << status.error_message();
   EXPECT_EQ(result.outcome(), v1::SESSION_OUTCOME_CANCELLED);
   EXPECT_NE(result.error_message().find("--max_session_s"), std::string::npos);
@@ -326,7 +327,7 @@ TEST(ServerBehaviourTest, CalibrateRpcMeasuresAndSavesTheFactorsItUses) {
   printf("%s", c.DebugString().c_str());
   EXPECT_GT(c.reference_host_us(), 0);
   EXPECT_EQ(c.reference_model(), "mobilenet_v2_035");
-  EXPECT_GE(c.costs_size(), 2);  // the reference and the arms' models
+  EXPECT_GE(c.costs_size(), 2);           // the reference and the arms' models
   EXPECT_EQ(c.class_factors_size(), 10);  // 7 default classes + 3 test classes
   for (const v1::ClassFactor& f : c.class_factors()) EXPECT_GT(f.slowdown(), 0) << f.device_class();
   std::ifstream saved(file);
@@ -386,8 +387,7 @@ TEST(ServerBehaviourTest, MalformedConfigsStopTheServerWithAMessage) {
     std::string words;
   };
   for (const Case& c : std::vector<Case>{
-           {"--device_classes=test/service/testdata/bad_device_classes",
-            "broken.textproto:5:"},
+           {"--device_classes=test/service/testdata/bad_device_classes", "broken.textproto:5:"},
            {"--arms=test/service/testdata/device_classes/test_tiny_memory.textproto",
             "no field named \"name\""},
            {"--device_classes=/no/such/dir", "cannot read directory"},

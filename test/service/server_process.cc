@@ -59,7 +59,7 @@ std::string MakeTempDir() {
 bool ServerProcess::Start(const std::vector<std::string>& flags) {
   dir_ = MakeTempDir();
   std::vector<std::string> args = {EF_SERVER_BINARY, "--port=0", "--metrics_port=0",
-                                    "--port_file=" + dir_ + "/ports"};
+                                   "--port_file=" + dir_ + "/ports"};
   args.insert(args.end(), flags.begin(), flags.end());
   pid_ = Spawn(args, dir_ + "/server.log");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(180);
@@ -131,8 +131,7 @@ int RunCalibrate(const std::vector<std::string>& flags, const std::string& out) 
 }
 
 std::string FetchMetrics(int port) {
-  const std::string command =
-      "curl -sf http://127.0.0.1:" + std::to_string(port) + "/metrics";
+  const std::string command = "curl -sf http://127.0.0.1:" + std::to_string(port) + "/metrics";
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return "";
   std::string body;

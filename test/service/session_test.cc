@@ -4,7 +4,6 @@
 
 #include <grpcpp/client_context.h>
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <atomic>
@@ -49,18 +48,18 @@ v1::SessionSpec Spec(const std::string& arm, const std::string& device_class, ui
 void Print(const char* what, const v1::SessionResult& r) {
   int64_t sum = 0;
   for (int64_t us : r.latency_us()) sum += us;
-  printf("%-28s %-24s %-18s outcome=%s load=%lld us (read %lld, parse %lld, init %lld; %llu bytes)"
-         " first=%lld us mean=%lld us peak_mem=%llu budget=%llu anr=%u slow=%u frozen=%u/%u"
-         " host_load=%lld us host_median=%lld us\n",
-         what, r.arm().c_str(), r.device_class().c_str(),
-         v1::SessionOutcome_Name(r.outcome()).c_str(), (long long)r.load().total_us(),
-         (long long)r.load().read_us(), (long long)r.load().parse_us(),
-         (long long)r.load().init_us(), (unsigned long long)r.load().bytes_read(),
-         (long long)r.first_inference_us(),
-         (long long)(r.latency_us_size() ? sum / r.latency_us_size() : 0),
-         (unsigned long long)r.peak_memory_bytes(), (unsigned long long)r.memory_budget_bytes(),
-         r.anr_count(), r.slow_frames(), r.frozen_frames(), r.total_frames(),
-         (long long)r.host().load_us(), (long long)r.host().median_inference_us());
+  printf(
+      "%-28s %-24s %-18s outcome=%s load=%lld us (read %lld, parse %lld, init %lld; %llu bytes)"
+      " first=%lld us mean=%lld us peak_mem=%llu budget=%llu anr=%u slow=%u frozen=%u/%u"
+      " host_load=%lld us host_median=%lld us\n",
+      what, r.arm().c_str(), r.device_class().c_str(), v1::SessionOutcome_Name(r.outcome()).c_str(),
+      (long long)r.load().total_us(), (long long)r.load().read_us(), (long long)r.load().parse_us(),
+      (long long)r.load().init_us(), (unsigned long long)r.load().bytes_read(),
+      (long long)r.first_inference_us(),
+      (long long)(r.latency_us_size() ? sum / r.latency_us_size() : 0),
+      (unsigned long long)r.peak_memory_bytes(), (unsigned long long)r.memory_budget_bytes(),
+      r.anr_count(), r.slow_frames(), r.frozen_frames(), r.total_frames(),
+      (long long)r.host().load_us(), (long long)r.host().median_inference_us());
 }
 
 // Everything but the host's own (informational) measurements.
@@ -124,7 +123,8 @@ TEST(SessionTest, OldStackLoadReadsTheWholeArchiveInOnePhase) {
   ASSERT_TRUE(server.Start(Flags())) << server.log();
   const uint64_t ptl_bytes = std::filesystem::file_size("test/fixtures/mobilenet_v2_035/model.ptl");
   for (const char* device_class : {"low_android", "mid_android", "high_android"}) {
-    const v1::SessionResult pte = RunSession(server, Spec("mobilenet.edgefleet", device_class, 1, 5));
+    const v1::SessionResult pte =
+        RunSession(server, Spec("mobilenet.edgefleet", device_class, 1, 5));
     const v1::SessionResult ptl =
         RunSession(server, Spec("mobilenet.pytorch-mobile", device_class, 1, 5));
     Print("new stack (.pte)", pte);
@@ -168,7 +168,8 @@ TEST(SessionTest, BudgetBelowTheModelsNeedsIsAnOomKill) {
   EXPECT_EQ(old_mcu.outcome(), v1::SESSION_OUTCOME_ERROR);
   EXPECT_NE(old_mcu.error_message().find("bare metal"), std::string::npos);
   // The same model fits a phone.
-  const v1::SessionResult phone = RunSession(server, Spec("mobilenet.edgefleet", "mid_android", 3, 2));
+  const v1::SessionResult phone =
+      RunSession(server, Spec("mobilenet.edgefleet", "mid_android", 3, 2));
   EXPECT_EQ(phone.outcome(), v1::SESSION_OUTCOME_OK);
 }
 
@@ -211,8 +212,8 @@ TEST(SessionTest, DeviceSpeedDrawFollowsTheDeviceSeed) {
     return r;
   };
   const v1::SessionResult d1 = run(101, 5), d1_again = run(101, 6), d2 = run(202, 5);
-  printf("device factors: %.4f %.4f %.4f\n", d1.device_time_factor(),
-         d1_again.device_time_factor(), d2.device_time_factor());
+  printf("device factors: %.4f %.4f %.4f\n", d1.device_time_factor(), d1_again.device_time_factor(),
+         d2.device_time_factor());
   EXPECT_EQ(d1.device_time_factor(), d1_again.device_time_factor());
   EXPECT_NE(d1.device_time_factor(), d2.device_time_factor());
   EXPECT_GT(d1.device_time_factor(), 0.3);

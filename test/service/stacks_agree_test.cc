@@ -59,12 +59,12 @@ TEST_P(StacksAgreeTest, SameOutputsAsTheExporter) {
     absl::StatusOr<std::vector<TensorData>> outputs = (*model)->Run(inputs);
     ASSERT_TRUE(outputs.ok()) << outputs.status();
     const LoadFacts& facts = (*model)->load_facts();
-    printf("%-18s %s: read %8llu bytes, parse %6lld us, init %5lld us, memory %8llu bytes,"
-           " peak %8llu bytes\n",
-           name.c_str(), ModelRepository::FileName(id), (unsigned long long)facts.bytes_read,
-           (long long)facts.host_parse_us, (long long)facts.host_init_us,
-           (unsigned long long)facts.memory_bytes,
-           (unsigned long long)(*model)->peak_memory_bytes());
+    printf(
+        "%-18s %s: read %8llu bytes, parse %6lld us, init %5lld us, memory %8llu bytes,"
+        " peak %8llu bytes\n",
+        name.c_str(), ModelRepository::FileName(id), (unsigned long long)facts.bytes_read,
+        (long long)facts.host_parse_us, (long long)facts.host_init_us,
+        (unsigned long long)facts.memory_bytes, (unsigned long long)(*model)->peak_memory_bytes());
     for (size_t j = 0; j < outputs->size(); ++j) {
       const TensorData expected = ReadNpy(dir + "/expected_" + std::to_string(j) + ".npy");
       const TensorData& got = (*outputs)[j];

@@ -14,7 +14,6 @@ uint64_t AlignUp(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-
 }  // namespace
 
 ProgramBuilder::ProgramBuilder(const std::string& method_name) {

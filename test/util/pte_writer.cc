@@ -31,10 +31,9 @@ std::vector<uint8_t> WritePte(const edgefleet_fb::ProgramT& program,
   PutU32(out, 12, kHeaderLength);
   out.insert(out.end(), flat.begin() + 8, flat.end());
   const uint64_t program_size = out.size();
-  const uint64_t base =
-      segment_data.empty()
-          ? 0
-          : (program_size + kPteSegmentAlignment - 1) / kPteSegmentAlignment * kPteSegmentAlignment;
+  const uint64_t base = segment_data.empty() ? 0
+                                             : (program_size + kPteSegmentAlignment - 1) /
+                                                   kPteSegmentAlignment * kPteSegmentAlignment;
   out.resize(base > program_size ? base : program_size, 0);
   out.insert(out.end(), segment_data.begin(), segment_data.end());
   PutU64(out, 16, program_size);

@@ -31,15 +31,15 @@
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "runtime/backends/xnnpack/xnnpack_backend.h"
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/register_optimized_kernels.h"
 #include "runtime/kernels/portable/register_portable_kernels.h"
+#include "runtime/module/host_tensor.h"
 #include "runtime/module/module.h"
 #include "runtime/tools/file_io.h"
-#include "runtime/module/host_tensor.h"
-#include "runtime/tools/npy_tensors.h"
 #include "runtime/tools/npy.h"
-#include "runtime/backends/xnnpack/xnnpack_backend.h"
+#include "runtime/tools/npy_tensors.h"
 
 namespace edgefleet {
 namespace {
@@ -53,10 +53,10 @@ struct ZooModel {
 void PrintTo(const ZooModel& model, std::ostream* os) { *os << model.name; }
 
 const ZooModel kZoo[] = {
-    {"mobilenet_v2", false},       {"mobilenet_v3_small", false},
-    {"resnet18", false},           {"deeplabv3_mobilenet_v3_large", false},
-    {"text_langid", false},        {"bwe_gru", false},
-    {"kws_conv1d", false},         {"mobilenet_v2_int8", true},
+    {"mobilenet_v2", false}, {"mobilenet_v3_small", false},
+    {"resnet18", false},     {"deeplabv3_mobilenet_v3_large", false},
+    {"text_langid", false},  {"bwe_gru", false},
+    {"kws_conv1d", false},   {"mobilenet_v2_int8", true},
 };
 
 bool FileExists(const std::string& path) {
@@ -71,8 +71,7 @@ std::string CacheDir() {
 
 // The folder holding `name`'s model.pte, or "" if it is absent.
 std::string ModelDir(const std::string& name) {
-  for (const std::string& dir :
-       {CacheDir() + "/" + name, "test/fixtures/zoo_" + name}) {
+  for (const std::string& dir : {CacheDir() + "/" + name, "test/fixtures/zoo_" + name}) {
     if (FileExists(dir + "/model.pte")) return dir;
   }
   return "";
@@ -159,8 +158,7 @@ struct Worst {
   int64_t at = 0;
 };
 
-Worst Compare(const tools::NpyArray& ours, const tools::NpyArray& ref, double tol,
-              bool relative) {
+Worst Compare(const tools::NpyArray& ours, const tools::NpyArray& ref, double tol, bool relative) {
   Worst w;
   for (int64_t i = 0; i < ref.numel(); ++i) {
     const double r = Floats(ref)[i];
@@ -195,11 +193,11 @@ class ZooTest : public ::testing::TestWithParam<std::tuple<ZooModel, bool>> {
 
 const char kMiniZoo[] = "test/fixtures/zoo_mini/";
 
-#define EF_ZOO_DIR_OR_SKIP(dir, name)                                                  \
-  const std::string dir = ModelDir(name);                                              \
-  if (dir.empty()) {                                                                   \
-    GTEST_SKIP() << "zoo model " << (name) << " is absent from " << CacheDir()         \
-                 << " and test/fixtures: run `make models` to export it";              \
+#define EF_ZOO_DIR_OR_SKIP(dir, name)                                          \
+  const std::string dir = ModelDir(name);                                      \
+  if (dir.empty()) {                                                           \
+    GTEST_SKIP() << "zoo model " << (name) << " is absent from " << CacheDir() \
+                 << " and test/fixtures: run `make models` to export it";      \
   }
 
 // Runs `file` of the float model `model` twice on its stored inputs against
@@ -223,11 +221,10 @@ void ExpectMatchesTorch(const ZooModel& model, const std::string& dir, bool port
       const Worst w = Compare(outputs[i], expected[i], 1e-4, /*relative=*/true);
       if (pass == 0) {
         std::printf("[ zoo      ] %s %s%s output %zu: max abs error %.3g (%.3g of the tolerance)\n",
-                    model.name, file, portable_only ? " (portable)" : "", i, w.abs_error,
-                    w.excess);
+                    model.name, file, portable_only ? " (portable)" : "", i, w.abs_error, w.excess);
       }
-      EXPECT_LE(w.excess, 1.0) << model.name << " output " << i << ": element " << w.at
-                               << " is " << Floats(outputs[i])[w.at] << ", torch gives "
+      EXPECT_LE(w.excess, 1.0) << model.name << " output " << i << ": element " << w.at << " is "
+                               << Floats(outputs[i])[w.at] << ", torch gives "
                                << Floats(expected[i])[w.at];
     }
   }
@@ -306,8 +303,7 @@ struct Int8Requirement {
 // model.pte, "runtime_xnnpack_" for model_xnnpack.pte) and torch's (the
 // converted GraphModule), prints both agreements and checks `required`.
 void ExpectInt8Agreement(const std::string& name, const std::string& dir, const char* file,
-                         const char* runtime_prefix, bool portable_only,
-                         Int8Requirement required) {
+                         const char* runtime_prefix, bool portable_only, Int8Requirement required) {
   const std::vector<tools::NpyArray> inputs = LoadNumbered(dir, "input");
   const tools::NpyArray samples = LoadNpy(dir + "/top1_inputs.npy");
   ASSERT_EQ(inputs.size(), 1u);
@@ -344,8 +340,8 @@ void ExpectInt8Agreement(const std::string& name, const std::string& dir, const 
   const Agreement real_vs_torch = Agree(real, torch, classes, step);
   std::printf("[ zoo      ] %s %s%s vs real runtime: %s\n", name.c_str(), file,
               portable_only ? " (portable)" : "", Describe(vs_real).c_str());
-  std::printf("[ zoo      ] %s %s%s vs torch: %s (real runtime vs torch: %s)\n", name.c_str(),
-              file, portable_only ? " (portable)" : "", Describe(vs_torch).c_str(),
+  std::printf("[ zoo      ] %s %s%s vs torch: %s (real runtime vs torch: %s)\n", name.c_str(), file,
+              portable_only ? " (portable)" : "", Describe(vs_torch).c_str(),
               Describe(real_vs_torch).c_str());
   if (required.within_one_step) {
     EXPECT_GE(vs_real.within_one_step, 0.999 * vs_real.elements) << Describe(vs_real);
@@ -378,12 +374,12 @@ TEST_P(ZooTest, XnnpackLoweredMatchesTorch) {
   ExpectMatchesTorch(model, dir, portable_only, "model_xnnpack.pte");
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Zoo, ZooTest, ::testing::Combine(::testing::ValuesIn(kZoo), ::testing::Bool()),
-    [](const ::testing::TestParamInfo<ZooTest::ParamType>& info) {
-      return std::string(std::get<0>(info.param).name) +
-             (std::get<1>(info.param) ? "_portable" : "_default");
-    });
+INSTANTIATE_TEST_SUITE_P(Zoo, ZooTest,
+                         ::testing::Combine(::testing::ValuesIn(kZoo), ::testing::Bool()),
+                         [](const ::testing::TestParamInfo<ZooTest::ParamType>& info) {
+                           return std::string(std::get<0>(info.param).name) +
+                                  (std::get<1>(info.param) ? "_portable" : "_default");
+                         });
 
 // The reduced-size zoo, committed: both programs of every family, never skipped.
 class MiniZooTest : public ZooTest {};
@@ -408,12 +404,12 @@ TEST_P(MiniZooTest, XnnpackLoweredMatchesTorch) {
   ExpectMatchesTorch(model, dir, portable_only, "model_xnnpack.pte");
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    MiniZoo, MiniZooTest, ::testing::Combine(::testing::ValuesIn(kZoo), ::testing::Bool()),
-    [](const ::testing::TestParamInfo<MiniZooTest::ParamType>& info) {
-      return std::string(std::get<0>(info.param).name) +
-             (std::get<1>(info.param) ? "_portable" : "_default");
-    });
+INSTANTIATE_TEST_SUITE_P(MiniZoo, MiniZooTest,
+                         ::testing::Combine(::testing::ValuesIn(kZoo), ::testing::Bool()),
+                         [](const ::testing::TestParamInfo<MiniZooTest::ParamType>& info) {
+                           return std::string(std::get<0>(info.param).name) +
+                                  (std::get<1>(info.param) ? "_portable" : "_default");
+                         });
 
 const char kInt8[] = "mobilenet_v2_int8";
 
@@ -434,8 +430,8 @@ TEST(MiniZooInt8Test, MiniInt8XnnpackMatchesRealRuntime) {
   RegisterAllKernels();
   const std::string dir = kMiniZoo + std::string(kInt8);
   for (bool portable_only : {false, true}) {
-    ExpectInt8Agreement(std::string("mini ") + kInt8, dir, "model_xnnpack.pte",
-                        "runtime_xnnpack_", portable_only, {});
+    ExpectInt8Agreement(std::string("mini ") + kInt8, dir, "model_xnnpack.pte", "runtime_xnnpack_",
+                        portable_only, {});
   }
 }
 

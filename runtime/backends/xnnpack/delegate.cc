@@ -35,13 +35,19 @@ constexpr size_t kArenaAlignment = 64;
 
 bool DtypeMatches(DataType type, ScalarType dtype) {
   switch (type) {
-    case DataType::kFp32: return dtype == ScalarType::kFloat;
-    case DataType::kFp16: return dtype == ScalarType::kHalf;
-    case DataType::kQint8: return dtype == ScalarType::kChar || dtype == ScalarType::kQInt8;
-    case DataType::kQuint8: return dtype == ScalarType::kByte || dtype == ScalarType::kQUInt8;
+    case DataType::kFp32:
+      return dtype == ScalarType::kFloat;
+    case DataType::kFp16:
+      return dtype == ScalarType::kHalf;
+    case DataType::kQint8:
+      return dtype == ScalarType::kChar || dtype == ScalarType::kQInt8;
+    case DataType::kQuint8:
+      return dtype == ScalarType::kByte || dtype == ScalarType::kQUInt8;
     case DataType::kQint32:
-    case DataType::kInt32: return dtype == ScalarType::kInt || dtype == ScalarType::kQInt32;
-    default: return false;
+    case DataType::kInt32:
+      return dtype == ScalarType::kInt || dtype == ScalarType::kQInt32;
+    default:
+      return false;
   }
 }
 
@@ -49,17 +55,20 @@ bool DtypeMatches(DataType type, ScalarType dtype) {
 
 const char* EngineName(Engine engine) {
   switch (engine) {
-    case Engine::kXnnpack: return "xnnpack";
-    case Engine::kOwnKernel: return "own";
-    case Engine::kOwnDense: return "own-optimized";
+    case Engine::kXnnpack:
+      return "xnnpack";
+    case Engine::kOwnKernel:
+      return "own";
+    case Engine::kOwnDense:
+      return "own-optimized";
   }
   return "?";
 }
 
 Result<std::unique_ptr<XnnpackDelegate>> XnnpackDelegate::Create(std::unique_ptr<Graph> graph,
-                                                                  SharedThreadpool threadpool,
-                                                                  int num_threads,
-                                                                  bool dense_on_own_kernels) {
+                                                                 SharedThreadpool threadpool,
+                                                                 int num_threads,
+                                                                 bool dense_on_own_kernels) {
   std::unique_ptr<XnnpackDelegate> d(new XnnpackDelegate());
   d->graph_ = std::move(graph);
   d->threadpool_ = std::move(threadpool);
@@ -190,8 +199,8 @@ Error XnnpackDelegate::Build() {
     } else if (boundary[v.id] && !v.is_external()) {
       const int first = std::max(producer[v.id], 0);
       planned.push_back(v.id);
-      lifetimes.push_back({OwnBufferBytes(v, dims_[v.id]) + kTailPadding, first,
-                           std::max(first, last_read[v.id])});
+      lifetimes.push_back(
+          {OwnBufferBytes(v, dims_[v.id]) + kTailPadding, first, std::max(first, last_read[v.id])});
     }
   }
   const ArenaPlan plan = PlanArena(lifetimes, kArenaAlignment);
@@ -244,10 +253,10 @@ Error XnnpackDelegate::Build() {
       for (uint32_t e = 0; e < externals.size() && ok; ++e) {
         const uint32_t vid = externals[e];
         const bool produced_here = producer[vid] == step_of[step.first];
-        ok = DefineValue(sg, g.values[vid], dims_[vid], e,
-                         produced_here ? XNN_VALUE_FLAG_EXTERNAL_OUTPUT
-                                       : XNN_VALUE_FLAG_EXTERNAL_INPUT,
-                         &ids[vid]);
+        ok = DefineValue(
+            sg, g.values[vid], dims_[vid], e,
+            produced_here ? XNN_VALUE_FLAG_EXTERNAL_OUTPUT : XNN_VALUE_FLAG_EXTERNAL_INPUT,
+            &ids[vid]);
       }
       for (size_t i = step.first; i <= step.last && ok; ++i) {
         const Node& n = g.nodes[i];
@@ -275,13 +284,14 @@ Error XnnpackDelegate::Build() {
       // on the same pthreadpool, so workers still spinning pick their tasks
       // up at once (MobileNetV2 at 2 threads: p50 about 2x better than with
       // yielding workers on a loaded 2-core host).
-      xnn_status status = ok ? xnn_create_runtime_v2(sg, static_cast<pthreadpool_t>(threadpool_.get()),
-                                                     0, &step.runtime)
-                             : xnn_status_invalid_parameter;
+      xnn_status status =
+          ok ? xnn_create_runtime_v2(sg, static_cast<pthreadpool_t>(threadpool_.get()), 0,
+                                     &step.runtime)
+             : xnn_status_invalid_parameter;
       xnn_delete_subgraph(sg);
       EF_CHECK_OR_RETURN(status == xnn_status_success, Error::kInvalidProgram,
-                         "xnnpack: XNNPACK could not build nodes %zu..%zu (status %d)",
-                         step.first, step.last, static_cast<int>(status));
+                         "xnnpack: XNNPACK could not build nodes %zu..%zu (status %d)", step.first,
+                         step.last, static_cast<int>(status));
       step.external_values = externals;
       step.externals.resize(externals.size());
       for (uint32_t e = 0; e < externals.size(); ++e) step.externals[e] = {e, nullptr};
@@ -320,7 +330,8 @@ Error XnnpackDelegate::Bind(Span<EValue*> args) {
       // XNNPACK sees the tensor in memory order (dim order). A 0-d tensor is
       // serialized as [1].
       Dims dims;
-      for (int i = 0; i < t.dim(); ++i) dims.push_back(static_cast<size_t>(t.size(t.dim_order()[i])));
+      for (int i = 0; i < t.dim(); ++i)
+        dims.push_back(static_cast<size_t>(t.size(t.dim_order()[i])));
       if (dims.empty() && v.dims.size() == 1 && v.dims[0] == 1) dims.push_back(1);
       if (pass == 0) {
         EF_CHECK_OR_RETURN(dims.size() == v.dims.size(), Error::kInvalidArgument,
@@ -338,8 +349,8 @@ Error XnnpackDelegate::Bind(Span<EValue*> args) {
         const Dims& want = dims_[vid];
         if (dims != want) {
           EF_CHECK_OR_RETURN(static_cast<size_t>(t.dim()) == want.size(), Error::kInvalidArgument,
-                             "xnnpack: output argument %u has rank %d, expects %zu",
-                             v.external_id, t.dim(), want.size());
+                             "xnnpack: output argument %u has rank %d, expects %zu", v.external_id,
+                             t.dim(), want.size());
           int32_t sizes[kMaxDims];
           for (size_t i = 0; i < want.size(); ++i) {
             sizes[t.dim_order()[i]] = static_cast<int32_t>(want[i]);
@@ -367,10 +378,10 @@ Error XnnpackDelegate::Execute(MemoryAllocator* temp, Span<EValue*> args, EventT
       EF_RETURN_IF_ERROR(RunStep(step, temp));
       continue;
     }
-    TraceEvent event{TraceEventKind::kDelegateNode,
-                     step.first == step.last ? NodeTypeName(g.nodes[step.first].type)
-                                             : "xnnpack_runtime",
-                     EngineName(step.engine)};
+    TraceEvent event{
+        TraceEventKind::kDelegateNode,
+        step.first == step.last ? NodeTypeName(g.nodes[step.first].type) : "xnnpack_runtime",
+        EngineName(step.engine)};
     event.delegate_id = static_cast<int32_t>(g.nodes[step.first].debug_handle);
     const TraceToken token = tracer->Begin(event);
     const Error error = RunStep(step, temp);

@@ -94,11 +94,11 @@ class XnnpackDelegate {
   std::unique_ptr<Graph> graph_;
   std::vector<Engine> engines_;
   std::vector<Step> steps_;
-  std::vector<bool> boundary_;  // per value: needs memory outside XNNPACK
-  std::vector<int> producer_;   // per value: step writing it, -1 for none
-  std::vector<int> step_of_;    // per node
+  std::vector<bool> boundary_;             // per value: needs memory outside XNNPACK
+  std::vector<int> producer_;              // per value: step writing it, -1 for none
+  std::vector<int> step_of_;               // per node
   std::vector<std::vector<size_t>> dims_;  // per value: current shape
-  std::vector<void*> data_;  // per value id: where its bytes are now
+  std::vector<void*> data_;                // per value id: where its bytes are now
   // Boundary values' memory (arena_plan.h), 64-byte aligned.
   struct ArenaDelete {
     void operator()(uint8_t* p) const { ::operator delete[](p, std::align_val_t{64}); }

@@ -64,8 +64,8 @@ Error RunMatrixNode(KernelContext& ctx, const Node& n, const std::vector<Dims>& 
   epilogue.lo = n.output_min;
   epilogue.hi = n.output_max;
   EF_CHECK_OR_RETURN(optimized::Gemm(ctx, rows, units, k, a, b, y, units, false, &epilogue),
-                     Error::kMemoryAllocationFailed,
-                     "xnnpack: %s: kernel scratch memory exhausted", NodeTypeName(n.type));
+                     Error::kMemoryAllocationFailed, "xnnpack: %s: kernel scratch memory exhausted",
+                     NodeTypeName(n.type));
   return Error::kOk;
 }
 
@@ -112,13 +112,12 @@ Error RunConvolution(KernelContext& ctx, const Node& n, const std::vector<Dims>&
     strides[2] = g.k_w * cin_g;
     strides[3] = cin_g;
   }
-  EF_CHECK_OR_RETURN(
-      optimized::ConvolutionNhwc(ctx, g, static_cast<const float*>(in[0]),
-                                 packed != nullptr ? packed : static_cast<const float*>(in[1]),
-                                 strides,
-                                 static_cast<const float*>(in[2]), y, n.output_min, n.output_max),
-      Error::kMemoryAllocationFailed, "xnnpack: %s: kernel scratch memory exhausted",
-      NodeTypeName(n.type));
+  EF_CHECK_OR_RETURN(optimized::ConvolutionNhwc(
+                         ctx, g, static_cast<const float*>(in[0]),
+                         packed != nullptr ? packed : static_cast<const float*>(in[1]), strides,
+                         static_cast<const float*>(in[2]), y, n.output_min, n.output_max),
+                     Error::kMemoryAllocationFailed, "xnnpack: %s: kernel scratch memory exhausted",
+                     NodeTypeName(n.type));
   return Error::kOk;
 }
 
@@ -179,9 +178,8 @@ std::unique_ptr<float[]> PackDenseFilter(const Graph& g, const Node& n) {
   return packed;
 }
 
-Error RunDenseNode(KernelContext& ctx, const Graph& g, const Node& n,
-                   const std::vector<Dims>& dims, const void* const* in, void* const* out,
-                   const float* packed_filter) {
+Error RunDenseNode(KernelContext& ctx, const Graph& g, const Node& n, const std::vector<Dims>& dims,
+                   const void* const* in, void* const* out, const float* packed_filter) {
   auto* y = static_cast<float*>(out[0]);
   if (n.type == NodeType::kFullyConnected || IsPointwise(n)) {
     return RunMatrixNode(ctx, n, dims, in, y, packed_filter);

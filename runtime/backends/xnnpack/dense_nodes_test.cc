@@ -148,7 +148,8 @@ constexpr float kInf = __builtin_inff();
 const Case kCases[] = {
     {"pointwise", NodeType::kConv2d, 1, 7, 9, 24, 1, 1, 1, 1, 0, 1, 24, 40, true, -kInf, kInf},
     {"pointwise_relu6", NodeType::kConv2d, 2, 5, 5, 17, 1, 1, 1, 1, 0, 1, 17, 33, true, 0, 6},
-    {"conv3x3_stride2", NodeType::kConv2d, 1, 11, 10, 3, 3, 3, 2, 1, 1, 1, 3, 16, true, -kInf, kInf},
+    {"conv3x3_stride2", NodeType::kConv2d, 1, 11, 10, 3, 3, 3, 2, 1, 1, 1, 3, 16, true, -kInf,
+     kInf},
     {"conv3x3_wide", NodeType::kConv2d, 2, 7, 6, 20, 3, 3, 1, 1, 1, 1, 20, 24, true, 0, 6},
     {"conv5x3_wide_stride2_dilated", NodeType::kConv2d, 1, 13, 11, 16, 5, 3, 2, 2, 2, 1, 16, 9,
      false, -kInf, kInf},
@@ -156,8 +157,8 @@ const Case kCases[] = {
     {"depthwise", NodeType::kDepthwiseConv2d, 1, 12, 12, 32, 3, 3, 1, 1, 1, 32, 1, 1, true, 0, 6},
     {"depthwise_stride2_x2", NodeType::kDepthwiseConv2d, 1, 9, 8, 5, 5, 5, 2, 1, 2, 5, 1, 2, true,
      -kInf, kInf},
-    {"fully_connected", NodeType::kFullyConnected, 3, 1, 1, 50, 1, 1, 1, 1, 0, 1, 1, 21, true, -kInf,
-     kInf},
+    {"fully_connected", NodeType::kFullyConnected, 3, 1, 1, 50, 1, 1, 1, 1, 0, 1, 1, 21, true,
+     -kInf, kInf},
     {"fully_connected_gemv", NodeType::kFullyConnected, 1, 1, 1, 128, 1, 1, 1, 1, 0, 1, 1, 1000,
      false, -0.5, 0.5},
 };

@@ -5,21 +5,36 @@ namespace xnnpack {
 
 const char* DataTypeName(DataType type) {
   switch (type) {
-    case DataType::kInvalid: return "invalid";
-    case DataType::kFp32: return "fp32";
-    case DataType::kFp16: return "fp16";
-    case DataType::kQint8: return "qint8";
-    case DataType::kQuint8: return "quint8";
-    case DataType::kQint32: return "qint32";
-    case DataType::kQcint8: return "qcint8";
-    case DataType::kQcint32: return "qcint32";
-    case DataType::kQcint4: return "qcint4";
-    case DataType::kQdint8: return "qdint8";
-    case DataType::kQbint4: return "qbint4";
-    case DataType::kQpint8: return "qpint8";
-    case DataType::kInt32: return "int32";
-    case DataType::kPfp32: return "pfp32";
-    case DataType::kBf16: return "bf16";
+    case DataType::kInvalid:
+      return "invalid";
+    case DataType::kFp32:
+      return "fp32";
+    case DataType::kFp16:
+      return "fp16";
+    case DataType::kQint8:
+      return "qint8";
+    case DataType::kQuint8:
+      return "quint8";
+    case DataType::kQint32:
+      return "qint32";
+    case DataType::kQcint8:
+      return "qcint8";
+    case DataType::kQcint32:
+      return "qcint32";
+    case DataType::kQcint4:
+      return "qcint4";
+    case DataType::kQdint8:
+      return "qdint8";
+    case DataType::kQbint4:
+      return "qbint4";
+    case DataType::kQpint8:
+      return "qpint8";
+    case DataType::kInt32:
+      return "int32";
+    case DataType::kPfp32:
+      return "pfp32";
+    case DataType::kBf16:
+      return "bf16";
   }
   return "unknown";
 }
@@ -51,17 +66,54 @@ size_t Value::numel() const {
 }
 
 const char* NodeTypeName(NodeType type) {
-  static constexpr const char* kNames[] = {
-      "NONE", "XNNAdd", "XNNFullyConnected", "XNNSoftmax", "XNNSigmoid", "XNNStaticTranspose",
-      "XNNClamp", "XNNConv2d", "XNNDiv", "XNNStaticResizeBilinear2D", "XNNStaticConstantPad",
-      "XNNAvgPooling2d", "XNNMinimum", "XNNDepthwiseConv2d", "XNNMaxPooling2d", "XNNMultiply",
-      "XNNSubtract", "XNNFloor", "XNNConvert", "XNNGlobalAvgPooling2d", "XNNStaticReshape",
-      "XNNArgMaxPooling2d", "XNNSquareRoot", "XNNCeiling", "XNNHardswish", "XNNLeakyReLU",
-      "XNNMaximum", "XNNNegate", "XNNSquare", "XNNELU", "XNNAbs", "XNNPReLU", "XNNConcatenate2",
-      "XNNConcatenate3", "XNNConcatenate4", "XNNStaticSlice", "XNNScaledDotProductAttention",
-      "XNNBatchMatrixMultiply", "XNNConcatenate5", "XNNConvTranspose2d",
-      "XNNReciprocalSquareRoot", "XNNLog", "XNNGelu", "XNNTanh", "XNNExp", "XNNSin", "XNNCopy",
-      "XNNCos"};
+  static constexpr const char* kNames[] = {"NONE",
+                                           "XNNAdd",
+                                           "XNNFullyConnected",
+                                           "XNNSoftmax",
+                                           "XNNSigmoid",
+                                           "XNNStaticTranspose",
+                                           "XNNClamp",
+                                           "XNNConv2d",
+                                           "XNNDiv",
+                                           "XNNStaticResizeBilinear2D",
+                                           "XNNStaticConstantPad",
+                                           "XNNAvgPooling2d",
+                                           "XNNMinimum",
+                                           "XNNDepthwiseConv2d",
+                                           "XNNMaxPooling2d",
+                                           "XNNMultiply",
+                                           "XNNSubtract",
+                                           "XNNFloor",
+                                           "XNNConvert",
+                                           "XNNGlobalAvgPooling2d",
+                                           "XNNStaticReshape",
+                                           "XNNArgMaxPooling2d",
+                                           "XNNSquareRoot",
+                                           "XNNCeiling",
+                                           "XNNHardswish",
+                                           "XNNLeakyReLU",
+                                           "XNNMaximum",
+                                           "XNNNegate",
+                                           "XNNSquare",
+                                           "XNNELU",
+                                           "XNNAbs",
+                                           "XNNPReLU",
+                                           "XNNConcatenate2",
+                                           "XNNConcatenate3",
+                                           "XNNConcatenate4",
+                                           "XNNStaticSlice",
+                                           "XNNScaledDotProductAttention",
+                                           "XNNBatchMatrixMultiply",
+                                           "XNNConcatenate5",
+                                           "XNNConvTranspose2d",
+                                           "XNNReciprocalSquareRoot",
+                                           "XNNLog",
+                                           "XNNGelu",
+                                           "XNNTanh",
+                                           "XNNExp",
+                                           "XNNSin",
+                                           "XNNCopy",
+                                           "XNNCos"};
   static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(NodeType::kLast) + 1);
   const size_t i = static_cast<size_t>(type);
   return i < sizeof(kNames) / sizeof(kNames[0]) ? kNames[i] : "unknown";

@@ -104,8 +104,8 @@ class Decoder {
     size_t numel = 1;
     for (size_t d = 0; d < rank; ++d) {
       const size_t extent = dims->Get(static_cast<uint32_t>(d));
-      EF_CHECK_OR_RETURN(extent == 0 || numel <= (size_t{1} << 40) / extent,
-                         Error::kInvalidProgram, "xnnpack payload: value %u is too large", id);
+      EF_CHECK_OR_RETURN(extent == 0 || numel <= (size_t{1} << 40) / extent, Error::kInvalidProgram,
+                         "xnnpack payload: value %u is too large", id);
       numel *= extent;
       v.dims.push_back(extent);
     }
@@ -144,8 +144,8 @@ class Decoder {
       size_t size = 0;
       EF_ASSIGN_OR_RETURN(v.data, Constant(tv->constant_buffer_idx(), &size));
       EF_CHECK_OR_RETURN(size >= v.nbytes(), Error::kInvalidProgram,
-                         "xnnpack payload: constant of value %u has %zu bytes, needs %zu", id,
-                         size, v.nbytes());
+                         "xnnpack payload: constant of value %u has %zu bytes, needs %zu", id, size,
+                         v.nbytes());
     }
     return Error::kOk;
   }
@@ -170,8 +170,8 @@ class Decoder {
                                (!uint8 || (v.zero_point >= 0 && v.zero_point <= 255)) &&
                                (int8 || uint8 || v.zero_point == 0),
                            Error::kInvalidProgram,
-                           "xnnpack payload: value %u has zero point %d for %s", v.id,
-                           v.zero_point, DataTypeName(v.type));
+                           "xnnpack payload: value %u has zero point %d for %s", v.id, v.zero_point,
+                           DataTypeName(v.type));
         return Error::kOk;
       }
       case fb::XNNQuantParams::PerChannelQuant: {
@@ -181,11 +181,10 @@ class Decoder {
                            Error::kInvalidProgram,
                            "xnnpack payload: per-channel quantization on a %s value %u",
                            DataTypeName(v.type), v.id);
-        EF_CHECK_OR_RETURN(q->channel_dim() >= 0 &&
-                               static_cast<size_t>(q->channel_dim()) < v.dims.size(),
-                           Error::kInvalidProgram,
-                           "xnnpack payload: value %u has channel dim %d (rank %zu)", v.id,
-                           q->channel_dim(), v.dims.size());
+        EF_CHECK_OR_RETURN(
+            q->channel_dim() >= 0 && static_cast<size_t>(q->channel_dim()) < v.dims.size(),
+            Error::kInvalidProgram, "xnnpack payload: value %u has channel dim %d (rank %zu)", v.id,
+            q->channel_dim(), v.dims.size());
         v.quant = QuantKind::kPerChannel;
         v.channel_dim = static_cast<uint32_t>(q->channel_dim());
         const size_t channels = v.dims[v.channel_dim];
@@ -260,12 +259,12 @@ class Decoder {
     }
     const uint64_t offset = entry->offset();
     const uint64_t length = entry->size();
-    EF_CHECK_OR_RETURN(length <= sections_.constant_data_size &&
-                           offset <= sections_.constant_data_size - length,
-                       Error::kInvalidProgram,
-                       "xnnpack payload: constant %u [%llu, +%llu) outside the %zu-byte region",
-                       index, static_cast<unsigned long long>(offset),
-                       static_cast<unsigned long long>(length), sections_.constant_data_size);
+    EF_CHECK_OR_RETURN(
+        length <= sections_.constant_data_size && offset <= sections_.constant_data_size - length,
+        Error::kInvalidProgram,
+        "xnnpack payload: constant %u [%llu, +%llu) outside the %zu-byte region", index,
+        static_cast<unsigned long long>(offset), static_cast<unsigned long long>(length),
+        sections_.constant_data_size);
     return Own(sections_.constant_data + offset, static_cast<size_t>(length), size);
   }
 
@@ -276,8 +275,7 @@ class Decoder {
                          "xnnpack: constant '%.64s' needs the program's named data", key.c_str());
       Result<FreeableBuffer> buffer = named_data_->GetData(key.c_str());
       EF_CHECK_OR_RETURN(buffer.ok(), Error::kInvalidProgram,
-                         "xnnpack payload: named constant '%.64s' not in the program",
-                         key.c_str());
+                         "xnnpack payload: named constant '%.64s' not in the program", key.c_str());
       graph_.constant_bytes += buffer.get().size();
       graph_.named_buffers.push_back(std::move(buffer.get()));
       it = named_index_.emplace(key, graph_.named_buffers.size() - 1).first;
@@ -338,17 +336,17 @@ class Decoder {
 
   Error DecodeNode(const fb::XNode& x, Node& n) {
     const int tag = static_cast<int>(x.xnode_union_type());
-    EF_CHECK_OR_RETURN(tag > 0 && tag <= static_cast<int>(NodeType::kLast),
-                       Error::kNotSupported, "xnnpack: node type %d is not supported", tag);
+    EF_CHECK_OR_RETURN(tag > 0 && tag <= static_cast<int>(NodeType::kLast), Error::kNotSupported,
+                       "xnnpack: node type %d is not supported", tag);
     n.type = static_cast<NodeType>(tag);
     n.debug_handle = x.debug_handle();
     if (const auto* mm = x.output_min_max()) {
       n.output_min = mm->output_min();
       n.output_max = mm->output_max();
-      EF_CHECK_OR_RETURN(!(n.output_min > n.output_max) && !std::isnan(n.output_min) &&
-                             !std::isnan(n.output_max),
-                         Error::kInvalidProgram, "xnnpack payload: node output range [%g, %g]",
-                         static_cast<double>(n.output_min), static_cast<double>(n.output_max));
+      EF_CHECK_OR_RETURN(
+          !(n.output_min > n.output_max) && !std::isnan(n.output_min) && !std::isnan(n.output_max),
+          Error::kInvalidProgram, "xnnpack payload: node output range [%g, %g]",
+          static_cast<double>(n.output_min), static_cast<double>(n.output_max));
     }
     const void* body = x.xnode_union();
     EF_CHECK_OR_RETURN(body != nullptr, Error::kInvalidProgram,
@@ -511,9 +509,10 @@ class Decoder {
       case NodeType::kConcatenate4:
       case NodeType::kConcatenate5: {
         const auto* t = static_cast<const fb::_XNNCat*>(body);
-        const int count = n.type == NodeType::kConcatenate5
-                              ? 5
-                              : static_cast<int>(n.type) - static_cast<int>(NodeType::kConcatenate2) + 2;
+        const int count =
+            n.type == NodeType::kConcatenate5
+                ? 5
+                : static_cast<int>(n.type) - static_cast<int>(NodeType::kConcatenate2) + 2;
         const uint32_t ids[5] = {t->input1_id(), t->input2_id(), t->input3_id(), t->input4_id(),
                                  t->input5_id()};
         for (int i = 0; i < count; ++i) EF_RETURN_IF_ERROR(Id(ids[i], false, n.inputs));
@@ -552,14 +551,12 @@ Result<std::unique_ptr<Graph>> DecodeGraph(const void* payload, size_t size,
                                            const NamedDataMap* named_data) {
   EF_ASSIGN_OR_RETURN(const PayloadSections sections, ParsePayload(payload, size));
   EF_CHECK_OR_RETURN(sections.flatbuffer_size >= 8, Error::kInvalidProgram,
-                     "xnnpack payload: %zu-byte flatbuffer is too small",
-                     sections.flatbuffer_size);
-  EF_CHECK_OR_RETURN(
-      flatbuffers::BufferHasIdentifier(sections.flatbuffer, "XN00") ||
-          flatbuffers::BufferHasIdentifier(sections.flatbuffer, "XN01"),
-      Error::kDelegateInvalidCompatibility,
-      "xnnpack payload: flatbuffer identifier '%.4s' is neither XN00 nor XN01",
-      reinterpret_cast<const char*>(sections.flatbuffer) + 4);
+                     "xnnpack payload: %zu-byte flatbuffer is too small", sections.flatbuffer_size);
+  EF_CHECK_OR_RETURN(flatbuffers::BufferHasIdentifier(sections.flatbuffer, "XN00") ||
+                         flatbuffers::BufferHasIdentifier(sections.flatbuffer, "XN01"),
+                     Error::kDelegateInvalidCompatibility,
+                     "xnnpack payload: flatbuffer identifier '%.4s' is neither XN00 nor XN01",
+                     reinterpret_cast<const char*>(sections.flatbuffer) + 4);
   flatbuffers::Verifier::Options options;
   options.max_depth = 16;
   options.max_tables = 4'000'000;

@@ -4,6 +4,7 @@
 // mutation is a clean error, never a crash.
 
 #include <dirent.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,8 +13,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "runtime/backends/xnnpack/graph_decoder.h"
 #include "runtime/backends/xnnpack/graph_test_util.h"
@@ -147,7 +146,8 @@ TEST(GraphDecoderReal, MutatedRealPayloadsAreRejected) {
            tensor(*g.xvalues[1]).id_out = tensor(*g.xvalues[0]).id_out;
            return true;
          }},
-        {"num_externs 0 under external values", [](fb::XNNGraphT& g) { return (g.num_externs = 0, true); }},
+        {"num_externs 0 under external values",
+         [](fb::XNNGraphT& g) { return (g.num_externs = 0, true); }},
         {"num_externs 4097", [](fb::XNNGraphT& g) { return (g.num_externs = 4097, true); }},
         {"rank 7 on every value",
          [&](fb::XNNGraphT& g) {
@@ -195,7 +195,8 @@ TEST(GraphDecoderReal, MutatedRealPayloadsAreRejected) {
            }
            return false;
          }},
-        {"first node dropped", [](fb::XNNGraphT& g) {
+        {"first node dropped",
+         [](fb::XNNGraphT& g) {
            g.xnodes.erase(g.xnodes.begin());
            return true;
          }},

@@ -5,6 +5,10 @@
 // is the mutation's doing. The exporter's real payloads:
 // graph_decoder_real_test.cc.
 
+#include "runtime/backends/xnnpack/graph_decoder.h"
+
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -14,9 +18,6 @@
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-
-#include "runtime/backends/xnnpack/graph_decoder.h"
 #include "runtime/backends/xnnpack/graph_test_util.h"
 #include "runtime/backends/xnnpack/payload_header.h"
 #include "runtime/backends/xnnpack/xnnpack_backend.h"
@@ -200,7 +201,6 @@ fb::XNNQuantParamsUnion PerTensor(float scale, int zero_point) {
   return u;
 }
 
-
 // One mutation of the test graph and the error it must produce.
 struct Case {
   const char* what;
@@ -255,7 +255,8 @@ TEST(GraphDecoder, DecodesMisalignedFlatbuffers) {
     std::vector<uint8_t> moved = good;
     moved.insert(moved.begin() + 32, shift, 0);
     PutLe(moved, 10, 32 + shift, 4);
-    const uint64_t cd_off = moved[18] | moved[19] << 8 | moved[20] << 16 | uint64_t{moved[21]} << 24;
+    const uint64_t cd_off =
+        moved[18] | moved[19] << 8 | moved[20] << 16 | uint64_t{moved[21]} << 24;
     PutLe(moved, 18, cd_off + shift, 4);
     ASSERT_LE(32 + shift + fb_size, cd_off + shift);
     ExpectDecodes(moved, nullptr, "flatbuffer at offset " + std::to_string(32 + shift));
@@ -307,21 +308,29 @@ TEST(GraphDecoder, RejectsBadIds) {
       {"missing required operand (filter absent)",
        [](TestGraph& t) { t.Node<fb::XNNFullyConnectedT>(4).filter_id = 0xFFFFFFFFu; },
        {Error::kInvalidProgram, "refers to value id"}},
-      {"value id past the values", [](TestGraph& t) { t.Tensor(3).id_out = 10; },
+      {"value id past the values",
+       [](TestGraph& t) { t.Tensor(3).id_out = 10; },
        {Error::kInvalidProgram, "value id 10 out of range"}},
-      {"duplicate value id", [](TestGraph& t) { t.Tensor(7).id_out = 6; },
+      {"duplicate value id",
+       [](TestGraph& t) { t.Tensor(7).id_out = 6; },
        {Error::kInvalidProgram, "defined twice"}},
-      {"external id >= num_externs", [](TestGraph& t) { t.Tensor(4).external_id = 2; },
+      {"external id >= num_externs",
+       [](TestGraph& t) { t.Tensor(4).external_id = 2; },
        {Error::kInvalidProgram, "external id 2 (num_externs 2)"}},
-      {"external id used twice", [](TestGraph& t) { t.Tensor(4).external_id = 0; },
+      {"external id used twice",
+       [](TestGraph& t) { t.Tensor(4).external_id = 0; },
        {Error::kInvalidProgram, "used twice"}},
-      {"external value without input/output flag", [](TestGraph& t) { t.Tensor(0).flags = 0; },
+      {"external value without input/output flag",
+       [](TestGraph& t) { t.Tensor(0).flags = 0; },
        {Error::kInvalidProgram, "neither input nor output"}},
-      {"flagged external without an id", [](TestGraph& t) { t.Tensor(3).flags = 2; },
+      {"flagged external without an id",
+       [](TestGraph& t) { t.Tensor(3).flags = 2; },
        {Error::kInvalidProgram, "without an external id"}},
-      {"unknown flags", [](TestGraph& t) { t.Tensor(0).flags = 5; },
+      {"unknown flags",
+       [](TestGraph& t) { t.Tensor(0).flags = 5; },
        {Error::kInvalidProgram, "flags 0x5"}},
-      {"num_externs above 4096", [](TestGraph& t) { t.g.num_externs = 4097; },
+      {"num_externs above 4096",
+       [](TestGraph& t) { t.g.num_externs = 4097; },
        {Error::kInvalidProgram, "4097 externals"}},
       {"node writes a constant",
        [](TestGraph& t) { t.Node<fb::XNNFullyConnectedT>(4).output_id = 9; },
@@ -348,26 +357,39 @@ TEST(GraphDecoder, RejectsReadBeforeWrite) {
 
 TEST(GraphDecoder, RejectsBadValues) {
   RunCases({
-      {"rank 7", [](TestGraph& t) { t.Tensor(3).dims = {1, 1, 1, 1, 4, 4, 3}; t.Tensor(3).num_dims = 7; },
+      {"rank 7",
+       [](TestGraph& t) {
+         t.Tensor(3).dims = {1, 1, 1, 1, 4, 4, 3};
+         t.Tensor(3).num_dims = 7;
+       },
        {Error::kInvalidProgram, "rank <= 6"}},
-      {"num_dims disagrees with dims", [](TestGraph& t) { t.Tensor(3).num_dims = 3; },
+      {"num_dims disagrees with dims",
+       [](TestGraph& t) { t.Tensor(3).num_dims = 3; },
        {Error::kInvalidProgram, "num_dims 3 and 4 dims"}},
       {"too many elements",
-       [](TestGraph& t) { t.Tensor(3).dims = {65536, 65536, 65536, 3}; },
+       [](TestGraph& t) {
+         t.Tensor(3).dims = {65536, 65536, 65536, 3};
+       },
        {Error::kInvalidProgram, "too large"}},
       {"non-constant values past 1 GiB (2^38 floats, under the element bound)",
-       [](TestGraph& t) { t.Tensor(3).dims = {1 << 16, 1 << 16, 1, 64}; },
+       [](TestGraph& t) {
+         t.Tensor(3).dims = {1 << 16, 1 << 16, 1, 64};
+       },
        {Error::kInvalidProgram, "non-constant values need more than 1073741824 bytes"}},
-      {"datatype 0", [](TestGraph& t) { t.Tensor(3).datatype = fb::XNNDatatype(0); },
+      {"datatype 0",
+       [](TestGraph& t) { t.Tensor(3).datatype = fb::XNNDatatype(0); },
        {Error::kInvalidProgram, "datatype 0"}},
-      {"datatype past the enum", [](TestGraph& t) { t.Tensor(3).datatype = fb::XNNDatatype(99); },
+      {"datatype past the enum",
+       [](TestGraph& t) { t.Tensor(3).datatype = fb::XNNDatatype(99); },
        {Error::kInvalidProgram, "datatype 99"}},
-      {"4-bit datatype", [](TestGraph& t) { t.Tensor(3).datatype = fb::XNNDatatype::xnn_datatype_qcint4; },
+      {"4-bit datatype",
+       [](TestGraph& t) { t.Tensor(3).datatype = fb::XNNDatatype::xnn_datatype_qcint4; },
        {Error::kNotSupported, "does not support"}},
       {"dynamic quantization to fp16",
        [](TestGraph& t) { t.Tensor(0).dq_datatype = fb::XNNDatatype::xnn_datatype_fp16; },
        {Error::kNotSupported, "dynamic quantization"}},
-      {"external constant", [](TestGraph& t) { t.Tensor(0).constant_buffer_idx = 1; },
+      {"external constant",
+       [](TestGraph& t) { t.Tensor(0).constant_buffer_idx = 1; },
        {Error::kInvalidProgram, "is constant"}},
       {"dynamically quantized constant",
        [](TestGraph& t) { t.Tensor(9).datatype = fb::XNNDatatype::xnn_datatype_qdint8; },
@@ -377,14 +399,17 @@ TEST(GraphDecoder, RejectsBadValues) {
 
 TEST(GraphDecoder, RejectsBadConstants) {
   RunCases({
-      {"constant index past the table", [](TestGraph& t) { t.Tensor(1).constant_buffer_idx = 5; },
+      {"constant index past the table",
+       [](TestGraph& t) { t.Tensor(1).constant_buffer_idx = 5; },
        {Error::kInvalidProgram, "constant data 5 out of range (5 entries)"}},
       {"constant index UINT32_MAX",
        [](TestGraph& t) { t.Tensor(2).constant_buffer_idx = 0xFFFFFFFFu; },
        {Error::kInvalidProgram, "out of range"}},
-      {"constant smaller than its dims", [](TestGraph& t) { t.g.constant_data[1]->size = 215; },
+      {"constant smaller than its dims",
+       [](TestGraph& t) { t.g.constant_data[1]->size = 215; },
        {Error::kInvalidProgram, "has 215 bytes, needs 216"}},
-      {"constant dims grown past its bytes", [](TestGraph& t) { t.Tensor(9).dims = {6}; },
+      {"constant dims grown past its bytes",
+       [](TestGraph& t) { t.Tensor(9).dims = {6}; },
        {Error::kInvalidProgram, "has 20 bytes, needs 24"}},
       {"constant offset past the region",
        [](TestGraph& t) { t.g.constant_data[2]->offset = 1 << 20; },
@@ -457,39 +482,81 @@ TEST(GraphDecoder, RejectsBadQuantization) {
     Expect want;
   };
   std::vector<QCase> cases;
-  cases.push_back({"2 scales for 3 channels", 1, qc8, PerChannel({0.5f, 0.5f}, 0),
+  cases.push_back({"2 scales for 3 channels",
+                   1,
+                   qc8,
+                   PerChannel({0.5f, 0.5f}, 0),
                    {Error::kInvalidProgram, "2 scales for 3 channels"}});
-  cases.push_back({"4 scales for 3 channels", 1, qc8, PerChannel({1, 1, 1, 1}, 0),
+  cases.push_back({"4 scales for 3 channels",
+                   1,
+                   qc8,
+                   PerChannel({1, 1, 1, 1}, 0),
                    {Error::kInvalidProgram, "4 scales for 3 channels"}});
-  cases.push_back({"no scales", 1, qc8, PerChannel({}, 0),
+  cases.push_back({"no scales",
+                   1,
+                   qc8,
+                   PerChannel({}, 0),
                    {Error::kInvalidProgram, "0 scales for 3 channels"}});
-  cases.push_back({"channel dim = rank", 1, qc8, PerChannel({1, 1, 1}, 4),
+  cases.push_back({"channel dim = rank",
+                   1,
+                   qc8,
+                   PerChannel({1, 1, 1}, 4),
                    {Error::kInvalidProgram, "channel dim 4 (rank 4)"}});
-  cases.push_back({"negative channel dim", 1, qc8, PerChannel({1, 1, 1}, -1),
+  cases.push_back({"negative channel dim",
+                   1,
+                   qc8,
+                   PerChannel({1, 1, 1}, -1),
                    {Error::kInvalidProgram, "channel dim -1"}});
-  cases.push_back({"channel dim whose extent differs", 1, qc8, PerChannel({1, 1, 1}, 3),
+  cases.push_back({"channel dim whose extent differs",
+                   1,
+                   qc8,
+                   PerChannel({1, 1, 1}, 3),
                    {Error::kInvalidProgram, "3 scales for 2 channels"}});
-  cases.push_back({"zero channel scale", 1, qc8, PerChannel({0.5f, 0.0f, 0.5f}, 0),
+  cases.push_back({"zero channel scale",
+                   1,
+                   qc8,
+                   PerChannel({0.5f, 0.0f, 0.5f}, 0),
                    {Error::kInvalidProgram, "scale of 0"}});
-  cases.push_back({"NaN channel scale", 1, qc8, PerChannel({0.5f, nan, 0.5f}, 0),
+  cases.push_back({"NaN channel scale",
+                   1,
+                   qc8,
+                   PerChannel({0.5f, nan, 0.5f}, 0),
                    {Error::kInvalidProgram, "scale of nan"}});
-  cases.push_back({"negative channel scale", 1, qc8, PerChannel({0.5f, -1.0f, 0.5f}, 0),
+  cases.push_back({"negative channel scale",
+                   1,
+                   qc8,
+                   PerChannel({0.5f, -1.0f, 0.5f}, 0),
                    {Error::kInvalidProgram, "scale of -1"}});
-  cases.push_back({"per-channel on fp32", 1, fb::XNNDatatype::xnn_datatype_fp32,
-                   PerChannel({1, 1, 1}, 0), {Error::kInvalidProgram, "per-channel quantization on a"}});
-  cases.push_back({"zero tensor scale", 0, q8, PerTensor(0.0f, 0),
-                   {Error::kInvalidProgram, "scale 0"}});
-  cases.push_back({"NaN tensor scale", 0, q8, PerTensor(nan, 0),
-                   {Error::kInvalidProgram, "scale nan"}});
-  cases.push_back({"infinite tensor scale", 0, q8, PerTensor(inf, 0),
-                   {Error::kInvalidProgram, "scale inf"}});
-  cases.push_back({"int8 zero point out of range", 0, q8, PerTensor(0.1f, 128),
+  cases.push_back({"per-channel on fp32",
+                   1,
+                   fb::XNNDatatype::xnn_datatype_fp32,
+                   PerChannel({1, 1, 1}, 0),
+                   {Error::kInvalidProgram, "per-channel quantization on a"}});
+  cases.push_back(
+      {"zero tensor scale", 0, q8, PerTensor(0.0f, 0), {Error::kInvalidProgram, "scale 0"}});
+  cases.push_back(
+      {"NaN tensor scale", 0, q8, PerTensor(nan, 0), {Error::kInvalidProgram, "scale nan"}});
+  cases.push_back(
+      {"infinite tensor scale", 0, q8, PerTensor(inf, 0), {Error::kInvalidProgram, "scale inf"}});
+  cases.push_back({"int8 zero point out of range",
+                   0,
+                   q8,
+                   PerTensor(0.1f, 128),
                    {Error::kInvalidProgram, "zero point 128"}});
-  cases.push_back({"uint8 zero point negative", 0, fb::XNNDatatype::xnn_datatype_quint8,
-                   PerTensor(0.1f, -1), {Error::kInvalidProgram, "zero point -1"}});
-  cases.push_back({"per-tensor on fp32", 0, fb::XNNDatatype::xnn_datatype_fp32, PerTensor(0.1f, 0),
+  cases.push_back({"uint8 zero point negative",
+                   0,
+                   fb::XNNDatatype::xnn_datatype_quint8,
+                   PerTensor(0.1f, -1),
+                   {Error::kInvalidProgram, "zero point -1"}});
+  cases.push_back({"per-tensor on fp32",
+                   0,
+                   fb::XNNDatatype::xnn_datatype_fp32,
+                   PerTensor(0.1f, 0),
                    {Error::kInvalidProgram, "per-tensor quantization on a"}});
-  cases.push_back({"no params", 0, q8, fb::XNNQuantParamsUnion(),
+  cases.push_back({"no params",
+                   0,
+                   q8,
+                   fb::XNNQuantParamsUnion(),
                    {Error::kInvalidProgram, "no quantization params"}});
   for (QCase& c : cases) {
     TestGraph t;
@@ -506,7 +573,8 @@ TEST(GraphDecoder, RejectsShapesThatDoNotMatchTheNode) {
       {"conv input channels differ from groups x group_input_channels",
        [](TestGraph& t) { t.Node<fb::_XNNNodeConvT>(0).group_input_channels = 3; },
        {Error::kInvalidProgram, "input has 2 channels, expects 1 x 3"}},
-      {"conv zero groups", [](TestGraph& t) { t.Node<fb::_XNNNodeConvT>(0).groups = 0; },
+      {"conv zero groups",
+       [](TestGraph& t) { t.Node<fb::_XNNNodeConvT>(0).groups = 0; },
        {Error::kInvalidProgram, "0 groups"}},
       {"conv zero stride",
        [](TestGraph& t) { t.Node<fb::_XNNNodeConvT>(0).subsampling_height = 0; },
@@ -518,21 +586,29 @@ TEST(GraphDecoder, RejectsShapesThatDoNotMatchTheNode) {
          c.dilation_height = 4;
        },
        {Error::kInvalidProgram, "window does not fit"}},
-      {"conv bias of the wrong length", [](TestGraph& t) { t.Tensor(2).dims = {2}; },
+      {"conv bias of the wrong length",
+       [](TestGraph& t) { t.Tensor(2).dims = {2}; },
        {Error::kInvalidProgram, "bias has 2 elements for 3 channels"}},
       {"conv output shape differs from the inferred one",
        [](TestGraph& t) { t.Node<fb::_XNNNodeConvT>(0).padding_top = 0; },
        {Error::kInvalidProgram, "output 3 has the wrong shape"}},
       {"fully connected depth differs from the input",
-       [](TestGraph& t) { t.Tensor(8).dims = {5, 3}; t.g.constant_data[3]->size = 60; },
+       [](TestGraph& t) {
+         t.Tensor(8).dims = {5, 3};
+         t.g.constant_data[3]->size = 60;
+       },
        {Error::kInvalidProgram, "input depth 2, filter 3"}},
       {"fully connected 3-D filter",
-       [](TestGraph& t) { t.Tensor(8).dims = {5, 2, 1}; t.Tensor(8).num_dims = 3; },
+       [](TestGraph& t) {
+         t.Tensor(8).dims = {5, 2, 1};
+         t.Tensor(8).num_dims = 3;
+       },
        {Error::kInvalidProgram, "needs a 2-D filter"}},
       {"fully connected transposed flag flips the filter",
        [](TestGraph& t) { t.Node<fb::XNNFullyConnectedT>(4).flags = 1; },
        {Error::kInvalidProgram, "input depth 2, filter 5"}},
-      {"concatenation axis = rank", [](TestGraph& t) { t.Node<fb::_XNNCatT>(1).axis = 4; },
+      {"concatenation axis = rank",
+       [](TestGraph& t) { t.Node<fb::_XNNCatT>(1).axis = 4; },
        {Error::kInvalidProgram, "axis 4 of rank 4"}},
       {"concatenation axis 1 gives another shape",
        [](TestGraph& t) { t.Node<fb::_XNNCatT>(1).axis = 1; },
@@ -541,10 +617,14 @@ TEST(GraphDecoder, RejectsShapesThatDoNotMatchTheNode) {
        [](TestGraph& t) { t.Node<fb::_XNNCatT>(1).input2_id = 1; },
        {Error::kInvalidProgram, "differ off the axis"}},
       {"transpose perm repeats an axis",
-       [](TestGraph& t) { t.Node<fb::XNNStaticTransposeT>(2).perm = {0, 3, 3, 2}; },
+       [](TestGraph& t) {
+         t.Node<fb::XNNStaticTransposeT>(2).perm = {0, 3, 3, 2};
+       },
        {Error::kInvalidProgram, "not a permutation"}},
       {"transpose perm names axis 4 of 4",
-       [](TestGraph& t) { t.Node<fb::XNNStaticTransposeT>(2).perm = {0, 3, 1, 4}; },
+       [](TestGraph& t) {
+         t.Node<fb::XNNStaticTransposeT>(2).perm = {0, 3, 1, 4};
+       },
        {Error::kInvalidProgram, "not a permutation"}},
       {"transpose perm shorter than the rank",
        [](TestGraph& t) {
@@ -562,13 +642,19 @@ TEST(GraphDecoder, RejectsShapesThatDoNotMatchTheNode) {
        },
        {Error::kInvalidProgram, "longer than 6"}},
       {"slice offset past the dim",
-       [](TestGraph& t) { t.Node<fb::XNNStaticSliceT>(3).offsets = {0, 0, 0, 5}; },
+       [](TestGraph& t) {
+         t.Node<fb::XNNStaticSliceT>(3).offsets = {0, 0, 0, 5};
+       },
        {Error::kInvalidProgram, "slice [5, +2) outside dim 3 of 4"}},
       {"slice size past the dim",
-       [](TestGraph& t) { t.Node<fb::XNNStaticSliceT>(3).sizes = {1, 6, 4, 4}; },
+       [](TestGraph& t) {
+         t.Node<fb::XNNStaticSliceT>(3).sizes = {1, 6, 4, 4};
+       },
        {Error::kInvalidProgram, "slice [1, +4) outside dim 3 of 4"}},
       {"slice offset huge (wraps)",
-       [](TestGraph& t) { t.Node<fb::XNNStaticSliceT>(3).offsets = {0, 0, 0, 0xFFFFFFFFu}; },
+       [](TestGraph& t) {
+         t.Node<fb::XNNStaticSliceT>(3).offsets = {0, 0, 0, 0xFFFFFFFFu};
+       },
        {Error::kInvalidProgram, "outside dim 3"}},
       {"slice without sizes",
        [](TestGraph& t) { t.Node<fb::XNNStaticSliceT>(3).sizes.clear(); },

@@ -5,14 +5,14 @@
 #ifndef EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_GRAPH_TEST_UTIL_H_
 #define EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_GRAPH_TEST_UTIL_H_
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "runtime/backends/xnnpack/graph_decoder.h"
 #include "runtime/core/error_detail.h"
@@ -32,7 +32,7 @@ inline void PutLe(std::vector<uint8_t>& b, size_t at, uint64_t v, int bytes) {
 // XH00 framing: a 32-byte header, the flatbuffer, then the constant region
 // at a 16-byte aligned offset.
 inline std::vector<uint8_t> Frame(const std::vector<uint8_t>& flatbuffer,
-                           const std::vector<uint8_t>& constants) {
+                                  const std::vector<uint8_t>& constants) {
   const size_t fb_off = 32;
   const size_t cd_off = (fb_off + flatbuffer.size() + 15) / 16 * 16;
   std::vector<uint8_t> b(cd_off + constants.size(), 0);
@@ -70,8 +70,8 @@ struct Expect {
 };
 
 // Decodes `bytes` and checks the error and its detail.
-inline void ExpectRejected(const std::vector<uint8_t>& bytes, const NamedDataMap* named, Expect want,
-                    const std::string& what) {
+inline void ExpectRejected(const std::vector<uint8_t>& bytes, const NamedDataMap* named,
+                           Expect want, const std::string& what) {
   ClearErrorDetail();
   Result<std::unique_ptr<Graph>> g = DecodeGraph(bytes.data(), bytes.size(), named);
   ASSERT_FALSE(g.ok()) << what << ": decoded";
@@ -81,7 +81,7 @@ inline void ExpectRejected(const std::vector<uint8_t>& bytes, const NamedDataMap
 }
 
 inline void ExpectDecodes(const std::vector<uint8_t>& bytes, const NamedDataMap* named,
-                   const std::string& what) {
+                          const std::string& what) {
   Result<std::unique_ptr<Graph>> g = DecodeGraph(bytes.data(), bytes.size(), named);
   ASSERT_TRUE(g.ok()) << what << ": " << LastErrorDetail();
 }

@@ -143,7 +143,8 @@ void BatchMatMul(const Node& n, const std::vector<Dims>& dims, const float* a, c
   const size_t r = va.size();
   const size_t m = va[r - 2], k = va[r - 1], cols = vb[r - 1];
   const size_t batch = Product(va, 0, r - 2);
-  for (size_t i = 0; i < batch; ++i) MatMul(a + i * m * k, b + i * k * cols, c + i * m * cols, m, k, cols);
+  for (size_t i = 0; i < batch; ++i)
+    MatMul(a + i * m * k, b + i * k * cols, c + i * m * cols, m, k, cols);
 }
 
 void Attention(const Node& n, const std::vector<Dims>& dims, const void* const* in, float* out) {
@@ -192,12 +193,24 @@ void Map(const float* x, float* y, size_t count, float lo, float hi, F f) {
 Error Unary(const Node& n, const float* x, float* y, size_t count) {
   const float lo = n.output_min, hi = n.output_max;
   switch (n.type) {
-    case NodeType::kTanh: Map(x, y, count, lo, hi, [](float v) { return std::tanh(v); }); break;
-    case NodeType::kExp: Map(x, y, count, lo, hi, [](float v) { return std::exp(v); }); break;
-    case NodeType::kLog: Map(x, y, count, lo, hi, [](float v) { return std::log(v); }); break;
-    case NodeType::kSin: Map(x, y, count, lo, hi, [](float v) { return std::sin(v); }); break;
-    case NodeType::kCos: Map(x, y, count, lo, hi, [](float v) { return std::cos(v); }); break;
-    case NodeType::kCopy: Map(x, y, count, lo, hi, [](float v) { return v; }); break;
+    case NodeType::kTanh:
+      Map(x, y, count, lo, hi, [](float v) { return std::tanh(v); });
+      break;
+    case NodeType::kExp:
+      Map(x, y, count, lo, hi, [](float v) { return std::exp(v); });
+      break;
+    case NodeType::kLog:
+      Map(x, y, count, lo, hi, [](float v) { return std::log(v); });
+      break;
+    case NodeType::kSin:
+      Map(x, y, count, lo, hi, [](float v) { return std::sin(v); });
+      break;
+    case NodeType::kCos:
+      Map(x, y, count, lo, hi, [](float v) { return std::cos(v); });
+      break;
+    case NodeType::kCopy:
+      Map(x, y, count, lo, hi, [](float v) { return v; });
+      break;
     case NodeType::kReciprocalSquareRoot:
       Map(x, y, count, lo, hi, [](float v) { return 1.0f / std::sqrt(v); });
       break;
@@ -340,7 +353,8 @@ void QuantizedGlobalAveragePooling(const Graph& g, const Node& n, const std::vec
     for (size_t c = 0; c < channels; ++c) {
       int64_t acc = 0;  // 64 bits: h * w is bounded only by the value size limit
       for (size_t p = 0; p < pixels; ++p) acc += xb[p * channels + c];
-      const float v = static_cast<float>(acc - zero_sum) * scale + static_cast<float>(out.zero_point);
+      const float v =
+          static_cast<float>(acc - zero_sum) * scale + static_cast<float>(out.zero_point);
       y[b * channels + c] = SaturateInt8(std::nearbyint(v), lo, hi);
     }
   }
@@ -404,15 +418,14 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
         const bool per_channel = w.type == DataType::kQcint8 && w.quant == QuantKind::kPerChannel &&
                                  w.channel_dim == ((n.flags & 1) ? 1u : 0u);
         const bool per_tensor = w.type == DataType::kQint8 && w.quant == QuantKind::kPerTensor;
-        const bool bias_ok = n.inputs[2] == kInvalidId ||
-                             ((In(g, n, 2).type == DataType::kQint32 ||
-                               In(g, n, 2).type == DataType::kQcint32) &&
-                              In(g, n, 2).is_constant());
+        const bool bias_ok =
+            n.inputs[2] == kInvalidId ||
+            ((In(g, n, 2).type == DataType::kQint32 || In(g, n, 2).type == DataType::kQcint32) &&
+             In(g, n, 2).is_constant());
         return w.is_constant() && (per_channel || per_tensor) && bias_ok && units > 0 &&
                x.quant == QuantKind::kPerTensor && y.quant == QuantKind::kPerTensor;
       }
-      return x.type == DataType::kQdint8 && x.quant == QuantKind::kPerToken &&
-             w.is_constant() &&
+      return x.type == DataType::kQdint8 && x.quant == QuantKind::kPerToken && w.is_constant() &&
              ((w.type == DataType::kQcint8 && w.quant == QuantKind::kPerChannel &&
                w.channel_dim == ((n.flags & 1) ? 1u : 0u))) &&
              (n.inputs[2] == kInvalidId || In(g, n, 2).type == DataType::kFp32) &&

@@ -46,9 +46,8 @@ bool OwnKernelPreferred(const Graph& graph, const Node& node);
 // `in[i]` / `out[i]` are the buffers of node.inputs[i] / node.outputs[i]
 // (null for an absent optional operand). REQUIRES: OwnKernelSupports(graph,
 // node) and shapes validated by InferOutputDims.
-Error RunOwnNode(const Graph& graph, const Node& node,
-                 const std::vector<std::vector<size_t>>& dims, const void* const* in,
-                 void* const* out);
+Error RunOwnNode(const Graph& graph, const Node& node, const std::vector<std::vector<size_t>>& dims,
+                 const void* const* in, void* const* out);
 
 }  // namespace xnnpack
 }  // namespace edgefleet

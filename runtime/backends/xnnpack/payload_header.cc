@@ -47,10 +47,9 @@ Result<PayloadSections> ParsePayload(const void* payload, size_t size) {
                      "xnnpack payload: constant data [%llu, +%llu) outside the %zu-byte payload",
                      static_cast<unsigned long long>(cd_offset),
                      static_cast<unsigned long long>(cd_size), size);
-  EF_CHECK_OR_RETURN(cd_size == 0 || cd_offset >= fb_offset + fb_size ||
-                         cd_offset + cd_size <= fb_offset,
-                     Error::kInvalidProgram,
-                     "xnnpack payload: constant data overlaps the flatbuffer");
+  EF_CHECK_OR_RETURN(
+      cd_size == 0 || cd_offset >= fb_offset + fb_size || cd_offset + cd_size <= fb_offset,
+      Error::kInvalidProgram, "xnnpack payload: constant data overlaps the flatbuffer");
   out.has_header = true;
   out.flatbuffer = bytes + fb_offset;
   out.flatbuffer_size = fb_size;

@@ -18,7 +18,7 @@ namespace edgefleet {
 namespace xnnpack {
 
 struct PayloadSections {
-  bool has_header = false;     // false: legacy bare flatbuffer
+  bool has_header = false;  // false: legacy bare flatbuffer
   const uint8_t* flatbuffer = nullptr;
   size_t flatbuffer_size = 0;
   const uint8_t* constant_data = nullptr;  // null without a header

@@ -1,9 +1,9 @@
 // XH00 framing: hand-built headers, each malformation a clean error.
 
+#include <gtest/gtest.h>
+
 #include <cstring>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "runtime/backends/xnnpack/graph_decoder.h"
 #include "runtime/backends/xnnpack/graph_test_util.h"

@@ -7,14 +7,29 @@ namespace {
 // Our DataType values 1..7 are XNNPACK's enum values (both follow XNNPACK).
 bool XnnDatatype(DataType type, xnn_datatype* out) {
   switch (type) {
-    case DataType::kFp32: *out = xnn_datatype_fp32; return true;
-    case DataType::kFp16: *out = xnn_datatype_fp16; return true;
-    case DataType::kQint8: *out = xnn_datatype_qint8; return true;
-    case DataType::kQuint8: *out = xnn_datatype_quint8; return true;
-    case DataType::kQint32: *out = xnn_datatype_qint32; return true;
-    case DataType::kQcint8: *out = xnn_datatype_qcint8; return true;
-    case DataType::kQcint32: *out = xnn_datatype_qcint32; return true;
-    default: return false;
+    case DataType::kFp32:
+      *out = xnn_datatype_fp32;
+      return true;
+    case DataType::kFp16:
+      *out = xnn_datatype_fp16;
+      return true;
+    case DataType::kQint8:
+      *out = xnn_datatype_qint8;
+      return true;
+    case DataType::kQuint8:
+      *out = xnn_datatype_quint8;
+      return true;
+    case DataType::kQint32:
+      *out = xnn_datatype_qint32;
+      return true;
+    case DataType::kQcint8:
+      *out = xnn_datatype_qcint8;
+      return true;
+    case DataType::kQcint32:
+      *out = xnn_datatype_qcint32;
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -46,31 +61,53 @@ bool DefineValue(xnn_subgraph_t sg, const Value& v, const Dims& dims, uint32_t e
 
 bool DefineNode(xnn_subgraph_t sg, const Node& n, const std::vector<uint32_t>& ids,
                 const Dims& out_dims) {
-  auto in = [&](size_t i) { return n.inputs[i] == kInvalidId ? XNN_INVALID_VALUE_ID : ids[n.inputs[i]]; };
+  auto in = [&](size_t i) {
+    return n.inputs[i] == kInvalidId ? XNN_INVALID_VALUE_ID : ids[n.inputs[i]];
+  };
   const uint32_t out = ids[n.outputs[0]];
   const float lo = n.output_min, hi = n.output_max;
   const WindowParams& w = n.window;
   switch (n.type) {
-    case NodeType::kAdd: return Ok(xnn_define_add2(sg, lo, hi, in(0), in(1), out, n.flags));
-    case NodeType::kSubtract: return Ok(xnn_define_subtract(sg, lo, hi, in(0), in(1), out, n.flags));
-    case NodeType::kMultiply: return Ok(xnn_define_multiply2(sg, lo, hi, in(0), in(1), out, n.flags));
-    case NodeType::kDiv: return Ok(xnn_define_divide(sg, lo, hi, in(0), in(1), out, n.flags));
-    case NodeType::kMinimum: return Ok(xnn_define_minimum2(sg, in(0), in(1), out, n.flags));
-    case NodeType::kMaximum: return Ok(xnn_define_maximum2(sg, in(0), in(1), out, n.flags));
-    case NodeType::kPReLU: return Ok(xnn_define_prelu(sg, in(0), in(1), out, n.flags));
-    case NodeType::kClamp: return Ok(xnn_define_clamp(sg, lo, hi, in(0), out, n.flags));
-    case NodeType::kSoftmax: return Ok(xnn_define_softmax(sg, in(0), out, n.flags));
-    case NodeType::kSigmoid: return Ok(xnn_define_sigmoid(sg, in(0), out, n.flags));
-    case NodeType::kFloor: return Ok(xnn_define_floor(sg, in(0), out, n.flags));
-    case NodeType::kCeiling: return Ok(xnn_define_ceiling(sg, in(0), out, n.flags));
-    case NodeType::kHardswish: return Ok(xnn_define_hardswish(sg, in(0), out, n.flags));
-    case NodeType::kNegate: return Ok(xnn_define_negate(sg, in(0), out, n.flags));
-    case NodeType::kSquare: return Ok(xnn_define_square(sg, in(0), out, n.flags));
-    case NodeType::kSquareRoot: return Ok(xnn_define_square_root(sg, in(0), out, n.flags));
-    case NodeType::kAbs: return Ok(xnn_define_abs(sg, in(0), out, n.flags));
-    case NodeType::kConvert: return Ok(xnn_define_convert(sg, in(0), out, n.flags));
-    case NodeType::kELU: return Ok(xnn_define_elu(sg, n.scalar, in(0), out, n.flags));
-    case NodeType::kLeakyReLU: return Ok(xnn_define_leaky_relu(sg, n.scalar, in(0), out, n.flags));
+    case NodeType::kAdd:
+      return Ok(xnn_define_add2(sg, lo, hi, in(0), in(1), out, n.flags));
+    case NodeType::kSubtract:
+      return Ok(xnn_define_subtract(sg, lo, hi, in(0), in(1), out, n.flags));
+    case NodeType::kMultiply:
+      return Ok(xnn_define_multiply2(sg, lo, hi, in(0), in(1), out, n.flags));
+    case NodeType::kDiv:
+      return Ok(xnn_define_divide(sg, lo, hi, in(0), in(1), out, n.flags));
+    case NodeType::kMinimum:
+      return Ok(xnn_define_minimum2(sg, in(0), in(1), out, n.flags));
+    case NodeType::kMaximum:
+      return Ok(xnn_define_maximum2(sg, in(0), in(1), out, n.flags));
+    case NodeType::kPReLU:
+      return Ok(xnn_define_prelu(sg, in(0), in(1), out, n.flags));
+    case NodeType::kClamp:
+      return Ok(xnn_define_clamp(sg, lo, hi, in(0), out, n.flags));
+    case NodeType::kSoftmax:
+      return Ok(xnn_define_softmax(sg, in(0), out, n.flags));
+    case NodeType::kSigmoid:
+      return Ok(xnn_define_sigmoid(sg, in(0), out, n.flags));
+    case NodeType::kFloor:
+      return Ok(xnn_define_floor(sg, in(0), out, n.flags));
+    case NodeType::kCeiling:
+      return Ok(xnn_define_ceiling(sg, in(0), out, n.flags));
+    case NodeType::kHardswish:
+      return Ok(xnn_define_hardswish(sg, in(0), out, n.flags));
+    case NodeType::kNegate:
+      return Ok(xnn_define_negate(sg, in(0), out, n.flags));
+    case NodeType::kSquare:
+      return Ok(xnn_define_square(sg, in(0), out, n.flags));
+    case NodeType::kSquareRoot:
+      return Ok(xnn_define_square_root(sg, in(0), out, n.flags));
+    case NodeType::kAbs:
+      return Ok(xnn_define_abs(sg, in(0), out, n.flags));
+    case NodeType::kConvert:
+      return Ok(xnn_define_convert(sg, in(0), out, n.flags));
+    case NodeType::kELU:
+      return Ok(xnn_define_elu(sg, n.scalar, in(0), out, n.flags));
+    case NodeType::kLeakyReLU:
+      return Ok(xnn_define_leaky_relu(sg, n.scalar, in(0), out, n.flags));
     case NodeType::kGlobalAvgPooling2d:
       return Ok(xnn_define_global_average_pooling_2d(sg, lo, hi, in(0), out, n.flags));
     case NodeType::kFullyConnected:
@@ -92,27 +129,26 @@ bool DefineNode(xnn_subgraph_t sg, const Node& n, const std::vector<uint32_t>& i
           w.group_input_channels, w.group_output_channels, lo, hi, in(0), in(1), in(2), out,
           n.flags));
     case NodeType::kAvgPooling2d:
-      return Ok(xnn_define_average_pooling_2d(sg, w.pad_top, w.pad_right, w.pad_bottom,
-                                              w.pad_left, w.kernel_h, w.kernel_w, w.stride_h,
-                                              w.stride_w, lo, hi, in(0), out, n.flags));
+      return Ok(xnn_define_average_pooling_2d(sg, w.pad_top, w.pad_right, w.pad_bottom, w.pad_left,
+                                              w.kernel_h, w.kernel_w, w.stride_h, w.stride_w, lo,
+                                              hi, in(0), out, n.flags));
     case NodeType::kMaxPooling2d:
       return Ok(xnn_define_max_pooling_2d(sg, w.pad_top, w.pad_right, w.pad_bottom, w.pad_left,
                                           w.kernel_h, w.kernel_w, w.stride_h, w.stride_w,
-                                          w.dilation_h, w.dilation_w, lo, hi, in(0), out,
-                                          n.flags));
+                                          w.dilation_h, w.dilation_w, lo, hi, in(0), out, n.flags));
     case NodeType::kArgMaxPooling2d:
-      return Ok(xnn_define_argmax_pooling_2d(sg, w.pad_top, w.pad_right, w.pad_bottom,
-                                             w.pad_left, w.kernel_h, w.kernel_w, in(0), out,
-                                             ids[n.outputs[1]], n.flags));
+      return Ok(xnn_define_argmax_pooling_2d(sg, w.pad_top, w.pad_right, w.pad_bottom, w.pad_left,
+                                             w.kernel_h, w.kernel_w, in(0), out, ids[n.outputs[1]],
+                                             n.flags));
     case NodeType::kStaticReshape:
-      return Ok(xnn_define_static_reshape(sg, out_dims.size(), out_dims.data(), in(0), out,
-                                          n.flags));
+      return Ok(
+          xnn_define_static_reshape(sg, out_dims.size(), out_dims.data(), in(0), out, n.flags));
     case NodeType::kStaticConstantPad:
       return Ok(xnn_define_static_constant_pad(sg, n.list_a.data(), n.list_b.data(), n.scalar,
                                                in(0), out, n.flags));
     case NodeType::kStaticResizeBilinear2D:
-      return Ok(xnn_define_static_resize_bilinear_2d(sg, n.new_height, n.new_width, in(0), out,
-                                                     n.flags));
+      return Ok(
+          xnn_define_static_resize_bilinear_2d(sg, n.new_height, n.new_width, in(0), out, n.flags));
     default:
       return false;  // not in this XNNPACK's subgraph API
   }

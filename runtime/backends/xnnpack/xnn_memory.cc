@@ -12,8 +12,7 @@ std::mutex g_compile_mutex;
 
 }  // namespace
 
-XnnpackMemoryScope::XnnpackMemoryScope()
-    : lock_(g_compile_mutex), status_(Error::kOk) {
+XnnpackMemoryScope::XnnpackMemoryScope() : lock_(g_compile_mutex), status_(Error::kOk) {
   // Keeps the allocator of the process's first initialization (ours is
   // XNNPACK's default when nothing else initialized it).
   if (xnn_initialize(nullptr) != xnn_status_success) {

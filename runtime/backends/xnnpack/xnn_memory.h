@@ -30,6 +30,7 @@ class XnnpackMemoryScope {
 
   // kOk, or kNotSupported when XNNPACK does not initialize on this CPU.
   Error status() const { return status_; }
+
  private:
   std::unique_lock<std::mutex> lock_;
   Error status_;

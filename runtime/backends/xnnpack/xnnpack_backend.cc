@@ -19,9 +19,9 @@ class XnnpackBackend final : public BackendInterface {
 
   Result<DelegateHandle*> Init(const BackendInitContext& context, FreeableBuffer* processed,
                                Span<const CompileSpec> specs) const override {
-    EF_ASSIGN_OR_RETURN(std::unique_ptr<xnnpack::Graph> graph,
-                        xnnpack::DecodeGraph(processed->data(), processed->size(),
-                                             context.named_data));
+    EF_ASSIGN_OR_RETURN(
+        std::unique_ptr<xnnpack::Graph> graph,
+        xnnpack::DecodeGraph(processed->data(), processed->size(), context.named_data));
     processed->Free();  // the graph keeps nothing that points into it
     EF_ASSIGN_OR_RETURN(xnnpack::SharedThreadpool pool,
                         xnnpack::MethodThreadpool(context.method_allocator, context.num_threads));

@@ -59,8 +59,7 @@ std::string BuildTable() {
   for (int i = 0; i < NumRegisteredKernels(); ++i) {
     const Kernel& k = RegisteredKernel(i);
     Row& row = rows[k.name];
-    (k.variant == KernelVariant::kPortable ? row.portable : row.optimized) =
-        &k;
+    (k.variant == KernelVariant::kPortable ? row.portable : row.optimized) = &k;
   }
   int portable = 0, optimized = 0;
   for (const auto& [name, row] : rows) {
@@ -76,8 +75,8 @@ std::string BuildTable() {
          "build/default/runtime/kernels/coverage/ef_operator_table_test`\n"
       << "(`ctest -R coverage` fails while this file and the registry "
          "disagree).\n\n"
-      << rows.size() << " operator overloads: " << portable
-      << " with a portable kernel, " << optimized
+      << rows.size() << " operator overloads: " << portable << " with a portable kernel, "
+      << optimized
       << " with an optimized kernel (chosen per call at load time when it "
          "supports the call's arguments, else the portable one runs).\n\n"
       << "*dtypes* is what each kernel declares where it is registered\n"
@@ -93,11 +92,8 @@ std::string BuildTable() {
       << "|---|---|---|\n";
   for (const auto& [name, row] : rows) {
     out << "| `" << name << "` | "
-        << (row.portable != nullptr ? DtypeNames(row.portable->dtypes)
-                                    : "no kernel")
-        << " | "
-        << (row.optimized != nullptr ? DtypeNames(row.optimized->dtypes) : "-")
-        << " |\n";
+        << (row.portable != nullptr ? DtypeNames(row.portable->dtypes) : "no kernel") << " | "
+        << (row.optimized != nullptr ? DtypeNames(row.optimized->dtypes) : "-") << " |\n";
   }
   return out.str();
 }

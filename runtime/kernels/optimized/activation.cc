@@ -33,8 +33,7 @@ enum class Act {
 
 // The transcendental activations: vec_math.h, not bit-identical to libm.
 constexpr bool IsTranscendental(Act act) {
-  return act == Act::kSigmoid || act == Act::kTanh || act == Act::kGelu ||
-         act == Act::kGeluTanh;
+  return act == Act::kSigmoid || act == Act::kTanh || act == Act::kGelu || act == Act::kGeluTanh;
 }
 
 template <Act kAct, int W>
@@ -74,8 +73,7 @@ template <typename T, typename B>
 }
 
 template <Act kAct, typename T, typename S>
-[[gnu::always_inline]] inline T Activate(T x, S lo, S hi, S zero, S three,
-                                         S six) {
+[[gnu::always_inline]] inline T Activate(T x, S lo, S hi, S zero, S three, S six) {
   switch (kAct) {
     case Act::kRelu:
       if constexpr (std::is_same_v<T, float>) {
@@ -98,8 +96,7 @@ template <Act kAct>
 struct Unary {
   template <int W>
   struct Body {
-    [[gnu::always_inline]] static inline void Run(const float* x, float* y,
-                                                  int64_t n, Bounds b) {
+    [[gnu::always_inline]] static inline void Run(const float* x, float* y, int64_t n, Bounds b) {
       using V = Vf<W>;
       int64_t i = 0;
       if constexpr (IsTranscendental(kAct)) {
@@ -113,11 +110,10 @@ struct Unary {
           std::copy(buffer, buffer + (n - i), y + i);
         }
       } else {
-        const V lo = Splat<W>(b.lo), hi = Splat<W>(b.hi), zero = V{},
-                three = Splat<W>(3.0f), six = Splat<W>(6.0f);
+        const V lo = Splat<W>(b.lo), hi = Splat<W>(b.hi), zero = V{}, three = Splat<W>(3.0f),
+                six = Splat<W>(6.0f);
         for (; i + W <= n; i += W) {
-          Store<W>(y + i,
-                   Activate<kAct>(Load<W>(x + i), lo, hi, zero, three, six));
+          Store<W>(y + i, Activate<kAct>(Load<W>(x + i), lo, hi, zero, three, six));
         }
         for (; i < n; ++i) {
           y[i] = Activate<kAct>(x[i], b.lo, b.hi, 0.0f, 3.0f, 6.0f);
@@ -132,15 +128,13 @@ void Run(KernelContext& ctx, const float* x, float* y, int64_t n, Bounds b) {
   const int64_t chunks = (n + kParallelChunk - 1) / kParallelChunk;
   ParallelFor(chunks, chunks > 1 ? ctx.num_threads() : 1, [&](int64_t t) {
     const int64_t i = t * kParallelChunk;
-    RunVectorized<Unary<kAct>::template Body>(
-        x + i, y + i, std::min(kParallelChunk, n - i), b);
+    RunVectorized<Unary<kAct>::template Body>(x + i, y + i, std::min(kParallelChunk, n - i), b);
   });
 }
 
 // self, [bounds...], out, ret with `num_bounds` scalar bound arguments (they
 // may be None when `optional`). False for the portable kernel.
-bool TryUnary(KernelContext& ctx, Span<EValue*> args, Act act, int num_bounds,
-              bool optional) {
+bool TryUnary(KernelContext& ctx, Span<EValue*> args, Act act, int num_bounds, bool optional) {
   const size_t out_index = 1 + num_bounds;
   if (args.size() != out_index + 2) return false;
   const Tensor* in = PeekFloatTensor(args, 0);
@@ -163,14 +157,30 @@ bool TryUnary(KernelContext& ctx, Span<EValue*> args, Act act, int num_bounds,
   float* y = out->data_as<float>();
   const int64_t n = in->numel();
   switch (act) {
-    case Act::kRelu: Run<Act::kRelu>(ctx, x, y, n, bounds); break;
-    case Act::kClamp: Run<Act::kClamp>(ctx, x, y, n, bounds); break;
-    case Act::kHardswish: Run<Act::kHardswish>(ctx, x, y, n, bounds); break;
-    case Act::kHardsigmoid: Run<Act::kHardsigmoid>(ctx, x, y, n, bounds); break;
-    case Act::kSigmoid: Run<Act::kSigmoid>(ctx, x, y, n, bounds); break;
-    case Act::kTanh: Run<Act::kTanh>(ctx, x, y, n, bounds); break;
-    case Act::kGelu: Run<Act::kGelu>(ctx, x, y, n, bounds); break;
-    case Act::kGeluTanh: Run<Act::kGeluTanh>(ctx, x, y, n, bounds); break;
+    case Act::kRelu:
+      Run<Act::kRelu>(ctx, x, y, n, bounds);
+      break;
+    case Act::kClamp:
+      Run<Act::kClamp>(ctx, x, y, n, bounds);
+      break;
+    case Act::kHardswish:
+      Run<Act::kHardswish>(ctx, x, y, n, bounds);
+      break;
+    case Act::kHardsigmoid:
+      Run<Act::kHardsigmoid>(ctx, x, y, n, bounds);
+      break;
+    case Act::kSigmoid:
+      Run<Act::kSigmoid>(ctx, x, y, n, bounds);
+      break;
+    case Act::kTanh:
+      Run<Act::kTanh>(ctx, x, y, n, bounds);
+      break;
+    case Act::kGelu:
+      Run<Act::kGelu>(ctx, x, y, n, bounds);
+      break;
+    case Act::kGeluTanh:
+      Run<Act::kGeluTanh>(ctx, x, y, n, bounds);
+      break;
   }
   return true;
 }
@@ -182,8 +192,7 @@ bool TryGelu(KernelContext& ctx, Span<EValue*> args) {
   if (args[1] != nullptr && args[1]->tag() == Tag::kString) {
     const Span<const char> mode = args[1]->to_string();
     const auto is = [&](const char* text) {
-      return mode.size() == std::strlen(text) &&
-             std::memcmp(mode.data(), text, mode.size()) == 0;
+      return mode.size() == std::strlen(text) && std::memcmp(mode.data(), text, mode.size()) == 0;
     };
     if (is("tanh")) {
       act = Act::kGeluTanh;
@@ -202,11 +211,9 @@ bool TryGelu(KernelContext& ctx, Span<EValue*> args) {
   }
   const Bounds none{0, 0};
   if (act == Act::kGelu) {
-    Run<Act::kGelu>(ctx, in->data_as<const float>(), out->data_as<float>(),
-                    in->numel(), none);
+    Run<Act::kGelu>(ctx, in->data_as<const float>(), out->data_as<float>(), in->numel(), none);
   } else {
-    Run<Act::kGeluTanh>(ctx, in->data_as<const float>(), out->data_as<float>(),
-                        in->numel(), none);
+    Run<Act::kGeluTanh>(ctx, in->data_as<const float>(), out->data_as<float>(), in->numel(), none);
   }
   return true;
 }

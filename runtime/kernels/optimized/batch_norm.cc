@@ -21,9 +21,8 @@ constexpr int64_t kMinParallelElements = 64 * 1024;
 // y[i] = x[i] * scale[i * ss] + shift[i * ss] for i < n (ss 0 or 1).
 template <int W>
 struct AffineBody {
-  [[gnu::always_inline]] static inline void Run(const float* x, float* y,
-                                                int64_t n, const float* scale,
-                                                const float* shift,
+  [[gnu::always_inline]] static inline void Run(const float* x, float* y, int64_t n,
+                                                const float* scale, const float* shift,
                                                 int64_t ss) {
     using V = Vf<W>;
     int64_t i = 0;
@@ -32,8 +31,7 @@ struct AffineBody {
       for (; i + W <= n; i += W) Store<W>(y + i, Load<W>(x + i) * a + b);
     } else {
       for (; i + W <= n; i += W) {
-        Store<W>(y + i, Load<W>(x + i) * Load<W>(scale + i) +
-                            Load<W>(shift + i));
+        Store<W>(y + i, Load<W>(x + i) * Load<W>(scale + i) + Load<W>(shift + i));
       }
     }
     for (; i < n; ++i) y[i] = x[i] * scale[i * ss] + shift[i * ss];
@@ -41,8 +39,7 @@ struct AffineBody {
 };
 
 // A per-channel parameter: a float32 vector of `channels`, or absent.
-bool ParamOk(Span<EValue* const> args, size_t i, int64_t channels,
-             bool optional) {
+bool ParamOk(Span<EValue* const> args, size_t i, int64_t channels, bool optional) {
   if (optional && PeekNone(args, i)) return true;
   const Tensor* t = PeekFloatTensor(args, i);
   return t != nullptr && t->dim() == 1 && t->size(0) == channels;
@@ -67,9 +64,9 @@ bool TryBatchNorm(KernelContext& ctx, Span<EValue*> args) {
   const int64_t channels = in.size(1);
   const Tensor* inputs[1] = {&in};
   if (!ParamOk(args, 1, channels, true) || !ParamOk(args, 2, channels, true) ||
-      !ParamOk(args, 3, channels, false) ||
-      !ParamOk(args, 4, channels, false) || !FitOut(out, in.sizes(), inputs) ||
-      !EmptyOut(*PeekTensor(args, 8)) || !EmptyOut(*PeekTensor(args, 9))) {
+      !ParamOk(args, 3, channels, false) || !ParamOk(args, 4, channels, false) ||
+      !FitOut(out, in.sizes(), inputs) || !EmptyOut(*PeekTensor(args, 8)) ||
+      !EmptyOut(*PeekTensor(args, 9))) {
     return false;
   }
   double eps = 0;
@@ -84,8 +81,7 @@ bool TryBatchNorm(KernelContext& ctx, Span<EValue*> args) {
   }
   const int64_t numel = in.numel();
   if (numel == 0) return true;
-  auto* params = static_cast<float*>(
-      ctx.AllocateTemp(sizeof(float) * 2 * channels, 64));
+  auto* params = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * 2 * channels, 64));
   if (params == nullptr) return false;
   float* scale = params;
   float* shift = params + channels;
@@ -93,8 +89,7 @@ bool TryBatchNorm(KernelContext& ctx, Span<EValue*> args) {
     const double invstd = 1.0 / std::sqrt(Param(args, 4, c, 1.0) + eps);
     const double scale_d = Param(args, 1, c, 1.0) * invstd;
     scale[c] = static_cast<float>(scale_d);
-    shift[c] =
-        static_cast<float>(Param(args, 2, c, 0.0) - Param(args, 3, c, 0.0) * scale_d);
+    shift[c] = static_cast<float>(Param(args, 2, c, 0.0) - Param(args, 3, c, 0.0) * scale_d);
   }
   const float* x = in.data_as<const float>();
   float* y = out.data_as<float>();
@@ -103,17 +98,15 @@ bool TryBatchNorm(KernelContext& ctx, Span<EValue*> args) {
     const int64_t pixels = numel / channels;
     ParallelFor(pixels, threads, [&](int64_t p) {
       RunVectorized<AffineBody>(x + p * channels, y + p * channels, channels,
-                                static_cast<const float*>(scale),
-                                static_cast<const float*>(shift), int64_t{1});
+                                static_cast<const float*>(scale), static_cast<const float*>(shift),
+                                int64_t{1});
     });
   } else {
     const int64_t run = numel / (in.size(0) * channels);  // inner dims
     ParallelFor(numel / run, threads, [&](int64_t i) {
       const int64_t c = i % channels;
-      RunVectorized<AffineBody>(x + i * run, y + i * run, run,
-                                static_cast<const float*>(scale + c),
-                                static_cast<const float*>(shift + c),
-                                int64_t{0});
+      RunVectorized<AffineBody>(x + i * run, y + i * run, run, static_cast<const float*>(scale + c),
+                                static_cast<const float*>(shift + c), int64_t{0});
     });
   }
   return true;
@@ -125,10 +118,9 @@ bool BatchNormSupports(Span<EValue* const> args) {
   if (args.size() != 11) return false;
   const Tensor* in = PeekFloatTensor(args, 0);
   const Tensor* out = PeekFloatTensor(args, 7);
-  return in != nullptr && out != nullptr && in->dim() >= 2 &&
-         SameDimOrder(*in, *out) &&
-         (in->IsDefaultDimOrder() || IsChannelsLast(*in)) &&
-         PeekTensor(args, 8) != nullptr && PeekTensor(args, 9) != nullptr;
+  return in != nullptr && out != nullptr && in->dim() >= 2 && SameDimOrder(*in, *out) &&
+         (in->IsDefaultDimOrder() || IsChannelsLast(*in)) && PeekTensor(args, 8) != nullptr &&
+         PeekTensor(args, 9) != nullptr;
 }
 
 void BatchNormOut(KernelContext& ctx, Span<EValue*> args) {

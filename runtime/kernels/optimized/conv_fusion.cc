@@ -16,7 +16,6 @@ namespace {
 constexpr const char* kConvolution = "aten::convolution.out";
 constexpr const char* kBatchNorm = "aten::_native_batch_norm_legit_no_training.out";
 
-
 // A float32 tensor with data (or no elements), or nullptr.
 const Tensor* FloatTensor(const EValue* v) {
   if (v == nullptr || !v->is_tensor()) return nullptr;
@@ -35,11 +34,9 @@ const Tensor* ConstVector(const PlanEditor& plan, const EValue* v, int64_t n) {
   return t;
 }
 
-
 bool SameShape(const Tensor& a, const Tensor& b) {
   return a.dim() == b.dim() && SameSizes(a, b.sizes()) && SameDimOrder(a, b);
 }
-
 
 // Most input bytes the fused kernel copies to temp memory when its output
 // shares the input's memory.
@@ -252,7 +249,6 @@ void FuseActivation(PlanEditor& plan, size_t pc) {
   plan.Remove(static_cast<size_t>(act_pc));
 }
 
-
 // The value of a one-element float32 tensor argument: a program constant,
 // or the output of a dim-order copy / clone of one (still an instruction
 // when the pass runs; constant folding comes after). `copy_pc`: that
@@ -278,11 +274,20 @@ bool ConstElement(const PlanEditor& plan, const EValue* v, float* value, int64_t
     if (src.numel() != 1 || src.data() == nullptr) return false;
     *copy_pc = w;
     switch (src.dtype()) {
-      case ScalarType::kFloat: *value = src.data_as<const float>()[0]; return true;
-      case ScalarType::kDouble: *value = static_cast<float>(src.data_as<const double>()[0]); return true;
-      case ScalarType::kLong: *value = static_cast<float>(src.data_as<const int64_t>()[0]); return true;
-      case ScalarType::kInt: *value = static_cast<float>(src.data_as<const int32_t>()[0]); return true;
-      default: return false;
+      case ScalarType::kFloat:
+        *value = src.data_as<const float>()[0];
+        return true;
+      case ScalarType::kDouble:
+        *value = static_cast<float>(src.data_as<const double>()[0]);
+        return true;
+      case ScalarType::kLong:
+        *value = static_cast<float>(src.data_as<const int64_t>()[0]);
+        return true;
+      case ScalarType::kInt:
+        *value = static_cast<float>(src.data_as<const int32_t>()[0]);
+        return true;
+      default:
+        return false;
     }
   }
   *value = t->data_as<const float>()[0];
@@ -356,8 +361,7 @@ void FuseHardActivation(PlanEditor& plan, size_t pc) {
   if (!(lo == 0.0f && hi == 6.0f)) {
     const int64_t second = SoleReader(plan, static_cast<size_t>(next), c);
     EValue* c2 = nullptr;
-    if (!(lo == 0.0f && hi == __builtin_inff()) ||
-        !MatchClamp(plan, second, c, &lo2, &hi2, &c2) ||
+    if (!(lo == 0.0f && hi == __builtin_inff()) || !MatchClamp(plan, second, c, &lo2, &hi2, &c2) ||
         !(lo2 == -__builtin_inff() && hi2 == 6.0f)) {
       return;
     }

@@ -31,8 +31,7 @@ namespace optimized {
 
 void FuseConvolution(PlanEditor& plan);
 
-inline constexpr PlanPass kFuseConvolutionPass = {"fuse_convolution",
-                                                  FuseConvolution};
+inline constexpr PlanPass kFuseConvolutionPass = {"fuse_convolution", FuseConvolution};
 
 // edgefleet::fused_convolution.out(input, weight, bias?, stride, padding,
 // dilation, transposed, output_padding, groups, min?, max?, out, ret):

@@ -32,7 +32,6 @@ using testing::TestPlan;
 using testing::TestTensor;
 using testing::Tolerance;
 
-
 // The elements of `t` in logical order, read where its data pointer points
 // (TestTensor::Values reads the test tensor's own storage).
 std::vector<float> Elements(const Tensor& t) {
@@ -57,7 +56,7 @@ struct Case {
   Act act;
   bool channels_last;  // activations and weight
   bool weight_channels_last;
-  bool out_on_input;   // the last output shares the input's memory
+  bool out_on_input;  // the last output shares the input's memory
 };
 
 // One convolution [-> batch norm] [-> activation] chain, built twice: as a
@@ -101,8 +100,8 @@ class Chain {
     EValue* groups = Value(EValue::FromInt(c.groups));
     EValue* none = Value(EValue());
     plan.Add("aten::convolution.out", portable::ConvolutionOut,
-             {x->ev(), w->ev(), c.bias ? b->ev() : none, stride, pad, dil, transposed,
-              out_pad, groups, y->ev(), y->ev()});
+             {x->ev(), w->ev(), c.bias ? b->ev() : none, stride, pad, dil, transposed, out_pad,
+              groups, y->ev(), y->ev()});
     TestTensor<float>* last = y;
     if (c.batch_norm) {
       auto* gamma = Own({c.cout}, Random<float>(c.cout, 4, 0.5, 1.5));
@@ -150,8 +149,8 @@ class Chain {
  private:
   TestTensor<float>* Own(std::vector<int32_t> sizes, std::vector<float> values = {},
                          std::vector<uint8_t> order = {}, int64_t capacity = -1) {
-    tensors_.emplace_back(new TestTensor<float>(sizes, values, order,
-                                                ShapeDynamism::kDynamicBound, capacity));
+    tensors_.emplace_back(
+        new TestTensor<float>(sizes, values, order, ShapeDynamism::kDynamicBound, capacity));
     return tensors_.back().get();
   }
   EValue* Value(EValue v) {
@@ -171,19 +170,28 @@ class Chain {
 
 const Case kCases[] = {
     // name                     n cin  h  w cout k s p g  bias   bn    act
-    {"pointwise_bn_hardtanh", 1, 16, 9, 11, 24, 1, 1, 0, 1, false, true, Act::kHardtanh, false, false, false},
-    {"pointwise_bn_in_place", 1, 16, 9, 11, 24, 1, 1, 0, 1, false, true, Act::kHardtanh, false, false, true},
+    {"pointwise_bn_hardtanh", 1, 16, 9, 11, 24, 1, 1, 0, 1, false, true, Act::kHardtanh, false,
+     false, false},
+    {"pointwise_bn_in_place", 1, 16, 9, 11, 24, 1, 1, 0, 1, false, true, Act::kHardtanh, false,
+     false, true},
     {"stem_s2_bn_relu", 1, 3, 17, 15, 8, 3, 2, 1, 1, false, true, Act::kRelu, false, false, false},
     {"stem_s2_in_place", 1, 3, 17, 15, 8, 3, 2, 1, 1, true, true, Act::kRelu, false, false, true},
-    {"depthwise_bn_hardtanh", 1, 12, 10, 10, 12, 3, 1, 1, 12, false, true, Act::kHardtanh, false, false, false},
-    {"depthwise_in_place", 1, 12, 10, 10, 12, 3, 1, 1, 12, false, true, Act::kHardtanh, false, false, true},
-    {"depthwise_s2_in_place", 1, 40, 13, 13, 40, 3, 2, 1, 40, true, true, Act::kRelu, false, false, true},
-    {"conv_bias_relu_only", 2, 6, 8, 8, 10, 3, 1, 1, 1, true, false, Act::kRelu, false, false, false},
-    {"clamp_max_only", 1, 8, 7, 7, 8, 1, 1, 0, 1, true, false, Act::kClampMaxOnly, false, false, false},
+    {"depthwise_bn_hardtanh", 1, 12, 10, 10, 12, 3, 1, 1, 12, false, true, Act::kHardtanh, false,
+     false, false},
+    {"depthwise_in_place", 1, 12, 10, 10, 12, 3, 1, 1, 12, false, true, Act::kHardtanh, false,
+     false, true},
+    {"depthwise_s2_in_place", 1, 40, 13, 13, 40, 3, 2, 1, 40, true, true, Act::kRelu, false, false,
+     true},
+    {"conv_bias_relu_only", 2, 6, 8, 8, 10, 3, 1, 1, 1, true, false, Act::kRelu, false, false,
+     false},
+    {"clamp_max_only", 1, 8, 7, 7, 8, 1, 1, 0, 1, true, false, Act::kClampMaxOnly, false, false,
+     false},
     {"bn_only", 1, 8, 7, 7, 16, 3, 1, 1, 2, true, true, Act::kNone, false, false, false},
     {"channels_last", 1, 8, 6, 7, 16, 3, 1, 1, 1, true, true, Act::kRelu, true, true, false},
-    {"channels_last_weight", 1, 8, 6, 7, 16, 3, 2, 1, 1, false, true, Act::kHardtanh, false, true, false},
-    {"channels_last_in_place", 1, 8, 6, 7, 8, 1, 1, 0, 1, false, true, Act::kRelu, true, true, true},
+    {"channels_last_weight", 1, 8, 6, 7, 16, 3, 2, 1, 1, false, true, Act::kHardtanh, false, true,
+     false},
+    {"channels_last_in_place", 1, 8, 6, 7, 8, 1, 1, 0, 1, false, true, Act::kRelu, true, true,
+     true},
     {"batch2_in_place", 2, 8, 6, 6, 8, 3, 1, 1, 1, true, true, Act::kRelu, false, false, true},
 };
 
@@ -226,8 +234,7 @@ TEST(FuseConvolutionPass, LeavesTwoReadersAlone) {
   chain.Build(plan, false);
   // A second reader of the convolution's output.
   TestTensor<float> extra({1, 8, 6, 6});
-  plan.Add("aten::relu.out", portable::ReluOut,
-           {plan.args(0)[9], extra.ev(), extra.ev()});
+  plan.Add("aten::relu.out", portable::ReluOut, {plan.args(0)[9], extra.ev(), extra.ev()});
   FuseConvolution(plan);
   EXPECT_STREQ(plan.op(0), "aten::convolution.out");
   EXPECT_EQ(plan.live(), 4u);
@@ -243,9 +250,7 @@ class Forget : public PlanEditor {
   int num_threads() const override { return 1; }
   int64_t writer(const EValue* v) const override { return p_.writer(v); }
   size_t num_readers(const EValue* v) const override { return p_.num_readers(v); }
-  bool is_constant(const EValue* v) const override {
-    return v != forgotten_ && p_.is_constant(v);
-  }
+  bool is_constant(const EValue* v) const override { return v != forgotten_ && p_.is_constant(v); }
   bool is_method_io(const EValue* v) const override { return p_.is_method_io(v); }
   void* Allocate(size_t b, size_t a) override { return p_.Allocate(b, a); }
   EValue* NewValue(const EValue& v) override { return p_.NewValue(v); }
@@ -328,8 +333,7 @@ TEST(FuseConvolutionPass, InterveningWriterBlocksEarlyWrite) {
   plan.Add("aten::convolution.out", portable::ConvolutionOut,
            std::vector<EValue*>(built.args(0).begin(), built.args(0).end()));
   plan.Add("aten::relu.out", portable::ReluOut, {src.ev(), alias.ev(), alias.ev()});
-  plan.Add("aten::_native_batch_norm_legit_no_training.out",
-           portable::NativeBatchNormNoTrainingOut,
+  plan.Add("aten::_native_batch_norm_legit_no_training.out", portable::NativeBatchNormNoTrainingOut,
            std::vector<EValue*>(built.args(1).begin(), built.args(1).end()), 4);
   for (size_t i = 1; i <= 4; ++i) plan.SetConstant(built.args(1)[i]);
   plan.SetConstant(built.args(0)[1]);
@@ -348,12 +352,28 @@ struct HardChain {
       : x({1, 16, 9, 9}, Random<float>(16 * 81, 41, -3, 3), {}, ShapeDynamism::kDynamicBound,
           16 * 81),
         w({16, 16 / groups, k, k}, Random<float>(16 * (16 / groups) * k * k, 42)),
-        gamma({16}, Random<float>(16, 43, 0.5, 1.5)), beta({16}, Random<float>(16, 44)),
-        mean({16}, Random<float>(16, 45)), var({16}, Random<float>(16, 46, 0.5, 1.5)),
-        y({1, 16, 9, 9}), z({1, 16, 9, 9}), a({1, 16, 9, 9}), c1({1, 16, 9, 9}),
-        c2({1, 16, 9, 9}), m({1, 16, 9, 9}), out({1, 16, 9, 9}), save_mean({0}),
-        save_invstd({0}), three_l({}, {3}), six_l({}, {6}), three({}), six({}),
-        stride{1, 1}, pad{k / 2, k / 2}, dil{1, 1}, out_pad{0, 0}, order{} {
+        gamma({16}, Random<float>(16, 43, 0.5, 1.5)),
+        beta({16}, Random<float>(16, 44)),
+        mean({16}, Random<float>(16, 45)),
+        var({16}, Random<float>(16, 46, 0.5, 1.5)),
+        y({1, 16, 9, 9}),
+        z({1, 16, 9, 9}),
+        a({1, 16, 9, 9}),
+        c1({1, 16, 9, 9}),
+        c2({1, 16, 9, 9}),
+        m({1, 16, 9, 9}),
+        out({1, 16, 9, 9}),
+        save_mean({0}),
+        save_invstd({0}),
+        three_l({}, {3}),
+        six_l({}, {6}),
+        three({}),
+        six({}),
+        stride{1, 1},
+        pad{k / 2, k / 2},
+        dil{1, 1},
+        out_pad{0, 0},
+        order{} {
     EValue* v_false = Value(EValue::FromBool(false));
     plan.Add("aten::convolution.out", portable::ConvolutionOut,
              {x.ev(), w.ev(), Value(EValue()), stride.ev(), pad.ev(), dil.ev(), v_false,
@@ -391,8 +411,7 @@ struct HardChain {
     return &values.back();
   }
 
-  TestTensor<float> x, w, gamma, beta, mean, var, y, z, a, c1, c2, m, out, save_mean,
-      save_invstd;
+  TestTensor<float> x, w, gamma, beta, mean, var, y, z, a, c1, c2, m, out, save_mean, save_invstd;
   TestTensor<int64_t> three_l, six_l;
   TestTensor<float> three, six;
   TestIntList stride, pad, dil, out_pad;
@@ -404,7 +423,9 @@ struct HardChain {
 TEST(FuseConvolutionPass, FusesExportedHardswishAndHardsigmoid) {
   for (bool hardswish : {true, false}) {
     for (auto [groups, k, in_place] : {std::tuple<int32_t, int32_t, bool>{1, 1, false},
-                                       {16, 3, false}, {16, 3, true}, {1, 3, true},
+                                       {16, 3, false},
+                                       {16, 3, true},
+                                       {1, 3, true},
                                        {1, 1, true}}) {
       SCOPED_TRACE((hardswish ? "hardswish" : "hardsigmoid") + std::string(" groups ") +
                    std::to_string(groups) + " k " + std::to_string(k) +
@@ -460,10 +481,10 @@ TEST(FusedConvolutionKernel, SameBitsAsConvolutionThenClamp) {
       EValue tr = EValue::FromBool(false), groups = EValue::FromInt(1);
       EValue lo = EValue::FromDouble(-0.5), hi = EValue::FromInt(2), none;
       TestTensor<float> ref({1, cout, h, w}), act({1, cout, h, w}), fused({1, cout, h, w});
-      ASSERT_EQ(testing::Call(ConvolutionOut,
-                              {x.ev(), wt.ev(), b.ev(), stride.ev(), pad.ev(), dil.ev(), &tr,
-                               out_pad.ev(), &groups, ref.ev(), ref.ev()}),
-                Error::kOk);
+      ASSERT_EQ(
+          testing::Call(ConvolutionOut, {x.ev(), wt.ev(), b.ev(), stride.ev(), pad.ev(), dil.ev(),
+                                         &tr, out_pad.ev(), &groups, ref.ev(), ref.ev()}),
+          Error::kOk);
       ASSERT_EQ(testing::Call(portable::ClampOut, {ref.ev(), &lo, &hi, act.ev(), act.ev()}),
                 Error::kOk);
       ASSERT_EQ(testing::Call(FusedConvolutionOut,
@@ -510,8 +531,11 @@ TEST(FusedConvolutionKernel, FailsCleanlyWithoutTempForTheCopy) {
 
 TEST(GemmEpilogue, MatchesSeparatePass) {
   testing::ForEachIsa([] {
-    for (auto [m, n, k] : {std::tuple<int, int, int>{13, 70, 300}, {40, 33, 17}, {2, 50, 9},
-                           {30, 1, 20}, {25, 64, 256}}) {
+    for (auto [m, n, k] : {std::tuple<int, int, int>{13, 70, 300},
+                           {40, 33, 17},
+                           {2, 50, 9},
+                           {30, 1, 20},
+                           {25, 64, 256}}) {
       std::vector<float> a = Random<float>(m * k, 31), b = Random<float>(k * n, 32);
       std::vector<float> rb = Random<float>(m, 33), cb = Random<float>(n, 34);
       for (int variant = 0; variant < 3; ++variant) {

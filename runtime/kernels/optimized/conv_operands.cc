@@ -6,8 +6,8 @@
 namespace edgefleet {
 namespace optimized {
 
-void ValidOutputRange(int64_t in, int64_t out, int64_t s, int64_t offset,
-                      int64_t* lo, int64_t* hi) {
+void ValidOutputRange(int64_t in, int64_t out, int64_t s, int64_t offset, int64_t* lo,
+                      int64_t* hi) {
   // o * s >= -offset and o * s < in - offset.
   *lo = offset >= 0 ? 0 : (-offset + s - 1) / s;
   const int64_t end = in - offset;
@@ -29,13 +29,11 @@ TapList TapList::Used(const ConvGeometry& g) {
   list.all = false;
   for (int64_t kh = 0; kh < g.k_h; ++kh) {
     int64_t h_lo, h_hi;
-    ValidOutputRange(g.in_h, g.out_h, g.stride[0],
-                     kh * g.dilation[0] - g.pad[0], &h_lo, &h_hi);
+    ValidOutputRange(g.in_h, g.out_h, g.stride[0], kh * g.dilation[0] - g.pad[0], &h_lo, &h_hi);
     if (h_lo >= h_hi) continue;
     for (int64_t kw = 0; kw < g.k_w; ++kw) {
       int64_t w_lo, w_hi;
-      ValidOutputRange(g.in_w, g.out_w, g.stride[1],
-                       kw * g.dilation[1] - g.pad[1], &w_lo, &w_hi);
+      ValidOutputRange(g.in_w, g.out_w, g.stride[1], kw * g.dilation[1] - g.pad[1], &w_lo, &w_hi);
       if (w_lo < w_hi) list.taps[list.count++] = kh * g.k_w + kw;
     }
   }
@@ -43,8 +41,7 @@ TapList TapList::Used(const ConvGeometry& g) {
   return list;
 }
 
-void Im2colNchw::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk,
-                      int width, float* dst) const {
+void Im2colNchw::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width, float* dst) const {
   const ConvGeometry& g = g_;
   const int64_t plane = g.in_h * g.in_w;
   const int64_t taps = taps_.count;
@@ -112,8 +109,7 @@ PhasedImage::PhasedImage(const ConvGeometry& g, const TapList& taps)
     const int64_t dh = t / g.k_w * g.dilation[0];
     const int64_t dw = t % g.k_w * g.dilation[1];
     int u = 0;
-    while (u < num_phases_ &&
-           (phase_h_[u] != dh % sh || phase_w_[u] != dw % sw)) {
+    while (u < num_phases_ && (phase_h_[u] != dh % sh || phase_w_[u] != dw % sw)) {
       ++u;
     }
     if (u == num_phases_) {
@@ -121,8 +117,7 @@ PhasedImage::PhasedImage(const ConvGeometry& g, const TapList& taps)
       phase_w_[u] = dw % sw;
       ++num_phases_;
     }
-    tap_base_[i] = u * g.in_c_per_group() * plane_ + dh / sh * row_len_ +
-                   dw / sw;
+    tap_base_[i] = u * g.in_c_per_group() * plane_ + dh / sh * row_len_ + dw / sw;
   }
 }
 
@@ -138,8 +133,7 @@ void PhasedImage::Build(const float* x, float* data) {
   for (int u = 0; u < num_phases_; ++u) {
     // Output column c reads input column c * sw + phase - pad.
     int64_t c_lo, c_hi;
-    ValidOutputRange(g.in_w, row_len_, sw, phase_w_[u] - g.pad[1], &c_lo,
-                     &c_hi);
+    ValidOutputRange(g.in_w, row_len_, sw, phase_w_[u] - g.pad[1], &c_lo, &c_hi);
     for (int64_t ic = 0; ic < cin_g; ++ic) {
       const float* image = x + ic * g.in_h * g.in_w;
       float* out = data + (u * cin_g + ic) * plane_;
@@ -154,8 +148,7 @@ void PhasedImage::Build(const float* x, float* data) {
         const int64_t off = phase_w_[u] - g.pad[1];
         std::fill(d, d + c_lo, 0.0f);
         if (sw == 1) {
-          std::memcpy(d + c_lo, src + c_lo + off,
-                      sizeof(float) * (c_hi - c_lo));
+          std::memcpy(d + c_lo, src + c_lo + off, sizeof(float) * (c_hi - c_lo));
         } else {
           for (int64_t c = c_lo; c < c_hi; ++c) d[c] = src[c * sw + off];
         }
@@ -167,8 +160,8 @@ void PhasedImage::Build(const float* x, float* data) {
   std::fill(tail, tail + row_len_, 0.0f);
 }
 
-void PhasedImage::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk,
-                       int width, float* dst) const {
+void PhasedImage::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width,
+                       float* dst) const {
   for (int64_t p = 0; p * width < nf; ++p) {
     const int64_t cols = std::min<int64_t>(width, nf - p * width);
     float* d = dst + p * nk * width;
@@ -180,14 +173,12 @@ void PhasedImage::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk,
   }
 }
 
-bool PhasedImage::Rows(int64_t f0, int64_t k0, int64_t nk,
-                       const float** rows) const {
+bool PhasedImage::Rows(int64_t f0, int64_t k0, int64_t nk, const float** rows) const {
   for (int64_t kk = 0; kk < nk; ++kk) rows[kk] = Row(k0 + kk) + f0;
   return true;
 }
 
-void Im2colNhwc::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk,
-                      int width, float* dst) const {
+void Im2colNhwc::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width, float* dst) const {
   const ConvGeometry& g = g_;
   const int64_t cin_g = g.in_c_per_group();
   for (int64_t p = 0; p * width < nf; ++p) {
@@ -204,10 +195,8 @@ void Im2colNhwc::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk,
         const int64_t k = k0 + kk;
         const int64_t tap = k / cin_g, ic = k % cin_g;
         const int64_t run = std::min(cin_g - ic, nk - kk);
-        const int64_t ih = oh * g.stride[0] - g.pad[0] +
-                           tap / g.k_w * g.dilation[0];
-        const int64_t iw = ow * g.stride[1] - g.pad[1] +
-                           tap % g.k_w * g.dilation[1];
+        const int64_t ih = oh * g.stride[0] - g.pad[0] + tap / g.k_w * g.dilation[0];
+        const int64_t iw = ow * g.stride[1] - g.pad[1] + tap % g.k_w * g.dilation[1];
         float* o = d + kk * width + lane;
         if (ih >= 0 && ih < g.in_h && iw >= 0 && iw < g.in_w) {
           const float* src = x_ + (ih * g.in_w + iw) * g.in_c + ic;
@@ -221,8 +210,7 @@ void Im2colNhwc::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk,
   }
 }
 
-void ConvWeight::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk,
-                      int width, float* dst) const {
+void ConvWeight::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width, float* dst) const {
   const int64_t cin_g = g_.in_c_per_group();
   const int64_t taps = taps_.count;
   for (int64_t p = 0; p * width < nf; ++p) {
@@ -231,8 +219,7 @@ void ConvWeight::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk,
       const int64_t k = k0 + kk;
       const int64_t ic = taps_outer_ ? k % cin_g : k / taps;
       const int64_t tap = taps_.tap(taps_outer_ ? k / cin_g : k % taps);
-      const float* src =
-          w_ + ic * s_[1] + tap / g_.k_w * s_[2] + tap % g_.k_w * s_[3];
+      const float* src = w_ + ic * s_[1] + tap / g_.k_w * s_[2] + tap % g_.k_w * s_[3];
       for (int lane = 0; lane < width; ++lane) {
         const int64_t f = p * width + lane;
         d[kk * width + lane] = f < nf ? src[(f0 + f) * s_[0]] : 0.0f;

@@ -29,14 +29,12 @@ struct ConvGeometry {
   int64_t taps() const { return k_h * k_w; }
   int64_t out_pixels() const { return out_h * out_w; }
   bool pointwise() const {  // 1x1, stride 1, no padding
-    return k_h == 1 && k_w == 1 && stride[0] == 1 && stride[1] == 1 &&
-           pad[0] == 0 && pad[1] == 0;
+    return k_h == 1 && k_w == 1 && stride[0] == 1 && stride[1] == 1 && pad[0] == 0 && pad[1] == 0;
   }
 };
 
 // First and one-past-last output index o with 0 <= o * s + offset < in.
-void ValidOutputRange(int64_t in, int64_t out, int64_t s, int64_t offset,
-                      int64_t* lo, int64_t* hi);
+void ValidOutputRange(int64_t in, int64_t out, int64_t s, int64_t offset, int64_t* lo, int64_t* hi);
 
 // The taps (kh * k_w + kw) a convolution's GEMM depth runs over, per input
 // channel: all of them, or only those whose window meets the input for at
@@ -62,8 +60,7 @@ class Im2colNchw final : public GemmOperand {
   // Depth (ic, t) over the taps of `taps`.
   Im2colNchw(const ConvGeometry& g, const TapList& taps, const float* x)
       : g_(g), taps_(taps), x_(x) {}
-  void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width,
-            float* dst) const override;
+  void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width, float* dst) const override;
 
  private:
   const ConvGeometry& g_;
@@ -91,10 +88,8 @@ class PhasedImage final : public GemmOperand {
   // in a contiguous C x H x W image) into `data`.
   void Build(const float* x, float* data);
 
-  void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width,
-            float* dst) const override;
-  bool Rows(int64_t f0, int64_t k0, int64_t nk,
-            const float** rows) const override;
+  void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width, float* dst) const override;
+  bool Rows(int64_t f0, int64_t k0, int64_t nk, const float** rows) const override;
 
  private:
   const float* Row(int64_t k) const {
@@ -106,7 +101,7 @@ class PhasedImage final : public GemmOperand {
   int64_t rows_, row_len_, plane_;
   int num_phases_ = 0;
   int64_t phase_h_[kMaxTaps], phase_w_[kMaxTaps];  // used phases
-  int64_t tap_base_[kMaxTaps];  // offset of a tap's run for channel 0
+  int64_t tap_base_[kMaxTaps];                     // offset of a tap's run for channel 0
   const float* data_ = nullptr;
 };
 
@@ -115,8 +110,7 @@ class PhasedImage final : public GemmOperand {
 class Im2colNhwc final : public GemmOperand {
  public:
   Im2colNhwc(const ConvGeometry& g, const float* x) : g_(g), x_(x) {}
-  void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width,
-            float* dst) const override;
+  void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width, float* dst) const override;
 
  private:
   const ConvGeometry& g_;
@@ -128,13 +122,12 @@ class Im2colNhwc final : public GemmOperand {
 // `w` points at the group's first output channel.
 class ConvWeight final : public GemmOperand {
  public:
-  ConvWeight(const ConvGeometry& g, const TapList& taps, const float* w,
-             const int64_t* strides, bool taps_outer)
+  ConvWeight(const ConvGeometry& g, const TapList& taps, const float* w, const int64_t* strides,
+             bool taps_outer)
       : g_(g), taps_(taps), w_(w), taps_outer_(taps_outer) {
     for (int i = 0; i < 4; ++i) s_[i] = strides[i];
   }
-  void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width,
-            float* dst) const override;
+  void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width, float* dst) const override;
 
  private:
   const ConvGeometry& g_;

@@ -4,11 +4,11 @@
 // by patch (conv_operands.h). NCHW and channels-last; 1-D as 2-D with H = 1.
 // ConvolutionNhwc (convolution.h) is the same code on raw buffers.
 
+#include "runtime/kernels/optimized/convolution.h"
+
 #include <algorithm>
 #include <cstring>
 #include <new>
-
-#include "runtime/kernels/optimized/convolution.h"
 
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/conv_fusion.h"
@@ -69,8 +69,7 @@ void ClampAll(const ConvCall& call, float* y, int64_t n) {
 }
 
 // [h, w] from a per-spatial-dim list (1 entry repeats); `h_value` for 1-D.
-bool SpatialPair(Span<const int64_t> list, int spatial, int64_t h_value,
-                 int64_t* out) {
+bool SpatialPair(Span<const int64_t> list, int spatial, int64_t h_value, int64_t* out) {
   if (list.size() != 1 && list.size() != static_cast<size_t>(spatial)) {
     return false;
   }
@@ -104,19 +103,17 @@ bool ParseConv(Span<EValue* const> args, ConvCall* call) {
   bool transposed = true;
   int64_t groups = 0;
   if (in == nullptr || weight == nullptr || out == nullptr ||
-      (bias == nullptr && !PeekNone(args, 2)) ||
-      !PeekIntList(args, 3, &stride) || !PeekIntList(args, 4, &pad) ||
-      !PeekIntList(args, 5, &dilation) || !PeekBool(args, 6, &transposed) ||
-      !PeekIntList(args, 7, &out_pad) || !PeekInt(args, 8, &groups) ||
-      transposed || (in->dim() != 3 && in->dim() != 4) ||
+      (bias == nullptr && !PeekNone(args, 2)) || !PeekIntList(args, 3, &stride) ||
+      !PeekIntList(args, 4, &pad) || !PeekIntList(args, 5, &dilation) ||
+      !PeekBool(args, 6, &transposed) || !PeekIntList(args, 7, &out_pad) ||
+      !PeekInt(args, 8, &groups) || transposed || (in->dim() != 3 && in->dim() != 4) ||
       weight->dim() != in->dim() || out->dim() != in->dim() ||
       !LayoutOf(*in, *out, &call->layout)) {
     return false;
   }
   const int spatial = in->dim() - 2;
   ConvGeometry& g = call->g;
-  if (!SpatialPair(stride, spatial, 1, g.stride) ||
-      !SpatialPair(pad, spatial, 0, g.pad) ||
+  if (!SpatialPair(stride, spatial, 1, g.stride) || !SpatialPair(pad, spatial, 0, g.pad) ||
       !SpatialPair(dilation, spatial, 1, g.dilation)) {
     return false;
   }
@@ -129,8 +126,8 @@ bool ParseConv(Span<EValue* const> args, ConvCall* call) {
   g.k_h = rank4 ? weight->size(2) : 1;
   g.k_w = weight->size(weight->dim() - 1);
   g.groups = groups;
-  if (groups < 1 || groups > INT32_MAX || g.in_c % groups != 0 ||
-      g.out_c % groups != 0 || weight->size(1) * groups != g.in_c ||
+  if (groups < 1 || groups > INT32_MAX || g.in_c % groups != 0 || g.out_c % groups != 0 ||
+      weight->size(1) * groups != g.in_c ||
       (bias != nullptr && (bias->dim() != 1 || bias->size(0) != g.out_c))) {
     return false;
   }
@@ -139,8 +136,8 @@ bool ParseConv(Span<EValue* const> args, ConvCall* call) {
     const int64_t in_size = i == 0 ? g.in_h : g.in_w;
     const int64_t k = i == 0 ? g.k_h : g.k_w;
     const int64_t s = g.stride[i], p = g.pad[i], d = g.dilation[i];
-    if (s < 1 || d < 1 || p < 0 || s > INT32_MAX || d > INT32_MAX ||
-        p > INT32_MAX || in_size + 2 * p < d * (k - 1) + 1) {
+    if (s < 1 || d < 1 || p < 0 || s > INT32_MAX || d > INT32_MAX || p > INT32_MAX ||
+        in_size + 2 * p < d * (k - 1) + 1) {
       return false;
     }
     out_hw[i] = (in_size + 2 * p - d * (k - 1) - 1) / s + 1;
@@ -194,9 +191,7 @@ constexpr double kMaxPhasedWaste = 1.2;
 // [oc][(ic, kh, kw)] (NCHW, all taps) or [oc][(kh, kw, ic)] (a channels-last
 // weight, or 1 x 1, for NHWC). Otherwise ConvWeight packs it element by
 // element.
-bool WeightInPlace(const ConvCall& call, const TapList& taps) {
-  return taps.all && call.w_dense;
-}
+bool WeightInPlace(const ConvCall& call, const TapList& taps) { return taps.all && call.w_dense; }
 
 // The weight of group `grp` as a GEMM A (NCHW) or B (NHWC) operand: one of
 // `rows` or `any`, both constructed by the caller from GroupWeightData.
@@ -208,19 +203,16 @@ const float* GroupWeightData(const ConvCall& call, int64_t grp) {
 // writes C[oc][oh * row_len + ow] straight into out when row_len == out_w,
 // else into scratch, from which the valid columns (plus bias) are copied.
 // Returns false, with nothing written, if the scratch does not fit.
-bool ConvPhasedNchw(KernelContext& ctx, const ConvCall& call,
-                    const TapList& taps) {
+bool ConvPhasedNchw(KernelContext& ctx, const ConvCall& call, const TapList& taps) {
   const ConvGeometry& g = call.g;
   PhasedImage image(g, taps);
   const int64_t cin_g = g.in_c_per_group(), cout_g = g.out_c_per_group();
   const int64_t cols = image.columns();
   const bool in_place = image.row_len() == g.out_w;
-  auto* data = static_cast<float*>(
-      ctx.AllocateTemp(sizeof(float) * image.floats(), 64));
+  auto* data = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * image.floats(), 64));
   float* staging = nullptr;
   if (data != nullptr && !in_place) {
-    staging = static_cast<float*>(
-        ctx.AllocateTemp(sizeof(float) * cout_g * cols, 64));
+    staging = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * cout_g * cols, 64));
   }
   if (data == nullptr || (!in_place && staging == nullptr)) return false;
   const float* x = call.x;
@@ -233,28 +225,24 @@ bool ConvPhasedNchw(KernelContext& ctx, const ConvCall& call,
       const StridedOperand rows(wg, call.w_strides[0], 1);
       const ConvWeight any(g, taps, wg, call.w_strides, false);
       const GemmOperand& weight =
-          WeightInPlace(call, taps) ? static_cast<const GemmOperand&>(rows)
-                                    : any;
+          WeightInPlace(call, taps) ? static_cast<const GemmOperand&>(rows) : any;
       float* yg = y + (n * g.out_c + grp * cout_g) * g.out_pixels();
       if (in_place) {
         const GemmEpilogue epilogue = EpilogueOf(call, grp, true);
-        if (!Gemm(ctx, cout_g, cols, depth, weight, image, yg, cols, false,
-                  &epilogue)) {
+        if (!Gemm(ctx, cout_g, cols, depth, weight, image, yg, cols, false, &epilogue)) {
           return false;
         }
         continue;
       }
       // The epilogue runs on every column (junk ones too, then dropped).
       const GemmEpilogue epilogue = EpilogueOf(call, grp, true);
-      if (!Gemm(ctx, cout_g, cols, depth, weight, image, staging, cols,
-                false, &epilogue)) {
+      if (!Gemm(ctx, cout_g, cols, depth, weight, image, staging, cols, false, &epilogue)) {
         return false;
       }
       for (int64_t oc = 0; oc < cout_g; ++oc) {
         for (int64_t oh = 0; oh < g.out_h; ++oh) {
           std::memcpy(yg + (oc * g.out_h + oh) * g.out_w,
-                      staging + oc * cols + oh * image.row_len(),
-                      sizeof(float) * g.out_w);
+                      staging + oc * cols + oh * image.row_len(), sizeof(float) * g.out_w);
         }
       }
     }
@@ -280,8 +268,7 @@ bool ConvGemm(KernelContext& ctx, const ConvCall& call) {
   }
   if (nchw && !g.pointwise() && taps.count <= PhasedImage::kMaxTaps) {
     const PhasedImage probe(g, taps);
-    if (probe.columns() <= kMaxPhasedWaste * g.out_pixels() &&
-        ConvPhasedNchw(ctx, call, taps)) {
+    if (probe.columns() <= kMaxPhasedWaste * g.out_pixels() && ConvPhasedNchw(ctx, call, taps)) {
       return true;
     }
   }
@@ -295,12 +282,10 @@ bool ConvGemm(KernelContext& ctx, const ConvCall& call) {
   for (int64_t n = 0; n < g.batch; ++n) {
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       const float* wg = GroupWeightData(call, grp);
-      const StridedOperand rows(wg, call.w_strides[0],
-                                nchw ? 1 : call.w_strides[1]);
+      const StridedOperand rows(wg, call.w_strides[0], nchw ? 1 : call.w_strides[1]);
       const ConvWeight any(g, taps, wg, call.w_strides, !nchw);
       const GemmOperand& weight =
-          WeightInPlace(call, taps) ? static_cast<const GemmOperand&>(rows)
-                                    : any;
+          WeightInPlace(call, taps) ? static_cast<const GemmOperand&>(rows) : any;
       bool ok;
       if (nchw) {
         const float* xg = x + n * in_image + grp * cin_g * g.in_h * g.in_w;
@@ -309,9 +294,8 @@ bool ConvGemm(KernelContext& ctx, const ConvCall& call) {
         const StridedOperand direct(xg, 1, g.in_h * g.in_w);
         const Im2colNchw patches(g, taps, xg);
         ok = Gemm(ctx, cout_g, g.out_pixels(), depth, weight,
-                  g.pointwise() ? static_cast<const GemmOperand&>(direct)
-                                : patches,
-                  yg, g.out_pixels(), false, &epilogue);
+                  g.pointwise() ? static_cast<const GemmOperand&>(direct) : patches, yg,
+                  g.out_pixels(), false, &epilogue);
       } else {
         const float* xg = x + n * in_image + grp * cin_g;
         float* yg = y + n * out_image + grp * cout_g;
@@ -319,9 +303,8 @@ bool ConvGemm(KernelContext& ctx, const ConvCall& call) {
         const StridedOperand direct(xg, g.in_c, 1);
         const Im2colNhwc patches(g, xg);
         ok = Gemm(ctx, g.out_pixels(), cout_g, depth,
-                  g.pointwise() ? static_cast<const GemmOperand&>(direct)
-                                : patches,
-                  weight, yg, g.out_c, false, &epilogue);
+                  g.pointwise() ? static_cast<const GemmOperand&>(direct) : patches, weight, yg,
+                  g.out_c, false, &epilogue);
       }
       if (!ok) return false;
     }
@@ -336,12 +319,12 @@ bool RunConv(KernelContext& ctx, const ConvCall& call) {
   const bool depthwise = g.groups == g.in_c && g.groups > 1;
   if (depthwise && g.taps() <= kMaxDepthwiseTaps) {
     if (call.layout == Layout::kNchw) {
-      return DepthwiseNchw(ctx, g, call.x, call.w, call.w_strides, bias, call.y,
-                           call.lo, call.hi, call.in_place, call.post);
+      return DepthwiseNchw(ctx, g, call.x, call.w, call.w_strides, bias, call.y, call.lo, call.hi,
+                           call.in_place, call.post);
     }
     if (g.out_c == g.in_c) {
-      return DepthwiseNhwc(ctx, g, call.x, call.w, call.w_strides, bias, call.y,
-                           call.lo, call.hi, call.post);
+      return DepthwiseNhwc(ctx, g, call.x, call.w, call.w_strides, bias, call.y, call.lo, call.hi,
+                           call.post);
     }
   }
   return ConvGemm(ctx, call);
@@ -375,8 +358,7 @@ bool ParseInPlace(Span<EValue* const> args, ConvCall* call) {
   for (int i = 0; i < 11; ++i) copy[i] = args[i];
   Tensor* in = PeekFloatTensor(args, 0);
   Tensor* out = PeekFloatTensor(args, 9);
-  if (in == nullptr || out == nullptr || in->data() != out->data() ||
-      out->numel() == 0) {
+  if (in == nullptr || out == nullptr || in->data() != out->data() || out->numel() == 0) {
     return false;
   }
   // ParseConv refuses overlapping tensors: parse against a stand-in output
@@ -407,11 +389,10 @@ bool ConvolutionSupports(Span<EValue* const> args) {
   const Tensor* out = PeekFloatTensor(args, 9);
   bool transposed = true;
   Layout layout;
-  return in != nullptr && out != nullptr &&
-         PeekFloatTensor(args, 1) != nullptr &&
+  return in != nullptr && out != nullptr && PeekFloatTensor(args, 1) != nullptr &&
          (PeekNone(args, 2) || PeekFloatTensor(args, 2) != nullptr) &&
-         PeekBool(args, 6, &transposed) && !transposed &&
-         (in->dim() == 3 || in->dim() == 4) && LayoutOf(*in, *out, &layout);
+         PeekBool(args, 6, &transposed) && !transposed && (in->dim() == 3 || in->dim() == 4) &&
+         LayoutOf(*in, *out, &layout);
 }
 
 void ConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
@@ -422,8 +403,7 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
 
 namespace {
 
-void FusedConvolution(KernelContext& ctx, Span<EValue*> args, PostOp post,
-                      const char* name) {
+void FusedConvolution(KernelContext& ctx, Span<EValue*> args, PostOp post, const char* name) {
   float bounds[2] = {-__builtin_inff(), __builtin_inff()};
   for (int i = 0; i < 2; ++i) {
     Scalar s;
@@ -459,8 +439,7 @@ void FusedConvolution(KernelContext& ctx, Span<EValue*> args, PostOp post,
     }
     void* data = ctx.AllocateTemp(in->nbytes() + 1, 64);
     if (data == nullptr) {
-      SetErrorDetail(
-          "%s: temp memory for a %zu-byte copy of the input", name, in->nbytes());
+      SetErrorDetail("%s: temp memory for a %zu-byte copy of the input", name, in->nbytes());
       ctx.Fail(Error::kMemoryAllocationFailed);
       return;
     }
@@ -510,22 +489,21 @@ bool ConvolutionNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, 
   const int64_t cin_g = g.in_c_per_group();
   // In place when the filter is a matrix over (oc, depth), depth =
   // (kh * k_w + kw) * cin_g + ic: OHWI, or the delegate's transposed copy.
-  call.w_dense = g.taps() == 1 || (w_strides[3] == cin_g * w_strides[1] &&
-                                   w_strides[2] == g.k_w * w_strides[3]);
+  call.w_dense = g.taps() == 1 ||
+                 (w_strides[3] == cin_g * w_strides[1] && w_strides[2] == g.k_w * w_strides[3]);
   call.lo = lo;
   call.hi = hi;
   return RunConv(ctx, call);
 }
 
-const Kernel kFusedConvolutionKernel = {"edgefleet::fused_convolution.out",
-                                        FusedConvolutionOut, nullptr,
-                                        KernelVariant::kOptimized};
-const Kernel kFusedConvolutionHardswishKernel = {
-    "edgefleet::fused_convolution_hardswish.out", FusedConvolutionHardswishOut, nullptr,
-    KernelVariant::kOptimized};
-const Kernel kFusedConvolutionHardsigmoidKernel = {
-    "edgefleet::fused_convolution_hardsigmoid.out", FusedConvolutionHardsigmoidOut, nullptr,
-    KernelVariant::kOptimized};
+const Kernel kFusedConvolutionKernel = {"edgefleet::fused_convolution.out", FusedConvolutionOut,
+                                        nullptr, KernelVariant::kOptimized};
+const Kernel kFusedConvolutionHardswishKernel = {"edgefleet::fused_convolution_hardswish.out",
+                                                 FusedConvolutionHardswishOut, nullptr,
+                                                 KernelVariant::kOptimized};
+const Kernel kFusedConvolutionHardsigmoidKernel = {"edgefleet::fused_convolution_hardsigmoid.out",
+                                                   FusedConvolutionHardsigmoidOut, nullptr,
+                                                   KernelVariant::kOptimized};
 
 }  // namespace optimized
 }  // namespace edgefleet

@@ -34,30 +34,26 @@ struct ConvCase {
 };
 
 std::vector<int32_t> OutShape(const ConvCase& c, bool rank3) {
-  const int32_t oh =
-      (c.h + 2 * c.pad_h - c.dil_h * (c.kh - 1) - 1) / c.stride_h + 1;
-  const int32_t ow =
-      (c.w + 2 * c.pad_w - c.dil_w * (c.kw - 1) - 1) / c.stride_w + 1;
+  const int32_t oh = (c.h + 2 * c.pad_h - c.dil_h * (c.kh - 1) - 1) / c.stride_h + 1;
+  const int32_t ow = (c.w + 2 * c.pad_w - c.dil_w * (c.kw - 1) - 1) / c.stride_w + 1;
   if (rank3) return {c.n, c.cout, ow};
   return {c.n, c.cout, oh, ow};
 }
 
 // Runs both kernels; `channels_last` uses that dim order for input, weight
 // and output; `rank3` runs a 1-D convolution (h and kh must be 1).
-void CheckConv(const ConvCase& c, bool channels_last, bool rank3 = false,
-               int threads = 1, size_t temp_bytes = 8 << 20) {
+void CheckConv(const ConvCase& c, bool channels_last, bool rank3 = false, int threads = 1,
+               size_t temp_bytes = 8 << 20) {
   SCOPED_TRACE(::testing::Message()
-               << "n" << c.n << " cin" << c.cin << " " << c.h << "x" << c.w
-               << " cout" << c.cout << " k" << c.kh << "x" << c.kw << " s"
-               << c.stride_h << "," << c.stride_w << " p" << c.pad_h << ","
-               << c.pad_w << " d" << c.dil_h << "," << c.dil_w << " g"
-               << c.groups << " bias" << c.bias << " cl" << channels_last
-               << " rank3 " << rank3 << " threads " << threads);
+               << "n" << c.n << " cin" << c.cin << " " << c.h << "x" << c.w << " cout" << c.cout
+               << " k" << c.kh << "x" << c.kw << " s" << c.stride_h << "," << c.stride_w << " p"
+               << c.pad_h << "," << c.pad_w << " d" << c.dil_h << "," << c.dil_w << " g" << c.groups
+               << " bias" << c.bias << " cl" << channels_last << " rank3 " << rank3 << " threads "
+               << threads);
   const std::vector<uint8_t> order =
       channels_last ? std::vector<uint8_t>{0, 2, 3, 1} : std::vector<uint8_t>{};
   std::vector<int32_t> in_shape = {c.n, c.cin, c.h, c.w};
-  std::vector<int32_t> w_shape = {c.cout, static_cast<int32_t>(c.cin / c.groups),
-                                  c.kh, c.kw};
+  std::vector<int32_t> w_shape = {c.cout, static_cast<int32_t>(c.cin / c.groups), c.kh, c.kw};
   if (rank3) {
     in_shape = {c.n, c.cin, c.w};
     w_shape = {c.cout, static_cast<int32_t>(c.cin / c.groups), c.kw};
@@ -74,49 +70,46 @@ void CheckConv(const ConvCase& c, bool channels_last, bool rank3 = false,
   const std::vector<int32_t> out_shape = OutShape(c, rank3);
   TestTensor<float> ref(out_shape, {}, order), opt(out_shape, {}, order);
   const auto args = [&](TestTensor<float>& out) {
-    return std::vector<EValue*>{in.t.ev(), weight.t.ev(),
-                                c.bias ? bias.t.ev() : &none, stride.ev(),
-                                pad.ev(), dil.ev(), &transposed, out_pad.ev(),
-                                &groups, out.ev(), out.ev()};
+    return std::vector<EValue*>{in.t.ev(),   weight.t.ev(), c.bias ? bias.t.ev() : &none,
+                                stride.ev(), pad.ev(),      dil.ev(),
+                                &transposed, out_pad.ev(),  &groups,
+                                out.ev(),    out.ev()};
   };
-  ASSERT_EQ(Call(portable::ConvolutionOut, args(ref)), Error::kOk)
-      << LastErrorDetail();
+  ASSERT_EQ(Call(portable::ConvolutionOut, args(ref)), Error::kOk) << LastErrorDetail();
   EXPECT_TRUE(Supported(ConvolutionSupports, args(opt)));
-  ASSERT_EQ(Call(ConvolutionOut, args(opt), threads, temp_bytes), Error::kOk)
-      << LastErrorDetail();
+  ASSERT_EQ(Call(ConvolutionOut, args(opt), threads, temp_bytes), Error::kOk) << LastErrorDetail();
   const bool depthwise = c.groups == c.cin && c.groups > 1;
   const int64_t depth = c.cin / c.groups * c.kh * c.kw + 1;
   const double unit = 1.0 / (1 << 24);
   const Tolerance tol = depthwise && (!channels_last || c.cout == c.cin)
                             ? testing::kExact
-                            : Tolerance{4.0 * depth * depth * unit,
-                                        4.0 * depth * unit};
+                            : Tolerance{4.0 * depth * depth * unit, 4.0 * depth * unit};
   ExpectMatch(opt.Values(), ref.Values(), tol, "convolution");
 }
 
 const ConvCase kCases[] = {
     // n cin h  w  cout kh kw sh sw ph pw dh dw g  bias
-    {1, 3, 16, 16, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},   // small stem
-    {1, 3, 23, 19, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1, true},  // stride 2, odd
-    {2, 5, 9, 11, 7, 1, 1, 1, 1, 0, 0, 1, 1, 1, false},   // pointwise
-    {1, 16, 7, 7, 40, 1, 1, 1, 1, 0, 0, 1, 1, 1, true},   // pointwise 7x7
-    {1, 8, 14, 14, 12, 1, 1, 2, 2, 0, 0, 1, 1, 1, true},  // 1x1 stride 2
-    {1, 3, 30, 30, 10, 7, 7, 2, 2, 3, 3, 1, 1, 1, false}, // 7x7 stem
-    {1, 6, 12, 12, 6, 3, 3, 1, 1, 2, 2, 2, 2, 1, true},   // dilation 2
-    {1, 4, 6, 6, 5, 3, 3, 1, 1, 4, 4, 4, 4, 1, true},     // taps in padding
-    {1, 4, 5, 5, 3, 3, 3, 1, 1, 6, 6, 6, 6, 1, false},    // only the center
-    {1, 4, 8, 10, 6, 3, 5, 1, 2, 1, 2, 1, 1, 2, true},    // groups 2
-    {1, 8, 12, 12, 8, 3, 3, 1, 1, 1, 1, 1, 1, 8, true},   // depthwise
-    {2, 6, 15, 13, 6, 3, 3, 2, 2, 1, 1, 1, 1, 6, false},  // depthwise s2
-    {1, 10, 7, 7, 10, 5, 5, 1, 1, 2, 2, 1, 1, 10, true},  // depthwise 5x5
-    {1, 4, 9, 9, 8, 3, 3, 1, 1, 1, 1, 1, 1, 4, true},     // multiplier 2
-    {1, 5, 11, 11, 5, 3, 3, 3, 3, 2, 2, 2, 2, 5, true},   // dw stride 3 dil 2
-    {1, 32, 7, 7, 32, 3, 3, 1, 1, 1, 1, 1, 1, 32, true},  // dw small plane
-    {1, 20, 9, 23, 20, 5, 5, 2, 2, 2, 2, 1, 1, 20, true}, // dw 5x5 s2, wide rows
-    {1, 19, 8, 30, 19, 3, 3, 1, 1, 2, 2, 2, 2, 19, false},// dw dilated, wide rows
-    {1, 3, 4, 4, 2, 4, 4, 1, 1, 0, 0, 1, 1, 1, true},     // kernel = input
-    {1, 2, 3, 3, 3, 3, 3, 5, 5, 0, 0, 1, 1, 1, false},    // one output
-    {0, 3, 8, 8, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},     // empty batch
+    {1, 3, 16, 16, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},     // small stem
+    {1, 3, 23, 19, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1, true},    // stride 2, odd
+    {2, 5, 9, 11, 7, 1, 1, 1, 1, 0, 0, 1, 1, 1, false},     // pointwise
+    {1, 16, 7, 7, 40, 1, 1, 1, 1, 0, 0, 1, 1, 1, true},     // pointwise 7x7
+    {1, 8, 14, 14, 12, 1, 1, 2, 2, 0, 0, 1, 1, 1, true},    // 1x1 stride 2
+    {1, 3, 30, 30, 10, 7, 7, 2, 2, 3, 3, 1, 1, 1, false},   // 7x7 stem
+    {1, 6, 12, 12, 6, 3, 3, 1, 1, 2, 2, 2, 2, 1, true},     // dilation 2
+    {1, 4, 6, 6, 5, 3, 3, 1, 1, 4, 4, 4, 4, 1, true},       // taps in padding
+    {1, 4, 5, 5, 3, 3, 3, 1, 1, 6, 6, 6, 6, 1, false},      // only the center
+    {1, 4, 8, 10, 6, 3, 5, 1, 2, 1, 2, 1, 1, 2, true},      // groups 2
+    {1, 8, 12, 12, 8, 3, 3, 1, 1, 1, 1, 1, 1, 8, true},     // depthwise
+    {2, 6, 15, 13, 6, 3, 3, 2, 2, 1, 1, 1, 1, 6, false},    // depthwise s2
+    {1, 10, 7, 7, 10, 5, 5, 1, 1, 2, 2, 1, 1, 10, true},    // depthwise 5x5
+    {1, 4, 9, 9, 8, 3, 3, 1, 1, 1, 1, 1, 1, 4, true},       // multiplier 2
+    {1, 5, 11, 11, 5, 3, 3, 3, 3, 2, 2, 2, 2, 5, true},     // dw stride 3 dil 2
+    {1, 32, 7, 7, 32, 3, 3, 1, 1, 1, 1, 1, 1, 32, true},    // dw small plane
+    {1, 20, 9, 23, 20, 5, 5, 2, 2, 2, 2, 1, 1, 20, true},   // dw 5x5 s2, wide rows
+    {1, 19, 8, 30, 19, 3, 3, 1, 1, 2, 2, 2, 2, 19, false},  // dw dilated, wide rows
+    {1, 3, 4, 4, 2, 4, 4, 1, 1, 0, 0, 1, 1, 1, true},       // kernel = input
+    {1, 2, 3, 3, 3, 3, 3, 5, 5, 0, 0, 1, 1, 1, false},      // one output
+    {0, 3, 8, 8, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},       // empty batch
 };
 
 TEST(ConvolutionTest, Nchw) {
@@ -132,31 +125,28 @@ TEST(ConvolutionTest, ChannelsLast) {
 }
 
 TEST(ConvolutionTest, OneDimensional) {
-  const ConvCase cases[] = {
-      {1, 40, 1, 101, 64, 1, 3, 1, 1, 0, 1, 1, 1, 1, true},
-      {2, 16, 1, 50, 16, 1, 3, 1, 2, 0, 1, 1, 1, 16, true},
-      {1, 8, 1, 33, 12, 1, 5, 1, 1, 0, 4, 1, 2, 1, false},
-      {1, 12, 1, 20, 12, 1, 1, 1, 1, 0, 0, 1, 1, 1, true}};
+  const ConvCase cases[] = {{1, 40, 1, 101, 64, 1, 3, 1, 1, 0, 1, 1, 1, 1, true},
+                            {2, 16, 1, 50, 16, 1, 3, 1, 2, 0, 1, 1, 1, 16, true},
+                            {1, 8, 1, 33, 12, 1, 5, 1, 1, 0, 4, 1, 2, 1, false},
+                            {1, 12, 1, 20, 12, 1, 1, 1, 1, 0, 0, 1, 1, 1, true}};
   ForEachIsa([&] {
     for (const ConvCase& c : cases) CheckConv(c, false, /*rank3=*/true);
   });
 }
 
 TEST(ConvolutionTest, LargerLayers) {
-  const ConvCase cases[] = {
-      {1, 64, 28, 28, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},
-      {1, 96, 56, 56, 96, 3, 3, 2, 2, 1, 1, 1, 1, 96, true},
-      {1, 160, 7, 7, 960, 1, 1, 1, 1, 0, 0, 1, 1, 1, false},
-      {1, 64, 16, 16, 32, 3, 3, 1, 1, 12, 12, 12, 12, 1, true}};
+  const ConvCase cases[] = {{1, 64, 28, 28, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},
+                            {1, 96, 56, 56, 96, 3, 3, 2, 2, 1, 1, 1, 1, 96, true},
+                            {1, 160, 7, 7, 960, 1, 1, 1, 1, 0, 0, 1, 1, 1, false},
+                            {1, 64, 16, 16, 32, 3, 3, 1, 1, 12, 12, 12, 12, 1, true}};
   for (const ConvCase& c : cases) CheckConv(c, false);
 }
 
 TEST(ConvolutionTest, ThreadsAndScarceScratch) {
   ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
-  const ConvCase cases[] = {
-      {1, 32, 20, 20, 48, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},
-      {2, 48, 30, 30, 48, 3, 3, 2, 2, 1, 1, 1, 1, 48, true},
-      {1, 32, 20, 20, 48, 1, 1, 1, 1, 0, 0, 1, 1, 1, false}};
+  const ConvCase cases[] = {{1, 32, 20, 20, 48, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},
+                            {2, 48, 30, 30, 48, 3, 3, 2, 2, 1, 1, 1, 1, 48, true},
+                            {1, 32, 20, 20, 48, 1, 1, 1, 1, 0, 0, 1, 1, 1, false}};
   for (const ConvCase& c : cases) {
     for (bool cl : {false, true}) {
       CheckConv(c, cl, false, 4);
@@ -172,9 +162,8 @@ TEST(ConvolutionTest, UnsupportedCallsRunPortable) {
   EValue none, transposed = EValue::FromBool(true), groups = EValue::FromInt(1);
   TestTensor<float> ref({1, 2, 8, 8}), opt({1, 2, 8, 8});
   const auto args = [&](TestTensor<float>& out) {
-    return std::vector<EValue*>{in.t.ev(), weight.t.ev(), &none, one.ev(),
-                                zero.ev(), one.ev(), &transposed, zero.ev(),
-                                &groups, out.ev(), out.ev()};
+    return std::vector<EValue*>{in.t.ev(),   weight.t.ev(), &none,   one.ev(), zero.ev(), one.ev(),
+                                &transposed, zero.ev(),     &groups, out.ev(), out.ev()};
   };
   EXPECT_FALSE(Supported(ConvolutionSupports, args(opt)));  // transposed
   ASSERT_EQ(Call(portable::ConvolutionOut, args(ref)), Error::kOk);
@@ -184,29 +173,28 @@ TEST(ConvolutionTest, UnsupportedCallsRunPortable) {
   RandomTensor cl({1, 4, 6, 6}, 113, {0, 2, 3, 1});
   EValue no = EValue::FromBool(false);
   TestTensor<float> out({1, 4, 4, 4});
-  EXPECT_FALSE(Supported(ConvolutionSupports,
-                         {cl.t.ev(), weight.t.ev(), &none, one.ev(), zero.ev(),
-                          one.ev(), &no, zero.ev(), &groups, out.ev(), out.ev()}));
+  EXPECT_FALSE(
+      Supported(ConvolutionSupports, {cl.t.ev(), weight.t.ev(), &none, one.ev(), zero.ev(),
+                                      one.ev(), &no, zero.ev(), &groups, out.ev(), out.ev()}));
 }
 
 TEST(ConvolutionTest, InvalidArgumentsFailLikePortable) {
   RandomTensor in({1, 4, 6, 6}, 121), weight({3, 4, 3, 3}, 122), bad_w({3, 3, 3, 3}, 123);
   TestIntList one{1, 1}, zero{0, 0}, neg{-1, 1}, three{1, 1, 1};
-  EValue none, no = EValue::FromBool(false), g1 = EValue::FromInt(1),
-               g0 = EValue::FromInt(0);
+  EValue none, no = EValue::FromBool(false), g1 = EValue::FromInt(1), g0 = EValue::FromInt(0);
   TestTensor<float> out({1, 3, 4, 4});
   TestTensor<int32_t> int_out({1, 3, 4, 4});
   const std::vector<std::vector<EValue*>> calls = {
-      {in.t.ev(), bad_w.t.ev(), &none, one.ev(), zero.ev(), one.ev(), &no,
-       zero.ev(), &g1, out.ev(), out.ev()},
-      {in.t.ev(), weight.t.ev(), &none, neg.ev(), zero.ev(), one.ev(), &no,
-       zero.ev(), &g1, out.ev(), out.ev()},
-      {in.t.ev(), weight.t.ev(), &none, one.ev(), zero.ev(), three.ev(), &no,
-       zero.ev(), &g1, out.ev(), out.ev()},
-      {in.t.ev(), weight.t.ev(), &none, one.ev(), zero.ev(), one.ev(), &no,
-       zero.ev(), &g0, out.ev(), out.ev()},
-      {in.t.ev(), weight.t.ev(), &none, one.ev(), zero.ev(), one.ev(), &no,
-       zero.ev(), &g1, int_out.ev(), int_out.ev()},
+      {in.t.ev(), bad_w.t.ev(), &none, one.ev(), zero.ev(), one.ev(), &no, zero.ev(), &g1, out.ev(),
+       out.ev()},
+      {in.t.ev(), weight.t.ev(), &none, neg.ev(), zero.ev(), one.ev(), &no, zero.ev(), &g1,
+       out.ev(), out.ev()},
+      {in.t.ev(), weight.t.ev(), &none, one.ev(), zero.ev(), three.ev(), &no, zero.ev(), &g1,
+       out.ev(), out.ev()},
+      {in.t.ev(), weight.t.ev(), &none, one.ev(), zero.ev(), one.ev(), &no, zero.ev(), &g0,
+       out.ev(), out.ev()},
+      {in.t.ev(), weight.t.ev(), &none, one.ev(), zero.ev(), one.ev(), &no, zero.ev(), &g1,
+       int_out.ev(), int_out.ev()},
       {in.t.ev(), weight.t.ev(), &none, one.ev()},
   };
   for (const auto& args : calls) {

@@ -30,15 +30,16 @@ Isa HostIsa() {
   return static_cast<int>(detected) < cap ? detected : static_cast<Isa>(cap);
 }
 
-void ForceIsa(Isa isa) {
-  g_cap.store(static_cast<int>(isa), std::memory_order_relaxed);
-}
+void ForceIsa(Isa isa) { g_cap.store(static_cast<int>(isa), std::memory_order_relaxed); }
 
 const char* IsaName(Isa isa) {
   switch (isa) {
-    case Isa::kAvx2: return "avx2";
-    case Isa::kAvx512: return "avx512";
-    default: return "generic";
+    case Isa::kAvx2:
+      return "avx2";
+    case Isa::kAvx512:
+      return "avx512";
+    default:
+      return "generic";
   }
 }
 

@@ -15,21 +15,16 @@ namespace {
 
 constexpr int64_t kMinParallelOutputs = 16 * 1024;
 
-
 int64_t CeilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
-
 
 // One output plane: y[oh][ow] = (sum over taps of wk[tap] * P at
 // tap_offset[tap] + oh * stride_h * row_len + ow) + b, summed from 0 in tap
 // order and the bias last, as the portable kernel sums.
 template <int W>
 struct PlaneBody {
-  [[gnu::always_inline]] static inline void Run(const ConvGeometry* g,
-                                                const float* plane,
-                                                int64_t row_step,
-                                                const int64_t* tap_offset,
-                                                const float* wk, float b,
-                                                float* y, float lo_s,
+  [[gnu::always_inline]] static inline void Run(const ConvGeometry* g, const float* plane,
+                                                int64_t row_step, const int64_t* tap_offset,
+                                                const float* wk, float b, float* y, float lo_s,
                                                 float hi_s, PostOp post) {
     // 3x3: taps unrolled, weights splat once per plane.
     if (g->taps() == 9) {
@@ -41,12 +36,9 @@ struct PlaneBody {
 
   // kTaps: the tap count if fixed (weights held in registers), else 0.
   template <int kTaps>
-  [[gnu::always_inline]] static inline void RunTaps(const ConvGeometry* g,
-                                                    const float* plane,
-                                                    int64_t row_step,
-                                                    const int64_t* tap_offset,
-                                                    const float* wk, float b,
-                                                    float* y, float lo_s,
+  [[gnu::always_inline]] static inline void RunTaps(const ConvGeometry* g, const float* plane,
+                                                    int64_t row_step, const int64_t* tap_offset,
+                                                    const float* wk, float b, float* y, float lo_s,
                                                     float hi_s, PostOp post) {
     using V = Vf<W>;
     const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s), bv = Splat<W>(b);
@@ -125,10 +117,9 @@ struct RowBodyNhwc {
   // Outputs [ow, ow + n) of the row, n <= 4, channel vector at c.
   template <int kPixels, bool kChecked>
   [[gnu::always_inline]] static inline void Block(const ConvGeometry* g, const float* x,
-                                                  const float* wt, const float* bias,
-                                                  int64_t ih0, int64_t ow, int64_t c,
-                                                  float* y, Vf<W> lo, Vf<W> hi,
-                                                  PostOp post) {
+                                                  const float* wt, const float* bias, int64_t ih0,
+                                                  int64_t ow, int64_t c, float* y, Vf<W> lo,
+                                                  Vf<W> hi, PostOp post) {
     using V = Vf<W>;
     const int64_t c_n = g->in_c;
     V acc[kPixels];
@@ -183,12 +174,9 @@ struct RowBodyNhwc {
     }
   }
 
-  [[gnu::always_inline]] static inline void Run(const ConvGeometry* g,
-                                                const float* x,
-                                                const float* wt,
-                                                const float* bias, int64_t oh,
-                                                float* y, float lo_s,
-                                                float hi_s, PostOp post) {
+  [[gnu::always_inline]] static inline void Run(const ConvGeometry* g, const float* x,
+                                                const float* wt, const float* bias, int64_t oh,
+                                                float* y, float lo_s, float hi_s, PostOp post) {
     using V = Vf<W>;
     const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
     const int64_t c_n = g->in_c, vec_end = c_n / W * W;
@@ -235,48 +223,43 @@ int Threads(KernelContext& ctx, int64_t outputs) {
 // (narrow planes waste lanes) or channels-last on a transposed copy.
 bool PreferChannelsLast(const ConvGeometry& g) {
   if (g.out_c != g.in_c) return false;
-  const int64_t lanes = HostIsa() == Isa::kAvx512  ? 16
-                        : HostIsa() == Isa::kAvx2 ? 8
-                                                  : 4;
+  const int64_t lanes = HostIsa() == Isa::kAvx512 ? 16 : HostIsa() == Isa::kAvx2 ? 8 : 4;
   const int64_t vectors_per_row = (g.out_w + lanes - 1) / lanes;
   const int64_t padded = (g.in_h + 2 * g.pad[0]) * (g.in_w + 2 * g.pad[1]);
-  const int64_t rows_cost =
-      g.in_c * (g.out_h * vectors_per_row * g.taps() + padded / lanes);
-  const int64_t nhwc_cost =
-      g.out_pixels() * ((g.in_c + lanes - 1) / lanes) * g.taps() +
-      2 * g.in_c * (g.in_h * g.in_w + g.out_pixels()) / lanes;
+  const int64_t rows_cost = g.in_c * (g.out_h * vectors_per_row * g.taps() + padded / lanes);
+  const int64_t nhwc_cost = g.out_pixels() * ((g.in_c + lanes - 1) / lanes) * g.taps() +
+                            2 * g.in_c * (g.in_h * g.in_w + g.out_pixels()) / lanes;
   return nhwc_cost < rows_cost;
 }
 
 // NCHW through channels-last: transpose each image to H x W x C, run the
 // channels-last kernel, transpose back. Same arithmetic order, so results
 // are the same bits.
-bool DepthwiseNchwAsNhwc(KernelContext& ctx, const ConvGeometry& g,
-                         const float* x, const float* w,
-                         const int64_t* w_strides, const float* bias,
-                         float* y, float lo, float hi, PostOp post) {
+bool DepthwiseNchwAsNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, const float* w,
+                         const int64_t* w_strides, const float* bias, float* y, float lo, float hi,
+                         PostOp post) {
   const int64_t in_plane = g.in_h * g.in_w, out_plane = g.out_pixels();
-  auto* xt = static_cast<float*>(
-      ctx.AllocateTemp(sizeof(float) * g.in_c * (in_plane + out_plane), 64));
+  auto* xt =
+      static_cast<float*>(ctx.AllocateTemp(sizeof(float) * g.in_c * (in_plane + out_plane), 64));
   if (xt == nullptr) return false;
   float* yt = xt + g.in_c * in_plane;
   ConvGeometry one = g;
   one.batch = 1;
   for (int64_t n = 0; n < g.batch; ++n) {
-    Transpose2dParallel<float>(x + n * g.in_c * in_plane, in_plane, xt, g.in_c,
-                               in_plane, g.in_c, ctx.num_threads());
+    Transpose2dParallel<float>(x + n * g.in_c * in_plane, in_plane, xt, g.in_c, in_plane, g.in_c,
+                               ctx.num_threads());
     if (!DepthwiseNhwc(ctx, one, xt, w, w_strides, bias, yt, lo, hi, post)) {
       return false;
     }
-    Transpose2dParallel<float>(yt, g.in_c, y + n * g.out_c * out_plane, out_plane,
-                               g.in_c, out_plane, ctx.num_threads());
+    Transpose2dParallel<float>(yt, g.in_c, y + n * g.out_c * out_plane, out_plane, g.in_c,
+                               out_plane, ctx.num_threads());
   }
   return true;
 }
 
-bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x,
-                   const float* w, const int64_t* w_strides, const float* bias,
-                   float* y, float lo, float hi, bool in_place, PostOp post) {
+bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x, const float* w,
+                   const int64_t* w_strides, const float* bias, float* y, float lo, float hi,
+                   bool in_place, PostOp post) {
   const int64_t taps = g.taps();
   if (taps > kMaxDepthwiseTaps) return false;
   if (PreferChannelsLast(g) &&
@@ -295,8 +278,7 @@ bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x,
   const int threads = ordered ? 1
                               : static_cast<int>(std::min<int64_t>(
                                     Threads(ctx, planes * mult * g.out_pixels()), planes));
-  auto* scratch = static_cast<float*>(
-      ctx.AllocateTemp(sizeof(float) * task_floats * threads, 64));
+  auto* scratch = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * task_floats * threads, 64));
   if (scratch == nullptr) return false;
   const int64_t chunk = CeilDiv(planes, threads);
   const int64_t in_plane = g.in_h * g.in_w, out_plane = g.out_pixels();
@@ -312,13 +294,11 @@ bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x,
         const int64_t oc = c * mult + q;
         float wk[kMaxDepthwiseTaps];
         for (int64_t t = 0; t < taps; ++t) {
-          wk[t] = w[oc * w_strides[0] + t / g.k_w * w_strides[2] +
-                    t % g.k_w * w_strides[3]];
+          wk[t] = w[oc * w_strides[0] + t / g.k_w * w_strides[2] + t % g.k_w * w_strides[3]];
         }
         RunVectorized<PlaneBody>(&g, p.data, g.stride[0] * p.row_len,
                                  static_cast<const int64_t*>(tap_offset),
-                                 static_cast<const float*>(wk),
-                                 bias != nullptr ? bias[oc] : 0.0f,
+                                 static_cast<const float*>(wk), bias != nullptr ? bias[oc] : 0.0f,
                                  y + (n * g.out_c + oc) * out_plane, lo, hi, post);
       }
     }
@@ -326,17 +306,15 @@ bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x,
   return true;
 }
 
-bool DepthwiseNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x,
-                   const float* w, const int64_t* w_strides, const float* bias,
-                   float* y, float lo, float hi, PostOp post) {
+bool DepthwiseNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, const float* w,
+                   const int64_t* w_strides, const float* bias, float* y, float lo, float hi,
+                   PostOp post) {
   const int64_t taps = g.taps(), c_n = g.in_c;
-  auto* wt = static_cast<float*>(
-      ctx.AllocateTemp(sizeof(float) * taps * c_n, 64));
+  auto* wt = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * taps * c_n, 64));
   if (wt == nullptr) return false;
   for (int64_t t = 0; t < taps; ++t) {
     for (int64_t c = 0; c < c_n; ++c) {
-      wt[t * c_n + c] = w[c * w_strides[0] + t / g.k_w * w_strides[2] +
-                          t % g.k_w * w_strides[3]];
+      wt[t * c_n + c] = w[c * w_strides[0] + t / g.k_w * w_strides[2] + t % g.k_w * w_strides[3]];
     }
   }
   const int64_t rows = g.batch * g.out_h;
@@ -344,8 +322,8 @@ bool DepthwiseNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x,
   const float* weights = wt;
   ParallelFor(rows, threads, [&](int64_t r) {
     const int64_t n = r / g.out_h, oh = r % g.out_h;
-    RunVectorized<RowBodyNhwc>(&g, x + n * g.in_h * g.in_w * c_n, weights,
-                               bias, oh, y + r * g.out_w * c_n, lo, hi, post);
+    RunVectorized<RowBodyNhwc>(&g, x + n * g.in_h * g.in_w * c_n, weights, bias, oh,
+                               y + r * g.out_w * c_n, lo, hi, post);
   });
   return true;
 }

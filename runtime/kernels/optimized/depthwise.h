@@ -30,17 +30,16 @@ inline constexpr int64_t kMaxDepthwiseTaps = 64;
 // input planes): every input plane is copied before the output bytes over
 // it are written. Returns false (nothing written) if the scratch memory is
 // not available.
-bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x,
-                   const float* w, const int64_t* w_strides, const float* bias,
-                   float* y, float lo = -__builtin_inff(),
-                   float hi = __builtin_inff(), bool in_place = false,
+bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x, const float* w,
+                   const int64_t* w_strides, const float* bias, float* y,
+                   float lo = -__builtin_inff(), float hi = __builtin_inff(), bool in_place = false,
                    PostOp post = PostOp::kNone);
 
 // Channels-last x and y; out_c == in_c.
-bool DepthwiseNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x,
-                   const float* w, const int64_t* w_strides, const float* bias,
-                   float* y, float lo = -__builtin_inff(),
-                   float hi = __builtin_inff(), PostOp post = PostOp::kNone);
+bool DepthwiseNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, const float* w,
+                   const int64_t* w_strides, const float* bias, float* y,
+                   float lo = -__builtin_inff(), float hi = __builtin_inff(),
+                   PostOp post = PostOp::kNone);
 
 }  // namespace optimized
 }  // namespace edgefleet

@@ -34,12 +34,18 @@ constexpr int64_t kGrain = 32 * 1024;
 template <Op kOp, typename T>
 [[gnu::always_inline]] inline T Apply(T a, T b, T alpha) {
   switch (kOp) {
-    case Op::kAdd: return a + b;
-    case Op::kAddAlpha: return a + alpha * b;
-    case Op::kSub: return a - b;
-    case Op::kSubAlpha: return a - alpha * b;
-    case Op::kMul: return a * b;
-    case Op::kDiv: return a / b;
+    case Op::kAdd:
+      return a + b;
+    case Op::kAddAlpha:
+      return a + alpha * b;
+    case Op::kSub:
+      return a - b;
+    case Op::kSubAlpha:
+      return a - alpha * b;
+    case Op::kMul:
+      return a * b;
+    case Op::kDiv:
+      return a / b;
   }
   return a;
 }
@@ -49,10 +55,8 @@ template <Op kOp>
 struct Binary {
   template <int W>
   struct Body {
-    [[gnu::always_inline]] static inline void Run(const float* a, int64_t sa,
-                                                  const float* b, int64_t sb,
-                                                  float* o, int64_t n,
-                                                  float alpha) {
+    [[gnu::always_inline]] static inline void Run(const float* a, int64_t sa, const float* b,
+                                                  int64_t sb, float* o, int64_t n, float alpha) {
       using V = Vf<W>;
       const V va = Splat<W>(alpha);
       int64_t i = 0;
@@ -77,8 +81,8 @@ struct Binary {
 };
 
 template <Op kOp>
-void RunLoop(KernelContext& ctx, const StridedLoop<3>& loop, const float* a,
-             const float* b, float* o, float alpha) {
+void RunLoop(KernelContext& ctx, const StridedLoop<3>& loop, const float* a, const float* b,
+             float* o, float alpha) {
   if (loop.dim == 0) {
     o[0] = Apply<kOp>(a[0], b[0], alpha);
     return;
@@ -88,8 +92,8 @@ void RunLoop(KernelContext& ctx, const StridedLoop<3>& loop, const float* a,
   const int64_t sa = loop.strides[0][last], sb = loop.strides[1][last];
   if (loop.dim == 1) {
     ParallelForRanges(n, kGrain, ctx.num_threads(), [&](int64_t i0, int64_t i1) {
-      RunVectorized<Binary<kOp>::template Body>(a + i0 * sa, sa, b + i0 * sb, sb,
-                                                o + i0, i1 - i0, alpha);
+      RunVectorized<Binary<kOp>::template Body>(a + i0 * sa, sa, b + i0 * sb, sb, o + i0, i1 - i0,
+                                                alpha);
     });
     return;
   }
@@ -101,8 +105,8 @@ void RunLoop(KernelContext& ctx, const StridedLoop<3>& loop, const float* a,
   const int64_t row_grain = n >= kGrain ? 1 : kGrain / std::max<int64_t>(n, 1);
   ParallelForRanges(rows, row_grain, ctx.num_threads(), [&](int64_t r0, int64_t r1) {
     portable::ForEachOffsetInRange(outer, r0, r1, [&](const int64_t* off) {
-      RunVectorized<Binary<kOp>::template Body>(a + off[0], sa, b + off[1], sb,
-                                                o + off[2], n, alpha);
+      RunVectorized<Binary<kOp>::template Body>(a + off[0], sa, b + off[1], sb, o + off[2], n,
+                                                alpha);
     });
   });
 }
@@ -173,8 +177,7 @@ bool TryFlatBinary(const Tensor& self, const Tensor* other, float scalar, Tensor
 
 // out = a op b (b a Scalar when `scalar`), or false for the portable
 // kernel.
-bool TryBinary(KernelContext& ctx, Span<EValue*> args, Op op, bool has_alpha,
-               bool scalar_other) {
+bool TryBinary(KernelContext& ctx, Span<EValue*> args, Op op, bool has_alpha, bool scalar_other) {
   const size_t out_index = has_alpha ? 3 : 2;
   if (args.size() != out_index + 2) return false;
   const Tensor* self = PeekFloatTensor(args, 0);
@@ -184,8 +187,8 @@ bool TryBinary(KernelContext& ctx, Span<EValue*> args, Op op, bool has_alpha,
   Scalar alpha_value{Scalar::Kind::kInt, 1, 1.0};
   if (self == nullptr || out == nullptr ||
       (scalar_other ? !PeekScalar(args, 1, &other_value) : other == nullptr) ||
-      (has_alpha && (!PeekScalar(args, 2, &alpha_value) ||
-                     alpha_value.kind == Scalar::Kind::kBool))) {
+      (has_alpha &&
+       (!PeekScalar(args, 2, &alpha_value) || alpha_value.kind == Scalar::Kind::kBool))) {
     return false;
   }
   const float alpha = portable::ScalarTo<float>(alpha_value);
@@ -217,9 +220,8 @@ bool TryBinary(KernelContext& ctx, Span<EValue*> args, Op op, bool has_alpha,
   // channels-last out is one contiguous run too.
   int order[kMaxTensorRank];
   for (int d = 0; d < logical.dim; ++d) order[d] = d;
-  std::stable_sort(order, order + logical.dim, [&](int x, int y) {
-    return logical.strides[2][x] > logical.strides[2][y];
-  });
+  std::stable_sort(order, order + logical.dim,
+                   [&](int x, int y) { return logical.strides[2][x] > logical.strides[2][y]; });
   StridedLoop<3> loop;
   loop.dim = logical.dim;
   for (int d = 0; d < logical.dim; ++d) {
@@ -229,8 +231,7 @@ bool TryBinary(KernelContext& ctx, Span<EValue*> args, Op op, bool has_alpha,
   loop.Coalesce();
   if (loop.dim > 0) {
     const int last = loop.dim - 1;
-    if (loop.strides[2][last] != 1 || loop.strides[0][last] > 1 ||
-        loop.strides[1][last] > 1) {
+    if (loop.strides[2][last] != 1 || loop.strides[0][last] > 1 || loop.strides[1][last] > 1) {
       return false;
     }
   }
@@ -249,10 +250,9 @@ bool BinarySupports(Span<EValue* const> args) {
   const Tensor* self = PeekFloatTensor(args, 0);
   const Tensor* other = PeekFloatTensor(args, 1);
   const Tensor* out = PeekFloatTensor(args, out_index);
-  return (args.size() == 4 || args.size() == 5) && self != nullptr &&
-         other != nullptr && out != nullptr &&
-         (out->IsDefaultDimOrder() ||
-          (SameDimOrder(*self, *out) && SameDimOrder(*other, *out)));
+  return (args.size() == 4 || args.size() == 5) && self != nullptr && other != nullptr &&
+         out != nullptr &&
+         (out->IsDefaultDimOrder() || (SameDimOrder(*self, *out) && SameDimOrder(*other, *out)));
 }
 
 bool BinaryScalarSupports(Span<EValue* const> args) {
@@ -260,9 +260,8 @@ bool BinaryScalarSupports(Span<EValue* const> args) {
   const Tensor* self = PeekFloatTensor(args, 0);
   const Tensor* out = PeekFloatTensor(args, out_index);
   Scalar s;
-  return (args.size() == 4 || args.size() == 5) && self != nullptr &&
-         out != nullptr && PeekScalar(args, 1, &s) &&
-         SameDimOrder(*self, *out);
+  return (args.size() == 4 || args.size() == 5) && self != nullptr && out != nullptr &&
+         PeekScalar(args, 1, &s) && SameDimOrder(*self, *out);
 }
 
 void AddOut(KernelContext& ctx, Span<EValue*> args) {

@@ -36,19 +36,19 @@ struct BinaryCase {
 
 const BinaryCase kBinaryCases[] = {
     {{7}, {7}, {}},
-    {{2, 3, 37}, {2, 3, 37}, {}},           // same shape, odd tail
-    {{4, 33}, {33}, {}},                    // row broadcast
-    {{1, 16, 5, 5}, {1, 16, 1, 1}, {}},     // per-channel (squeeze-excite)
-    {{3, 1, 20}, {3, 9, 1}, {}},            // both sides broadcast
-    {{5, 6}, {1}, {}},                      // one-element tensor
-    {{1, 64}, {1, 1, 64}, {}},              // leading 1s (the flat fast path)
-    {{1, 1, 9}, {9}, {}},                   // leading 1s on the other side
-    {{}, {}, {}},                           // 0-dim
-    {{2, 0, 3}, {2, 0, 3}, {}},             // empty
+    {{2, 3, 37}, {2, 3, 37}, {}},                // same shape, odd tail
+    {{4, 33}, {33}, {}},                         // row broadcast
+    {{1, 16, 5, 5}, {1, 16, 1, 1}, {}},          // per-channel (squeeze-excite)
+    {{3, 1, 20}, {3, 9, 1}, {}},                 // both sides broadcast
+    {{5, 6}, {1}, {}},                           // one-element tensor
+    {{1, 64}, {1, 1, 64}, {}},                   // leading 1s (the flat fast path)
+    {{1, 1, 9}, {9}, {}},                        // leading 1s on the other side
+    {{}, {}, {}},                                // 0-dim
+    {{2, 0, 3}, {2, 0, 3}, {}},                  // empty
     {{1, 8, 6, 6}, {1, 8, 6, 6}, {0, 2, 3, 1}},  // channels-last
     {{1, 8, 6, 6}, {1, 8, 1, 1}, {0, 2, 3, 1}},  // channels-last broadcast
-    {{2, 3, 4}, {4, 3, 1}, {}},             // shapes that do not broadcast
-    {{300000}, {300000}, {}},               // threaded chunks
+    {{2, 3, 4}, {4, 3, 1}, {}},                  // shapes that do not broadcast
+    {{300000}, {300000}, {}},                    // threaded chunks
 };
 
 using BinaryFn = void (*)(KernelContext&, Span<EValue*>);
@@ -100,8 +100,8 @@ TEST(BinaryTest, AddSubMulDivMatchPortable) {
 
 TEST(BinaryTest, ScalarVariantsMatchPortable) {
   const BinaryFn opt[] = {AddScalarOut, SubScalarOut, MulScalarOut, DivScalarOut};
-  const BinaryFn ref[] = {portable::AddScalarOut, portable::SubScalarOut,
-                          portable::MulScalarOut, portable::DivScalarOut};
+  const BinaryFn ref[] = {portable::AddScalarOut, portable::SubScalarOut, portable::MulScalarOut,
+                          portable::DivScalarOut};
   ForEachIsa([&] {
     for (int op = 0; op < 4; ++op) {
       for (const EValue& other : {EValue::FromDouble(0.3), EValue::FromInt(-2),
@@ -145,8 +145,19 @@ TEST(BinaryTest, OtherDtypesAndBadAlphaGoPortable) {
 
 std::vector<float> SpecialValues() {
   std::vector<float> v = Random<float>(997, 231, -12, 12);
-  const float specials[] = {0.0f, -0.0f, 3.0f, -3.0f, 6.0f, 1e-8f, -1e-8f,
-                            88.0f, -88.0f, 100.0f, -100.0f, 0.55f, -0.55f,
+  const float specials[] = {0.0f,
+                            -0.0f,
+                            3.0f,
+                            -3.0f,
+                            6.0f,
+                            1e-8f,
+                            -1e-8f,
+                            88.0f,
+                            -88.0f,
+                            100.0f,
+                            -100.0f,
+                            0.55f,
+                            -0.55f,
                             std::numeric_limits<float>::infinity(),
                             -std::numeric_limits<float>::infinity(),
                             std::numeric_limits<float>::quiet_NaN(),
@@ -156,14 +167,12 @@ std::vector<float> SpecialValues() {
 }
 
 template <typename... Bounds>
-void CheckUnary(BinaryFn opt, BinaryFn ref, Tolerance tol, const char* name,
-                Bounds... bounds) {
+void CheckUnary(BinaryFn opt, BinaryFn ref, Tolerance tol, const char* name, Bounds... bounds) {
   ForEachIsa([&] {
     for (const std::vector<uint8_t>& order :
          {std::vector<uint8_t>{}, std::vector<uint8_t>{0, 2, 3, 1}}) {
       const std::vector<float> values = SpecialValues();
-      TestTensor<float> x({1, 2, 34, 15}, std::vector<float>(values.begin(),
-                                                             values.begin() + 1020),
+      TestTensor<float> x({1, 2, 34, 15}, std::vector<float>(values.begin(), values.begin() + 1020),
                           order);
       TestTensor<float> r({1, 2, 34, 15}, {}, order), o({1, 2, 34, 15}, {}, order);
       EValue bound_values[] = {bounds...};
@@ -190,12 +199,12 @@ TEST(UnaryTest, ExactActivations) {
              EValue::FromDouble(0.0), EValue::FromDouble(6.0));
   CheckUnary(HardtanhOut, portable::HardtanhOut, testing::kExact, "hardtanh int",
              EValue::FromInt(-1), EValue::FromInt(1));
-  CheckUnary(ClampOut, portable::ClampOut, testing::kExact, "clamp",
-             EValue::FromDouble(-0.5), EValue::FromDouble(0.25));
-  CheckUnary(ClampOut, portable::ClampOut, testing::kExact, "clamp min",
-             EValue::FromDouble(-0.5), EValue());
-  CheckUnary(ClampOut, portable::ClampOut, testing::kExact, "clamp max",
-             EValue(), EValue::FromInt(2));
+  CheckUnary(ClampOut, portable::ClampOut, testing::kExact, "clamp", EValue::FromDouble(-0.5),
+             EValue::FromDouble(0.25));
+  CheckUnary(ClampOut, portable::ClampOut, testing::kExact, "clamp min", EValue::FromDouble(-0.5),
+             EValue());
+  CheckUnary(ClampOut, portable::ClampOut, testing::kExact, "clamp max", EValue(),
+             EValue::FromInt(2));
   CheckUnary(ClampOut, portable::ClampOut, testing::kExact, "clamp lo > hi",
              EValue::FromDouble(1.0), EValue::FromDouble(-1.0));
 }
@@ -209,10 +218,8 @@ TEST(UnaryTest, SigmoidAndTanhWithinFourUlp) {
 TEST(UnaryTest, GeluWithinErfAccuracy) {
   // erf within 7 ulp (4e-7 absolute): gelu within 0.5 * |x| * 4e-7 + 8 ulp.
   const char none[] = "none", tanh[] = "tanh";
-  CheckUnary(GeluOut, portable::GeluOut, {1e-6, 8 * kUlp}, "gelu",
-             EValue::FromString(none, 4));
-  CheckUnary(GeluOut, portable::GeluOut, {1e-6, 8 * kUlp}, "gelu default",
-             EValue());
+  CheckUnary(GeluOut, portable::GeluOut, {1e-6, 8 * kUlp}, "gelu", EValue::FromString(none, 4));
+  CheckUnary(GeluOut, portable::GeluOut, {1e-6, 8 * kUlp}, "gelu default", EValue());
   CheckUnary(GeluOut, portable::GeluOut, {1e-6, 8 * kUlp}, "gelu tanh",
              EValue::FromString(tanh, 4));
   // An unknown mode: the portable kernel's error.
@@ -252,25 +259,31 @@ TEST(BatchNormTest, MatchesPortable) {
     std::vector<uint8_t> order;
     bool affine;
   };
-  const Case cases[] = {{{2, 5}, {}, true},          {{1, 3, 17}, {}, false},
-                        {{2, 16, 7, 9}, {}, true},   {{1, 24, 5, 5}, {0, 2, 3, 1}, true},
-                        {{1, 8, 0, 3}, {}, true},    {{1, 70, 40, 40}, {}, true}};
+  const Case cases[] = {{{2, 5}, {}, true},        {{1, 3, 17}, {}, false},
+                        {{2, 16, 7, 9}, {}, true}, {{1, 24, 5, 5}, {0, 2, 3, 1}, true},
+                        {{1, 8, 0, 3}, {}, true},  {{1, 70, 40, 40}, {}, true}};
   ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
   ForEachIsa([&] {
     for (const Case& c : cases) {
       const int32_t channels = c.shape[1];
-      RandomTensor x(c.shape, 251, c.order), weight({channels}, 252),
-          bias({channels}, 253), mean({channels}, 254);
+      RandomTensor x(c.shape, 251, c.order), weight({channels}, 252), bias({channels}, 253),
+          mean({channels}, 254);
       TestTensor<float> var({channels}, Random<float>(channels, 255, 0.1, 2.0));
       EValue none, momentum = EValue::FromDouble(0.1), eps = EValue::FromDouble(1e-5);
       TestTensor<float> r(c.shape, {}, c.order), o(c.shape, {}, c.order);
       TestTensor<float> rm({0}), rv({0}), om({0}), ov({0});
-      const auto args = [&](TestTensor<float>& out, TestTensor<float>& sm,
-                            TestTensor<float>& sv) {
-        return std::vector<EValue*>{x.t.ev(), c.affine ? weight.t.ev() : &none,
-                                    c.affine ? bias.t.ev() : &none, mean.t.ev(),
-                                    var.ev(), &momentum, &eps, out.ev(), sm.ev(),
-                                    sv.ev(), out.ev()};
+      const auto args = [&](TestTensor<float>& out, TestTensor<float>& sm, TestTensor<float>& sv) {
+        return std::vector<EValue*>{x.t.ev(),
+                                    c.affine ? weight.t.ev() : &none,
+                                    c.affine ? bias.t.ev() : &none,
+                                    mean.t.ev(),
+                                    var.ev(),
+                                    &momentum,
+                                    &eps,
+                                    out.ev(),
+                                    sm.ev(),
+                                    sv.ev(),
+                                    out.ev()};
       };
       EXPECT_TRUE(Supported(BatchNormSupports, args(o, om, ov)));
       ASSERT_EQ(Call(portable::NativeBatchNormNoTrainingOut, args(r, rm, rv)), Error::kOk);
@@ -284,9 +297,9 @@ TEST(BatchNormTest, InvalidArgumentsFailLikePortable) {
   RandomTensor x({1, 4, 3, 3}, 261), short_param({3}, 262), param({4}, 263);
   EValue momentum = EValue::FromDouble(0.1), eps = EValue::FromDouble(1e-5);
   TestTensor<float> out({1, 4, 3, 3}), sm({0}), sv({0});
-  const std::vector<EValue*> args = {x.t.ev(), short_param.t.ev(), param.t.ev(),
-                                     param.t.ev(), param.t.ev(), &momentum, &eps,
-                                     out.ev(), sm.ev(), sv.ev(), out.ev()};
+  const std::vector<EValue*> args = {
+      x.t.ev(), short_param.t.ev(), param.t.ev(), param.t.ev(), param.t.ev(), &momentum,
+      &eps,     out.ev(),           sm.ev(),      sv.ev(),      out.ev()};
   const Error expected = Call(portable::NativeBatchNormNoTrainingOut, args);
   const std::string detail = LastErrorDetail();
   EXPECT_NE(expected, Error::kOk);
@@ -305,24 +318,22 @@ TEST(MeanTest, MatchesPortable) {
     std::vector<int32_t> out;
   };
   TestIntList spatial{-1, -2}, hw{2, 3}, seq{1}, all{}, last{-1}, first{0};
-  const Case cases[] = {
-      {{1, 1280, 7, 7}, {}, &spatial, true, {1, 1280, 1, 1}},
-      {{2, 40, 5, 6}, {}, &hw, false, {2, 40}},
-      {{1, 24, 9, 9}, {0, 2, 3, 1}, &hw, true, {1, 24, 1, 1}},
-      {{1, 64, 128}, {}, &seq, false, {1, 128}},
-      {{3, 17, 33}, {}, &last, true, {3, 17, 1}},
-      {{6, 5}, {}, &all, false, {}},
-      {{6, 5}, {}, &first, true, {1, 5}},
-      {{1, 8, 1, 1}, {}, &spatial, true, {1, 8, 1, 1}},
-      {{2, 0, 4}, {}, &last, false, {2, 0}}};
+  const Case cases[] = {{{1, 1280, 7, 7}, {}, &spatial, true, {1, 1280, 1, 1}},
+                        {{2, 40, 5, 6}, {}, &hw, false, {2, 40}},
+                        {{1, 24, 9, 9}, {0, 2, 3, 1}, &hw, true, {1, 24, 1, 1}},
+                        {{1, 64, 128}, {}, &seq, false, {1, 128}},
+                        {{3, 17, 33}, {}, &last, true, {3, 17, 1}},
+                        {{6, 5}, {}, &all, false, {}},
+                        {{6, 5}, {}, &first, true, {1, 5}},
+                        {{1, 8, 1, 1}, {}, &spatial, true, {1, 8, 1, 1}},
+                        {{2, 0, 4}, {}, &last, false, {2, 0}}};
   ForEachIsa([&] {
     for (const Case& c : cases) {
       RandomTensor x(c.shape, 271, c.order);
       EValue keepdim = EValue::FromBool(c.keepdim), none;
       TestTensor<float> ref(c.out), opt(c.out);
       const auto args = [&](TestTensor<float>& out) {
-        return std::vector<EValue*>{x.t.ev(), c.dims->ev(), &keepdim, &none,
-                                    out.ev(), out.ev()};
+        return std::vector<EValue*>{x.t.ev(), c.dims->ev(), &keepdim, &none, out.ev(), out.ev()};
       };
       ASSERT_EQ(Call(portable::MeanOut, args(ref)), Error::kOk) << LastErrorDetail();
       EXPECT_TRUE(Supported(MeanSupports, args(opt)));
@@ -397,10 +408,15 @@ TEST(LayerNormTest, MatchesPortable) {
       }
       const auto args = [&](TestTensor<float>& out, TestTensor<float>& mean,
                             TestTensor<float>& rstd) {
-        return std::vector<EValue*>{x.t.ev(), shape_list->ev(),
+        return std::vector<EValue*>{x.t.ev(),
+                                    shape_list->ev(),
                                     c.affine ? w.t.ev() : &none,
-                                    c.affine ? b.t.ev() : &none, &eps, out.ev(),
-                                    mean.ev(), rstd.ev(), out.ev()};
+                                    c.affine ? b.t.ev() : &none,
+                                    &eps,
+                                    out.ev(),
+                                    mean.ev(),
+                                    rstd.ev(),
+                                    out.ev()};
       };
       EXPECT_TRUE(Supported(LayerNormSupports, args(o, om, os)));
       ASSERT_EQ(Call(portable::NativeLayerNormOut, args(r, rm, rs)), Error::kOk);
@@ -418,10 +434,10 @@ TEST(LayerNormTest, InvalidArgumentsFailLikePortable) {
   EValue none, eps = EValue::FromDouble(1e-5);
   TestTensor<float> out({2, 8}), mean({2, 1}), rstd({2, 1});
   for (const std::vector<EValue*>& args :
-       {std::vector<EValue*>{x.t.ev(), wrong.ev(), &none, &none, &eps, out.ev(),
-                             mean.ev(), rstd.ev(), out.ev()},
-        std::vector<EValue*>{x.t.ev(), right.ev(), w.t.ev(), &none, &eps, out.ev(),
-                             mean.ev(), rstd.ev(), out.ev()}}) {
+       {std::vector<EValue*>{x.t.ev(), wrong.ev(), &none, &none, &eps, out.ev(), mean.ev(),
+                             rstd.ev(), out.ev()},
+        std::vector<EValue*>{x.t.ev(), right.ev(), w.t.ev(), &none, &eps, out.ev(), mean.ev(),
+                             rstd.ev(), out.ev()}}) {
     const Error expected = Call(portable::NativeLayerNormOut, args);
     const std::string detail = LastErrorDetail();
     EXPECT_NE(expected, Error::kOk);
@@ -442,8 +458,7 @@ TEST(MeanTest, InvalidArgumentsFailLikePortable) {
     EXPECT_EQ(Call(MeanOut, args), expected);
   }
   TestIntList last{-1};
-  const std::vector<EValue*> args = {x.t.ev(), last.ev(), &keepdim, &int_dtype,
-                                     out.ev(), out.ev()};
+  const std::vector<EValue*> args = {x.t.ev(), last.ev(), &keepdim, &int_dtype, out.ev(), out.ev()};
   const Error expected = Call(portable::MeanOut, args);
   EXPECT_NE(expected, Error::kOk);
   EXPECT_EQ(Call(MeanOut, args), expected);

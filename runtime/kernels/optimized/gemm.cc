@@ -27,15 +27,13 @@ int64_t CeilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
 
 // One panel of a depth-contiguous source: d[k * width + j] = src[j * rs + k]
 // for j < cols, 0 for cols <= j < width.
-void PackTransposed(const float* src, int64_t rs, int64_t nk, int cols,
-                    int width, float* d) {
+void PackTransposed(const float* src, int64_t rs, int64_t nk, int cols, int width, float* d) {
   int j = 0;
   for (; j + 4 <= cols; j += 4) {
     const float* r0 = src + j * rs;
     int64_t k = 0;
     for (; k + 4 <= nk; k += 4) {
-      Transpose4x4(r0 + k, r0 + rs + k, r0 + 2 * rs + k, r0 + 3 * rs + k,
-                   d + k * width + j, width);
+      Transpose4x4(r0 + k, r0 + rs + k, r0 + 2 * rs + k, r0 + 3 * rs + k, d + k * width + j, width);
     }
     for (; k < nk; ++k) {
       for (int t = 0; t < 4; ++t) d[k * width + j + t] = r0[t * rs + k];
@@ -76,8 +74,8 @@ struct GemmProblem {
 
 // Writes (or adds) the valid rows x cols of an mr x nr tile computed in
 // scratch: the edges of C.
-void AddTile(const GemmProblem& g, const float* tile, float* c, int rows,
-             int cols, bool accumulate) {
+void AddTile(const GemmProblem& g, const float* tile, float* c, int rows, int cols,
+             bool accumulate) {
   const int nr = g.kernel->nr;
   for (int r = 0; r < rows; ++r) {
     float* row = c + r * g.ldc;
@@ -101,14 +99,12 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
       const bool in_place = g.b->Rows(jc, pc, kcb, t.rows);
       const int64_t direct_cols = in_place ? ncb / mk.nr * mk.nr : 0;
       if (direct_cols < ncb) {
-        g.b->Pack(jc + direct_cols, ncb - direct_cols, pc, kcb, mk.nr,
-                  t.b_panels);
+        g.b->Pack(jc + direct_cols, ncb - direct_cols, pc, kcb, mk.nr, t.b_panels);
       }
       for (int64_t ic = t.m0; ic < t.m1; ic += g.mc) {
         const int64_t mcb = std::min(g.mc, t.m1 - ic);
         // Rows of A in place: only a ragged last panel is packed.
-        const int64_t direct_rows =
-            g.a_data != nullptr ? mcb / mk.mr * mk.mr : 0;
+        const int64_t direct_rows = g.a_data != nullptr ? mcb / mk.mr * mk.mr : 0;
         if (direct_rows < mcb) {
           g.a->Pack(ic + direct_rows, mcb - direct_rows, pc, kcb, mk.mr,
                     t.a_panels + direct_rows * kcb);
@@ -122,15 +118,14 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
           // call per run (rows of A in place, then packed full panels).
           const auto run_full = [&](int64_t ir0, int64_t ir1, bool a_in_place) {
             if (ir1 <= ir0) return;
-            const AOperand a =
-                a_in_place ? AOperand{g.a_data + (ic + ir0) * g.lda + pc, g.lda}
-                           : AOperand{t.a_panels + ir0 * kcb, 0};
+            const AOperand a = a_in_place ? AOperand{g.a_data + (ic + ir0) * g.lda + pc, g.lda}
+                                          : AOperand{t.a_panels + ir0 * kcb, 0};
             TileEpilogue tile_ep;
             if (last) {
               const GemmEpilogue& e = *g.epilogue;
               tile_ep = {e.row_bias != nullptr ? e.row_bias + ic + ir0 : nullptr,
-                         e.col_bias != nullptr ? e.col_bias + jc + jr : nullptr,
-                         e.lo, e.hi, e.post};
+                         e.col_bias != nullptr ? e.col_bias + jc + jr : nullptr, e.lo, e.hi,
+                         e.post};
             }
             const int64_t tiles = (ir1 - ir0) / mk.mr;
             float* c = g.c + (ic + ir0) * g.ldc + jc + jr;
@@ -149,12 +144,10 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
           }
           // Edge tiles (ragged rows or columns) go through a scratch tile.
           for (int64_t ir = edge_from; ir < mcb; ir += mk.mr) {
-            const int rows =
-                static_cast<int>(std::min<int64_t>(mk.mr, mcb - ir));
+            const int rows = static_cast<int>(std::min<int64_t>(mk.mr, mcb - ir));
             const bool a_in_place = ir < direct_rows;
-            const AOperand a =
-                a_in_place ? AOperand{g.a_data + (ic + ir) * g.lda + pc, g.lda}
-                           : AOperand{t.a_panels + ir * kcb, 0};
+            const AOperand a = a_in_place ? AOperand{g.a_data + (ic + ir) * g.lda + pc, g.lda}
+                                          : AOperand{t.a_panels + ir * kcb, 0};
             float* c = g.c + (ic + ir) * g.ldc + jc + jr;
             alignas(64) float tile[kMaxTile];
             // The micro-kernel applies the epilogue in registers for an
@@ -162,13 +155,13 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
             // tile when only a row bias is read (a column bias would be
             // read past C's last column); other edge tiles get it after
             // AddTile.
-            const bool in_registers = last && rows == mk.mr && !accumulate &&
-                                      g.epilogue->col_bias == nullptr;
+            const bool in_registers =
+                last && rows == mk.mr && !accumulate && g.epilogue->col_bias == nullptr;
             TileEpilogue tile_ep;
             if (in_registers) {
               const GemmEpilogue& e = *g.epilogue;
-              tile_ep = {e.row_bias != nullptr ? e.row_bias + ic + ir : nullptr, nullptr,
-                         e.lo, e.hi, e.post};
+              tile_ep = {e.row_bias != nullptr ? e.row_bias + ic + ir : nullptr, nullptr, e.lo,
+                         e.hi, e.post};
             }
             const TileEpilogue* ep = in_registers ? &tile_ep : nullptr;
             if (b_in_place) {
@@ -191,9 +184,8 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
 // contiguous, so the output is accumulated 4 vectors at a time.
 template <int W>
 struct GemvRows {
-  [[gnu::always_inline]] static inline void Run(int64_t n, int64_t k,
-                                                const float* x, const float* b,
-                                                int64_t ldb, float* c,
+  [[gnu::always_inline]] static inline void Run(int64_t n, int64_t k, const float* x,
+                                                const float* b, int64_t ldb, float* c,
                                                 bool accumulate) {
     using V = Vf<W>;
     int64_t j = 0;
@@ -240,10 +232,9 @@ struct GemvRows {
 // contiguous, so four dot products run side by side over the depth.
 template <int W>
 struct GemvDots {
-  [[gnu::always_inline]] static inline void Run(int64_t n, int64_t k,
-                                                const float* x, const float* b,
-                                                int64_t ldb, float* c,
-                                                int64_t cs, bool accumulate) {
+  [[gnu::always_inline]] static inline void Run(int64_t n, int64_t k, const float* x,
+                                                const float* b, int64_t ldb, float* c, int64_t cs,
+                                                bool accumulate) {
     using V = Vf<W>;
     for (int64_t j = 0; j < n; j += 4) {
       const int cols = static_cast<int>(std::min<int64_t>(4, n - j));
@@ -271,23 +262,18 @@ struct GemvDots {
 // M(j, p) = mat.data[j * mat.free_stride + p * mat.depth_stride], split
 // over threads by output chunks. False if M has no unit stride (or the
 // output is strided while M's free stride is the unit one).
-bool MatVec(KernelContext& ctx, int64_t n, int64_t k, const float* x,
-            const StridedMatrix& mat, float* out, int64_t out_stride,
-            bool accumulate) {
+bool MatVec(KernelContext& ctx, int64_t n, int64_t k, const float* x, const StridedMatrix& mat,
+            float* out, int64_t out_stride, bool accumulate) {
   const bool rows = mat.free_stride == 1 && out_stride == 1;
   if (!rows && mat.depth_stride != 1) return false;
-  const int64_t chunk = n * k < kMinParallelMacs
-                            ? n
-                            : RoundUp(CeilDiv(n, ctx.num_threads()), 64);
+  const int64_t chunk = n * k < kMinParallelMacs ? n : RoundUp(CeilDiv(n, ctx.num_threads()), 64);
   ParallelFor(CeilDiv(n, chunk), ctx.num_threads(), [&](int64_t t) {
     const int64_t j0 = t * chunk, nj = std::min(chunk, n - j0);
     if (rows) {
-      RunVectorized<GemvRows>(nj, k, x, mat.data + j0, mat.depth_stride,
-                              out + j0, accumulate);
+      RunVectorized<GemvRows>(nj, k, x, mat.data + j0, mat.depth_stride, out + j0, accumulate);
     } else {
-      RunVectorized<GemvDots>(nj, k, x, mat.data + j0 * mat.free_stride,
-                              mat.free_stride, out + j0 * out_stride,
-                              out_stride, accumulate);
+      RunVectorized<GemvDots>(nj, k, x, mat.data + j0 * mat.free_stride, mat.free_stride,
+                              out + j0 * out_stride, out_stride, accumulate);
     }
   });
   return true;
@@ -295,14 +281,11 @@ bool MatVec(KernelContext& ctx, int64_t n, int64_t k, const float* x,
 
 // A GEMM with few rows (or a single column) as matrix-vector products that
 // read the big operand in place. Returns false if that does not apply.
-bool SmallGemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k,
-               const GemmOperand& a, const GemmOperand& b, float* c,
-               int64_t ldc, bool accumulate) {
+bool SmallGemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const GemmOperand& a,
+               const GemmOperand& b, float* c, int64_t ldc, bool accumulate) {
   StridedMatrix view;
-  if (m < kGemvMaxRows && b.AsStrided(&view) &&
-      (view.free_stride == 1 || view.depth_stride == 1)) {
-    auto* x = static_cast<float*>(
-        ctx.AllocateTemp(sizeof(float) * m * k, kPanelAlignment));
+  if (m < kGemvMaxRows && b.AsStrided(&view) && (view.free_stride == 1 || view.depth_stride == 1)) {
+    auto* x = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * m * k, kPanelAlignment));
     if (x == nullptr) return false;
     for (int64_t i = 0; i < m; ++i) a.Pack(i, 1, 0, k, 1, x + i * k);
     for (int64_t i = 0; i < m; ++i) {
@@ -312,8 +295,7 @@ bool SmallGemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k,
   }
   if (n == 1 && a.AsStrided(&view) &&
       (view.depth_stride == 1 || (view.free_stride == 1 && ldc == 1))) {
-    auto* x = static_cast<float*>(
-        ctx.AllocateTemp(sizeof(float) * k, kPanelAlignment));
+    auto* x = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * k, kPanelAlignment));
     if (x == nullptr) return false;
     b.Pack(0, 1, 0, k, 1, x);
     return MatVec(ctx, m, k, x, view, c, ldc, accumulate);
@@ -322,8 +304,8 @@ bool SmallGemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k,
 }
 }  // namespace
 
-void StridedOperand::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk,
-                          int width, float* dst) const {
+void StridedOperand::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width,
+                          float* dst) const {
   const int64_t fs = m_.free_stride, ds = m_.depth_stride;
   for (int64_t p = 0; p * width < nf; ++p) {
     const int64_t fp = f0 + p * width;
@@ -347,8 +329,7 @@ void StridedOperand::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk,
   }
 }
 
-bool StridedOperand::Rows(int64_t f0, int64_t k0, int64_t nk,
-                          const float** rows) const {
+bool StridedOperand::Rows(int64_t f0, int64_t k0, int64_t nk, const float** rows) const {
   if (m_.free_stride != 1) return false;
   for (int64_t kk = 0; kk < nk; ++kk) {
     rows[kk] = m_.data + f0 + (k0 + kk) * m_.depth_stride;
@@ -362,9 +343,8 @@ namespace {
 // null; one pass, W floats at a time.
 template <int W>
 struct EpilogueBody {
-  [[gnu::always_inline]] static inline void Run(float* c, int64_t ldc, int64_t rows,
-                                                int64_t cols, const float* rb,
-                                                const float* cb, float lo_s,
+  [[gnu::always_inline]] static inline void Run(float* c, int64_t ldc, int64_t rows, int64_t cols,
+                                                const float* rb, const float* cb, float lo_s,
                                                 float hi_s, PostOp post) {
     using V = Vf<W>;
     const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
@@ -391,16 +371,15 @@ struct EpilogueBody {
 
 }  // namespace
 
-void GemmEpilogue::Apply(float* c, int64_t ldc, int64_t i0, int64_t rows,
-                         int64_t j0, int64_t cols) const {
-  RunVectorized<EpilogueBody>(c, ldc, rows, cols,
-                              row_bias != nullptr ? row_bias + i0 : nullptr,
+void GemmEpilogue::Apply(float* c, int64_t ldc, int64_t i0, int64_t rows, int64_t j0,
+                         int64_t cols) const {
+  RunVectorized<EpilogueBody>(c, ldc, rows, cols, row_bias != nullptr ? row_bias + i0 : nullptr,
                               col_bias != nullptr ? col_bias + j0 : nullptr, lo, hi, post);
 }
 
-bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k,
-          const GemmOperand& a, const GemmOperand& b, float* c, int64_t ldc,
-          bool accumulate, const GemmEpilogue* epilogue) {
+bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const GemmOperand& a,
+          const GemmOperand& b, float* c, int64_t ldc, bool accumulate,
+          const GemmEpilogue* epilogue) {
   if (m <= 0 || n <= 0) return true;
   if (epilogue != nullptr && !epilogue->active()) epilogue = nullptr;
   if (k <= 0) {
@@ -419,8 +398,8 @@ bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k,
   if (!ParallelismAvailable() || m * n * k < kMinParallelMacs) {
     threads = 1;
   }
-  GemmProblem g{&mk, k, std::min<int64_t>(mk.kc, k), 0, 0, &a, &b,
-                nullptr, 0, c, ldc, accumulate, epilogue};
+  GemmProblem g{&mk,        k,       std::min<int64_t>(mk.kc, k), 0, 0, &a, &b, nullptr, 0, c, ldc,
+                accumulate, epilogue};
   StridedMatrix a_view;
   if (a.AsStrided(&a_view) && a_view.depth_stride == 1) {
     g.a_data = a_view.data;
@@ -432,10 +411,8 @@ bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k,
   GemmTask tasks[kMaxTasks];
   int num_tasks = 0;
   for (threads = std::clamp(threads, 1, kMaxTasks); threads >= 1; threads /= 2) {
-    const int64_t m_chunk =
-        split_n ? m : RoundUp(CeilDiv(m, threads), mk.mr);
-    const int64_t n_chunk =
-        split_n ? RoundUp(CeilDiv(n, threads), mk.nr) : n;
+    const int64_t m_chunk = split_n ? m : RoundUp(CeilDiv(m, threads), mk.mr);
+    const int64_t n_chunk = split_n ? RoundUp(CeilDiv(n, threads), mk.nr) : n;
     g.mc = std::min<int64_t>(mk.mc, RoundUp(m_chunk, mk.mr));
     g.nc = std::min<int64_t>(mk.nc, RoundUp(n_chunk, mk.nr));
     // One block for every task's panels (a failed attempt leaves nothing
@@ -444,17 +421,17 @@ bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k,
     const int64_t b_floats = RoundUp(g.nc * g.kc, 16);
     const int64_t row_floats = RoundUp(g.kc * sizeof(float*) / sizeof(float), 16);
     const int64_t task_floats = a_floats + b_floats + row_floats;
-    num_tasks = static_cast<int>(split_n ? CeilDiv(n, n_chunk)
-                                         : CeilDiv(m, m_chunk));
-    auto* panels = static_cast<float*>(ctx.AllocateTemp(
-        sizeof(float) * num_tasks * task_floats, kPanelAlignment));
+    num_tasks = static_cast<int>(split_n ? CeilDiv(n, n_chunk) : CeilDiv(m, m_chunk));
+    auto* panels = static_cast<float*>(
+        ctx.AllocateTemp(sizeof(float) * num_tasks * task_floats, kPanelAlignment));
     if (panels != nullptr) {
       for (int t = 0; t < num_tasks; ++t) {
         float* ap = panels + t * task_floats;
         tasks[t] = {split_n ? 0 : t * m_chunk,
                     split_n ? m : std::min(m, (t + 1) * m_chunk),
                     split_n ? t * n_chunk : 0,
-                    split_n ? std::min(n, (t + 1) * n_chunk) : n, ap,
+                    split_n ? std::min(n, (t + 1) * n_chunk) : n,
+                    ap,
                     ap + a_floats,
                     reinterpret_cast<const float**>(ap + a_floats + b_floats)};
       }

@@ -54,10 +54,7 @@ class GemmOperand {
   // For a B operand read in place: sets rows[kk] for kk < nk so that
   // element(f, k0 + kk) = rows[kk][f - f0] for every free index f >= f0 of
   // the operand, and returns true; false if the operand must be packed.
-  virtual bool Rows(int64_t f0, int64_t k0, int64_t nk,
-                    const float** rows) const {
-    return false;
-  }
+  virtual bool Rows(int64_t f0, int64_t k0, int64_t nk, const float** rows) const { return false; }
 
  protected:
   ~GemmOperand() = default;
@@ -68,14 +65,12 @@ class StridedOperand final : public GemmOperand {
  public:
   StridedOperand(const float* data, int64_t free_stride, int64_t depth_stride)
       : m_{data, free_stride, depth_stride} {}
-  void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width,
-            float* dst) const override;
+  void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width, float* dst) const override;
   bool AsStrided(StridedMatrix* view) const override {
     *view = m_;
     return true;
   }
-  bool Rows(int64_t f0, int64_t k0, int64_t nk,
-            const float** rows) const override;
+  bool Rows(int64_t f0, int64_t k0, int64_t nk, const float** rows) const override;
 
  private:
   StridedMatrix m_;
@@ -99,8 +94,7 @@ struct GemmEpilogue {
   bool active() const { return row_bias != nullptr || col_bias != nullptr || clamps(); }
   // Applies the epilogue to rows [i0, i0 + rows) x columns [j0, j0 + cols)
   // of C, whose element (i0, j0) is at `c`.
-  void Apply(float* c, int64_t ldc, int64_t i0, int64_t rows, int64_t j0,
-             int64_t cols) const;
+  void Apply(float* c, int64_t ldc, int64_t i0, int64_t rows, int64_t j0, int64_t cols) const;
 };
 
 // C[i * ldc + j] = (accumulate ? C[i * ldc + j] : 0) + sum over p < k of
@@ -108,9 +102,9 @@ struct GemmEpilogue {
 // scratch from `ctx` and up to ctx.num_threads() threads. Returns false,
 // with C untouched, if the scratch memory is not available. REQUIRES:
 // ldc >= n; C does not overlap the operands.
-bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k,
-          const GemmOperand& a, const GemmOperand& b, float* c, int64_t ldc,
-          bool accumulate, const GemmEpilogue* epilogue = nullptr);
+bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const GemmOperand& a,
+          const GemmOperand& b, float* c, int64_t ldc, bool accumulate,
+          const GemmEpilogue* epilogue = nullptr);
 
 }  // namespace optimized
 }  // namespace edgefleet

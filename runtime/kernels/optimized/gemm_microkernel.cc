@@ -60,8 +60,12 @@ struct TileWalk {
   bool has_ep;
   int64_t a_step, c_step;
   TileWalk(int64_t kc, AOperand a_op, float* c0, int64_t ldc, const TileEpilogue* e)
-      : a(a_op), c(c0), ep(e != nullptr ? *e : TileEpilogue{}), has_ep(e != nullptr),
-        a_step(a_op.lda != 0 ? kMr * a_op.lda : kMr * kc), c_step(kMr * ldc) {}
+      : a(a_op),
+        c(c0),
+        ep(e != nullptr ? *e : TileEpilogue{}),
+        has_ep(e != nullptr),
+        a_step(a_op.lda != 0 ? kMr * a_op.lda : kMr * kc),
+        c_step(kMr * ldc) {}
   const TileEpilogue* epilogue() const { return has_ep ? &ep : nullptr; }
   void Next() {
     a.a += a_step;
@@ -243,32 +247,35 @@ template <int kMr, typename A, typename B>
 // The entry points of each micro-kernel: packed or in-place A, times packed
 // (Fn) or in-place (RowsFn) B.
 template <typename A>
-void GenericFn(int64_t kc, int64_t tiles, AOperand a, const float* b, int64_t ldb, float* c, int64_t ldc,
-               bool accumulate, const TileEpilogue* ep) {
+void GenericFn(int64_t kc, int64_t tiles, AOperand a, const float* b, int64_t ldb, float* c,
+               int64_t ldc, bool accumulate, const TileEpilogue* ep) {
   MicroGeneric<A>(kc, tiles, a, PackedB{b, ldb}, c, ldc, accumulate, ep);
 }
 template <typename A>
-void GenericRowsFn(int64_t kc, int64_t tiles, AOperand a, const float* const* rows, int64_t col, float* c,
-                   int64_t ldc, bool accumulate, const TileEpilogue* ep) {
+void GenericRowsFn(int64_t kc, int64_t tiles, AOperand a, const float* const* rows, int64_t col,
+                   float* c, int64_t ldc, bool accumulate, const TileEpilogue* ep) {
   MicroGeneric<A>(kc, tiles, a, RowsB{rows, col}, c, ldc, accumulate, ep);
 }
-constexpr MicroKernel kGeneric = {
-    {GenericFn<PackedA<4>>, GenericFn<RowsA<4>>},
-    {GenericRowsFn<PackedA<4>>, GenericRowsFn<RowsA<4>>},
-    4, 8, 256, 128, 1024};
+constexpr MicroKernel kGeneric = {{GenericFn<PackedA<4>>, GenericFn<RowsA<4>>},
+                                  {GenericRowsFn<PackedA<4>>, GenericRowsFn<RowsA<4>>},
+                                  4,
+                                  8,
+                                  256,
+                                  128,
+                                  1024};
 #if defined(__x86_64__)
 // The vector kernels' entry points carry the kernel's target, so the body
 // inlines into them (an entry without it would cost a second call per tile).
 template <typename A>
-__attribute__((target("avx2,fma"))) void Avx2Fn(int64_t kc, int64_t tiles, AOperand a, const float* b,
-                                                int64_t ldb, float* c, int64_t ldc,
+__attribute__((target("avx2,fma"))) void Avx2Fn(int64_t kc, int64_t tiles, AOperand a,
+                                                const float* b, int64_t ldb, float* c, int64_t ldc,
                                                 bool accumulate, const TileEpilogue* ep) {
   MicroAvx2<A>(kc, tiles, a, PackedB{b, ldb}, c, ldc, accumulate, ep);
 }
 template <typename A>
 __attribute__((target("avx2,fma"))) void Avx2RowsFn(int64_t kc, int64_t tiles, AOperand a,
-                                                    const float* const* rows, int64_t col,
-                                                    float* c, int64_t ldc, bool accumulate,
+                                                    const float* const* rows, int64_t col, float* c,
+                                                    int64_t ldc, bool accumulate,
                                                     const TileEpilogue* ep) {
   MicroAvx2<A>(kc, tiles, a, RowsB{rows, col}, c, ldc, accumulate, ep);
 }
@@ -280,22 +287,30 @@ __attribute__((target("avx512f,avx2,fma"))) void Avx512Fn(int64_t kc, int64_t ti
   MicroAvx512<12, A>(kc, tiles, a, PackedB{b, ldb}, c, ldc, accumulate, ep);
 }
 template <typename A>
-__attribute__((target("avx512f,avx2,fma"))) void Avx512RowsFn(
-    int64_t kc, int64_t tiles, AOperand a, const float* const* rows, int64_t col, float* c, int64_t ldc,
-    bool accumulate, const TileEpilogue* ep) {
+__attribute__((target("avx512f,avx2,fma"))) void Avx512RowsFn(int64_t kc, int64_t tiles, AOperand a,
+                                                              const float* const* rows, int64_t col,
+                                                              float* c, int64_t ldc,
+                                                              bool accumulate,
+                                                              const TileEpilogue* ep) {
   MicroAvx512<12, A>(kc, tiles, a, RowsB{rows, col}, c, ldc, accumulate, ep);
 }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
-constexpr MicroKernel kAvx2 = {
-    {Avx2Fn<PackedA<6>>, Avx2Fn<RowsA<6>>},
-    {Avx2RowsFn<PackedA<6>>, Avx2RowsFn<RowsA<6>>},
-    6, 16, 256, 144, 1024};
-constexpr MicroKernel kAvx512 = {
-    {Avx512Fn<PackedA<12>>, Avx512Fn<RowsA<12>>},
-    {Avx512RowsFn<PackedA<12>>, Avx512RowsFn<RowsA<12>>},
-    12, 32, 256, 192, 1024};
+constexpr MicroKernel kAvx2 = {{Avx2Fn<PackedA<6>>, Avx2Fn<RowsA<6>>},
+                               {Avx2RowsFn<PackedA<6>>, Avx2RowsFn<RowsA<6>>},
+                               6,
+                               16,
+                               256,
+                               144,
+                               1024};
+constexpr MicroKernel kAvx512 = {{Avx512Fn<PackedA<12>>, Avx512Fn<RowsA<12>>},
+                                 {Avx512RowsFn<PackedA<12>>, Avx512RowsFn<RowsA<12>>},
+                                 12,
+                                 32,
+                                 256,
+                                 192,
+                                 1024};
 #endif
 
 }  // namespace

@@ -37,14 +37,11 @@ struct TileEpilogue {
 //   b[p * ldb + j]          (MicroKernelFn: a packed panel, ldb = nr), or
 //   b_rows[p][b_col + j]    (MicroKernelRowsFn: rows of B read in place).
 // Each comes in a packed-A ([0]) and an A-in-place ([1]) version.
-using MicroKernelFn = void (*)(int64_t kc, int64_t tiles, AOperand a,
-                               const float* b, int64_t ldb, float* c,
-                               int64_t ldc, bool accumulate,
-                               const TileEpilogue* ep);
+using MicroKernelFn = void (*)(int64_t kc, int64_t tiles, AOperand a, const float* b, int64_t ldb,
+                               float* c, int64_t ldc, bool accumulate, const TileEpilogue* ep);
 using MicroKernelRowsFn = void (*)(int64_t kc, int64_t tiles, AOperand a,
-                                   const float* const* b_rows, int64_t b_col,
-                                   float* c, int64_t ldc, bool accumulate,
-                                   const TileEpilogue* ep);
+                                   const float* const* b_rows, int64_t b_col, float* c, int64_t ldc,
+                                   bool accumulate, const TileEpilogue* ep);
 
 struct MicroKernel {
   MicroKernelFn fn[2];

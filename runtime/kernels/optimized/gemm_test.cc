@@ -18,11 +18,11 @@ namespace edgefleet {
 namespace optimized {
 namespace {
 
+using testing::Call;
 using testing::ExpectMatch;
 using testing::ForEachIsa;
 using testing::Random;
 using testing::RandomTensor;
-using testing::Call;
 using testing::Supported;
 using testing::TestTensor;
 using testing::Tolerance;
@@ -31,14 +31,11 @@ constexpr double kUnit = 1.0 / (1 << 24);
 
 // Gemm on a = m x k (row stride lda_r, column stride lda_c), b = k x n
 // (strides ldb_r, ldb_c), compared with a double reference.
-void CheckGemm(int64_t m, int64_t n, int64_t k, bool a_transposed,
-               bool b_transposed, bool accumulate, int threads,
-               size_t temp_bytes = 8 << 20) {
-  SCOPED_TRACE(::testing::Message() << "m=" << m << " n=" << n << " k=" << k
-                                    << " aT=" << a_transposed
-                                    << " bT=" << b_transposed
-                                    << " acc=" << accumulate
-                                    << " threads=" << threads);
+void CheckGemm(int64_t m, int64_t n, int64_t k, bool a_transposed, bool b_transposed,
+               bool accumulate, int threads, size_t temp_bytes = 8 << 20) {
+  SCOPED_TRACE(::testing::Message()
+               << "m=" << m << " n=" << n << " k=" << k << " aT=" << a_transposed
+               << " bT=" << b_transposed << " acc=" << accumulate << " threads=" << threads);
   const std::vector<float> a = Random<float>(m * k + 1, 1);
   const std::vector<float> b = Random<float>(k * n + 1, 2);
   std::vector<float> c = Random<float>(m * n + 1, 3);
@@ -60,8 +57,7 @@ void CheckGemm(int64_t m, int64_t n, int64_t k, bool a_transposed,
         scale += std::fabs(t);
       }
       const double bound = 2 * (k + 1) * kUnit * (scale + std::fabs(exact));
-      ASSERT_NEAR(c[i * n + j], exact, bound + 1e-30)
-          << "at (" << i << ", " << j << ")";
+      ASSERT_NEAR(c[i * n + j], exact, bound + 1e-30) << "at (" << i << ", " << j << ")";
     }
   }
   EXPECT_EQ(c[m * n], c0[m * n]) << "wrote past C";
@@ -69,10 +65,10 @@ void CheckGemm(int64_t m, int64_t n, int64_t k, bool a_transposed,
 
 TEST(GemmTest, MatchesReferenceOverShapes) {
   ForEachIsa([] {
-    const int64_t shapes[][3] = {
-        {1, 1, 1},   {1, 7, 5},    {3, 1, 9},     {2, 33, 17},  {5, 64, 3},
-        {12, 32, 8}, {13, 33, 31}, {6, 16, 257},  {25, 49, 96}, {200, 70, 300},
-        {4, 1000, 64}, {70, 1, 50}, {0, 5, 5},    {5, 0, 5},    {5, 5, 0}};
+    const int64_t shapes[][3] = {{1, 1, 1},    {1, 7, 5},      {3, 1, 9},     {2, 33, 17},
+                                 {5, 64, 3},   {12, 32, 8},    {13, 33, 31},  {6, 16, 257},
+                                 {25, 49, 96}, {200, 70, 300}, {4, 1000, 64}, {70, 1, 50},
+                                 {0, 5, 5},    {5, 0, 5},      {5, 5, 0}};
     for (const auto& s : shapes) {
       CheckGemm(s[0], s[1], s[2], false, false, false, 1);
       CheckGemm(s[0], s[1], s[2], true, true, true, 1);
@@ -120,9 +116,7 @@ TEST(GemmTest, TooLittleScratchIsReported) {
 
 // Tolerance for comparing two float results of length-k dot products of
 // values in [-1, 1].
-Tolerance DotTolerance(int64_t k) {
-  return {4.0 * (k + 2) * kUnit * k, 4.0 * (k + 2) * kUnit};
-}
+Tolerance DotTolerance(int64_t k) { return {4.0 * (k + 2) * kUnit * k, 4.0 * (k + 2) * kUnit}; }
 
 struct MatmulCase {
   std::vector<int32_t> a, b;
@@ -130,20 +124,21 @@ struct MatmulCase {
 };
 
 TEST(MatmulKernelTest, MmMatchesPortable) {
-  const MatmulCase cases[] = {
-      {{1, 1}, {1, 1}, {}, {}},          {{4, 16}, {16, 8}, {}, {}},
-      {{7, 33}, {33, 65}, {1, 0}, {}},   {{50, 3}, {3, 70}, {}, {1, 0}},
-      {{3, 200}, {200, 5}, {1, 0}, {1, 0}}, {{0, 4}, {4, 3}, {}, {}},
-      {{5, 0}, {0, 6}, {}, {}},          {{129, 257}, {257, 31}, {}, {}}};
+  const MatmulCase cases[] = {{{1, 1}, {1, 1}, {}, {}},
+                              {{4, 16}, {16, 8}, {}, {}},
+                              {{7, 33}, {33, 65}, {1, 0}, {}},
+                              {{50, 3}, {3, 70}, {}, {1, 0}},
+                              {{3, 200}, {200, 5}, {1, 0}, {1, 0}},
+                              {{0, 4}, {4, 3}, {}, {}},
+                              {{5, 0}, {0, 6}, {}, {}},
+                              {{129, 257}, {257, 31}, {}, {}}};
   ForEachIsa([&] {
     for (const MatmulCase& c : cases) {
       RandomTensor a(c.a, 11, c.a_order), b(c.b, 12, c.b_order);
       TestTensor<float> ref({c.a[0], c.b[1]}), opt({c.a[0], c.b[1]});
-      ASSERT_EQ(Call(portable::MmOut, {a.t.ev(), b.t.ev(), ref.ev(), ref.ev()}),
-                Error::kOk);
+      ASSERT_EQ(Call(portable::MmOut, {a.t.ev(), b.t.ev(), ref.ev(), ref.ev()}), Error::kOk);
       ASSERT_TRUE(Supported(MmSupports, {a.t.ev(), b.t.ev(), opt.ev(), opt.ev()}));
-      ASSERT_EQ(Call(MmOut, {a.t.ev(), b.t.ev(), opt.ev(), opt.ev()}),
-                Error::kOk);
+      ASSERT_EQ(Call(MmOut, {a.t.ev(), b.t.ev(), opt.ev(), opt.ev()}), Error::kOk);
       ExpectMatch(opt.Values(), ref.Values(), DotTolerance(c.a[1]), "mm");
     }
   });
@@ -154,18 +149,15 @@ TEST(MatmulKernelTest, BmmMatchesPortable) {
     for (int32_t batch : {1, 3}) {
       RandomTensor a({batch, 17, 9}, 21), b({batch, 9, 40}, 22, {0, 2, 1});
       TestTensor<float> ref({batch, 17, 40}), opt({batch, 17, 40});
-      ASSERT_EQ(Call(portable::BmmOut, {a.t.ev(), b.t.ev(), ref.ev(), ref.ev()}),
-                Error::kOk);
-      ASSERT_EQ(Call(BmmOut, {a.t.ev(), b.t.ev(), opt.ev(), opt.ev()}),
-                Error::kOk);
+      ASSERT_EQ(Call(portable::BmmOut, {a.t.ev(), b.t.ev(), ref.ev(), ref.ev()}), Error::kOk);
+      ASSERT_EQ(Call(BmmOut, {a.t.ev(), b.t.ev(), opt.ev(), opt.ev()}), Error::kOk);
       ExpectMatch(opt.Values(), ref.Values(), DotTolerance(9), "bmm");
     }
   });
 }
 
 TEST(MatmulKernelTest, AddmmBiasShapesAndScalars) {
-  const std::vector<std::vector<int32_t>> bias_shapes = {
-      {20}, {1, 20}, {6, 20}, {6, 1}, {1}, {}};
+  const std::vector<std::vector<int32_t>> bias_shapes = {{20}, {1, 20}, {6, 20}, {6, 1}, {1}, {}};
   const double scalars[][2] = {{1, 1}, {0.5, 2}, {0, 1}, {1, 0}, {-1, 3}};
   ForEachIsa([&] {
     for (const auto& bias_shape : bias_shapes) {
@@ -174,12 +166,12 @@ TEST(MatmulKernelTest, AddmmBiasShapesAndScalars) {
         EValue beta = EValue::FromDouble(ab[0]);
         EValue alpha = ab[1] == 3 ? EValue::FromInt(3) : EValue::FromDouble(ab[1]);
         TestTensor<float> ref({6, 20}), opt({6, 20});
-        ASSERT_EQ(Call(portable::AddmmOut, {bias.t.ev(), a.t.ev(), b.t.ev(), &beta,
-                                           &alpha, ref.ev(), ref.ev()}),
+        ASSERT_EQ(Call(portable::AddmmOut,
+                       {bias.t.ev(), a.t.ev(), b.t.ev(), &beta, &alpha, ref.ev(), ref.ev()}),
                   Error::kOk);
-        ASSERT_EQ(Call(AddmmOut, {bias.t.ev(), a.t.ev(), b.t.ev(), &beta, &alpha,
-                                 opt.ev(), opt.ev()}),
-                  Error::kOk);
+        ASSERT_EQ(
+            Call(AddmmOut, {bias.t.ev(), a.t.ev(), b.t.ev(), &beta, &alpha, opt.ev(), opt.ev()}),
+            Error::kOk);
         ExpectMatch(opt.Values(), ref.Values(), DotTolerance(13 * 3), "addmm");
       }
     }
@@ -187,8 +179,8 @@ TEST(MatmulKernelTest, AddmmBiasShapesAndScalars) {
 }
 
 TEST(MatmulKernelTest, LinearRanksAndBias) {
-  const std::vector<std::vector<int32_t>> inputs = {
-      {24}, {1, 24}, {5, 24}, {2, 3, 24}, {2, 2, 2, 24}, {0, 24}};
+  const std::vector<std::vector<int32_t>> inputs = {{24},       {1, 24},       {5, 24},
+                                                    {2, 3, 24}, {2, 2, 2, 24}, {0, 24}};
   ForEachIsa([&] {
     for (const auto& in_shape : inputs) {
       for (bool with_bias : {false, true}) {
@@ -200,8 +192,7 @@ TEST(MatmulKernelTest, LinearRanksAndBias) {
         EValue* b = with_bias ? bias.t.ev() : &none;
         ASSERT_EQ(Call(portable::LinearOut, {in.t.ev(), w.t.ev(), b, ref.ev(), ref.ev()}),
                   Error::kOk);
-        ASSERT_EQ(Call(LinearOut, {in.t.ev(), w.t.ev(), b, opt.ev(), opt.ev()}),
-                  Error::kOk);
+        ASSERT_EQ(Call(LinearOut, {in.t.ev(), w.t.ev(), b, opt.ev(), opt.ev()}), Error::kOk);
         ExpectMatch(opt.Values(), ref.Values(), DotTolerance(24), "linear");
       }
     }
@@ -218,8 +209,7 @@ TEST(MatmulKernelTest, ResizesDynamicOutputs) {
 TEST(MatmulKernelTest, InvalidArgumentsFailLikePortable) {
   RandomTensor a({3, 4}, 61), b({5, 6}, 62);
   TestTensor<float> ref({3, 6}), opt({3, 6});
-  const Error expected =
-      Call(portable::MmOut, {a.t.ev(), b.t.ev(), ref.ev(), ref.ev()});
+  const Error expected = Call(portable::MmOut, {a.t.ev(), b.t.ev(), ref.ev(), ref.ev()});
   const std::string detail = LastErrorDetail();
   EXPECT_EQ(expected, Error::kInvalidArgument);
   EXPECT_EQ(Call(MmOut, {a.t.ev(), b.t.ev(), opt.ev(), opt.ev()}), expected);
@@ -238,12 +228,10 @@ TEST(MatmulKernelTest, ThreadsAndScarceScratch) {
   ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
   RandomTensor a({150, 120}, 71), b({120, 170}, 72);
   TestTensor<float> ref({150, 170}), opt({150, 170}), tight({150, 170});
-  ASSERT_EQ(Call(portable::MmOut, {a.t.ev(), b.t.ev(), ref.ev(), ref.ev()}),
-            Error::kOk);
+  ASSERT_EQ(Call(portable::MmOut, {a.t.ev(), b.t.ev(), ref.ev(), ref.ev()}), Error::kOk);
   ASSERT_EQ(Call(MmOut, {a.t.ev(), b.t.ev(), opt.ev(), opt.ev()}, 4), Error::kOk);
   // 1 KiB of scratch: the GEMM cannot run and the portable kernel does.
-  ASSERT_EQ(Call(MmOut, {a.t.ev(), b.t.ev(), tight.ev(), tight.ev()}, 4, 1024),
-            Error::kOk);
+  ASSERT_EQ(Call(MmOut, {a.t.ev(), b.t.ev(), tight.ev(), tight.ev()}, 4, 1024), Error::kOk);
   ExpectMatch(opt.Values(), ref.Values(), DotTolerance(120), "threads");
   ExpectMatch(tight.Values(), ref.Values(), testing::kExact, "fallback");
 }

@@ -43,8 +43,8 @@ Int8Dot DetectInt8Dot() {
 // One group of 4 depth rows x 16 columns, contiguous columns: interleaved
 // so that each column's 4 bytes are adjacent, +128 as uint8.
 #if defined(__x86_64__)
-inline void Interleave16(const int8_t* r0, const int8_t* r1, const int8_t* r2,
-                         const int8_t* r3, uint8_t* dst) {
+inline void Interleave16(const int8_t* r0, const int8_t* r1, const int8_t* r2, const int8_t* r3,
+                         uint8_t* dst) {
   const __m128i flip = _mm_set1_epi8(static_cast<char>(0x80));
   const __m128i a0 = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r0)), flip);
   const __m128i a1 = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r1)), flip);
@@ -59,8 +59,8 @@ inline void Interleave16(const int8_t* r0, const int8_t* r1, const int8_t* r2,
   _mm_storeu_si128(out + 3, _mm_unpackhi_epi16(t01h, t23h));
 }
 #else
-inline void Interleave16(const int8_t* r0, const int8_t* r1, const int8_t* r2,
-                         const int8_t* r3, uint8_t* dst) {
+inline void Interleave16(const int8_t* r0, const int8_t* r1, const int8_t* r2, const int8_t* r3,
+                         uint8_t* dst) {
   for (int j = 0; j < 16; ++j) {
     dst[4 * j + 0] = static_cast<uint8_t>(r0[j] ^ 0x80);
     dst[4 * j + 1] = static_cast<uint8_t>(r1[j] ^ 0x80);
@@ -73,17 +73,16 @@ inline void Interleave16(const int8_t* r0, const int8_t* r1, const int8_t* r2,
 // ---- Micro-kernels: 6 rows of A x (16 * kNv) columns of one panel. ----
 
 // Stores C[i][j0 + l] for l < valid from int32 lanes already requantized.
-inline void StoreLanes(const QGemmEpilogue& e, int64_t i, int64_t j0,
-                       const int32_t* q, int64_t valid) {
+inline void StoreLanes(const QGemmEpilogue& e, int64_t i, int64_t j0, const int32_t* q,
+                       int64_t valid) {
   int8_t* row = e.out + i * e.row_stride + j0 * e.col_stride;
   for (int64_t l = 0; l < valid; ++l) {
     row[l * e.col_stride] = static_cast<int8_t>(q[l]);
   }
 }
 
-void MicroGeneric(const int8_t* a, int64_t lda, const uint8_t* b,
-                  int64_t k4_count, int64_t rows, int64_t j0, int64_t valid,
-                  int64_t row0, const QGemmEpilogue& e) {
+void MicroGeneric(const int8_t* a, int64_t lda, const uint8_t* b, int64_t k4_count, int64_t rows,
+                  int64_t j0, int64_t valid, int64_t row0, const QGemmEpilogue& e) {
   int32_t acc[kQGemmMr][kQGemmNr] = {};
   for (int64_t k4 = 0; k4 < k4_count; ++k4) {
     const uint8_t* bk = b + k4 * kPanelK4Bytes;
@@ -113,8 +112,8 @@ void MicroGeneric(const int8_t* a, int64_t lda, const uint8_t* b,
 // The inner loop with named accumulators (GCC keeps arrays of vectors in
 // memory across the loop); kNv vectors of 16 columns.
 template <int kNv>
-EF_VNNI512 void DotVnni512(const int8_t* a, int64_t lda, const uint8_t* b,
-                           int64_t k4_count, __m512i acc[kQGemmMr][4]) {
+EF_VNNI512 void DotVnni512(const int8_t* a, int64_t lda, const uint8_t* b, int64_t k4_count,
+                           __m512i acc[kQGemmMr][4]) {
   const __m512i z = _mm512_setzero_si512();
   __m512i c00 = z, c01 = z, c02 = z, c03 = z, c10 = z, c11 = z, c12 = z, c13 = z;
   __m512i c20 = z, c21 = z, c22 = z, c23 = z, c30 = z, c31 = z, c32 = z, c33 = z;
@@ -131,31 +130,48 @@ EF_VNNI512 void DotVnni512(const int8_t* a, int64_t lda, const uint8_t* b,
     const __m512i b1 = kNv > 1 ? _mm512_loadu_si512(bk + 64) : z;
     const __m512i b2 = kNv > 2 ? _mm512_loadu_si512(bk + 128) : z;
     const __m512i b3 = kNv > 3 ? _mm512_loadu_si512(bk + 192) : z;
-#define EF_ROW(i)                                                   \
-  {                                                                 \
-    int32_t w;                                                      \
-    std::memcpy(&w, a##i + 4 * k4, 4);                              \
-    const __m512i wv = _mm512_set1_epi32(w);                        \
-    c##i##0 = _mm512_dpbusd_epi32(c##i##0, b0, wv);                 \
-    if (kNv > 1) c##i##1 = _mm512_dpbusd_epi32(c##i##1, b1, wv);    \
-    if (kNv > 2) c##i##2 = _mm512_dpbusd_epi32(c##i##2, b2, wv);    \
-    if (kNv > 3) c##i##3 = _mm512_dpbusd_epi32(c##i##3, b3, wv);    \
+#define EF_ROW(i)                                                \
+  {                                                              \
+    int32_t w;                                                   \
+    std::memcpy(&w, a##i + 4 * k4, 4);                           \
+    const __m512i wv = _mm512_set1_epi32(w);                     \
+    c##i##0 = _mm512_dpbusd_epi32(c##i##0, b0, wv);              \
+    if (kNv > 1) c##i##1 = _mm512_dpbusd_epi32(c##i##1, b1, wv); \
+    if (kNv > 2) c##i##2 = _mm512_dpbusd_epi32(c##i##2, b2, wv); \
+    if (kNv > 3) c##i##3 = _mm512_dpbusd_epi32(c##i##3, b3, wv); \
   }
     EF_ROW(0) EF_ROW(1) EF_ROW(2) EF_ROW(3) EF_ROW(4) EF_ROW(5)
 #undef EF_ROW
   }
-  acc[0][0] = c00; acc[0][1] = c01; acc[0][2] = c02; acc[0][3] = c03;
-  acc[1][0] = c10; acc[1][1] = c11; acc[1][2] = c12; acc[1][3] = c13;
-  acc[2][0] = c20; acc[2][1] = c21; acc[2][2] = c22; acc[2][3] = c23;
-  acc[3][0] = c30; acc[3][1] = c31; acc[3][2] = c32; acc[3][3] = c33;
-  acc[4][0] = c40; acc[4][1] = c41; acc[4][2] = c42; acc[4][3] = c43;
-  acc[5][0] = c50; acc[5][1] = c51; acc[5][2] = c52; acc[5][3] = c53;
+  acc[0][0] = c00;
+  acc[0][1] = c01;
+  acc[0][2] = c02;
+  acc[0][3] = c03;
+  acc[1][0] = c10;
+  acc[1][1] = c11;
+  acc[1][2] = c12;
+  acc[1][3] = c13;
+  acc[2][0] = c20;
+  acc[2][1] = c21;
+  acc[2][2] = c22;
+  acc[2][3] = c23;
+  acc[3][0] = c30;
+  acc[3][1] = c31;
+  acc[3][2] = c32;
+  acc[3][3] = c33;
+  acc[4][0] = c40;
+  acc[4][1] = c41;
+  acc[4][2] = c42;
+  acc[4][3] = c43;
+  acc[5][0] = c50;
+  acc[5][1] = c51;
+  acc[5][2] = c52;
+  acc[5][3] = c53;
 }
 
 template <int kNv>
-EF_VNNI512 void MicroVnni512(const int8_t* a, int64_t lda, const uint8_t* b,
-                             int64_t k4_count, int64_t rows, int64_t j0,
-                             int64_t valid, int64_t row0,
+EF_VNNI512 void MicroVnni512(const int8_t* a, int64_t lda, const uint8_t* b, int64_t k4_count,
+                             int64_t rows, int64_t j0, int64_t valid, int64_t row0,
                              const QGemmEpilogue& e) {
   __m512i acc[kQGemmMr][4];
   DotVnni512<kNv>(a, lda, b, k4_count, acc);
@@ -194,10 +210,9 @@ EF_VNNI512 void MicroVnni512(const int8_t* a, int64_t lda, const uint8_t* b,
 
 // 3 rows x 32 columns (half a panel) with 12 ymm accumulators.
 template <int kNv>
-EF_AVXVNNI void MicroAvxVnniHalf(const int8_t* a, int64_t lda,
-                                 const uint8_t* b, int64_t k4_count,
-                                 int64_t rows, int64_t j0, int64_t valid,
-                                 int64_t row0, const QGemmEpilogue& e) {
+EF_AVXVNNI void MicroAvxVnniHalf(const int8_t* a, int64_t lda, const uint8_t* b, int64_t k4_count,
+                                 int64_t rows, int64_t j0, int64_t valid, int64_t row0,
+                                 const QGemmEpilogue& e) {
   constexpr int kMr = 3;
   __m256i acc[kMr][kNv];
   for (int i = 0; i < kMr; ++i) {
@@ -251,9 +266,14 @@ Int8Dot HostInt8Dot() {
   static const Int8Dot detected = DetectInt8Dot();
   Int8Dot cap = Int8Dot::kAvx512Vnni;
   switch (HostIsa()) {
-    case Isa::kGeneric: cap = Int8Dot::kGeneric; break;
-    case Isa::kAvx2: cap = Int8Dot::kAvxVnni; break;
-    case Isa::kAvx512: break;
+    case Isa::kGeneric:
+      cap = Int8Dot::kGeneric;
+      break;
+    case Isa::kAvx2:
+      cap = Int8Dot::kAvxVnni;
+      break;
+    case Isa::kAvx512:
+      break;
   }
   Int8Dot level = static_cast<int>(detected) < static_cast<int>(cap) ? detected : cap;
   // An AVX-512 VNNI host capped at AVX2 uses AVX-VNNI only if it has it.
@@ -267,14 +287,17 @@ Int8Dot HostInt8Dot() {
 
 const char* Int8DotName(Int8Dot level) {
   switch (level) {
-    case Int8Dot::kAvxVnni: return "avx-vnni";
-    case Int8Dot::kAvx512Vnni: return "avx512-vnni";
-    default: return "generic";
+    case Int8Dot::kAvxVnni:
+      return "avx-vnni";
+    case Int8Dot::kAvx512Vnni:
+      return "avx512-vnni";
+    default:
+      return "generic";
   }
 }
 
-void QGemmPackB(const int8_t* b, int64_t depth, int64_t n, int64_t k_stride,
-                int64_t j_stride, uint8_t* packed, int64_t p0, int64_t p1) {
+void QGemmPackB(const int8_t* b, int64_t depth, int64_t n, int64_t k_stride, int64_t j_stride,
+                uint8_t* packed, int64_t p0, int64_t p1) {
   const int64_t dp = QGemmDepthPadded(depth);
   for (int64_t p = p0; p < p1; ++p) {
     uint8_t* panel = packed + p * kQGemmNr * dp;
@@ -287,8 +310,8 @@ void QGemmPackB(const int8_t* b, int64_t depth, int64_t n, int64_t k_stride,
       if (j_stride == 1 && k + 4 <= depth) {
         const int8_t* r0 = b + k * k_stride + j0;
         for (; j + 16 <= cols; j += 16) {
-          Interleave16(r0 + j, r0 + k_stride + j, r0 + 2 * k_stride + j,
-                       r0 + 3 * k_stride + j, dst + 4 * j);
+          Interleave16(r0 + j, r0 + k_stride + j, r0 + 2 * k_stride + j, r0 + 3 * k_stride + j,
+                       dst + 4 * j);
         }
       }
       for (; j < cols; ++j) {
@@ -304,9 +327,8 @@ void QGemmPackB(const int8_t* b, int64_t depth, int64_t n, int64_t k_stride,
   }
 }
 
-void QGemm(const int8_t* a, int64_t m, int64_t depth_padded,
-           const uint8_t* packed_b, int64_t n, int64_t p0, int64_t p1,
-           const QGemmEpilogue& e) {
+void QGemm(const int8_t* a, int64_t m, int64_t depth_padded, const uint8_t* packed_b, int64_t n,
+           int64_t p0, int64_t p1, const QGemmEpilogue& e) {
   const Int8Dot level = HostInt8Dot();
   const int64_t k4_count = depth_padded / 4;
   for (int64_t p = p0; p < p1; ++p) {
@@ -320,10 +342,18 @@ void QGemm(const int8_t* a, int64_t m, int64_t depth_padded,
 #if defined(__x86_64__)
         case Int8Dot::kAvx512Vnni:
           switch ((valid + 15) / 16) {
-            case 1: MicroVnni512<1>(ai, depth_padded, panel, k4_count, rows, j0, valid, i0, e); break;
-            case 2: MicroVnni512<2>(ai, depth_padded, panel, k4_count, rows, j0, valid, i0, e); break;
-            case 3: MicroVnni512<3>(ai, depth_padded, panel, k4_count, rows, j0, valid, i0, e); break;
-            default: MicroVnni512<4>(ai, depth_padded, panel, k4_count, rows, j0, valid, i0, e); break;
+            case 1:
+              MicroVnni512<1>(ai, depth_padded, panel, k4_count, rows, j0, valid, i0, e);
+              break;
+            case 2:
+              MicroVnni512<2>(ai, depth_padded, panel, k4_count, rows, j0, valid, i0, e);
+              break;
+            case 3:
+              MicroVnni512<3>(ai, depth_padded, panel, k4_count, rows, j0, valid, i0, e);
+              break;
+            default:
+              MicroVnni512<4>(ai, depth_padded, panel, k4_count, rows, j0, valid, i0, e);
+              break;
           }
           break;
         case Int8Dot::kAvxVnni:

@@ -46,9 +46,7 @@ Int8Dot HostInt8Dot();
 const char* Int8DotName(Int8Dot level);
 
 inline int64_t QGemmDepthPadded(int64_t depth) { return (depth + 3) / 4 * 4; }
-inline int64_t QGemmRowsPadded(int64_t rows) {
-  return (rows + kQGemmMr - 1) / kQGemmMr * kQGemmMr;
-}
+inline int64_t QGemmRowsPadded(int64_t rows) { return (rows + kQGemmMr - 1) / kQGemmMr * kQGemmMr; }
 // Bytes of the packed B for `depth` x `n`.
 inline size_t QGemmPackedBBytes(int64_t depth, int64_t n) {
   const int64_t panels = (n + kQGemmNr - 1) / kQGemmNr;
@@ -57,8 +55,8 @@ inline size_t QGemmPackedBBytes(int64_t depth, int64_t n) {
 
 // Packs B[k][j] = b[k * k_stride + j * j_stride] (k < depth, j < n) into
 // `packed` (QGemmPackedBBytes(depth, n) bytes), panels [p0, p1).
-void QGemmPackB(const int8_t* b, int64_t depth, int64_t n, int64_t k_stride,
-                int64_t j_stride, uint8_t* packed, int64_t p0, int64_t p1);
+void QGemmPackB(const int8_t* b, int64_t depth, int64_t n, int64_t k_stride, int64_t j_stride,
+                uint8_t* packed, int64_t p0, int64_t p1);
 
 struct QGemmEpilogue {
   const int32_t* correction;  // per row of A
@@ -73,13 +71,11 @@ struct QGemmEpilogue {
 
 // C rows [0, m) x panels [p0, p1) of the n columns. `a` has
 // QGemmRowsPadded(m) rows of `depth_padded` bytes.
-void QGemm(const int8_t* a, int64_t m, int64_t depth_padded,
-           const uint8_t* packed_b, int64_t n, int64_t p0, int64_t p1,
-           const QGemmEpilogue& e);
+void QGemm(const int8_t* a, int64_t m, int64_t depth_padded, const uint8_t* packed_b, int64_t n,
+           int64_t p0, int64_t p1, const QGemmEpilogue& e);
 
 // The requantization of one value (the reference for the vector epilogues).
-inline int8_t Requantize(int32_t acc, float scale, float bias,
-                         const QGemmEpilogue& e) {
+inline int8_t Requantize(int32_t acc, float scale, float bias, const QGemmEpilogue& e) {
   const float v = static_cast<float>(acc) * scale + bias;
   float y = v * e.inv_out_scale;
   const float lo = static_cast<float>(e.out_min - e.out_zero_point);

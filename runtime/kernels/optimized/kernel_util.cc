@@ -8,8 +8,8 @@ Tensor* PeekTensor(Span<EValue* const> args, size_t i) {
     return nullptr;
   }
   Tensor* t = args[i]->tensor_ptr();
-  if (t == nullptr || t->dim() < 0 || t->dim() > kMaxTensorRank ||
-      t->numel() < 0 || (t->data() == nullptr && t->numel() > 0)) {
+  if (t == nullptr || t->dim() < 0 || t->dim() > kMaxTensorRank || t->numel() < 0 ||
+      (t->data() == nullptr && t->numel() > 0)) {
     return nullptr;
   }
   return t;
@@ -48,10 +48,8 @@ bool PeekBool(Span<EValue* const> args, size_t i, bool* value) {
   return true;
 }
 
-bool PeekIntList(Span<EValue* const> args, size_t i,
-                 Span<const int64_t>* list) {
-  if (i >= args.size() || args[i] == nullptr ||
-      args[i]->tag() != Tag::kListInt) {
+bool PeekIntList(Span<EValue* const> args, size_t i, Span<const int64_t>* list) {
+  if (i >= args.size() || args[i] == nullptr || args[i]->tag() != Tag::kListInt) {
     return false;
   }
   *list = args[i]->to_int_list().Get();
@@ -80,8 +78,7 @@ bool SameSizes(const Tensor& t, Span<const int32_t> sizes) {
   return true;
 }
 
-bool FitOut(Tensor& out, Span<const int32_t> sizes,
-            Span<const Tensor* const> inputs) {
+bool FitOut(Tensor& out, Span<const int32_t> sizes, Span<const Tensor* const> inputs) {
   if (SameSizes(out, sizes)) return true;
   for (const Tensor* in : inputs) {
     if (in == &out) return false;

@@ -42,8 +42,7 @@ bool SameSizes(const Tensor& t, Span<const int32_t> sizes);
 // Gives `out` the shape `sizes` unless it has it already. Returns false
 // (leave the call to the portable kernel) if that needs a resize the fast
 // path must not do: out is an input too (`inputs`), or Resize refuses.
-bool FitOut(Tensor& out, Span<const int32_t> sizes,
-            Span<const Tensor* const> inputs);
+bool FitOut(Tensor& out, Span<const int32_t> sizes, Span<const Tensor* const> inputs);
 
 // True if the element ranges of a and b share memory.
 bool Overlaps(const Tensor& a, const Tensor& b);

@@ -37,8 +37,8 @@ int32_t PoolOut(int32_t in, const PoolCase& c) {
 }
 
 void CheckMaxPool(const PoolCase& c, std::vector<float> values, int threads = 1) {
-  SCOPED_TRACE(::testing::Message() << "k" << c.k << " s" << c.s << " p" << c.p
-                                    << " d" << c.d << " ceil" << c.ceil_mode);
+  SCOPED_TRACE(::testing::Message() << "k" << c.k << " s" << c.s << " p" << c.p << " d" << c.d
+                                    << " ceil" << c.ceil_mode);
   const int rank = static_cast<int>(c.shape.size());
   std::vector<int32_t> out_shape = c.shape;
   out_shape[rank - 2] = PoolOut(c.shape[rank - 2], c);
@@ -49,12 +49,11 @@ void CheckMaxPool(const PoolCase& c, std::vector<float> values, int threads = 1)
   TestTensor<float> r(out_shape), o(out_shape);
   TestTensor<int64_t> ri(out_shape), oi(out_shape);
   const auto args = [&](TestTensor<float>& out, TestTensor<int64_t>& idx) {
-    return std::vector<EValue*>{x.ev(), k.ev(), s.ev(), p.ev(), d.ev(),
+    return std::vector<EValue*>{x.ev(),     k.ev(),   s.ev(),   p.ev(),  d.ev(),
                                 &ceil_mode, out.ev(), idx.ev(), out.ev()};
   };
   EXPECT_TRUE(Supported(MaxPool2dSupports, args(o, oi)));
-  ASSERT_EQ(Call(portable::MaxPool2dWithIndicesOut, args(r, ri)), Error::kOk)
-      << LastErrorDetail();
+  ASSERT_EQ(Call(portable::MaxPool2dWithIndicesOut, args(r, ri)), Error::kOk) << LastErrorDetail();
   ASSERT_EQ(Call(MaxPool2dWithIndicesOut, args(o, oi), threads), Error::kOk);
   ExpectMatch(o.Values(), r.Values(), testing::kExact, "max values");
   ExpectMatch(oi.Values(), ri.Values(), testing::kExact, "max indices");
@@ -62,9 +61,9 @@ void CheckMaxPool(const PoolCase& c, std::vector<float> values, int threads = 1)
 
 TEST(MaxPoolTest, MatchesPortable) {
   const PoolCase cases[] = {
-      {{1, 4, 16, 16}, 3, 2, 1, 1, false}, {{2, 3, 15, 17}, 2, 2, 0, 1, false},
-      {{1, 2, 13, 13}, 3, 2, 1, 1, true},  {{1, 2, 11, 9}, 3, 1, 1, 2, false},
-      {{3, 10, 10}, 2, 3, 1, 1, true},     {{1, 1, 40, 40}, 5, 3, 2, 1, false},
+      {{1, 4, 16, 16}, 3, 2, 1, 1, false},   {{2, 3, 15, 17}, 2, 2, 0, 1, false},
+      {{1, 2, 13, 13}, 3, 2, 1, 1, true},    {{1, 2, 11, 9}, 3, 1, 1, 2, false},
+      {{3, 10, 10}, 2, 3, 1, 1, true},       {{1, 1, 40, 40}, 5, 3, 2, 1, false},
       {{1, 64, 112, 112}, 3, 2, 1, 1, false}};
   ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
   ForEachIsa([&] {
@@ -96,13 +95,13 @@ TEST(MaxPoolTest, UnsupportedAndInvalidCalls) {
   TestTensor<float> o({1, 2, 2, 2});
   TestTensor<int64_t> oi({1, 2, 2, 2});
   TestTensor<int32_t> wrong_idx({1, 2, 2, 2});
-  EXPECT_FALSE(Supported(MaxPool2dSupports, {cl.t.ev(), k.ev(), s.ev(), p.ev(), d.ev(),
-                                             &no, o.ev(), oi.ev(), o.ev()}));
+  EXPECT_FALSE(Supported(MaxPool2dSupports, {cl.t.ev(), k.ev(), s.ev(), p.ev(), d.ev(), &no, o.ev(),
+                                             oi.ev(), o.ev()}));
   for (const std::vector<EValue*>& args :
-       {std::vector<EValue*>{x.t.ev(), k.ev(), s.ev(), bad_p.ev(), d.ev(), &no,
-                             o.ev(), oi.ev(), o.ev()},
-        std::vector<EValue*>{x.t.ev(), k.ev(), s.ev(), p.ev(), d.ev(), &no, o.ev(),
-                             wrong_idx.ev(), o.ev()},
+       {std::vector<EValue*>{x.t.ev(), k.ev(), s.ev(), bad_p.ev(), d.ev(), &no, o.ev(), oi.ev(),
+                             o.ev()},
+        std::vector<EValue*>{x.t.ev(), k.ev(), s.ev(), p.ev(), d.ev(), &no, o.ev(), wrong_idx.ev(),
+                             o.ev()},
         std::vector<EValue*>{x.t.ev(), k.ev()}}) {
     const Error expected = Call(portable::MaxPool2dWithIndicesOut, args);
     const std::string detail = LastErrorDetail();
@@ -120,12 +119,10 @@ TEST(UpsampleTest, MatchesPortable) {
     bool align_corners;
     double scale;  // 0: by output_size
   };
-  const Case cases[] = {{{1, 21, 16, 16}, {1, 21, 256, 256}, false, 0},
-                        {{2, 3, 5, 7}, {2, 3, 11, 3}, true, 0},
-                        {{1, 4, 9, 9}, {1, 4, 9, 9}, false, 0},
-                        {{1, 2, 1, 1}, {1, 2, 6, 6}, false, 0},
-                        {{1, 2, 7, 5}, {1, 2, 17, 12}, false, 2.5},
-                        {{1, 3, 8, 8}, {1, 3, 4, 4}, true, 0.5}};
+  const Case cases[] = {
+      {{1, 21, 16, 16}, {1, 21, 256, 256}, false, 0}, {{2, 3, 5, 7}, {2, 3, 11, 3}, true, 0},
+      {{1, 4, 9, 9}, {1, 4, 9, 9}, false, 0},         {{1, 2, 1, 1}, {1, 2, 6, 6}, false, 0},
+      {{1, 2, 7, 5}, {1, 2, 17, 12}, false, 2.5},     {{1, 3, 8, 8}, {1, 3, 4, 4}, true, 0.5}};
   ForEachIsa([&] {
     for (const Case& c : cases) {
       RandomTensor x(c.in, 331);
@@ -140,8 +137,7 @@ TEST(UpsampleTest, MatchesPortable) {
                    : std::vector<EValue*>{x.t.ev(), size.ev(), &align, &none, out.ev(), out.ev()};
       };
       EXPECT_TRUE(Supported(UpsampleBilinear2dSupports, args(o)));
-      ASSERT_EQ(Call(portable::UpsampleBilinear2dVecOut, args(r)), Error::kOk)
-          << LastErrorDetail();
+      ASSERT_EQ(Call(portable::UpsampleBilinear2dVecOut, args(r)), Error::kOk) << LastErrorDetail();
       ASSERT_EQ(Call(UpsampleBilinear2dVecOut, args(o), 4), Error::kOk);
       ExpectMatch(o.Values(), r.Values(), testing::kExact, "upsample");
     }
@@ -168,8 +164,7 @@ TEST(UpsampleTest, InvalidArgumentsFailLikePortable) {
 // ---- permute_copy / t_copy ----
 
 template <typename T>
-void CheckPermute(const std::vector<int32_t>& shape,
-                  std::initializer_list<int64_t> dims,
+void CheckPermute(const std::vector<int32_t>& shape, std::initializer_list<int64_t> dims,
                   const std::vector<uint8_t>& in_order = {}) {
   SCOPED_TRACE(::testing::Message() << "rank " << shape.size());
   TestTensor<T> x(shape, Random<T>(testing::Numel(shape), 351), in_order);
@@ -178,8 +173,7 @@ void CheckPermute(const std::vector<int32_t>& shape,
   for (int64_t d : dims) out_shape.push_back(shape[d < 0 ? d + shape.size() : d]);
   TestTensor<T> r(out_shape), o(out_shape);
   EXPECT_TRUE(Supported(PermuteSupports, {x.ev(), perm.ev(), o.ev(), o.ev()}));
-  ASSERT_EQ(Call(portable::PermuteCopyOut, {x.ev(), perm.ev(), r.ev(), r.ev()}),
-            Error::kOk);
+  ASSERT_EQ(Call(portable::PermuteCopyOut, {x.ev(), perm.ev(), r.ev(), r.ev()}), Error::kOk);
   ASSERT_EQ(Call(PermuteCopyOut, {x.ev(), perm.ev(), o.ev(), o.ev()}), Error::kOk);
   ExpectMatch(o.Values(), r.Values(), testing::kExact, "permute");
 }

@@ -42,10 +42,9 @@ void Epilogue(const Tensor* bias, float beta, float alpha, Tensor& out) {
   const int64_t n = out.dim() == 0 ? 1 : out.size(out.dim() - 1);
   // A row vector (every size 1 but the last, which is n) broadcast down.
   const bool row = n > 0 && bias->numel() == n &&
-                   (bias->dim() == 0
-                        ? n == 1
-                        : bias->size(bias->dim() - 1) == n &&
-                              (n == 1 || bias->stride(bias->dim() - 1) == 1));
+                   (bias->dim() == 0 ? n == 1
+                                     : bias->size(bias->dim() - 1) == n &&
+                                           (n == 1 || bias->stride(bias->dim() - 1) == 1));
   if (row && alpha == 1.0f && beta == 1.0f) {
     for (int64_t i = 0; i < numel; i += n) {
       for (int64_t j = 0; j < n; ++j) po[i + j] = po[i + j] + pb[j];
@@ -63,29 +62,25 @@ void Epilogue(const Tensor* bias, float beta, float alpha, Tensor& out) {
   const StridedView bv = StridedView::Of(*bias);
   const StridedView ov = StridedView::Of(out);
   const StridedView* const views[2] = {&bv, &ov};
-  portable::ForEachOffset(
-      portable::BroadcastLoop<2>(ov.dim, ov.sizes, views),
-      [&](const int64_t* o) { po[o[1]] = alpha * po[o[1]] + beta * pb[o[0]]; });
+  portable::ForEachOffset(portable::BroadcastLoop<2>(ov.dim, ov.sizes, views),
+                          [&](const int64_t* o) { po[o[1]] = alpha * po[o[1]] + beta * pb[o[0]]; });
 }
 
 // out[b] = a[b] @ m2[b] (+ epilogue) for rank-2 (or, batched, rank-3)
 // operands. Returns false, having written nothing, to leave the call to the
 // portable kernel.
-bool Matmul(KernelContext& ctx, const Tensor& a, const Tensor& b,
-            const Tensor* bias, float beta, float alpha, Tensor& out,
-            bool batched) {
+bool Matmul(KernelContext& ctx, const Tensor& a, const Tensor& b, const Tensor* bias, float beta,
+            float alpha, Tensor& out, bool batched) {
   const int rank = batched ? 3 : 2;
   const int off = batched ? 1 : 0;
   if (a.dim() != rank || b.dim() != rank || a.size(off + 1) != b.size(off) ||
-      (batched && a.size(0) != b.size(0)) || !out.IsDefaultDimOrder() ||
-      out.dim() != rank) {
+      (batched && a.size(0) != b.size(0)) || !out.IsDefaultDimOrder() || out.dim() != rank) {
     return false;
   }
   const int32_t sizes[3] = {a.size(0), a.size(off), b.size(off + 1)};
   const int32_t sizes2[2] = {a.size(0), b.size(1)};
   const Tensor* inputs[3] = {&a, &b, bias};
-  if (Overlaps(out, a) || Overlaps(out, b) ||
-      (bias != nullptr && Overlaps(out, *bias)) ||
+  if (Overlaps(out, a) || Overlaps(out, b) || (bias != nullptr && Overlaps(out, *bias)) ||
       !FitOut(out, batched ? Span<const int32_t>(sizes) : sizes2,
               {inputs, static_cast<size_t>(bias != nullptr ? 3 : 2)})) {
     return false;
@@ -96,12 +91,9 @@ bool Matmul(KernelContext& ctx, const Tensor& a, const Tensor& b,
   for (int64_t i = 0; i < batches; ++i) {
     const int64_t ao = batched ? i * a.stride(0) : 0;
     const int64_t bo = batched ? i * b.stride(0) : 0;
-    const StridedOperand av(a.data_as<const float>() + ao, a.stride(off),
-                            a.stride(off + 1));
-    const StridedOperand bv(b.data_as<const float>() + bo, b.stride(off + 1),
-                            b.stride(off));
-    if (!Gemm(ctx, m, n, k, av, bv, out.data_as<float>() + i * m * n, n,
-              false)) {
+    const StridedOperand av(a.data_as<const float>() + ao, a.stride(off), a.stride(off + 1));
+    const StridedOperand bv(b.data_as<const float>() + bo, b.stride(off + 1), b.stride(off));
+    if (!Gemm(ctx, m, n, k, av, bv, out.data_as<float>() + i * m * n, n, false)) {
       return false;
     }
   }
@@ -109,8 +101,7 @@ bool Matmul(KernelContext& ctx, const Tensor& a, const Tensor& b,
   return true;
 }
 
-bool FloatMatmulArgs(Span<EValue* const> args, size_t count,
-                     const int* tensors, int num_tensors) {
+bool FloatMatmulArgs(Span<EValue* const> args, size_t count, const int* tensors, int num_tensors) {
   if (args.size() != count) return false;
   for (int i = 0; i < num_tensors; ++i) {
     if (PeekFloatTensor(args, tensors[i]) == nullptr) return false;
@@ -122,39 +113,34 @@ bool FloatMatmulArgs(Span<EValue* const> args, size_t count,
 
 bool MmSupports(Span<EValue* const> args) {
   const int tensors[] = {0, 1, 2};
-  return FloatMatmulArgs(args, 4, tensors, 3) &&
-         PeekTensor(args, 2)->IsDefaultDimOrder();
+  return FloatMatmulArgs(args, 4, tensors, 3) && PeekTensor(args, 2)->IsDefaultDimOrder();
 }
 
 bool BmmSupports(Span<EValue* const> args) { return MmSupports(args); }
 
 bool AddmmSupports(Span<EValue* const> args) {
   const int tensors[] = {0, 1, 2, 5};
-  return FloatMatmulArgs(args, 7, tensors, 4) &&
-         PeekTensor(args, 5)->IsDefaultDimOrder();
+  return FloatMatmulArgs(args, 7, tensors, 4) && PeekTensor(args, 5)->IsDefaultDimOrder();
 }
 
 bool LinearSupports(Span<EValue* const> args) {
   const int tensors[] = {0, 1, 3};
   return FloatMatmulArgs(args, 5, tensors, 3) &&
          (PeekNone(args, 2) || PeekFloatTensor(args, 2) != nullptr) &&
-         PeekTensor(args, 0)->IsDefaultDimOrder() &&
-         PeekTensor(args, 3)->IsDefaultDimOrder();
+         PeekTensor(args, 0)->IsDefaultDimOrder() && PeekTensor(args, 3)->IsDefaultDimOrder();
 }
 
 void MmOut(KernelContext& ctx, Span<EValue*> args) {
-  if (MmSupports(args) &&
-      Matmul(ctx, *PeekTensor(args, 0), *PeekTensor(args, 1), nullptr, 1.0f,
-             1.0f, *PeekTensor(args, 2), false)) {
+  if (MmSupports(args) && Matmul(ctx, *PeekTensor(args, 0), *PeekTensor(args, 1), nullptr, 1.0f,
+                                 1.0f, *PeekTensor(args, 2), false)) {
     return;
   }
   portable::MmOut(ctx, args);
 }
 
 void BmmOut(KernelContext& ctx, Span<EValue*> args) {
-  if (BmmSupports(args) &&
-      Matmul(ctx, *PeekTensor(args, 0), *PeekTensor(args, 1), nullptr, 1.0f,
-             1.0f, *PeekTensor(args, 2), true)) {
+  if (BmmSupports(args) && Matmul(ctx, *PeekTensor(args, 0), *PeekTensor(args, 1), nullptr, 1.0f,
+                                  1.0f, *PeekTensor(args, 2), true)) {
     return;
   }
   portable::BmmOut(ctx, args);
@@ -162,12 +148,10 @@ void BmmOut(KernelContext& ctx, Span<EValue*> args) {
 
 void AddmmOut(KernelContext& ctx, Span<EValue*> args) {
   Scalar beta, alpha;
-  if (AddmmSupports(args) && PeekScalar(args, 3, &beta) &&
-      PeekScalar(args, 4, &alpha) && beta.kind != Scalar::Kind::kBool &&
-      alpha.kind != Scalar::Kind::kBool &&
-      Matmul(ctx, *PeekTensor(args, 1), *PeekTensor(args, 2),
-             PeekTensor(args, 0), ScalarTo<float>(beta),
-             ScalarTo<float>(alpha), *PeekTensor(args, 5), false)) {
+  if (AddmmSupports(args) && PeekScalar(args, 3, &beta) && PeekScalar(args, 4, &alpha) &&
+      beta.kind != Scalar::Kind::kBool && alpha.kind != Scalar::Kind::kBool &&
+      Matmul(ctx, *PeekTensor(args, 1), *PeekTensor(args, 2), PeekTensor(args, 0),
+             ScalarTo<float>(beta), ScalarTo<float>(alpha), *PeekTensor(args, 5), false)) {
     return;
   }
   portable::AddmmOut(ctx, args);
@@ -180,9 +164,8 @@ void LinearOut(KernelContext& ctx, Span<EValue*> args) {
   const Tensor* bias = PeekTensor(args, 2);
   Tensor& out = *PeekTensor(args, 3);
   const int rank = in.dim();
-  if (rank < 1 || weight.dim() != 2 || in.size(rank - 1) != weight.size(1) ||
-      out.dim() != rank || Overlaps(out, in) || Overlaps(out, weight) ||
-      (bias != nullptr && Overlaps(out, *bias))) {
+  if (rank < 1 || weight.dim() != 2 || in.size(rank - 1) != weight.size(1) || out.dim() != rank ||
+      Overlaps(out, in) || Overlaps(out, weight) || (bias != nullptr && Overlaps(out, *bias))) {
     return portable::LinearOut(ctx, args);
   }
   int32_t sizes[kMaxTensorRank];
@@ -197,8 +180,7 @@ void LinearOut(KernelContext& ctx, Span<EValue*> args) {
   const int64_t k = weight.size(1), n = weight.size(0);
   const int64_t m = k == 0 ? (n == 0 ? 0 : out.numel() / n) : in.numel() / k;
   const StridedOperand av(in.data_as<const float>(), k, 1);
-  const StridedOperand bv(weight.data_as<const float>(), weight.stride(0),
-                          weight.stride(1));
+  const StridedOperand bv(weight.data_as<const float>(), weight.stride(0), weight.stride(1));
   if (!Gemm(ctx, m, n, k, av, bv, out.data_as<float>(), n, false)) {
     return portable::LinearOut(ctx, args);
   }

@@ -28,16 +28,14 @@ constexpr int64_t kMinParallelElements = 64 * 1024;
 // Runs rows [0, rows) of `row_fn(r)` on the kernels' threads when large.
 template <typename F>
 void ForEachRow(KernelContext& ctx, int64_t rows, int64_t row_len, F&& row_fn) {
-  ParallelFor(rows, rows * row_len < kMinParallelElements ? 1 : ctx.num_threads(),
-              row_fn);
+  ParallelFor(rows, rows * row_len < kMinParallelElements ? 1 : ctx.num_threads(), row_fn);
 }
 
 // Softmax of one row; false (nothing written) if the row holds NaN or
 // infinity.
 template <int W>
 struct SoftmaxRow {
-  [[gnu::always_inline]] static inline void Run(const float* x, float* y,
-                                                int64_t n, bool* done) {
+  [[gnu::always_inline]] static inline void Run(const float* x, float* y, int64_t n, bool* done) {
     using V = Vf<W>;
     V special = {};
     V vmax = Splat<W>(x[0]);
@@ -102,9 +100,8 @@ bool TrySoftmax(KernelContext& ctx, Span<EValue*> args) {
   int64_t dim = 0;
   bool half_to_float = true;
   const Tensor* inputs[1] = {&in};
-  if (!PeekInt(args, 1, &dim) || !PeekBool(args, 2, &half_to_float) ||
-      half_to_float || in.dim() == 0 ||
-      (dim != -1 && dim != in.dim() - 1) || !FitOut(out, in.sizes(), inputs)) {
+  if (!PeekInt(args, 1, &dim) || !PeekBool(args, 2, &half_to_float) || half_to_float ||
+      in.dim() == 0 || (dim != -1 && dim != in.dim() - 1) || !FitOut(out, in.sizes(), inputs)) {
     return false;
   }
   const int64_t n = in.size(in.dim() - 1);
@@ -122,8 +119,8 @@ bool TrySoftmax(KernelContext& ctx, Span<EValue*> args) {
 // mean and sum of squared deviations of a row, in double.
 template <int W>
 struct RowMoments {
-  [[gnu::always_inline]] static inline void Run(const float* x, int64_t n,
-                                                double* mean, double* sq) {
+  [[gnu::always_inline]] static inline void Run(const float* x, int64_t n, double* mean,
+                                                double* sq) {
     using D = Vd<W>;
     D acc = {};
     int64_t i = 0;
@@ -149,10 +146,8 @@ struct RowMoments {
 // y = float(((x - mu) * inv) * w + b), w and b optional, in double.
 template <int W>
 struct NormalizeRow {
-  [[gnu::always_inline]] static inline void Run(const float* x, float* y,
-                                                int64_t n, double mu,
-                                                double inv, const float* w,
-                                                const float* b) {
+  [[gnu::always_inline]] static inline void Run(const float* x, float* y, int64_t n, double mu,
+                                                double inv, const float* w, const float* b) {
     using D = Vd<W>;
     const D vmu = D{} + mu, vinv = D{} + inv;
     int64_t i = 0;
@@ -208,9 +203,8 @@ bool TryLayerNorm(KernelContext& ctx, Span<EValue*> args) {
   for (int d = 0; d < in.dim(); ++d) stat_sizes[d] = d < axis ? in.size(d) : 1;
   const Span<const int32_t> stats(stat_sizes, static_cast<size_t>(in.dim()));
   const Tensor* inputs[3] = {&in, weight, bias};
-  if (Overlaps(out, in) || !FitOut(out, in.sizes(), inputs) ||
-      !FitOut(mean, stats, inputs) || !FitOut(rstd, stats, inputs) ||
-      !mean.IsDefaultDimOrder() || !rstd.IsDefaultDimOrder()) {
+  if (Overlaps(out, in) || !FitOut(out, in.sizes(), inputs) || !FitOut(mean, stats, inputs) ||
+      !FitOut(rstd, stats, inputs) || !mean.IsDefaultDimOrder() || !rstd.IsDefaultDimOrder()) {
     return false;
   }
   if (n == 0 || in.numel() == 0) return false;  // the portable edge cases
@@ -235,17 +229,14 @@ bool SoftmaxSupports(Span<EValue* const> args) {
   if (args.size() != 5) return false;
   const Tensor* in = PeekFloatTensor(args, 0);
   const Tensor* out = PeekFloatTensor(args, 3);
-  return in != nullptr && out != nullptr && in->IsDefaultDimOrder() &&
-         out->IsDefaultDimOrder();
+  return in != nullptr && out != nullptr && in->IsDefaultDimOrder() && out->IsDefaultDimOrder();
 }
 
 bool LayerNormSupports(Span<EValue* const> args) {
   if (args.size() != 9) return false;
   const Tensor* in = PeekFloatTensor(args, 0);
-  return in != nullptr && in->IsDefaultDimOrder() &&
-         PeekFloatTensor(args, 5) != nullptr &&
-         PeekFloatTensor(args, 6) != nullptr &&
-         PeekFloatTensor(args, 7) != nullptr &&
+  return in != nullptr && in->IsDefaultDimOrder() && PeekFloatTensor(args, 5) != nullptr &&
+         PeekFloatTensor(args, 6) != nullptr && PeekFloatTensor(args, 7) != nullptr &&
          PeekTensor(args, 5)->IsDefaultDimOrder() &&
          (PeekNone(args, 2) || PeekFloatTensor(args, 2) != nullptr) &&
          (PeekNone(args, 3) || PeekFloatTensor(args, 3) != nullptr);

@@ -32,8 +32,8 @@ void BM_Gemm(benchmark::State& state) {
     Gemm(ctx, m, n, k, av, bv, c.data(), n, false);
     benchmark::DoNotOptimize(c.data());
   }
-  state.counters["GFLOPs"] = benchmark::Counter(
-      2.0 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["GFLOPs"] =
+      benchmark::Counter(2.0 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
   state.SetLabel(IsaName(HostIsa()));
   ForceIsa(Isa::kAvx512);
 }
@@ -41,16 +41,16 @@ void BM_Gemm(benchmark::State& state) {
 void GemmShapes(benchmark::internal::Benchmark* b) {
   for (int isa = 0; isa <= 2; ++isa) {
     b->Args({256, 256, 256, isa});
-    b->Args({96, 3136, 24, isa});    // mobilenet_v2 1x1 expand, 56x56
-    b->Args({3136, 144, 24, isa});   // the same in NHWC (the XNNPACK delegate's layout)
-    b->Args({3136, 24, 144, isa});   // its 1x1 project, NHWC
-    b->Args({12544, 96, 16, isa});   // mobilenet_v2 1x1 expand at 112x112, NHWC
-    b->Args({320, 49, 960, isa});    // mobilenet_v2 late 1x1
-    b->Args({64, 3136, 576, isa});   // resnet18 3x3 as im2col
-    b->Args({1, 1000, 1280, isa});   // classifier, one row
-    b->Args({576, 1, 144, isa});     // squeeze-excite 1x1 conv on 1x1
-    b->Args({1280, 49, 320, isa});   // mobilenet_v2 last 1x1 conv
-    b->Args({512, 49, 4608, isa});   // resnet18 3x3 conv at 7x7
+    b->Args({96, 3136, 24, isa});   // mobilenet_v2 1x1 expand, 56x56
+    b->Args({3136, 144, 24, isa});  // the same in NHWC (the XNNPACK delegate's layout)
+    b->Args({3136, 24, 144, isa});  // its 1x1 project, NHWC
+    b->Args({12544, 96, 16, isa});  // mobilenet_v2 1x1 expand at 112x112, NHWC
+    b->Args({320, 49, 960, isa});   // mobilenet_v2 late 1x1
+    b->Args({64, 3136, 576, isa});  // resnet18 3x3 as im2col
+    b->Args({1, 1000, 1280, isa});  // classifier, one row
+    b->Args({576, 1, 144, isa});    // squeeze-excite 1x1 conv on 1x1
+    b->Args({1280, 49, 320, isa});  // mobilenet_v2 last 1x1 conv
+    b->Args({512, 49, 4608, isa});  // resnet18 3x3 conv at 7x7
   }
 }
 BENCHMARK(BM_Gemm)->Apply(GemmShapes);

@@ -44,15 +44,16 @@ struct BinaryCase {
 
 TEST(ParallelDeterminism, BinaryOps) {
   const BinaryCase cases[] = {
-      {{300007}, {300007}, {}, Grain::kSplits},                    // one run
-      {{1, 96, 57, 57}, {1, 96, 1, 1}, {}, Grain::kSplits},        // squeeze-excite scale
-      {{3, 70001}, {70001}, {}, Grain::kSplits},                   // few long rows
+      {{300007}, {300007}, {}, Grain::kSplits},                          // one run
+      {{1, 96, 57, 57}, {1, 96, 1, 1}, {}, Grain::kSplits},              // squeeze-excite scale
+      {{3, 70001}, {70001}, {}, Grain::kSplits},                         // few long rows
       {{1, 40, 45, 47}, {1, 40, 45, 47}, {0, 2, 3, 1}, Grain::kSplits},  // channels-last
       {{5, 7}, {7}, {}, Grain::kSmall},
       {{1, 8, 30, 30}, {1, 8, 1, 1}, {}, Grain::kSmall},
   };
   for (const BinaryCase& c : cases) {
-    const std::vector<uint8_t> b_order = c.b.size() == c.a.size() ? c.order : std::vector<uint8_t>{};
+    const std::vector<uint8_t> b_order =
+        c.b.size() == c.a.size() ? c.order : std::vector<uint8_t>{};
     RandomTensor a(c.a, 11, c.order), b(c.b, 12, b_order);
     EValue alpha = EValue::FromDouble(2.5);
     for (int op = 0; op < 2; ++op) {
@@ -103,8 +104,8 @@ TEST(ParallelDeterminism, BatchNorm) {
   CheckSameBits("batch norm", Grain::kSplits, [&](int threads) {
     TestTensor<float> o(shape), sm({0}), sv({0});
     EXPECT_EQ(Call(BatchNormOut,
-                   {x.t.ev(), weight.t.ev(), bias.t.ev(), mean.t.ev(), var.ev(), &momentum,
-                    &eps, o.ev(), sm.ev(), sv.ev(), o.ev()},
+                   {x.t.ev(), weight.t.ev(), bias.t.ev(), mean.t.ev(), var.ev(), &momentum, &eps,
+                    o.ev(), sm.ev(), sv.ev(), o.ev()},
                    threads),
               Error::kOk);
     std::vector<uint8_t> bytes;
@@ -146,9 +147,9 @@ TEST(ParallelDeterminism, Convolutions) {
     const int32_t ow = (c.w + 2 * c.pad - c.k) / c.stride + 1;
     const std::vector<int32_t> out_shape = {1, c.cout, oh, ow};
     const auto args = [&](TestTensor<float>& out) {
-      return std::vector<EValue*>{in.t.ev(),     weight.t.ev(), bias.t.ev(), stride.ev(),
-                                  pad.ev(),      dil.ev(),      &transposed, out_pad.ev(),
-                                  &groups,       out.ev(),      out.ev()};
+      return std::vector<EValue*>{in.t.ev(), weight.t.ev(), bias.t.ev(), stride.ev(),
+                                  pad.ev(),  dil.ev(),      &transposed, out_pad.ev(),
+                                  &groups,   out.ev(),      out.ev()};
     };
     CheckSameBits(c.name, c.grain, [&](int threads) {
       TestTensor<float> o(out_shape, {}, order);
@@ -169,22 +170,21 @@ TEST(ParallelDeterminism, Convolutions) {
 // ---- matrix products: classifier GEMV and small-M GEMM ----
 
 TEST(ParallelDeterminism, MatrixProducts) {
-  for (const auto& [m, k, n] : {std::tuple<int32_t, int32_t, int32_t>{1, 1280, 1001},
-                                {7, 515, 1003},
-                                {2, 96, 37}}) {
+  for (const auto& [m, k, n] :
+       {std::tuple<int32_t, int32_t, int32_t>{1, 1280, 1001}, {7, 515, 1003}, {2, 96, 37}}) {
     RandomTensor bias({n}, 51), a({m, k}, 52), b({k, n}, 53);
     EValue one = EValue::FromInt(1);
-    CheckSameBits("addmm m" + std::to_string(m), m * n * k >= (1 << 17) ? Grain::kSplits : Grain::kSmall,
-                  [&](int threads) {
-                    TestTensor<float> o({m, n});
-                    EXPECT_EQ(Call(AddmmOut,
-                                   {bias.t.ev(), a.t.ev(), b.t.ev(), &one, &one, o.ev(), o.ev()},
-                                   threads),
-                              Error::kOk);
-                    std::vector<uint8_t> bytes;
-                    AppendBytes(o.Values(), &bytes);
-                    return bytes;
-                  });
+    CheckSameBits(
+        "addmm m" + std::to_string(m), m * n * k >= (1 << 17) ? Grain::kSplits : Grain::kSmall,
+        [&](int threads) {
+          TestTensor<float> o({m, n});
+          EXPECT_EQ(Call(AddmmOut, {bias.t.ev(), a.t.ev(), b.t.ev(), &one, &one, o.ev(), o.ev()},
+                         threads),
+                    Error::kOk);
+          std::vector<uint8_t> bytes;
+          AppendBytes(o.Values(), &bytes);
+          return bytes;
+        });
   }
 }
 
@@ -196,7 +196,7 @@ TEST(ParallelDeterminism, MaxPool) {
   EValue ceil_mode = EValue::FromBool(false);
   const std::vector<int32_t> out_shape = {1, 64, 57, 56};
   const auto args = [&](TestTensor<float>& out, TestTensor<int64_t>& idx) {
-    return std::vector<EValue*>{x.ev(), k.ev(), s.ev(), p.ev(), d.ev(),
+    return std::vector<EValue*>{x.ev(),     k.ev(),   s.ev(),   p.ev(),  d.ev(),
                                 &ceil_mode, out.ev(), idx.ev(), out.ev()};
   };
   CheckSameBits("max pool", Grain::kSplits, [&](int threads) {
@@ -223,8 +223,8 @@ TEST(ParallelDeterminism, GlobalMean) {
     Grain grain;
   };
   const Case cases[] = {
-      {{1, 1281, 14, 14}, {}, Grain::kSplits},            // NCHW: one run per output
-      {{1, 577, 14, 13}, {0, 2, 3, 1}, Grain::kSplits},   // channels-last: channel ranges
+      {{1, 1281, 14, 14}, {}, Grain::kSplits},           // NCHW: one run per output
+      {{1, 577, 14, 13}, {0, 2, 3, 1}, Grain::kSplits},  // channels-last: channel ranges
       {{1, 96, 7, 7}, {}, Grain::kSmall},
   };
   TestIntList spatial{-1, -2};
@@ -268,11 +268,11 @@ TEST(ParallelDeterminism, SoftmaxAndLayerNorm) {
   EValue eps = EValue::FromDouble(1e-5);
   CheckSameBits("layer norm", Grain::kSplits, [&](int threads) {
     TestTensor<float> o({131, 769}), mean({131, 1}), rstd({131, 1});
-    EXPECT_EQ(Call(LayerNormOut,
-                   {y.t.ev(), shape.ev(), w.t.ev(), b.t.ev(), &eps, o.ev(), mean.ev(),
-                    rstd.ev(), o.ev()},
-                   threads),
-              Error::kOk);
+    EXPECT_EQ(
+        Call(LayerNormOut,
+             {y.t.ev(), shape.ev(), w.t.ev(), b.t.ev(), &eps, o.ev(), mean.ev(), rstd.ev(), o.ev()},
+             threads),
+        Error::kOk);
     std::vector<uint8_t> bytes;
     AppendBytes(o.Values(), &bytes);
     AppendBytes(mean.Values(), &bytes);
@@ -291,24 +291,24 @@ struct PermuteCase {
 
 TEST(ParallelDeterminism, PermuteAndTranspose) {
   const PermuteCase cases[] = {
-      {{1, 64, 56, 57}, {0, 2, 3, 1}, Grain::kSplits},   // NCHW -> NHWC: one plane, tiles
-      {{3, 61, 29, 37}, {0, 2, 3, 1}, Grain::kSplits},   // several planes
-      {{2, 64, 30, 57}, {0, 2, 1, 3}, Grain::kSplits},   // contiguous runs
-      {{50, 40, 33}, {2, 1, 0}, Grain::kSplits},          // many small planes
-      {{300011}, {0}, Grain::kSplits},                   // one run
+      {{1, 64, 56, 57}, {0, 2, 3, 1}, Grain::kSplits},  // NCHW -> NHWC: one plane, tiles
+      {{3, 61, 29, 37}, {0, 2, 3, 1}, Grain::kSplits},  // several planes
+      {{2, 64, 30, 57}, {0, 2, 1, 3}, Grain::kSplits},  // contiguous runs
+      {{50, 40, 33}, {2, 1, 0}, Grain::kSplits},        // many small planes
+      {{300011}, {0}, Grain::kSplits},                  // one run
       {{4, 9, 11}, {2, 0, 1}, Grain::kSmall},
   };
   for (const PermuteCase& c : cases) {
     RandomTensor x(c.shape, 91);
-    TestIntList dims(c.dims.size() == 1   ? TestIntList{c.dims[0]}
-                     : c.dims.size() == 3 ? TestIntList{c.dims[0], c.dims[1], c.dims[2]}
-                                          : TestIntList{c.dims[0], c.dims[1], c.dims[2], c.dims[3]});
+    TestIntList dims(c.dims.size() == 1 ? TestIntList{c.dims[0]}
+                     : c.dims.size() == 3
+                         ? TestIntList{c.dims[0], c.dims[1], c.dims[2]}
+                         : TestIntList{c.dims[0], c.dims[1], c.dims[2], c.dims[3]});
     std::vector<int32_t> out_shape;
     for (int64_t d : c.dims) out_shape.push_back(c.shape[d]);
     CheckSameBits("permute", c.grain, [&](int threads) {
       TestTensor<float> o(out_shape);
-      EXPECT_EQ(Call(PermuteCopyOut, {x.t.ev(), dims.ev(), o.ev(), o.ev()}, threads),
-                Error::kOk);
+      EXPECT_EQ(Call(PermuteCopyOut, {x.t.ev(), dims.ev(), o.ev(), o.ev()}, threads), Error::kOk);
       std::vector<uint8_t> bytes;
       AppendBytes(o.Values(), &bytes);
       return bytes;
@@ -334,16 +334,16 @@ TEST(ParallelDeterminism, QuantizeDequantize) {
   const std::vector<int32_t> shape = {1, 32, 113, 111};
   RandomTensor x(shape, 101);
   EValue s = EValue::FromDouble(0.0137), zp = EValue::FromInt(3), lo = EValue::FromInt(-128),
-         hi = EValue::FromInt(127), dtype = EValue::FromInt(static_cast<int64_t>(ScalarType::kChar)),
-         none;
+         hi = EValue::FromInt(127),
+         dtype = EValue::FromInt(static_cast<int64_t>(ScalarType::kChar)), none;
   TestTensor<int8_t> q(shape);
   ASSERT_EQ(Call(QuantizePerTensorOut, {x.t.ev(), &s, &zp, &lo, &hi, &dtype, q.ev(), q.ev()}),
             Error::kOk);
   CheckSameBits("quantize", Grain::kSplits, [&](int threads) {
     TestTensor<int8_t> o(shape);
-    EXPECT_EQ(Call(QuantizePerTensorOut, {x.t.ev(), &s, &zp, &lo, &hi, &dtype, o.ev(), o.ev()},
-                   threads),
-              Error::kOk);
+    EXPECT_EQ(
+        Call(QuantizePerTensorOut, {x.t.ev(), &s, &zp, &lo, &hi, &dtype, o.ev(), o.ev()}, threads),
+        Error::kOk);
     std::vector<uint8_t> bytes;
     AppendBytes(o.Values(), &bytes);
     return bytes;
@@ -365,8 +365,8 @@ TEST(ParallelDeterminism, UpsampleBilinear) {
   EValue align = EValue::FromBool(false), none;
   CheckSameBits("upsample", Grain::kSplits, [&](int threads) {
     TestTensor<float> o({1, 33, 122, 118});
-    EXPECT_EQ(Call(UpsampleBilinear2dVecOut,
-                   {x.t.ev(), size.ev(), &align, &none, o.ev(), o.ev()}, threads),
+    EXPECT_EQ(Call(UpsampleBilinear2dVecOut, {x.t.ev(), size.ev(), &align, &none, o.ev(), o.ev()},
+                   threads),
               Error::kOk);
     std::vector<uint8_t> bytes;
     AppendBytes(o.Values(), &bytes);

@@ -69,8 +69,7 @@ void Copy(const StridedLoop<2>& loop, const char* src, char* dst, int threads) {
   }
   if (k < 0 || loop.strides[1][last] != 1) {
     ParallelForRanges(Count(loop, loop.dim), kGrain, threads, [&](int64_t i0, int64_t i1) {
-      portable::ForEachOffsetInRange(loop, i0, i1,
-                                     [&](const int64_t* o) { d[o[1]] = s[o[0]]; });
+      portable::ForEachOffsetInRange(loop, i0, i1, [&](const int64_t* o) { d[o[1]] = s[o[0]]; });
     });
     return;
   }
@@ -87,13 +86,12 @@ void Copy(const StridedLoop<2>& loop, const char* src, char* dst, int threads) {
   const int64_t planes = Count(outer, outer.dim);
   const int64_t plane = loop.sizes[k] * loop.sizes[last];
   const bool split_planes = planes >= 2 * threads || plane < kGrain;
-  ParallelForRanges(planes, split_planes ? std::max<int64_t>(1, kGrain / plane) : planes,
-                    threads, [&](int64_t p0, int64_t p1) {
+  ParallelForRanges(planes, split_planes ? std::max<int64_t>(1, kGrain / plane) : planes, threads,
+                    [&](int64_t p0, int64_t p1) {
                       portable::ForEachOffsetInRange(outer, p0, p1, [&](const int64_t* o) {
                         if (split_planes) {
                           Transpose2d<T>(s + o[0], loop.strides[0][last], d + o[1],
-                                         loop.strides[1][k], loop.sizes[k],
-                                         loop.sizes[last]);
+                                         loop.strides[1][k], loop.sizes[k], loop.sizes[last]);
                         } else {
                           Transpose2dParallel<T>(s + o[0], loop.strides[0][last], d + o[1],
                                                  loop.strides[1][k], loop.sizes[k],
@@ -117,9 +115,8 @@ bool CopyView(const Tensor& in, const StridedView& src, Tensor& out, int threads
   // Walk out's memory order: its dims sorted by decreasing stride.
   int order[kMaxTensorRank];
   for (int i = 0; i < dst.dim; ++i) order[i] = i;
-  std::stable_sort(order, order + dst.dim, [&](int a, int b) {
-    return dst.strides[a] > dst.strides[b];
-  });
+  std::stable_sort(order, order + dst.dim,
+                   [&](int a, int b) { return dst.strides[a] > dst.strides[b]; });
   StridedLoop<2> loop;
   loop.dim = dst.dim;
   for (int i = 0; i < dst.dim; ++i) {
@@ -131,11 +128,20 @@ bool CopyView(const Tensor& in, const StridedView& src, Tensor& out, int threads
   const char* s = in.data_as<const char>();
   char* d = out.data_as<char>();
   switch (ElementSize(in.dtype())) {
-    case 1: Copy<uint8_t>(loop, s, d, threads); return true;
-    case 2: Copy<uint16_t>(loop, s, d, threads); return true;
-    case 4: Copy<uint32_t>(loop, s, d, threads); return true;
-    case 8: Copy<uint64_t>(loop, s, d, threads); return true;
-    default: return false;
+    case 1:
+      Copy<uint8_t>(loop, s, d, threads);
+      return true;
+    case 2:
+      Copy<uint16_t>(loop, s, d, threads);
+      return true;
+    case 4:
+      Copy<uint32_t>(loop, s, d, threads);
+      return true;
+    case 8:
+      Copy<uint64_t>(loop, s, d, threads);
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -146,8 +152,7 @@ bool TryPermute(Span<EValue*> args, int threads) {
   if (args.size() != 4 || !PermuteSupports(args)) return false;
   const Tensor& in = *PeekTensor(args, 0);
   Span<const int64_t> dims;
-  if (!PeekIntList(args, 1, &dims) ||
-      dims.size() != static_cast<size_t>(in.dim())) {
+  if (!PeekIntList(args, 1, &dims) || dims.size() != static_cast<size_t>(in.dim())) {
     return false;
   }
   const StridedView view = StridedView::Of(in);

@@ -14,13 +14,12 @@ float* PhasedPlane::InitScratch() const {
 void PhasedPlane::TapOffsets(const ConvGeometry& g, int64_t* offsets) const {
   for (int64_t t = 0; t < g.taps(); ++t) {
     const int64_t col = t % g.k_w * g.dilation[1];
-    offsets[t] = (col % phases * rows + t / g.k_w * g.dilation[0]) * row_len +
-                 col / phases;
+    offsets[t] = (col % phases * rows + t / g.k_w * g.dilation[0]) * row_len + col / phases;
   }
 }
 
-void BuildPhasedPlane(const ConvGeometry& g, const float* x, float fill,
-                      const PhasedPlane& p, float* row) {
+void BuildPhasedPlane(const ConvGeometry& g, const float* x, float fill, const PhasedPlane& p,
+                      float* row) {
   const int64_t sw = p.phases, pw = g.pad[1], ph = g.pad[0];
   const int64_t padded_w = p.row_len * sw;
   for (int64_t r = 0; r < p.rows; ++r) {

@@ -26,16 +26,12 @@ struct PhasedPlane {
   // The shape for g's input plane, padding and stride (data unset).
   static PhasedPlane For(const ConvGeometry& g) {
     const int64_t padded_w = g.in_w + 2 * g.pad[1];
-    return {nullptr, g.in_h + 2 * g.pad[0],
-            (padded_w + g.stride[1] - 1) / g.stride[1], g.stride[1]};
+    return {nullptr, g.in_h + 2 * g.pad[0], (padded_w + g.stride[1] - 1) / g.stride[1],
+            g.stride[1]};
   }
   int64_t floats() const { return rows * row_len * phases; }
-  int64_t scratch_floats() const {
-    return floats() + kPlaneTailPad + row_len * phases;
-  }
-  float* row(int64_t phase, int64_t r) const {
-    return data + (phase * rows + r) * row_len;
-  }
+  int64_t scratch_floats() const { return floats() + kPlaneTailPad + row_len * phases; }
+  float* row(int64_t phase, int64_t r) const { return data + (phase * rows + r) * row_len; }
   // Zeroes the tail pad; returns the row scratch for BuildPhasedPlane.
   float* InitScratch() const;
   // Tap offsets: P(phase, kh*dh, (kw*dw) / sw) - data for every tap,
@@ -45,8 +41,8 @@ struct PhasedPlane {
 
 // Fills `p` from plane `x` (g.in_h x g.in_w, contiguous), padding with
 // `fill`. `row` is scratch (InitScratch()).
-void BuildPhasedPlane(const ConvGeometry& g, const float* x, float fill,
-                      const PhasedPlane& p, float* row);
+void BuildPhasedPlane(const ConvGeometry& g, const float* x, float fill, const PhasedPlane& p,
+                      float* row);
 
 }  // namespace optimized
 }  // namespace edgefleet

@@ -41,7 +41,7 @@ TEST(PlanPassUtilTest, CountsReadsThroughTensorLists) {
   EXPECT_EQ(pcs[0], 1);
   EXPECT_EQ(pcs[1], 2);
   EXPECT_EQ(ReadersAfter(g.plan, 0, g.x.ev(), pcs, 1), 2u);  // more than max
-  EXPECT_EQ(FirstReaderAfter(g.plan, 1, g.a.ev()), 2);  // only through the list
+  EXPECT_EQ(FirstReaderAfter(g.plan, 1, g.a.ev()), 2);       // only through the list
   EXPECT_EQ(FirstReaderAfter(g.plan, 2, g.a.ev()), -1);
   EXPECT_TRUE(NamedElsewhere(g.plan, g.a.ev(), 1));
   // Two readers: a is not private to pc 1.

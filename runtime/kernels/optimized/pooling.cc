@@ -35,10 +35,9 @@ int64_t FirstValid(int64_t start, int64_t dilation) {
 // float select.
 template <int W>
 struct MaxPoolBody {
-  [[gnu::always_inline]] static inline void Run(const ConvGeometry* g,
-                                                const PhasedPlane* p,
-                                                const int64_t* tap_offset,
-                                                float* y, int64_t* indices) {
+  [[gnu::always_inline]] static inline void Run(const ConvGeometry* g, const PhasedPlane* p,
+                                                const int64_t* tap_offset, float* y,
+                                                int64_t* indices) {
     using V = Vf<W>;
     V iota;
     for (int l = 0; l < W; ++l) iota[l] = static_cast<float>(l);
@@ -58,27 +57,23 @@ struct MaxPoolBody {
           float start[W];
           for (int l = 0; l < W; ++l) {
             const int64_t w0 = (ow + l) * sw - g->pad[1];
-            start[l] = static_cast<float>(first_h * g->in_w +
-                                          FirstValid(w0, g->dilation[1]));
+            start[l] = static_cast<float>(first_h * g->in_w + FirstValid(w0, g->dilation[1]));
           }
           best_index = Load<W>(start);
         }
         V best = Splat<W>(-__builtin_inff());
         for (int64_t kh = 0; kh < g->k_h; ++kh) {
-          const float row_index =
-              static_cast<float>((h0 + kh * g->dilation[0]) * g->in_w);
+          const float row_index = static_cast<float>((h0 + kh * g->dilation[0]) * g->in_w);
           for (int64_t kw = 0; kw < g->k_w; ++kw) {
             const V v = Load<W>(base + tap_offset[kh * g->k_w + kw] + ow);
             const Vm<W> greater = v > best;
             best = Select<W>(greater, v, best);
             best_index = Select<W>(
-                greater,
-                col0 + (row_index + static_cast<float>(kw * g->dilation[1])),
-                best_index);
+                greater, col0 + (row_index + static_cast<float>(kw * g->dilation[1])), best_index);
           }
         }
-        const Vl<W> index = __builtin_convertvector(
-            __builtin_convertvector(best_index, Vm<W>), Vl<W>);
+        const Vl<W> index =
+            __builtin_convertvector(__builtin_convertvector(best_index, Vm<W>), Vl<W>);
         float* yo = y + oh * g->out_w + ow;
         int64_t* io = indices + oh * g->out_w + ow;
         if (lanes == W) {
@@ -101,8 +96,7 @@ struct MaxPoolBody {
 // both, and such planes just take the scalar path).
 template <int W>
 struct NanScan {
-  [[gnu::always_inline]] static inline void Run(const float* x, int64_t n,
-                                                bool* found) {
+  [[gnu::always_inline]] static inline void Run(const float* x, int64_t n, bool* found) {
     Vf<W> acc = {};
     float tail = 0.0f;
     int64_t i = 0;
@@ -118,16 +112,14 @@ struct NanScan {
 };
 
 // One plane the portable kernel's way (planes with NaN or infinities).
-void MaxPoolPlaneScalar(const ConvGeometry& g, const float* x, float* y,
-                        int64_t* indices) {
+void MaxPoolPlaneScalar(const ConvGeometry& g, const float* x, float* y, int64_t* indices) {
   for (int64_t oh = 0; oh < g.out_h; ++oh) {
     int64_t h0 = oh * g.stride[0] - g.pad[0];
     const int64_t h1 = std::min(h0 + (g.k_h - 1) * g.dilation[0] + 1, g.in_h);
     h0 = FirstValid(h0, g.dilation[0]);
     for (int64_t ow = 0; ow < g.out_w; ++ow) {
       int64_t w0 = ow * g.stride[1] - g.pad[1];
-      const int64_t w1 =
-          std::min(w0 + (g.k_w - 1) * g.dilation[1] + 1, g.in_w);
+      const int64_t w1 = std::min(w0 + (g.k_w - 1) * g.dilation[1] + 1, g.in_w);
       w0 = FirstValid(w0, g.dilation[1]);
       int64_t best_index = h0 * g.in_w + w0;
       float best = -__builtin_inff();
@@ -183,10 +175,8 @@ bool TryMaxPool(KernelContext& ctx, Span<EValue*> args) {
     g.pad[i] = v[2][i];
     g.dilation[i] = v[3][i];
   }
-  g.out_h = portable::PoolOutSize(g.in_h, g.k_h, g.pad[0], g.stride[0],
-                                  g.dilation[0], ceil_mode);
-  g.out_w = portable::PoolOutSize(g.in_w, g.k_w, g.pad[1], g.stride[1],
-                                  g.dilation[1], ceil_mode);
+  g.out_h = portable::PoolOutSize(g.in_h, g.k_h, g.pad[0], g.stride[0], g.dilation[0], ceil_mode);
+  g.out_w = portable::PoolOutSize(g.in_w, g.k_w, g.pad[1], g.stride[1], g.dilation[1], ceil_mode);
   if (g.out_h < 1 || g.out_w < 1 || g.taps() > kMaxTaps ||
       (g.in_h + 2 * g.pad[0]) * (g.in_w + 2 * g.pad[1]) > (1 << 24)) {
     return false;
@@ -204,25 +194,18 @@ bool TryMaxPool(KernelContext& ctx, Span<EValue*> args) {
   // Rows and columns far enough for the last window (ceil_mode may reach
   // past the padding).
   PhasedPlane plane = PhasedPlane::For(g);
-  plane.rows = std::max(plane.rows, (g.out_h - 1) * g.stride[0] +
-                                        (g.k_h - 1) * g.dilation[0] + 1);
+  plane.rows = std::max(plane.rows, (g.out_h - 1) * g.stride[0] + (g.k_h - 1) * g.dilation[0] + 1);
   plane.row_len = std::max(
-      plane.row_len,
-      ((g.out_w - 1) * g.stride[1] + (g.k_w - 1) * g.dilation[1]) /
-              g.stride[1] + 1);
+      plane.row_len, ((g.out_w - 1) * g.stride[1] + (g.k_w - 1) * g.dilation[1]) / g.stride[1] + 1);
   int64_t tap_offset[kMaxTaps];
   plane.TapOffsets(g, tap_offset);
   const int64_t planes = g.batch * g.in_c;
-  const int threads =
-      !ParallelismAvailable() ||
-              planes * g.out_pixels() < kMinParallelOutputs
-          ? 1
-          : static_cast<int>(std::min<int64_t>(
-                std::clamp(ctx.num_threads(), 1, ThreadPool::kMaxThreads),
-                planes));
+  const int threads = !ParallelismAvailable() || planes * g.out_pixels() < kMinParallelOutputs
+                          ? 1
+                          : static_cast<int>(std::min<int64_t>(
+                                std::clamp(ctx.num_threads(), 1, ThreadPool::kMaxThreads), planes));
   const int64_t task_floats = plane.scratch_floats();
-  auto* scratch = static_cast<float*>(
-      ctx.AllocateTemp(sizeof(float) * task_floats * threads, 64));
+  auto* scratch = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * task_floats * threads, 64));
   if (scratch == nullptr) return false;
   const int64_t chunk = (planes + threads - 1) / threads;
   const float* x = in.data_as<const float>();
@@ -238,14 +221,12 @@ bool TryMaxPool(KernelContext& ctx, Span<EValue*> args) {
       bool special = false;
       RunVectorized<NanScan>(plane_x, g.in_h * g.in_w, &special);
       if (special) {
-        MaxPoolPlaneScalar(g, plane_x, y + i * g.out_pixels(),
-                           idx + i * g.out_pixels());
+        MaxPoolPlaneScalar(g, plane_x, y + i * g.out_pixels(), idx + i * g.out_pixels());
         continue;
       }
       BuildPhasedPlane(g, plane_x, -__builtin_inff(), p, row);
       RunVectorized<MaxPoolBody>(&g, static_cast<const PhasedPlane*>(&p),
-                                 static_cast<const int64_t*>(tap_offset),
-                                 y + i * g.out_pixels(),
+                                 static_cast<const int64_t*>(tap_offset), y + i * g.out_pixels(),
                                  idx + i * g.out_pixels());
     }
   });
@@ -260,9 +241,8 @@ bool MaxPool2dSupports(Span<EValue* const> args) {
   const Tensor* out = PeekFloatTensor(args, 6);
   const Tensor* indices = PeekTensor(args, 7);
   return in != nullptr && out != nullptr && indices != nullptr &&
-         indices->dtype() == ScalarType::kLong &&
-         (in->dim() == 3 || in->dim() == 4) && in->IsDefaultDimOrder() &&
-         out->IsDefaultDimOrder() && indices->IsDefaultDimOrder();
+         indices->dtype() == ScalarType::kLong && (in->dim() == 3 || in->dim() == 4) &&
+         in->IsDefaultDimOrder() && out->IsDefaultDimOrder() && indices->IsDefaultDimOrder();
 }
 
 void MaxPool2dWithIndicesOut(KernelContext& ctx, Span<EValue*> args) {

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "runtime/kernels/optimized/avx512_intrinsics.h"
 #include "runtime/core/error_detail.h"
+#include "runtime/kernels/optimized/avx512_intrinsics.h"
 #include "runtime/kernels/optimized/cpu_features.h"
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/thread_pool.h"
@@ -43,13 +43,12 @@ void AddScalar(const Operand& a, const Operand& b, const OutParams& p, int8_t* y
 }
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512vl,avx2,fma"))) inline __m512 Load16(
-    const Operand& o, int64_t i) {
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2,fma"))) inline __m512 Load16(const Operand& o,
+                                                                                   int64_t i) {
   if (o.q != nullptr) {
     const __m512 v = _mm512_cvtepi32_ps(
         _mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(o.q + i))));
-    return _mm512_mul_ps(_mm512_sub_ps(v, _mm512_set1_ps(o.zero_point)),
-                         _mm512_set1_ps(o.scale));
+    return _mm512_mul_ps(_mm512_sub_ps(v, _mm512_set1_ps(o.zero_point)), _mm512_set1_ps(o.scale));
   }
   return _mm512_loadu_ps(o.f + i);
 }
@@ -57,8 +56,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx2,fma"))) inline __m512 Load
 // NaN (only from float operands) stores as -128 like the portable
 // conversion; the vector path leaves such chunks to the scalar loop.
 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,fma"))) void AddAvx512(
-    const Operand& a, const Operand& b, const OutParams& p, int8_t* y, int64_t begin,
-    int64_t end) {
+    const Operand& a, const Operand& b, const OutParams& p, int8_t* y, int64_t begin, int64_t end) {
   const __m512 inv = _mm512_set1_ps(p.inv), zp = _mm512_set1_ps(p.zero_point),
                lo = _mm512_set1_ps(p.lo), hi = _mm512_set1_ps(p.hi);
   int64_t i = begin;
@@ -132,8 +130,9 @@ void QuantizedAddOut(KernelContext& ctx, Span<EValue*> args) {
   const Tensor* ta = nullptr;
   const Tensor* tb = nullptr;
   if (!GetOperand(args, 0, *out, &a, &ta) || !GetOperand(args, 3, *out, &b, &tb)) {
-    return FailInvalid(ctx, "operands must be int8 (with scale and zero point) or float32 "
-                            "tensors of out's shape");
+    return FailInvalid(ctx,
+                       "operands must be int8 (with scale and zero point) or float32 "
+                       "tensors of out's shape");
   }
   double out_scale = 0, out_zp = 0, qmin = 0, qmax = 0;
   if (!Number(args[6], &out_scale) || !(out_scale > 0) || !Number(args[7], &out_zp) ||

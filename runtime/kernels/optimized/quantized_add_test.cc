@@ -44,13 +44,11 @@ void Check(const std::vector<int32_t>& shape, bool a_float, double sa, int64_t z
   EValue s_a = EValue::FromDouble(sa), z_a = EValue::FromInt(za), s_b = EValue::FromDouble(sb),
          z_b = EValue::FromInt(zb), s_o = EValue::FromDouble(so), z_o = EValue::FromInt(zo),
          lo = EValue::FromInt(qmin), hi = EValue::FromInt(qmax), full_lo = EValue::FromInt(-128),
-         full_hi = EValue::FromInt(127), dtype = EValue::FromInt(1), none,
-         one = EValue::FromInt(1);
+         full_hi = EValue::FromInt(127), dtype = EValue::FromInt(1), none, one = EValue::FromInt(1);
   EValue* a_in = af.ev();
   if (!a_float) {
-    ASSERT_EQ(Call(portable::DequantizePerTensorOut,
-                   {aq.ev(), &s_a, &z_a, &full_lo, &full_hi, &dtype, &none, a_deq.ev(),
-                    a_deq.ev()}),
+    ASSERT_EQ(Call(portable::DequantizePerTensorOut, {aq.ev(), &s_a, &z_a, &full_lo, &full_hi,
+                                                      &dtype, &none, a_deq.ev(), a_deq.ev()}),
               Error::kOk);
     a_in = a_deq.ev();
   }
@@ -63,8 +61,7 @@ void Check(const std::vector<int32_t>& shape, bool a_float, double sa, int64_t z
             Error::kOk);
   EValue* a_arg = a_float ? af.ev() : aq.ev();
   ASSERT_EQ(Call(QuantizedAddOut,
-                 {a_arg, &s_a, &z_a, bq.ev(), &s_b, &z_b, &s_o, &z_o, &lo, &hi, out.ev(),
-                  out.ev()},
+                 {a_arg, &s_a, &z_a, bq.ev(), &s_b, &z_b, &s_o, &z_o, &lo, &hi, out.ev(), out.ev()},
                  threads),
             Error::kOk)
       << LastErrorDetail();
@@ -90,21 +87,21 @@ TEST(QuantizedAddTest, OutMaySharePlannedMemoryWithAnOperand) {
   TestTensor<int8_t> a(shape, Codes(132, 7)), b(shape, Codes(132, 8)), out(shape);
   EValue s = EValue::FromDouble(0.25), z = EValue::FromInt(1), lo = EValue::FromInt(-128),
          hi = EValue::FromInt(127);
-  ASSERT_EQ(Call(QuantizedAddOut, {a.ev(), &s, &z, b.ev(), &s, &z, &s, &z, &lo, &hi, out.ev(),
-                                   out.ev()}),
-            Error::kOk);
+  ASSERT_EQ(
+      Call(QuantizedAddOut, {a.ev(), &s, &z, b.ev(), &s, &z, &s, &z, &lo, &hi, out.ev(), out.ev()}),
+      Error::kOk);
   // out is a itself, then out starts inside a float operand.
   TestTensor<int8_t> in_place(shape);
   in_place.tensor().set_data(a.tensor().mutable_data());
-  ASSERT_EQ(Call(QuantizedAddOut, {a.ev(), &s, &z, b.ev(), &s, &z, &s, &z, &lo, &hi,
-                                   in_place.ev(), in_place.ev()}),
+  ASSERT_EQ(Call(QuantizedAddOut,
+                 {a.ev(), &s, &z, b.ev(), &s, &z, &s, &z, &lo, &hi, in_place.ev(), in_place.ev()}),
             Error::kOk);
   EXPECT_EQ(a.Values(), out.Values());
   TestTensor<float> f(shape, Random<float>(132, 9, -10, 10));
   TestTensor<int8_t> ref(shape), shifted(shape);
   EValue none;
-  ASSERT_EQ(Call(QuantizedAddOut, {f.ev(), &none, &none, b.ev(), &s, &z, &s, &z, &lo, &hi,
-                                   ref.ev(), ref.ev()}),
+  ASSERT_EQ(Call(QuantizedAddOut,
+                 {f.ev(), &none, &none, b.ev(), &s, &z, &s, &z, &lo, &hi, ref.ev(), ref.ev()}),
             Error::kOk);
   shifted.tensor().set_data(static_cast<char*>(f.tensor().mutable_data()) + 40);
   ASSERT_EQ(Call(QuantizedAddOut, {f.ev(), &none, &none, b.ev(), &s, &z, &s, &z, &lo, &hi,

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <limits>
 
-#include "runtime/kernels/optimized/avx512_intrinsics.h"
 #include "runtime/core/error_detail.h"
+#include "runtime/kernels/optimized/avx512_intrinsics.h"
 #include "runtime/kernels/optimized/int8_gemm.h"
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/quantized_conv_packed.h"
@@ -29,33 +29,29 @@ constexpr int32_t kMaxSize = 1 << 20;
 constexpr int64_t kMinRowRangeMacs = int64_t{1} << 18;
 
 bool SpecOk(const QuantizedConvSpec& s) {
-  const bool sizes_ok = s.out_channels > 0 && s.in_channels > 0 &&
-                        s.out_channels <= kMaxSize && s.in_channels <= kMaxSize &&
-                        s.kernel_h > 0 && s.kernel_w > 0 && s.kernel_h <= 64 &&
-                        s.kernel_w <= 64 && s.groups > 0 &&
-                        s.in_channels % s.groups == 0 &&
-                        s.out_channels % s.groups == 0;
-  const bool conv_ok = s.stride_h > 0 && s.stride_w > 0 && s.pad_h >= 0 &&
-                       s.pad_w >= 0 && s.pad_h <= 4096 && s.pad_w <= 4096 &&
-                       s.stride_h <= 4096 && s.stride_w <= 4096 &&
-                       s.dilation_h > 0 && s.dilation_w > 0 &&
+  const bool sizes_ok = s.out_channels > 0 && s.in_channels > 0 && s.out_channels <= kMaxSize &&
+                        s.in_channels <= kMaxSize && s.kernel_h > 0 && s.kernel_w > 0 &&
+                        s.kernel_h <= 64 && s.kernel_w <= 64 && s.groups > 0 &&
+                        s.in_channels % s.groups == 0 && s.out_channels % s.groups == 0;
+  const bool conv_ok = s.stride_h > 0 && s.stride_w > 0 && s.pad_h >= 0 && s.pad_w >= 0 &&
+                       s.pad_h <= 4096 && s.pad_w <= 4096 && s.stride_h <= 4096 &&
+                       s.stride_w <= 4096 && s.dilation_h > 0 && s.dilation_w > 0 &&
                        s.dilation_h <= 4096 && s.dilation_w <= 4096;
   const bool linear_ok = s.kernel_h == 1 && s.kernel_w == 1 && s.groups == 1;
   const bool kind_ok = s.kind == QuantizedOpKind::kConv2d
                            ? conv_ok
                            : (s.kind == QuantizedOpKind::kLinear && linear_ok);
-  const bool quant_ok =
-      s.in_zero_point >= -128 && s.in_zero_point <= 127 && s.out_min >= -128 &&
-      s.out_min <= s.out_max && s.out_max <= 127 && s.out_zero_point >= -128 &&
-      s.out_zero_point <= 127 && s.out_scale > 0 &&
-      s.out_scale < std::numeric_limits<double>::infinity() && s.in_scale > 0 &&
-      s.in_scale < std::numeric_limits<float>::infinity();
+  const bool quant_ok = s.in_zero_point >= -128 && s.in_zero_point <= 127 && s.out_min >= -128 &&
+                        s.out_min <= s.out_max && s.out_max <= 127 && s.out_zero_point >= -128 &&
+                        s.out_zero_point <= 127 && s.out_scale > 0 &&
+                        s.out_scale < std::numeric_limits<double>::infinity() && s.in_scale > 0 &&
+                        s.in_scale < std::numeric_limits<float>::infinity();
   return sizes_ok && kind_ok && quant_ok;
 }
 
 bool IsDepthwise(const QuantizedConvSpec& s) {
-  return s.kind == QuantizedOpKind::kConv2d && s.groups > 1 &&
-         s.groups == s.in_channels && s.groups == s.out_channels &&
+  return s.kind == QuantizedOpKind::kConv2d && s.groups > 1 && s.groups == s.in_channels &&
+         s.groups == s.out_channels &&
          static_cast<int64_t>(s.kernel_h) * s.kernel_w <= kMaxDepthwiseTaps;
 }
 
@@ -63,8 +59,7 @@ bool IsDepthwise(const QuantizedConvSpec& s) {
 size_t Layout(const QuantizedConvSpec& spec, Packed* p) {
   p->spec = spec;
   p->depthwise = IsDepthwise(spec) ? 1 : 0;
-  p->depth = static_cast<int64_t>(spec.in_channels / spec.groups) * spec.kernel_h *
-             spec.kernel_w;
+  p->depth = static_cast<int64_t>(spec.in_channels / spec.groups) * spec.kernel_h * spec.kernel_w;
   p->depth_padded = QGemmDepthPadded(p->depth);
   p->rows_padded = QGemmRowsPadded(spec.out_channels / spec.groups);
   const size_t channels = static_cast<size_t>(spec.out_channels);
@@ -79,8 +74,7 @@ size_t Layout(const QuantizedConvSpec& spec, Packed* p) {
   if (p->depthwise) {
     offset += RoundUp(channels * spec.kernel_h * spec.kernel_w * sizeof(float));
   } else {
-    offset += RoundUp(static_cast<size_t>(spec.groups) * p->rows_padded *
-                      p->depth_padded);
+    offset += RoundUp(static_cast<size_t>(spec.groups) * p->rows_padded * p->depth_padded);
   }
   p->panel_offset = 0;
   if (spec.kind == QuantizedOpKind::kLinear) {
@@ -101,8 +95,8 @@ void FailInvalid(KernelContext& ctx, const char* what) {
 // ---- GEMM paths. ----
 
 // col[k][p] for group g's depth rows (im2col), padding read as zx.
-void Im2Col(const QuantizedConvSpec& s, const int8_t* x, int64_t h, int64_t w,
-            int64_t oh, int64_t ow, int8_t* col) {
+void Im2Col(const QuantizedConvSpec& s, const int8_t* x, int64_t h, int64_t w, int64_t oh,
+            int64_t ow, int8_t* col) {
   const int64_t cin = s.in_channels / s.groups;
   const int8_t pad = static_cast<int8_t>(s.in_zero_point);
   const int64_t p = oh * ow;
@@ -142,13 +136,12 @@ void Im2Col(const QuantizedConvSpec& s, const int8_t* x, int64_t h, int64_t w,
 
 // C (rows x n) for one group: pack the panels of B and multiply, panel by
 // panel over the threads. False if scratch is missing.
-bool GemmGroup(KernelContext& ctx, const Packed& pk, int64_t group,
-               const int8_t* b, int64_t k_stride, int64_t j_stride, int64_t n,
-               int8_t* out, int64_t row_stride, int64_t col_stride) {
+bool GemmGroup(KernelContext& ctx, const Packed& pk, int64_t group, const int8_t* b,
+               int64_t k_stride, int64_t j_stride, int64_t n, int8_t* out, int64_t row_stride,
+               int64_t col_stride) {
   const QuantizedConvSpec& s = pk.spec;
   const int64_t rows = s.out_channels / s.groups;
-  uint8_t* packed = static_cast<uint8_t*>(
-      ctx.AllocateTemp(QGemmPackedBBytes(pk.depth, n), kAlign));
+  uint8_t* packed = static_cast<uint8_t*>(ctx.AllocateTemp(QGemmPackedBBytes(pk.depth, n), kAlign));
   if (packed == nullptr) return false;
   QGemmEpilogue e;
   e.correction = pk.correction() + group * rows;
@@ -191,14 +184,13 @@ bool GemmGroup(KernelContext& ctx, const Packed& pk, int64_t group,
   return true;
 }
 
-bool RunConvGemm(KernelContext& ctx, const Packed& pk, const int8_t* x,
-                 int8_t* y, int64_t batch, int64_t h, int64_t w, int64_t oh,
-                 int64_t ow) {
+bool RunConvGemm(KernelContext& ctx, const Packed& pk, const int8_t* x, int8_t* y, int64_t batch,
+                 int64_t h, int64_t w, int64_t oh, int64_t ow) {
   const QuantizedConvSpec& s = pk.spec;
   const int64_t cin = s.in_channels / s.groups, cout = s.out_channels / s.groups;
   const int64_t p = oh * ow;
-  const bool direct = s.kernel_h == 1 && s.kernel_w == 1 && s.stride_h == 1 &&
-                      s.stride_w == 1 && s.pad_h == 0 && s.pad_w == 0;
+  const bool direct = s.kernel_h == 1 && s.kernel_w == 1 && s.stride_h == 1 && s.stride_w == 1 &&
+                      s.pad_h == 0 && s.pad_w == 0;
   int8_t* col = nullptr;
   if (!direct) {
     col = static_cast<int8_t*>(ctx.AllocateTemp(static_cast<size_t>(pk.depth * p), kAlign));
@@ -222,8 +214,7 @@ bool RunConvGemm(KernelContext& ctx, const Packed& pk, const int8_t* x,
 const Packed* PeekPacked(const EValue* v) {
   if (v == nullptr || !v->is_tensor()) return nullptr;
   const Tensor& t = v->to_tensor();
-  if (t.dtype() != ScalarType::kByte || t.dim() != 1 ||
-      t.nbytes() < sizeof(Packed) ||
+  if (t.dtype() != ScalarType::kByte || t.dim() != 1 || t.nbytes() < sizeof(Packed) ||
       reinterpret_cast<uintptr_t>(t.data()) % kAlign != 0) {
     return nullptr;
   }
@@ -303,8 +294,7 @@ size_t QuantizedConvPackedBytes(const QuantizedConvSpec& spec) {
 }
 
 bool PackQuantizedConv(const QuantizedConvSpec& spec, const int8_t* weight,
-                       const float* weight_scale, const float* bias,
-                       void* blob) {
+                       const float* weight_scale, const float* bias, void* blob) {
   if (!SpecOk(spec) || reinterpret_cast<uintptr_t>(blob) % kAlign != 0) return false;
   Packed header{};
   const size_t total = Layout(spec, &header);
@@ -356,8 +346,7 @@ void QuantizedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
   Tensor* x = PeekTensor(args, 0);
   Tensor* out = PeekTensor(args, 2);
   if (x == nullptr || out == nullptr || x->dtype() != ScalarType::kChar ||
-      out->dtype() != ScalarType::kChar || !x->IsDefaultDimOrder() ||
-      !out->IsDefaultDimOrder()) {
+      out->dtype() != ScalarType::kChar || !x->IsDefaultDimOrder() || !out->IsDefaultDimOrder()) {
     return FailInvalid(ctx, "input and out must be int8 tensors in the default dim order");
   }
   const QuantizedConvSpec& s = pk->spec;
@@ -383,8 +372,8 @@ void QuantizedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
       }
     }
 #endif
-    if (xd == nullptr || !GemmGroup(ctx, *pk, 0, xd, 1, s.in_channels, m,
-                   out->data_as<int8_t>(), 1, s.out_channels)) {
+    if (xd == nullptr || !GemmGroup(ctx, *pk, 0, xd, 1, s.in_channels, m, out->data_as<int8_t>(), 1,
+                                    s.out_channels)) {
       SetErrorDetail("%s: out of scratch memory", kName);
       ctx.Fail(Error::kMemoryAllocationFailed);
     }
@@ -398,8 +387,7 @@ void QuantizedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
   const int64_t eff_w = static_cast<int64_t>(s.dilation_w) * (s.kernel_w - 1) + 1;
   const int64_t oh = (h + 2 * s.pad_h - eff_h) / s.stride_h + 1;
   const int64_t ow = (w + 2 * s.pad_w - eff_w) / s.stride_w + 1;
-  if (h + 2 * s.pad_h < eff_h || w + 2 * s.pad_w < eff_w || oh > kMaxSize ||
-      ow > kMaxSize) {
+  if (h + 2 * s.pad_h < eff_h || w + 2 * s.pad_w < eff_w || oh > kMaxSize || ow > kMaxSize) {
     return FailInvalid(ctx, "input is smaller than the kernel");
   }
   const int32_t sizes[4] = {x->size(0), s.out_channels, static_cast<int32_t>(oh),
@@ -408,11 +396,10 @@ void QuantizedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
   const int64_t batch = x->size(0);
   if (out->numel() == 0) return;
   const int8_t* xd = InputData(ctx, *x, *out);
-  const bool ok = xd != nullptr &&
-                  (pk->depthwise ? RunDepthwise(ctx, *pk, xd, out->data_as<int8_t>(), batch,
-                                                h, w, oh, ow)
-                                 : RunConvGemm(ctx, *pk, xd, out->data_as<int8_t>(), batch, h,
-                                               w, oh, ow));
+  const bool ok =
+      xd != nullptr &&
+      (pk->depthwise ? RunDepthwise(ctx, *pk, xd, out->data_as<int8_t>(), batch, h, w, oh, ow)
+                     : RunConvGemm(ctx, *pk, xd, out->data_as<int8_t>(), batch, h, w, oh, ow));
   if (!ok) {
     SetErrorDetail("%s: out of scratch memory", kName);
     ctx.Fail(Error::kMemoryAllocationFailed);

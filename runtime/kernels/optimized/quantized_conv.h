@@ -61,8 +61,7 @@ size_t QuantizedConvPackedBytes(const QuantizedConvSpec& spec);
 // (linear: [N, K]) contiguous; `weight_scale`: float [out_channels];
 // `bias`: float [out_channels] or null. Returns false on an invalid spec.
 bool PackQuantizedConv(const QuantizedConvSpec& spec, const int8_t* weight,
-                       const float* weight_scale, const float* bias,
-                       void* blob);
+                       const float* weight_scale, const float* bias, void* blob);
 
 // The kernel "edgefleet::quantized_convolution": args (x_q, packed, out,
 // out): x_q int8 NCHW (linear: [M, K]), packed the blob as a 1-D uint8

@@ -34,15 +34,9 @@ struct Packed {
   const int32_t* correction() const {
     return reinterpret_cast<const int32_t*>(Bytes() + correction_offset);
   }
-  const float* scale() const {
-    return reinterpret_cast<const float*>(Bytes() + scale_offset);
-  }
-  const float* bias() const {
-    return reinterpret_cast<const float*>(Bytes() + bias_offset);
-  }
-  const int8_t* weight() const {
-    return reinterpret_cast<const int8_t*>(Bytes() + weight_offset);
-  }
+  const float* scale() const { return reinterpret_cast<const float*>(Bytes() + scale_offset); }
+  const float* bias() const { return reinterpret_cast<const float*>(Bytes() + bias_offset); }
+  const int8_t* weight() const { return reinterpret_cast<const int8_t*>(Bytes() + weight_offset); }
   const float* float_weight() const {
     return reinterpret_cast<const float*>(Bytes() + weight_offset);
   }

@@ -32,8 +32,8 @@ class PackedBlob {
     uintptr_t p = reinterpret_cast<uintptr_t>(storage_.data());
     data_ = reinterpret_cast<uint8_t*>((p + 63) / 64 * 64);
     size_ = static_cast<int32_t>(bytes);
-    tensor_ = std::make_unique<Tensor>(ScalarType::kByte, 1, &size_, &dim_order_,
-                                       &stride_, data_, ShapeDynamism::kStatic);
+    tensor_ = std::make_unique<Tensor>(ScalarType::kByte, 1, &size_, &dim_order_, &stride_, data_,
+                                       ShapeDynamism::kStatic);
     ev_ = EValue::FromTensor(tensor_.get());
   }
   uint8_t* data() { return data_; }
@@ -74,8 +74,8 @@ float WeightScale(std::mt19937& gen, bool p2) {
 }
 
 void CheckConv(const ConvCase& c, const Quant& q, int threads, uint32_t seed) {
-  SCOPED_TRACE("case cin " + std::to_string(c.cin) + " cout " + std::to_string(c.cout) +
-               " k " + std::to_string(c.kh) + "x" + std::to_string(c.kw) + " s " +
+  SCOPED_TRACE("case cin " + std::to_string(c.cin) + " cout " + std::to_string(c.cout) + " k " +
+               std::to_string(c.kh) + "x" + std::to_string(c.kw) + " s " +
                std::to_string(c.stride_h) + " g " + std::to_string(c.groups) + " seed " +
                std::to_string(seed) + (q.power_of_two ? " p2" : " arbitrary"));
   std::mt19937 gen(seed);
@@ -101,26 +101,24 @@ void CheckConv(const ConvCase& c, const Quant& q, int threads, uint32_t seed) {
 
   // Reference: the portable chain.
   EValue s_in = EValue::FromDouble(in_scale), zp_in = EValue::FromInt(q.in_zp),
-         qmin = EValue::FromInt(-128), qmax = EValue::FromInt(127),
-         wqmin = EValue::FromInt(-127), dtype = EValue::FromInt(1), none,
-         axis = EValue::FromInt(0), s_out = EValue::FromDouble(out_scale),
-         zp_out = EValue::FromInt(q.out_zp), transposed = EValue::FromBool(false),
-         groups = EValue::FromInt(c.groups);
+         qmin = EValue::FromInt(-128), qmax = EValue::FromInt(127), wqmin = EValue::FromInt(-127),
+         dtype = EValue::FromInt(1), none, axis = EValue::FromInt(0),
+         s_out = EValue::FromDouble(out_scale), zp_out = EValue::FromInt(q.out_zp),
+         transposed = EValue::FromBool(false), groups = EValue::FromInt(c.groups);
   TestTensor<float> xf(xs), wf(ws), yf(ys);
   TestTensor<int8_t> ref(ys), out(ys);
   ASSERT_EQ(Call(portable::DequantizePerTensorOut,
                  {x.ev(), &s_in, &zp_in, &qmin, &qmax, &dtype, &none, xf.ev(), xf.ev()}),
             Error::kOk);
-  ASSERT_EQ(Call(portable::DequantizePerChannelOut,
-                 {wq.ev(), wsc.ev(), wzp.ev(), &axis, &wqmin, &qmax, &dtype, &none, wf.ev(),
-                  wf.ev()}),
+  ASSERT_EQ(Call(portable::DequantizePerChannelOut, {wq.ev(), wsc.ev(), wzp.ev(), &axis, &wqmin,
+                                                     &qmax, &dtype, &none, wf.ev(), wf.ev()}),
             Error::kOk);
-  TestIntList stride({c.stride_h, c.stride_w}), pad({c.pad_h, c.pad_w}),
-      dil({c.dil_h, c.dil_w}), outpad({0, 0});
-  ASSERT_EQ(Call(portable::ConvolutionOut,
-                 {xf.ev(), wf.ev(), b.ev(), stride.ev(), pad.ev(), dil.ev(), &transposed,
-                  outpad.ev(), &groups, yf.ev(), yf.ev()}),
-            Error::kOk);
+  TestIntList stride({c.stride_h, c.stride_w}), pad({c.pad_h, c.pad_w}), dil({c.dil_h, c.dil_w}),
+      outpad({0, 0});
+  ASSERT_EQ(
+      Call(portable::ConvolutionOut, {xf.ev(), wf.ev(), b.ev(), stride.ev(), pad.ev(), dil.ev(),
+                                      &transposed, outpad.ev(), &groups, yf.ev(), yf.ev()}),
+      Error::kOk);
   ASSERT_EQ(Call(portable::QuantizePerTensorOut,
                  {yf.ev(), &s_out, &zp_out, &qmin, &qmax, &dtype, ref.ev(), ref.ev()}),
             Error::kOk);
@@ -146,8 +144,7 @@ void CheckConv(const ConvCase& c, const Quant& q, int threads, uint32_t seed) {
   const size_t bytes = QuantizedConvPackedBytes(spec);
   ASSERT_GT(bytes, 0u);
   PackedBlob blob(bytes);
-  ASSERT_TRUE(PackQuantizedConv(spec, wq.Values().data(), wscale.data(), bias.data(),
-                                blob.data()));
+  ASSERT_TRUE(PackQuantizedConv(spec, wq.Values().data(), wscale.data(), bias.data(), blob.data()));
   ASSERT_EQ(Call(QuantizedConvolutionOut, {x.ev(), blob.ev(), out.ev(), out.ev()}, threads),
             Error::kOk)
       << LastErrorDetail();
@@ -167,23 +164,23 @@ void CheckConv(const ConvCase& c, const Quant& q, int threads, uint32_t seed) {
 
 const ConvCase kCases[] = {
     // n cin cout h w kh kw sh sw ph pw dh dw groups
-    {1, 32, 16, 17, 13, 1, 1, 1, 1, 0, 0, 1, 1, 1},     // 1x1, two panels
-    {1, 5, 7, 6, 11, 1, 1, 1, 1, 0, 0, 1, 1, 1},        // odd channels, depth 5
-    {2, 24, 30, 9, 9, 1, 1, 1, 1, 0, 0, 1, 1, 1},       // batch 2
-    {1, 200, 70, 9, 9, 1, 1, 1, 1, 0, 0, 1, 1, 1},      // deep, ragged rows
-    {1, 3, 32, 23, 19, 3, 3, 2, 2, 1, 1, 1, 1, 1},      // first mobilenet layer
-    {1, 6, 9, 10, 12, 1, 1, 2, 2, 0, 0, 1, 1, 1},       // strided 1x1
-    {1, 8, 12, 11, 7, 3, 3, 1, 1, 1, 1, 1, 1, 4},       // grouped
-    {1, 4, 6, 8, 9, 3, 2, 1, 2, 2, 0, 2, 1, 2},         // asymmetric, dilated
-    {1, 19, 19, 15, 21, 3, 3, 1, 1, 1, 1, 1, 1, 19},    // depthwise s1
-    {1, 24, 24, 16, 17, 3, 3, 2, 2, 1, 1, 1, 1, 24},    // depthwise s2
-    {2, 5, 5, 13, 11, 5, 5, 1, 2, 4, 3, 2, 1, 5},       // depthwise 5x5 dilated
-    {1, 17, 17, 3, 40, 3, 3, 1, 1, 1, 1, 1, 1, 17},     // depthwise wide rows
-    {1, 16, 16, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 16},      // depthwise 1x1 image
-    {1, 21, 21, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 21},      // depthwise 7x7, channel tail
-    {1, 3, 3, 40, 35, 3, 3, 1, 1, 1, 1, 1, 1, 3},       // depthwise, large plane
-    {1, 4, 4, 41, 38, 3, 3, 2, 2, 1, 1, 1, 1, 4},       // depthwise s2, large plane
-    {1, 2, 2, 37, 50, 3, 5, 1, 2, 2, 2, 1, 2, 2},       // large plane, dilated s(1,2)
+    {1, 32, 16, 17, 13, 1, 1, 1, 1, 0, 0, 1, 1, 1},   // 1x1, two panels
+    {1, 5, 7, 6, 11, 1, 1, 1, 1, 0, 0, 1, 1, 1},      // odd channels, depth 5
+    {2, 24, 30, 9, 9, 1, 1, 1, 1, 0, 0, 1, 1, 1},     // batch 2
+    {1, 200, 70, 9, 9, 1, 1, 1, 1, 0, 0, 1, 1, 1},    // deep, ragged rows
+    {1, 3, 32, 23, 19, 3, 3, 2, 2, 1, 1, 1, 1, 1},    // first mobilenet layer
+    {1, 6, 9, 10, 12, 1, 1, 2, 2, 0, 0, 1, 1, 1},     // strided 1x1
+    {1, 8, 12, 11, 7, 3, 3, 1, 1, 1, 1, 1, 1, 4},     // grouped
+    {1, 4, 6, 8, 9, 3, 2, 1, 2, 2, 0, 2, 1, 2},       // asymmetric, dilated
+    {1, 19, 19, 15, 21, 3, 3, 1, 1, 1, 1, 1, 1, 19},  // depthwise s1
+    {1, 24, 24, 16, 17, 3, 3, 2, 2, 1, 1, 1, 1, 24},  // depthwise s2
+    {2, 5, 5, 13, 11, 5, 5, 1, 2, 4, 3, 2, 1, 5},     // depthwise 5x5 dilated
+    {1, 17, 17, 3, 40, 3, 3, 1, 1, 1, 1, 1, 1, 17},   // depthwise wide rows
+    {1, 16, 16, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 16},    // depthwise 1x1 image
+    {1, 21, 21, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 21},    // depthwise 7x7, channel tail
+    {1, 3, 3, 40, 35, 3, 3, 1, 1, 1, 1, 1, 1, 3},     // depthwise, large plane
+    {1, 4, 4, 41, 38, 3, 3, 2, 2, 1, 1, 1, 1, 4},     // depthwise s2, large plane
+    {1, 2, 2, 37, 50, 3, 5, 1, 2, 2, 2, 1, 2, 2},     // large plane, dilated s(1,2)
 };
 
 TEST(QuantizedConvTest, MatchesPortableChain) {
@@ -200,8 +197,7 @@ TEST(QuantizedConvTest, MatchesPortableChain) {
 }
 
 void CheckLinear(int m, int k, int n, bool p2, int threads, uint32_t seed) {
-  SCOPED_TRACE("linear " + std::to_string(m) + "x" + std::to_string(k) + "x" +
-               std::to_string(n));
+  SCOPED_TRACE("linear " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n));
   std::mt19937 gen(seed);
   const double in_scale = p2 ? 0.125 : 0.043, out_scale = p2 ? 0.5 : 0.117;
   const int32_t in_zp = -11, out_zp = 18;
@@ -213,22 +209,20 @@ void CheckLinear(int m, int k, int n, bool p2, int threads, uint32_t seed) {
   }
   TestTensor<int8_t> x({m, k}, RandomInt8(m * k, seed + 1, -128, 127));
   TestTensor<int8_t> wq({n, k}, RandomInt8(n * k, seed + 2, -127, 127));
-  TestTensor<float> wsc({n}, wscale), b({n}, bias), xf({m, k}), wf({n, k}), wt({k, n}),
-      yf({m, n});
+  TestTensor<float> wsc({n}, wscale), b({n}, bias), xf({m, k}), wf({n, k}), wt({k, n}), yf({m, n});
   TestTensor<int64_t> wzp({n});
   TestTensor<int8_t> ref({m, n}), out({m, n});
   EValue s_in = EValue::FromDouble(in_scale), zp_in = EValue::FromInt(in_zp),
-         qmin = EValue::FromInt(-128), qmax = EValue::FromInt(127),
-         wqmin = EValue::FromInt(-127), dtype = EValue::FromInt(1), none,
-         axis = EValue::FromInt(0), s_out = EValue::FromDouble(out_scale),
-         zp_out = EValue::FromInt(out_zp), one = EValue::FromInt(1);
+         qmin = EValue::FromInt(-128), qmax = EValue::FromInt(127), wqmin = EValue::FromInt(-127),
+         dtype = EValue::FromInt(1), none, axis = EValue::FromInt(0),
+         s_out = EValue::FromDouble(out_scale), zp_out = EValue::FromInt(out_zp),
+         one = EValue::FromInt(1);
   TestIntList perm({1, 0});
   ASSERT_EQ(Call(portable::DequantizePerTensorOut,
                  {x.ev(), &s_in, &zp_in, &qmin, &qmax, &dtype, &none, xf.ev(), xf.ev()}),
             Error::kOk);
-  ASSERT_EQ(Call(portable::DequantizePerChannelOut,
-                 {wq.ev(), wsc.ev(), wzp.ev(), &axis, &wqmin, &qmax, &dtype, &none, wf.ev(),
-                  wf.ev()}),
+  ASSERT_EQ(Call(portable::DequantizePerChannelOut, {wq.ev(), wsc.ev(), wzp.ev(), &axis, &wqmin,
+                                                     &qmax, &dtype, &none, wf.ev(), wf.ev()}),
             Error::kOk);
   ASSERT_EQ(Call(portable::PermuteCopyOut, {wf.ev(), perm.ev(), wt.ev(), wt.ev()}), Error::kOk);
   ASSERT_EQ(Call(portable::AddmmOut, {b.ev(), xf.ev(), wt.ev(), &one, &one, yf.ev(), yf.ev()}),
@@ -245,8 +239,7 @@ void CheckLinear(int m, int k, int n, bool p2, int threads, uint32_t seed) {
   spec.out_scale = out_scale;
   spec.out_zero_point = out_zp;
   PackedBlob blob(QuantizedConvPackedBytes(spec));
-  ASSERT_TRUE(PackQuantizedConv(spec, wq.Values().data(), wscale.data(), bias.data(),
-                                blob.data()));
+  ASSERT_TRUE(PackQuantizedConv(spec, wq.Values().data(), wscale.data(), bias.data(), blob.data()));
   ASSERT_EQ(Call(QuantizedConvolutionOut, {x.ev(), blob.ev(), out.ev(), out.ev()}, threads),
             Error::kOk)
       << LastErrorDetail();
@@ -317,8 +310,7 @@ TEST(QuantizedConvTest, RejectsInvalidArguments) {
   TestTensor<int8_t> x({1, 3, 5, 5}), out({1, 4, 5, 5});
   EXPECT_EQ(Call(QuantizedConvolutionOut, {x.ev(), blob.ev(), out.ev(), out.ev()}), Error::kOk);
   // Wrong argument count.
-  EXPECT_EQ(Call(QuantizedConvolutionOut, {x.ev(), blob.ev(), out.ev()}),
-            Error::kInvalidArgument);
+  EXPECT_EQ(Call(QuantizedConvolutionOut, {x.ev(), blob.ev(), out.ev()}), Error::kInvalidArgument);
   // Wrong channel count, dtype, rank; static out of the wrong shape.
   TestTensor<int8_t> x4({1, 4, 5, 5}), x3({3, 5, 5});
   TestTensor<float> xf({1, 3, 5, 5});
@@ -388,12 +380,10 @@ TEST(QuantizedConvTest, SameBitsAtEveryThreadCount) {
   const Case cases[] = {
       {"pointwise", QuantizedOpKind::kConv2d, 64, 97, 29, 31, 1, 1, 1, testing::Grain::kSplits},
       {"3x3", QuantizedOpKind::kConv2d, 16, 33, 57, 55, 3, 1, 1, testing::Grain::kSplits},
-      {"depthwise s1", QuantizedOpKind::kConv2d, 96, 96, 57, 55, 3, 1, 96,
-       testing::Grain::kSplits},
+      {"depthwise s1", QuantizedOpKind::kConv2d, 96, 96, 57, 55, 3, 1, 96, testing::Grain::kSplits},
       {"depthwise s2", QuantizedOpKind::kConv2d, 144, 144, 57, 55, 3, 2, 144,
        testing::Grain::kSplits},
-      {"linear M=1", QuantizedOpKind::kLinear, 1280, 1001, 1, 1, 1, 1, 1,
-       testing::Grain::kSplits},
+      {"linear M=1", QuantizedOpKind::kLinear, 1280, 1001, 1, 1, 1, 1, 1, testing::Grain::kSplits},
       {"depthwise small", QuantizedOpKind::kConv2d, 8, 8, 9, 9, 3, 1, 8, testing::Grain::kSmall},
   };
   uint32_t seed = 1200;
@@ -420,7 +410,8 @@ TEST(QuantizedConvTest, SameBitsAtEveryThreadCount) {
       wscale[i] = std::uniform_real_distribution<float>(0.005f, 0.015f)(gen);
       bias[i] = std::uniform_real_distribution<float>(-2.0f, 2.0f)(gen);
     }
-    const std::vector<int8_t> w = RandomInt8(static_cast<size_t>(c.cout) * depth, seed++, -127, 127);
+    const std::vector<int8_t> w =
+        RandomInt8(static_cast<size_t>(c.cout) * depth, seed++, -127, 127);
     PackedBlob blob(QuantizedConvPackedBytes(spec));
     ASSERT_TRUE(PackQuantizedConv(spec, w.data(), wscale.data(), bias.data(), blob.data()));
     const std::vector<int32_t> xs =

@@ -19,9 +19,8 @@ namespace {
 
 // dst[i] = float(src[i]) - zx for i < n rounded up to 16; returns that.
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw"))) int64_t ConvertRowAvx512(const int8_t* src,
-                                                                       float* dst, int64_t n,
-                                                                       float zx) {
+__attribute__((target("avx512f,avx512bw"))) int64_t ConvertRowAvx512(const int8_t* src, float* dst,
+                                                                     int64_t n, float zx) {
   const __m512 z = _mm512_set1_ps(zx);
   int64_t c = 0;
   for (; c < n; c += 16) {
@@ -30,8 +29,8 @@ __attribute__((target("avx512f,avx512bw"))) int64_t ConvertRowAvx512(const int8_
   }
   return c;
 }
-__attribute__((target("avx2,fma"))) int64_t ConvertRowAvx2(const int8_t* src, float* dst,
-                                                           int64_t n, float zx) {
+__attribute__((target("avx2,fma"))) int64_t ConvertRowAvx2(const int8_t* src, float* dst, int64_t n,
+                                                           float zx) {
   const __m256 z = _mm256_set1_ps(zx);
   int64_t c = 0;
   for (; c < n; c += 8) {
@@ -46,9 +45,12 @@ __attribute__((target("avx2,fma"))) int64_t ConvertRowAvx2(const int8_t* src, fl
 inline int64_t ConvertRow(Isa isa, const int8_t* src, float* dst, int64_t n, float zx) {
 #if defined(__x86_64__)
   switch (isa) {
-    case Isa::kAvx512: return ConvertRowAvx512(src, dst, n, zx);
-    case Isa::kAvx2: return ConvertRowAvx2(src, dst, n, zx);
-    default: break;
+    case Isa::kAvx512:
+      return ConvertRowAvx512(src, dst, n, zx);
+    case Isa::kAvx2:
+      return ConvertRowAvx2(src, dst, n, zx);
+    default:
+      break;
   }
 #endif
   (void)isa;
@@ -105,15 +107,13 @@ struct DepthwiseBody {
   // weight * plane, in exact float arithmetic, then requantized.
   template <int kTaps>
   [[gnu::always_inline]] static inline void Rows(const DepthwiseGeometry& g,
-                                                 const DepthwisePlane& p,
-                                                 const int64_t* offsets,
-                                                 const Vf<W>* weights,
-                                                 int64_t taps = kTaps) {
+                                                 const DepthwisePlane& p, const int64_t* offsets,
+                                                 const Vf<W>* weights, int64_t taps = kTaps) {
     using V = Vf<W>;
     const QuantizedConvSpec& s = *g.s;
-    const V scale = Splat<W>(p.scale), bias = Splat<W>(p.bias),
-            inv = Splat<W>(g.inv), lo = Splat<W>(g.lo), hi = Splat<W>(g.hi),
-            zp = Splat<W>(g.zp), magic = Splat<W>(12582912.0f);
+    const V scale = Splat<W>(p.scale), bias = Splat<W>(p.bias), inv = Splat<W>(g.inv),
+            lo = Splat<W>(g.lo), hi = Splat<W>(g.hi), zp = Splat<W>(g.zp),
+            magic = Splat<W>(12582912.0f);
     const int64_t n_taps = kTaps != 0 ? kTaps : taps;
     for (int64_t oh = 0; oh < g.oh; ++oh) {
       const float* base = p.plane + oh * s.stride_h * g.row_width;
@@ -121,8 +121,7 @@ struct DepthwiseBody {
       // Whole vectors straight into the output when they stay inside the
       // plane (the excess lands on rows written later), else via `dense`.
       const int64_t limit = s.stride_w == 1 ? g.ow : g.dense_width;
-      const bool direct =
-          s.stride_w == 1 && oh * g.ow + (g.ow + W - 1) / W * W <= g.oh * g.ow;
+      const bool direct = s.stride_w == 1 && oh * g.ow + (g.ow + W - 1) / W * W <= g.oh * g.ow;
       int8_t* dst = direct ? out_row : p.dense;
       for (int64_t c = 0; c < limit; c += W) {
         // Three partial sums shorten the dependency chain; every partial
@@ -205,8 +204,8 @@ EF_AVX512_DW void DepthwisePlaneAvx512(const DepthwiseGeometry& g, const Depthwi
     for (; c < g.w; ++c) dst[c] = static_cast<float>(src[c]) - zx;
     std::memset(dst + g.w, 0, sizeof(float) * (width - s.pad_w - g.w));
     if (sw == 2) {
-      const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4,
-                                            2, 0);
+      const __m512i even =
+          _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
       const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
       float* ph1 = row0 + phase_stride;
       for (int64_t col = 0; col < prw; col += 16) {
@@ -227,8 +226,7 @@ EF_AVX512_DW void DepthwisePlaneAvx512(const DepthwiseGeometry& g, const Depthwi
     weights[t] = _mm512_set1_ps(p.w[t]);
   }
   const __m512 scale = _mm512_set1_ps(p.scale), bias = _mm512_set1_ps(p.bias),
-               inv = _mm512_set1_ps(g.inv), lo = _mm512_set1_ps(g.lo),
-               hi = _mm512_set1_ps(g.hi);
+               inv = _mm512_set1_ps(g.inv), lo = _mm512_set1_ps(g.lo), hi = _mm512_set1_ps(g.hi);
   const __m512i zp = _mm512_set1_epi32(static_cast<int32_t>(g.zp));
   for (int64_t oh = 0; oh < g.oh; ++oh) {
     const float* base = p.plane + oh * s.stride_h * prw;
@@ -252,20 +250,18 @@ EF_AVX512_DW void DepthwisePlaneAvx512(const DepthwiseGeometry& g, const Depthwi
       f = _mm512_min_ps(_mm512_max_ps(f, lo), hi);
       const __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(f), zp);
       const int64_t n = std::min<int64_t>(16, g.ow - c);
-      const __mmask16 mask = n == 16 ? static_cast<__mmask16>(0xFFFF)
-                                     : static_cast<__mmask16>((1u << n) - 1);
+      const __mmask16 mask =
+          n == 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << n) - 1);
       _mm_mask_storeu_epi8(out_row + c, mask, _mm512_cvtepi32_epi8(q));
     }
   }
 }
 #endif
 
-
 }  // namespace
 
-bool RunDepthwise(KernelContext& ctx, const Packed& pk, const int8_t* x,
-                  int8_t* y, int64_t batch, int64_t h, int64_t w, int64_t oh,
-                  int64_t ow) {
+bool RunDepthwise(KernelContext& ctx, const Packed& pk, const int8_t* x, int8_t* y, int64_t batch,
+                  int64_t h, int64_t w, int64_t oh, int64_t ow) {
   const QuantizedConvSpec& s = pk.spec;
   DepthwiseGeometry g;
   g.s = &s;
@@ -278,9 +274,8 @@ bool RunDepthwise(KernelContext& ctx, const Packed& pk, const int8_t* x,
   g.dense_width = (dense + 15) / 16 * 16;
   g.row_width = g.dense_width + static_cast<int64_t>(s.kernel_w - 1) * s.dilation_w;
   g.row_width = std::max<int64_t>(g.row_width, (w + 15) / 16 * 16 + s.pad_w);
-  g.rows = std::max<int64_t>((oh - 1) * s.stride_h +
-                                 static_cast<int64_t>(s.kernel_h - 1) * s.dilation_h + 1,
-                             0);
+  g.rows = std::max<int64_t>(
+      (oh - 1) * s.stride_h + static_cast<int64_t>(s.kernel_h - 1) * s.dilation_h + 1, 0);
   g.inv = pk.inv_out_scale;
   g.lo = static_cast<float>(s.out_min - s.out_zero_point);
   g.hi = static_cast<float>(s.out_max - s.out_zero_point);
@@ -324,8 +319,8 @@ bool RunDepthwise(KernelContext& ctx, const Packed& pk, const int8_t* x,
   size_t dense_bytes = RoundUp(g.dense_width + 64);
 #if defined(__x86_64__)
   const bool phased = g.isa == Isa::kAvx512 && s.stride_w <= 2;
-  const bool vnni = g.isa == Isa::kAvx512 && HostInt8Dot() == Int8Dot::kAvx512Vnni &&
-                    HostVbmi() && VnniDepthwiseApplies(s);
+  const bool vnni = g.isa == Isa::kAvx512 && HostInt8Dot() == Int8Dot::kAvx512Vnni && HostVbmi() &&
+                    VnniDepthwiseApplies(s);
   if (vnni) {
     // Rows of uint8, plus one vector of slack read past the last row.
     plane_bytes = static_cast<size_t>(g.rows * VnniDepthwiseRowBytes(s, w, ow) + 64);

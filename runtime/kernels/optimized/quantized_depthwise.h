@@ -20,8 +20,8 @@ inline constexpr int64_t kMaxDepthwiseTaps = 64;
 
 // y = depthwise convolution of NCHW int8 x (batch x C x h x w) into
 // batch x C x oh x ow. False if kernel scratch is missing.
-bool RunDepthwise(KernelContext& ctx, const Packed& pk, const int8_t* x, int8_t* y,
-                  int64_t batch, int64_t h, int64_t w, int64_t oh, int64_t ow);
+bool RunDepthwise(KernelContext& ctx, const Packed& pk, const int8_t* x, int8_t* y, int64_t batch,
+                  int64_t h, int64_t w, int64_t oh, int64_t ow);
 
 }  // namespace internal
 }  // namespace optimized

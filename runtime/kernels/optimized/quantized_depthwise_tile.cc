@@ -1,10 +1,9 @@
-#include "runtime/kernels/optimized/quantized_depthwise_variants.h"
-
 #include <algorithm>
 #include <cstring>
 
 #include "runtime/kernels/optimized/avx512_intrinsics.h"
 #include "runtime/kernels/optimized/quantized_depthwise.h"
+#include "runtime/kernels/optimized/quantized_depthwise_variants.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 
 namespace edgefleet {
@@ -53,8 +52,8 @@ EF_AVX512_DW inline void Transpose16x16(__m128i r[16]) {
 }  // namespace
 
 EF_AVX512_DW void DepthwiseChannelTileAvx512(const DepthwiseGeometry& g, const Packed& pk,
-                                             const int8_t* x, int8_t* y, int64_t c0,
-                                             int64_t nc, const ChannelTileScratch& sc) {
+                                             const int8_t* x, int8_t* y, int64_t c0, int64_t nc,
+                                             const ChannelTileScratch& sc) {
   const QuantizedConvSpec& s = *g.s;
   const int64_t hw = g.h * g.w, hp = g.h + 2 * s.pad_h, wp = g.w + 2 * s.pad_w;
   const int64_t ohw = g.oh * g.ow;

@@ -22,8 +22,8 @@ struct DepthwisePlane {
   int8_t* y;        // one output plane, OH x OW
   const float* w;   // kh * kw taps
   float scale, bias;
-  float* plane;     // scratch: padded (x - zx), rows x row_width
-  int8_t* dense;    // scratch: one dense output row (strided convolutions)
+  float* plane;   // scratch: padded (x - zx), rows x row_width
+  int8_t* dense;  // scratch: one dense output row (strided convolutions)
 };
 
 struct DepthwiseGeometry {
@@ -36,22 +36,23 @@ struct DepthwiseGeometry {
 
 #if defined(__x86_64__)
 #define EF_AVX512_DW __attribute__((target("avx512f,avx512bw,avx512vl,avx2,fma")))
-#define EF_VBMI_DW __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx512vbmi,avx2,fma")))
+#define EF_VBMI_DW \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx512vbmi,avx2,fma")))
 
 // Small planes (quantized_depthwise_tile.cc): 16 channels at a time, one
 // channel per lane.
 constexpr int64_t kTileMaxPixels = 1024;
 
 struct ChannelTileScratch {
-  float* tile;   // [hp * wp][16]
-  int8_t* out;   // [oh * ow + 16][16]
+  float* tile;  // [hp * wp][16]
+  int8_t* out;  // [oh * ow + 16][16]
 };
 
 size_t ChannelTileBytes(int64_t hp, int64_t wp, int64_t oh, int64_t ow);
 
 EF_AVX512_DW void DepthwiseChannelTileAvx512(const DepthwiseGeometry& g, const Packed& pk,
-                                             const int8_t* x, int8_t* y, int64_t c0,
-                                             int64_t nc, const ChannelTileScratch& sc);
+                                             const int8_t* x, int8_t* y, int64_t c0, int64_t nc,
+                                             const ChannelTileScratch& sc);
 
 // Large planes on AVX-512 VNNI + VBMI (quantized_depthwise_vnni.cc).
 bool HostVbmi();

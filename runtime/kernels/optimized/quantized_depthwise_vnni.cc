@@ -1,10 +1,9 @@
-#include "runtime/kernels/optimized/quantized_depthwise_variants.h"
-
 #include <algorithm>
 #include <cstring>
 
 #include "runtime/kernels/optimized/avx512_intrinsics.h"
 #include "runtime/kernels/optimized/quantized_depthwise.h"
+#include "runtime/kernels/optimized/quantized_depthwise_variants.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 
 namespace edgefleet {
@@ -25,7 +24,9 @@ bool HostVbmi() {
 
 bool VnniDepthwiseApplies(const QuantizedConvSpec& s) {
   return s.kernel_w <= 4 && s.kernel_h <= kMaxDepthwiseTaps / 4 &&
-         15 * static_cast<int64_t>(s.stride_w) + (s.kernel_w - 1) * static_cast<int64_t>(s.dilation_w) < 64;
+         15 * static_cast<int64_t>(s.stride_w) +
+                 (s.kernel_w - 1) * static_cast<int64_t>(s.dilation_w) <
+             64;
 }
 
 int64_t VnniDepthwiseRowBytes(const QuantizedConvSpec& s, int64_t w, int64_t ow) {
@@ -47,7 +48,8 @@ EF_VBMI_DW void DepthwisePlaneVnni(const DepthwiseGeometry& g, const DepthwisePl
     const int8_t* src = p.x + ih * g.w;
     for (int64_t c = 0; c < g.w; c += 64) {
       const int64_t n = std::min<int64_t>(64, g.w - c);
-      const __mmask64 m = n == 64 ? ~static_cast<__mmask64>(0) : (static_cast<__mmask64>(1) << n) - 1;
+      const __mmask64 m =
+          n == 64 ? ~static_cast<__mmask64>(0) : (static_cast<__mmask64>(1) << n) - 1;
       _mm512_mask_storeu_epi8(row + s.pad_w + c, m,
                               _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, src + c), flip));
     }

@@ -8,8 +8,8 @@
 #include "runtime/kernels/optimized/quantized_add.h"
 #include "runtime/kernels/optimized/quantized_conv.h"
 #include "runtime/kernels/optimized/quantized_match.h"
-#include "runtime/kernels/portable/portable_kernels.h"
 #include "runtime/kernels/plan_pass_util.h"
+#include "runtime/kernels/portable/portable_kernels.h"
 
 namespace edgefleet {
 namespace optimized {
@@ -47,8 +47,8 @@ EValue* NewBlobValue(PlanEditor& plan, const QuantizedConvSpec& spec, const int8
   bt->size = static_cast<int32_t>(bytes);
   bt->dim_order = 0;
   bt->stride = 1;
-  Tensor* t = new (bt->tensor) Tensor(ScalarType::kByte, 1, &bt->size, &bt->dim_order,
-                                      &bt->stride, blob, ShapeDynamism::kStatic);
+  Tensor* t = new (bt->tensor) Tensor(ScalarType::kByte, 1, &bt->size, &bt->dim_order, &bt->stride,
+                                      blob, ShapeDynamism::kStatic);
   return plan.NewValue(EValue::FromTensor(t));
 }
 
@@ -81,8 +81,8 @@ void FuseConvolution(PlanEditor& plan, size_t pc) {
   EValue* y_f = args[9];
   const Tensor* xf = TensorOf(x_f, ScalarType::kFloat);
   const Tensor* yf = TensorOf(y_f, ScalarType::kFloat);
-  if (xf == nullptr || yf == nullptr || xf->dim() != 4 || yf->dim() != 4 ||
-      args[10] != y_f || plan.is_method_io(x_f)) {
+  if (xf == nullptr || yf == nullptr || xf->dim() != 4 || yf->dim() != 4 || args[10] != y_f ||
+      plan.is_method_io(x_f)) {
     return;
   }
   Span<const int64_t> stride, padding, dilation, output_padding;
@@ -90,8 +90,8 @@ void FuseConvolution(PlanEditor& plan, size_t pc) {
   if (!PeekIntList(args, 3, &stride) || !PeekIntList(args, 4, &padding) ||
       !PeekIntList(args, 5, &dilation) || !args[6]->is_bool() || args[6]->to_bool() ||
       !PeekIntList(args, 7, &output_padding) || !ConstInt(plan, args[8], &groups) ||
-      stride.size() != 2 || padding.size() != 2 || dilation.size() != 2 ||
-      groups <= 0 || groups > (1 << 20)) {
+      stride.size() != 2 || padding.size() != 2 || dilation.size() != 2 || groups <= 0 ||
+      groups > (1 << 20)) {
     return;
   }
   for (int64_t v : output_padding) {
@@ -119,8 +119,8 @@ void FuseConvolution(PlanEditor& plan, size_t pc) {
     }
   }
   const Tensor& xq = x_q->to_tensor();
-  if (xq.dim() != 4 || !SameSizes(xq, xf->sizes()) ||
-      xq.size(1) != w.q->size(1) * groups || yf->size(1) != w.q->size(0)) {
+  if (xq.dim() != 4 || !SameSizes(xq, xf->sizes()) || xq.size(1) != w.q->size(1) * groups ||
+      yf->size(1) != w.q->size(0)) {
     return;
   }
   Tail tail;
@@ -144,9 +144,9 @@ void FuseConvolution(PlanEditor& plan, size_t pc) {
   spec.out_zero_point = static_cast<int32_t>(tail.q.zero_point);
   spec.out_min = tail.lo;
   spec.out_max = tail.hi;
-  EValue* blob = NewBlobValue(plan, spec, w.q->data_as<const int8_t>(),
-                              w.scales->data_as<const float>(),
-                              bias != nullptr ? bias->data_as<const float>() : nullptr);
+  EValue* blob =
+      NewBlobValue(plan, spec, w.q->data_as<const int8_t>(), w.scales->data_as<const float>(),
+                   bias != nullptr ? bias->data_as<const float>() : nullptr);
   if (blob == nullptr) return;
   const int64_t feeders[2] = {dq_pc, w_pc};
   EValue* const outs[2] = {x_f, w_f};
@@ -163,10 +163,9 @@ void FuseAddmm(PlanEditor& plan, size_t pc) {
   const Tensor* xf = TensorOf(x_f, ScalarType::kFloat);
   const Tensor* yf = TensorOf(y_f, ScalarType::kFloat);
   double beta = 0, alpha = 0;
-  if (xf == nullptr || yf == nullptr || xf->dim() != 2 || yf->dim() != 2 ||
-      args[6] != y_f || plan.is_method_io(x_f) || plan.is_method_io(wt_f) ||
-      !ConstNumber(plan, args[3], &beta) || beta != 1 || !ConstNumber(plan, args[4], &alpha) ||
-      alpha != 1) {
+  if (xf == nullptr || yf == nullptr || xf->dim() != 2 || yf->dim() != 2 || args[6] != y_f ||
+      plan.is_method_io(x_f) || plan.is_method_io(wt_f) || !ConstNumber(plan, args[3], &beta) ||
+      beta != 1 || !ConstNumber(plan, args[4], &alpha) || alpha != 1) {
     return;
   }
   const int64_t perm_pc = plan.writer(wt_f);

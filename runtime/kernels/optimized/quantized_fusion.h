@@ -32,8 +32,8 @@ namespace optimized {
 
 void FuseQuantizedConvolution(PlanEditor& plan);
 
-inline constexpr PlanPass kFuseQuantizedConvolutionPass = {
-    "fuse_quantized_convolution", FuseQuantizedConvolution};
+inline constexpr PlanPass kFuseQuantizedConvolutionPass = {"fuse_quantized_convolution",
+                                                           FuseQuantizedConvolution};
 
 }  // namespace optimized
 }  // namespace edgefleet

@@ -25,7 +25,6 @@ using testing::TestPlan;
 using testing::TestTensor;
 using testing::TestTensorList;
 
-
 std::vector<int8_t> RandomInt8(size_t n, uint32_t seed, int lo, int hi) {
   std::mt19937 gen(seed);
   std::uniform_int_distribution<int> dist(lo, hi);
@@ -44,15 +43,21 @@ struct ConvChain {
         wzp({cout}),
         wf({cout, cin / groups, 3, 3}),
         bias({cout}, std::vector<float>(cout, 0.5f)),
-        yf({1, cout, 9, 7}), yq({1, cout, 9, 7}), zf({1, cout, 9, 7}), af({1, cout, 9, 7}),
+        yf({1, cout, 9, 7}),
+        yq({1, cout, 9, 7}),
+        zf({1, cout, 9, 7}),
+        af({1, cout, 9, 7}),
         out({1, cout, 9, 7}),
-        stride({1, 1}), pad({1, 1}), dil({1, 1}), outpad({0, 0}),
+        stride({1, 1}),
+        pad({1, 1}),
+        dil({1, 1}),
+        outpad({0, 0}),
         groups_v(EValue::FromInt(groups)) {}
 
   void Build(TestPlan& plan, bool activation = true) {
-    plan.Add("quantized_decomposed::dequantize_per_channel.out", portable::DequantizePerChannelOut,
-             {wq.ev(), wscale.ev(), wzp.ev(), &zero, &wqmin, &qmax, &dtype, &none, wf.ev(),
-              wf.ev()});
+    plan.Add(
+        "quantized_decomposed::dequantize_per_channel.out", portable::DequantizePerChannelOut,
+        {wq.ev(), wscale.ev(), wzp.ev(), &zero, &wqmin, &qmax, &dtype, &none, wf.ev(), wf.ev()});
     plan.Add("quantized_decomposed::dequantize_per_tensor.out", portable::DequantizePerTensorOut,
              {x.ev(), &s_in, &zp_in, &qmin, &qmax, &dtype, &none, xf.ev(), xf.ev()});
     plan.Add("aten::convolution.out", portable::ConvolutionOut,
@@ -62,8 +67,7 @@ struct ConvChain {
     plan.Add("quantized_decomposed::quantize_per_tensor.out", portable::QuantizePerTensorOut,
              {yf.ev(), &s_out, &zp_out, &qmin, &qmax, &dtype, q1.ev(), q1.ev()});
     if (activation) {
-      plan.Add("quantized_decomposed::dequantize_per_tensor.out",
-               portable::DequantizePerTensorOut,
+      plan.Add("quantized_decomposed::dequantize_per_tensor.out", portable::DequantizePerTensorOut,
                {yq.ev(), &s_out, &zp_out, &qmin, &qmax, &dtype, &none, zf.ev(), zf.ev()});
       plan.Add("aten::hardtanh.out", portable::HardtanhOut,
                {zf.ev(), &act_min, &act_max, af.ev(), af.ev()});
@@ -132,19 +136,21 @@ TEST(QuantizedFusionTest, FusesLinear) {
   TestTensor<int8_t> x({m, k}, RandomInt8(m * k, 5, -128, 127)), out({m, n});
   TestTensor<float> xf({m, k}), wf({n, k}), wt({k, n}), yf({m, n});
   TestTensor<int8_t> wq({n, k}, RandomInt8(n * k, 6, -127, 127));
-  TestTensor<float> wscale({n}, std::vector<float>(n, 1.0f / 64)), bias({n}, std::vector<float>(n, 0.25f));
-  EValue none, zero = EValue::FromInt(0), wqmin = EValue::FromInt(-127),
-               qmin = EValue::FromInt(-128), qmax = EValue::FromInt(127),
-               dtype = EValue::FromInt(1), s_in = EValue::FromDouble(0.125),
-               zp_in = EValue::FromInt(-11), s_out = EValue::FromDouble(0.5),
-               zp_out = EValue::FromInt(3), one = EValue::FromInt(1);
+  TestTensor<float> wscale({n}, std::vector<float>(n, 1.0f / 64)),
+      bias({n}, std::vector<float>(n, 0.25f));
+  EValue none,
+      zero = EValue::FromInt(0), wqmin = EValue::FromInt(-127), qmin = EValue::FromInt(-128),
+      qmax = EValue::FromInt(127), dtype = EValue::FromInt(1), s_in = EValue::FromDouble(0.125),
+      zp_in = EValue::FromInt(-11), s_out = EValue::FromDouble(0.5), zp_out = EValue::FromInt(3),
+      one = EValue::FromInt(1);
   TestIntList perm({1, 0});
   TestPlan plan;
   plan.Add("quantized_decomposed::dequantize_per_channel.out", portable::DequantizePerChannelOut,
            {wq.ev(), wscale.ev(), &none, &zero, &wqmin, &qmax, &dtype, &none, wf.ev(), wf.ev()});
   plan.Add("quantized_decomposed::dequantize_per_tensor.out", portable::DequantizePerTensorOut,
            {x.ev(), &s_in, &zp_in, &qmin, &qmax, &dtype, &none, xf.ev(), xf.ev()});
-  plan.Add("aten::permute_copy.out", portable::PermuteCopyOut, {wf.ev(), perm.ev(), wt.ev(), wt.ev()});
+  plan.Add("aten::permute_copy.out", portable::PermuteCopyOut,
+           {wf.ev(), perm.ev(), wt.ev(), wt.ev()});
   plan.Add("aten::addmm.out", portable::AddmmOut,
            {bias.ev(), xf.ev(), wt.ev(), &one, &one, yf.ev(), yf.ev()});
   plan.Add("quantized_decomposed::quantize_per_tensor.out", portable::QuantizePerTensorOut,
@@ -168,11 +174,11 @@ TEST(QuantizedFusionTest, FusesResidualAdd) {
     TestTensor<int8_t> aq(shape, RandomInt8(200, 11, -128, 127)),
         bq(shape, RandomInt8(200, 12, -128, 127)), out(shape), other(shape);
     TestTensor<float> af(shape), bf(shape), sum(shape);
-    EValue none, qmin = EValue::FromInt(-128), qmax = EValue::FromInt(127),
-                 dtype = EValue::FromInt(1), sa = EValue::FromDouble(0.125),
-                 za = EValue::FromInt(4), sb = EValue::FromDouble(0.0625),
-                 zb = EValue::FromInt(-10), so = EValue::FromDouble(0.125),
-                 zo = EValue::FromInt(-5), one = EValue::FromInt(1);
+    EValue none,
+        qmin = EValue::FromInt(-128), qmax = EValue::FromInt(127), dtype = EValue::FromInt(1),
+        sa = EValue::FromDouble(0.125), za = EValue::FromInt(4), sb = EValue::FromDouble(0.0625),
+        zb = EValue::FromInt(-10), so = EValue::FromDouble(0.125), zo = EValue::FromInt(-5),
+        one = EValue::FromInt(1);
     TestIntList dims({0, 1, 2, 3});
     TestPlan plan;
     plan.Add("quantized_decomposed::dequantize_per_tensor.out", portable::DequantizePerTensorOut,

@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "runtime/kernels/optimized/kernel_util.h"
-#include "runtime/kernels/portable/portable_kernels.h"
 #include "runtime/kernels/plan_pass_util.h"
+#include "runtime/kernels/portable/portable_kernels.h"
 
 namespace edgefleet {
 namespace optimized {
@@ -68,8 +68,7 @@ bool AliasReadsCovered(const PlanEditor& plan, const EValue* v, int64_t from,
     bool covered_all = true;
     ForEachArgValue(plan.args(r), [&](const EValue* alias) {
       if (!covered_all || alias == v || !alias->is_tensor() || plan.writer(alias) != -1 ||
-          plan.is_constant(alias) || plan.is_method_io(alias) ||
-          !Overlaps(alias->to_tensor(), t)) {
+          plan.is_constant(alias) || plan.is_method_io(alias) || !Overlaps(alias->to_tensor(), t)) {
         return;
       }
       const Tensor& at = alias->to_tensor();
@@ -102,15 +101,14 @@ bool PerTensorParams(const PlanEditor& plan, Span<EValue*> args, PerTensor* p) {
          ConstInt(plan, args[2], &p->zero_point) && ConstInt(plan, args[3], &p->qmin) &&
          ConstInt(plan, args[4], &p->qmax) && ConstInt(plan, args[5], &dtype) &&
          dtype == static_cast<int64_t>(ScalarType::kChar) && p->qmin >= -128 &&
-         p->qmin <= p->qmax && p->qmax <= 127 && p->zero_point >= -128 &&
-         p->zero_point <= 127;
+         p->qmin <= p->qmax && p->qmax <= 127 && p->zero_point >= -128 && p->zero_point <= 127;
 }
 
 }  // namespace
 
 // dequantize_per_tensor at `pc` of an int8 tensor into float `out`.
-bool MatchDequantize(const PlanEditor& plan, int64_t pc, const EValue* out,
-                     EValue** in, PerTensor* p) {
+bool MatchDequantize(const PlanEditor& plan, int64_t pc, const EValue* out, EValue** in,
+                     PerTensor* p) {
   if (!IsOp(plan, pc, kDequantize)) return false;
   const Span<EValue*> args = plan.args(static_cast<size_t>(pc));
   if (args.size() != 9 || args[7] != out || !PerTensorParams(plan, args, p)) return false;
@@ -130,8 +128,8 @@ bool MatchDequantize(const PlanEditor& plan, int64_t pc, const EValue* out,
 namespace {
 
 // quantize_per_tensor at `pc` of float `in` into an int8 tensor.
-bool MatchQuantize(const PlanEditor& plan, int64_t pc, const EValue* in,
-                   EValue** out, PerTensor* p) {
+bool MatchQuantize(const PlanEditor& plan, int64_t pc, const EValue* in, EValue** out,
+                   PerTensor* p) {
   if (!IsOp(plan, pc, kQuantize)) return false;
   const Span<EValue*> args = plan.args(static_cast<size_t>(pc));
   if (args.size() != 8 || args[0] != in || !PerTensorParams(plan, args, p) ||
@@ -144,8 +142,7 @@ bool MatchQuantize(const PlanEditor& plan, int64_t pc, const EValue* in,
 
 }  // namespace
 
-bool MatchWeights(const PlanEditor& plan, const EValue* w_f, int64_t* pc_out,
-                  Weights* w) {
+bool MatchWeights(const PlanEditor& plan, const EValue* w_f, int64_t* pc_out, Weights* w) {
   const int64_t pc = plan.writer(w_f);
   if (!IsOp(plan, pc, kDequantizeChannel) || plan.is_method_io(w_f)) return false;
   const Span<EValue*> args = plan.args(static_cast<size_t>(pc));
@@ -196,8 +193,7 @@ bool ActivationAsClamp(const PlanEditor& plan, int64_t dq, int64_t act, int64_t 
   int32_t strides[4][1] = {{1}, {1}, {1}, {1}};
   Tensor t_codes(ScalarType::kChar, 1, sizes[0], order[0], strides[0], codes,
                  ShapeDynamism::kStatic);
-  Tensor t_deq(ScalarType::kFloat, 1, sizes[1], order[1], strides[1], deq,
-               ShapeDynamism::kStatic);
+  Tensor t_deq(ScalarType::kFloat, 1, sizes[1], order[1], strides[1], deq, ShapeDynamism::kStatic);
   Tensor t_act(ScalarType::kFloat, 1, sizes[2], order[2], strides[2], activated,
                ShapeDynamism::kStatic);
   Tensor t_out(ScalarType::kChar, 1, sizes[3], order[3], strides[3], result,
@@ -255,8 +251,7 @@ bool OverlapsValue(const EValue* v, const Tensor& t) {
 // touches out's memory or writes over in's. (`out` may share memory with
 // `in`: the kernel then reads a copy of the input.)
 bool MemorySafe(const PlanEditor& plan, int64_t in_read, int64_t first, int64_t last,
-                const Tensor& in, const Tensor& out, const int64_t* absorbed,
-                size_t num_absorbed) {
+                const Tensor& in, const Tensor& out, const int64_t* absorbed, size_t num_absorbed) {
   for (int64_t pc = in_read + 1; pc <= last; ++pc) {
     if (pc == first || plan.op(static_cast<size_t>(pc)) == nullptr) continue;
     bool skip = false;

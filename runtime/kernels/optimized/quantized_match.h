@@ -47,8 +47,8 @@ struct PerTensor {
 };
 
 // dequantize_per_tensor at `pc` of an int8 tensor into float `out`.
-bool MatchDequantize(const PlanEditor& plan, int64_t pc, const EValue* out,
-                     EValue** in, PerTensor* p);
+bool MatchDequantize(const PlanEditor& plan, int64_t pc, const EValue* out, EValue** in,
+                     PerTensor* p);
 
 // dequantize_per_channel of constant symmetric int8 weights along axis 0.
 struct Weights {
@@ -56,16 +56,14 @@ struct Weights {
   const Tensor* scales = nullptr;
 };
 
-bool MatchWeights(const PlanEditor& plan, const EValue* w_f, int64_t* pc_out,
-                  Weights* w);
+bool MatchWeights(const PlanEditor& plan, const EValue* w_f, int64_t* pc_out, Weights* w);
 
 // Writing `out` at `first` instead of `last`, and reading `in` at `first`
 // instead of at `in_read`, is safe: no other live instruction in between
 // touches out's memory or writes over in's. (`out` may share memory with
 // `in`: the kernel then reads a copy of the input.)
 bool MemorySafe(const PlanEditor& plan, int64_t in_read, int64_t first, int64_t last,
-                const Tensor& in, const Tensor& out, const int64_t* absorbed,
-                size_t num_absorbed);
+                const Tensor& in, const Tensor& out, const int64_t* absorbed, size_t num_absorbed);
 
 // The common tail: quantize of the op's float output, then an optional
 // dequantize -> activation -> quantize narrowing the range.

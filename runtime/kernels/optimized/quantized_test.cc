@@ -22,10 +22,18 @@ using testing::TestTensor;
 std::vector<float> QuantInputs(size_t n) {
   std::vector<float> v = Random<float>(n, 501, -3, 3);
   // Ties at scale 0.5: k + 0.5 steps, saturating values, specials.
-  const float specials[] = {0.25f, 0.75f, -0.25f, -1.25f, 1e6f, -1e6f, 5e7f,
+  const float specials[] = {0.25f,
+                            0.75f,
+                            -0.25f,
+                            -1.25f,
+                            1e6f,
+                            -1e6f,
+                            5e7f,
                             std::numeric_limits<float>::infinity(),
                             -std::numeric_limits<float>::infinity(),
-                            std::numeric_limits<float>::quiet_NaN(), 0.0f, -0.0f};
+                            std::numeric_limits<float>::quiet_NaN(),
+                            0.0f,
+                            -0.0f};
   for (size_t i = 0; i < sizeof(specials) / sizeof(specials[0]) && i < n; ++i) {
     v[i * 7 % n] = specials[i];
   }
@@ -79,14 +87,14 @@ TEST(QuantizedTest, PerChannelMatchesPortable) {
       TestTensor<int8_t> in(shape, q);
       TestTensor<float> scales({channels}, Random<float>(channels, 512, 0.001, 0.1));
       TestTensor<int64_t> zps({channels}, Random<int64_t>(channels, 513));
-      EValue ax = EValue::FromInt(axis), lo = EValue::FromInt(-128),
-             hi = EValue::FromInt(127),
+      EValue ax = EValue::FromInt(axis), lo = EValue::FromInt(-128), hi = EValue::FromInt(127),
              dtype = EValue::FromInt(static_cast<int64_t>(ScalarType::kChar)), none;
       for (bool with_zp : {false, true}) {
         TestTensor<float> r(shape), o(shape);
         const auto args = [&](TestTensor<float>& out) {
-          return std::vector<EValue*>{in.ev(), scales.ev(), with_zp ? zps.ev() : &none,
-                                      &ax, &lo, &hi, &dtype, &none, out.ev(), out.ev()};
+          return std::vector<EValue*>{
+              in.ev(),  scales.ev(), with_zp ? zps.ev() : &none, &ax, &lo, &hi, &dtype, &none,
+              out.ev(), out.ev()};
         };
         EXPECT_TRUE(Supported(DequantizePerChannelSupports, args(o)));
         ASSERT_EQ(Call(portable::DequantizePerChannelOut, args(r)), Error::kOk);

@@ -51,8 +51,7 @@ void SumRuns(const float* x, int64_t step, int64_t n, int64_t count, float* sums
 // acc[c] += x[c] for c < n, in float.
 template <int W>
 struct AccumulateRow {
-  [[gnu::always_inline]] static inline void Run(const float* x, int64_t n,
-                                                float* acc) {
+  [[gnu::always_inline]] static inline void Run(const float* x, int64_t n, float* acc) {
     int64_t c = 0;
     for (; c + W <= n; c += W) Store<W>(acc + c, Load<W>(acc + c) + Load<W>(x + c));
     for (; c < n; ++c) acc[c] += x[c];
@@ -68,16 +67,14 @@ bool TryMean(KernelContext& ctx, Span<EValue*> args) {
   int64_t dtype = 0;
   if (!PeekBool(args, 2, &keepdim) ||
       !(PeekNone(args, 3) ||
-        (PeekInt(args, 3, &dtype) &&
-         dtype == static_cast<int64_t>(ScalarType::kFloat))) ||
+        (PeekInt(args, 3, &dtype) && dtype == static_cast<int64_t>(ScalarType::kFloat))) ||
       !(PeekNone(args, 1) || PeekIntList(args, 1, &dims))) {
     return false;
   }
   bool reduce[kMaxTensorRank] = {};
   for (int64_t dim : dims) {
     int d = 0;
-    if (!portable::NormalizeDim(dim, in.dim(), &d) ||
-        (in.dim() > 0 && reduce[d])) {
+    if (!portable::NormalizeDim(dim, in.dim(), &d) || (in.dim() > 0 && reduce[d])) {
       return false;
     }
     reduce[d] = true;
@@ -99,8 +96,7 @@ bool TryMean(KernelContext& ctx, Span<EValue*> args) {
     }
   }
   const Tensor* inputs[1] = {&in};
-  if (!FitOut(out, {sizes, static_cast<size_t>(out_dim)}, inputs) ||
-      !out.IsDefaultDimOrder()) {
+  if (!FitOut(out, {sizes, static_cast<size_t>(out_dim)}, inputs) || !out.IsDefaultDimOrder()) {
     return false;
   }
   // Out is contiguous: kept dim i has out's stride of its position.
@@ -116,8 +112,7 @@ bool TryMean(KernelContext& ctx, Span<EValue*> args) {
   for (int d = 0; d < reduced.dim; ++d) count *= reduced.sizes[d];
   const float* x = in.data_as<const float>();
   float* y = out.data_as<float>();
-  const int threads =
-      in.numel() < kMinParallelElements ? 1 : ctx.num_threads();
+  const int threads = in.numel() < kMinParallelElements ? 1 : ctx.num_threads();
   if (reduced.dim <= 1 && (reduced.dim == 0 || reduced.strides[0][0] == 1)) {
     // Each output averages one contiguous run.
     StridedLoop<2> outer = kept;
@@ -126,8 +121,7 @@ bool TryMean(KernelContext& ctx, Span<EValue*> args) {
       inner = outer.sizes[outer.dim - 1];  // outputs contiguous: split them
       --outer.dim;
     }
-    const int64_t in_step =
-        inner > 1 ? kept.strides[0][kept.dim - 1] : 0;
+    const int64_t in_step = inner > 1 ? kept.strides[0][kept.dim - 1] : 0;
     const float divisor = static_cast<float>(count);
     portable::ForEachOffset(outer, [&](const int64_t* o) {
       ParallelForRanges(inner, inner > 64 ? kChannelGrain : inner, inner > 64 ? threads : 1,
@@ -142,8 +136,7 @@ bool TryMean(KernelContext& ctx, Span<EValue*> args) {
   if (kept.dim == 1 && kept.strides[0][0] == 1 && kept.strides[1][0] == 1) {
     // Channels innermost: accumulate whole rows, in the portable order.
     const int64_t channels = kept.sizes[0];
-    auto* acc = static_cast<float*>(
-        ctx.AllocateTemp(sizeof(float) * channels, 64));
+    auto* acc = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * channels, 64));
     if (acc == nullptr) return false;
     // Threads take ranges of channels, each summed in the same order.
     ParallelForRanges(channels, threads > 1 ? kChannelGrain : channels, threads,

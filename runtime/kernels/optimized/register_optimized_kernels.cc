@@ -18,8 +18,8 @@ constexpr DtypeSet kInt8{ScalarType::kChar, ScalarType::kByte};
 
 // `dtypes`: what the kernel accepts as its first tensor argument
 // (runtime/kernels/dtype_set.h); `supports` then checks the whole call.
-constexpr Kernel Optimized(const char* name, OpFunction fn,
-                           SupportsFunction supports, DtypeSet dtypes) {
+constexpr Kernel Optimized(const char* name, OpFunction fn, SupportsFunction supports,
+                           DtypeSet dtypes) {
   return Kernel{name, fn, supports, KernelVariant::kOptimized, dtypes};
 }
 
@@ -28,20 +28,15 @@ const Kernel kOptimizedKernels[] = {
     Optimized("aten::bmm.out", BmmOut, BmmSupports, kFloat32),
     Optimized("aten::addmm.out", AddmmOut, AddmmSupports, kFloat32),
     Optimized("aten::linear.out", LinearOut, LinearSupports, kFloat32),
-    Optimized("aten::convolution.out", ConvolutionOut, ConvolutionSupports,
-              kFloat32),
+    Optimized("aten::convolution.out", ConvolutionOut, ConvolutionSupports, kFloat32),
     Optimized("aten::add.out", AddOut, BinarySupports, kFloat32),
     Optimized("aten::sub.out", SubOut, BinarySupports, kFloat32),
     Optimized("aten::mul.out", MulOut, BinarySupports, kFloat32),
     Optimized("aten::div.out", DivOut, BinarySupports, kFloat32),
-    Optimized("aten::add.Scalar_out", AddScalarOut, BinaryScalarSupports,
-              kFloat32),
-    Optimized("aten::sub.Scalar_out", SubScalarOut, BinaryScalarSupports,
-              kFloat32),
-    Optimized("aten::mul.Scalar_out", MulScalarOut, BinaryScalarSupports,
-              kFloat32),
-    Optimized("aten::div.Scalar_out", DivScalarOut, BinaryScalarSupports,
-              kFloat32),
+    Optimized("aten::add.Scalar_out", AddScalarOut, BinaryScalarSupports, kFloat32),
+    Optimized("aten::sub.Scalar_out", SubScalarOut, BinaryScalarSupports, kFloat32),
+    Optimized("aten::mul.Scalar_out", MulScalarOut, BinaryScalarSupports, kFloat32),
+    Optimized("aten::div.Scalar_out", DivScalarOut, BinaryScalarSupports, kFloat32),
     Optimized("aten::relu.out", ReluOut, UnarySupports, kFloat32),
     Optimized("aten::hardtanh.out", HardtanhOut, UnarySupports, kFloat32),
     Optimized("aten::clamp.out", ClampOut, UnarySupports, kFloat32),
@@ -51,29 +46,26 @@ const Kernel kOptimizedKernels[] = {
     Optimized("aten::tanh.out", TanhOut, UnarySupports, kFloat32),
     Optimized("aten::gelu.out", GeluOut, UnarySupports, kFloat32),
     Optimized("aten::_softmax.out", SoftmaxOut, SoftmaxSupports, kFloat32),
-    Optimized("aten::native_layer_norm.out", LayerNormOut, LayerNormSupports,
+    Optimized("aten::native_layer_norm.out", LayerNormOut, LayerNormSupports, kFloat32),
+    Optimized("aten::_native_batch_norm_legit_no_training.out", BatchNormOut, BatchNormSupports,
               kFloat32),
-    Optimized("aten::_native_batch_norm_legit_no_training.out", BatchNormOut,
-              BatchNormSupports, kFloat32),
     Optimized("aten::mean.out", MeanOut, MeanSupports, kFloat32),
-    Optimized("aten::max_pool2d_with_indices.out", MaxPool2dWithIndicesOut,
-              MaxPool2dSupports, kFloat32),
+    Optimized("aten::max_pool2d_with_indices.out", MaxPool2dWithIndicesOut, MaxPool2dSupports,
+              kFloat32),
     Optimized("aten::upsample_bilinear2d.vec_out", UpsampleBilinear2dVecOut,
               UpsampleBilinear2dSupports, kFloat32),
-    Optimized("quantized_decomposed::quantize_per_tensor.out",
-              QuantizePerTensorOut, QuantizePerTensorSupports, kFloat32),
-    Optimized("quantized_decomposed::dequantize_per_tensor.out",
-              DequantizePerTensorOut, DequantizePerTensorSupports, kInt8),
-    Optimized("quantized_decomposed::dequantize_per_channel.out",
-              DequantizePerChannelOut, DequantizePerChannelSupports, kInt8),
-    Optimized("aten::permute_copy.out", PermuteCopyOut, PermuteSupports,
-              kCopyableDtypes),
+    Optimized("quantized_decomposed::quantize_per_tensor.out", QuantizePerTensorOut,
+              QuantizePerTensorSupports, kFloat32),
+    Optimized("quantized_decomposed::dequantize_per_tensor.out", DequantizePerTensorOut,
+              DequantizePerTensorSupports, kInt8),
+    Optimized("quantized_decomposed::dequantize_per_channel.out", DequantizePerChannelOut,
+              DequantizePerChannelSupports, kInt8),
+    Optimized("aten::permute_copy.out", PermuteCopyOut, PermuteSupports, kCopyableDtypes),
     Optimized("aten::t_copy.out", TCopyOut, PermuteSupports, kCopyableDtypes),
 };
 
 // Init-time rewrites run by Method::Load on plans using optimized kernels.
-const PlanPass kOptimizedPlanPasses[] = {kFuseQuantizedConvolutionPass,
-                                         kFuseConvolutionPass};
+const PlanPass kOptimizedPlanPasses[] = {kFuseQuantizedConvolutionPass, kFuseConvolutionPass};
 
 }  // namespace
 }  // namespace optimized

@@ -73,9 +73,9 @@ class TestPlan : public PlanEditor {
       const Instr& in = instrs_[pc];
       if (!in.live) continue;
       bool writes = false;
-      ForEachArgValue(Span<EValue* const>(in.args.data() + in.first_out,
-                                          in.args.size() - in.first_out),
-                      [&](const EValue* a) { writes |= a == value; });
+      ForEachArgValue(
+          Span<EValue* const>(in.args.data() + in.first_out, in.args.size() - in.first_out),
+          [&](const EValue* a) { writes |= a == value; });
       if (writes) {
         found = static_cast<int64_t>(pc);
         ++count;

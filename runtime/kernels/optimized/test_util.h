@@ -32,8 +32,7 @@ using portable::testing::TestTensorList;
 
 // `n` values uniform in [lo, hi) from a generator seeded with `seed`.
 template <typename T>
-std::vector<T> Random(size_t n, uint32_t seed, double lo = -1.0,
-                      double hi = 1.0) {
+std::vector<T> Random(size_t n, uint32_t seed, double lo = -1.0, double hi = 1.0) {
   std::mt19937 gen(seed);
   std::vector<T> v(n);
   if constexpr (std::is_floating_point_v<T>) {
@@ -56,8 +55,7 @@ inline int64_t Numel(const std::vector<int32_t>& sizes) {
 
 // A float tensor of `sizes` (optionally in `dim_order`) with random values.
 struct RandomTensor {
-  RandomTensor(std::vector<int32_t> sizes, uint32_t seed,
-               std::vector<uint8_t> dim_order = {})
+  RandomTensor(std::vector<int32_t> sizes, uint32_t seed, std::vector<uint8_t> dim_order = {})
       : t(sizes, Random<float>(Numel(sizes), seed), dim_order) {}
   TestTensor<float> t;
 };
@@ -65,7 +63,7 @@ struct RandomTensor {
 // Runs `fn` with `threads` threads and `temp_bytes` of scratch; returns the
 // failure (kOk on success).
 inline Error Call(OpFunction fn, std::vector<EValue*> args, int threads = 1,
-                 size_t temp_bytes = 8 << 20) {
+                  size_t temp_bytes = 8 << 20) {
   std::vector<uint64_t> temp_memory(temp_bytes / 8 + 1);
   MemoryAllocator temp(temp_memory.data(), temp_bytes);
   KernelContext ctx(&temp, threads);
@@ -88,8 +86,8 @@ struct Tolerance {
 inline constexpr Tolerance kExact{};
 
 template <typename T>
-void ExpectMatch(const std::vector<T>& actual, const std::vector<T>& expected,
-                 Tolerance tol, const std::string& what) {
+void ExpectMatch(const std::vector<T>& actual, const std::vector<T>& expected, Tolerance tol,
+                 const std::string& what) {
   ASSERT_EQ(actual.size(), expected.size()) << what;
   int reported = 0;
   for (size_t i = 0; i < actual.size() && reported < 5; ++i) {
@@ -103,8 +101,8 @@ void ExpectMatch(const std::vector<T>& actual, const std::vector<T>& expected,
     }
     if (!ok) {
       ++reported;
-      ADD_FAILURE() << what << ": element " << i << " is " << +actual[i]
-                    << ", expected " << +expected[i];
+      ADD_FAILURE() << what << ": element " << i << " is " << +actual[i] << ", expected "
+                    << +expected[i];
     }
   }
 }
@@ -173,8 +171,7 @@ inline void CheckSameBits(const std::string& what, Grain grain,
     size_t first = 0;
     while (first < one.size() && bits[first] == one[first]) ++first;
     EXPECT_EQ(first, one.size()) << "at " << threads
-                                 << " threads the output differs from 1 thread at byte "
-                                 << first;
+                                 << " threads the output differs from 1 thread at byte " << first;
   }
 }
 

@@ -32,12 +32,9 @@ struct WorkerArg {
 }  // namespace
 
 Result<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads) {
-  EF_CHECK_OR_RETURN(num_threads >= 1 && num_threads <= kMaxThreads,
-                     Error::kInvalidArgument,
-                     "thread pool size %d is not in [1, %d]", num_threads,
-                     kMaxThreads);
-  std::unique_ptr<ThreadPool> pool(new (std::nothrow)
-                                       ThreadPool(num_threads - 1));
+  EF_CHECK_OR_RETURN(num_threads >= 1 && num_threads <= kMaxThreads, Error::kInvalidArgument,
+                     "thread pool size %d is not in [1, %d]", num_threads, kMaxThreads);
+  std::unique_ptr<ThreadPool> pool(new (std::nothrow) ThreadPool(num_threads - 1));
   EF_CHECK_OR_RETURN(pool != nullptr, Error::kMemoryAllocationFailed,
                      "cannot allocate a thread pool");
   for (int i = 0; i < pool->num_workers_; ++i) {
@@ -45,11 +42,9 @@ Result<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads) {
     WorkerArg* arg = new (std::nothrow) WorkerArg{pool.get(), i};
     EF_CHECK_OR_RETURN(arg != nullptr, Error::kMemoryAllocationFailed,
                        "cannot allocate a thread pool");
-    if (pthread_create(&pool->threads_[i], nullptr, &ThreadPool::WorkerMain,
-                       arg) != 0) {
+    if (pthread_create(&pool->threads_[i], nullptr, &ThreadPool::WorkerMain, arg) != 0) {
       delete arg;
-      EF_FAIL(Error::kOutOfResources, "cannot start thread %d of %d", i + 1,
-              num_threads);
+      EF_FAIL(Error::kOutOfResources, "cannot start thread %d of %d", i + 1, num_threads);
     }
     pool->started_ = i + 1;
   }
@@ -85,9 +80,8 @@ void ThreadPool::RunTasks() {
 void ThreadPool::WorkerLoop(int index) {
   uint64_t seen = 0;
   for (;;) {
-    for (int spin = 0; spin < kSpinIterations &&
-                       generation_.load(std::memory_order_relaxed) == seen;
-         ++spin) {
+    for (int spin = 0;
+         spin < kSpinIterations && generation_.load(std::memory_order_relaxed) == seen; ++spin) {
       CpuRelax();
     }
     {
@@ -97,9 +91,7 @@ void ThreadPool::WorkerLoop(int index) {
       // for workers that never started (on a busy host they may not be
       // scheduled for a whole time slice).
       std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [&] {
-        return generation_.load(std::memory_order_relaxed) != seen;
-      });
+      wake_.wait(lock, [&] { return generation_.load(std::memory_order_relaxed) != seen; });
       if (stop_) return;
       seen = generation_.load(std::memory_order_relaxed);
       if (!job_open_ || index >= wanted_workers_) continue;
@@ -111,10 +103,8 @@ void ThreadPool::WorkerLoop(int index) {
   }
 }
 
-void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn,
-                     void* context) {
-  const int64_t threads =
-      std::min<int64_t>({max_threads, num_workers_ + 1, num_tasks});
+void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn, void* context) {
+  const int64_t threads = std::min<int64_t>({max_threads, num_workers_ + 1, num_tasks});
   if (threads <= 1 || !job_mutex_.try_lock()) {
     for (int64_t t = 0; t < num_tasks; ++t) fn(context, t);
     return;
@@ -135,8 +125,7 @@ void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn,
   RunTasks();
   // Tasks other threads claimed: wait for them (spin, then yield the core,
   // which a preempted worker may need).
-  for (int spin = 0;
-       done_tasks_.load(std::memory_order_acquire) != num_tasks; ++spin) {
+  for (int spin = 0; done_tasks_.load(std::memory_order_acquire) != num_tasks; ++spin) {
     if (spin < kSpinIterations) {
       CpuRelax();
     } else {
@@ -162,16 +151,13 @@ Error StartKernelThreadPool(int num_threads) {
     return Error::kOk;
   }
   num_threads = std::clamp(num_threads, 1, ThreadPool::kMaxThreads);
-  EF_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> pool,
-                      ThreadPool::Create(num_threads));
+  EF_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> pool, ThreadPool::Create(num_threads));
   // Lives until the process exits (kernels may run until then).
   g_kernel_pool.store(pool.release(), std::memory_order_release);
   return Error::kOk;
 }
 
-ThreadPool* KernelThreadPool() {
-  return g_kernel_pool.load(std::memory_order_acquire);
-}
+ThreadPool* KernelThreadPool() { return g_kernel_pool.load(std::memory_order_acquire); }
 
 namespace {
 thread_local ParallelRunner* t_runner = nullptr;

@@ -62,8 +62,8 @@ class ThreadPool {
   template <typename F>
   void ParallelFor(int64_t num_tasks, int max_threads, F&& fn) {
     using Fn = std::remove_reference_t<F>;
-    Run(num_tasks, max_threads,
-        [](void* f, int64_t task) { (*static_cast<Fn*>(f))(task); },
+    Run(
+        num_tasks, max_threads, [](void* f, int64_t task) { (*static_cast<Fn*>(f))(task); },
         const_cast<void*>(static_cast<const void*>(&fn)));
   }
 
@@ -94,8 +94,8 @@ class ThreadPool {
   std::condition_variable wake_;  // a new generation (or stop)
   std::condition_variable left_;  // joined_workers_ dropped to 0
   std::atomic<uint64_t> generation_{0};
-  bool job_open_ = false;    // workers may still join the current job
-  int joined_workers_ = 0;   // workers inside the current job
+  bool job_open_ = false;   // workers may still join the current job
+  int joined_workers_ = 0;  // workers inside the current job
   bool stop_ = false;
   std::atomic<uint64_t> jobs_started_{0};
 };

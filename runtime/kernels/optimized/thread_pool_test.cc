@@ -86,8 +86,7 @@ TEST(ThreadPoolTest, ConcurrentAndNestedCallers) {
 
 TEST(ThreadPoolTest, SizeIsBounded) {
   EXPECT_EQ(ThreadPool::Create(0).error(), Error::kInvalidArgument);
-  EXPECT_EQ(ThreadPool::Create(ThreadPool::kMaxThreads + 1).error(),
-            Error::kInvalidArgument);
+  EXPECT_EQ(ThreadPool::Create(ThreadPool::kMaxThreads + 1).error(), Error::kInvalidArgument);
   Result<std::unique_ptr<ThreadPool>> single = ThreadPool::Create(1);
   ASSERT_TRUE(single.ok());
   int64_t sum = 0;  // one thread: no synchronization needed

@@ -21,8 +21,7 @@ namespace optimized {
 // reads stream, and each destination row gets one 64-byte piece per block
 // (measured 2-3x faster than square tiles over a 4 MB matrix).
 template <typename T>
-void Transpose2d(const T* src, int64_t src_b, T* dst, int64_t dst_a,
-                 int64_t rows, int64_t cols) {
+void Transpose2d(const T* src, int64_t src_b, T* dst, int64_t dst_a, int64_t rows, int64_t cols) {
   constexpr int64_t kTile = 16;
   for (int64_t b0 = 0; b0 < cols; b0 += kTile) {
     const int64_t b1 = std::min(cols, b0 + kTile);
@@ -33,8 +32,7 @@ void Transpose2d(const T* src, int64_t src_b, T* dst, int64_t dst_a,
         for (; a + 4 <= a1; a += 4) {
           int64_t b = b0;
           for (; b + 4 <= b1; b += 4) {
-            const float* s =
-                reinterpret_cast<const float*>(src + a + b * src_b);
+            const float* s = reinterpret_cast<const float*>(src + a + b * src_b);
             Transpose4x4(s, s + src_b, s + 2 * src_b, s + 3 * src_b,
                          reinterpret_cast<float*>(dst + a * dst_a + b), dst_a);
           }
@@ -58,8 +56,8 @@ void Transpose2d(const T* src, int64_t src_b, T* dst, int64_t dst_a,
 inline constexpr int64_t kTransposeGrain = 32 * 1024;
 
 template <typename T>
-void Transpose2dParallel(const T* src, int64_t src_b, T* dst, int64_t dst_a,
-                         int64_t rows, int64_t cols, int max_threads) {
+void Transpose2dParallel(const T* src, int64_t src_b, T* dst, int64_t dst_a, int64_t rows,
+                         int64_t cols, int max_threads) {
   constexpr int64_t kBlock = 16;
   const bool split_rows = rows >= cols;
   const int64_t blocks = ((split_rows ? rows : cols) + kBlock - 1) / kBlock;

@@ -27,25 +27,20 @@ struct Tap {
 };
 
 // As the portable kernel (ATen's area_pixel_compute_scale).
-float SourceScale(int64_t in_size, int64_t out_size, bool align_corners,
-                  double scale) {
+float SourceScale(int64_t in_size, int64_t out_size, bool align_corners, double scale) {
   if (align_corners) {
-    return out_size > 1 ? static_cast<float>(in_size - 1) / (out_size - 1)
-                        : 0.0f;
+    return out_size > 1 ? static_cast<float>(in_size - 1) / (out_size - 1) : 0.0f;
   }
-  return scale > 0 ? static_cast<float>(1.0 / scale)
-                   : static_cast<float>(in_size) / out_size;
+  return scale > 0 ? static_cast<float>(1.0 / scale) : static_cast<float>(in_size) / out_size;
 }
 
 // As the portable kernel's LinearTapAt.
-Tap TapAt(int64_t out_index, int64_t in_size, int64_t out_size,
-          bool align_corners, double scale) {
+Tap TapAt(int64_t out_index, int64_t in_size, int64_t out_size, bool align_corners, double scale) {
   if (out_size == in_size && !align_corners) {
     return {out_index, out_index, 1.0f, 0.0f};
   }
   const float ratio = SourceScale(in_size, out_size, align_corners, scale);
-  float src = align_corners ? ratio * out_index
-                            : ratio * (out_index + 0.5f) - 0.5f;
+  float src = align_corners ? ratio * out_index : ratio * (out_index + 0.5f) - 0.5f;
   if (!align_corners && src < 0) src = 0;
   int64_t i0 = static_cast<int64_t>(std::floor(src));
   if (i0 > in_size - 1) i0 = in_size - 1;
@@ -58,10 +53,8 @@ Tap TapAt(int64_t out_index, int64_t in_size, int64_t out_size,
 // y[j] = w0 * a[j] + w1 * b[j] for j < n.
 template <int W>
 struct Blend {
-  [[gnu::always_inline]] static inline void Run(const float* a,
-                                                const float* b, float w0,
-                                                float w1, float* y,
-                                                int64_t n) {
+  [[gnu::always_inline]] static inline void Run(const float* a, const float* b, float w0, float w1,
+                                                float* y, int64_t n) {
     using V = Vf<W>;
     const V v0 = Splat<W>(w0), v1 = Splat<W>(w1);
     int64_t j = 0;
@@ -84,8 +77,7 @@ bool TryUpsample(KernelContext& ctx, Span<EValue*> args) {
   if (has_scales) scale_factors = args[3]->to_double_list();
   if (!PeekBool(args, 2, &align_corners) || has_size == has_scales ||
       (!has_size && !PeekNone(args, 1)) || (!has_scales && !PeekNone(args, 3)) ||
-      (has_size ? size.size() : scale_factors.size()) != 2 ||
-      in.size(2) <= 0 || in.size(3) <= 0) {
+      (has_size ? size.size() : scale_factors.size()) != 2 || in.size(2) <= 0 || in.size(3) <= 0) {
     return false;
   }
   int64_t out_hw[2];
@@ -93,14 +85,12 @@ bool TryUpsample(KernelContext& ctx, Span<EValue*> args) {
   for (int i = 0; i < 2; ++i) {
     scales[i] = has_size ? 0.0 : scale_factors[i];
     const double scaled = static_cast<double>(in.size(2 + i)) * scales[i];
-    out_hw[i] = has_size ? size[i]
-                : (scaled > 0 && scaled < 2147483648.0)
-                    ? static_cast<int64_t>(scaled)
-                    : -1;
+    out_hw[i] = has_size                                ? size[i]
+                : (scaled > 0 && scaled < 2147483648.0) ? static_cast<int64_t>(scaled)
+                                                        : -1;
     if (out_hw[i] <= 0 || out_hw[i] > INT32_MAX) return false;
   }
-  const int32_t sizes[4] = {in.size(0), in.size(1),
-                            static_cast<int32_t>(out_hw[0]),
+  const int32_t sizes[4] = {in.size(0), in.size(1), static_cast<int32_t>(out_hw[0]),
                             static_cast<int32_t>(out_hw[1])};
   const Tensor* inputs[1] = {&in};
   if (Overlaps(in, out) || !FitOut(out, sizes, inputs)) return false;
@@ -108,17 +98,13 @@ bool TryUpsample(KernelContext& ctx, Span<EValue*> args) {
   const int64_t in_h = in.size(2), in_w = in.size(3);
   const int64_t out_h = out_hw[0], out_w = out_hw[1];
   const int64_t planes = static_cast<int64_t>(in.size(0)) * in.size(1);
-  const int threads =
-      planes * out_h * out_w < kMinParallelOutputs || planes < 2
-          ? 1
-          : static_cast<int>(std::min<int64_t>(
-                std::clamp(ctx.num_threads(), 1, ThreadPool::kMaxThreads),
-                planes));
+  const int threads = planes * out_h * out_w < kMinParallelOutputs || planes < 2
+                          ? 1
+                          : static_cast<int>(std::min<int64_t>(
+                                std::clamp(ctx.num_threads(), 1, ThreadPool::kMaxThreads), planes));
   // Taps per output row and column; per thread, the W-interpolated rows.
-  auto* row_taps =
-      static_cast<Tap*>(ctx.AllocateTemp(sizeof(Tap) * (out_h + out_w), 16));
-  auto* rows = static_cast<float*>(
-      ctx.AllocateTemp(sizeof(float) * threads * in_h * out_w, 64));
+  auto* row_taps = static_cast<Tap*>(ctx.AllocateTemp(sizeof(Tap) * (out_h + out_w), 16));
+  auto* rows = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * threads * in_h * out_w, 64));
   if (row_taps == nullptr || rows == nullptr) return false;
   Tap* col_taps = row_taps + out_h;
   for (int64_t oh = 0; oh < out_h; ++oh) {
@@ -147,8 +133,8 @@ bool TryUpsample(KernelContext& ctx, Span<EValue*> args) {
       for (int64_t oh = 0; oh < out_h; ++oh) {
         const Tap& t = row_taps[oh];
         RunVectorized<Blend>(static_cast<const float*>(wide + t.i0 * out_w),
-                             static_cast<const float*>(wide + t.i1 * out_w),
-                             t.w0, t.w1, yp + oh * out_w, out_w);
+                             static_cast<const float*>(wide + t.i1 * out_w), t.w0, t.w1,
+                             yp + oh * out_w, out_w);
       }
     }
   });
@@ -161,9 +147,8 @@ bool UpsampleBilinear2dSupports(Span<EValue* const> args) {
   if (args.size() != 6) return false;
   const Tensor* in = PeekFloatTensor(args, 0);
   const Tensor* out = PeekFloatTensor(args, 4);
-  return in != nullptr && out != nullptr && in->dim() == 4 &&
-         out->dim() == 4 && in->IsDefaultDimOrder() &&
-         out->IsDefaultDimOrder();
+  return in != nullptr && out != nullptr && in->dim() == 4 && out->dim() == 4 &&
+         in->IsDefaultDimOrder() && out->IsDefaultDimOrder();
 }
 
 void UpsampleBilinear2dVecOut(KernelContext& ctx, Span<EValue*> args) {

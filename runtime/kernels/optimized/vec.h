@@ -45,8 +45,8 @@ template <int W>
 using Vl = typename VecType<W>::wide_int;
 // W bytes, for int8 / uint8 quantized data.
 template <int W, typename Q>
-using Vq = std::conditional_t<std::is_same_v<Q, int8_t>,
-                              typename VecType<W>::i8, typename VecType<W>::u8>;
+using Vq =
+    std::conditional_t<std::is_same_v<Q, int8_t>, typename VecType<W>::i8, typename VecType<W>::u8>;
 
 template <int W>
 [[gnu::always_inline]] inline Vf<W> Load(const float* p) {
@@ -73,11 +73,8 @@ template <int W>
 
 // Writes the 4 x 4 block whose rows start at r0..r3 transposed: row t of
 // the result (element t of every input row) goes to out + t * ostride.
-[[gnu::always_inline]] inline void Transpose4x4(const float* r0,
-                                                const float* r1,
-                                                const float* r2,
-                                                const float* r3, float* out,
-                                                int64_t ostride) {
+[[gnu::always_inline]] inline void Transpose4x4(const float* r0, const float* r1, const float* r2,
+                                                const float* r3, float* out, int64_t ostride) {
   using V = Vf<4>;
   const V a = Load<4>(r0), b = Load<4>(r1), c = Load<4>(r2), d = Load<4>(r3);
   const V ab_lo = __builtin_shufflevector(a, b, 0, 4, 1, 5);
@@ -86,10 +83,8 @@ template <int W>
   const V cd_hi = __builtin_shufflevector(c, d, 2, 6, 3, 7);
   Store<4>(out, __builtin_shufflevector(ab_lo, cd_lo, 0, 1, 4, 5));
   Store<4>(out + ostride, __builtin_shufflevector(ab_lo, cd_lo, 2, 3, 6, 7));
-  Store<4>(out + 2 * ostride,
-           __builtin_shufflevector(ab_hi, cd_hi, 0, 1, 4, 5));
-  Store<4>(out + 3 * ostride,
-           __builtin_shufflevector(ab_hi, cd_hi, 2, 3, 6, 7));
+  Store<4>(out + 2 * ostride, __builtin_shufflevector(ab_hi, cd_hi, 0, 1, 4, 5));
+  Store<4>(out + 3 * ostride, __builtin_shufflevector(ab_hi, cd_hi, 2, 3, 6, 7));
 }
 
 // Runs Body<W>::Run(args...) for the host's instruction set.

@@ -45,8 +45,7 @@ void ClampKernel(KernelArgs& args, bool optional_bounds) {
   int count = 1;
   if (has_lo) operands[count++] = {ScalarDtype(lo), 0, true};
   if (has_hi) operands[count++] = {ScalarDtype(hi), 0, true};
-  const ScalarType compute =
-      IsBasicType(in->dtype()) ? ResultType(operands, count) : in->dtype();
+  const ScalarType compute = IsBasicType(in->dtype()) ? ResultType(operands, count) : in->dtype();
   RealUnary(args, *in, compute, *out, [=](auto x) {
     using T = decltype(x);
     return Clamp(x, has_lo, ScalarTo<T>(lo), has_hi, ScalarTo<T>(hi));
@@ -54,8 +53,7 @@ void ClampKernel(KernelArgs& args, bool optional_bounds) {
 }
 
 bool StringIs(Span<const char> s, const char* text) {
-  return s.size() == std::strlen(text) &&
-         std::memcmp(s.data(), text, s.size()) == 0;
+  return s.size() == std::strlen(text) && std::memcmp(s.data(), text, s.size()) == 0;
 }
 
 }  // namespace
@@ -65,9 +63,8 @@ void ReluOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* in = args.GetTensor(0);
   Tensor* out = args.GetTensor(1);
   if (!args.ok()) return;
-  RealUnary(args, *in, in->dtype(), *out, [](auto x) {
-    return x < decltype(x)(0) ? decltype(x)(0) : x;
-  });
+  RealUnary(args, *in, in->dtype(), *out,
+            [](auto x) { return x < decltype(x)(0) ? decltype(x)(0) : x; });
 }
 
 void HardtanhOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -126,8 +123,7 @@ void GeluOut(KernelContext& ctx, Span<EValue*> raw) {
       return T(0.5) * x * (T(1) + std::tanh(inner));
     });
   } else {
-    args.Fail(Error::kInvalidArgument,
-              "approximate must be 'none' or 'tanh', got '%.*s'",
+    args.Fail(Error::kInvalidArgument, "approximate must be 'none' or 'tanh', got '%.*s'",
               static_cast<int>(approximate.size()), approximate.data());
   }
 }

@@ -49,8 +49,7 @@ bool CheckFloating(KernelArgs& args, const Tensor& in, const Tensor& out) {
     return false;
   }
   if (!SwitchFloating(in.dtype(), [](auto) {})) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(in.dtype()));
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in.dtype()));
     return false;
   }
   return true;
@@ -73,8 +72,7 @@ void AvgPool2dOut(KernelContext& ctx, Span<EValue*> raw) {
   int64_t k[2], s[2], pad[2];
   const int64_t d[2] = {1, 1};
   if (!Pair(args, kernel_list, nullptr, "kernel_size", k) ||
-      !Pair(args, stride_list, k, "stride", s) ||
-      !Pair(args, pad_list, nullptr, "padding", pad) ||
+      !Pair(args, stride_list, k, "stride", s) || !Pair(args, pad_list, nullptr, "padding", pad) ||
       !CheckFloating(args, *in, *out)) {
     return;
   }
@@ -85,8 +83,8 @@ void AvgPool2dOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* const outs[1] = {out};
   if (!PreparePoolOutputs(args, *in, k, s, pad, d, ceil_mode, outs, 1)) return;
   const Planes p = PlanesOf(*in);
-  const auto window = [&](int64_t oh, int64_t ow, int64_t* h0, int64_t* h1,
-                          int64_t* w0, int64_t* w1, int64_t* divisor) {
+  const auto window = [&](int64_t oh, int64_t ow, int64_t* h0, int64_t* h1, int64_t* w0,
+                          int64_t* w1, int64_t* divisor) {
     *h0 = oh * s[0] - pad[0];
     *w0 = ow * s[1] - pad[1];
     *h1 = std::min(*h0 + k[0], p.h + pad[0]);
@@ -104,9 +102,7 @@ void AvgPool2dOut(KernelContext& ctx, Span<EValue*> raw) {
       *divisor = (*h1 - *h0) * (*w1 - *w0);
     }
   };
-  SwitchFloating(in->dtype(), [&](auto tag) {
-    AveragePool<decltype(tag)>(*in, *out, window);
-  });
+  SwitchFloating(in->dtype(), [&](auto tag) { AveragePool<decltype(tag)>(*in, *out, window); });
 }
 
 void AdaptiveAvgPool2dOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -116,18 +112,16 @@ void AdaptiveAvgPool2dOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(2);
   if (!args.ok()) return;
   int64_t size[2];
-  if (!Pair(args, size_list, nullptr, "output_size", size) ||
-      !CheckFloating(args, *in, *out)) {
+  if (!Pair(args, size_list, nullptr, "output_size", size) || !CheckFloating(args, *in, *out)) {
     return;
   }
   if (in->dim() != 3 && in->dim() != 4) {
-    args.Fail(Error::kInvalidArgument, "input must have rank 3 or 4, got %d",
-              in->dim());
+    args.Fail(Error::kInvalidArgument, "input must have rank 3 or 4, got %d", in->dim());
     return;
   }
   const Planes p = PlanesOf(*in);
-  if (size[0] < 0 || size[1] < 0 || size[0] > INT32_MAX ||
-      size[1] > INT32_MAX || ((p.h == 0 || p.w == 0) && p.n * p.c > 0)) {
+  if (size[0] < 0 || size[1] < 0 || size[0] > INT32_MAX || size[1] > INT32_MAX ||
+      ((p.h == 0 || p.w == 0) && p.n * p.c > 0)) {
     args.Fail(Error::kInvalidArgument, "invalid output_size or empty plane");
     return;
   }
@@ -138,17 +132,15 @@ void AdaptiveAvgPool2dOut(KernelContext& ctx, Span<EValue*> raw) {
     return;
   }
   // Window [floor(o * in / out), ceil((o + 1) * in / out)).
-  const auto window = [&](int64_t oh, int64_t ow, int64_t* h0, int64_t* h1,
-                          int64_t* w0, int64_t* w1, int64_t* divisor) {
+  const auto window = [&](int64_t oh, int64_t ow, int64_t* h0, int64_t* h1, int64_t* w0,
+                          int64_t* w1, int64_t* divisor) {
     *h0 = oh * p.h / size[0];
     *h1 = ((oh + 1) * p.h + size[0] - 1) / size[0];
     *w0 = ow * p.w / size[1];
     *w1 = ((ow + 1) * p.w + size[1] - 1) / size[1];
     *divisor = (*h1 - *h0) * (*w1 - *w0);
   };
-  SwitchFloating(in->dtype(), [&](auto tag) {
-    AveragePool<decltype(tag)>(*in, *out, window);
-  });
+  SwitchFloating(in->dtype(), [&](auto tag) { AveragePool<decltype(tag)>(*in, *out, window); });
 }
 
 }  // namespace portable

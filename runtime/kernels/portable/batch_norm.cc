@@ -31,12 +31,11 @@ double Param(const Tensor* t, int64_t c, double fallback) {
 }
 
 // Fails unless `t` (if present) is a floating vector of `channels`.
-bool CheckParam(KernelArgs& args, const Tensor* t, int32_t channels,
-                const char* name) {
+bool CheckParam(KernelArgs& args, const Tensor* t, int32_t channels, const char* name) {
   if (t == nullptr) return true;
   if (t->dim() != 1 || t->size(0) != channels) {
-    args.Fail(Error::kInvalidArgument, "%s must have shape [%d], got %s",
-              name, channels, FormatSizes(StridedView::Of(*t)).text);
+    args.Fail(Error::kInvalidArgument, "%s must have shape [%d], got %s", name, channels,
+              FormatSizes(StridedView::Of(*t)).text);
     return false;
   }
   if (t->dtype() != ScalarType::kFloat && t->dtype() != ScalarType::kDouble) {
@@ -51,8 +50,8 @@ bool CheckParam(KernelArgs& args, const Tensor* t, int32_t channels,
 bool PrepareEmptyOut(KernelArgs& args, Tensor& t, const char* name) {
   if (t.numel() == 0 && t.dim() != 1) return true;
   if (t.dim() != 1) {
-    args.Fail(Error::kInvalidArgument, "%s must be an empty tensor, got %s",
-              name, FormatSizes(StridedView::Of(t)).text);
+    args.Fail(Error::kInvalidArgument, "%s must be an empty tensor, got %s", name,
+              FormatSizes(StridedView::Of(t)).text);
     return false;
   }
   const int32_t empty[1] = {0};
@@ -60,12 +59,11 @@ bool PrepareEmptyOut(KernelArgs& args, Tensor& t, const char* name) {
 }
 
 // Inference batch norm with the running statistics.
-void BatchNormInference(KernelArgs& args, Tensor* in, Tensor* weight,
-                        Tensor* bias, Tensor* mean, Tensor* var, double eps,
-                        Tensor* out, Tensor* save_mean, Tensor* save_invstd) {
+void BatchNormInference(KernelArgs& args, Tensor* in, Tensor* weight, Tensor* bias, Tensor* mean,
+                        Tensor* var, double eps, Tensor* out, Tensor* save_mean,
+                        Tensor* save_invstd) {
   if (in->dim() < 2) {
-    args.Fail(Error::kInvalidArgument, "input must have rank >= 2, got %d",
-              in->dim());
+    args.Fail(Error::kInvalidArgument, "input must have rank >= 2, got %d", in->dim());
     return;
   }
   if (in->dtype() != out->dtype()) {
@@ -74,8 +72,7 @@ void BatchNormInference(KernelArgs& args, Tensor* in, Tensor* weight,
     return;
   }
   const int32_t channels = in->size(1);
-  if (!CheckParam(args, weight, channels, "weight") ||
-      !CheckParam(args, bias, channels, "bias") ||
+  if (!CheckParam(args, weight, channels, "weight") || !CheckParam(args, bias, channels, "bias") ||
       !CheckParam(args, mean, channels, "running_mean") ||
       !CheckParam(args, var, channels, "running_var") ||
       !args.ResizeOut(*out, in->sizes(), "out") ||
@@ -100,24 +97,19 @@ void BatchNormInference(KernelArgs& args, Tensor* in, Tensor* weight,
       const double invstd = 1.0 / std::sqrt(Param(var, c, 1.0) + eps);
       const double scale_d = Param(weight, c, 1.0) * invstd;
       const T scale = static_cast<T>(scale_d);
-      const T shift =
-          static_cast<T>(Param(bias, c, 0.0) - Param(mean, c, 0.0) * scale_d);
+      const T shift = static_cast<T>(Param(bias, c, 0.0) - Param(mean, c, 0.0) * scale_d);
       const T* x = in->data_as<const T>() + c * in->stride(1);
       T* y = out->data_as<T>() + c * out->stride(1);
-      ForEachOffset(loop, [&](const int64_t* o) {
-        y[o[1]] = x[o[0]] * scale + shift;
-      });
+      ForEachOffset(loop, [&](const int64_t* o) { y[o[1]] = x[o[0]] * scale + shift; });
     }
   });
   if (!ok) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(in->dtype()));
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in->dtype()));
   }
 }
 
 // Resizes a per-channel statistic output to [channels].
-bool PrepareStatOut(KernelArgs& args, Tensor& t, int32_t channels,
-                    const char* name) {
+bool PrepareStatOut(KernelArgs& args, Tensor& t, int32_t channels, const char* name) {
   if (!IsBasicFloating(t.dtype())) {
     args.Fail(Error::kInvalidArgument, "%s must be floating, got %s", name,
               ScalarTypeName(t.dtype()));
@@ -131,27 +123,23 @@ bool PrepareStatOut(KernelArgs& args, Tensor& t, int32_t channels,
 void SetParam(Tensor& t, int64_t c, double value) {
   const int64_t stride = t.dim() == 0 ? 0 : t.stride(0);
   GetStorer<double>(t.dtype())(
-      value, t.data_as<char>() +
-                 c * stride * static_cast<int64_t>(ElementSize(t.dtype())));
+      value, t.data_as<char>() + c * stride * static_cast<int64_t>(ElementSize(t.dtype())));
 }
 
 // Training batch norm with batch statistics; running_mean / running_var
 // are both present or both absent.
-void BatchNormTraining(KernelArgs& args, Tensor* in, Tensor* weight,
-                       Tensor* bias, Tensor* running_mean, Tensor* running_var,
-                       double momentum, double eps, Tensor* out,
-                       Tensor* save_mean, Tensor* save_invstd) {
-  if (in->dim() < 2 || !IsBasicFloating(in->dtype()) ||
-      in->dtype() != out->dtype()) {
+void BatchNormTraining(KernelArgs& args, Tensor* in, Tensor* weight, Tensor* bias,
+                       Tensor* running_mean, Tensor* running_var, double momentum, double eps,
+                       Tensor* out, Tensor* save_mean, Tensor* save_invstd) {
+  if (in->dim() < 2 || !IsBasicFloating(in->dtype()) || in->dtype() != out->dtype()) {
     args.Fail(Error::kInvalidArgument,
               "needs a floating input of rank >= 2 and out of its dtype, got "
-              "%s rank %d -> %s", ScalarTypeName(in->dtype()), in->dim(),
-              ScalarTypeName(out->dtype()));
+              "%s rank %d -> %s",
+              ScalarTypeName(in->dtype()), in->dim(), ScalarTypeName(out->dtype()));
     return;
   }
   const int32_t channels = in->size(1);
-  if (!CheckParam(args, weight, channels, "weight") ||
-      !CheckParam(args, bias, channels, "bias") ||
+  if (!CheckParam(args, weight, channels, "weight") || !CheckParam(args, bias, channels, "bias") ||
       !CheckParam(args, running_mean, channels, "running_mean") ||
       !CheckParam(args, running_var, channels, "running_var") ||
       !args.ResizeOut(*out, in->sizes(), "out") ||
@@ -171,8 +159,7 @@ void BatchNormTraining(KernelArgs& args, Tensor* in, Tensor* weight,
   }
   loop.Coalesce();
   if (count == 0 && channels > 0) {
-    args.Fail(Error::kInvalidArgument,
-              "expected more than 0 values per channel");
+    args.Fail(Error::kInvalidArgument, "expected more than 0 values per channel");
     return;
   }
   SwitchFloating(in->dtype(), [&](auto tag) {
@@ -193,19 +180,14 @@ void BatchNormTraining(KernelArgs& args, Tensor* in, Tensor* weight,
       const double scale_d = Param(weight, c, 1.0) * invstd;
       const T scale = static_cast<T>(scale_d);
       const T shift = static_cast<T>(Param(bias, c, 0.0) - mu * scale_d);
-      ForEachOffset(loop, [&](const int64_t* o) {
-        y[o[1]] = x[o[0]] * scale + shift;
-      });
+      ForEachOffset(loop, [&](const int64_t* o) { y[o[1]] = x[o[0]] * scale + shift; });
       SetParam(*save_mean, c, mu);
       SetParam(*save_invstd, c, invstd);
       if (running_mean != nullptr) {
-        const double unbiased =
-            count > 1 ? sq / static_cast<double>(count - 1) : var;
-        SetParam(*running_mean, c,
-                 (1 - momentum) * Param(running_mean, c, 0.0) + momentum * mu);
+        const double unbiased = count > 1 ? sq / static_cast<double>(count - 1) : var;
+        SetParam(*running_mean, c, (1 - momentum) * Param(running_mean, c, 0.0) + momentum * mu);
         SetParam(*running_var, c,
-                 (1 - momentum) * Param(running_var, c, 0.0) +
-                     momentum * unbiased);
+                 (1 - momentum) * Param(running_var, c, 0.0) + momentum * unbiased);
       }
     }
   });
@@ -214,8 +196,7 @@ void BatchNormTraining(KernelArgs& args, Tensor* in, Tensor* weight,
 }  // namespace
 
 void NativeBatchNormNoTrainingOut(KernelContext& ctx, Span<EValue*> raw) {
-  KernelArgs args(ctx, "aten::_native_batch_norm_legit_no_training.out", raw,
-                  11);
+  KernelArgs args(ctx, "aten::_native_batch_norm_legit_no_training.out", raw, 11);
   Tensor* in = args.GetTensor(0);
   Tensor* weight = args.GetOptionalTensor(1);
   Tensor* bias = args.GetOptionalTensor(2);
@@ -227,8 +208,7 @@ void NativeBatchNormNoTrainingOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* save_mean = args.GetTensor(8);
   Tensor* save_invstd = args.GetTensor(9);
   if (!args.ok()) return;
-  BatchNormInference(args, in, weight, bias, mean, var, eps, out, save_mean,
-                     save_invstd);
+  BatchNormInference(args, in, weight, bias, mean, var, eps, out, save_mean, save_invstd);
 }
 
 void NativeBatchNormLegitOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -246,11 +226,11 @@ void NativeBatchNormLegitOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* save_invstd = args.GetTensor(10);
   if (!args.ok()) return;
   if (training) {
-    BatchNormTraining(args, in, weight, bias, running_mean, running_var,
-                      momentum, eps, out, save_mean, save_invstd);
+    BatchNormTraining(args, in, weight, bias, running_mean, running_var, momentum, eps, out,
+                      save_mean, save_invstd);
   } else {
-    BatchNormInference(args, in, weight, bias, running_mean, running_var, eps,
-                       out, save_mean, save_invstd);
+    BatchNormInference(args, in, weight, bias, running_mean, running_var, eps, out, save_mean,
+                       save_invstd);
   }
 }
 
@@ -272,8 +252,8 @@ void NativeBatchNormLegitNoStatsOut(KernelContext& ctx, Span<EValue*> raw) {
               "mode");
     return;
   }
-  BatchNormTraining(args, in, weight, bias, nullptr, nullptr, momentum, eps,
-                    out, save_mean, save_invstd);
+  BatchNormTraining(args, in, weight, bias, nullptr, nullptr, momentum, eps, out, save_mean,
+                    save_invstd);
 }
 
 }  // namespace portable

@@ -3,23 +3,21 @@
 namespace edgefleet {
 namespace portable {
 
-bool PrepareBinaryOut(KernelArgs& args, const Operand& a, const Operand& b,
-                      Tensor& out, ScalarType* common) {
+bool PrepareBinaryOut(KernelArgs& args, const Operand& a, const Operand& b, Tensor& out,
+                      ScalarType* common) {
   const StridedView& av = a.view();
   const StridedView& bv = b.view();
-  if (!IsBasicType(av.dtype) || !IsBasicType(bv.dtype) ||
-      !IsBasicType(out.dtype())) {
-    args.Fail(Error::kNotSupported, "unsupported dtypes %s, %s -> %s",
-              ScalarTypeName(av.dtype), ScalarTypeName(bv.dtype),
-              ScalarTypeName(out.dtype()));
+  if (!IsBasicType(av.dtype) || !IsBasicType(bv.dtype) || !IsBasicType(out.dtype())) {
+    args.Fail(Error::kNotSupported, "unsupported dtypes %s, %s -> %s", ScalarTypeName(av.dtype),
+              ScalarTypeName(bv.dtype), ScalarTypeName(out.dtype()));
     return false;
   }
   int dim = 0;
   int64_t shape[kMaxTensorRank];
   int32_t sizes[kMaxTensorRank];
   if (!BroadcastShapes(av, bv, &dim, shape)) {
-    args.Fail(Error::kInvalidArgument, "shapes %s and %s do not broadcast",
-              FormatSizes(av).text, FormatSizes(bv).text);
+    args.Fail(Error::kInvalidArgument, "shapes %s and %s do not broadcast", FormatSizes(av).text,
+              FormatSizes(bv).text);
     return false;
   }
   if (!ToTensorSizes(dim, shape, sizes)) {
@@ -36,8 +34,7 @@ bool PrepareBinaryOut(KernelArgs& args, const Operand& a, const Operand& b,
 
 bool CheckCastToOut(KernelArgs& args, ScalarType result, const Tensor& out) {
   if (!CanCast(result, out.dtype())) {
-    args.Fail(Error::kInvalidArgument,
-              "result type %s can't be cast to the output dtype %s",
+    args.Fail(Error::kInvalidArgument, "result type %s can't be cast to the output dtype %s",
               ScalarTypeName(result), ScalarTypeName(out.dtype()));
   }
   return args.ok();

@@ -15,8 +15,8 @@ namespace portable {
 // Checks a, b and out have basic dtypes and a, b broadcast; resizes out to
 // the broadcast shape and sets *common to torch.result_type(a, b).
 // Returns args.ok().
-bool PrepareBinaryOut(KernelArgs& args, const Operand& a, const Operand& b,
-                      Tensor& out, ScalarType* common);
+bool PrepareBinaryOut(KernelArgs& args, const Operand& a, const Operand& b, Tensor& out,
+                      ScalarType* common);
 
 // Fails unless `result` can be cast to out's dtype. Returns args.ok().
 bool CheckCastToOut(KernelArgs& args, ScalarType result, const Tensor& out);

@@ -36,14 +36,12 @@ T RightShift(T a, T b) {
   return static_cast<T>(a >> shift);
 }
 
-void BitwiseKernel(KernelArgs& args, const Operand& a, const Operand& b,
-                   BitOp op, Tensor& out) {
+void BitwiseKernel(KernelArgs& args, const Operand& a, const Operand& b, BitOp op, Tensor& out) {
   ScalarType common;
   if (!PrepareBinaryOut(args, a, b, out, &common)) return;
   const bool shift = op == BitOp::kLeftShift || op == BitOp::kRightShift;
   if (IsFloatingType(common) || (shift && common == ScalarType::kBool)) {
-    args.Fail(Error::kInvalidArgument, "not supported for %s operands",
-              ScalarTypeName(common));
+    args.Fail(Error::kInvalidArgument, "not supported for %s operands", ScalarTypeName(common));
     return;
   }
   if (!CheckCastToOut(args, common, out)) return;
@@ -53,19 +51,27 @@ void BitwiseKernel(KernelArgs& args, const Operand& a, const Operand& b,
     if constexpr (std::is_same_v<T, bool>) {
       BinaryLoop<T>(a.view(), b.view(), ov, [op](T x, T y) {
         switch (op) {
-          case BitOp::kAnd: return x && y;
-          case BitOp::kOr: return x || y;
-          default: return x != y;
+          case BitOp::kAnd:
+            return x && y;
+          case BitOp::kOr:
+            return x || y;
+          default:
+            return x != y;
         }
       });
     } else if constexpr (std::is_integral_v<T>) {
       BinaryLoop<T>(a.view(), b.view(), ov, [op](T x, T y) {
         switch (op) {
-          case BitOp::kAnd: return static_cast<T>(x & y);
-          case BitOp::kOr: return static_cast<T>(x | y);
-          case BitOp::kXor: return static_cast<T>(x ^ y);
-          case BitOp::kLeftShift: return LeftShift(x, y);
-          case BitOp::kRightShift: return RightShift(x, y);
+          case BitOp::kAnd:
+            return static_cast<T>(x & y);
+          case BitOp::kOr:
+            return static_cast<T>(x | y);
+          case BitOp::kXor:
+            return static_cast<T>(x ^ y);
+          case BitOp::kLeftShift:
+            return LeftShift(x, y);
+          case BitOp::kRightShift:
+            return RightShift(x, y);
         }
         return T(0);
       });
@@ -74,8 +80,8 @@ void BitwiseKernel(KernelArgs& args, const Operand& a, const Operand& b,
 }
 
 // self, other (Tensor or Scalar), out, ret.
-void BitwiseOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
-               BitOp op, bool scalar_other) {
+void BitwiseOp(KernelContext& ctx, Span<EValue*> raw, const char* name, BitOp op,
+               bool scalar_other) {
   KernelArgs args(ctx, name, raw, 4);
   Tensor* self = args.GetTensor(0);
   Tensor* other = scalar_other ? nullptr : args.GetTensor(1);
@@ -110,21 +116,16 @@ void BitwiseXorScalarOut(KernelContext& ctx, Span<EValue*> args) {
   BitwiseOp(ctx, args, "aten::bitwise_xor.Scalar_out", BitOp::kXor, true);
 }
 void BitwiseLeftShiftTensorOut(KernelContext& ctx, Span<EValue*> args) {
-  BitwiseOp(ctx, args, "aten::bitwise_left_shift.Tensor_out",
-            BitOp::kLeftShift, false);
+  BitwiseOp(ctx, args, "aten::bitwise_left_shift.Tensor_out", BitOp::kLeftShift, false);
 }
 void BitwiseLeftShiftTensorScalarOut(KernelContext& ctx, Span<EValue*> args) {
-  BitwiseOp(ctx, args, "aten::bitwise_left_shift.Tensor_Scalar_out",
-            BitOp::kLeftShift, true);
+  BitwiseOp(ctx, args, "aten::bitwise_left_shift.Tensor_Scalar_out", BitOp::kLeftShift, true);
 }
 void BitwiseRightShiftTensorOut(KernelContext& ctx, Span<EValue*> args) {
-  BitwiseOp(ctx, args, "aten::bitwise_right_shift.Tensor_out",
-            BitOp::kRightShift, false);
+  BitwiseOp(ctx, args, "aten::bitwise_right_shift.Tensor_out", BitOp::kRightShift, false);
 }
-void BitwiseRightShiftTensorScalarOut(KernelContext& ctx,
-                                      Span<EValue*> args) {
-  BitwiseOp(ctx, args, "aten::bitwise_right_shift.Tensor_Scalar_out",
-            BitOp::kRightShift, true);
+void BitwiseRightShiftTensorScalarOut(KernelContext& ctx, Span<EValue*> args) {
+  BitwiseOp(ctx, args, "aten::bitwise_right_shift.Tensor_Scalar_out", BitOp::kRightShift, true);
 }
 
 void BitwiseNotOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -142,8 +143,7 @@ void BitwiseNotOut(KernelContext& ctx, Span<EValue*> raw) {
   SwitchAll(in->dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, bool>) {
-      UnaryLoop<T>(StridedView::Of(*in), StridedView::Of(*out),
-                   [](T x) { return !x; });
+      UnaryLoop<T>(StridedView::Of(*in), StridedView::Of(*out), [](T x) { return !x; });
     } else if constexpr (std::is_integral_v<T>) {
       UnaryLoop<T>(StridedView::Of(*in), StridedView::Of(*out),
                    [](T x) { return static_cast<T>(~x); });

@@ -59,13 +59,11 @@ void CatOut(KernelContext& ctx, Span<EValue*> raw) {
     }
     if (!match) {
       args.Fail(Error::kInvalidArgument, "shape %s does not match %s",
-                FormatSizes(StridedView::Of(*t)).text,
-                FormatSizes(StridedView::Of(*ref)).text);
+                FormatSizes(StridedView::Of(*t)).text, FormatSizes(StridedView::Of(*ref)).text);
       return;
     }
     if (!IsBasicType(t->dtype()) && t->dtype() != out->dtype()) {
-      args.Fail(Error::kNotSupported, "dtype %s is not supported",
-                ScalarTypeName(t->dtype()));
+      args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(t->dtype()));
       return;
     }
     if (IsBasicType(t->dtype()) && IsBasicType(common)) {
@@ -73,11 +71,11 @@ void CatOut(KernelContext& ctx, Span<EValue*> raw) {
     }
     total += t->size(d);
   }
-  if (IsBasicType(common) && IsBasicType(out->dtype()) &&
-      !CanCast(common, out->dtype())) {
-    args.Fail(Error::kInvalidArgument, "result type %s can't be cast to the "
-              "output dtype %s", ScalarTypeName(common),
-              ScalarTypeName(out->dtype()));
+  if (IsBasicType(common) && IsBasicType(out->dtype()) && !CanCast(common, out->dtype())) {
+    args.Fail(Error::kInvalidArgument,
+              "result type %s can't be cast to the "
+              "output dtype %s",
+              ScalarTypeName(common), ScalarTypeName(out->dtype()));
     return;
   }
   int32_t sizes[kMaxTensorRank];
@@ -97,8 +95,8 @@ void CatOut(KernelContext& ctx, Span<EValue*> raw) {
     StridedView dst = StridedView::Of(*out);
     dst.Narrow(d, start, t->size(d));
     if (!CopyView(StridedView::Of(*t), dst)) {
-      args.Fail(Error::kNotSupported, "cannot convert %s to %s",
-                ScalarTypeName(t->dtype()), ScalarTypeName(out->dtype()));
+      args.Fail(Error::kNotSupported, "cannot convert %s to %s", ScalarTypeName(t->dtype()),
+                ScalarTypeName(out->dtype()));
       return;
     }
     start += t->size(d);

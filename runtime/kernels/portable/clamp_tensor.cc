@@ -29,8 +29,7 @@ void ClampTensorOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(3);
   if (!args.ok()) return;
   if (min == nullptr && max == nullptr) {
-    args.Fail(Error::kInvalidArgument,
-              "at least one of 'min' or 'max' must not be None");
+    args.Fail(Error::kInvalidArgument, "at least one of 'min' or 'max' must not be None");
     return;
   }
   const Tensor* tensors[3] = {in, min, max};
@@ -41,21 +40,18 @@ void ClampTensorOut(KernelContext& ctx, Span<EValue*> raw) {
   for (const Tensor* t : tensors) {
     if (t == nullptr) continue;
     if (!IsBasicType(t->dtype())) {
-      args.Fail(Error::kNotSupported, "unsupported dtype %s",
-                ScalarTypeName(t->dtype()));
+      args.Fail(Error::kNotSupported, "unsupported dtype %s", ScalarTypeName(t->dtype()));
       return;
     }
     const StridedView v = StridedView::Of(*t);
     if (!BroadcastInto(v, &dim, shape)) {
-      args.Fail(Error::kInvalidArgument, "shape %s does not broadcast",
-                FormatSizes(v).text);
+      args.Fail(Error::kInvalidArgument, "shape %s does not broadcast", FormatSizes(v).text);
       return;
     }
     types[num_types++] = {t->dtype(), t->dim(), false};
   }
   const ScalarType common = ResultType(types, num_types);
-  if (common == ScalarType::kBool || !IsBasicType(out->dtype()) ||
-      !CanCast(common, out->dtype())) {
+  if (common == ScalarType::kBool || !IsBasicType(out->dtype()) || !CanCast(common, out->dtype())) {
     args.Fail(Error::kInvalidArgument, "result type %s can't be written to %s",
               ScalarTypeName(common), ScalarTypeName(out->dtype()));
     return;
@@ -69,8 +65,7 @@ void ClampTensorOut(KernelContext& ctx, Span<EValue*> raw) {
   const StridedView views[4] = {
       StridedView::Of(*in), min ? StridedView::Of(*min) : StridedView::Of(*in),
       max ? StridedView::Of(*max) : StridedView::Of(*in), StridedView::Of(*out)};
-  const StridedView* const ptrs[4] = {&views[0], &views[1], &views[2],
-                                      &views[3]};
+  const StridedView* const ptrs[4] = {&views[0], &views[1], &views[2], &views[3]};
   StridedLoop<4> loop = BroadcastLoop<4>(dim, shape, ptrs);
   loop.Coalesce();
   SwitchReal(common, [&](auto tag) {

@@ -20,60 +20,62 @@ enum class LogicalOp { kAnd, kOr, kXor };
 template <typename T>
 bool Compare(CompareOp op, T a, T b) {
   switch (op) {
-    case CompareOp::kEq: return a == b;
-    case CompareOp::kNe: return a != b;
-    case CompareOp::kLt: return a < b;
-    case CompareOp::kLe: return a <= b;
-    case CompareOp::kGt: return a > b;
-    case CompareOp::kGe: return a >= b;
+    case CompareOp::kEq:
+      return a == b;
+    case CompareOp::kNe:
+      return a != b;
+    case CompareOp::kLt:
+      return a < b;
+    case CompareOp::kLe:
+      return a <= b;
+    case CompareOp::kGt:
+      return a > b;
+    case CompareOp::kGe:
+      return a >= b;
   }
   return false;
 }
 
 // Resizes out to the broadcast shape of a and b. Returns args.ok().
-bool PrepareBroadcastOut(KernelArgs& args, const StridedView& a,
-                         const StridedView& b, Tensor& out) {
-  if (!IsBasicType(a.dtype) || !IsBasicType(b.dtype) ||
-      !IsBasicType(out.dtype())) {
-    args.Fail(Error::kNotSupported, "unsupported dtypes %s, %s -> %s",
-              ScalarTypeName(a.dtype), ScalarTypeName(b.dtype),
-              ScalarTypeName(out.dtype()));
+bool PrepareBroadcastOut(KernelArgs& args, const StridedView& a, const StridedView& b,
+                         Tensor& out) {
+  if (!IsBasicType(a.dtype) || !IsBasicType(b.dtype) || !IsBasicType(out.dtype())) {
+    args.Fail(Error::kNotSupported, "unsupported dtypes %s, %s -> %s", ScalarTypeName(a.dtype),
+              ScalarTypeName(b.dtype), ScalarTypeName(out.dtype()));
     return false;
   }
   int dim = 0;
   int64_t shape[kMaxTensorRank];
   int32_t sizes[kMaxTensorRank];
   if (!BroadcastShapes(a, b, &dim, shape)) {
-    args.Fail(Error::kInvalidArgument, "shapes %s and %s do not broadcast",
-              FormatSizes(a).text, FormatSizes(b).text);
+    args.Fail(Error::kInvalidArgument, "shapes %s and %s do not broadcast", FormatSizes(a).text,
+              FormatSizes(b).text);
     return false;
   }
   ToTensorSizes(dim, shape, sizes);
   return args.ResizeOut(out, {sizes, static_cast<size_t>(dim)}, "out");
 }
 
-void CompareKernel(KernelArgs& args, const Operand& a, const Operand& b,
-                   CompareOp op, Tensor& out) {
+void CompareKernel(KernelArgs& args, const Operand& a, const Operand& b, CompareOp op,
+                   Tensor& out) {
   if (!PrepareBroadcastOut(args, a.view(), b.view(), out)) return;
   const TypeOperand operands[2] = {a.type(), b.type()};
   const ScalarType common = ResultType(operands, 2);
   SwitchAll(common, [&](auto tag) {
     using CT = decltype(tag);
     // The result is computed as 0/1 in CT and converted to out's dtype.
-    BinaryLoop<CT>(a.view(), b.view(), StridedView::Of(out), [op](CT x, CT y) {
-      return static_cast<CT>(Compare(op, x, y));
-    });
+    BinaryLoop<CT>(a.view(), b.view(), StridedView::Of(out),
+                   [op](CT x, CT y) { return static_cast<CT>(Compare(op, x, y)); });
   });
 }
 
 // self, other (Tensor or Scalar), out, ret.
-void CompareOpKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                     CompareOp op, bool scalar_other) {
+void CompareOpKernel(KernelContext& ctx, Span<EValue*> raw, const char* name, CompareOp op,
+                     bool scalar_other) {
   KernelArgs args(ctx, name, raw, 4);
   Tensor* self = args.GetTensor(0);
   Tensor* other = scalar_other ? nullptr : args.GetTensor(1);
-  const Scalar other_scalar =
-      scalar_other ? args.GetScalar(1) : Scalar{Scalar::Kind::kInt, 0, 0.0};
+  const Scalar other_scalar = scalar_other ? args.GetScalar(1) : Scalar{Scalar::Kind::kInt, 0, 0.0};
   Tensor* out = args.GetTensor(2);
   if (!args.ok()) return;
   if (scalar_other) {
@@ -84,8 +86,7 @@ void CompareOpKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
 }
 
 // self, other, out, ret.
-void LogicalKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                   LogicalOp op) {
+void LogicalKernel(KernelContext& ctx, Span<EValue*> raw, const char* name, LogicalOp op) {
   KernelArgs args(ctx, name, raw, 4);
   Tensor* self = args.GetTensor(0);
   Tensor* other = args.GetTensor(1);
@@ -96,9 +97,12 @@ void LogicalKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
   if (!PrepareBroadcastOut(args, a, b, *out)) return;
   BinaryLoop<bool>(a, b, StridedView::Of(*out), [op](bool x, bool y) {
     switch (op) {
-      case LogicalOp::kAnd: return x && y;
-      case LogicalOp::kOr: return x || y;
-      case LogicalOp::kXor: return x != y;
+      case LogicalOp::kAnd:
+        return x && y;
+      case LogicalOp::kOr:
+        return x || y;
+      case LogicalOp::kXor:
+        return x != y;
     }
     return false;
   });
@@ -106,12 +110,12 @@ void LogicalKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
 
 }  // namespace
 
-#define EF_COMPARE_KERNELS(Name, name, op)                                   \
-  void Name##ScalarOut(KernelContext& ctx, Span<EValue*> args) {             \
-    CompareOpKernel(ctx, args, "aten::" name ".Scalar_out", op, true);       \
-  }                                                                          \
-  void Name##TensorOut(KernelContext& ctx, Span<EValue*> args) {             \
-    CompareOpKernel(ctx, args, "aten::" name ".Tensor_out", op, false);      \
+#define EF_COMPARE_KERNELS(Name, name, op)                              \
+  void Name##ScalarOut(KernelContext& ctx, Span<EValue*> args) {        \
+    CompareOpKernel(ctx, args, "aten::" name ".Scalar_out", op, true);  \
+  }                                                                     \
+  void Name##TensorOut(KernelContext& ctx, Span<EValue*> args) {        \
+    CompareOpKernel(ctx, args, "aten::" name ".Tensor_out", op, false); \
   }
 
 EF_COMPARE_KERNELS(Eq, "eq", CompareOp::kEq)
@@ -138,13 +142,12 @@ void LogicalNotOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(1);
   if (!args.ok()) return;
   if (!IsBasicType(in->dtype()) || !IsBasicType(out->dtype())) {
-    args.Fail(Error::kNotSupported, "unsupported dtypes %s -> %s",
-              ScalarTypeName(in->dtype()), ScalarTypeName(out->dtype()));
+    args.Fail(Error::kNotSupported, "unsupported dtypes %s -> %s", ScalarTypeName(in->dtype()),
+              ScalarTypeName(out->dtype()));
     return;
   }
   if (!args.ResizeOut(*out, in->sizes(), "out")) return;
-  UnaryLoop<bool>(StridedView::Of(*in), StridedView::Of(*out),
-                  [](bool x) { return !x; });
+  UnaryLoop<bool>(StridedView::Of(*in), StridedView::Of(*out), [](bool x) { return !x; });
 }
 
 }  // namespace portable

@@ -41,8 +41,7 @@ TEST(CompareTest, ScalarAllOpsWithNan) {
   EValue ninf = EValue::FromDouble(-std::numeric_limits<double>::infinity());
   TestTensor<float> y({3}, {-std::numeric_limits<float>::infinity(), 0, kNan});
   TestTensor<bool> o3({3});
-  ASSERT_EQ(RunKernel(EqScalarOut, {y.ev(), &ninf, o3.ev(), o3.ev()}),
-            Error::kOk);
+  ASSERT_EQ(RunKernel(EqScalarOut, {y.ev(), &ninf, o3.ev(), o3.ev()}), Error::kOk);
   EXPECT_EQ(o3.Values(), (B{true, false, false}));
 }
 
@@ -51,20 +50,17 @@ TEST(CompareTest, PromotionIntTensorFloatScalar) {
   TestTensor<int32_t> x({3}, {0, 1, 2});
   TestTensor<bool> out({3});
   EValue half = EValue::FromDouble(0.5);
-  ASSERT_EQ(RunKernel(LtScalarOut, {x.ev(), &half, out.ev(), out.ev()}),
-            Error::kOk);
+  ASSERT_EQ(RunKernel(LtScalarOut, {x.ev(), &half, out.ev(), out.ev()}), Error::kOk);
   EXPECT_EQ(out.Values(), (B{true, false, false}));
   // int64 vs a bool scalar: True == 1.
   TestTensor<int64_t> l({3}, {0, 1, 2});
   EValue yes = EValue::FromBool(true);
-  ASSERT_EQ(RunKernel(EqScalarOut, {l.ev(), &yes, out.ev(), out.ev()}),
-            Error::kOk);
+  ASSERT_EQ(RunKernel(EqScalarOut, {l.ev(), &yes, out.ev(), out.ev()}), Error::kOk);
   EXPECT_EQ(out.Values(), (B{false, true, false}));
   // A float out gets 1.0 / 0.0 (torch.eq(x, 1, out=float_tensor)).
   TestTensor<float> fo({3});
   EValue one = EValue::FromInt(1);
-  ASSERT_EQ(RunKernel(EqScalarOut, {l.ev(), &one, fo.ev(), fo.ev()}),
-            Error::kOk);
+  ASSERT_EQ(RunKernel(EqScalarOut, {l.ev(), &one, fo.ev(), fo.ev()}), Error::kOk);
   EXPECT_EQ(fo.Values(), (F{0, 1, 0}));
 }
 
@@ -73,35 +69,30 @@ TEST(CompareTest, TensorBroadcastAndDimOrder) {
   TestTensor<float> a({2, 1, 2}, {1, 2, 3, 4}, {0, 2, 1});
   TestTensor<int64_t> b({3, 1}, {1, 2, 3});
   TestTensor<bool> out({2, 3, 2}, {}, {2, 1, 0});
-  ASSERT_EQ(RunKernel(GeTensorOut, {a.ev(), b.ev(), out.ev(), out.ev()}),
-            Error::kOk);
+  ASSERT_EQ(RunKernel(GeTensorOut, {a.ev(), b.ev(), out.ev(), out.ev()}), Error::kOk);
   // (a >= b) for a = [[[1, 2]], [[3, 4]]], b = [[1], [2], [3]]
-  EXPECT_EQ(out.Values(), (B{true, true, false, true, false, false,
-                             true, true, true, true, true, true}));
+  EXPECT_EQ(out.Values(),
+            (B{true, true, false, true, false, false, true, true, true, true, true, true}));
   TestTensor<float> c({4});
-  EXPECT_EQ(RunKernel(EqTensorOut, {a.ev(), c.ev(), out.ev(), out.ev()}),
-            Error::kInvalidArgument);
+  EXPECT_EQ(RunKernel(EqTensorOut, {a.ev(), c.ev(), out.ev(), out.ev()}), Error::kInvalidArgument);
 }
 
 TEST(CompareTest, EmptyAndZeroDim) {
   TestTensor<float> empty({0, 3});
   TestTensor<float> row({3}, {1, 2, 3});
   TestTensor<bool> out({0, 3});
-  ASSERT_EQ(RunKernel(NeTensorOut, {empty.ev(), row.ev(), out.ev(), out.ev()}),
-            Error::kOk);
+  ASSERT_EQ(RunKernel(NeTensorOut, {empty.ev(), row.ev(), out.ev(), out.ev()}), Error::kOk);
   EXPECT_EQ(out.Sizes(), (std::vector<int32_t>{0, 3}));
   TestTensor<float> s({}, {2});
   TestTensor<bool> o3({3});
-  ASSERT_EQ(RunKernel(GtTensorOut, {row.ev(), s.ev(), o3.ev(), o3.ev()}),
-            Error::kOk);
+  ASSERT_EQ(RunKernel(GtTensorOut, {row.ev(), s.ev(), o3.ev(), o3.ev()}), Error::kOk);
   EXPECT_EQ(o3.Values(), (B{false, false, true}));
 }
 
 TEST(LogicalTest, NotAndOrXor) {
   TestTensor<float> x({4}, {0, -2, kNan, 0.5f});
   TestTensor<bool> out({4});
-  ASSERT_EQ(RunKernel(LogicalNotOut, {x.ev(), out.ev(), out.ev()}),
-            Error::kOk);
+  ASSERT_EQ(RunKernel(LogicalNotOut, {x.ev(), out.ev(), out.ev()}), Error::kOk);
   EXPECT_EQ(out.Values(), (B{true, false, false, false}));
   TestTensor<int32_t> io({4});
   ASSERT_EQ(RunKernel(LogicalNotOut, {x.ev(), io.ev(), io.ev()}), Error::kOk);
@@ -109,22 +100,15 @@ TEST(LogicalTest, NotAndOrXor) {
   TestTensor<bool> y({2, 1}, {true, false});
   TestTensor<bool> o8({2, 4});
   // torch.logical_and(y, x) etc. with y [[True], [False]] broadcast on x.
-  ASSERT_EQ(RunKernel(LogicalAndOut, {y.ev(), x.ev(), o8.ev(), o8.ev()}),
-            Error::kOk);
-  EXPECT_EQ(o8.Values(), (B{false, true, true, true, false, false, false,
-                            false}));
-  ASSERT_EQ(RunKernel(LogicalOrOut, {y.ev(), x.ev(), o8.ev(), o8.ev()}),
-            Error::kOk);
+  ASSERT_EQ(RunKernel(LogicalAndOut, {y.ev(), x.ev(), o8.ev(), o8.ev()}), Error::kOk);
+  EXPECT_EQ(o8.Values(), (B{false, true, true, true, false, false, false, false}));
+  ASSERT_EQ(RunKernel(LogicalOrOut, {y.ev(), x.ev(), o8.ev(), o8.ev()}), Error::kOk);
   EXPECT_EQ(o8.Values(), (B{true, true, true, true, false, true, true, true}));
-  ASSERT_EQ(RunKernel(LogicalXorOut, {y.ev(), x.ev(), o8.ev(), o8.ev()}),
-            Error::kOk);
-  EXPECT_EQ(o8.Values(), (B{true, false, false, false, false, true, true,
-                            true}));
-  EXPECT_EQ(RunKernel(LogicalNotOut, {x.ev(), out.ev()}),
-            Error::kInvalidArgument);
+  ASSERT_EQ(RunKernel(LogicalXorOut, {y.ev(), x.ev(), o8.ev(), o8.ev()}), Error::kOk);
+  EXPECT_EQ(o8.Values(), (B{true, false, false, false, false, true, true, true}));
+  EXPECT_EQ(RunKernel(LogicalNotOut, {x.ev(), out.ev()}), Error::kInvalidArgument);
   TestTensor<bool> wrong({3});
-  EXPECT_EQ(RunKernel(LogicalNotOut, {x.ev(), wrong.ev(), wrong.ev()}),
-            Error::kInvalidArgument);
+  EXPECT_EQ(RunKernel(LogicalNotOut, {x.ev(), wrong.ev(), wrong.ev()}), Error::kInvalidArgument);
 }
 
 TEST(WhereTest, BroadcastPromotionAndDimOrder) {
@@ -133,9 +117,7 @@ TEST(WhereTest, BroadcastPromotionAndDimOrder) {
   TestTensor<int64_t> a({1, 3}, {1, 2, 3});
   TestTensor<float> b({}, {-0.5f});
   TestTensor<float> out({2, 3}, {}, {1, 0});
-  ASSERT_EQ(RunKernel(WhereSelfOut, {c.ev(), a.ev(), b.ev(), out.ev(),
-                                     out.ev()}),
-            Error::kOk);
+  ASSERT_EQ(RunKernel(WhereSelfOut, {c.ev(), a.ev(), b.ev(), out.ev(), out.ev()}), Error::kOk);
   EXPECT_EQ(out.Values(), (F{1, 2, 3, -0.5f, -0.5f, -0.5f}));
   // The MHA pattern: where(mask, zeros, softmax) on [1, 2, 2] with a
   // [1, 2, 1] mask.
@@ -143,9 +125,7 @@ TEST(WhereTest, BroadcastPromotionAndDimOrder) {
   TestTensor<float> zeros({1, 2, 2}, {0, 0, 0, 0});
   TestTensor<float> p({1, 2, 2}, {0.25f, 0.75f, kNan, kNan});
   TestTensor<float> o({1, 2, 2});
-  ASSERT_EQ(RunKernel(WhereSelfOut, {m.ev(), zeros.ev(), p.ev(), o.ev(),
-                                     o.ev()}),
-            Error::kOk);
+  ASSERT_EQ(RunKernel(WhereSelfOut, {m.ev(), zeros.ev(), p.ev(), o.ev(), o.ev()}), Error::kOk);
   EXPECT_EQ(o.Values(), (F{0.25f, 0.75f, 0, 0}));
 }
 
@@ -154,29 +134,23 @@ TEST(WhereTest, InvalidArguments) {
   TestTensor<float> a({2}, {1, 2});
   TestTensor<float> out({2});
   // A float condition is refused.
-  EXPECT_EQ(RunKernel(WhereSelfOut, {cf.ev(), a.ev(), a.ev(), out.ev(),
-                                     out.ev()}),
+  EXPECT_EQ(RunKernel(WhereSelfOut, {cf.ev(), a.ev(), a.ev(), out.ev(), out.ev()}),
             Error::kInvalidArgument);
   TestTensor<bool> c({3}, {true, false, true});
-  EXPECT_EQ(RunKernel(WhereSelfOut, {c.ev(), a.ev(), a.ev(), out.ev(),
-                                     out.ev()}),
+  EXPECT_EQ(RunKernel(WhereSelfOut, {c.ev(), a.ev(), a.ev(), out.ev(), out.ev()}),
             Error::kInvalidArgument);
   // A float result can't go into an int out.
   TestTensor<bool> c2({2}, {true, false});
   TestTensor<int32_t> io({2});
-  EXPECT_EQ(RunKernel(WhereSelfOut, {c2.ev(), a.ev(), a.ev(), io.ev(),
-                                     io.ev()}),
+  EXPECT_EQ(RunKernel(WhereSelfOut, {c2.ev(), a.ev(), a.ev(), io.ev(), io.ev()}),
             Error::kInvalidArgument);
   // Empty tensors give an empty result.
   TestTensor<bool> ce({0});
   TestTensor<float> ae({0});
   TestTensor<float> oe({0});
-  EXPECT_EQ(RunKernel(WhereSelfOut, {ce.ev(), ae.ev(), a.ev(), oe.ev(),
-                                     oe.ev()}),
+  EXPECT_EQ(RunKernel(WhereSelfOut, {ce.ev(), ae.ev(), a.ev(), oe.ev(), oe.ev()}),
             Error::kInvalidArgument);  // [0] and [2] do not broadcast
-  EXPECT_EQ(RunKernel(WhereSelfOut, {ce.ev(), ae.ev(), ae.ev(), oe.ev(),
-                                     oe.ev()}),
-            Error::kOk);
+  EXPECT_EQ(RunKernel(WhereSelfOut, {ce.ev(), ae.ev(), ae.ev(), oe.ev(), oe.ev()}), Error::kOk);
 }
 
 }  // namespace

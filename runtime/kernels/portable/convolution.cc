@@ -28,9 +28,7 @@ void SetBias(const ConvShape& g, const Tensor* bias, bool add, T* y) {
   const Planes& po = g.out;
   for (int64_t n = 0; n < po.n; ++n) {
     for (int64_t c = 0; c < po.c; ++c) {
-      const T b = bias == nullptr
-                      ? T(0)
-                      : bias->data_as<const T>()[c * bias->stride(0)];
+      const T b = bias == nullptr ? T(0) : bias->data_as<const T>()[c * bias->stride(0)];
       for (int64_t h = 0; h < po.h; ++h) {
         for (int64_t w = 0; w < po.w; ++w) {
           T& out = y[n * po.sn + c * po.sc + h * po.sh + w * po.sw];
@@ -42,8 +40,8 @@ void SetBias(const ConvShape& g, const Tensor* bias, bool add, T* y) {
 }
 
 // First and one-past-last output index o with 0 <= o * s - p + k * d < in.
-void ValidRange(int64_t in, int64_t out, int64_t s, int64_t p, int64_t kd,
-                int64_t* lo, int64_t* hi) {
+void ValidRange(int64_t in, int64_t out, int64_t s, int64_t p, int64_t kd, int64_t* lo,
+                int64_t* hi) {
   const int64_t shift = p - kd;  // o * s >= shift and o * s < in + shift
   *lo = shift <= 0 ? 0 : (shift + s - 1) / s;
   const int64_t end = in + shift;  // o * s < end
@@ -63,16 +61,13 @@ void Conv(const ConvShape& g, const T* x, const T* w, T* y) {
         const T* xp = x + n * pi.sn + (group * cin_g + icg) * pi.sc;
         for (int64_t kh = 0; kh < pw.h; ++kh) {
           int64_t oh0, oh1;
-          ValidRange(pi.h, po.h, g.stride[0], g.pad[0], kh * g.dilation[0],
-                     &oh0, &oh1);
+          ValidRange(pi.h, po.h, g.stride[0], g.pad[0], kh * g.dilation[0], &oh0, &oh1);
           for (int64_t kw = 0; kw < pw.w; ++kw) {
             const T wv = w[oc * pw.sn + icg * pw.sc + kh * pw.sh + kw * pw.sw];
             int64_t ow0, ow1;
-            ValidRange(pi.w, po.w, g.stride[1], g.pad[1], kw * g.dilation[1],
-                       &ow0, &ow1);
+            ValidRange(pi.w, po.w, g.stride[1], g.pad[1], kw * g.dilation[1], &ow0, &ow1);
             for (int64_t oh = oh0; oh < oh1; ++oh) {
-              const int64_t ih =
-                  oh * g.stride[0] - g.pad[0] + kh * g.dilation[0];
+              const int64_t ih = oh * g.stride[0] - g.pad[0] + kh * g.dilation[0];
               const T* xr = xp + ih * pi.sh;
               T* yr = yp + oh * po.sh;
               const int64_t off = kw * g.dilation[1] - g.pad[1];
@@ -102,12 +97,10 @@ void ConvTransposed(const ConvShape& g, const T* x, const T* w, T* y) {
           for (int64_t kw = 0; kw < pw.w; ++kw) {
             const T wv = w[ic * pw.sn + ocg * pw.sc + kh * pw.sh + kw * pw.sw];
             for (int64_t ih = 0; ih < pi.h; ++ih) {
-              const int64_t oh =
-                  ih * g.stride[0] - g.pad[0] + kh * g.dilation[0];
+              const int64_t oh = ih * g.stride[0] - g.pad[0] + kh * g.dilation[0];
               if (oh < 0 || oh >= po.h) continue;
               for (int64_t iw = 0; iw < pi.w; ++iw) {
-                const int64_t ow =
-                    iw * g.stride[1] - g.pad[1] + kw * g.dilation[1];
+                const int64_t ow = iw * g.stride[1] - g.pad[1] + kw * g.dilation[1];
                 if (ow < 0 || ow >= po.w) continue;
                 yp[oh * po.sh + ow * po.sw] += wv * xp[ih * pi.sh + iw * pi.sw];
               }
@@ -122,17 +115,16 @@ void ConvTransposed(const ConvShape& g, const T* x, const T* w, T* y) {
 // Rank-3 tensors as 4-D with H = 1.
 Planes ConvPlanes(const Tensor& t) {
   if (t.dim() == 4) return PlanesOf(t);
-  return {t.size(0), t.size(1), 1, t.size(2),
-          t.stride(0), t.stride(1), 0, t.stride(2)};
+  return {t.size(0), t.size(1), 1, t.size(2), t.stride(0), t.stride(1), 0, t.stride(2)};
 }
 
 // Reads a per-spatial-dim list (1 entry repeats) into [h, w] order; for 1-D
 // problems h gets `h_value`.
-bool SpatialList(KernelArgs& args, Span<const int64_t> list, int spatial,
-                 int64_t h_value, const char* name, int64_t* out) {
+bool SpatialList(KernelArgs& args, Span<const int64_t> list, int spatial, int64_t h_value,
+                 const char* name, int64_t* out) {
   if (list.size() != 1 && list.size() != static_cast<size_t>(spatial)) {
-    args.Fail(Error::kInvalidArgument, "%s must have 1 or %d entries, got %zu",
-              name, spatial, list.size());
+    args.Fail(Error::kInvalidArgument, "%s must have 1 or %d entries, got %zu", name, spatial,
+              list.size());
     return false;
   }
   out[1] = list[list.size() - 1];
@@ -156,9 +148,10 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(9);
   if (!args.ok()) return;
   if ((in->dim() != 3 && in->dim() != 4) || weight->dim() != in->dim()) {
-    args.Fail(Error::kInvalidArgument, "input %s and weight %s must both have "
-              "rank 3 or 4", FormatSizes(StridedView::Of(*in)).text,
-              FormatSizes(StridedView::Of(*weight)).text);
+    args.Fail(Error::kInvalidArgument,
+              "input %s and weight %s must both have "
+              "rank 3 or 4",
+              FormatSizes(StridedView::Of(*in)).text, FormatSizes(StridedView::Of(*weight)).text);
     return;
   }
   const int spatial = in->dim() - 2;
@@ -167,32 +160,29 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!SpatialList(args, stride_list, spatial, 1, "stride", g.stride) ||
       !SpatialList(args, pad_list, spatial, 0, "padding", g.pad) ||
       !SpatialList(args, dilation_list, spatial, 1, "dilation", g.dilation) ||
-      (transposed && !SpatialList(args, out_pad_list, spatial, 0,
-                                  "output_padding", out_pad))) {
+      (transposed && !SpatialList(args, out_pad_list, spatial, 0, "output_padding", out_pad))) {
     return;
   }
   g.in = ConvPlanes(*in);
   g.weight = ConvPlanes(*weight);
   g.groups = groups;
   if (groups < 1 || groups > INT32_MAX) {
-    args.Fail(Error::kInvalidArgument, "groups=%lld out of range",
-              static_cast<long long>(groups));
+    args.Fail(Error::kInvalidArgument, "groups=%lld out of range", static_cast<long long>(groups));
     return;
   }
   const int64_t cin = g.in.c;
   const int64_t cout = transposed ? g.weight.c * groups : g.weight.n;
   const int64_t weight_cin = transposed ? g.weight.n : g.weight.c * groups;
-  if (cin % groups != 0 ||
-      cout % groups != 0 || weight_cin != cin) {
-    args.Fail(Error::kInvalidArgument, "weight %s does not fit input %s with "
-              "groups=%lld", FormatSizes(StridedView::Of(*weight)).text,
-              FormatSizes(StridedView::Of(*in)).text,
+  if (cin % groups != 0 || cout % groups != 0 || weight_cin != cin) {
+    args.Fail(Error::kInvalidArgument,
+              "weight %s does not fit input %s with "
+              "groups=%lld",
+              FormatSizes(StridedView::Of(*weight)).text, FormatSizes(StridedView::Of(*in)).text,
               static_cast<long long>(groups));
     return;
   }
   if (bias != nullptr && (bias->dim() != 1 || bias->size(0) != cout)) {
-    args.Fail(Error::kInvalidArgument, "bias must have shape [%lld]",
-              static_cast<long long>(cout));
+    args.Fail(Error::kInvalidArgument, "bias must have shape [%lld]", static_cast<long long>(cout));
     return;
   }
   int64_t out_hw[2];
@@ -200,20 +190,18 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> raw) {
     const int64_t in_size = i == 0 ? g.in.h : g.in.w;
     const int64_t k = i == 0 ? g.weight.h : g.weight.w;
     const int64_t s = g.stride[i], p = g.pad[i], d = g.dilation[i];
-    const bool bad = s < 1 || d < 1 || p < 0 || s > INT32_MAX ||
-                     d > INT32_MAX || p > INT32_MAX || out_pad[i] < 0 ||
-                     (transposed && out_pad[i] >= s && out_pad[i] >= d);
+    const bool bad = s < 1 || d < 1 || p < 0 || s > INT32_MAX || d > INT32_MAX || p > INT32_MAX ||
+                     out_pad[i] < 0 || (transposed && out_pad[i] >= s && out_pad[i] >= d);
     if (!bad) {
-      out_hw[i] =
-          transposed ? (in_size - 1) * s - 2 * p + d * (k - 1) + out_pad[i] + 1
-                     : (in_size + 2 * p - d * (k - 1) - 1) / s + 1;
+      out_hw[i] = transposed ? (in_size - 1) * s - 2 * p + d * (k - 1) + out_pad[i] + 1
+                             : (in_size + 2 * p - d * (k - 1) - 1) / s + 1;
     }
-    if (bad || (!transposed && in_size + 2 * p < d * (k - 1) + 1) ||
-        out_hw[i] < 1 || out_hw[i] > INT32_MAX) {
-      args.Fail(Error::kInvalidArgument, "invalid stride/padding/dilation for "
+    if (bad || (!transposed && in_size + 2 * p < d * (k - 1) + 1) || out_hw[i] < 1 ||
+        out_hw[i] > INT32_MAX) {
+      args.Fail(Error::kInvalidArgument,
+                "invalid stride/padding/dilation for "
                 "input %s and weight %s",
-                FormatSizes(StridedView::Of(*in)).text,
-                FormatSizes(StridedView::Of(*weight)).text);
+                FormatSizes(StridedView::Of(*in)).text, FormatSizes(StridedView::Of(*weight)).text);
       return;
     }
   }
@@ -252,8 +240,7 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> raw) {
         }
         if (!transposed && bias != nullptr) SetBias<T>(g, bias, /*add=*/true, y);
       })) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(out->dtype()));
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(out->dtype()));
   }
 }
 

@@ -28,13 +28,16 @@ struct ConvCall {
   ConvCall(std::initializer_list<int64_t> s, std::initializer_list<int64_t> p,
            std::initializer_list<int64_t> d, bool t = false, int64_t g = 1,
            std::initializer_list<int64_t> op = {0, 0})
-      : stride(s), padding(p), dilation(d), output_padding(op),
-        transposed(EValue::FromBool(t)), groups(EValue::FromInt(g)) {}
+      : stride(s),
+        padding(p),
+        dilation(d),
+        output_padding(op),
+        transposed(EValue::FromBool(t)),
+        groups(EValue::FromInt(g)) {}
   Error Run(EValue* in, EValue* weight, EValue* bias, EValue* out) {
     return RunKernel(ConvolutionOut,
-                     {in, weight, bias == nullptr ? &none : bias, stride.ev(),
-                      padding.ev(), dilation.ev(), &transposed,
-                      output_padding.ev(), &groups, out, out});
+                     {in, weight, bias == nullptr ? &none : bias, stride.ev(), padding.ev(),
+                      dilation.ev(), &transposed, output_padding.ev(), &groups, out, out});
   }
 };
 
@@ -75,8 +78,8 @@ TEST(ConvolutionTest, StridePaddingDilation) {
   ConvCall dilated({1, 1}, {1, 1}, {2, 2});
   ASSERT_EQ(dilated.Run(x.ev(), w.ev(), nullptr, out2.ev()), Error::kOk);
   // F.conv2d(x, w, None, padding=1, dilation=2)
-  EXPECT_EQ(out2.Values(), (F{-4, -5, 0, 3, 21, 21, 13, 41, 30, 13, 17, 4, 17,
-                              16, -3, 4, -7, -13}));
+  EXPECT_EQ(out2.Values(),
+            (F{-4, -5, 0, 3, 21, 21, 13, 41, 30, 13, 17, 4, 17, 16, -3, 4, -7, -13}));
 }
 
 TEST(ConvolutionTest, Depthwise) {
@@ -108,8 +111,7 @@ TEST(ConvolutionTest, Transposed) {
   ConvCall call({2, 2}, {0, 0}, {1, 1}, true);
   ASSERT_EQ(call.Run(x.ev(), w.ev(), b.ev(), out.ev()), Error::kOk);
   // F.conv_transpose2d(x, w, torch.tensor([1.]), stride=2)
-  EXPECT_EQ(out.Values(), (F{1, 10, 2, 13, 10, 1, 14, 5, 4, 19, 5, 22, 22, 13,
-                             26, 17}));
+  EXPECT_EQ(out.Values(), (F{1, 10, 2, 13, 10, 1, 14, 5, 4, 19, 5, 22, 22, 13, 26, 17}));
 }
 
 TEST(ConvolutionTest, EmptyBatch) {
@@ -128,28 +130,20 @@ TEST(ConvolutionTest, InvalidArguments) {
   TestTensor<float> bad_bias({3});
   TestTensor<float> out({1, 2, 2, 2});
   ConvCall call({1, 1}, {0, 0}, {1, 1});
-  EXPECT_EQ(call.Run(x.ev(), w3.ev(), nullptr, out.ev()),
-            Error::kInvalidArgument);
-  EXPECT_EQ(call.Run(x.ev(), w.ev(), bad_bias.ev(), out.ev()),
-            Error::kInvalidArgument);
+  EXPECT_EQ(call.Run(x.ev(), w3.ev(), nullptr, out.ev()), Error::kInvalidArgument);
+  EXPECT_EQ(call.Run(x.ev(), w.ev(), bad_bias.ev(), out.ev()), Error::kInvalidArgument);
   ConvCall zero_stride({0, 1}, {0, 0}, {1, 1});
-  EXPECT_EQ(zero_stride.Run(x.ev(), w.ev(), nullptr, out.ev()),
-            Error::kInvalidArgument);
+  EXPECT_EQ(zero_stride.Run(x.ev(), w.ev(), nullptr, out.ev()), Error::kInvalidArgument);
   ConvCall bad_groups({1, 1}, {0, 0}, {1, 1}, false, 0);
-  EXPECT_EQ(bad_groups.Run(x.ev(), w.ev(), nullptr, out.ev()),
-            Error::kInvalidArgument);
+  EXPECT_EQ(bad_groups.Run(x.ev(), w.ev(), nullptr, out.ev()), Error::kInvalidArgument);
   TestTensor<float> big_w({2, 2, 5, 5});  // kernel larger than the input
-  EXPECT_EQ(call.Run(x.ev(), big_w.ev(), nullptr, out.ev()),
-            Error::kInvalidArgument);
+  EXPECT_EQ(call.Run(x.ev(), big_w.ev(), nullptr, out.ev()), Error::kInvalidArgument);
   TestTensor<float> fixed({1, 2, 3, 3}, {}, {}, ShapeDynamism::kStatic);
-  EXPECT_EQ(call.Run(x.ev(), w.ev(), nullptr, fixed.ev()),
-            Error::kNotSupported);
+  EXPECT_EQ(call.Run(x.ev(), w.ev(), nullptr, fixed.ev()), Error::kNotSupported);
   TestTensor<int32_t> xi({1, 2, 3, 3});
-  EXPECT_EQ(call.Run(xi.ev(), w.ev(), nullptr, out.ev()),
-            Error::kInvalidArgument);
+  EXPECT_EQ(call.Run(xi.ev(), w.ev(), nullptr, out.ev()), Error::kInvalidArgument);
   EValue none;
-  EXPECT_EQ(RunKernel(ConvolutionOut, {x.ev(), w.ev(), &none}),
-            Error::kInvalidArgument);
+  EXPECT_EQ(RunKernel(ConvolutionOut, {x.ev(), w.ev(), &none}), Error::kInvalidArgument);
 }
 
 }  // namespace

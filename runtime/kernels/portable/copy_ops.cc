@@ -21,8 +21,7 @@ namespace portable {
 namespace {
 
 // Resizes out to in's shape and copies, converting dtype if allowed.
-void CopyInto(KernelArgs& args, const Tensor& in, Tensor& out,
-              bool convert_dtype) {
+void CopyInto(KernelArgs& args, const Tensor& in, Tensor& out, bool convert_dtype) {
   if (!convert_dtype && in.dtype() != out.dtype()) {
     args.Fail(Error::kInvalidArgument, "input %s and out %s dtypes differ",
               ScalarTypeName(in.dtype()), ScalarTypeName(out.dtype()));
@@ -30,14 +29,13 @@ void CopyInto(KernelArgs& args, const Tensor& in, Tensor& out,
   }
   if (!args.ResizeOut(out, in.sizes(), "out")) return;
   if (!CopyView(StridedView::Of(in), StridedView::Of(out))) {
-    args.Fail(Error::kNotSupported, "cannot convert %s to %s",
-              ScalarTypeName(in.dtype()), ScalarTypeName(out.dtype()));
+    args.Fail(Error::kNotSupported, "cannot convert %s to %s", ScalarTypeName(in.dtype()),
+              ScalarTypeName(out.dtype()));
   }
 }
 
 // self, non_blocking, dim_order?, out, ret. A given dim_order must be out's.
-void DimOrderCopy(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                  bool convert_dtype) {
+void DimOrderCopy(KernelContext& ctx, Span<EValue*> raw, const char* name, bool convert_dtype) {
   KernelArgs args(ctx, name, raw, 5);
   Tensor* in = args.GetTensor(0);
   args.GetBool(1);  // non_blocking: copies are synchronous
@@ -51,8 +49,7 @@ void DimOrderCopy(KernelContext& ctx, Span<EValue*> raw, const char* name,
       same = dim_order[i] == out->dim_order()[i];
     }
     if (!same) {
-      args.Fail(Error::kInvalidArgument,
-                "dim_order does not match the out tensor's dim order");
+      args.Fail(Error::kInvalidArgument, "dim_order does not match the out tensor's dim order");
       return;
     }
   }
@@ -63,8 +60,8 @@ void DimOrderCopy(KernelContext& ctx, Span<EValue*> raw, const char* name,
 // Returns -1 for a zero step, a step of the wrong sign or a huge count.
 template <typename T>
 int64_t ArangeSize(T start, T end, T step) {
-  if (step == 0 || IsNan(start) || IsNan(end) || IsNan(step) ||
-      (step > 0 && end < start) || (step < 0 && end > start)) {
+  if (step == 0 || IsNan(start) || IsNan(end) || IsNan(step) || (step > 0 && end < start) ||
+      (step < 0 && end > start)) {
     return -1;
   }
   double n = 0;
@@ -84,17 +81,17 @@ template <typename T>
 void ArangeKernel(KernelArgs& args, T start, T end, T step, Tensor& out) {
   const int64_t n = ArangeSize(start, end, step);
   if (n < 0) {
-    args.Fail(Error::kInvalidArgument, "invalid range: start %g, end %g, "
-              "step %g", static_cast<double>(start), static_cast<double>(end),
-              static_cast<double>(step));
+    args.Fail(Error::kInvalidArgument,
+              "invalid range: start %g, end %g, "
+              "step %g",
+              static_cast<double>(start), static_cast<double>(end), static_cast<double>(step));
     return;
   }
   const int32_t size[1] = {static_cast<int32_t>(n)};
   if (!args.ResizeOut(out, size, "out")) return;
   const StoreFn<T> store = GetStorer<T>(out.dtype());
   if (store == nullptr) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(out.dtype()));
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(out.dtype()));
     return;
   }
   const int64_t elem = static_cast<int64_t>(ElementSize(out.dtype()));
@@ -104,16 +101,14 @@ void ArangeKernel(KernelArgs& args, T start, T end, T step, Tensor& out) {
   }
 }
 
-void Arange(KernelArgs& args, const Scalar& start, const Scalar& end,
-            const Scalar& step, Tensor& out) {
+void Arange(KernelArgs& args, const Scalar& start, const Scalar& end, const Scalar& step,
+            Tensor& out) {
   if (IsFloatingType(out.dtype()) || start.kind == Scalar::Kind::kDouble ||
       end.kind == Scalar::Kind::kDouble || step.kind == Scalar::Kind::kDouble) {
-    ArangeKernel<double>(args, start.AsDouble(), end.AsDouble(),
-                         step.AsDouble(), out);
+    ArangeKernel<double>(args, start.AsDouble(), end.AsDouble(), step.AsDouble(), out);
   } else {
-    ArangeKernel<int64_t>(args, ScalarTo<int64_t>(start),
-                          ScalarTo<int64_t>(end), ScalarTo<int64_t>(step),
-                          out);
+    ArangeKernel<int64_t>(args, ScalarTo<int64_t>(start), ScalarTo<int64_t>(end),
+                          ScalarTo<int64_t>(step), out);
   }
 }
 
@@ -144,8 +139,7 @@ namespace {
 
 // out (self's shape) = src broadcast to self's shape, converted to out's
 // dtype.
-void BroadcastCopy(KernelArgs& args, const Tensor& self, const Tensor& src,
-                   Tensor& out) {
+void BroadcastCopy(KernelArgs& args, const Tensor& self, const Tensor& src, Tensor& out) {
   StridedView from = StridedView::Of(src);
   const int rank = self.dim();
   const int shift = rank - src.dim();
@@ -159,15 +153,14 @@ void BroadcastCopy(KernelArgs& args, const Tensor& self, const Tensor& src,
   }
   if (!ok) {
     args.Fail(Error::kInvalidArgument, "src %s does not broadcast to %s",
-              FormatSizes(StridedView::Of(src)).text,
-              FormatSizes(StridedView::Of(self)).text);
+              FormatSizes(StridedView::Of(src)).text, FormatSizes(StridedView::Of(self)).text);
     return;
   }
   from.dim = rank;
   if (!args.ResizeOut(out, self.sizes(), "out")) return;
   if (out.numel() > 0 && !CopyView(from, StridedView::Of(out))) {
-    args.Fail(Error::kNotSupported, "cannot convert %s to %s",
-              ScalarTypeName(src.dtype()), ScalarTypeName(out.dtype()));
+    args.Fail(Error::kNotSupported, "cannot convert %s to %s", ScalarTypeName(src.dtype()),
+              ScalarTypeName(out.dtype()));
   }
 }
 
@@ -217,8 +210,7 @@ void FullOut(KernelContext& ctx, Span<EValue*> raw) {
   }
   if (!args.ResizeOut(*out, {sizes, size.size()}, "out")) return;
   if (!FillView(StridedView::Of(*out), value)) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(out->dtype()));
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(out->dtype()));
   }
 }
 
@@ -232,8 +224,7 @@ void FullLikeOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!args.ok()) return;
   if (!args.ResizeOut(*out, in->sizes(), "out")) return;
   if (!FillView(StridedView::Of(*out), value)) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(out->dtype()));
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(out->dtype()));
   }
 }
 
@@ -244,8 +235,7 @@ void ScalarTensorOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!args.ok()) return;
   if (!args.ResizeOut(*out, {}, "out")) return;
   if (!FillView(StridedView::Of(*out), value)) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(out->dtype()));
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(out->dtype()));
   }
 }
 
@@ -254,8 +244,7 @@ void ArangeOut(KernelContext& ctx, Span<EValue*> raw) {
   const Scalar end = args.GetScalar(0);
   Tensor* out = args.GetTensor(1);
   if (!args.ok()) return;
-  Arange(args, Scalar{Scalar::Kind::kInt, 0, 0.0}, end,
-         Scalar{Scalar::Kind::kInt, 1, 1.0}, *out);
+  Arange(args, Scalar{Scalar::Kind::kInt, 0, 0.0}, end, Scalar{Scalar::Kind::kInt, 1, 1.0}, *out);
 }
 
 void ArangeStartOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -267,7 +256,6 @@ void ArangeStartOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!args.ok()) return;
   Arange(args, start, end, step, *out);
 }
-
 
 // Copies that are plain clones in a program without aliasing: self, out,
 // ret.
@@ -300,8 +288,7 @@ namespace {
 
 // Resizes out to `size` (an int list argument) and, if `value` is given,
 // fills it. Returns args.ok().
-bool SizedFill(KernelArgs& args, Span<const int64_t> size, const Scalar* value,
-               Tensor& out) {
+bool SizedFill(KernelArgs& args, Span<const int64_t> size, const Scalar* value, Tensor& out) {
   int32_t sizes[kMaxTensorRank];
   bool valid = size.size() <= static_cast<size_t>(kMaxTensorRank) &&
                ToTensorSizes(static_cast<int>(size.size()), size.data(), sizes);
@@ -312,15 +299,13 @@ bool SizedFill(KernelArgs& args, Span<const int64_t> size, const Scalar* value,
   }
   if (!args.ResizeOut(out, {sizes, size.size()}, "out")) return false;
   if (value != nullptr && !FillView(StridedView::Of(out), *value)) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(out.dtype()));
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(out.dtype()));
   }
   return args.ok();
 }
 
 // size, out, ret: out filled with `value`.
-void ConstantOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                int64_t value) {
+void ConstantOp(KernelContext& ctx, Span<EValue*> raw, const char* name, int64_t value) {
   KernelArgs args(ctx, name, raw, 3);
   Span<const int64_t> size = args.GetIntList(0);
   Tensor* out = args.GetTensor(1);
@@ -334,9 +319,7 @@ void ConstantOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
 void ZerosOut(KernelContext& ctx, Span<EValue*> args) {
   ConstantOp(ctx, args, "aten::zeros.out", 0);
 }
-void OnesOut(KernelContext& ctx, Span<EValue*> args) {
-  ConstantOp(ctx, args, "aten::ones.out", 1);
-}
+void OnesOut(KernelContext& ctx, Span<EValue*> args) { ConstantOp(ctx, args, "aten::ones.out", 1); }
 
 // size, memory_format?, out, ret. The contents are unspecified (left as
 // they are).
@@ -364,8 +347,7 @@ void EmptyDimOrderOut(KernelContext& ctx, Span<EValue*> raw) {
       same = dim_order[i] == out->dim_order()[i];
     }
     if (!same) {
-      args.Fail(Error::kInvalidArgument,
-                "dim_order does not match the out tensor's dim order");
+      args.Fail(Error::kInvalidArgument, "dim_order does not match the out tensor's dim order");
       return;
     }
   }
@@ -386,8 +368,7 @@ void FillScalarOut(KernelContext& ctx, Span<EValue*> raw) {
   }
   if (!args.ResizeOut(*out, in->sizes(), "out")) return;
   if (!FillView(StridedView::Of(*out), value)) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(out->dtype()));
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(out->dtype()));
   }
 }
 
@@ -401,7 +382,8 @@ void FillTensorOut(KernelContext& ctx, Span<EValue*> raw) {
   if (value->dim() != 0 || in->dtype() != out->dtype()) {
     args.Fail(Error::kInvalidArgument,
               "value must be a 0-dim tensor (got rank %d) and out must have "
-              "the input's dtype", value->dim());
+              "the input's dtype",
+              value->dim());
     return;
   }
   if (!args.ResizeOut(*out, in->sizes(), "out")) return;
@@ -409,8 +391,8 @@ void FillTensorOut(KernelContext& ctx, Span<EValue*> raw) {
   const StridedView dst = StridedView::Of(*out);
   for (int d = 0; d < dst.dim; ++d) src.Insert(d, dst.sizes[d], 0);
   if (!CopyView(src, dst)) {
-    args.Fail(Error::kNotSupported, "cannot convert %s to %s",
-              ScalarTypeName(value->dtype()), ScalarTypeName(out->dtype()));
+    args.Fail(Error::kNotSupported, "cannot convert %s to %s", ScalarTypeName(value->dtype()),
+              ScalarTypeName(out->dtype()));
   }
 }
 

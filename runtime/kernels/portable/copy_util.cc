@@ -54,8 +54,7 @@ void CopyConverting(const StridedView& src, const StridedView& dst) {
   const char* in = src.data;
   char* out = dst.data;
   ForEachOffset(loop, [&](const int64_t* o) {
-    StoreAs<To, To>(LoadAs<To, From>(in + o[0] * sizeof(From)),
-                    out + o[1] * sizeof(To));
+    StoreAs<To, To>(LoadAs<To, From>(in + o[0] * sizeof(From)), out + o[1] * sizeof(To));
   });
 }
 
@@ -107,11 +106,20 @@ void CopyReshapedTyped(const StridedView& src, const StridedView& dst) {
 template <typename F>
 bool SwitchElementSize(ScalarType dtype, F&& f) {
   switch (ElementSize(dtype)) {
-    case 1: f(Element<1>{}); return true;
-    case 2: f(Element<2>{}); return true;
-    case 4: f(Element<4>{}); return true;
-    case 8: f(Element<8>{}); return true;
-    default: return false;
+    case 1:
+      f(Element<1>{});
+      return true;
+    case 2:
+      f(Element<2>{});
+      return true;
+    case 4:
+      f(Element<4>{});
+      return true;
+    case 8:
+      f(Element<8>{});
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -119,15 +127,12 @@ bool SwitchElementSize(ScalarType dtype, F&& f) {
 
 bool CopyView(const StridedView& src, const StridedView& dst) {
   if (src.dtype == dst.dtype) {
-    return SwitchElementSize(src.dtype, [&](auto e) {
-      CopySameType<decltype(e)>(src, dst);
-    });
+    return SwitchElementSize(src.dtype, [&](auto e) { CopySameType<decltype(e)>(src, dst); });
   }
   if (!IsBasicType(src.dtype) || !IsBasicType(dst.dtype)) return false;
   SwitchAll(dst.dtype, [&](auto to) {
-    SwitchAll(src.dtype, [&](auto from) {
-      CopyConverting<decltype(to), decltype(from)>(src, dst);
-    });
+    SwitchAll(src.dtype,
+              [&](auto from) { CopyConverting<decltype(to), decltype(from)>(src, dst); });
   });
   return true;
 }
@@ -142,9 +147,7 @@ bool FillView(const StridedView& dst, const Scalar& value) {
 }
 
 void CopyReshaped(const StridedView& src, const StridedView& dst) {
-  SwitchElementSize(src.dtype, [&](auto e) {
-    CopyReshapedTyped<decltype(e)>(src, dst);
-  });
+  SwitchElementSize(src.dtype, [&](auto e) { CopyReshapedTyped<decltype(e)>(src, dst); });
 }
 
 }  // namespace portable

@@ -22,8 +22,8 @@ void CumsumOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!IsBasicType(in->dtype()) || !IsBasicType(out->dtype()) ||
       out->dtype() == ScalarType::kBool ||
       (IsFloatingType(in->dtype()) && !IsFloatingType(out->dtype()))) {
-    args.Fail(Error::kInvalidArgument, "can't accumulate %s into %s",
-              ScalarTypeName(in->dtype()), ScalarTypeName(out->dtype()));
+    args.Fail(Error::kInvalidArgument, "can't accumulate %s into %s", ScalarTypeName(in->dtype()),
+              ScalarTypeName(out->dtype()));
     return;
   }
   if (has_dtype && dtype != static_cast<int64_t>(out->dtype())) {

@@ -19,12 +19,10 @@ namespace {
 
 // The p-norm distance of rows a and b (m elements, strides sa and sb).
 template <typename T>
-double Distance(const T* a, int64_t sa, const T* b, int64_t sb, int64_t m,
-                double p) {
+double Distance(const T* a, int64_t sa, const T* b, int64_t sb, int64_t m, double p) {
   double acc = 0;
   for (int64_t k = 0; k < m; ++k) {
-    const double d = std::fabs(static_cast<double>(a[k * sa]) -
-                               static_cast<double>(b[k * sb]));
+    const double d = std::fabs(static_cast<double>(a[k * sa]) - static_cast<double>(b[k * sb]));
     if (p == 0) {
       acc += d != 0 ? 1 : 0;
     } else if (std::isinf(p)) {
@@ -43,8 +41,7 @@ double Distance(const T* a, int64_t sa, const T* b, int64_t sb, int64_t m,
 
 bool CheckP(KernelArgs& args, double p) {
   if (!(p >= 0)) {
-    args.Fail(Error::kInvalidArgument,
-              "only supports non-negative p values, got %g", p);
+    args.Fail(Error::kInvalidArgument, "only supports non-negative p values, got %g", p);
     return false;
   }
   return true;
@@ -87,13 +84,11 @@ void CdistForwardOut(KernelContext& ctx, Span<EValue*> raw) {
   shape[batch_dim] = rows1;
   shape[batch_dim + 1] = rows2;
   int32_t sizes[kMaxTensorRank];
-  if (batch_dim + 2 > kMaxTensorRank ||
-      !ToTensorSizes(batch_dim + 2, shape, sizes)) {
+  if (batch_dim + 2 > kMaxTensorRank || !ToTensorSizes(batch_dim + 2, shape, sizes)) {
     args.Fail(Error::kInvalidArgument, "result too large");
     return;
   }
-  if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(batch_dim + 2)},
-                      "out")) {
+  if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(batch_dim + 2)}, "out")) {
     return;
   }
   if (out->numel() == 0) return;
@@ -111,10 +106,8 @@ void CdistForwardOut(KernelContext& ctx, Span<EValue*> raw) {
       for (int64_t i = 0; i < rows1; ++i) {
         for (int64_t j = 0; j < rows2; ++j) {
           y[i * out->stride(d0 - 2) + j * out->stride(d0 - 1)] =
-              static_cast<T>(Distance(a + i * x1->stride(d1 - 2),
-                                      x1->stride(d1 - 1),
-                                      b + j * x2->stride(d2 - 2),
-                                      x2->stride(d2 - 1), m, p));
+              static_cast<T>(Distance(a + i * x1->stride(d1 - 2), x1->stride(d1 - 1),
+                                      b + j * x2->stride(d2 - 2), x2->stride(d2 - 1), m, p));
         }
       }
     });
@@ -127,10 +120,8 @@ void PdistForwardOut(KernelContext& ctx, Span<EValue*> raw) {
   const double p = args.GetDouble(1);
   Tensor* out = args.GetTensor(2);
   if (!args.ok() || !CheckP(args, p)) return;
-  if (in->dim() != 2 || !IsBasicFloating(in->dtype()) ||
-      out->dtype() != in->dtype()) {
-    args.Fail(Error::kInvalidArgument,
-              "needs a floating 2-D input and an out of its dtype");
+  if (in->dim() != 2 || !IsBasicFloating(in->dtype()) || out->dtype() != in->dtype()) {
+    args.Fail(Error::kInvalidArgument, "needs a floating 2-D input and an out of its dtype");
     return;
   }
   const int64_t n = in->size(0), m = in->size(1);
@@ -148,9 +139,8 @@ void PdistForwardOut(KernelContext& ctx, Span<EValue*> raw) {
     int64_t k = 0;
     for (int64_t i = 0; i < n; ++i) {
       for (int64_t j = i + 1; j < n; ++j) {
-        y[(k++) * out->stride(0)] = static_cast<T>(
-            Distance(x + i * in->stride(0), in->stride(1),
-                     x + j * in->stride(0), in->stride(1), m, p));
+        y[(k++) * out->stride(0)] = static_cast<T>(Distance(
+            x + i * in->stride(0), in->stride(1), x + j * in->stride(0), in->stride(1), m, p));
       }
     }
   });

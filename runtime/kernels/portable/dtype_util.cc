@@ -14,27 +14,34 @@ Category CategoryOf(ScalarType t) {
 // Width rank of a signed integer type (uint8 ranks as int8 here).
 int IntRank(ScalarType t) {
   switch (t) {
-    case ScalarType::kShort: return 2;
-    case ScalarType::kInt: return 3;
-    case ScalarType::kLong: return 4;
-    default: return 1;
+    case ScalarType::kShort:
+      return 2;
+    case ScalarType::kInt:
+      return 3;
+    case ScalarType::kLong:
+      return 4;
+    default:
+      return 1;
   }
 }
 
 ScalarType SignedOfRank(int rank) {
   switch (rank) {
-    case 1: return ScalarType::kChar;
-    case 2: return ScalarType::kShort;
-    case 3: return ScalarType::kInt;
-    default: return ScalarType::kLong;
+    case 1:
+      return ScalarType::kChar;
+    case 2:
+      return ScalarType::kShort;
+    case 3:
+      return ScalarType::kInt;
+    default:
+      return ScalarType::kLong;
   }
 }
 
 // c10's combine_categories: `higher` comes from a higher-priority class of
 // operands (dimensioned tensors over 0-dim tensors over scalars).
 // kUndefined is represented by `has_higher` = false.
-ScalarType CombineCategories(bool has_higher, ScalarType higher,
-                             bool has_lower, ScalarType lower) {
+ScalarType CombineCategories(bool has_higher, ScalarType higher, bool has_lower, ScalarType lower) {
   if (!has_higher) return lower;
   if (!has_lower) return higher;
   if (IsFloatingType(higher)) return higher;
@@ -63,8 +70,7 @@ ScalarType PromoteTypes(ScalarType a, ScalarType b) {
 }
 
 bool CanCast(ScalarType from, ScalarType to) {
-  if (CategoryOf(from) == Category::kFloating &&
-      CategoryOf(to) != Category::kFloating) {
+  if (CategoryOf(from) == Category::kFloating && CategoryOf(to) != Category::kFloating) {
     return false;
   }
   return !(from != ScalarType::kBool && to == ScalarType::kBool);
@@ -72,8 +78,7 @@ bool CanCast(ScalarType from, ScalarType to) {
 
 ScalarType ResultType(const TypeOperand* operands, int count) {
   bool has[3] = {false, false, false};  // dimensioned, zero-dim, scalar
-  ScalarType type[3] = {ScalarType::kBool, ScalarType::kBool,
-                        ScalarType::kBool};
+  ScalarType type[3] = {ScalarType::kBool, ScalarType::kBool, ScalarType::kBool};
   for (int i = 0; i < count; ++i) {
     const TypeOperand& op = operands[i];
     int cls = op.is_scalar ? 2 : (op.dim == 0 ? 1 : 0);
@@ -82,16 +87,18 @@ ScalarType ResultType(const TypeOperand* operands, int count) {
     type[cls] = has[cls] ? PromoteTypes(type[cls], t) : t;
     has[cls] = true;
   }
-  const ScalarType lower =
-      CombineCategories(has[1], type[1], has[2], type[2]);
+  const ScalarType lower = CombineCategories(has[1], type[1], has[2], type[2]);
   return CombineCategories(has[0], type[0], has[1] || has[2], lower);
 }
 
 ScalarType ScalarDtype(const Scalar& s) {
   switch (s.kind) {
-    case Scalar::Kind::kDouble: return ScalarType::kDouble;
-    case Scalar::Kind::kBool: return ScalarType::kBool;
-    case Scalar::Kind::kInt: return ScalarType::kLong;
+    case Scalar::Kind::kDouble:
+      return ScalarType::kDouble;
+    case Scalar::Kind::kBool:
+      return ScalarType::kBool;
+    case Scalar::Kind::kInt:
+      return ScalarType::kLong;
   }
   return ScalarType::kLong;
 }

@@ -39,21 +39,37 @@ constexpr ScalarType ScalarTypeOf() {
 template <typename F>
 bool SwitchFloating(ScalarType t, F&& f) {
   switch (t) {
-    case ScalarType::kFloat: f(float{}); return true;
-    case ScalarType::kDouble: f(double{}); return true;
-    default: return false;
+    case ScalarType::kFloat:
+      f(float{});
+      return true;
+    case ScalarType::kDouble:
+      f(double{});
+      return true;
+    default:
+      return false;
   }
 }
 
 template <typename F>
 bool SwitchReal(ScalarType t, F&& f) {
   switch (t) {
-    case ScalarType::kByte: f(uint8_t{}); return true;
-    case ScalarType::kChar: f(int8_t{}); return true;
-    case ScalarType::kShort: f(int16_t{}); return true;
-    case ScalarType::kInt: f(int32_t{}); return true;
-    case ScalarType::kLong: f(int64_t{}); return true;
-    default: return SwitchFloating(t, f);
+    case ScalarType::kByte:
+      f(uint8_t{});
+      return true;
+    case ScalarType::kChar:
+      f(int8_t{});
+      return true;
+    case ScalarType::kShort:
+      f(int16_t{});
+      return true;
+    case ScalarType::kInt:
+      f(int32_t{});
+      return true;
+    case ScalarType::kLong:
+      f(int64_t{});
+      return true;
+    default:
+      return SwitchFloating(t, f);
   }
 }
 
@@ -82,8 +98,7 @@ template <typename To, typename From>
 inline To Convert(From v) {
   if constexpr (std::is_same_v<To, bool>) {
     return v != From(0);
-  } else if constexpr (std::is_floating_point_v<From> &&
-                       std::is_integral_v<To>) {
+  } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
     // Through int64 (2^63 is an exact double, so the check is exact), then
     // narrowing wraps: -1.0 -> uint8 is 255, as in PyTorch on x86.
     const double d = static_cast<double>(v);
@@ -162,8 +177,8 @@ bool CanCast(ScalarType from, ScalarType to);
 // One operand of a PyTorch result-type computation.
 struct TypeOperand {
   ScalarType dtype;
-  int dim;             // ignored for scalars
-  bool is_scalar;      // a Python number (wrapped scalar)
+  int dim;         // ignored for scalars
+  bool is_scalar;  // a Python number (wrapped scalar)
 };
 
 // torch.result_type over `operands`: dimensioned tensors outrank 0-dim

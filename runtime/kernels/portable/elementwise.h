@@ -77,14 +77,12 @@ inline T WrapNeg(T a) {
 // out[i] = op(a[i], b[i]) for CT values, over out's shape; a and b
 // broadcast to it. REQUIRES: basic dtypes; a, b broadcastable to out.
 template <typename CT, typename Op>
-void BinaryLoop(const StridedView& a, const StridedView& b,
-                const StridedView& out, Op op) {
+void BinaryLoop(const StridedView& a, const StridedView& b, const StridedView& out, Op op) {
   const StridedView* const views[3] = {&a, &b, &out};
   StridedLoop<3> loop = BroadcastLoop<3>(out.dim, out.sizes, views);
   loop.Coalesce();
   constexpr ScalarType kType = ScalarTypeOf<CT>();
-  if (!std::is_same_v<CT, bool> && a.dtype == kType && b.dtype == kType &&
-      out.dtype == kType) {
+  if (!std::is_same_v<CT, bool> && a.dtype == kType && b.dtype == kType && out.dtype == kType) {
     const CT* pa = reinterpret_cast<const CT*>(a.data);
     const CT* pb = reinterpret_cast<const CT*>(b.data);
     CT* po = reinterpret_cast<CT*>(out.data);
@@ -93,9 +91,7 @@ void BinaryLoop(const StridedView& a, const StridedView& b,
       for (int64_t i = 0; i < loop.sizes[0]; ++i) po[i] = op(pa[i], pb[i]);
       return;
     }
-    ForEachOffset(loop, [&](const int64_t* o) {
-      po[o[2]] = op(pa[o[0]], pb[o[1]]);
-    });
+    ForEachOffset(loop, [&](const int64_t* o) { po[o[2]] = op(pa[o[0]], pb[o[1]]); });
     return;
   }
   const LoadFn<CT> load_a = GetLoader<CT>(a.dtype);
@@ -105,8 +101,7 @@ void BinaryLoop(const StridedView& a, const StridedView& b,
   const int64_t eb = static_cast<int64_t>(ElementSize(b.dtype));
   const int64_t eo = static_cast<int64_t>(ElementSize(out.dtype));
   ForEachOffset(loop, [&](const int64_t* o) {
-    store(op(load_a(a.data + o[0] * ea), load_b(b.data + o[1] * eb)),
-          out.data + o[2] * eo);
+    store(op(load_a(a.data + o[0] * ea), load_b(b.data + o[1] * eb)), out.data + o[2] * eo);
   });
 }
 
@@ -131,9 +126,8 @@ void UnaryLoop(const StridedView& in, const StridedView& out, Op op) {
   const StoreFn<CT> store = GetStorer<CT>(out.dtype);
   const int64_t ei = static_cast<int64_t>(ElementSize(in.dtype));
   const int64_t eo = static_cast<int64_t>(ElementSize(out.dtype));
-  ForEachOffset(loop, [&](const int64_t* o) {
-    store(op(load(in.data + o[0] * ei)), out.data + o[1] * eo);
-  });
+  ForEachOffset(
+      loop, [&](const int64_t* o) { store(op(load(in.data + o[0] * ei)), out.data + o[1] * eo); });
 }
 
 }  // namespace portable

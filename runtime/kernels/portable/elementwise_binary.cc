@@ -15,8 +15,17 @@ namespace portable {
 namespace {
 
 enum class BinaryOp {
-  kAdd, kSub, kMul, kDiv, kDivTrunc, kDivFloor,
-  kFmod, kRemainder, kPow, kMaximum, kMinimum,
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kDivTrunc,
+  kDivFloor,
+  kFmod,
+  kRemainder,
+  kPow,
+  kMaximum,
+  kMinimum,
 };
 
 // ATen's integer pow: exponentiation by squaring (wrapping); a negative
@@ -82,26 +91,28 @@ T DivInteger(T a, T b, bool floor) {
 }
 
 template <typename CT>
-bool Compute(BinaryOp op, const Scalar& alpha_scalar, const StridedView& a,
-             const StridedView& b, const StridedView& out) {
+bool Compute(BinaryOp op, const Scalar& alpha_scalar, const StridedView& a, const StridedView& b,
+             const StridedView& out) {
   const CT alpha = ScalarTo<CT>(alpha_scalar);
   bool div_by_zero = false;
   switch (op) {
     case BinaryOp::kAdd:
       BinaryLoop<CT>(a, b, out, [alpha](CT x, CT y) {
-        if constexpr (std::is_same_v<CT, bool>) return x || (alpha && y);
-        else return WrapAdd(x, WrapMul(alpha, y));
+        if constexpr (std::is_same_v<CT, bool>)
+          return x || (alpha && y);
+        else
+          return WrapAdd(x, WrapMul(alpha, y));
       });
       break;
     case BinaryOp::kSub:
-      BinaryLoop<CT>(a, b, out, [alpha](CT x, CT y) {
-        return WrapSub(x, WrapMul(alpha, y));
-      });
+      BinaryLoop<CT>(a, b, out, [alpha](CT x, CT y) { return WrapSub(x, WrapMul(alpha, y)); });
       break;
     case BinaryOp::kMul:
       BinaryLoop<CT>(a, b, out, [](CT x, CT y) {
-        if constexpr (std::is_same_v<CT, bool>) return x && y;
-        else return WrapMul(x, y);
+        if constexpr (std::is_same_v<CT, bool>)
+          return x && y;
+        else
+          return WrapMul(x, y);
       });
       break;
     case BinaryOp::kDiv:
@@ -111,8 +122,7 @@ bool Compute(BinaryOp op, const Scalar& alpha_scalar, const StridedView& a,
         if (op == BinaryOp::kDiv) {
           BinaryLoop<CT>(a, b, out, [](CT x, CT y) { return x / y; });
         } else if (op == BinaryOp::kDivTrunc) {
-          BinaryLoop<CT>(a, b, out,
-                         [](CT x, CT y) { return std::trunc(x / y); });
+          BinaryLoop<CT>(a, b, out, [](CT x, CT y) { return std::trunc(x / y); });
         } else {
           BinaryLoop<CT>(a, b, out, FloorDivFloating<CT>);
         }
@@ -167,23 +177,21 @@ bool Compute(BinaryOp op, const Scalar& alpha_scalar, const StridedView& a,
   return !div_by_zero;
 }
 
-void BinaryKernel(KernelArgs& args, const Operand& a, const Operand& b,
-                  const Scalar& alpha, BinaryOp op, Tensor& out) {
+void BinaryKernel(KernelArgs& args, const Operand& a, const Operand& b, const Scalar& alpha,
+                  BinaryOp op, Tensor& out) {
   const StridedView& av = a.view();
   const StridedView& bv = b.view();
-  if (!IsBasicType(av.dtype) || !IsBasicType(bv.dtype) ||
-      !IsBasicType(out.dtype())) {
-    args.Fail(Error::kNotSupported, "unsupported dtypes %s, %s -> %s",
-              ScalarTypeName(av.dtype), ScalarTypeName(bv.dtype),
-              ScalarTypeName(out.dtype()));
+  if (!IsBasicType(av.dtype) || !IsBasicType(bv.dtype) || !IsBasicType(out.dtype())) {
+    args.Fail(Error::kNotSupported, "unsupported dtypes %s, %s -> %s", ScalarTypeName(av.dtype),
+              ScalarTypeName(bv.dtype), ScalarTypeName(out.dtype()));
     return;
   }
   int dim = 0;
   int64_t shape[kMaxTensorRank];
   int32_t sizes[kMaxTensorRank];
   if (!BroadcastShapes(av, bv, &dim, shape)) {
-    args.Fail(Error::kInvalidArgument, "shapes %s and %s do not broadcast",
-              FormatSizes(av).text, FormatSizes(bv).text);
+    args.Fail(Error::kInvalidArgument, "shapes %s and %s do not broadcast", FormatSizes(av).text,
+              FormatSizes(bv).text);
     return;
   }
   ToTensorSizes(dim, shape, sizes);
@@ -195,16 +203,16 @@ void BinaryKernel(KernelArgs& args, const Operand& a, const Operand& b,
     common = ScalarType::kFloat;  // true division of integers
   }
   if (common == ScalarType::kBool &&
-      (op == BinaryOp::kSub || op == BinaryOp::kDivTrunc ||
-       op == BinaryOp::kDivFloor || op == BinaryOp::kFmod ||
-       op == BinaryOp::kRemainder || op == BinaryOp::kPow)) {
+      (op == BinaryOp::kSub || op == BinaryOp::kDivTrunc || op == BinaryOp::kDivFloor ||
+       op == BinaryOp::kFmod || op == BinaryOp::kRemainder || op == BinaryOp::kPow)) {
     args.Fail(Error::kInvalidArgument, "not supported for two bool operands");
     return;
   }
   if (!CanCast(common, out.dtype())) {
-    args.Fail(Error::kInvalidArgument, "result type %s can't be cast to the "
-              "output dtype %s", ScalarTypeName(common),
-              ScalarTypeName(out.dtype()));
+    args.Fail(Error::kInvalidArgument,
+              "result type %s can't be cast to the "
+              "output dtype %s",
+              ScalarTypeName(common), ScalarTypeName(out.dtype()));
     return;
   }
   if (alpha.kind == Scalar::Kind::kBool && common != ScalarType::kBool) {
@@ -212,8 +220,7 @@ void BinaryKernel(KernelArgs& args, const Operand& a, const Operand& b,
     return;
   }
   if (alpha.kind == Scalar::Kind::kDouble && !IsFloatingType(common)) {
-    args.Fail(Error::kInvalidArgument,
-              "alpha must not be floating for integral inputs");
+    args.Fail(Error::kInvalidArgument, "alpha must not be floating for integral inputs");
     return;
   }
   bool ok = true;
@@ -226,8 +233,7 @@ void BinaryKernel(KernelArgs& args, const Operand& a, const Operand& b,
 constexpr Scalar kOne = {Scalar::Kind::kInt, 1, 1.0};
 
 // Tensor-tensor op with an alpha argument: self, other, alpha, out, ret.
-void TensorAlphaOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                   BinaryOp op) {
+void TensorAlphaOp(KernelContext& ctx, Span<EValue*> raw, const char* name, BinaryOp op) {
   KernelArgs args(ctx, name, raw, 5);
   Tensor* self = args.GetTensor(0);
   Tensor* other = args.GetTensor(1);
@@ -238,8 +244,7 @@ void TensorAlphaOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
 }
 
 // Tensor-Scalar op with an alpha argument: self, other, alpha, out, ret.
-void ScalarAlphaOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                   BinaryOp op) {
+void ScalarAlphaOp(KernelContext& ctx, Span<EValue*> raw, const char* name, BinaryOp op) {
   KernelArgs args(ctx, name, raw, 5);
   Tensor* self = args.GetTensor(0);
   const Scalar other = args.GetScalar(1);
@@ -250,8 +255,8 @@ void ScalarAlphaOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
 }
 
 // self, other (Tensor or Scalar), out, ret.
-void PlainOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
-             BinaryOp op, bool scalar_other) {
+void PlainOp(KernelContext& ctx, Span<EValue*> raw, const char* name, BinaryOp op,
+             bool scalar_other) {
   KernelArgs args(ctx, name, raw, 4);
   Tensor* self = args.GetTensor(0);
   Tensor* other = scalar_other ? nullptr : args.GetTensor(1);
@@ -299,12 +304,10 @@ void FmodScalarOut(KernelContext& ctx, Span<EValue*> args) {
   PlainOp(ctx, args, "aten::fmod.Scalar_out", BinaryOp::kFmod, true);
 }
 void RemainderTensorOut(KernelContext& ctx, Span<EValue*> args) {
-  PlainOp(ctx, args, "aten::remainder.Tensor_out", BinaryOp::kRemainder,
-          false);
+  PlainOp(ctx, args, "aten::remainder.Tensor_out", BinaryOp::kRemainder, false);
 }
 void RemainderScalarOut(KernelContext& ctx, Span<EValue*> args) {
-  PlainOp(ctx, args, "aten::remainder.Scalar_out", BinaryOp::kRemainder,
-          true);
+  PlainOp(ctx, args, "aten::remainder.Scalar_out", BinaryOp::kRemainder, true);
 }
 void PowTensorTensorOut(KernelContext& ctx, Span<EValue*> args) {
   PlainOp(ctx, args, "aten::pow.Tensor_Tensor_out", BinaryOp::kPow, false);
@@ -328,8 +331,7 @@ BinaryOp DivMode(KernelArgs& args, bool has_mode, Span<const char> mode) {
   };
   if (is("trunc", 5)) return BinaryOp::kDivTrunc;
   if (is("floor", 5)) return BinaryOp::kDivFloor;
-  args.Fail(Error::kInvalidArgument,
-            "rounding_mode must be None, 'trunc' or 'floor', got '%.*s'",
+  args.Fail(Error::kInvalidArgument, "rounding_mode must be None, 'trunc' or 'floor', got '%.*s'",
             static_cast<int>(mode.size()), mode.data());
   return BinaryOp::kDiv;
 }
@@ -372,8 +374,7 @@ void RsubScalarOut(KernelContext& ctx, Span<EValue*> raw) {
   const Scalar alpha = args.GetScalar(2);
   Tensor* out = args.GetTensor(3);
   if (!args.ok()) return;
-  BinaryKernel(args, Operand(other), Operand(*self), alpha, BinaryOp::kSub,
-               *out);
+  BinaryKernel(args, Operand(other), Operand(*self), alpha, BinaryOp::kSub, *out);
 }
 
 // Scalar base, tensor exponent.
@@ -383,8 +384,7 @@ void PowScalarOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* exponent = args.GetTensor(1);
   Tensor* out = args.GetTensor(2);
   if (!args.ok()) return;
-  BinaryKernel(args, Operand(base), Operand(*exponent), kOne, BinaryOp::kPow,
-               *out);
+  BinaryKernel(args, Operand(base), Operand(*exponent), kOne, BinaryOp::kPow, *out);
 }
 
 }  // namespace portable

@@ -49,8 +49,7 @@ void FlipOut(KernelContext& ctx, Span<EValue*> raw) {
   for (int64_t dim : dims) {
     int d = 0;
     if (!NormalizeDim(dim, in->dim(), &d) || (in->dim() > 0 && seen[d])) {
-      args.Fail(Error::kInvalidArgument,
-                "dim %lld out of range for rank %d or repeated",
+      args.Fail(Error::kInvalidArgument, "dim %lld out of range for rank %d or repeated",
                 static_cast<long long>(dim), in->dim());
       return;
     }
@@ -58,8 +57,8 @@ void FlipOut(KernelContext& ctx, Span<EValue*> raw) {
     seen[d] = true;
     // Start at the last element of d and walk backwards.
     if (src.sizes[d] > 0) {
-      src.data += (src.sizes[d] - 1) * src.strides[d] *
-                  static_cast<int64_t>(ElementSize(src.dtype));
+      src.data +=
+          (src.sizes[d] - 1) * src.strides[d] * static_cast<int64_t>(ElementSize(src.dtype));
     }
     src.strides[d] = -src.strides[d];
   }
@@ -75,8 +74,7 @@ void RollOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!args.ok() || !PrepareSameShape(args, *in, *out)) return;
   const bool flat = dims.empty();
   if (flat ? shifts.size() != 1 : shifts.size() != dims.size()) {
-    args.Fail(Error::kInvalidArgument,
-              "shifts (%zu) and dims (%zu) must align", shifts.size(),
+    args.Fail(Error::kInvalidArgument, "shifts (%zu) and dims (%zu) must align", shifts.size(),
               dims.size());
     return;
   }
@@ -91,8 +89,7 @@ void RollOut(KernelContext& ctx, Span<EValue*> raw) {
     for (int64_t i = 0; i < numel; ++i) {
       const int64_t from = (i - shift + numel) % numel;
       std::memcpy(dst.data + OffsetOf(dst, i) * static_cast<int64_t>(elem),
-                  src.data + OffsetOf(src, from) * static_cast<int64_t>(elem),
-                  elem);
+                  src.data + OffsetOf(src, from) * static_cast<int64_t>(elem), elem);
     }
     return;
   }

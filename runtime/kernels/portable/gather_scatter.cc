@@ -29,17 +29,14 @@ StridedView AtLeast1d(const Tensor& t) {
 // Checks index (int64, same rank as self, index.size(d) <= limit.size(d)
 // for d != dim, and <= self.size(d) too) and every index value in
 // [-n, n) where n = self.size(dim). Normalizes *dim. Returns args.ok().
-bool CheckIndex(KernelArgs& args, const StridedView& self,
-                const StridedView& index, const StridedView* limit,
-                int64_t dim_arg, int* dim) {
+bool CheckIndex(KernelArgs& args, const StridedView& self, const StridedView& index,
+                const StridedView* limit, int64_t dim_arg, int* dim) {
   if (index.dtype != ScalarType::kLong) {
-    args.Fail(Error::kInvalidArgument, "index must be int64, got %s",
-              ScalarTypeName(index.dtype));
+    args.Fail(Error::kInvalidArgument, "index must be int64, got %s", ScalarTypeName(index.dtype));
     return false;
   }
   if (!NormalizeDim(dim_arg, self.dim, dim) || index.dim != self.dim) {
-    args.Fail(Error::kInvalidArgument,
-              "dim %lld out of range or index rank %d != self rank %d",
+    args.Fail(Error::kInvalidArgument, "dim %lld out of range or index rank %d != self rank %d",
               static_cast<long long>(dim_arg), index.dim, self.dim);
     return false;
   }
@@ -47,8 +44,7 @@ bool CheckIndex(KernelArgs& args, const StridedView& self,
     const bool too_big = (d != *dim && index.sizes[d] > self.sizes[d]) ||
                          (limit != nullptr && index.sizes[d] > limit->sizes[d]);
     if (too_big) {
-      args.Fail(Error::kInvalidArgument,
-                "index %s is larger than the input in dim %d",
+      args.Fail(Error::kInvalidArgument, "index %s is larger than the input in dim %d",
                 FormatSizes(index).text, d);
       return false;
     }
@@ -76,8 +72,8 @@ bool CheckIndex(KernelArgs& args, const StridedView& self,
 
 // A loop over index's shape for index, `a` and `b`, with b's stride along
 // `dim` zeroed (the index supplies that coordinate).
-StridedLoop<3> IndexLoop(const StridedView& index, const StridedView& a,
-                         const StridedView& b, int dim) {
+StridedLoop<3> IndexLoop(const StridedView& index, const StridedView& a, const StridedView& b,
+                         int dim) {
   StridedLoop<3> loop;
   loop.dim = index.dim;
   for (int d = 0; d < index.dim; ++d) {
@@ -92,20 +88,17 @@ StridedLoop<3> IndexLoop(const StridedView& index, const StridedView& a,
 enum class ScatterMode { kSrc, kValue, kAdd };
 
 // self, dim, index, src-or-value, out, ret.
-void Scatter(KernelContext& ctx, Span<EValue*> raw, const char* name,
-             ScatterMode mode) {
+void Scatter(KernelContext& ctx, Span<EValue*> raw, const char* name, ScatterMode mode) {
   KernelArgs args(ctx, name, raw, 6);
   Tensor* self = args.GetTensor(0);
   const int64_t dim_arg = args.GetInt(1);
   Tensor* index = args.GetTensor(2);
   Tensor* src = mode == ScatterMode::kValue ? nullptr : args.GetTensor(3);
-  const Scalar value =
-      mode == ScatterMode::kValue ? args.GetScalar(3) : Scalar{};
+  const Scalar value = mode == ScatterMode::kValue ? args.GetScalar(3) : Scalar{};
   Tensor* out = args.GetTensor(4);
   if (!args.ok()) return;
   if (!IsBasicType(self->dtype()) || self->dtype() != out->dtype() ||
-      (src != nullptr && src->dtype() != self->dtype()) || out == index ||
-      out == src) {
+      (src != nullptr && src->dtype() != self->dtype()) || out == index || out == src) {
     args.Fail(Error::kInvalidArgument,
               "self, src and out must share a dtype and out must not be "
               "index or src");
@@ -116,13 +109,11 @@ void Scatter(KernelContext& ctx, Span<EValue*> raw, const char* name,
   StridedView src_v;
   if (src != nullptr) src_v = AtLeast1d(*src);
   int dim = 0;
-  if (!CheckIndex(args, self_v, index_v, src != nullptr ? &src_v : nullptr,
-                  dim_arg, &dim)) {
+  if (!CheckIndex(args, self_v, index_v, src != nullptr ? &src_v : nullptr, dim_arg, &dim)) {
     return;
   }
   if (src != nullptr && src_v.dim != self_v.dim) {
-    args.Fail(Error::kInvalidArgument, "src rank %d != self rank %d",
-              src_v.dim, self_v.dim);
+    args.Fail(Error::kInvalidArgument, "src rank %d != self rank %d", src_v.dim, self_v.dim);
     return;
   }
   if (!args.ResizeOut(*out, self->sizes(), "out")) return;
@@ -135,14 +126,12 @@ void Scatter(KernelContext& ctx, Span<EValue*> raw, const char* name,
     using T = decltype(tag);
     const T fill = ScalarTo<T>(value);
     // Offsets: index, src (or unused), out with dim's stride zeroed.
-    const StridedLoop<3> loop =
-        IndexLoop(index_v, src != nullptr ? src_v : index_v, out_v, dim);
+    const StridedLoop<3> loop = IndexLoop(index_v, src != nullptr ? src_v : index_v, out_v, dim);
     const int64_t out_step = out_v.strides[dim];
     ForEachOffset(loop, [&](const int64_t* o) {
       int64_t i = idx[o[0]];
       if (i < 0) i += n;
-      char* target = out_v.data + (o[2] + i * out_step) *
-                                      static_cast<int64_t>(sizeof(T));
+      char* target = out_v.data + (o[2] + i * out_step) * static_cast<int64_t>(sizeof(T));
       T v = fill;
       if (src != nullptr) {
         v = LoadAs<T, T>(src_v.data + o[1] * static_cast<int64_t>(sizeof(T)));
@@ -171,8 +160,7 @@ void GatherOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(4);
   if (!args.ok()) return;
   if (self->dtype() != out->dtype() || out == self || out == index) {
-    args.Fail(Error::kInvalidArgument,
-              "out must be a distinct tensor of self's dtype");
+    args.Fail(Error::kInvalidArgument, "out must be a distinct tensor of self's dtype");
     return;
   }
   const StridedView self_v = AtLeast1d(*self);
@@ -190,8 +178,7 @@ void GatherOut(KernelContext& ctx, Span<EValue*> raw) {
   ForEachOffset(loop, [&](const int64_t* o) {
     int64_t i = idx[o[0]];
     if (i < 0) i += n;
-    std::memcpy(out_v.data + o[1] * elem,
-                self_v.data + (o[2] + i * step) * elem,
+    std::memcpy(out_v.data + o[1] * elem, self_v.data + (o[2] + i * step) * elem,
                 static_cast<size_t>(elem));
   });
 }

@@ -23,8 +23,7 @@ enum Padding : int64_t { kZeros = 0, kBorder = 1, kReflection = 2 };
 // [-1, 1] -> pixel coordinates.
 template <typename T>
 T Unnormalize(T coord, int64_t size, bool align_corners) {
-  return align_corners ? (coord + 1) / 2 * (size - 1)
-                       : ((coord + 1) * size - 1) / 2;
+  return align_corners ? (coord + 1) / 2 * (size - 1) : ((coord + 1) * size - 1) / 2;
 }
 
 template <typename T>
@@ -50,8 +49,7 @@ template <typename T>
 T PadCoordinate(T coord, int64_t size, int64_t padding, bool align_corners) {
   if (padding == kBorder) return Clip(coord, size);
   if (padding == kReflection) {
-    coord = align_corners ? Reflect(coord, 0, 2 * (size - 1))
-                          : Reflect(coord, -1, 2 * size - 1);
+    coord = align_corners ? Reflect(coord, 0, 2 * (size - 1)) : Reflect(coord, -1, 2 * size - 1);
     return Clip(coord, size);
   }
   return coord;
@@ -62,8 +60,7 @@ T PadCoordinate(T coord, int64_t size, int64_t padding, bool align_corners) {
 template <typename T>
 int64_t ToIndex(T coord) {
   constexpr int64_t kOutside = -(int64_t{1} << 40);
-  return coord > T(-1e12) && coord < T(1e12) ? static_cast<int64_t>(coord)
-                                               : kOutside;
+  return coord > T(-1e12) && coord < T(1e12) ? static_cast<int64_t>(coord) : kOutside;
 }
 
 // One input plane with its sizes and strides.
@@ -87,8 +84,7 @@ T CubicInterp(T x0, T x1, T x2, T x3, T t) {
 }
 
 template <typename T>
-T Sample(const Plane<T>& p, T gx, T gy, int64_t mode, int64_t padding,
-         bool align_corners) {
+T Sample(const Plane<T>& p, T gx, T gy, int64_t mode, int64_t padding, bool align_corners) {
   if (mode == kBicubic) {
     const T ix = Unnormalize(gx, p.w, align_corners);
     const T iy = Unnormalize(gy, p.h, align_corners);
@@ -105,15 +101,12 @@ T Sample(const Plane<T>& p, T gx, T gy, int64_t mode, int64_t padding,
     T rows[4];
     for (int i = 0; i < 4; ++i) {
       const T y = fy - 1 + i;
-      rows[i] = CubicInterp(tap(y, fx - 1), tap(y, fx), tap(y, fx + 1),
-                            tap(y, fx + 2), tx);
+      rows[i] = CubicInterp(tap(y, fx - 1), tap(y, fx), tap(y, fx + 1), tap(y, fx + 2), tx);
     }
     return CubicInterp(rows[0], rows[1], rows[2], rows[3], ty);
   }
-  const T ix = PadCoordinate(Unnormalize(gx, p.w, align_corners), p.w, padding,
-                             align_corners);
-  const T iy = PadCoordinate(Unnormalize(gy, p.h, align_corners), p.h, padding,
-                             align_corners);
+  const T ix = PadCoordinate(Unnormalize(gx, p.w, align_corners), p.w, padding, align_corners);
+  const T iy = PadCoordinate(Unnormalize(gy, p.h, align_corners), p.h, padding, align_corners);
   if (mode == kNearest) {
     // std::nearbyint: round half to even, as ATen.
     return p.At(ToIndex(std::nearbyint(iy)), ToIndex(std::nearbyint(ix)));
@@ -124,8 +117,7 @@ T Sample(const Plane<T>& p, T gx, T gy, int64_t mode, int64_t padding,
   const T y1 = y0 + 1;
   const int64_t xi = ToIndex(x0);
   const int64_t yi = ToIndex(y0);
-  return p.At(yi, xi) * ((x1 - ix) * (y1 - iy)) +
-         p.At(yi, xi + 1) * ((ix - x0) * (y1 - iy)) +
+  return p.At(yi, xi) * ((x1 - ix) * (y1 - iy)) + p.At(yi, xi + 1) * ((ix - x0) * (y1 - iy)) +
          p.At(yi + 1, xi) * ((x1 - ix) * (iy - y0)) +
          p.At(yi + 1, xi + 1) * ((ix - x0) * (iy - y0));
 }
@@ -141,37 +133,43 @@ void GridSampler2dOut(KernelContext& ctx, Span<EValue*> raw) {
   const bool align_corners = args.GetBool(4);
   Tensor* out = args.GetTensor(5);
   if (!args.ok()) return;
-  if (in->dim() != 4 || grid->dim() != 4 || grid->size(3) != 2 ||
-      grid->size(0) != in->size(0)) {
-    args.Fail(Error::kInvalidArgument, "input must be N x C x H x W and grid "
-              "N x H_out x W_out x 2 (ranks %d and %d)", in->dim(),
-              grid->dim());
+  if (in->dim() != 4 || grid->dim() != 4 || grid->size(3) != 2 || grid->size(0) != in->size(0)) {
+    args.Fail(Error::kInvalidArgument,
+              "input must be N x C x H x W and grid "
+              "N x H_out x W_out x 2 (ranks %d and %d)",
+              in->dim(), grid->dim());
     return;
   }
   if (mode < kBilinear || mode > kBicubic) {
-    args.Fail(Error::kInvalidArgument, "interpolation_mode %lld is not 0 "
+    args.Fail(Error::kInvalidArgument,
+              "interpolation_mode %lld is not 0 "
               "(bilinear), 1 (nearest) or 2 (bicubic)",
               static_cast<long long>(mode));
     return;
   }
   if (padding < kZeros || padding > kReflection) {
-    args.Fail(Error::kInvalidArgument, "padding_mode %lld is not 0 (zeros), "
-              "1 (border) or 2 (reflection)", static_cast<long long>(padding));
+    args.Fail(Error::kInvalidArgument,
+              "padding_mode %lld is not 0 (zeros), "
+              "1 (border) or 2 (reflection)",
+              static_cast<long long>(padding));
     return;
   }
   if (in->dtype() != grid->dtype() || in->dtype() != out->dtype()) {
-    args.Fail(Error::kInvalidArgument, "input %s, grid %s and out %s dtypes "
-              "differ", ScalarTypeName(in->dtype()),
-              ScalarTypeName(grid->dtype()), ScalarTypeName(out->dtype()));
+    args.Fail(Error::kInvalidArgument,
+              "input %s, grid %s and out %s dtypes "
+              "differ",
+              ScalarTypeName(in->dtype()), ScalarTypeName(grid->dtype()),
+              ScalarTypeName(out->dtype()));
     return;
   }
   if (in->size(2) <= 0 || in->size(3) <= 0) {
-    args.Fail(Error::kInvalidArgument, "input spatial sizes %dx%d must be "
-              "positive", in->size(2), in->size(3));
+    args.Fail(Error::kInvalidArgument,
+              "input spatial sizes %dx%d must be "
+              "positive",
+              in->size(2), in->size(3));
     return;
   }
-  const int32_t sizes[4] = {in->size(0), in->size(1), grid->size(1),
-                            grid->size(2)};
+  const int32_t sizes[4] = {in->size(0), in->size(1), grid->size(1), grid->size(2)};
   if (!args.ResizeOut(*out, sizes, "out")) return;
   const bool ok = SwitchFloating(in->dtype(), [&](auto tag) {
     using T = decltype(tag);
@@ -189,16 +187,17 @@ void GridSampler2dOut(KernelContext& ctx, Span<EValue*> raw) {
         for (int64_t oh = 0; oh < q.h; ++oh) {
           for (int64_t ow = 0; ow < q.w; ++ow) {
             const T* at = g + n * gn + oh * gh + ow * gw;
-            yp[oh * q.sh + ow * q.sw] =
-                Sample(plane, at[0], at[gc], mode, padding, align_corners);
+            yp[oh * q.sh + ow * q.sw] = Sample(plane, at[0], at[gc], mode, padding, align_corners);
           }
         }
       }
     }
   });
   if (!ok) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported (float32 and "
-              "float64 only)", ScalarTypeName(in->dtype()));
+    args.Fail(Error::kNotSupported,
+              "dtype %s is not supported (float32 and "
+              "float64 only)",
+              ScalarTypeName(in->dtype()));
   }
 }
 

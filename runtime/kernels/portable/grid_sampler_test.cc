@@ -26,8 +26,8 @@ std::vector<T> Cast(const double* begin, const double* end) {
 }
 
 template <typename T>
-Error GridSample(TestTensor<T>& in, TestTensor<T>& grid, int64_t mode, int64_t padding,
-          bool align, TestTensor<T>& out) {
+Error GridSample(TestTensor<T>& in, TestTensor<T>& grid, int64_t mode, int64_t padding, bool align,
+                 TestTensor<T>& out) {
   EValue m = EValue::FromInt(mode);
   EValue p = EValue::FromInt(padding);
   EValue a = EValue::FromBool(align);
@@ -53,9 +53,7 @@ TEST(GridSampler2dTest, MatchesTorchFloat64) { ExpectAllCases<double>({}, 1e-12)
 
 TEST(GridSampler2dTest, MatchesTorchFloat32) { ExpectAllCases<float>({}, 2e-6); }
 
-TEST(GridSampler2dTest, MatchesTorchChannelsLast) {
-  ExpectAllCases<float>({0, 2, 3, 1}, 2e-6);
-}
+TEST(GridSampler2dTest, MatchesTorchChannelsLast) { ExpectAllCases<float>({0, 2, 3, 1}, 2e-6); }
 
 TEST(GridSampler2dTest, ResizesOutToGridSize) {
   TestTensor<float> in({1, 1, 2, 2}, {1, 2, 3, 4});

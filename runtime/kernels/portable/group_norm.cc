@@ -19,14 +19,13 @@ namespace {
 double ParamAt(const Tensor* t, int64_t c, double fallback) {
   if (t == nullptr) return fallback;
   return GetLoader<double>(t->dtype())(
-      t->data_as<const char>() +
-      c * t->stride(0) * static_cast<int64_t>(ElementSize(t->dtype())));
+      t->data_as<const char>() + c * t->stride(0) * static_cast<int64_t>(ElementSize(t->dtype())));
 }
 
 template <typename T>
-void GroupNorm(const Tensor& in, const Tensor* weight, const Tensor* bias,
-               int64_t n, int64_t c, int64_t group, double eps,
-               const Tensor& out, const Tensor& mean, const Tensor& rstd) {
+void GroupNorm(const Tensor& in, const Tensor* weight, const Tensor* bias, int64_t n, int64_t c,
+               int64_t group, double eps, const Tensor& out, const Tensor& mean,
+               const Tensor& rstd) {
   const int64_t per_group = c / group;
   // The spatial dims (2..rank) of one channel, for input and output.
   StridedLoop<2> spatial;
@@ -44,9 +43,7 @@ void GroupNorm(const Tensor& in, const Tensor* weight, const Tensor* bias,
   T* y = out.data_as<T>();
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t g = 0; g < group; ++g) {
-      const auto channel_in = [&](int64_t ch) {
-        return x + i * in.stride(0) + ch * in.stride(1);
-      };
+      const auto channel_in = [&](int64_t ch) { return x + i * in.stride(0) + ch * in.stride(1); };
       double sum = 0;
       for (int64_t ch = g * per_group; ch < (g + 1) * per_group; ++ch) {
         const T* xc = channel_in(ch);
@@ -71,10 +68,8 @@ void GroupNorm(const Tensor& in, const Tensor* weight, const Tensor* bias,
           yc[o[1]] = static_cast<T>(xc[o[0]] * scale + shift);
         });
       }
-      mean.data_as<T>()[i * mean.stride(0) + g * mean.stride(1)] =
-          static_cast<T>(mu);
-      rstd.data_as<T>()[i * rstd.stride(0) + g * rstd.stride(1)] =
-          static_cast<T>(inv);
+      mean.data_as<T>()[i * mean.stride(0) + g * mean.stride(1)] = static_cast<T>(mu);
+      rstd.data_as<T>()[i * rstd.stride(0) + g * rstd.stride(1)] = static_cast<T>(inv);
     }
   }
 }
@@ -95,28 +90,23 @@ void NativeGroupNormOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* mean = args.GetTensor(9);
   Tensor* rstd = args.GetTensor(10);
   if (!args.ok()) return;
-  if (in->dim() < 2 || in->size(0) != n || in->size(1) != c ||
-      in->numel() != n * c * hw) {
-    args.Fail(Error::kInvalidArgument,
-              "input %s does not match N=%lld, C=%lld, HxW=%lld",
-              FormatSizes(StridedView::Of(*in)).text,
-              static_cast<long long>(n), static_cast<long long>(c),
-              static_cast<long long>(hw));
+  if (in->dim() < 2 || in->size(0) != n || in->size(1) != c || in->numel() != n * c * hw) {
+    args.Fail(Error::kInvalidArgument, "input %s does not match N=%lld, C=%lld, HxW=%lld",
+              FormatSizes(StridedView::Of(*in)).text, static_cast<long long>(n),
+              static_cast<long long>(c), static_cast<long long>(hw));
     return;
   }
   if (group <= 0 || c % group != 0) {
     args.Fail(Error::kInvalidArgument,
               "expected the number of channels (%lld) to be divisible by the "
-              "number of groups (%lld)", static_cast<long long>(c),
-              static_cast<long long>(group));
+              "number of groups (%lld)",
+              static_cast<long long>(c), static_cast<long long>(group));
     return;
   }
   const Tensor* const params[2] = {weight, bias};
   for (const Tensor* t : params) {
-    if (t != nullptr && (t->dim() != 1 || t->size(0) != c ||
-                         !IsBasicFloating(t->dtype()))) {
-      args.Fail(Error::kInvalidArgument,
-                "weight and bias must be floating [%lld], got %s %s",
+    if (t != nullptr && (t->dim() != 1 || t->size(0) != c || !IsBasicFloating(t->dtype()))) {
+      args.Fail(Error::kInvalidArgument, "weight and bias must be floating [%lld], got %s %s",
                 static_cast<long long>(c), ScalarTypeName(t->dtype()),
                 FormatSizes(StridedView::Of(*t)).text);
       return;
@@ -130,19 +120,15 @@ void NativeGroupNormOut(KernelContext& ctx, Span<EValue*> raw) {
       return;
     }
   }
-  const int32_t stat_sizes[2] = {static_cast<int32_t>(n),
-                                 static_cast<int32_t>(group)};
-  if (!args.ResizeOut(*out, in->sizes(), "out") ||
-      !args.ResizeOut(*mean, stat_sizes, "mean") ||
+  const int32_t stat_sizes[2] = {static_cast<int32_t>(n), static_cast<int32_t>(group)};
+  if (!args.ResizeOut(*out, in->sizes(), "out") || !args.ResizeOut(*mean, stat_sizes, "mean") ||
       !args.ResizeOut(*rstd, stat_sizes, "rstd")) {
     return;
   }
   if (!SwitchFloating(in->dtype(), [&](auto tag) {
-        GroupNorm<decltype(tag)>(*in, weight, bias, n, c, group, eps, *out,
-                                 *mean, *rstd);
+        GroupNorm<decltype(tag)>(*in, weight, bias, n, c, group, eps, *out, *mean, *rstd);
       })) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(in->dtype()));
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in->dtype()));
   }
 }
 

@@ -32,13 +32,14 @@ void CopyViewToOut(KernelArgs& args, const StridedView& src, Tensor& out) {
 // Narrows `view` to torch's slice [start:end:step] of dimension `dim`
 // (start and end clamped as Python slices do). Fails through args for a
 // 0-dim view, a dim out of range or a step < 1.
-bool SliceView(KernelArgs& args, int64_t dim, int64_t start, int64_t end,
-               int64_t step, StridedView* view) {
+bool SliceView(KernelArgs& args, int64_t dim, int64_t start, int64_t end, int64_t step,
+               StridedView* view) {
   int d = 0;
   if (view->dim == 0 || !NormalizeDim(dim, view->dim, &d) || step <= 0) {
-    args.Fail(Error::kInvalidArgument, "invalid dim %lld or step %lld for "
-              "rank %d", static_cast<long long>(dim),
-              static_cast<long long>(step), view->dim);
+    args.Fail(Error::kInvalidArgument,
+              "invalid dim %lld or step %lld for "
+              "rank %d",
+              static_cast<long long>(dim), static_cast<long long>(step), view->dim);
     return false;
   }
   const int64_t size = view->sizes[d];
@@ -85,9 +86,11 @@ void SliceScatterOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(6);
   if (!args.ok()) return;
   if (in->dtype() != out->dtype() || src->dtype() != out->dtype()) {
-    args.Fail(Error::kInvalidArgument, "input %s, src %s and out %s dtypes "
-              "differ", ScalarTypeName(in->dtype()),
-              ScalarTypeName(src->dtype()), ScalarTypeName(out->dtype()));
+    args.Fail(Error::kInvalidArgument,
+              "input %s, src %s and out %s dtypes "
+              "differ",
+              ScalarTypeName(in->dtype()), ScalarTypeName(src->dtype()),
+              ScalarTypeName(out->dtype()));
     return;
   }
   if (src == out) {
@@ -103,8 +106,8 @@ void SliceScatterOut(KernelContext& ctx, Span<EValue*> raw) {
     same = from.sizes[d] == dst.sizes[d];
   }
   if (!same) {
-    args.Fail(Error::kInvalidArgument, "src %s does not match the slice %s",
-              FormatSizes(from).text, FormatSizes(dst).text);
+    args.Fail(Error::kInvalidArgument, "src %s does not match the slice %s", FormatSizes(from).text,
+              FormatSizes(dst).text);
     return;
   }
   if (out->numel() == 0) return;
@@ -145,8 +148,7 @@ void ConstantPadNdOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(3);
   if (!args.ok()) return;
   if (pad.size() % 2 != 0 || pad.size() / 2 > static_cast<size_t>(in->dim())) {
-    args.Fail(Error::kInvalidArgument, "pad has %zu entries for rank %d",
-              pad.size(), in->dim());
+    args.Fail(Error::kInvalidArgument, "pad has %zu entries for rank %d", pad.size(), in->dim());
     return;
   }
   if (in->dtype() != out->dtype()) {
@@ -178,8 +180,7 @@ void ConstantPadNdOut(KernelContext& ctx, Span<EValue*> raw) {
   if (out->numel() == 0) return;
   const StridedView dst_all = StridedView::Of(*out);
   if (!FillView(dst_all, value)) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(out->dtype()));
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(out->dtype()));
     return;
   }
   // The part of the input that survives, and where it lands in out.
@@ -206,10 +207,11 @@ void EmbeddingOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(5);
   if (!args.ok()) return;
   if (weight->dim() != 2 || indices->dim() >= kMaxTensorRank ||
-      (indices->dtype() != ScalarType::kLong &&
-       indices->dtype() != ScalarType::kInt)) {
-    args.Fail(Error::kInvalidArgument, "weight must be 2-D and indices int32 "
-              "or int64 of rank < %d", kMaxTensorRank);
+      (indices->dtype() != ScalarType::kLong && indices->dtype() != ScalarType::kInt)) {
+    args.Fail(Error::kInvalidArgument,
+              "weight must be 2-D and indices int32 "
+              "or int64 of rank < %d",
+              kMaxTensorRank);
     return;
   }
   if (weight->dtype() != out->dtype()) {
@@ -220,8 +222,7 @@ void EmbeddingOut(KernelContext& ctx, Span<EValue*> raw) {
   int32_t sizes[kMaxTensorRank];
   for (int d = 0; d < indices->dim(); ++d) sizes[d] = indices->size(d);
   sizes[indices->dim()] = weight->size(1);
-  if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(indices->dim() + 1)},
-                      "out")) {
+  if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(indices->dim() + 1)}, "out")) {
     return;
   }
   if (out->numel() == 0) return;
@@ -233,14 +234,12 @@ void EmbeddingOut(KernelContext& ctx, Span<EValue*> raw) {
     loop.strides[1][d] = out->stride(d);
   }
   const LoadFn<int64_t> load = GetLoader<int64_t>(indices->dtype());
-  const int64_t index_size =
-      static_cast<int64_t>(ElementSize(indices->dtype()));
+  const int64_t index_size = static_cast<int64_t>(ElementSize(indices->dtype()));
   const int64_t elem = static_cast<int64_t>(ElementSize(out->dtype()));
   const int64_t rows = weight->size(0);
   bool in_range = true;
   ForEachOffset(loop, [&](const int64_t* o) {
-    const int64_t row =
-        load(indices->data_as<const char>() + o[0] * index_size);
+    const int64_t row = load(indices->data_as<const char>() + o[0] * index_size);
     if (row < 0 || row >= rows) {
       in_range = false;
       return;
@@ -274,10 +273,9 @@ void IndexSelectOut(KernelContext& ctx, Span<EValue*> raw) {
               static_cast<long long>(dim), in->dim());
     return;
   }
-  if (index->dim() > 1 || (index->dtype() != ScalarType::kLong &&
-                           index->dtype() != ScalarType::kInt)) {
-    args.Fail(Error::kInvalidArgument,
-              "index must be a 0-D or 1-D int32/int64 tensor");
+  if (index->dim() > 1 ||
+      (index->dtype() != ScalarType::kLong && index->dtype() != ScalarType::kInt)) {
+    args.Fail(Error::kInvalidArgument, "index must be a 0-D or 1-D int32/int64 tensor");
     return;
   }
   if (in->dtype() != out->dtype()) {
@@ -301,12 +299,12 @@ void IndexSelectOut(KernelContext& ctx, Span<EValue*> raw) {
   const int64_t index_size = static_cast<int64_t>(ElementSize(index->dtype()));
   const int64_t index_stride = index->dim() == 0 ? 0 : index->stride(0);
   for (int64_t i = 0; i < count; ++i) {
-    const int64_t row = load(index->data_as<const char>() +
-                             i * index_stride * index_size);
+    const int64_t row = load(index->data_as<const char>() + i * index_stride * index_size);
     if (row < 0 || row >= rows) {
-      args.Fail(Error::kInvalidArgument, "index %lld out of range for size "
-                "%lld", static_cast<long long>(row),
-                static_cast<long long>(rows));
+      args.Fail(Error::kInvalidArgument,
+                "index %lld out of range for size "
+                "%lld",
+                static_cast<long long>(row), static_cast<long long>(rows));
       return;
     }
     StridedView src = StridedView::Of(*in);
@@ -329,9 +327,11 @@ void SelectScatterOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(4);
   if (!args.ok()) return;
   if (in->dtype() != out->dtype() || src->dtype() != out->dtype()) {
-    args.Fail(Error::kInvalidArgument, "input %s, src %s and out %s dtypes "
-              "differ", ScalarTypeName(in->dtype()),
-              ScalarTypeName(src->dtype()), ScalarTypeName(out->dtype()));
+    args.Fail(Error::kInvalidArgument,
+              "input %s, src %s and out %s dtypes "
+              "differ",
+              ScalarTypeName(in->dtype()), ScalarTypeName(src->dtype()),
+              ScalarTypeName(out->dtype()));
     return;
   }
   if (src == out) {
@@ -346,8 +346,7 @@ void SelectScatterOut(KernelContext& ctx, Span<EValue*> raw) {
   }
   const int64_t size = in->size(d);
   if (index < -size || index >= size) {
-    args.Fail(Error::kInvalidArgument,
-              "index %lld out of range for dimension %d of size %lld",
+    args.Fail(Error::kInvalidArgument, "index %lld out of range for dimension %d of size %lld",
               static_cast<long long>(index), d, static_cast<long long>(size));
     return;
   }
@@ -361,8 +360,8 @@ void SelectScatterOut(KernelContext& ctx, Span<EValue*> raw) {
     same = from.sizes[i] == dst.sizes[i];
   }
   if (!same) {
-    args.Fail(Error::kInvalidArgument, "src %s does not match the slice %s",
-              FormatSizes(from).text, FormatSizes(dst).text);
+    args.Fail(Error::kInvalidArgument, "src %s does not match the slice %s", FormatSizes(from).text,
+              FormatSizes(dst).text);
     return;
   }
   if (out->numel() == 0) return;

@@ -28,14 +28,12 @@ struct IndexSource {
   StridedView values;  // integer elements, broadcast against B
 };
 
-bool IsMask(ScalarType t) {
-  return t == ScalarType::kBool || t == ScalarType::kByte;
-}
+bool IsMask(ScalarType t) { return t == ScalarType::kBool || t == ScalarType::kByte; }
 
 // Row-major multi-index of `flat` in `sizes`; returns the element offset
 // for `strides`.
-int64_t OffsetOf(int64_t flat, int dim, const int64_t* sizes,
-                 const int64_t* strides, int64_t* index) {
+int64_t OffsetOf(int64_t flat, int dim, const int64_t* sizes, const int64_t* strides,
+                 int64_t* index) {
   int64_t offset = 0;
   for (int d = dim - 1; d >= 0; --d) {
     index[d] = sizes[d] == 0 ? 0 : flat % sizes[d];
@@ -48,13 +46,15 @@ int64_t OffsetOf(int64_t flat, int dim, const int64_t* sizes,
 // Appends one IndexSource per dim of `mask` (which covers self dims
 // [first, first + mask.dim())), holding the coordinates of its true
 // elements in temp memory. Returns false after failing args.
-bool ExpandMask(KernelArgs& args, const Tensor& self, const Tensor& mask,
-                int first, IndexSource* sources, int* count) {
+bool ExpandMask(KernelArgs& args, const Tensor& self, const Tensor& mask, int first,
+                IndexSource* sources, int* count) {
   const StridedView m = StridedView::Of(mask);
   for (int d = 0; d < m.dim; ++d) {
     if (m.sizes[d] != self.size(first + d)) {
-      args.Fail(Error::kInvalidArgument, "mask %s does not match self's dim "
-                "%d", FormatSizes(m).text, first + d);
+      args.Fail(Error::kInvalidArgument,
+                "mask %s does not match self's dim "
+                "%d",
+                FormatSizes(m).text, first + d);
       return false;
     }
   }
@@ -65,11 +65,9 @@ bool ExpandMask(KernelArgs& args, const Tensor& self, const Tensor& mask,
     trues += m.data[OffsetOf(f, m.dim, m.sizes, m.strides, index)] != 0;
   }
   int64_t* coords = static_cast<int64_t*>(args.context().AllocateTemp(
-      sizeof(int64_t) * static_cast<size_t>(trues * m.dim + 1),
-      alignof(int64_t)));
+      sizeof(int64_t) * static_cast<size_t>(trues * m.dim + 1), alignof(int64_t)));
   if (coords == nullptr) {
-    args.Fail(Error::kMemoryAllocationFailed,
-              "no temp memory for %lld mask coordinates",
+    args.Fail(Error::kMemoryAllocationFailed, "no temp memory for %lld mask coordinates",
               static_cast<long long>(trues * m.dim));
     return false;
   }
@@ -106,15 +104,16 @@ struct IndexPlan {
 
 // Plans self[indices]; `out` must not be an index. Returns false after
 // failing args.
-bool PlanIndex(KernelArgs& args, const Tensor& self,
-               Span<Tensor* const> indices, const Tensor* out,
+bool PlanIndex(KernelArgs& args, const Tensor& self, Span<Tensor* const> indices, const Tensor* out,
                IndexPlan* plan) {
   int covered = 0;  // self dims consumed by the list so far
   for (const Tensor* t : indices) {
     const int span = t != nullptr && IsMask(t->dtype()) ? t->dim() : 1;
     if (covered + span > self.dim()) {
-      args.Fail(Error::kInvalidArgument, "too many indices for a rank %d "
-                "tensor", self.dim());
+      args.Fail(Error::kInvalidArgument,
+                "too many indices for a rank %d "
+                "tensor",
+                self.dim());
       return false;
     }
     if (t == nullptr) {
@@ -126,16 +125,16 @@ bool PlanIndex(KernelArgs& args, const Tensor& self,
       return false;
     }
     if (IsMask(t->dtype())) {
-      if (!ExpandMask(args, self, *t, covered, plan->sources,
-                      &plan->num_sources)) {
+      if (!ExpandMask(args, self, *t, covered, plan->sources, &plan->num_sources)) {
         return false;
       }
-    } else if (t->dtype() == ScalarType::kLong ||
-               t->dtype() == ScalarType::kInt) {
+    } else if (t->dtype() == ScalarType::kLong || t->dtype() == ScalarType::kInt) {
       plan->sources[plan->num_sources++] = {covered, StridedView::Of(*t)};
     } else {
-      args.Fail(Error::kInvalidArgument, "indices must be int64, int32 or "
-                "bool tensors, got %s", ScalarTypeName(t->dtype()));
+      args.Fail(Error::kInvalidArgument,
+                "indices must be int64, int32 or "
+                "bool tensors, got %s",
+                ScalarTypeName(t->dtype()));
       return false;
     }
     covered += span;
@@ -150,9 +149,10 @@ bool PlanIndex(KernelArgs& args, const Tensor& self,
   for (int k = 1; k < num_sources; ++k) {
     StridedView next;
     if (!BroadcastShapes(b, plan->sources[k].values, &next.dim, next.sizes)) {
-      args.Fail(Error::kInvalidArgument, "index shapes %s and %s do not "
-                "broadcast", FormatSizes(b).text,
-                FormatSizes(plan->sources[k].values).text);
+      args.Fail(Error::kInvalidArgument,
+                "index shapes %s and %s do not "
+                "broadcast",
+                FormatSizes(b).text, FormatSizes(plan->sources[k].values).text);
       return false;
     }
     b = next;
@@ -166,8 +166,7 @@ bool PlanIndex(KernelArgs& args, const Tensor& self,
   plan->b_at = adjacent ? first : 0;
   plan->out_dim = b.dim + self.dim() - num_sources;
   if (plan->out_dim > kMaxTensorRank) {
-    args.Fail(Error::kInvalidArgument, "result rank %d is too high",
-              plan->out_dim);
+    args.Fail(Error::kInvalidArgument, "result rank %d is too high", plan->out_dim);
     return false;
   }
   int o = adjacent ? 0 : b.dim;
@@ -194,8 +193,8 @@ StridedView RestView(const Tensor& t, const IndexPlan& plan) {
 
 // The element offset in self (strides of `t`, self's shape) that the index
 // values select at B position `index`. Returns false after failing args.
-bool IndexedOffset(KernelArgs& args, const Tensor& t, const IndexPlan& plan,
-                   const int64_t* index, int64_t* offset) {
+bool IndexedOffset(KernelArgs& args, const Tensor& t, const IndexPlan& plan, const int64_t* index,
+                   int64_t* offset) {
   *offset = 0;
   for (int k = 0; k < plan.num_sources; ++k) {
     const StridedView& v = plan.sources[k].values;
@@ -203,14 +202,15 @@ bool IndexedOffset(KernelArgs& args, const Tensor& t, const IndexPlan& plan,
     for (int d = 0; d < v.dim; ++d) {
       if (v.sizes[d] != 1) at += index[plan.b.dim - v.dim + d] * v.strides[d];
     }
-    const int64_t value = GetLoader<int64_t>(v.dtype)(
-        v.data + at * static_cast<int64_t>(ElementSize(v.dtype)));
+    const int64_t value =
+        GetLoader<int64_t>(v.dtype)(v.data + at * static_cast<int64_t>(ElementSize(v.dtype)));
     const int self_dim = plan.sources[k].self_dim;
     const int64_t size = t.size(self_dim);
     if (value < -size || value >= size) {
-      args.Fail(Error::kInvalidArgument, "index %lld is out of bounds for "
-                "dim %d of size %lld", static_cast<long long>(value),
-                self_dim, static_cast<long long>(size));
+      args.Fail(Error::kInvalidArgument,
+                "index %lld is out of bounds for "
+                "dim %d of size %lld",
+                static_cast<long long>(value), self_dim, static_cast<long long>(size));
       return false;
     }
     *offset += (value < 0 ? value + size : value) * t.stride(self_dim);
@@ -220,13 +220,14 @@ bool IndexedOffset(KernelArgs& args, const Tensor& t, const IndexPlan& plan,
 
 // out = self with out[indices] = values (or += when accumulating). values
 // broadcast to the shape of self[indices].
-void IndexPut(KernelArgs& args, Tensor& self, Span<Tensor* const> indices,
-              const Tensor& values, bool accumulate, Tensor& out) {
-  if (self.dtype() != out.dtype() || values.dtype() != self.dtype() ||
-      !IsBasicType(self.dtype())) {
-    args.Fail(Error::kInvalidArgument, "self %s, values %s and out %s dtypes "
-              "differ", ScalarTypeName(self.dtype()),
-              ScalarTypeName(values.dtype()), ScalarTypeName(out.dtype()));
+void IndexPut(KernelArgs& args, Tensor& self, Span<Tensor* const> indices, const Tensor& values,
+              bool accumulate, Tensor& out) {
+  if (self.dtype() != out.dtype() || values.dtype() != self.dtype() || !IsBasicType(self.dtype())) {
+    args.Fail(Error::kInvalidArgument,
+              "self %s, values %s and out %s dtypes "
+              "differ",
+              ScalarTypeName(self.dtype()), ScalarTypeName(values.dtype()),
+              ScalarTypeName(out.dtype()));
     return;
   }
   if (&values == &out) {
@@ -248,10 +249,8 @@ void IndexPut(KernelArgs& args, Tensor& self, Span<Tensor* const> indices,
     vr.strides[d] = vd < 0 || size == 1 ? 0 : v.strides[vd];
   }
   if (!fits) {
-    args.Fail(Error::kInvalidArgument,
-              "values %s do not broadcast to the indexed shape %s",
-              FormatSizes(v).text,
-              FormatSizes(plan.out_dim, plan.out_sizes).text);
+    args.Fail(Error::kInvalidArgument, "values %s do not broadcast to the indexed shape %s",
+              FormatSizes(v).text, FormatSizes(plan.out_dim, plan.out_sizes).text);
     return;
   }
   if (!args.ResizeOut(out, self.sizes(), "out")) return;
@@ -309,8 +308,7 @@ void IndexTensorOut(KernelContext& ctx, Span<EValue*> raw) {
     args.Fail(Error::kInvalidArgument, "output size out of range");
     return;
   }
-  if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(plan.out_dim)},
-                      "out")) {
+  if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(plan.out_dim)}, "out")) {
     return;
   }
   if (out->numel() == 0) return;

@@ -9,12 +9,10 @@
 namespace edgefleet {
 namespace portable {
 
-KernelArgs::KernelArgs(KernelContext& ctx, const char* op, Span<EValue*> args,
-                       size_t count)
+KernelArgs::KernelArgs(KernelContext& ctx, const char* op, Span<EValue*> args, size_t count)
     : ctx_(ctx), op_(op), args_(args) {
   if (args.size() != count) {
-    Fail(Error::kInvalidArgument, "expected %zu arguments, got %zu", count,
-         args.size());
+    Fail(Error::kInvalidArgument, "expected %zu arguments, got %zu", count, args.size());
   }
 }
 
@@ -39,20 +37,18 @@ EValue* KernelArgs::Arg(size_t i, Tag tag, bool none_ok) {
   }
   EValue* v = args_[i];
   if (v->tag() == tag || (none_ok && v->is_none())) return v;
-  Fail(Error::kInvalidArgument, "argument %zu must be %s%s, got %s", i,
-       TagName(tag), none_ok ? " or None" : "", TagName(v->tag()));
+  Fail(Error::kInvalidArgument, "argument %zu must be %s%s, got %s", i, TagName(tag),
+       none_ok ? " or None" : "", TagName(v->tag()));
   return nullptr;
 }
 
 bool KernelArgs::CheckData(const Tensor& t, size_t i) {
   if (t.numel() < 0 || t.dim() > kMaxTensorRank) {
-    Fail(Error::kInvalidArgument, "tensor argument %zu has an invalid shape",
-         i);
+    Fail(Error::kInvalidArgument, "tensor argument %zu has an invalid shape", i);
     return false;
   }
   if (t.data() == nullptr && t.numel() > 0) {
-    Fail(Error::kInvalidArgument,
-         "tensor argument %zu has %lld elements but no data", i,
+    Fail(Error::kInvalidArgument, "tensor argument %zu has %lld elements but no data", i,
          static_cast<long long>(t.numel()));
     return false;
   }
@@ -68,8 +64,7 @@ Tensor* KernelArgs::GetTensorAnyData(size_t i) {
     return nullptr;
   }
   if (t->dim() < 0 || t->dim() > kMaxTensorRank) {
-    Fail(Error::kInvalidArgument, "tensor argument %zu has rank %d", i,
-         t->dim());
+    Fail(Error::kInvalidArgument, "tensor argument %zu has rank %d", i, t->dim());
     return nullptr;
   }
   Remember(t);
@@ -101,9 +96,7 @@ bool KernelArgs::GetBool(size_t i) {
   return v != nullptr && v->to_bool();
 }
 
-double KernelArgs::GetDouble(size_t i) {
-  return GetScalar(i).AsDouble();
-}
+double KernelArgs::GetDouble(size_t i) { return GetScalar(i).AsDouble(); }
 
 Scalar KernelArgs::GetScalar(size_t i) {
   Scalar value{Scalar::Kind::kInt, 0, 0.0};
@@ -123,8 +116,7 @@ bool KernelArgs::GetOptionalScalar(size_t i, Scalar* value) {
   const EValue* v = args_[i];
   if (v->is_none()) return false;
   if (!v->is_scalar()) {
-    Fail(Error::kInvalidArgument, "argument %zu must be a Scalar, got %s", i,
-         TagName(v->tag()));
+    Fail(Error::kInvalidArgument, "argument %zu must be a Scalar, got %s", i, TagName(v->tag()));
     return false;
   }
   *value = v->to_scalar();
@@ -152,8 +144,7 @@ bool KernelArgs::GetOptionalIntList(size_t i, Span<const int64_t>* value) {
   const BoxedIntList& list = v->to_int_list();
   for (size_t k = 0; k < list.size; ++k) {
     if (list.items[k] == nullptr || !list.items[k]->is_int()) {
-      Fail(Error::kInvalidArgument, "IntList argument %zu has a non-Int item",
-           i);
+      Fail(Error::kInvalidArgument, "IntList argument %zu has a non-Int item", i);
       return false;
     }
   }
@@ -174,8 +165,10 @@ Span<Tensor* const> KernelArgs::GetTensorList(size_t i) {
   Span<Tensor* const> list = v->to_tensor_list().Get();
   for (size_t k = 0; k < list.size(); ++k) {
     if (list[k] == nullptr) {
-      Fail(Error::kInvalidArgument, "TensorList argument %zu has a non-Tensor"
-           " item %zu", i, k);
+      Fail(Error::kInvalidArgument,
+           "TensorList argument %zu has a non-Tensor"
+           " item %zu",
+           i, k);
       return {};
     }
     if (!CheckData(*list[k], i)) return {};
@@ -212,8 +205,7 @@ EValue* KernelArgs::GetRaw(size_t i) {
   return args_[i];
 }
 
-bool KernelArgs::ResizeOut(Tensor& out, Span<const int32_t> sizes,
-                           const char* name) {
+bool KernelArgs::ResizeOut(Tensor& out, Span<const int32_t> sizes, const char* name) {
   if (failed_) return false;
   bool same_shape = sizes.size() == static_cast<size_t>(out.dim());
   for (size_t d = 0; same_shape && d < sizes.size(); ++d) {
@@ -222,8 +214,7 @@ bool KernelArgs::ResizeOut(Tensor& out, Span<const int32_t> sizes,
   int uses = 0;
   for (int k = 0; k < num_seen_; ++k) uses += seen_[k] == &out ? 1 : 0;
   if (!same_shape && uses > 1) {
-    Fail(Error::kInvalidArgument,
-         "%s is also another argument and would change shape", name);
+    Fail(Error::kInvalidArgument, "%s is also another argument and would change shape", name);
     return false;
   }
   const Error error = out.Resize(sizes);

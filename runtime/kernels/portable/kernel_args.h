@@ -26,8 +26,7 @@ namespace portable {
 class KernelArgs {
  public:
   // Fails unless args.size() == count (schema arguments plus return slot).
-  KernelArgs(KernelContext& ctx, const char* op, Span<EValue*> args,
-             size_t count);
+  KernelArgs(KernelContext& ctx, const char* op, Span<EValue*> args, size_t count);
   KernelArgs(const KernelArgs&) = delete;
   KernelArgs& operator=(const KernelArgs&) = delete;
 
@@ -67,8 +66,7 @@ class KernelArgs {
 
   // Records "<op>: <message>" as the error detail and fails the call. Only
   // the first failure is kept.
-  void Fail(Error error, const char* format, ...)
-      __attribute__((format(printf, 3, 4)));
+  void Fail(Error error, const char* format, ...) __attribute__((format(printf, 3, 4)));
 
   // Resizes `out` to `sizes`, failing with the tensor's error (prefixed with
   // the op name) if it cannot; also fails if the resized tensor has elements

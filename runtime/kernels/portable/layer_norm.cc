@@ -15,9 +15,8 @@ namespace portable {
 namespace {
 
 template <typename T>
-void LayerNorm(const Tensor& in, int axis, const Tensor* weight,
-               const Tensor* bias, double eps, const Tensor& out,
-               const Tensor& mean, const Tensor& rstd) {
+void LayerNorm(const Tensor& in, int axis, const Tensor* weight, const Tensor* bias, double eps,
+               const Tensor& out, const Tensor& mean, const Tensor& rstd) {
   StridedLoop<4> rows;  // in, out, mean, rstd over dims [0, axis)
   StridedLoop<4> cols;  // in, out, weight, bias over dims [axis, rank)
   rows.dim = axis;
@@ -89,9 +88,10 @@ void NativeLayerNormOut(KernelContext& ctx, Span<EValue*> raw) {
     for (int i = 0; valid && i < m; ++i) valid = t->size(i) == shape[i];
   }
   if (!valid) {
-    args.Fail(Error::kInvalidArgument, "normalized_shape (%zu dims) does not "
-              "match input %s or weight/bias", shape.size(),
-              FormatSizes(StridedView::Of(*in)).text);
+    args.Fail(Error::kInvalidArgument,
+              "normalized_shape (%zu dims) does not "
+              "match input %s or weight/bias",
+              shape.size(), FormatSizes(StridedView::Of(*in)).text);
     return;
   }
   const Tensor* const others[5] = {weight, bias, out, mean, rstd};
@@ -107,17 +107,14 @@ void NativeLayerNormOut(KernelContext& ctx, Span<EValue*> raw) {
     stat_sizes[d] = d < axis ? in->size(d) : 1;
   }
   const Span<const int32_t> stats(stat_sizes, static_cast<size_t>(in->dim()));
-  if (!args.ResizeOut(*out, in->sizes(), "out") ||
-      !args.ResizeOut(*mean, stats, "mean") ||
+  if (!args.ResizeOut(*out, in->sizes(), "out") || !args.ResizeOut(*mean, stats, "mean") ||
       !args.ResizeOut(*rstd, stats, "rstd")) {
     return;
   }
   if (!SwitchFloating(in->dtype(), [&](auto tag) {
-        LayerNorm<decltype(tag)>(*in, axis, weight, bias, eps, *out, *mean,
-                                 *rstd);
+        LayerNorm<decltype(tag)>(*in, axis, weight, bias, eps, *out, *mean, *rstd);
       })) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(in->dtype()));
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in->dtype()));
   }
 }
 

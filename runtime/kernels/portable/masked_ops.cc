@@ -21,19 +21,18 @@ namespace {
 
 bool CheckMask(KernelArgs& args, const Tensor& mask) {
   if (mask.dtype() != ScalarType::kBool) {
-    args.Fail(Error::kInvalidArgument, "mask must be bool, got %s",
-              ScalarTypeName(mask.dtype()));
+    args.Fail(Error::kInvalidArgument, "mask must be bool, got %s", ScalarTypeName(mask.dtype()));
     return false;
   }
   return true;
 }
 
 // The broadcast shape of a and b into (dim, shape); fails through args.
-bool Broadcast(KernelArgs& args, const StridedView& a, const StridedView& b,
-               int* dim, int64_t* shape) {
+bool Broadcast(KernelArgs& args, const StridedView& a, const StridedView& b, int* dim,
+               int64_t* shape) {
   if (!BroadcastShapes(a, b, dim, shape)) {
-    args.Fail(Error::kInvalidArgument, "shapes %s and %s do not broadcast",
-              FormatSizes(a).text, FormatSizes(b).text);
+    args.Fail(Error::kInvalidArgument, "shapes %s and %s do not broadcast", FormatSizes(a).text,
+              FormatSizes(b).text);
     return false;
   }
   return true;
@@ -57,10 +56,8 @@ void MaskedFillScalarOut(KernelContext& ctx, Span<EValue*> raw) {
   const Scalar value = args.GetScalar(2);
   Tensor* out = args.GetTensor(3);
   if (!args.ok() || !CheckMask(args, *mask)) return;
-  if (!IsBasicType(self->dtype()) || self->dtype() != out->dtype() ||
-      out == mask) {
-    args.Fail(Error::kInvalidArgument,
-              "out must have self's dtype (%s) and not be the mask",
+  if (!IsBasicType(self->dtype()) || self->dtype() != out->dtype() || out == mask) {
+    args.Fail(Error::kInvalidArgument, "out must have self's dtype (%s) and not be the mask",
               ScalarTypeName(self->dtype()));
     return;
   }
@@ -70,8 +67,7 @@ void MaskedFillScalarOut(KernelContext& ctx, Span<EValue*> raw) {
   int64_t shape[kMaxTensorRank];
   if (!Broadcast(args, sv, mv, &dim, shape)) return;
   if (!KeepsShape(sv, dim, shape)) {
-    args.Fail(Error::kInvalidArgument,
-              "mask %s must broadcast to self's shape %s",
+    args.Fail(Error::kInvalidArgument, "mask %s must broadcast to self's shape %s",
               FormatSizes(mv).text, FormatSizes(sv).text);
     return;
   }
@@ -86,8 +82,7 @@ void MaskedFillScalarOut(KernelContext& ctx, Span<EValue*> raw) {
     const int64_t e = static_cast<int64_t>(sizeof(T));
     ForEachOffset(loop, [&](const int64_t* o) {
       const bool m = mv.data[o[1]] != 0;
-      StoreAs<T, T>(m ? fill : LoadAs<T, T>(sv.data + o[0] * e),
-                    ov.data + o[2] * e);
+      StoreAs<T, T>(m ? fill : LoadAs<T, T>(sv.data + o[0] * e), ov.data + o[2] * e);
     });
   });
 }
@@ -99,8 +94,7 @@ void MaskedSelectOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(2);
   if (!args.ok() || !CheckMask(args, *mask)) return;
   if (self->dtype() != out->dtype() || out == self || out == mask) {
-    args.Fail(Error::kInvalidArgument,
-              "out must be a distinct tensor of self's dtype");
+    args.Fail(Error::kInvalidArgument, "out must be a distinct tensor of self's dtype");
     return;
   }
   const StridedView sv = StridedView::Of(*self);
@@ -124,8 +118,7 @@ void MaskedSelectOut(KernelContext& ctx, Span<EValue*> raw) {
   int64_t i = 0;
   ForEachOffset(loop, [&](const int64_t* o) {
     if (mv.data[o[1]] == 0) return;
-    std::memcpy(dst + i * step * elem, sv.data + o[0] * elem,
-                static_cast<size_t>(elem));
+    std::memcpy(dst + i * step * elem, sv.data + o[0] * elem, static_cast<size_t>(elem));
     ++i;
   });
 }
@@ -137,8 +130,8 @@ void MaskedScatterOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* source = args.GetTensor(2);
   Tensor* out = args.GetTensor(3);
   if (!args.ok() || !CheckMask(args, *mask)) return;
-  if (self->dtype() != out->dtype() || source->dtype() != self->dtype() ||
-      out == mask || out == source) {
+  if (self->dtype() != out->dtype() || source->dtype() != self->dtype() || out == mask ||
+      out == source) {
     args.Fail(Error::kInvalidArgument,
               "self, source and out must share a dtype; out must not be the "
               "mask or the source");
@@ -150,8 +143,7 @@ void MaskedScatterOut(KernelContext& ctx, Span<EValue*> raw) {
   int64_t shape[kMaxTensorRank];
   if (!Broadcast(args, sv, mv, &dim, shape)) return;
   if (!KeepsShape(sv, dim, shape)) {
-    args.Fail(Error::kInvalidArgument,
-              "mask %s must broadcast to self's shape %s",
+    args.Fail(Error::kInvalidArgument, "mask %s must broadcast to self's shape %s",
               FormatSizes(mv).text, FormatSizes(sv).text);
     return;
   }
@@ -162,10 +154,8 @@ void MaskedScatterOut(KernelContext& ctx, Span<EValue*> raw) {
   int64_t needed = 0;
   ForEachOffset(loop, [&](const int64_t* o) { needed += mv.data[o[0]] != 0; });
   if (needed > source->numel()) {
-    args.Fail(Error::kInvalidArgument,
-              "the mask selects %lld elements but source has %lld",
-              static_cast<long long>(needed),
-              static_cast<long long>(source->numel()));
+    args.Fail(Error::kInvalidArgument, "the mask selects %lld elements but source has %lld",
+              static_cast<long long>(needed), static_cast<long long>(source->numel()));
     return;
   }
   if (out->numel() == 0) return;
@@ -181,8 +171,7 @@ void MaskedScatterOut(KernelContext& ctx, Span<EValue*> raw) {
       offset += (rest % src.sizes[d]) * src.strides[d];
       rest /= src.sizes[d];
     }
-    std::memcpy(ov.data + o[1] * elem, src.data + offset * elem,
-                static_cast<size_t>(elem));
+    std::memcpy(ov.data + o[1] * elem, src.data + offset * elem, static_cast<size_t>(elem));
   });
 }
 
@@ -191,12 +180,11 @@ void NonzeroOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* in = args.GetTensor(0);
   Tensor* out = args.GetTensor(1);
   if (!args.ok()) return;
-  if (!IsBasicType(in->dtype()) || out->dtype() != ScalarType::kLong ||
-      in == out) {
+  if (!IsBasicType(in->dtype()) || out->dtype() != ScalarType::kLong || in == out) {
     args.Fail(Error::kInvalidArgument,
               "needs a basic-dtype input and a distinct int64 out (got %s -> "
-              "%s)", ScalarTypeName(in->dtype()),
-              ScalarTypeName(out->dtype()));
+              "%s)",
+              ScalarTypeName(in->dtype()), ScalarTypeName(out->dtype()));
     return;
   }
   const LoadFn<bool> load = GetLoader<bool>(in->dtype());
@@ -205,14 +193,12 @@ void NonzeroOut(KernelContext& ctx, Span<EValue*> raw) {
   const StridedView* const views[1] = {&v};
   const StridedLoop<1> loop = BroadcastLoop<1>(v.dim, v.sizes, views);
   int64_t count = 0;
-  ForEachOffset(loop,
-                [&](const int64_t* o) { count += load(v.data + o[0] * elem); });
+  ForEachOffset(loop, [&](const int64_t* o) { count += load(v.data + o[0] * elem); });
   if (count > INT32_MAX) {
     args.Fail(Error::kInvalidArgument, "too many nonzero elements");
     return;
   }
-  const int32_t sizes[2] = {static_cast<int32_t>(count),
-                            static_cast<int32_t>(in->dim())};
+  const int32_t sizes[2] = {static_cast<int32_t>(count), static_cast<int32_t>(in->dim())};
   if (!args.ResizeOut(*out, sizes, "out") || count == 0) return;
   int64_t* dst = out->data_as<int64_t>();
   const int64_t row_step = out->stride(0);
@@ -239,8 +225,7 @@ void RepeatInterleaveTensorOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(2);
   if (!args.ok()) return;
   if (repeats->dim() > 1 ||
-      (repeats->dtype() != ScalarType::kLong &&
-       repeats->dtype() != ScalarType::kInt) ||
+      (repeats->dtype() != ScalarType::kLong && repeats->dtype() != ScalarType::kInt) ||
       out->dtype() != repeats->dtype() || out == repeats) {
     args.Fail(Error::kInvalidArgument,
               "repeats must be a 0-dim or 1-D int32/int64 tensor and out a "
@@ -266,8 +251,7 @@ void RepeatInterleaveTensorOut(KernelContext& ctx, Span<EValue*> raw) {
   if (has_size && output_size != total) {
     args.Fail(Error::kInvalidArgument,
               "output_size (%lld) does not match the sum of repeats (%lld)",
-              static_cast<long long>(output_size),
-              static_cast<long long>(total));
+              static_cast<long long>(output_size), static_cast<long long>(total));
     return;
   }
   const int32_t size[1] = {static_cast<int32_t>(total)};

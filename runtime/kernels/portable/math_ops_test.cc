@@ -23,8 +23,7 @@ using I64 = std::vector<int64_t>;
 constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
 
 template <typename T>
-std::vector<T> RunBinary(OpFunction fn, TestTensor<T>& a, EValue* b,
-                         TestTensor<T>& out) {
+std::vector<T> RunBinary(OpFunction fn, TestTensor<T>& a, EValue* b, TestTensor<T>& out) {
   EXPECT_EQ(RunKernel(fn, {a.ev(), b, out.ev(), out.ev()}), Error::kOk);
   return out.Values();
 }
@@ -34,16 +33,13 @@ TEST(ModTest, FmodAndRemainderSigns) {
   TestTensor<float> a({5}, {5.5f, -5.5f, 3, -3, 7.25f});
   TestTensor<float> b({5}, {2, 2, -2, -2, 0.5f});
   TestTensor<float> out({5});
-  EXPECT_EQ(RunBinary(FmodTensorOut, a, b.ev(), out),
-            (F{1.5f, -1.5f, 1, -1, 0.25f}));
-  EXPECT_EQ(RunBinary(RemainderTensorOut, a, b.ev(), out),
-            (F{1.5f, 0.5f, -1, -1, 0.25f}));
+  EXPECT_EQ(RunBinary(FmodTensorOut, a, b.ev(), out), (F{1.5f, -1.5f, 1, -1, 0.25f}));
+  EXPECT_EQ(RunBinary(RemainderTensorOut, a, b.ev(), out), (F{1.5f, 0.5f, -1, -1, 0.25f}));
   TestTensor<int32_t> ai({4}, {7, -7, 7, -7});
   TestTensor<int32_t> bi({4}, {3, 3, -3, -3});
   TestTensor<int32_t> oi({4});
   EXPECT_EQ(RunBinary(FmodTensorOut, ai, bi.ev(), oi), (I32{1, -1, 1, -1}));
-  EXPECT_EQ(RunBinary(RemainderTensorOut, ai, bi.ev(), oi),
-            (I32{1, 2, -2, -1}));
+  EXPECT_EQ(RunBinary(RemainderTensorOut, ai, bi.ev(), oi), (I32{1, 2, -2, -1}));
   // torch.remainder(torch.tensor([-1.5, 2.5]), 2)
   TestTensor<float> c({2}, {-1.5f, 2.5f});
   TestTensor<float> o2({2});
@@ -77,14 +73,12 @@ TEST(PowTest, FloatIntAndScalarExponents) {
   TestTensor<int64_t> ai({5}, {2, -3, 1, -1, 2});
   TestTensor<int64_t> ei({5}, {10, 3, -5, -3, -1});
   TestTensor<int64_t> oi({5});
-  EXPECT_EQ(RunBinary(PowTensorTensorOut, ai, ei.ev(), oi),
-            (I64{1024, -27, 1, -1, 0}));
+  EXPECT_EQ(RunBinary(PowTensorTensorOut, ai, ei.ev(), oi), (I64{1024, -27, 1, -1, 0}));
   // A float exponent promotes an int tensor: [1, 1.41421354, 1.73205078].
   TestTensor<int64_t> b({3}, {1, 2, 3});
   TestTensor<float> fo({3});
   EValue half = EValue::FromDouble(0.5);
-  ASSERT_EQ(RunKernel(PowTensorScalarOut, {b.ev(), &half, fo.ev(), fo.ev()}),
-            Error::kOk);
+  ASSERT_EQ(RunKernel(PowTensorScalarOut, {b.ev(), &half, fo.ev(), fo.ev()}), Error::kOk);
   ExpectNear(fo.Values(), F{1, 1.41421354f, 1.73205078f});
   EValue two = EValue::FromInt(2);
   TestTensor<int64_t> o3({3});
@@ -113,14 +107,12 @@ TEST(MaxMinTest, NanPropagatesWithBroadcast) {
   TestTensor<int32_t> i({2}, {5, -5});
   TestTensor<int64_t> l({}, {0});
   TestTensor<int64_t> lo({2});
-  ASSERT_EQ(RunKernel(MaximumOut, {i.ev(), l.ev(), lo.ev(), lo.ev()}),
-            Error::kOk);
+  ASSERT_EQ(RunKernel(MaximumOut, {i.ev(), l.ev(), lo.ev(), lo.ev()}), Error::kOk);
   // 0-dim tensors rank below dimensioned ones: the result stays int32
   // (out int64 is a valid cast).
   EXPECT_EQ(lo.Values(), (I64{5, 0}));
   TestTensor<float> bad({3});
-  EXPECT_EQ(RunKernel(MaximumOut, {x.ev(), bad.ev(), out.ev(), out.ev()}),
-            Error::kInvalidArgument);
+  EXPECT_EQ(RunKernel(MaximumOut, {x.ev(), bad.ev(), out.ev(), out.ev()}), Error::kInvalidArgument);
 }
 
 TEST(UnaryMathTest, RoundingAndTranscendentals) {
@@ -152,8 +144,7 @@ TEST(UnaryMathTest, RoundingAndTranscendentals) {
   // Bool input to a rounding op is refused.
   TestTensor<bool> b({1}, {true});
   TestTensor<bool> bo({1});
-  EXPECT_EQ(RunKernel(FloorOut, {b.ev(), bo.ev(), bo.ev()}),
-            Error::kInvalidArgument);
+  EXPECT_EQ(RunKernel(FloorOut, {b.ev(), bo.ev(), bo.ev()}), Error::kInvalidArgument);
 }
 
 }  // namespace

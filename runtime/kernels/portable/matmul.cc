@@ -17,9 +17,7 @@ template <typename T>
 struct Mat {
   T* data;
   int64_t rows, cols, row_stride, col_stride;
-  T& at(int64_t r, int64_t c) const {
-    return data[r * row_stride + c * col_stride];
-  }
+  T& at(int64_t r, int64_t c) const { return data[r * row_stride + c * col_stride]; }
 };
 
 // out = a @ b. REQUIRES: a is n x k, b is k x m, out is n x m.
@@ -51,24 +49,21 @@ void Gemm(const Mat<const T>& a, const Mat<const T>& b, const Mat<T>& out) {
 
 template <typename T>
 Mat<T> MatOf(const Tensor& t, int row_dim, int col_dim, int64_t offset) {
-  return {t.data_as<T>() + offset, t.size(row_dim), t.size(col_dim),
-          t.stride(row_dim), t.stride(col_dim)};
+  return {t.data_as<T>() + offset, t.size(row_dim), t.size(col_dim), t.stride(row_dim),
+          t.stride(col_dim)};
 }
 
 // Fails unless every tensor has out's dtype and it is floating.
-bool CheckFloatingSame(KernelArgs& args, const Tensor* const* tensors, int n,
-                       const Tensor& out) {
+bool CheckFloatingSame(KernelArgs& args, const Tensor* const* tensors, int n, const Tensor& out) {
   for (int i = 0; i < n; ++i) {
     if (tensors[i] != nullptr && tensors[i]->dtype() != out.dtype()) {
       args.Fail(Error::kInvalidArgument, "dtype %s does not match out (%s)",
-                ScalarTypeName(tensors[i]->dtype()),
-                ScalarTypeName(out.dtype()));
+                ScalarTypeName(tensors[i]->dtype()), ScalarTypeName(out.dtype()));
       return false;
     }
   }
   if (out.dtype() != ScalarType::kFloat && out.dtype() != ScalarType::kDouble) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(out.dtype()));
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(out.dtype()));
     return false;
   }
   return true;
@@ -92,9 +87,7 @@ void Epilogue(const Tensor* bias, T beta, T alpha, const Tensor& out) {
   const T* pb = bias->data_as<T>();
   const StridedView* const views[2] = {&bv, &ov};
   ForEachOffset(BroadcastLoop<2>(ov.dim, ov.sizes, views),
-                [&](const int64_t* o) {
-                  po[o[1]] = alpha * po[o[1]] + beta * pb[o[0]];
-                });
+                [&](const int64_t* o) { po[o[1]] = alpha * po[o[1]] + beta * pb[o[0]]; });
 }
 
 // True if `bias` broadcasts to out's shape.
@@ -107,18 +100,16 @@ bool Broadcasts(const Tensor& bias, const Tensor& out) {
   return true;
 }
 
-void MatmulKernel(KernelArgs& args, const Tensor& a, const Tensor& b,
-                  const Tensor* bias, const Scalar& beta, const Scalar& alpha,
-                  Tensor& out, bool batched) {
+void MatmulKernel(KernelArgs& args, const Tensor& a, const Tensor& b, const Tensor* bias,
+                  const Scalar& beta, const Scalar& alpha, Tensor& out, bool batched) {
   const int rank = batched ? 3 : 2;
   const Tensor* tensors[3] = {&a, &b, bias};
   if (!CheckFloatingSame(args, tensors, 3, out)) return;
   const int off = batched ? 1 : 0;
-  if (a.dim() != rank || b.dim() != rank ||
-      a.size(off + 1) != b.size(off) || (batched && a.size(0) != b.size(0))) {
+  if (a.dim() != rank || b.dim() != rank || a.size(off + 1) != b.size(off) ||
+      (batched && a.size(0) != b.size(0))) {
     args.Fail(Error::kInvalidArgument, "cannot multiply shapes %s and %s",
-              FormatSizes(StridedView::Of(a)).text,
-              FormatSizes(StridedView::Of(b)).text);
+              FormatSizes(StridedView::Of(a)).text, FormatSizes(StridedView::Of(b)).text);
     return;
   }
   int32_t sizes[3] = {a.size(0), a.size(off), b.size(off + 1)};
@@ -126,8 +117,7 @@ void MatmulKernel(KernelArgs& args, const Tensor& a, const Tensor& b,
   if (!args.ResizeOut(out, {sizes, static_cast<size_t>(rank)}, "out")) return;
   if (bias != nullptr && !Broadcasts(*bias, out)) {
     args.Fail(Error::kInvalidArgument, "self %s does not broadcast to %s",
-              FormatSizes(StridedView::Of(*bias)).text,
-              FormatSizes(StridedView::Of(out)).text);
+              FormatSizes(StridedView::Of(*bias)).text, FormatSizes(StridedView::Of(out)).text);
     return;
   }
   SwitchFloating(out.dtype(), [&](auto tag) {
@@ -185,11 +175,9 @@ void LinearOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!args.ok()) return;
   const Tensor* tensors[3] = {in, weight, bias};
   if (!CheckFloatingSame(args, tensors, 3, *out)) return;
-  if (in->dim() < 1 || weight->dim() != 2 ||
-      in->size(in->dim() - 1) != weight->size(1)) {
+  if (in->dim() < 1 || weight->dim() != 2 || in->size(in->dim() - 1) != weight->size(1)) {
     args.Fail(Error::kInvalidArgument, "input %s does not match weight %s",
-              FormatSizes(StridedView::Of(*in)).text,
-              FormatSizes(StridedView::Of(*weight)).text);
+              FormatSizes(StridedView::Of(*in)).text, FormatSizes(StridedView::Of(*weight)).text);
     return;
   }
   const int rank = in->dim();
@@ -199,8 +187,7 @@ void LinearOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(rank)}, "out")) return;
   if (bias != nullptr && !Broadcasts(*bias, *out)) {
     args.Fail(Error::kInvalidArgument, "bias %s does not broadcast to %s",
-              FormatSizes(StridedView::Of(*bias)).text,
-              FormatSizes(StridedView::Of(*out)).text);
+              FormatSizes(StridedView::Of(*bias)).text, FormatSizes(StridedView::Of(*out)).text);
     return;
   }
   // One 1 x k @ k x m product per row of the leading dimensions.
@@ -214,13 +201,10 @@ void LinearOut(KernelContext& ctx, Span<EValue*> raw) {
   SwitchFloating(out->dtype(), [&](auto tag) {
     using T = decltype(tag);
     const int64_t k = weight->size(1), m = weight->size(0);
-    const Mat<const T> wt{weight->data_as<const T>(), k, m, weight->stride(1),
-                          weight->stride(0)};
+    const Mat<const T> wt{weight->data_as<const T>(), k, m, weight->stride(1), weight->stride(0)};
     ForEachOffset(rows, [&](const int64_t* o) {
-      const Mat<const T> row{in->data_as<const T>() + o[0], 1, k, 0,
-                             in->stride(rank - 1)};
-      Gemm<T>(row, wt,
-              Mat<T>{out->data_as<T>() + o[1], 1, m, 0, out->stride(rank - 1)});
+      const Mat<const T> row{in->data_as<const T>() + o[0], 1, k, 0, in->stride(rank - 1)};
+      Gemm<T>(row, wt, Mat<T>{out->data_as<T>() + o[1], 1, m, 0, out->stride(rank - 1)});
     });
     Epilogue<T>(bias, T(1), T(1), *out);
   });

@@ -17,9 +17,8 @@ namespace portable {
 namespace {
 
 template <typename T>
-void MaxPool(const Tensor& in, const int64_t* k, const int64_t* s,
-             const int64_t* pad, const int64_t* d, const Tensor& out,
-             const Tensor& indices) {
+void MaxPool(const Tensor& in, const int64_t* k, const int64_t* s, const int64_t* pad,
+             const int64_t* d, const Tensor& out, const Tensor& indices) {
   const Planes pi = PlanesOf(in), po = PlanesOf(out), px = PlanesOf(indices);
   const T* x = in.data_as<const T>();
   T* y = out.data_as<T>();
@@ -36,9 +35,8 @@ void MaxPool(const Tensor& in, const int64_t* k, const int64_t* s,
           const int64_t w1 = std::min(w0 + (k[1] - 1) * d[1] + 1, pi.w);
           if (w0 < 0) w0 += (-w0 + d[1] - 1) / d[1] * d[1];
           int64_t best_index = h0 * pi.w + w0;
-          T best = std::numeric_limits<T>::has_infinity
-                       ? -std::numeric_limits<T>::infinity()
-                       : std::numeric_limits<T>::lowest();
+          T best = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                        : std::numeric_limits<T>::lowest();
           for (int64_t ih = h0; ih < h1; ih += d[0]) {
             for (int64_t iw = w0; iw < w1; iw += d[1]) {
               const T v = plane[ih * pi.sh + iw * pi.sw];
@@ -72,22 +70,20 @@ void MaxPool2dWithIndicesOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* indices = args.GetTensor(7);
   if (!args.ok()) return;
   int64_t k[2], s[2], pad[2], d[2];
-  if (!MaxPoolWindow(args, kernel_list, stride_list, pad_list, dilation_list,
-                     k, s, pad, d)) {
+  if (!MaxPoolWindow(args, kernel_list, stride_list, pad_list, dilation_list, k, s, pad, d)) {
     return;
   }
   if (out->dtype() != in->dtype() || indices->dtype() != ScalarType::kLong) {
-    args.Fail(Error::kInvalidArgument, "out must match the input dtype and "
+    args.Fail(Error::kInvalidArgument,
+              "out must match the input dtype and "
               "indices must be int64");
     return;
   }
   Tensor* const outs[2] = {out, indices};
   if (!PreparePoolOutputs(args, *in, k, s, pad, d, ceil_mode, outs, 2)) return;
-  if (!SwitchReal(in->dtype(), [&](auto tag) {
-        MaxPool<decltype(tag)>(*in, k, s, pad, d, *out, *indices);
-      })) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(in->dtype()));
+  if (!SwitchReal(in->dtype(),
+                  [&](auto tag) { MaxPool<decltype(tag)>(*in, k, s, pad, d, *out, *indices); })) {
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in->dtype()));
   }
 }
 

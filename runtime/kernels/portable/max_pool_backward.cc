@@ -15,13 +15,11 @@ namespace portable {
 namespace {
 
 // Fails unless grad_output and indices have the pooled shape of `self`.
-bool CheckPooledShapes(KernelArgs& args, const Tensor& grad_out,
-                       const Tensor& self, const Tensor& indices,
-                       const int64_t* k, const int64_t* s, const int64_t* pad,
-                       const int64_t* d, bool ceil_mode) {
+bool CheckPooledShapes(KernelArgs& args, const Tensor& grad_out, const Tensor& self,
+                       const Tensor& indices, const int64_t* k, const int64_t* s,
+                       const int64_t* pad, const int64_t* d, bool ceil_mode) {
   if (self.dim() != 3 && self.dim() != 4) {
-    args.Fail(Error::kInvalidArgument, "self must have rank 3 or 4, got %d",
-              self.dim());
+    args.Fail(Error::kInvalidArgument, "self must have rank 3 or 4, got %d", self.dim());
     return false;
   }
   bool ok = grad_out.dim() == self.dim() && indices.dim() == self.dim();
@@ -29,8 +27,7 @@ bool CheckPooledShapes(KernelArgs& args, const Tensor& grad_out,
     int64_t want = self.size(i);
     const int spatial = i - (self.dim() - 2);
     if (spatial >= 0) {
-      want = PoolOutSize(self.size(i), k[spatial], pad[spatial], s[spatial],
-                         d[spatial], ceil_mode);
+      want = PoolOutSize(self.size(i), k[spatial], pad[spatial], s[spatial], d[spatial], ceil_mode);
     }
     ok = want >= 0 && grad_out.size(i) == want && indices.size(i) == want;
   }
@@ -42,8 +39,7 @@ bool CheckPooledShapes(KernelArgs& args, const Tensor& grad_out,
 }
 
 template <typename T>
-bool ScatterGrad(const Tensor& grad_out, const Tensor& indices,
-                 Tensor& grad_in) {
+bool ScatterGrad(const Tensor& grad_out, const Tensor& indices, Tensor& grad_in) {
   const Planes g = PlanesOf(grad_out), ix = PlanesOf(indices);
   const Planes x = PlanesOf(grad_in);
   const T* go = grad_out.data_as<const T>();
@@ -71,10 +67,8 @@ bool ScatterGrad(const Tensor& grad_out, const Tensor& indices,
 
 }  // namespace
 
-void MaxPool2dWithIndicesBackwardGradInput(KernelContext& ctx,
-                                           Span<EValue*> raw) {
-  KernelArgs args(ctx, "aten::max_pool2d_with_indices_backward.grad_input",
-                  raw, 10);
+void MaxPool2dWithIndicesBackwardGradInput(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::max_pool2d_with_indices_backward.grad_input", raw, 10);
   Tensor* grad_out = args.GetTensor(0);
   Tensor* self = args.GetTensor(1);
   Span<const int64_t> kernel_list = args.GetIntList(2);
@@ -86,13 +80,11 @@ void MaxPool2dWithIndicesBackwardGradInput(KernelContext& ctx,
   Tensor* grad_in = args.GetTensor(8);
   if (!args.ok()) return;
   int64_t k[2], s[2], pad[2], d[2];
-  if (!MaxPoolWindow(args, kernel_list, stride_list, pad_list, dilation_list,
-                     k, s, pad, d)) {
+  if (!MaxPoolWindow(args, kernel_list, stride_list, pad_list, dilation_list, k, s, pad, d)) {
     return;
   }
   if (!IsBasicFloating(self->dtype()) || grad_out->dtype() != self->dtype() ||
-      grad_in->dtype() != self->dtype() ||
-      indices->dtype() != ScalarType::kLong) {
+      grad_in->dtype() != self->dtype() || indices->dtype() != ScalarType::kLong) {
     args.Fail(Error::kInvalidArgument,
               "needs grad_output, self and grad_input of one floating dtype "
               "and int64 indices");
@@ -102,8 +94,7 @@ void MaxPool2dWithIndicesBackwardGradInput(KernelContext& ctx,
     args.Fail(Error::kInvalidArgument, "grad_input must be a distinct tensor");
     return;
   }
-  if (!CheckPooledShapes(args, *grad_out, *self, *indices, k, s, pad, d,
-                         ceil_mode) ||
+  if (!CheckPooledShapes(args, *grad_out, *self, *indices, k, s, pad, d, ceil_mode) ||
       !args.ResizeOut(*grad_in, self->sizes(), "grad_input")) {
     return;
   }
@@ -113,8 +104,7 @@ void MaxPool2dWithIndicesBackwardGradInput(KernelContext& ctx,
     in_range = ScatterGrad<decltype(tag)>(*grad_out, *indices, *grad_in);
   });
   if (!in_range) {
-    args.Fail(Error::kInvalidArgument,
-              "an index is outside its %d x %d input plane",
+    args.Fail(Error::kInvalidArgument, "an index is outside its %d x %d input plane",
               self->size(self->dim() - 2), self->size(self->dim() - 1));
   }
 }

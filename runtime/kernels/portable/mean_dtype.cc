@@ -27,8 +27,7 @@ void MeanDtypeOut(KernelContext& ctx, Span<EValue*> raw) {
     return;
   }
   if (!has_dtype && !IsFloatingType(in->dtype())) {
-    args.Fail(Error::kInvalidArgument,
-              "mean of %s input needs an explicit floating dtype",
+    args.Fail(Error::kInvalidArgument, "mean of %s input needs an explicit floating dtype",
               ScalarTypeName(in->dtype()));
     return;
   }
@@ -38,10 +37,8 @@ void MeanDtypeOut(KernelContext& ctx, Span<EValue*> raw) {
   const char* x = in->data_as<const char>();
   const int64_t elem = static_cast<int64_t>(ElementSize(in->dtype()));
   double sum = 0;
-  ForEachOffset(plan.reduced,
-                [&](const int64_t* r) { sum += load(x + r[0] * elem); });
-  GetStorer<double>(out->dtype())(sum / static_cast<double>(plan.count),
-                                  out->data_as<char>());
+  ForEachOffset(plan.reduced, [&](const int64_t* r) { sum += load(x + r[0] * elem); });
+  GetStorer<double>(out->dtype())(sum / static_cast<double>(plan.count), out->data_as<char>());
 }
 
 }  // namespace portable

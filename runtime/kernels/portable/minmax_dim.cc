@@ -20,8 +20,7 @@ bool Better(T v, T best, bool is_max) {
 }
 
 // self, dim, keepdim, values, indices, ret.
-void MinMaxDim(KernelContext& ctx, Span<EValue*> raw, const char* name,
-               bool is_max) {
+void MinMaxDim(KernelContext& ctx, Span<EValue*> raw, const char* name, bool is_max) {
   KernelArgs args(ctx, name, raw, 6);
   Tensor* in = args.GetTensor(0);
   const int64_t dim = args.GetInt(1);
@@ -33,21 +32,19 @@ void MinMaxDim(KernelContext& ctx, Span<EValue*> raw, const char* name,
       indices->dtype() != ScalarType::kLong) {
     args.Fail(Error::kInvalidArgument,
               "values must have the input dtype (%s) and indices int64, got "
-              "%s and %s", ScalarTypeName(in->dtype()),
-              ScalarTypeName(values->dtype()),
+              "%s and %s",
+              ScalarTypeName(in->dtype()), ScalarTypeName(values->dtype()),
               ScalarTypeName(indices->dtype()));
     return;
   }
   ReducePlan plan;
   ReducePlan index_plan;
   if (!PlanReduction(args, *in, {&dim, 1}, false, keepdim, *values, &plan) ||
-      !PlanReduction(args, *in, {&dim, 1}, false, keepdim, *indices,
-                     &index_plan)) {
+      !PlanReduction(args, *in, {&dim, 1}, false, keepdim, *indices, &index_plan)) {
     return;
   }
   if (plan.count == 0 && values->numel() > 0) {
-    args.Fail(Error::kInvalidArgument,
-              "cannot take the %s of an empty dimension",
+    args.Fail(Error::kInvalidArgument, "cannot take the %s of an empty dimension",
               is_max ? "max" : "min");
     return;
   }
@@ -82,21 +79,19 @@ void MinMaxDim(KernelContext& ctx, Span<EValue*> raw, const char* name,
 }
 
 // self, out, ret.
-void MinMaxAll(KernelContext& ctx, Span<EValue*> raw, const char* name,
-               bool is_max) {
+void MinMaxAll(KernelContext& ctx, Span<EValue*> raw, const char* name, bool is_max) {
   KernelArgs args(ctx, name, raw, 3);
   Tensor* in = args.GetTensor(0);
   Tensor* out = args.GetTensor(1);
   if (!args.ok()) return;
   if (!IsBasicType(in->dtype()) || !IsBasicType(out->dtype()) ||
       !CanCast(in->dtype(), out->dtype())) {
-    args.Fail(Error::kInvalidArgument, "can't write a %s result to %s",
-              ScalarTypeName(in->dtype()), ScalarTypeName(out->dtype()));
+    args.Fail(Error::kInvalidArgument, "can't write a %s result to %s", ScalarTypeName(in->dtype()),
+              ScalarTypeName(out->dtype()));
     return;
   }
   if (in->numel() == 0) {
-    args.Fail(Error::kInvalidArgument,
-              "%s of an empty tensor is not defined (no identity)",
+    args.Fail(Error::kInvalidArgument, "%s of an empty tensor is not defined (no identity)",
               is_max ? "max" : "min");
     return;
   }

@@ -34,9 +34,8 @@ void EluOut(KernelContext& ctx, Span<EValue*> raw) {
   FloatingUnary(args, *in, *out, [=](auto x) {
     using T = decltype(x);
     if (x > T(0)) return static_cast<T>(x * static_cast<T>(scale));
-    return static_cast<T>(
-        static_cast<T>(alpha * scale) *
-        std::expm1(x * static_cast<T>(input_scale)));
+    return static_cast<T>(static_cast<T>(alpha * scale) *
+                          std::expm1(x * static_cast<T>(input_scale)));
   });
 }
 
@@ -66,8 +65,7 @@ void GluOut(KernelContext& ctx, Span<EValue*> raw) {
   }
   if (in->size(dim) % 2 != 0) {
     args.Fail(Error::kInvalidArgument,
-              "halving dimension must be even, but dimension %d is size %d",
-              dim, in->size(dim));
+              "halving dimension must be even, but dimension %d is size %d", dim, in->size(dim));
     return;
   }
   int32_t sizes[kMaxTensorRank];
@@ -83,9 +81,8 @@ void GluOut(KernelContext& ctx, Span<EValue*> raw) {
   b.Narrow(dim, half, half);
   SwitchFloating(in->dtype(), [&](auto tag) {
     using T = decltype(tag);
-    BinaryLoop<T>(a, b, StridedView::Of(*out), [](T x, T y) {
-      return static_cast<T>(x / (T(1) + std::exp(-y)));
-    });
+    BinaryLoop<T>(a, b, StridedView::Of(*out),
+                  [](T x, T y) { return static_cast<T>(x / (T(1) + std::exp(-y))); });
   });
 }
 

@@ -14,8 +14,7 @@ namespace {
 
 // Resizes out to `src`'s shape and copies src into it. REQUIRES: src views
 // `in`'s data.
-void CopyToOut(KernelArgs& args, const Tensor& in, const StridedView& src,
-               Tensor& out) {
+void CopyToOut(KernelArgs& args, const Tensor& in, const StridedView& src, Tensor& out) {
   if (in.dtype() != out.dtype()) {
     args.Fail(Error::kInvalidArgument, "input %s and out %s dtypes differ",
               ScalarTypeName(in.dtype()), ScalarTypeName(out.dtype()));
@@ -30,20 +29,19 @@ void CopyToOut(KernelArgs& args, const Tensor& in, const StridedView& src,
     return;
   }
   if (!CopyView(src, StridedView::Of(out))) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(in.dtype()));
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in.dtype()));
   }
 }
 
 // Copies `in` with dimensions d0 and d1 swapped.
-void Transpose(KernelArgs& args, const Tensor& in, int64_t d0, int64_t d1,
-               Tensor& out) {
+void Transpose(KernelArgs& args, const Tensor& in, int64_t d0, int64_t d1, Tensor& out) {
   int a = 0;
   int b = 0;
   if (!NormalizeDim(d0, in.dim(), &a) || !NormalizeDim(d1, in.dim(), &b)) {
-    args.Fail(Error::kInvalidArgument, "dims %lld, %lld out of range for "
-              "rank %d", static_cast<long long>(d0),
-              static_cast<long long>(d1), in.dim());
+    args.Fail(Error::kInvalidArgument,
+              "dims %lld, %lld out of range for "
+              "rank %d",
+              static_cast<long long>(d0), static_cast<long long>(d1), in.dim());
     return;
   }
   StridedView src = StridedView::Of(in);
@@ -66,8 +64,7 @@ void PermuteCopyOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(2);
   if (!args.ok()) return;
   if (dims.size() != static_cast<size_t>(in->dim())) {
-    args.Fail(Error::kInvalidArgument, "dims has %zu entries for rank %d",
-              dims.size(), in->dim());
+    args.Fail(Error::kInvalidArgument, "dims has %zu entries for rank %d", dims.size(), in->dim());
     return;
   }
   const StridedView view = StridedView::Of(*in);
@@ -92,8 +89,7 @@ void TCopyOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(1);
   if (!args.ok()) return;
   if (in->dim() > 2) {
-    args.Fail(Error::kInvalidArgument, "input must have rank <= 2, got %d",
-              in->dim());
+    args.Fail(Error::kInvalidArgument, "input must have rank <= 2, got %d", in->dim());
     return;
   }
   Transpose(args, *in, 0, in->dim() < 2 ? 0 : 1, *out);
@@ -118,8 +114,7 @@ void ExpandCopyOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!args.ok()) return;
   if (size.size() < static_cast<size_t>(in->dim()) ||
       size.size() > static_cast<size_t>(kMaxTensorRank)) {
-    args.Fail(Error::kInvalidArgument, "cannot expand rank %d to %zu dims",
-              in->dim(), size.size());
+    args.Fail(Error::kInvalidArgument, "cannot expand rank %d to %zu dims", in->dim(), size.size());
     return;
   }
   const int rank = static_cast<int>(size.size());
@@ -132,9 +127,10 @@ void ExpandCopyOut(KernelContext& ctx, Span<EValue*> raw) {
     int64_t want = size[d];
     if (want == -1 && id >= 0) want = cur;
     if (want < 0 || (cur != 1 && want != cur)) {
-      args.Fail(Error::kInvalidArgument, "cannot expand %s to size %lld at "
-                "dim %d", FormatSizes(StridedView::Of(*in)).text,
-                static_cast<long long>(size[d]), d);
+      args.Fail(Error::kInvalidArgument,
+                "cannot expand %s to size %lld at "
+                "dim %d",
+                FormatSizes(StridedView::Of(*in)).text, static_cast<long long>(size[d]), d);
       return;
     }
     src.sizes[d] = want;
@@ -152,10 +148,8 @@ void AsStridedCopyOut(KernelContext& ctx, Span<EValue*> raw) {
   args.GetOptionalInt(3, &offset);
   Tensor* out = args.GetTensor(4);
   if (!args.ok()) return;
-  if (size.size() != stride.size() ||
-      size.size() > static_cast<size_t>(kMaxTensorRank)) {
-    args.Fail(Error::kInvalidArgument, "%zu sizes and %zu strides",
-              size.size(), stride.size());
+  if (size.size() != stride.size() || size.size() > static_cast<size_t>(kMaxTensorRank)) {
+    args.Fail(Error::kInvalidArgument, "%zu sizes and %zu strides", size.size(), stride.size());
     return;
   }
   // The view reads in's storage (its memory, whatever the dim order) at
@@ -167,8 +161,7 @@ void AsStridedCopyOut(KernelContext& ctx, Span<EValue*> raw) {
   bool empty = false;
   bool ok = offset >= 0;
   for (int d = 0; ok && d < src.dim; ++d) {
-    ok = size[d] >= 0 && size[d] <= INT32_MAX && stride[d] >= 0 &&
-         stride[d] <= INT32_MAX;
+    ok = size[d] >= 0 && size[d] <= INT32_MAX && stride[d] >= 0 && stride[d] <= INT32_MAX;
     src.sizes[d] = size[d];
     src.strides[d] = stride[d];
     empty = empty || size[d] == 0;
@@ -179,7 +172,8 @@ void AsStridedCopyOut(KernelContext& ctx, Span<EValue*> raw) {
     last += (size[d] - 1) * stride[d];
   }
   if (!ok || (!empty && last >= in->numel())) {
-    args.Fail(Error::kInvalidArgument, "size %s, strides and offset %lld "
+    args.Fail(Error::kInvalidArgument,
+              "size %s, strides and offset %lld "
               "reach past the input's %lld elements",
               FormatSizes(src).text, static_cast<long long>(offset),
               static_cast<long long>(in->numel()));

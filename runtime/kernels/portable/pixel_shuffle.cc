@@ -27,30 +27,27 @@ void PermuteTail(StridedView* v, int batch, const int (&order)[6]) {
 
 // shuffle: in [*, C, r, r, H, W] viewed as [*, C, H, r, W, r].
 // unshuffle: in [*, C, H, r, W, r] viewed as [*, C, r, r, H, W].
-void Shuffle(KernelContext& ctx, Span<EValue*> raw, const char* name,
-             bool unshuffle) {
+void Shuffle(KernelContext& ctx, Span<EValue*> raw, const char* name, bool unshuffle) {
   KernelArgs args(ctx, name, raw, 4);
   Tensor* in = args.GetTensor(0);
   const int64_t r = args.GetInt(1);
   Tensor* out = args.GetTensor(2);
   if (!args.ok()) return;
-  if (in->dim() < 3 || in->dim() + 3 > kMaxTensorRank || r <= 0 ||
-      in->dtype() != out->dtype() || in == out) {
+  if (in->dim() < 3 || in->dim() + 3 > kMaxTensorRank || r <= 0 || in->dtype() != out->dtype() ||
+      in == out) {
     args.Fail(Error::kInvalidArgument,
               "needs rank >= 3, a factor > 0 and a distinct out of the "
-              "input's dtype (rank %d, factor %lld)", in->dim(),
-              static_cast<long long>(r));
+              "input's dtype (rank %d, factor %lld)",
+              in->dim(), static_cast<long long>(r));
     return;
   }
   const int batch = in->dim() - 3;
-  const int64_t c = in->size(batch), h = in->size(batch + 1),
-                w = in->size(batch + 2);
+  const int64_t c = in->size(batch), h = in->size(batch + 1), w = in->size(batch + 2);
   if (unshuffle ? (h % r != 0 || w % r != 0) : c % (r * r) != 0) {
-    args.Fail(Error::kInvalidArgument,
-              "%s (%lld) must be divisible by the factor (%lld)%s",
+    args.Fail(Error::kInvalidArgument, "%s (%lld) must be divisible by the factor (%lld)%s",
               unshuffle ? "height and width" : "channels",
-              static_cast<long long>(unshuffle ? h : c),
-              static_cast<long long>(r), unshuffle ? "" : " squared");
+              static_cast<long long>(unshuffle ? h : c), static_cast<long long>(r),
+              unshuffle ? "" : " squared");
     return;
   }
   int32_t sizes[kMaxTensorRank];
@@ -70,8 +67,7 @@ void Shuffle(KernelContext& ctx, Span<EValue*> raw, const char* name,
   }
   if (out->numel() == 0) return;
   StridedView v = StridedView::Of(*in);
-  const int64_t sc = v.strides[batch], sh = v.strides[batch + 1],
-                sw = v.strides[batch + 2];
+  const int64_t sc = v.strides[batch], sh = v.strides[batch + 1], sw = v.strides[batch + 2];
   v.dim = batch + 6;
   if (!unshuffle) {
     // [C/(r*r), r, r, H, W] -> [C', H, r, W, r]

@@ -23,25 +23,24 @@ Planes PlanesOf(const Tensor& t);
 
 // Reads a 2-entry parameter list (1 entry means both); an empty list gives
 // `fallback` if non-null (e.g. stride = kernel size). Fails through args.
-bool Pair(KernelArgs& args, Span<const int64_t> list, const int64_t* fallback,
-          const char* name, int64_t* out);
+bool Pair(KernelArgs& args, Span<const int64_t> list, const int64_t* fallback, const char* name,
+          int64_t* out);
 
 // Max pooling's window lists (kernel_size, stride defaulting to the kernel
 // size, padding, dilation) read into pairs. Fails through args.
 bool MaxPoolWindow(KernelArgs& args, Span<const int64_t> kernel_list,
                    Span<const int64_t> stride_list, Span<const int64_t> pad_list,
-                   Span<const int64_t> dilation_list, int64_t* k, int64_t* s,
-                   int64_t* pad, int64_t* d);
+                   Span<const int64_t> dilation_list, int64_t* k, int64_t* s, int64_t* pad,
+                   int64_t* d);
 
 // PyTorch's pooling_output_shape; -1 if the window arguments are invalid.
-int64_t PoolOutSize(int64_t in, int64_t k, int64_t pad, int64_t stride,
-                    int64_t dilation, bool ceil_mode);
+int64_t PoolOutSize(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dilation,
+                    bool ceil_mode);
 
 // Checks the input rank and window, computes the output plane size and
 // resizes `outs` to it. Returns args.ok().
-bool PreparePoolOutputs(KernelArgs& args, const Tensor& in,
-                        const int64_t* kernel, const int64_t* stride,
-                        const int64_t* pad, const int64_t* dilation,
+bool PreparePoolOutputs(KernelArgs& args, const Tensor& in, const int64_t* kernel,
+                        const int64_t* stride, const int64_t* pad, const int64_t* dilation,
                         bool ceil_mode, Tensor* const* outs, int num_outs);
 
 }  // namespace portable

@@ -26,13 +26,11 @@ struct MaxPoolCall {
   EValue ceil;
   using List = std::initializer_list<int64_t>;
   MaxPoolCall(List k, List s, List p, List d, bool c)
-      : kernel(k), stride(s), padding(p), dilation(d),
-        ceil(EValue::FromBool(c)) {}
+      : kernel(k), stride(s), padding(p), dilation(d), ceil(EValue::FromBool(c)) {}
   Error Run(EValue* in, EValue* out, EValue* indices) {
     testing::TestTensorList ret({out, indices});
-    return RunKernel(MaxPool2dWithIndicesOut,
-                     {in, kernel.ev(), stride.ev(), padding.ev(), dilation.ev(),
-                      &ceil, out, indices, ret.ev()});
+    return RunKernel(MaxPool2dWithIndicesOut, {in, kernel.ev(), stride.ev(), padding.ev(),
+                                               dilation.ev(), &ceil, out, indices, ret.ev()});
   }
 };
 
@@ -115,11 +113,15 @@ struct AvgPoolCall {
   EValue ceil, include_pad, divisor;
   using List = std::initializer_list<int64_t>;
   AvgPoolCall(List k, List s, List p, bool c, bool inc, EValue div = EValue())
-      : kernel(k), stride(s), padding(p), ceil(EValue::FromBool(c)),
-        include_pad(EValue::FromBool(inc)), divisor(div) {}
+      : kernel(k),
+        stride(s),
+        padding(p),
+        ceil(EValue::FromBool(c)),
+        include_pad(EValue::FromBool(inc)),
+        divisor(div) {}
   Error Run(EValue* in, EValue* out) {
-    return RunKernel(AvgPool2dOut, {in, kernel.ev(), stride.ev(), padding.ev(),
-                                    &ceil, &include_pad, &divisor, out, out});
+    return RunKernel(AvgPool2dOut, {in, kernel.ev(), stride.ev(), padding.ev(), &ceil, &include_pad,
+                                    &divisor, out, out});
   }
 };
 
@@ -127,38 +129,27 @@ TEST(AvgPoolTest, PaddingCeilAndDivisor) {
   TestTensor<float> x({1, 1, 3, 4}, kInput);
   TestTensor<float> out({1, 1, 2, 2}, {}, {}, ShapeDynamism::kDynamicBound);
   // F.avg_pool2d(x, 2, 2)
-  ASSERT_EQ(AvgPoolCall({2, 2}, {2, 2}, {0, 0}, false, true)
-                .Run(x.ev(), out.ev()),
-            Error::kOk);
+  ASSERT_EQ(AvgPoolCall({2, 2}, {2, 2}, {0, 0}, false, true).Run(x.ev(), out.ev()), Error::kOk);
   EXPECT_EQ(out.Values(), (F{2, 3.5}));
   // ceil_mode=True: the last row of windows covers one input row.
-  ASSERT_EQ(AvgPoolCall({2, 2}, {2, 2}, {0, 0}, true, true)
-                .Run(x.ev(), out.ev()),
-            Error::kOk);
+  ASSERT_EQ(AvgPoolCall({2, 2}, {2, 2}, {0, 0}, true, true).Run(x.ev(), out.ev()), Error::kOk);
   EXPECT_EQ(out.Values(), (F{2, 3.5, 6.5, -0.5}));
   // F.avg_pool2d(x, 3, 2, padding=1[, count_include_pad=False])
-  ASSERT_EQ(AvgPoolCall({3, 3}, {2, 2}, {1, 1}, false, true)
-                .Run(x.ev(), out.ev()),
-            Error::kOk);
+  ASSERT_EQ(AvgPoolCall({3, 3}, {2, 2}, {1, 1}, false, true).Run(x.ev(), out.ev()), Error::kOk);
   ExpectNear(out.Values(), F{0.888888896f, 2.0f, 1.66666663f, 1.77777779f});
-  ASSERT_EQ(AvgPoolCall({3, 3}, {2, 2}, {1, 1}, false, false)
-                .Run(x.ev(), out.ev()),
-            Error::kOk);
+  ASSERT_EQ(AvgPoolCall({3, 3}, {2, 2}, {1, 1}, false, false).Run(x.ev(), out.ev()), Error::kOk);
   ExpectNear(out.Values(), F{2.0f, 3.0f, 3.75f, 2.66666675f});
   // divisor_override=3
-  ASSERT_EQ(AvgPoolCall({2, 2}, {2, 2}, {0, 0}, false, true,
-                        EValue::FromInt(3))
-                .Run(x.ev(), out.ev()),
-            Error::kOk);
+  ASSERT_EQ(
+      AvgPoolCall({2, 2}, {2, 2}, {0, 0}, false, true, EValue::FromInt(3)).Run(x.ev(), out.ev()),
+      Error::kOk);
   ExpectNear(out.Values(), F{2.66666675f, 4.66666651f});
-  EXPECT_EQ(AvgPoolCall({2, 2}, {2, 2}, {0, 0}, false, true,
-                        EValue::FromInt(0))
-                .Run(x.ev(), out.ev()),
-            Error::kInvalidArgument);
+  EXPECT_EQ(
+      AvgPoolCall({2, 2}, {2, 2}, {0, 0}, false, true, EValue::FromInt(0)).Run(x.ev(), out.ev()),
+      Error::kInvalidArgument);
   TestTensor<int32_t> xi({1, 1, 3, 4});
   TestTensor<int32_t> oi({1, 1, 1, 2});
-  EXPECT_EQ(AvgPoolCall({2, 2}, {2, 2}, {0, 0}, false, true)
-                .Run(xi.ev(), oi.ev()),
+  EXPECT_EQ(AvgPoolCall({2, 2}, {2, 2}, {0, 0}, false, true).Run(xi.ev(), oi.ev()),
             Error::kNotSupported);
 }
 
@@ -166,20 +157,16 @@ TEST(AdaptiveAvgPoolTest, UnevenWindowsAndGlobal) {
   TestTensor<float> x({1, 1, 3, 4}, kInput, {0, 2, 3, 1});
   TestTensor<float> out({1, 1, 2, 3});
   TestIntList size({2, 3});
-  ASSERT_EQ(RunKernel(AdaptiveAvgPool2dOut, {x.ev(), size.ev(), out.ev(),
-                                             out.ev()}),
-            Error::kOk);
+  ASSERT_EQ(RunKernel(AdaptiveAvgPool2dOut, {x.ev(), size.ev(), out.ev(), out.ev()}), Error::kOk);
   // F.adaptive_avg_pool2d(x, (2, 3))
   EXPECT_EQ(out.Values(), (F{2, 2.5, 3.5, 3.75, 1.75, 2.75}));
   TestTensor<float> global({1, 1, 1, 1});
   TestIntList one({1, 1});
-  ASSERT_EQ(RunKernel(AdaptiveAvgPool2dOut, {x.ev(), one.ev(), global.ev(),
-                                             global.ev()}),
+  ASSERT_EQ(RunKernel(AdaptiveAvgPool2dOut, {x.ev(), one.ev(), global.ev(), global.ev()}),
             Error::kOk);
   ExpectNear(global.Values(), F{2.83333325f});
   TestIntList negative({-1, 1});
-  EXPECT_EQ(RunKernel(AdaptiveAvgPool2dOut, {x.ev(), negative.ev(),
-                                             global.ev(), global.ev()}),
+  EXPECT_EQ(RunKernel(AdaptiveAvgPool2dOut, {x.ev(), negative.ev(), global.ev(), global.ev()}),
             Error::kInvalidArgument);
 }
 

@@ -226,7 +226,8 @@ void PrimTruncScalar(KernelContext& ctx, Span<EValue*> args);
 void PrimSymNotScalar(KernelContext& ctx, Span<EValue*> args);
 void PrimSymIteScalar(KernelContext& ctx, Span<EValue*> args);
 
-// transcendental.cc: tan, inverse trigonometric, hyperbolic, expm1, log1p, log2, log10, reciprocal, logit
+// transcendental.cc: tan, inverse trigonometric, hyperbolic, expm1, log1p, log2, log10, reciprocal,
+// logit
 void TanOut(KernelContext& ctx, Span<EValue*> args);
 void AsinOut(KernelContext& ctx, Span<EValue*> args);
 void AcosOut(KernelContext& ctx, Span<EValue*> args);
@@ -368,8 +369,7 @@ void NativeDropoutOut(KernelContext& ctx, Span<EValue*> args);
 void UpsampleBilinear2dAaOut(KernelContext& ctx, Span<EValue*> args);
 
 // max_pool_backward.cc
-void MaxPool2dWithIndicesBackwardGradInput(KernelContext& ctx,
-                                           Span<EValue*> args);
+void MaxPool2dWithIndicesBackwardGradInput(KernelContext& ctx, Span<EValue*> args);
 
 // mixed_matmul.cc: weight-only int8 products
 void MixedMmOut(KernelContext& ctx, Span<EValue*> args);
@@ -380,8 +380,7 @@ void AllcloseOut(KernelContext& ctx, Span<EValue*> args);
 void AllcloseTensor(KernelContext& ctx, Span<EValue*> args);
 
 // quantized_token_embedding.cc: per-token quantization, 8/4/2-bit embeddings
-void ChooseQparamsPerTokenAsymmetricOut(KernelContext& ctx,
-                                        Span<EValue*> args);
+void ChooseQparamsPerTokenAsymmetricOut(KernelContext& ctx, Span<EValue*> args);
 void QuantizePerTokenOut(KernelContext& ctx, Span<EValue*> args);
 void DequantizePerTokenOut(KernelContext& ctx, Span<EValue*> args);
 void EmbeddingByteOut(KernelContext& ctx, Span<EValue*> args);

@@ -48,9 +48,9 @@ void EtViewDefault(KernelContext& ctx, Span<EValue*> raw) {
   Span<const int64_t> size = args.GetIntList(1);
   Tensor* out = args.GetTensorAnyData(2);
   if (!args.ok()) return;
-  if (in->dtype() != out->dtype() || !in->IsDefaultDimOrder() ||
-      !out->IsDefaultDimOrder()) {
-    args.Fail(Error::kInvalidArgument, "needs equal dtypes and contiguous "
+  if (in->dtype() != out->dtype() || !in->IsDefaultDimOrder() || !out->IsDefaultDimOrder()) {
+    args.Fail(Error::kInvalidArgument,
+              "needs equal dtypes and contiguous "
               "(default dim order) tensors");
     return;
   }

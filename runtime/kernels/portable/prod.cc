@@ -12,12 +12,11 @@ namespace edgefleet {
 namespace portable {
 namespace {
 
-void ProdKernel(KernelArgs& args, const Tensor& in, Span<const int64_t> dims,
-                bool all, bool keepdim, bool has_dtype, int64_t dtype,
-                Tensor& out) {
+void ProdKernel(KernelArgs& args, const Tensor& in, Span<const int64_t> dims, bool all,
+                bool keepdim, bool has_dtype, int64_t dtype, Tensor& out) {
   if (!IsBasicType(in.dtype()) || !IsBasicType(out.dtype())) {
-    args.Fail(Error::kNotSupported, "unsupported dtypes %s -> %s",
-              ScalarTypeName(in.dtype()), ScalarTypeName(out.dtype()));
+    args.Fail(Error::kNotSupported, "unsupported dtypes %s -> %s", ScalarTypeName(in.dtype()),
+              ScalarTypeName(out.dtype()));
     return;
   }
   if (has_dtype && dtype != static_cast<int64_t>(out.dtype())) {
@@ -63,8 +62,7 @@ void ProdOut(KernelContext& ctx, Span<EValue*> raw) {
   const bool has_dtype = args.GetOptionalInt(1, &dtype);
   Tensor* out = args.GetTensor(2);
   if (!args.ok()) return;
-  ProdKernel(args, *in, {}, /*all=*/true, /*keepdim=*/false, has_dtype, dtype,
-             *out);
+  ProdKernel(args, *in, {}, /*all=*/true, /*keepdim=*/false, has_dtype, dtype, *out);
 }
 
 void ProdIntOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -76,8 +74,7 @@ void ProdIntOut(KernelContext& ctx, Span<EValue*> raw) {
   const bool has_dtype = args.GetOptionalInt(3, &dtype);
   Tensor* out = args.GetTensor(4);
   if (!args.ok()) return;
-  ProdKernel(args, *in, {&dim, 1}, /*all=*/false, keepdim, has_dtype, dtype,
-             *out);
+  ProdKernel(args, *in, {&dim, 1}, /*all=*/false, keepdim, has_dtype, dtype, *out);
 }
 
 }  // namespace portable

@@ -27,21 +27,21 @@ const F kV = {-1, -0.25f, 0, 0.05f, 0.125f, 0.375f, 0.2f, 1, 100, -100};
 struct QParams {
   EValue scale, zero_point, quant_min, quant_max, dtype;
   QParams(double s, int64_t zp, int64_t lo, int64_t hi, int64_t t)
-      : scale(EValue::FromDouble(s)), zero_point(EValue::FromInt(zp)),
-        quant_min(EValue::FromInt(lo)), quant_max(EValue::FromInt(hi)),
+      : scale(EValue::FromDouble(s)),
+        zero_point(EValue::FromInt(zp)),
+        quant_min(EValue::FromInt(lo)),
+        quant_max(EValue::FromInt(hi)),
         dtype(EValue::FromInt(t)) {}
 };
 
 Error Quantize(EValue* in, QParams& q, EValue* out) {
   return RunKernel(QuantizePerTensorOut,
-                   {in, &q.scale, &q.zero_point, &q.quant_min, &q.quant_max,
-                    &q.dtype, out, out});
+                   {in, &q.scale, &q.zero_point, &q.quant_min, &q.quant_max, &q.dtype, out, out});
 }
 
 Error Dequantize(EValue* in, QParams& q, EValue* out_dtype, EValue* out) {
-  return RunKernel(DequantizePerTensorOut,
-                   {in, &q.scale, &q.zero_point, &q.quant_min, &q.quant_max,
-                    &q.dtype, out_dtype, out, out});
+  return RunKernel(DequantizePerTensorOut, {in, &q.scale, &q.zero_point, &q.quant_min, &q.quant_max,
+                                            &q.dtype, out_dtype, out, out});
 }
 
 TEST(QuantizePerTensorTest, RoundsHalfToEvenAndClamps) {
@@ -55,8 +55,7 @@ TEST(QuantizePerTensorTest, RoundsHalfToEvenAndClamps) {
   TestTensor<uint8_t> u({10});
   QParams uint8(0.1, 128, 0, 255, kUint8);
   ASSERT_EQ(Quantize(v.ev(), uint8, u.ev()), Error::kOk);
-  EXPECT_EQ(u.Values(), (std::vector<uint8_t>{118, 126, 128, 128, 129, 132,
-                                              130, 138, 255, 0}));
+  EXPECT_EQ(u.Values(), (std::vector<uint8_t>{118, 126, 128, 128, 129, 132, 130, 138, 255, 0}));
 }
 
 TEST(QuantizePerTensorTest, TensorVariantAndDimOrder) {
@@ -70,23 +69,19 @@ TEST(QuantizePerTensorTest, TensorVariantAndDimOrder) {
   EValue lo = EValue::FromInt(-128), hi = EValue::FromInt(127);
   EValue dtype = EValue::FromInt(kInt8);
   ASSERT_EQ(RunKernel(QuantizePerTensorTensorOut,
-                      {x.ev(), scale.ev(), zp.ev(), &lo, &hi, &dtype, q.ev(),
-                       q.ev()}),
+                      {x.ev(), scale.ev(), zp.ev(), &lo, &hi, &dtype, q.ev(), q.ev()}),
             Error::kOk);
   // round((0.3 i - 1) / 0.1) - 2
   EXPECT_EQ(q.Values(), (I8{-12, -9, -6, -3, 0, 3, 6, 9}));
   TestTensor<float> back({1, 2, 2, 2});
   EValue none;
   ASSERT_EQ(RunKernel(DequantizePerTensorTensorOut,
-                      {q.ev(), scale.ev(), zp.ev(), &lo, &hi, &dtype, &none,
-                       back.ev(), back.ev()}),
+                      {q.ev(), scale.ev(), zp.ev(), &lo, &hi, &dtype, &none, back.ev(), back.ev()}),
             Error::kOk);
-  ExpectNear(back.Values(), F{-1, -0.7f, -0.4f, -0.1f, 0.2f, 0.5f, 0.8f, 1.1f},
-             1e-6);
+  ExpectNear(back.Values(), F{-1, -0.7f, -0.4f, -0.1f, 0.2f, 0.5f, 0.8f, 1.1f}, 1e-6);
   TestTensor<int64_t> two_zps({2}, {0, 1});
   EXPECT_EQ(RunKernel(QuantizePerTensorTensorOut,
-                      {x.ev(), scale.ev(), two_zps.ev(), &lo, &hi, &dtype,
-                       q.ev(), q.ev()}),
+                      {x.ev(), scale.ev(), two_zps.ev(), &lo, &hi, &dtype, q.ev(), q.ev()}),
             Error::kInvalidArgument);
 }
 
@@ -97,16 +92,13 @@ TEST(DequantizePerTensorTest, ValuesOutDtypeAndEmpty) {
   EValue none;
   ASSERT_EQ(Dequantize(q.ev(), int8, &none, out.ev()), Error::kOk);
   // dequantize_per_tensor(q, 0.1, 3, -128, 127, torch.int8)
-  EXPECT_EQ(out.Values(), (F{-13.1000004f, -0.400000006f, -0.300000012f, 0,
-                             12.4000006f}));
-  EValue want_double =
-      EValue::FromInt(static_cast<int64_t>(ScalarType::kDouble));
+  EXPECT_EQ(out.Values(), (F{-13.1000004f, -0.400000006f, -0.300000012f, 0, 12.4000006f}));
+  EValue want_double = EValue::FromInt(static_cast<int64_t>(ScalarType::kDouble));
   TestTensor<double> dout({5});
   ASSERT_EQ(Dequantize(q.ev(), int8, &want_double, dout.ev()), Error::kOk);
   EXPECT_NEAR(dout.Values()[4], 12.4, 1e-12);
   // out_dtype must match out.
-  EXPECT_EQ(Dequantize(q.ev(), int8, &want_double, out.ev()),
-            Error::kInvalidArgument);
+  EXPECT_EQ(Dequantize(q.ev(), int8, &want_double, out.ev()), Error::kInvalidArgument);
   TestTensor<int8_t> empty({0, 3});
   TestTensor<float> eo({0, 3});
   EXPECT_EQ(Dequantize(empty.ev(), int8, &none, eo.ev()), Error::kOk);
@@ -128,14 +120,12 @@ TEST(QuantizePerTensorTest, InvalidArguments) {
   TestTensor<int32_t> i({10});
   EXPECT_EQ(Quantize(i.ev(), int8, q.ev()), Error::kInvalidArgument);
   EXPECT_EQ(Dequantize(f.ev(), int8, &none, f.ev()), Error::kInvalidArgument);
-  QParams float_type(0.25, 3, -128, 127,
-                     static_cast<int64_t>(ScalarType::kFloat));
+  QParams float_type(0.25, 3, -128, 127, static_cast<int64_t>(ScalarType::kFloat));
   EXPECT_EQ(Quantize(v.ev(), float_type, f.ev()), Error::kInvalidArgument);
   // Wrong shape out, wrong argument count.
   TestTensor<int8_t> short_q({4});
   EXPECT_EQ(Quantize(v.ev(), int8, short_q.ev()), Error::kInvalidArgument);
-  EXPECT_EQ(RunKernel(QuantizePerTensorOut, {v.ev(), q.ev()}),
-            Error::kInvalidArgument);
+  EXPECT_EQ(RunKernel(QuantizePerTensorOut, {v.ev(), q.ev()}), Error::kInvalidArgument);
   // A zero scale saturates instead of invoking undefined behaviour.
   QParams zero_scale(0.0, 0, -128, 127, kInt8);
   EXPECT_EQ(Quantize(v.ev(), zero_scale, q.ev()), Error::kOk);
@@ -153,22 +143,19 @@ TEST(PerChannelTest, QuantizeAxis0And1) {
   EValue lo = EValue::FromInt(-127), hi = EValue::FromInt(127);
   EValue dtype = EValue::FromInt(kInt8);
   ASSERT_EQ(RunKernel(QuantizePerChannelOut,
-                      {w.ev(), s0.ev(), zp0.ev(), &axis0, &lo, &hi, &dtype,
-                       q.ev(), q.ev()}),
+                      {w.ev(), s0.ev(), zp0.ev(), &axis0, &lo, &hi, &dtype, q.ev(), q.ev()}),
             Error::kOk);
   EXPECT_EQ(q.Values(), (I8{50, -30, 20, 76, -99, 3}));
   TestTensor<float> s1({3}, {0.01f, 0.02f, 0.003f});
   TestTensor<int32_t> zp1({3}, {0, 1, -2});
   TestTensor<int8_t> qt({2, 3}, {}, {1, 0});
   ASSERT_EQ(RunKernel(QuantizePerChannelOut,
-                      {w.ev(), s1.ev(), zp1.ev(), &axis1, &lo, &hi, &dtype,
-                       qt.ev(), qt.ev()}),
+                      {w.ev(), s1.ev(), zp1.ev(), &axis1, &lo, &hi, &dtype, qt.ev(), qt.ev()}),
             Error::kOk);
   EXPECT_EQ(qt.Values(), (I8{50, -14, 65, 127, -99, 15}));
   // Scales of the wrong length.
   EXPECT_EQ(RunKernel(QuantizePerChannelOut,
-                      {w.ev(), s1.ev(), zp1.ev(), &axis0, &lo, &hi, &dtype,
-                       q.ev(), q.ev()}),
+                      {w.ev(), s1.ev(), zp1.ev(), &axis0, &lo, &hi, &dtype, q.ev(), q.ev()}),
             Error::kInvalidArgument);
 }
 
@@ -181,34 +168,28 @@ TEST(PerChannelTest, DequantizeWithAndWithoutZeroPoints) {
   EValue lo = EValue::FromInt(-127), hi = EValue::FromInt(127);
   EValue dtype = EValue::FromInt(kInt8);
   EValue none;
-  ASSERT_EQ(RunKernel(DequantizePerChannelOut,
-                      {wq.ev(), s0.ev(), zp0.ev(), &axis0, &lo, &hi, &dtype,
-                       &none, out.ev(), out.ev()}),
+  ASSERT_EQ(RunKernel(DequantizePerChannelOut, {wq.ev(), s0.ev(), zp0.ev(), &axis0, &lo, &hi,
+                                                &dtype, &none, out.ev(), out.ev()}),
             Error::kOk);
-  EXPECT_EQ(out.Values(), (F{0.5f, -0.299999982f, 0.199999988f, 1.48000002f,
-                             -2.01999998f, 0.0399999991f}));
+  EXPECT_EQ(out.Values(),
+            (F{0.5f, -0.299999982f, 0.199999988f, 1.48000002f, -2.01999998f, 0.0399999991f}));
   TestTensor<float> s1({3}, {0.01f, 0.02f, 0.003f});
-  ASSERT_EQ(RunKernel(DequantizePerChannelOut,
-                      {wq.ev(), s1.ev(), &none, &axis1, &lo, &hi, &dtype,
-                       &none, out.ev(), out.ev()}),
+  ASSERT_EQ(RunKernel(DequantizePerChannelOut, {wq.ev(), s1.ev(), &none, &axis1, &lo, &hi, &dtype,
+                                                &none, out.ev(), out.ev()}),
             Error::kOk);
-  EXPECT_EQ(out.Values(), (F{0.5f, -0.599999964f, 0.0600000024f, 0.75f, -2,
-                             0.00899999961f}));
+  EXPECT_EQ(out.Values(), (F{0.5f, -0.599999964f, 0.0600000024f, 0.75f, -2, 0.00899999961f}));
   // Axis out of range, 0-dim input, dtype mismatch.
   EValue axis2 = EValue::FromInt(2);
-  EXPECT_EQ(RunKernel(DequantizePerChannelOut,
-                      {wq.ev(), s0.ev(), &none, &axis2, &lo, &hi, &dtype,
-                       &none, out.ev(), out.ev()}),
+  EXPECT_EQ(RunKernel(DequantizePerChannelOut, {wq.ev(), s0.ev(), &none, &axis2, &lo, &hi, &dtype,
+                                                &none, out.ev(), out.ev()}),
             Error::kInvalidArgument);
   TestTensor<int8_t> scalar({}, {1});
-  EXPECT_EQ(RunKernel(DequantizePerChannelOut,
-                      {scalar.ev(), s0.ev(), &none, &axis0, &lo, &hi, &dtype,
-                       &none, out.ev(), out.ev()}),
+  EXPECT_EQ(RunKernel(DequantizePerChannelOut, {scalar.ev(), s0.ev(), &none, &axis0, &lo, &hi,
+                                                &dtype, &none, out.ev(), out.ev()}),
             Error::kInvalidArgument);
   EValue u8 = EValue::FromInt(kUint8);
   EXPECT_EQ(RunKernel(DequantizePerChannelOut,
-                      {wq.ev(), s0.ev(), &none, &axis0, &lo, &hi, &u8, &none,
-                       out.ev(), out.ev()}),
+                      {wq.ev(), s0.ev(), &none, &axis0, &lo, &hi, &u8, &none, out.ev(), out.ev()}),
             Error::kInvalidArgument);
 }
 
@@ -221,8 +202,7 @@ TEST(ChooseQparamsTest, AffineRange) {
   EValue eps = EValue::FromDouble(1e-5);
   EValue dtype = EValue::FromInt(kInt8);
   ASSERT_EQ(RunKernel(ChooseQparamsTensorOut,
-                      {x.ev(), &lo, &hi, &eps, &dtype, scale.ev(), zp.ev(),
-                       ret.ev()}),
+                      {x.ev(), &lo, &hi, &eps, &dtype, scale.ev(), zp.ev(), ret.ev()}),
             Error::kOk);
   // choose_qparams.tensor(x, -128, 127, 1e-5, torch.int8)
   EXPECT_EQ(scale.Values()[0], 0.018039215356111526);
@@ -231,20 +211,17 @@ TEST(ChooseQparamsTest, AffineRange) {
   EValue u_lo = EValue::FromInt(0), u_hi = EValue::FromInt(255);
   EValue u8 = EValue::FromInt(kUint8);
   ASSERT_EQ(RunKernel(ChooseQparamsTensorOut,
-                      {pos.ev(), &u_lo, &u_hi, &eps, &u8, scale.ev(), zp.ev(),
-                       ret.ev()}),
+                      {pos.ev(), &u_lo, &u_hi, &eps, &u8, scale.ev(), zp.ev(), ret.ev()}),
             Error::kOk);
   EXPECT_EQ(scale.Values()[0], 0.007843137718737125);
   EXPECT_EQ(zp.Values()[0], 0);
   TestTensor<float> empty({0});
   EXPECT_EQ(RunKernel(ChooseQparamsTensorOut,
-                      {empty.ev(), &lo, &hi, &eps, &dtype, scale.ev(), zp.ev(),
-                       ret.ev()}),
+                      {empty.ev(), &lo, &hi, &eps, &dtype, scale.ev(), zp.ev(), ret.ev()}),
             Error::kInvalidArgument);
   EValue bad_dtype = EValue::FromInt(1000);
   EXPECT_EQ(RunKernel(ChooseQparamsTensorOut,
-                      {x.ev(), &lo, &hi, &eps, &bad_dtype, scale.ev(), zp.ev(),
-                       ret.ev()}),
+                      {x.ev(), &lo, &hi, &eps, &bad_dtype, scale.ev(), zp.ev(), ret.ev()}),
             Error::kInvalidArgument);
 }
 

@@ -36,26 +36,24 @@ namespace edgefleet {
 namespace portable {
 namespace {
 
-
 // Element `i` (logical row-major order) of `t` as double.
 double ValueAt(const Tensor& t, int64_t i) {
-  return GetLoader<double>(t.dtype())(
-      t.data_as<const char>() +
-      LogicalOffset(t, i, t.dim()) * static_cast<int64_t>(ElementSize(t.dtype())));
+  return GetLoader<double>(t.dtype())(t.data_as<const char>() +
+                                      LogicalOffset(t, i, t.dim()) *
+                                          static_cast<int64_t>(ElementSize(t.dtype())));
 }
 
 // Stores `v` as element `i` (logical row-major order) of `t`.
 template <typename V>
 void StoreAt(Tensor& t, int64_t i, V v) {
-  GetStorer<V>(t.dtype())(
-      v, t.data_as<char>() +
-             LogicalOffset(t, i, t.dim()) * static_cast<int64_t>(ElementSize(t.dtype())));
+  GetStorer<V>(t.dtype())(v, t.data_as<char>() + LogicalOffset(t, i, t.dim()) *
+                                                     static_cast<int64_t>(ElementSize(t.dtype())));
 }
 
 // torch's _choose_qparams_per_token_asymmetric_impl for row r in T.
 template <typename T>
-void ChooseTokenQparams(const Tensor& in, int64_t r, int64_t width,
-                        Tensor& scale_out, Tensor& zero_point_out) {
+void ChooseTokenQparams(const Tensor& in, int64_t r, int64_t width, Tensor& scale_out,
+                        Tensor& zero_point_out) {
   // torch.amin / amax along the row (NaN propagates).
   T lo = static_cast<T>(ValueAt(in, r * width)), hi = lo;
   for (int64_t c = 1; c < width; ++c) {
@@ -77,8 +75,7 @@ void ChooseTokenQparams(const Tensor& in, int64_t r, int64_t width,
   const T descaled_max = max_pos / scale;
   const T from_min_error = T(-128) + descaled_min;
   const T from_max_error = T(127) + descaled_max;
-  T zp = from_min_error + from_max_error > T(0) ? T(-128) - descaled_min
-                                                : T(127) - descaled_max;
+  T zp = from_min_error + from_max_error > T(0) ? T(-128) - descaled_min : T(127) - descaled_max;
   if (zp < T(-128)) zp = T(-128);
   if (zp > T(127)) zp = T(127);
   StoreAt<double>(scale_out, r, static_cast<double>(scale));
@@ -94,8 +91,8 @@ bool CheckPerToken(KernelArgs& args, const Tensor& in, const Tensor& scales,
       scales.numel() != *rows || zero_points.numel() != *rows) {
     args.Fail(Error::kInvalidArgument,
               "scales and zero_points need one value per token (%lld), got "
-              "%lld and %lld", static_cast<long long>(*rows),
-              static_cast<long long>(scales.numel()),
+              "%lld and %lld",
+              static_cast<long long>(*rows), static_cast<long long>(scales.numel()),
               static_cast<long long>(zero_points.numel()));
     return false;
   }
@@ -104,11 +101,8 @@ bool CheckPerToken(KernelArgs& args, const Tensor& in, const Tensor& scales,
 
 }  // namespace
 
-void ChooseQparamsPerTokenAsymmetricOut(KernelContext& ctx,
-                                        Span<EValue*> raw) {
-  KernelArgs args(ctx,
-                  "quantized_decomposed::choose_qparams_per_token_asymmetric.out",
-                  raw, 5);
+void ChooseQparamsPerTokenAsymmetricOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "quantized_decomposed::choose_qparams_per_token_asymmetric.out", raw, 5);
   Tensor* in = args.GetTensor(0);
   const int64_t dtype = args.GetInt(1);
   Tensor* scale_out = args.GetTensor(2);
@@ -122,14 +116,12 @@ void ChooseQparamsPerTokenAsymmetricOut(KernelContext& ctx,
     return;
   }
   if (dtype < 0 || dtype > 127 || !IsValidScalarType(static_cast<int>(dtype))) {
-    args.Fail(Error::kInvalidArgument, "invalid dtype %lld",
-              static_cast<long long>(dtype));
+    args.Fail(Error::kInvalidArgument, "invalid dtype %lld", static_cast<long long>(dtype));
     return;
   }
   const int64_t width = in->dim() == 0 ? 1 : in->size(in->dim() - 1);
   if (width == 0) {
-    args.Fail(Error::kInvalidArgument,
-              "tokens are empty (last dim 0): no min/max to take");
+    args.Fail(Error::kInvalidArgument, "tokens are empty (last dim 0): no min/max to take");
     return;
   }
   const int64_t rows = in->numel() / width;
@@ -139,16 +131,13 @@ void ChooseQparamsPerTokenAsymmetricOut(KernelContext& ctx,
   for (int d = 0; d < rank; ++d) {
     sizes[d] = d + 1 < rank ? in->size(d) : 1;
   }
-  if (!args.ResizeOut(*scale_out, Span<const int32_t>(sizes, rank),
-                      "scale_out") ||
-      !args.ResizeOut(*zero_point_out, Span<const int32_t>(sizes, rank),
-                      "zero_point_out")) {
+  if (!args.ResizeOut(*scale_out, Span<const int32_t>(sizes, rank), "scale_out") ||
+      !args.ResizeOut(*zero_point_out, Span<const int32_t>(sizes, rank), "zero_point_out")) {
     return;
   }
   SwitchFloating(in->dtype(), [&](auto tag) {
     for (int64_t r = 0; r < rows; ++r) {
-      ChooseTokenQparams<decltype(tag)>(*in, r, width, *scale_out,
-                                        *zero_point_out);
+      ChooseTokenQparams<decltype(tag)>(*in, r, width, *scale_out, *zero_point_out);
     }
   });
 }
@@ -163,12 +152,12 @@ void QuantizePerTokenOut(KernelContext& ctx, Span<EValue*> raw) {
   const int64_t dtype = args.GetInt(5);
   Tensor* out = args.GetTensor(6);
   if (!args.ok()) return;
-  if (!IsBasicFloating(in->dtype()) ||
-      static_cast<int64_t>(out->dtype()) != dtype ||
+  if (!IsBasicFloating(in->dtype()) || static_cast<int64_t>(out->dtype()) != dtype ||
       !IsIntegralType(out->dtype(), false) || qmin > qmax) {
     args.Fail(Error::kInvalidArgument,
               "needs a floating input, an integer out of dtype %lld and "
-              "quant_min <= quant_max", static_cast<long long>(dtype));
+              "quant_min <= quant_max",
+              static_cast<long long>(dtype));
     return;
   }
   int64_t rows = 0, width = 0;
@@ -191,8 +180,7 @@ void QuantizePerTokenOut(KernelContext& ctx, Span<EValue*> raw) {
 }
 
 void DequantizePerTokenOut(KernelContext& ctx, Span<EValue*> raw) {
-  KernelArgs args(ctx, "quantized_decomposed::dequantize_per_token.out", raw,
-                  9);
+  KernelArgs args(ctx, "quantized_decomposed::dequantize_per_token.out", raw, 9);
   Tensor* in = args.GetTensor(0);
   Tensor* scales = args.GetTensor(1);
   Tensor* zero_points = args.GetTensor(2);
@@ -202,14 +190,12 @@ void DequantizePerTokenOut(KernelContext& ctx, Span<EValue*> raw) {
   const int64_t output_dtype = args.GetInt(6);
   Tensor* out = args.GetTensor(7);
   if (!args.ok()) return;
-  if (static_cast<int64_t>(in->dtype()) != dtype ||
-      !IsIntegralType(in->dtype(), false) ||
-      static_cast<int64_t>(out->dtype()) != output_dtype ||
-      !IsBasicFloating(out->dtype())) {
+  if (static_cast<int64_t>(in->dtype()) != dtype || !IsIntegralType(in->dtype(), false) ||
+      static_cast<int64_t>(out->dtype()) != output_dtype || !IsBasicFloating(out->dtype())) {
     args.Fail(Error::kInvalidArgument,
               "needs an integer input of dtype %lld and a float32/float64 out "
-              "of dtype %lld", static_cast<long long>(dtype),
-              static_cast<long long>(output_dtype));
+              "of dtype %lld",
+              static_cast<long long>(dtype), static_cast<long long>(output_dtype));
     return;
   }
   int64_t rows = 0, width = 0;
@@ -223,8 +209,7 @@ void DequantizePerTokenOut(KernelContext& ctx, Span<EValue*> raw) {
     for (int64_t c = 0; c < width; ++c) {
       const int64_t flat = r * width + c;
       const int64_t q = static_cast<int64_t>(ValueAt(*in, flat));
-      StoreAt<double>(*out, flat,
-                      static_cast<double>(static_cast<float>(q - zp) * s));
+      StoreAt<double>(*out, flat, static_cast<double>(static_cast<float>(q - zp) * s));
     }
   }
 }
@@ -233,8 +218,7 @@ namespace {
 
 // The quantized value of column `c` of a table row starting at `row`
 // (stride `stride` bytes between packed columns) holding `bits`-bit values.
-int64_t PackedValue(const char* row, int64_t stride, int64_t c, int bits,
-                    LoadFn<int64_t> load) {
+int64_t PackedValue(const char* row, int64_t stride, int64_t c, int bits, LoadFn<int64_t> load) {
   if (bits == 8) return load(row + c * stride);
   const int per_byte = 8 / bits;
   const uint8_t byte = static_cast<uint8_t>(row[(c / per_byte) * stride]);
@@ -244,43 +228,38 @@ int64_t PackedValue(const char* row, int64_t stride, int64_t c, int bits,
 
 // `bits` (8, 4 or 2) per quantized value; 8-bit tables are int8 or uint8,
 // packed ones uint8.
-void EmbeddingPacked(KernelArgs& args, int bits, const Tensor& weight,
-                     const Tensor& scales, const Tensor* zero_points,
-                     const Tensor& indices, Tensor& out) {
+void EmbeddingPacked(KernelArgs& args, int bits, const Tensor& weight, const Tensor& scales,
+                     const Tensor* zero_points, const Tensor& indices, Tensor& out) {
   const bool table_dtype_ok =
-      weight.dtype() == ScalarType::kByte ||
-      (bits == 8 && weight.dtype() == ScalarType::kChar);
+      weight.dtype() == ScalarType::kByte || (bits == 8 && weight.dtype() == ScalarType::kChar);
   if (!table_dtype_ok || weight.dim() != 2 || !IsBasicFloating(out.dtype()) ||
       !IsBasicType(scales.dtype()) ||
-      (indices.dtype() != ScalarType::kLong &&
-       indices.dtype() != ScalarType::kInt) ||
+      (indices.dtype() != ScalarType::kLong && indices.dtype() != ScalarType::kInt) ||
       indices.dim() + 1 > kMaxTensorRank) {
     args.Fail(Error::kInvalidArgument,
               "needs a %s [V, D * %d / 8] weight, int32/int64 indices and a "
-              "float32/float64 out", bits == 8 ? "int8/uint8" : "uint8", bits);
+              "float32/float64 out",
+              bits == 8 ? "int8/uint8" : "uint8", bits);
     return;
   }
   const int64_t vocab = weight.size(0);
   const int64_t width = weight.size(1) * (8 / bits);
   const int64_t groups = scales.dim() == 2 ? scales.size(1) : 1;
-  const bool valid_scales =
-      (scales.dim() == 1 || scales.dim() == 2) && scales.size(0) == vocab &&
-      groups > 0 && width % groups == 0;
-  const bool valid_zps =
-      zero_points == nullptr ||
-      (IsBasicType(zero_points->dtype()) &&
-       zero_points->numel() == scales.numel());
+  const bool valid_scales = (scales.dim() == 1 || scales.dim() == 2) && scales.size(0) == vocab &&
+                            groups > 0 && width % groups == 0;
+  const bool valid_zps = zero_points == nullptr || (IsBasicType(zero_points->dtype()) &&
+                                                    zero_points->numel() == scales.numel());
   if (!valid_scales || !valid_zps) {
     args.Fail(Error::kInvalidArgument,
               "scales must be [V] or [V, G] with G dividing D (%lld) and zero "
-              "points shaped as the scales", static_cast<long long>(width));
+              "points shaped as the scales",
+              static_cast<long long>(width));
     return;
   }
   int32_t sizes[kMaxTensorRank];
   for (int d = 0; d < indices.dim(); ++d) sizes[d] = indices.size(d);
   sizes[indices.dim()] = static_cast<int32_t>(width);
-  if (!args.ResizeOut(out, {sizes, static_cast<size_t>(indices.dim() + 1)},
-                      "out")) {
+  if (!args.ResizeOut(out, {sizes, static_cast<size_t>(indices.dim() + 1)}, "out")) {
     return;
   }
   const int64_t group_size = width / groups;
@@ -290,8 +269,7 @@ void EmbeddingPacked(KernelArgs& args, int bits, const Tensor& weight,
   for (int64_t i = 0; i < n; ++i) {
     const int64_t row = static_cast<int64_t>(ValueAt(indices, i));
     if (row < 0 || row >= vocab) {
-      args.Fail(Error::kInvalidArgument,
-                "index %lld out of range for %lld rows",
+      args.Fail(Error::kInvalidArgument, "index %lld out of range for %lld rows",
                 static_cast<long long>(row), static_cast<long long>(vocab));
       return;
     }
@@ -299,22 +277,17 @@ void EmbeddingPacked(KernelArgs& args, int bits, const Tensor& weight,
       const int64_t p = row * groups + c / group_size;
       const float s = static_cast<float>(ValueAt(scales, p));
       const int64_t zp =
-          zero_points != nullptr
-              ? static_cast<int64_t>(ValueAt(*zero_points, p))
-              : 0;
-      const int64_t q = PackedValue(
-          weight.data_as<const char>() + row * weight.stride(0) * elem_w,
-          weight.stride(1) * elem_w, c, bits, load_w);
-      StoreAt<double>(out, i * width + c,
-                      static_cast<double>(static_cast<float>(q - zp) * s));
+          zero_points != nullptr ? static_cast<int64_t>(ValueAt(*zero_points, p)) : 0;
+      const int64_t q = PackedValue(weight.data_as<const char>() + row * weight.stride(0) * elem_w,
+                                    weight.stride(1) * elem_w, c, bits, load_w);
+      StoreAt<double>(out, i * width + c, static_cast<double>(static_cast<float>(q - zp) * s));
     }
   }
 }
 
 // weight, weight_scales, weight_zero_points?, quant_min, quant_max,
 // indices, out, ret.
-void EmbeddingOutOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                    int bits) {
+void EmbeddingOutOp(KernelContext& ctx, Span<EValue*> raw, const char* name, int bits) {
   KernelArgs args(ctx, name, raw, 8);
   Tensor* weight = args.GetTensor(0);
   Tensor* scales = args.GetTensor(1);
@@ -328,8 +301,7 @@ void EmbeddingOutOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
 }
 
 // As EmbeddingOutOp with a ScalarType? dtype (out's) before out.
-void EmbeddingDtypeOutOp(KernelContext& ctx, Span<EValue*> raw,
-                         const char* name, int bits) {
+void EmbeddingDtypeOutOp(KernelContext& ctx, Span<EValue*> raw, const char* name, int bits) {
   KernelArgs args(ctx, name, raw, 9);
   Tensor* weight = args.GetTensor(0);
   Tensor* scales = args.GetTensor(1);
@@ -355,22 +327,19 @@ void EmbeddingByteOut(KernelContext& ctx, Span<EValue*> args) {
   EmbeddingOutOp(ctx, args, "quantized_decomposed::embedding_byte.out", 8);
 }
 void EmbeddingByteDtypeOut(KernelContext& ctx, Span<EValue*> args) {
-  EmbeddingDtypeOutOp(ctx, args,
-                      "quantized_decomposed::embedding_byte.dtype_out", 8);
+  EmbeddingDtypeOutOp(ctx, args, "quantized_decomposed::embedding_byte.dtype_out", 8);
 }
 void Embedding4bitOut(KernelContext& ctx, Span<EValue*> args) {
   EmbeddingOutOp(ctx, args, "quantized_decomposed::embedding_4bit.out", 4);
 }
 void Embedding4bitDtypeOut(KernelContext& ctx, Span<EValue*> args) {
-  EmbeddingDtypeOutOp(ctx, args,
-                      "quantized_decomposed::embedding_4bit.dtype_out", 4);
+  EmbeddingDtypeOutOp(ctx, args, "quantized_decomposed::embedding_4bit.dtype_out", 4);
 }
 void Embedding2bitOut(KernelContext& ctx, Span<EValue*> args) {
   EmbeddingOutOp(ctx, args, "quantized_decomposed::embedding_2bit.out", 2);
 }
 void Embedding2bitDtypeOut(KernelContext& ctx, Span<EValue*> args) {
-  EmbeddingDtypeOutOp(ctx, args,
-                      "quantized_decomposed::embedding_2bit.dtype_out", 2);
+  EmbeddingDtypeOutOp(ctx, args, "quantized_decomposed::embedding_2bit.dtype_out", 2);
 }
 
 }  // namespace portable

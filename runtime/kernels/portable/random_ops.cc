@@ -40,8 +40,7 @@ class SplitMix64 {
 
 // size, out, ret: out resized to size and filled by draw().
 template <typename Draw>
-void RandomFill(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                Draw draw) {
+void RandomFill(KernelContext& ctx, Span<EValue*> raw, const char* name, Draw draw) {
   KernelArgs args(ctx, name, raw, 3);
   Span<const int64_t> size = args.GetIntList(0);
   Tensor* out = args.GetTensor(1);
@@ -66,16 +65,13 @@ void RandomFill(KernelContext& ctx, Span<EValue*> raw, const char* name,
   const StridedLoop<1> loop = BroadcastLoop<1>(v.dim, v.sizes, views);
   const StoreFn<double> store = GetStorer<double>(out->dtype());
   const int64_t elem = static_cast<int64_t>(ElementSize(out->dtype()));
-  ForEachOffset(loop, [&](const int64_t* o) {
-    store(draw(rng), v.data + o[0] * elem);
-  });
+  ForEachOffset(loop, [&](const int64_t* o) { store(draw(rng), v.data + o[0] * elem); });
 }
 
 }  // namespace
 
 void RandOut(KernelContext& ctx, Span<EValue*> args) {
-  RandomFill(ctx, args, "aten::rand.out",
-             [](SplitMix64& rng) { return rng.Uniform(); });
+  RandomFill(ctx, args, "aten::rand.out", [](SplitMix64& rng) { return rng.Uniform(); });
 }
 
 void RandnOut(KernelContext& ctx, Span<EValue*> args) {
@@ -102,12 +98,10 @@ void NativeDropoutOut(KernelContext& ctx, Span<EValue*> raw) {
   }
   if (!IsBasicFloating(in->dtype()) || out->dtype() != in->dtype() ||
       mask->dtype() != ScalarType::kBool) {
-    args.Fail(Error::kInvalidArgument,
-              "needs a floating input, out of its dtype and a bool mask");
+    args.Fail(Error::kInvalidArgument, "needs a floating input, out of its dtype and a bool mask");
     return;
   }
-  if (!args.ResizeOut(*out, in->sizes(), "out") ||
-      !args.ResizeOut(*mask, in->sizes(), "mask")) {
+  if (!args.ResizeOut(*out, in->sizes(), "out") || !args.ResizeOut(*mask, in->sizes(), "mask")) {
     return;
   }
   const StridedView iv = StridedView::Of(*in);

@@ -37,8 +37,7 @@ TEST(RandomOpsTest, RandIsUniformOnUnitInterval) {
   EXPECT_NEAR(sq / kN, 1.0 / 3, 0.013);
   // A second call draws different values.
   TestTensor<float> again({100, kN / 100});
-  ASSERT_EQ(RunKernel(RandOut, {size.ev(), again.ev(), again.ev()}),
-            Error::kOk);
+  ASSERT_EQ(RunKernel(RandOut, {size.ev(), again.ev(), again.ev()}), Error::kOk);
   EXPECT_NE(out.Values(), again.Values());
 }
 
@@ -63,12 +62,10 @@ TEST(RandomOpsTest, RandnIsStandardNormal) {
 TEST(RandomOpsTest, RandRefusesIntegerOutAndNegativeSizes) {
   TestIntList size({3});
   TestTensor<int32_t> ints({3});
-  EXPECT_EQ(RunKernel(RandOut, {size.ev(), ints.ev(), ints.ev()}),
-            Error::kInvalidArgument);
+  EXPECT_EQ(RunKernel(RandOut, {size.ev(), ints.ev(), ints.ev()}), Error::kInvalidArgument);
   TestIntList negative({-1});
   TestTensor<float> out({1});
-  EXPECT_EQ(RunKernel(RandnOut, {negative.ev(), out.ev(), out.ev()}),
-            Error::kInvalidArgument);
+  EXPECT_EQ(RunKernel(RandnOut, {negative.ev(), out.ev(), out.ev()}), Error::kInvalidArgument);
 }
 
 TEST(RandomOpsTest, TrainingDropoutKeepsAndScalesByMask) {
@@ -80,8 +77,7 @@ TEST(RandomOpsTest, TrainingDropoutKeepsAndScalesByMask) {
   TestTensor<float> out({kN});
   TestTensor<bool> mask({kN});
   testing::TestTensorList ret({out.ev(), mask.ev()});
-  ASSERT_EQ(RunKernel(NativeDropoutOut, {in.ev(), &p, &train, out.ev(),
-                                         mask.ev(), ret.ev()}),
+  ASSERT_EQ(RunKernel(NativeDropoutOut, {in.ev(), &p, &train, out.ev(), mask.ev(), ret.ev()}),
             Error::kOk);
   const std::vector<float> y = out.Values();
   const std::vector<bool> m = mask.Values();

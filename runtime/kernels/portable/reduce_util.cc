@@ -3,8 +3,8 @@
 namespace edgefleet {
 namespace portable {
 
-bool PlanReduction(KernelArgs& args, const Tensor& in, Span<const int64_t> dims,
-                   bool all, bool keepdim, Tensor& out, ReducePlan* plan) {
+bool PlanReduction(KernelArgs& args, const Tensor& in, Span<const int64_t> dims, bool all,
+                   bool keepdim, Tensor& out, ReducePlan* plan) {
   bool reduce[kMaxTensorRank] = {};
   for (int64_t dim : dims) {
     int d = 0;

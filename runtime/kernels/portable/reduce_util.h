@@ -27,8 +27,8 @@ struct ReducePlan {
 // for an absent or empty dim list), resizing `out` to the result shape.
 // Fails through `args` on a dim out of range or repeated, or if out cannot
 // take the shape. Returns args.ok().
-bool PlanReduction(KernelArgs& args, const Tensor& in, Span<const int64_t> dims,
-                   bool all, bool keepdim, Tensor& out, ReducePlan* plan);
+bool PlanReduction(KernelArgs& args, const Tensor& in, Span<const int64_t> dims, bool all,
+                   bool keepdim, Tensor& out, ReducePlan* plan);
 
 }  // namespace portable
 }  // namespace edgefleet

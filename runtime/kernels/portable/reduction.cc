@@ -22,16 +22,15 @@ namespace {
 
 bool CheckBasic(KernelArgs& args, const Tensor& in, const Tensor& out) {
   if (!IsBasicType(in.dtype()) || !IsBasicType(out.dtype())) {
-    args.Fail(Error::kNotSupported, "unsupported dtypes %s -> %s",
-              ScalarTypeName(in.dtype()), ScalarTypeName(out.dtype()));
+    args.Fail(Error::kNotSupported, "unsupported dtypes %s -> %s", ScalarTypeName(in.dtype()),
+              ScalarTypeName(out.dtype()));
     return false;
   }
   return true;
 }
 
 // self, dim[]?, keepdim, dtype?, out, ret.
-void SumKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
-               bool mean) {
+void SumKernel(KernelContext& ctx, Span<EValue*> raw, const char* name, bool mean) {
   KernelArgs args(ctx, name, raw, 6);
   Tensor* in = args.GetTensor(0);
   Span<const int64_t> dims;
@@ -52,8 +51,7 @@ void SumKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
     return;
   }
   ReducePlan plan;
-  if (!PlanReduction(args, *in, dims, !has_dims || dims.empty(), keepdim, *out,
-                     &plan)) {
+  if (!PlanReduction(args, *in, dims, !has_dims || dims.empty(), keepdim, *out, &plan)) {
     return;
   }
   const char* in_data = in->data_as<const char>();
@@ -85,8 +83,7 @@ void SumKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
 }
 
 // self, dim[], keepdim, out, ret. NaN wins, as in torch.amax.
-void MinMaxKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                  bool is_max) {
+void MinMaxKernel(KernelContext& ctx, Span<EValue*> raw, const char* name, bool is_max) {
   KernelArgs args(ctx, name, raw, 5);
   Tensor* in = args.GetTensor(0);
   Span<const int64_t> dims = args.GetIntList(1);
@@ -103,8 +100,7 @@ void MinMaxKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
     return;
   }
   if (plan.count == 0 && out->numel() > 0) {
-    args.Fail(Error::kInvalidArgument,
-              "cannot reduce over a zero-size dimension (no identity)");
+    args.Fail(Error::kInvalidArgument, "cannot reduce over a zero-size dimension (no identity)");
     return;
   }
   SwitchAll(in->dtype(), [&](auto tag) {
@@ -119,8 +115,7 @@ void MinMaxKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
         if (first) {
           best = v;
           first = false;
-        } else if (!IsNan(best) &&
-                   (IsNan(v) || (is_max ? v > best : v < best))) {
+        } else if (!IsNan(best) && (IsNan(v) || (is_max ? v > best : v < best))) {
           best = v;
         }
       });
@@ -132,8 +127,7 @@ void MinMaxKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
 // self, dim?, keepdim, out, ret. The int64 index of the first maximum
 // (minimum) along dim, or in the flattened tensor when dim is None; a NaN
 // counts as the extreme, as in torch.argmax.
-void ArgKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
-               bool is_max) {
+void ArgKernel(KernelContext& ctx, Span<EValue*> raw, const char* name, bool is_max) {
   KernelArgs args(ctx, name, raw, 5);
   Tensor* in = args.GetTensor(0);
   int64_t dim = 0;
@@ -142,18 +136,15 @@ void ArgKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
   Tensor* out = args.GetTensor(3);
   if (!args.ok() || !CheckBasic(args, *in, *out)) return;
   if (out->dtype() != ScalarType::kLong) {
-    args.Fail(Error::kInvalidArgument, "out must be int64, got %s",
-              ScalarTypeName(out->dtype()));
+    args.Fail(Error::kInvalidArgument, "out must be int64, got %s", ScalarTypeName(out->dtype()));
     return;
   }
   ReducePlan plan;
-  if (!PlanReduction(args, *in, {&dim, has_dim ? 1u : 0u}, !has_dim, keepdim,
-                     *out, &plan)) {
+  if (!PlanReduction(args, *in, {&dim, has_dim ? 1u : 0u}, !has_dim, keepdim, *out, &plan)) {
     return;
   }
   if (plan.count == 0 && out->numel() > 0) {
-    args.Fail(Error::kInvalidArgument,
-              "cannot take the arg%s of an empty dimension",
+    args.Fail(Error::kInvalidArgument, "cannot take the arg%s of an empty dimension",
               is_max ? "max" : "min");
     return;
   }
@@ -167,8 +158,7 @@ void ArgKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
       // The reduced loop visits in row-major order: i is the index.
       ForEachOffset(plan.reduced, [&](const int64_t* r) {
         const T v = x[o[0] + r[0]];
-        if (i == 0 || (!IsNan(best) && (IsNan(v) || (is_max ? v > best
-                                                             : v < best)))) {
+        if (i == 0 || (!IsNan(best) && (IsNan(v) || (is_max ? v > best : v < best)))) {
           best = v;
           best_i = i;
         }
@@ -178,14 +168,13 @@ void ArgKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
     });
   });
   if (!ok) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(in->dtype()));
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in->dtype()));
   }
 }
 
 // any (is_any) or all over the planned dims; out is bool or uint8 (1/0).
-void AnyAllKernel(KernelArgs& args, const Tensor& in, Span<const int64_t> dims,
-                  bool all_dims, bool keepdim, Tensor& out, bool is_any) {
+void AnyAllKernel(KernelArgs& args, const Tensor& in, Span<const int64_t> dims, bool all_dims,
+                  bool keepdim, Tensor& out, bool is_any) {
   if (!CheckBasic(args, in, out)) return;
   if (out.dtype() != ScalarType::kBool && out.dtype() != ScalarType::kByte) {
     args.Fail(Error::kInvalidArgument, "out must be bool or uint8, got %s",
@@ -209,8 +198,7 @@ void AnyAllKernel(KernelArgs& args, const Tensor& in, Span<const int64_t> dims,
 }
 
 // self, dim, keepdim, out, ret.
-void AnyAllDim(KernelContext& ctx, Span<EValue*> raw, const char* name,
-               bool is_any) {
+void AnyAllDim(KernelContext& ctx, Span<EValue*> raw, const char* name, bool is_any) {
   KernelArgs args(ctx, name, raw, 5);
   Tensor* in = args.GetTensor(0);
   const int64_t dim = args.GetInt(1);
@@ -221,8 +209,7 @@ void AnyAllDim(KernelContext& ctx, Span<EValue*> raw, const char* name,
 }
 
 // self, dim[]?, keepdim, out, ret.
-void AnyAllDims(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                bool is_any) {
+void AnyAllDims(KernelContext& ctx, Span<EValue*> raw, const char* name, bool is_any) {
   KernelArgs args(ctx, name, raw, 5);
   Tensor* in = args.GetTensor(0);
   Span<const int64_t> dims;
@@ -230,13 +217,11 @@ void AnyAllDims(KernelContext& ctx, Span<EValue*> raw, const char* name,
   const bool keepdim = args.GetBool(2);
   Tensor* out = args.GetTensor(3);
   if (!args.ok()) return;
-  AnyAllKernel(args, *in, dims, !has_dims || dims.empty(), keepdim, *out,
-               is_any);
+  AnyAllKernel(args, *in, dims, !has_dims || dims.empty(), keepdim, *out, is_any);
 }
 
 // self, out, ret.
-void AnyAllAll(KernelContext& ctx, Span<EValue*> raw, const char* name,
-               bool is_any) {
+void AnyAllAll(KernelContext& ctx, Span<EValue*> raw, const char* name, bool is_any) {
   KernelArgs args(ctx, name, raw, 3);
   Tensor* in = args.GetTensor(0);
   Tensor* out = args.GetTensor(1);

@@ -24,23 +24,21 @@ int64_t SourceIndex(int64_t i, int64_t n, bool reflect) {
   return i < 0 ? 0 : (i >= n ? n - 1 : i);
 }
 
-void PadKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
-               int n, bool reflect) {
+void PadKernel(KernelContext& ctx, Span<EValue*> raw, const char* name, int n, bool reflect) {
   KernelArgs args(ctx, name, raw, 4);
   Tensor* in = args.GetTensor(0);
   Span<const int64_t> padding = args.GetIntList(1);
   Tensor* out = args.GetTensor(2);
   if (!args.ok()) return;
-  if (padding.size() != static_cast<size_t>(2 * n) ||
-      (in->dim() != n + 1 && in->dim() != n + 2)) {
+  if (padding.size() != static_cast<size_t>(2 * n) || (in->dim() != n + 1 && in->dim() != n + 2)) {
     args.Fail(Error::kInvalidArgument,
               "expects %d padding values and an input of rank %d or %d (got "
-              "%zu, rank %d)", 2 * n, n + 1, n + 2, padding.size(), in->dim());
+              "%zu, rank %d)",
+              2 * n, n + 1, n + 2, padding.size(), in->dim());
     return;
   }
   if (in->dtype() != out->dtype() || in == out) {
-    args.Fail(Error::kInvalidArgument,
-              "out must be a distinct tensor of the input's dtype");
+    args.Fail(Error::kInvalidArgument, "out must be a distinct tensor of the input's dtype");
     return;
   }
   const int first = in->dim() - n;  // the first padded dim
@@ -51,16 +49,14 @@ void PadKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
     const int d = in->dim() - 1 - k;
     const int64_t lo = padding[2 * k], hi = padding[2 * k + 1];
     const int64_t size = in->size(d);
-    const bool valid = reflect ? lo < size && hi < size && lo >= 0 && hi >= 0
-                               : size > 0 && lo >= 0 && hi >= 0;
+    const bool valid =
+        reflect ? lo < size && hi < size && lo >= 0 && hi >= 0 : size > 0 && lo >= 0 && hi >= 0;
     const int64_t padded = size + lo + hi;
     if (!valid || padded > INT32_MAX) {
-      args.Fail(Error::kInvalidArgument,
-                "padding (%lld, %lld) is invalid for dim %d of size %lld (%s)",
-                static_cast<long long>(lo), static_cast<long long>(hi), d,
-                static_cast<long long>(size),
-                reflect ? "each pad must be in [0, size)"
-                        : "pads must be >= 0 and the dim non-empty");
+      args.Fail(
+          Error::kInvalidArgument, "padding (%lld, %lld) is invalid for dim %d of size %lld (%s)",
+          static_cast<long long>(lo), static_cast<long long>(hi), d, static_cast<long long>(size),
+          reflect ? "each pad must be in [0, size)" : "pads must be >= 0 and the dim non-empty");
       return;
     }
     left[d] = lo;
@@ -79,8 +75,7 @@ void PadKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
       const int64_t i = rest % out->size(d);
       rest /= out->size(d);
       out_offset += i * out->stride(d);
-      const int64_t j =
-          d >= first ? SourceIndex(i - left[d], in->size(d), reflect) : i;
+      const int64_t j = d >= first ? SourceIndex(i - left[d], in->size(d), reflect) : i;
       in_offset += j * in->stride(d);
     }
     std::memcpy(dst + out_offset * static_cast<int64_t>(elem),

@@ -44,18 +44,13 @@ class Pool {
     scalars_.push_back(EValue::FromString("floor", 5));
     scalars_.push_back(EValue::FromString("tanh", 4));
     scalars_.push_back(EValue::FromDoubleList(kDoubleList, 2));
-    lists_.push_back(std::make_unique<TestIntList>(
-        std::initializer_list<int64_t>{}));
-    lists_.push_back(std::make_unique<TestIntList>(
-        std::initializer_list<int64_t>{1, 1}));
-    lists_.push_back(std::make_unique<TestIntList>(
-        std::initializer_list<int64_t>{-1, 4}));
-    lists_.push_back(std::make_unique<TestIntList>(
-        std::initializer_list<int64_t>{0, 2, 3, 1}));
-    lists_.push_back(std::make_unique<TestIntList>(
-        std::initializer_list<int64_t>{int64_t{1} << 31}));
-    lists_.push_back(std::make_unique<TestIntList>(
-        std::initializer_list<int64_t>{2, 2}));
+    lists_.push_back(std::make_unique<TestIntList>(std::initializer_list<int64_t>{}));
+    lists_.push_back(std::make_unique<TestIntList>(std::initializer_list<int64_t>{1, 1}));
+    lists_.push_back(std::make_unique<TestIntList>(std::initializer_list<int64_t>{-1, 4}));
+    lists_.push_back(std::make_unique<TestIntList>(std::initializer_list<int64_t>{0, 2, 3, 1}));
+    lists_.push_back(
+        std::make_unique<TestIntList>(std::initializer_list<int64_t>{int64_t{1} << 31}));
+    lists_.push_back(std::make_unique<TestIntList>(std::initializer_list<int64_t>{2, 2}));
     std::uniform_real_distribution<float> value(-3, 3);
     const auto floats = [&](int n) {
       std::vector<float> v;
@@ -63,45 +58,35 @@ class Pool {
       return v;
     };
     const auto dyn = ShapeDynamism::kDynamicBound;
+    f_.push_back(std::make_unique<TestTensor<float>>(std::vector<int32_t>{2, 3}, floats(6),
+                                                     std::vector<uint8_t>{}, dyn, 64));
+    f_.push_back(std::make_unique<TestTensor<float>>(std::vector<int32_t>{1, 2, 3, 3}, floats(18),
+                                                     std::vector<uint8_t>{0, 2, 3, 1}, dyn, 256));
+    f_.push_back(std::make_unique<TestTensor<float>>(std::vector<int32_t>{1, 3, 4, 4}, floats(48)));
+    f_.push_back(std::make_unique<TestTensor<float>>(std::vector<int32_t>{0}));
+    f_.push_back(std::make_unique<TestTensor<float>>(std::vector<int32_t>{}, floats(1)));
     f_.push_back(std::make_unique<TestTensor<float>>(
-        std::vector<int32_t>{2, 3}, floats(6), std::vector<uint8_t>{}, dyn,
-        64));
-    f_.push_back(std::make_unique<TestTensor<float>>(
-        std::vector<int32_t>{1, 2, 3, 3}, floats(18),
-        std::vector<uint8_t>{0, 2, 3, 1}, dyn, 256));
-    f_.push_back(std::make_unique<TestTensor<float>>(
-        std::vector<int32_t>{1, 3, 4, 4}, floats(48)));
-    f_.push_back(std::make_unique<TestTensor<float>>(
-        std::vector<int32_t>{0}));
-    f_.push_back(std::make_unique<TestTensor<float>>(
-        std::vector<int32_t>{}, floats(1)));
-    f_.push_back(std::make_unique<TestTensor<float>>(
-        std::vector<int32_t>{2, 2}, floats(4), std::vector<uint8_t>{},
-        ShapeDynamism::kStatic));
-    f_.push_back(std::make_unique<TestTensor<float>>(
-        std::vector<int32_t>{3}, floats(3), std::vector<uint8_t>{}, dyn,
-        1000));
-    i64_ = std::make_unique<TestTensor<int64_t>>(
-        std::vector<int32_t>{2, 3}, std::vector<int64_t>{0, 1, -1, 2, 5, 1});
-    i32_ = std::make_unique<TestTensor<int32_t>>(
-        std::vector<int32_t>{4}, std::vector<int32_t>{3, 0, -7, 1});
-    i8_ = std::make_unique<TestTensor<int8_t>>(
-        std::vector<int32_t>{2, 3},
-        std::vector<int8_t>{-128, -1, 0, 1, 5, 127});
+        std::vector<int32_t>{2, 2}, floats(4), std::vector<uint8_t>{}, ShapeDynamism::kStatic));
+    f_.push_back(std::make_unique<TestTensor<float>>(std::vector<int32_t>{3}, floats(3),
+                                                     std::vector<uint8_t>{}, dyn, 1000));
+    i64_ = std::make_unique<TestTensor<int64_t>>(std::vector<int32_t>{2, 3},
+                                                 std::vector<int64_t>{0, 1, -1, 2, 5, 1});
+    i32_ = std::make_unique<TestTensor<int32_t>>(std::vector<int32_t>{4},
+                                                 std::vector<int32_t>{3, 0, -7, 1});
+    i8_ = std::make_unique<TestTensor<int8_t>>(std::vector<int32_t>{2, 3},
+                                               std::vector<int8_t>{-128, -1, 0, 1, 5, 127});
     b_ = std::make_unique<TestTensor<bool>>(
-        std::vector<int32_t>{2, 3},
-        std::vector<bool>{true, false, true, true, false, false});
-    d_ = std::make_unique<TestTensor<double>>(
-        std::vector<int32_t>{3, 3},
-        std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9});
+        std::vector<int32_t>{2, 3}, std::vector<bool>{true, false, true, true, false, false});
+    d_ = std::make_unique<TestTensor<double>>(std::vector<int32_t>{3, 3},
+                                              std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9});
     for (auto& t : f_) values_.push_back(t->ev());
     values_.push_back(i64_->ev());
     values_.push_back(i32_->ev());
     values_.push_back(i8_->ev());
     values_.push_back(b_->ev());
     values_.push_back(d_->ev());
-    tensor_list_ = std::make_unique<TestTensorList>(
-        std::initializer_list<EValue*>{f_[0]->ev(), f_[0]->ev()});
+    tensor_list_ =
+        std::make_unique<TestTensorList>(std::initializer_list<EValue*>{f_[0]->ev(), f_[0]->ev()});
     values_.push_back(tensor_list_->ev());
     optional_list_ = std::make_unique<TestTensorList>(
         std::initializer_list<EValue*>{i64_->ev(), nullptr, b_->ev()},
@@ -112,8 +97,7 @@ class Pool {
   }
 
   EValue* Pick(std::mt19937& rng) {
-    return values_[std::uniform_int_distribution<size_t>(
-        0, values_.size() - 1)(rng)];
+    return values_[std::uniform_int_distribution<size_t>(0, values_.size() - 1)(rng)];
   }
 
  private:
@@ -140,8 +124,7 @@ TEST(RobustnessTest, RandomArgumentsNeverCrash) {
     if (kernel.variant != KernelVariant::kPortable) continue;
     for (int round = 0; round < 200; ++round) {
       Pool pool(rng);
-      std::vector<EValue*> args(
-          std::uniform_int_distribution<int>(0, 11)(rng));
+      std::vector<EValue*> args(std::uniform_int_distribution<int>(0, 11)(rng));
       for (EValue*& a : args) a = pool.Pick(rng);
       failures += RunKernel(kernel.fn, args, 4096) != Error::kOk ? 1 : 0;
       ++calls;

@@ -37,8 +37,19 @@ void SetResult(KernelArgs& args, size_t index, const EValue& v) {
 }
 
 enum class Op {
-  kAdd, kSub, kMul, kFloorDiv, kTrueDiv, kMod, kMax, kMin,
-  kEq, kGt, kLt, kGe, kLe,
+  kAdd,
+  kSub,
+  kMul,
+  kFloorDiv,
+  kTrueDiv,
+  kMod,
+  kMax,
+  kMin,
+  kEq,
+  kGt,
+  kLt,
+  kGe,
+  kLe,
 };
 
 // Python a // b and a % b for ints. REQUIRES: b != 0.
@@ -73,8 +84,7 @@ double FloorModDouble(double a, double b) {
 }
 
 // a, b, result.
-void BinaryPrim(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                Op op, bool ints_only) {
+void BinaryPrim(KernelContext& ctx, Span<EValue*> raw, const char* name, Op op, bool ints_only) {
   KernelArgs args(ctx, name, raw, 3);
   Number a, b;
   if (!ReadNumber(args, 0, &a) || !ReadNumber(args, 1, &b)) return;
@@ -83,8 +93,7 @@ void BinaryPrim(KernelContext& ctx, Span<EValue*> raw, const char* name,
     args.Fail(Error::kInvalidArgument, "operands must be Int");
     return;
   }
-  const bool divides = op == Op::kFloorDiv || op == Op::kTrueDiv ||
-                       op == Op::kMod;
+  const bool divides = op == Op::kFloorDiv || op == Op::kTrueDiv || op == Op::kMod;
   if (divides && (ints ? b.i == 0 : b.d == 0)) {
     args.Fail(Error::kInvalidArgument, "division by zero");
     return;
@@ -92,35 +101,32 @@ void BinaryPrim(KernelContext& ctx, Span<EValue*> raw, const char* name,
   EValue result;
   switch (op) {
     case Op::kAdd:
-      result = ints ? EValue::FromInt(WrapAdd(a.i, b.i))
-                    : EValue::FromDouble(a.d + b.d);
+      result = ints ? EValue::FromInt(WrapAdd(a.i, b.i)) : EValue::FromDouble(a.d + b.d);
       break;
     case Op::kSub:
-      result = ints ? EValue::FromInt(WrapSub(a.i, b.i))
-                    : EValue::FromDouble(a.d - b.d);
+      result = ints ? EValue::FromInt(WrapSub(a.i, b.i)) : EValue::FromDouble(a.d - b.d);
       break;
     case Op::kMul:
-      result = ints ? EValue::FromInt(WrapMul(a.i, b.i))
-                    : EValue::FromDouble(a.d * b.d);
+      result = ints ? EValue::FromInt(WrapMul(a.i, b.i)) : EValue::FromDouble(a.d * b.d);
       break;
     case Op::kFloorDiv:
-      result = ints ? EValue::FromInt(FloorDiv(a.i, b.i))
-                    : EValue::FromDouble(FloorDivDouble(a.d, b.d));
+      result =
+          ints ? EValue::FromInt(FloorDiv(a.i, b.i)) : EValue::FromDouble(FloorDivDouble(a.d, b.d));
       break;
     case Op::kTrueDiv:
       result = EValue::FromDouble(a.d / b.d);
       break;
     case Op::kMod:
-      result = ints ? EValue::FromInt(FloorMod(a.i, b.i))
-                    : EValue::FromDouble(FloorModDouble(a.d, b.d));
+      result =
+          ints ? EValue::FromInt(FloorMod(a.i, b.i)) : EValue::FromDouble(FloorModDouble(a.d, b.d));
       break;
     case Op::kMax:
-      result = ints ? EValue::FromInt(a.i > b.i ? a.i : b.i)
-                    : EValue::FromDouble(std::fmax(a.d, b.d));
+      result =
+          ints ? EValue::FromInt(a.i > b.i ? a.i : b.i) : EValue::FromDouble(std::fmax(a.d, b.d));
       break;
     case Op::kMin:
-      result = ints ? EValue::FromInt(a.i < b.i ? a.i : b.i)
-                    : EValue::FromDouble(std::fmin(a.d, b.d));
+      result =
+          ints ? EValue::FromInt(a.i < b.i ? a.i : b.i) : EValue::FromDouble(std::fmin(a.d, b.d));
       break;
     case Op::kEq:
       result = EValue::FromBool(ints ? a.i == b.i : a.d == b.d);
@@ -144,15 +150,13 @@ void BinaryPrim(KernelContext& ctx, Span<EValue*> raw, const char* name,
 enum class UnaryOp { kNeg, kFloat, kInt, kCeil, kRound, kTrunc, kNot };
 
 // a, result.
-void UnaryPrim(KernelContext& ctx, Span<EValue*> raw, const char* name,
-               UnaryOp op) {
+void UnaryPrim(KernelContext& ctx, Span<EValue*> raw, const char* name, UnaryOp op) {
   KernelArgs args(ctx, name, raw, 2);
   Number a;
   if (!ReadNumber(args, 0, &a)) return;
   EValue result;
   if (op == UnaryOp::kNeg) {
-    result =
-        a.is_int ? EValue::FromInt(WrapNeg(a.i)) : EValue::FromDouble(-a.d);
+    result = a.is_int ? EValue::FromInt(WrapNeg(a.i)) : EValue::FromDouble(-a.d);
   } else if (op == UnaryOp::kFloat) {
     result = EValue::FromDouble(a.d);
   } else if (op == UnaryOp::kNot) {
@@ -189,8 +193,7 @@ void PrimMulScalar(KernelContext& ctx, Span<EValue*> args) {
 }
 
 void PrimFloorDivScalar(KernelContext& ctx, Span<EValue*> args) {
-  BinaryPrim(ctx, args, "executorch_prim::floordiv.Scalar", Op::kFloorDiv,
-             false);
+  BinaryPrim(ctx, args, "executorch_prim::floordiv.Scalar", Op::kFloorDiv, false);
 }
 
 void PrimTrueDivScalar(KernelContext& ctx, Span<EValue*> args) {

@@ -12,15 +12,13 @@ namespace {
 
 // self, out, ret: out (bool) = pred(self) evaluated in double.
 template <typename Pred>
-void ClassifyOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                Pred pred) {
+void ClassifyOp(KernelContext& ctx, Span<EValue*> raw, const char* name, Pred pred) {
   KernelArgs args(ctx, name, raw, 3);
   Tensor* in = args.GetTensor(0);
   Tensor* out = args.GetTensor(1);
   if (!args.ok() || !PrepareUnaryOut(args, *in, *out)) return;
   if (out->dtype() != ScalarType::kBool) {
-    args.Fail(Error::kInvalidArgument, "out must be bool, got %s",
-              ScalarTypeName(out->dtype()));
+    args.Fail(Error::kInvalidArgument, "out must be bool, got %s", ScalarTypeName(out->dtype()));
     return;
   }
   UnaryLoop<double>(StridedView::Of(*in), StridedView::Of(*out),
@@ -40,8 +38,7 @@ void SignOut(KernelContext& ctx, Span<EValue*> raw) {
       args.Fail(Error::kInvalidArgument, "out must be bool for a bool input");
       return;
     }
-    UnaryLoop<bool>(StridedView::Of(*in), StridedView::Of(*out),
-                    [](bool x) { return x; });
+    UnaryLoop<bool>(StridedView::Of(*in), StridedView::Of(*out), [](bool x) { return x; });
     return;
   }
   RealUnary(args, *in, in->dtype(), *out, [](auto x) {
@@ -51,13 +48,11 @@ void SignOut(KernelContext& ctx, Span<EValue*> raw) {
 }
 
 void IsnanOut(KernelContext& ctx, Span<EValue*> args) {
-  ClassifyOp(ctx, args, "aten::isnan.out",
-             [](double x) { return std::isnan(x); });
+  ClassifyOp(ctx, args, "aten::isnan.out", [](double x) { return std::isnan(x); });
 }
 
 void IsinfOut(KernelContext& ctx, Span<EValue*> args) {
-  ClassifyOp(ctx, args, "aten::isinf.out",
-             [](double x) { return std::isinf(x); });
+  ClassifyOp(ctx, args, "aten::isinf.out", [](double x) { return std::isinf(x); });
 }
 
 }  // namespace portable

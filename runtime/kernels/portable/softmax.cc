@@ -54,8 +54,7 @@ void SoftmaxSlices(const Tensor& in, const Tensor& out, int dim, bool log) {
 }
 
 // self, dim, half_to_float, out, ret.
-void SoftmaxKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                   bool log) {
+void SoftmaxKernel(KernelContext& ctx, Span<EValue*> raw, const char* name, bool log) {
   KernelArgs args(ctx, name, raw, 5);
   Tensor* in = args.GetTensor(0);
   const int64_t dim = args.GetInt(1);
@@ -78,11 +77,9 @@ void SoftmaxKernel(KernelContext& ctx, Span<EValue*> raw, const char* name,
     return;
   }
   if (!args.ResizeOut(*out, in->sizes(), "out")) return;
-  if (!SwitchFloating(in->dtype(), [&](auto tag) {
-        SoftmaxSlices<decltype(tag)>(*in, *out, d, log);
-      })) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(in->dtype()));
+  if (!SwitchFloating(in->dtype(),
+                      [&](auto tag) { SoftmaxSlices<decltype(tag)>(*in, *out, d, log); })) {
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in->dtype()));
   }
 }
 

@@ -17,8 +17,8 @@ namespace {
 // length_of(i) elements (`drop_dim` removes the dim instead, for unbind).
 // REQUIRES: the lengths sum to in.size(d).
 template <typename LengthOf>
-void CopyPieces(KernelArgs& args, const Tensor& in, int d,
-                Span<Tensor* const> outs, LengthOf length_of, bool drop_dim) {
+void CopyPieces(KernelArgs& args, const Tensor& in, int d, Span<Tensor* const> outs,
+                LengthOf length_of, bool drop_dim) {
   for (const Tensor* out : outs) {
     if (out == &in) {
       args.Fail(Error::kInvalidArgument, "an output is also the input");
@@ -42,8 +42,7 @@ void CopyPieces(KernelArgs& args, const Tensor& in, int d,
     start += length;
     int32_t sizes[kMaxTensorRank];
     ToTensorSizes(src.dim, src.sizes, sizes);
-    if (!args.ResizeOut(*outs[i], {sizes, static_cast<size_t>(src.dim)},
-                        "out")) {
+    if (!args.ResizeOut(*outs[i], {sizes, static_cast<size_t>(src.dim)}, "out")) {
       return;
     }
     if (outs[i]->numel() > 0) CopyView(src, StridedView::Of(*outs[i]));
@@ -72,26 +71,28 @@ void SplitWithSizesCopyOut(KernelContext& ctx, Span<EValue*> raw) {
   int d = 0;
   if (!SplitDim(args, *in, dim, &d)) return;
   if (split_sizes.size() != outs.size()) {
-    args.Fail(Error::kInvalidArgument, "%zu split sizes for %zu outputs",
-              split_sizes.size(), outs.size());
+    args.Fail(Error::kInvalidArgument, "%zu split sizes for %zu outputs", split_sizes.size(),
+              outs.size());
     return;
   }
   int64_t total = 0;
   for (int64_t s : split_sizes) {
     if (s < 0 || s > in->size(d)) {
-      args.Fail(Error::kInvalidArgument, "invalid split size %lld",
-                static_cast<long long>(s));
+      args.Fail(Error::kInvalidArgument, "invalid split size %lld", static_cast<long long>(s));
       return;
     }
     total += s;
   }
   if (total != in->size(d)) {
-    args.Fail(Error::kInvalidArgument, "split sizes sum to %lld, dim %d has "
-              "size %d", static_cast<long long>(total), d, in->size(d));
+    args.Fail(Error::kInvalidArgument,
+              "split sizes sum to %lld, dim %d has "
+              "size %d",
+              static_cast<long long>(total), d, in->size(d));
     return;
   }
-  CopyPieces(args, *in, d, outs, [&](size_t i) { return split_sizes[i]; },
-             /*drop_dim=*/false);
+  CopyPieces(
+      args, *in, d, outs, [&](size_t i) { return split_sizes[i]; },
+      /*drop_dim=*/false);
 }
 
 void SplitCopyTensorOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -111,17 +112,19 @@ void SplitCopyTensorOut(KernelContext& ctx, Span<EValue*> raw) {
               static_cast<long long>(split_size));
     return;
   }
-  const int64_t pieces =
-      size == 0 ? 1 : (size - 1) / split_size + 1;
+  const int64_t pieces = size == 0 ? 1 : (size - 1) / split_size + 1;
   if (pieces != static_cast<int64_t>(outs.size())) {
     args.Fail(Error::kInvalidArgument, "%lld pieces for %zu outputs",
               static_cast<long long>(pieces), outs.size());
     return;
   }
-  CopyPieces(args, *in, d, outs, [&](size_t i) {
-    const int64_t start = static_cast<int64_t>(i) * split_size;
-    return size - start < split_size ? size - start : split_size;
-  }, /*drop_dim=*/false);
+  CopyPieces(
+      args, *in, d, outs,
+      [&](size_t i) {
+        const int64_t start = static_cast<int64_t>(i) * split_size;
+        return size - start < split_size ? size - start : split_size;
+      },
+      /*drop_dim=*/false);
 }
 
 void UnbindCopyIntOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -133,12 +136,13 @@ void UnbindCopyIntOut(KernelContext& ctx, Span<EValue*> raw) {
   int d = 0;
   if (!SplitDim(args, *in, dim, &d)) return;
   if (static_cast<int64_t>(outs.size()) != in->size(d)) {
-    args.Fail(Error::kInvalidArgument, "dim %d has size %d but %zu outputs",
-              d, in->size(d), outs.size());
+    args.Fail(Error::kInvalidArgument, "dim %d has size %d but %zu outputs", d, in->size(d),
+              outs.size());
     return;
   }
-  CopyPieces(args, *in, d, outs, [](size_t) { return int64_t{1}; },
-             /*drop_dim=*/true);
+  CopyPieces(
+      args, *in, d, outs, [](size_t) { return int64_t{1}; },
+      /*drop_dim=*/true);
 }
 
 }  // namespace portable

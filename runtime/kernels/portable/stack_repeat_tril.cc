@@ -25,8 +25,7 @@ void StackOut(KernelContext& ctx, Span<EValue*> raw) {
   }
   const Tensor& first = *tensors[0];
   int d = 0;
-  if (first.dim() + 1 > kMaxTensorRank ||
-      !NormalizeDim(dim_arg, first.dim() + 1, &d)) {
+  if (first.dim() + 1 > kMaxTensorRank || !NormalizeDim(dim_arg, first.dim() + 1, &d)) {
     args.Fail(Error::kInvalidArgument, "dim %lld out of range for rank %d",
               static_cast<long long>(dim_arg), first.dim() + 1);
     return;
@@ -36,12 +35,11 @@ void StackOut(KernelContext& ctx, Span<EValue*> raw) {
     for (int i = 0; same && i < t->dim(); ++i) {
       same = t->size(i) == first.size(i);
     }
-    if (!same || !IsBasicType(t->dtype()) ||
-        !CanCast(t->dtype(), out->dtype())) {
+    if (!same || !IsBasicType(t->dtype()) || !CanCast(t->dtype(), out->dtype())) {
       args.Fail(Error::kInvalidArgument,
                 "stack expects each tensor to be equal size and castable to "
-                "out (%s); got %s %s", ScalarTypeName(out->dtype()),
-                ScalarTypeName(t->dtype()),
+                "out (%s); got %s %s",
+                ScalarTypeName(out->dtype()), ScalarTypeName(t->dtype()),
                 FormatSizes(StridedView::Of(*t)).text);
       return;
     }
@@ -52,11 +50,9 @@ void StackOut(KernelContext& ctx, Span<EValue*> raw) {
   }
   int32_t sizes[kMaxTensorRank];
   for (int i = 0, j = 0; i <= first.dim(); ++i) {
-    sizes[i] = i == d ? static_cast<int32_t>(tensors.size())
-                      : first.size(j++);
+    sizes[i] = i == d ? static_cast<int32_t>(tensors.size()) : first.size(j++);
   }
-  if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(first.dim() + 1)},
-                      "out")) {
+  if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(first.dim() + 1)}, "out")) {
     return;
   }
   for (size_t i = 0; i < tensors.size(); ++i) {
@@ -64,8 +60,7 @@ void StackOut(KernelContext& ctx, Span<EValue*> raw) {
     dst.Select(d, static_cast<int64_t>(i));
     if (dst.numel() > 0 && !CopyView(StridedView::Of(*tensors[i]), dst)) {
       args.Fail(Error::kNotSupported, "cannot convert %s to %s",
-                ScalarTypeName(tensors[i]->dtype()),
-                ScalarTypeName(out->dtype()));
+                ScalarTypeName(tensors[i]->dtype()), ScalarTypeName(out->dtype()));
       return;
     }
   }
@@ -78,15 +73,16 @@ void RepeatOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(2);
   if (!args.ok()) return;
   const int rank = static_cast<int>(repeats.size());
-  if (repeats.size() < static_cast<size_t>(in->dim()) ||
-      rank > kMaxTensorRank) {
+  if (repeats.size() < static_cast<size_t>(in->dim()) || rank > kMaxTensorRank) {
     args.Fail(Error::kInvalidArgument,
               "number of repeat dims (%zu) can not be smaller than the "
-              "number of tensor dims (%d)", repeats.size(), in->dim());
+              "number of tensor dims (%d)",
+              repeats.size(), in->dim());
     return;
   }
   if (in->dtype() != out->dtype() || in == out) {
-    args.Fail(Error::kInvalidArgument, "out must be a distinct tensor of the "
+    args.Fail(Error::kInvalidArgument,
+              "out must be a distinct tensor of the "
               "input's dtype");
     return;
   }
@@ -131,12 +127,11 @@ void TrilOut(KernelContext& ctx, Span<EValue*> raw) {
   const int64_t diagonal = args.GetInt(1);
   Tensor* out = args.GetTensor(2);
   if (!args.ok()) return;
-  if (in->dim() < 2 || in->dtype() != out->dtype() ||
-      !IsBasicType(in->dtype())) {
+  if (in->dim() < 2 || in->dtype() != out->dtype() || !IsBasicType(in->dtype())) {
     args.Fail(Error::kInvalidArgument,
               "needs a tensor of rank >= 2 and out of its dtype (got rank "
-              "%d, %s -> %s)", in->dim(), ScalarTypeName(in->dtype()),
-              ScalarTypeName(out->dtype()));
+              "%d, %s -> %s)",
+              in->dim(), ScalarTypeName(in->dtype()), ScalarTypeName(out->dtype()));
     return;
   }
   if (!args.ResizeOut(*out, in->sizes(), "out")) return;

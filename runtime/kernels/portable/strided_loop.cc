@@ -49,8 +49,7 @@ void StridedView::Insert(int d, int64_t size, int64_t stride) {
   ++dim;
 }
 
-bool BroadcastShapes(const StridedView& a, const StridedView& b, int* dim,
-                     int64_t* shape) {
+bool BroadcastShapes(const StridedView& a, const StridedView& b, int* dim, int64_t* shape) {
   const int n = a.dim > b.dim ? a.dim : b.dim;
   for (int d = 0; d < n; ++d) {
     const int da = d - (n - a.dim);
@@ -69,9 +68,8 @@ SizesText FormatSizes(int dim, const int64_t* sizes) {
   size_t used = 0;
   out.text[used++] = '[';
   for (int d = 0; d < dim && used < sizeof(out.text); ++d) {
-    used += static_cast<size_t>(
-        snprintf(out.text + used, sizeof(out.text) - used, "%s%lld",
-                 d == 0 ? "" : ", ", static_cast<long long>(sizes[d])));
+    used += static_cast<size_t>(snprintf(out.text + used, sizeof(out.text) - used, "%s%lld",
+                                         d == 0 ? "" : ", ", static_cast<long long>(sizes[d])));
   }
   if (used + 2 <= sizeof(out.text)) {
     out.text[used++] = ']';

@@ -103,8 +103,7 @@ void ForEachOffset(const StridedLoop<N>& loop, F&& f) {
 // (in the same order), so a loop can be split into ranges for threads.
 // REQUIRES: 0 <= begin, end <= the product of loop.sizes.
 template <int N, typename F>
-void ForEachOffsetInRange(const StridedLoop<N>& loop, int64_t begin,
-                          int64_t end, F&& f) {
+void ForEachOffsetInRange(const StridedLoop<N>& loop, int64_t begin, int64_t end, F&& f) {
   if (begin >= end) return;
   int64_t offsets[N] = {};
   if (loop.dim == 0) {
@@ -143,8 +142,7 @@ void ForEachOffsetInRange(const StridedLoop<N>& loop, int64_t begin,
 // it: views[k] is right-aligned against the shape and dimensions of size 1
 // broadcast with stride 0. REQUIRES: every view broadcasts to the shape.
 template <int N>
-StridedLoop<N> BroadcastLoop(int dim, const int64_t* shape,
-                             const StridedView* const (&views)[N]) {
+StridedLoop<N> BroadcastLoop(int dim, const int64_t* shape, const StridedView* const (&views)[N]) {
   StridedLoop<N> loop;
   loop.dim = dim;
   for (int d = 0; d < dim; ++d) loop.sizes[d] = shape[d];
@@ -153,8 +151,7 @@ StridedLoop<N> BroadcastLoop(int dim, const int64_t* shape,
     const int shift = dim - v.dim;
     for (int d = 0; d < dim; ++d) {
       const int vd = d - shift;
-      loop.strides[k][d] =
-          vd < 0 || v.sizes[vd] == 1 ? 0 : v.strides[vd];
+      loop.strides[k][d] = vd < 0 || v.sizes[vd] == 1 ? 0 : v.strides[vd];
     }
   }
   return loop;
@@ -162,17 +159,14 @@ StridedLoop<N> BroadcastLoop(int dim, const int64_t* shape,
 
 // The broadcast shape of a and b (PyTorch rules), or false if they do not
 // broadcast. `shape` receives max(a.dim, b.dim) sizes.
-bool BroadcastShapes(const StridedView& a, const StridedView& b, int* dim,
-                     int64_t* shape);
+bool BroadcastShapes(const StridedView& a, const StridedView& b, int* dim, int64_t* shape);
 
 // The sizes as text, "[2, 3, 4]" (cut to fit), for error details.
 struct SizesText {
   char text[96];
 };
 SizesText FormatSizes(int dim, const int64_t* sizes);
-inline SizesText FormatSizes(const StridedView& v) {
-  return FormatSizes(v.dim, v.sizes);
-}
+inline SizesText FormatSizes(const StridedView& v) { return FormatSizes(v.dim, v.sizes); }
 
 // Copies `dim` sizes into int32 for Tensor::Resize; false on overflow.
 bool ToTensorSizes(int dim, const int64_t* sizes, int32_t* out);

@@ -55,16 +55,14 @@ void DiagonalCopyOut(KernelContext& ctx, Span<EValue*> raw) {
   if (in->dim() < 2 || !Dim(args, dim1_arg, in->dim(), &d1) ||
       !Dim(args, dim2_arg, in->dim(), &d2) || d1 == d2) {
     if (args.ok()) {
-      args.Fail(Error::kInvalidArgument,
-                "needs two distinct dims of a tensor of rank >= 2");
+      args.Fail(Error::kInvalidArgument, "needs two distinct dims of a tensor of rank >= 2");
     }
     return;
   }
   StridedView v = StridedView::Of(*in);
   const int64_t n1 = v.sizes[d1], n2 = v.sizes[d2];
   const int64_t s1 = v.strides[d1], s2 = v.strides[d2];
-  int64_t length = offset >= 0 ? std::min(n1, n2 - offset)
-                               : std::min(n1 + offset, n2);
+  int64_t length = offset >= 0 ? std::min(n1, n2 - offset) : std::min(n1 + offset, n2);
   if (length < 0) length = 0;
   if (length > 0) {
     const int64_t start = offset >= 0 ? offset * s2 : -offset * s1;
@@ -89,8 +87,7 @@ void NarrowCopyOut(KernelContext& ctx, Span<EValue*> raw) {
   const int64_t n = in->size(d);
   if (start < 0) start += n;
   if (start < 0 || start > n || length < 0 || length > n - start) {
-    args.Fail(Error::kInvalidArgument,
-              "start (%lld) + length (%lld) exceeds dimension size (%lld)",
+    args.Fail(Error::kInvalidArgument, "start (%lld) + length (%lld) exceeds dimension size (%lld)",
               static_cast<long long>(start), static_cast<long long>(length),
               static_cast<long long>(n));
     return;
@@ -117,8 +114,7 @@ void UnfoldCopyOut(KernelContext& ctx, Span<EValue*> raw) {
   }
   const int64_t n = v.sizes[d];
   if (size < 0 || size > n || step <= 0) {
-    args.Fail(Error::kInvalidArgument,
-              "size (%lld) must be in [0, %lld] and step (%lld) > 0",
+    args.Fail(Error::kInvalidArgument, "size (%lld) must be in [0, %lld] and step (%lld) > 0",
               static_cast<long long>(size), static_cast<long long>(n),
               static_cast<long long>(step));
     return;

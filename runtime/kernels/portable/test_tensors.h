@@ -33,22 +33,18 @@ class TestTensor {
   // empty means the default. `capacity` (elements) defaults to numel.
   TestTensor(std::vector<int32_t> sizes, std::vector<T> values = {},
              std::vector<uint8_t> dim_order = {},
-             ShapeDynamism dynamism = ShapeDynamism::kDynamicBound,
-             int64_t capacity = -1)
-      : sizes_(std::move(sizes)),
-        dim_order_(std::move(dim_order)),
-        strides_(sizes_.size() + 1) {
+             ShapeDynamism dynamism = ShapeDynamism::kDynamicBound, int64_t capacity = -1)
+      : sizes_(std::move(sizes)), dim_order_(std::move(dim_order)), strides_(sizes_.size() + 1) {
     if (dim_order_.empty()) {
       for (size_t i = 0; i < sizes_.size(); ++i) dim_order_.push_back(i);
     }
     int64_t numel = 1;
     for (int32_t s : sizes_) numel *= s;
     const int64_t cap = capacity < 0 ? numel : capacity;
-    storage_.assign(static_cast<size_t>(cap > 0 ? cap : 1) * sizeof(T) / 8 + 1,
-                    0);
-    tensor_ = std::make_unique<Tensor>(
-        ScalarTypeOf<T>(), static_cast<int>(sizes_.size()), sizes_.data(),
-        dim_order_.data(), strides_.data(), storage_.data(), dynamism);
+    storage_.assign(static_cast<size_t>(cap > 0 ? cap : 1) * sizeof(T) / 8 + 1, 0);
+    tensor_ =
+        std::make_unique<Tensor>(ScalarTypeOf<T>(), static_cast<int>(sizes_.size()), sizes_.data(),
+                                 dim_order_.data(), strides_.data(), storage_.data(), dynamism);
     tensor_->set_numel_bound(cap);
     evalue_ = EValue::FromTensor(tensor_.get());
     if (!values.empty()) Set(values);
@@ -78,9 +74,7 @@ class TestTensor {
     return out;
   }
 
-  std::vector<int32_t> Sizes() const {
-    return {tensor_->sizes().begin(), tensor_->sizes().end()};
-  }
+  std::vector<int32_t> Sizes() const { return {tensor_->sizes().begin(), tensor_->sizes().end()}; }
 
  private:
   // Address of the element at logical (row-major) index `flat`.
@@ -152,8 +146,7 @@ class TestTensorList {
 
 // Runs `fn` on `args` with a 1 MiB temp allocator; returns the failure
 // (kOk on success).
-inline Error RunKernel(OpFunction fn, std::vector<EValue*> args,
-                       size_t temp_bytes = 1 << 20) {
+inline Error RunKernel(OpFunction fn, std::vector<EValue*> args, size_t temp_bytes = 1 << 20) {
   std::vector<uint64_t> temp_memory(temp_bytes / 8 + 1);
   MemoryAllocator temp(temp_memory.data(), temp_bytes);
   KernelContext ctx(&temp, 1);

@@ -28,8 +28,8 @@ void TopkValues(KernelContext& ctx, Span<EValue*> raw) {
       values->dtype() != in->dtype() || indices->dtype() != ScalarType::kLong) {
     args.Fail(Error::kInvalidArgument,
               "needs a numeric input, values of its dtype and int64 indices "
-              "(got %s, %s, %s)", ScalarTypeName(in->dtype()),
-              ScalarTypeName(values->dtype()),
+              "(got %s, %s, %s)",
+              ScalarTypeName(in->dtype()), ScalarTypeName(values->dtype()),
               ScalarTypeName(indices->dtype()));
     return;
   }
@@ -41,9 +41,10 @@ void TopkValues(KernelContext& ctx, Span<EValue*> raw) {
   }
   const int64_t n = in->dim() == 0 ? 1 : in->size(dim);
   if (k < 0 || k > n) {
-    args.Fail(Error::kInvalidArgument, "k (%lld) out of range for a dim of "
-              "size %lld", static_cast<long long>(k),
-              static_cast<long long>(n));
+    args.Fail(Error::kInvalidArgument,
+              "k (%lld) out of range for a dim of "
+              "size %lld",
+              static_cast<long long>(k), static_cast<long long>(n));
     return;
   }
   int32_t sizes[kMaxTensorRank];
@@ -55,11 +56,11 @@ void TopkValues(KernelContext& ctx, Span<EValue*> raw) {
     return;
   }
   if (values->numel() == 0) return;
-  int64_t* order = static_cast<int64_t*>(
-      ctx.AllocateTemp(static_cast<size_t>(n) * sizeof(int64_t)));
+  int64_t* order =
+      static_cast<int64_t*>(ctx.AllocateTemp(static_cast<size_t>(n) * sizeof(int64_t)));
   if (order == nullptr) {
-    args.Fail(Error::kMemoryAllocationFailed,
-              "no temp memory for %lld indices", static_cast<long long>(n));
+    args.Fail(Error::kMemoryAllocationFailed, "no temp memory for %lld indices",
+              static_cast<long long>(n));
     return;
   }
   StridedView iv = StridedView::Of(*in);

@@ -10,8 +10,8 @@
 #include <cstring>
 #include <fstream>
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,9 +42,9 @@ const json& Reference() {
 
 ScalarType DtypeFromName(const std::string& name) {
   static const std::pair<const char*, ScalarType> kNames[] = {
-      {"uint8", ScalarType::kByte},   {"int8", ScalarType::kChar},
-      {"int16", ScalarType::kShort},  {"int32", ScalarType::kInt},
-      {"int64", ScalarType::kLong},   {"float32", ScalarType::kFloat},
+      {"uint8", ScalarType::kByte},     {"int8", ScalarType::kChar},
+      {"int16", ScalarType::kShort},    {"int32", ScalarType::kInt},
+      {"int64", ScalarType::kLong},     {"float32", ScalarType::kFloat},
       {"float64", ScalarType::kDouble}, {"bool", ScalarType::kBool}};
   for (const auto& [n, t] : kNames) {
     if (name == n) return t;
@@ -81,10 +81,9 @@ class JsonTensor {
     int64_t numel = 1;
     for (int32_t s : sizes_) numel *= s;
     storage_.assign(static_cast<size_t>(numel > 0 ? numel : 1) + 1, 0);
-    tensor_ = std::make_unique<Tensor>(
-        dtype_, static_cast<int>(sizes_.size()), sizes_.data(),
-        dim_order_.data(), strides_.data(), storage_.data(),
-        ShapeDynamism::kDynamicBound);
+    tensor_ = std::make_unique<Tensor>(dtype_, static_cast<int>(sizes_.size()), sizes_.data(),
+                                       dim_order_.data(), strides_.data(), storage_.data(),
+                                       ShapeDynamism::kDynamicBound);
     tensor_->set_numel_bound(numel);
     evalue_ = EValue::FromTensor(tensor_.get());
     const json& values = spec.at("values");
@@ -184,9 +183,8 @@ class CaseArgs {
       return t->ev();
     }
     if (a.contains("out") || a.contains("out_spec")) {
-      JsonTensor* t = AddTensor(a.contains("out")
-                                    ? WithoutValues(outputs.at(a["out"].get<size_t>()))
-                                    : a["out_spec"]);
+      JsonTensor* t = AddTensor(
+          a.contains("out") ? WithoutValues(outputs.at(a["out"].get<size_t>())) : a["out_spec"]);
       outs_.push_back(t);
       return t->ev();
     }
@@ -203,12 +201,10 @@ class CaseArgs {
       v = EValue::FromString(strings_.back().data(), strings_.back().size());
     } else if (a.contains("int_list")) {
       return AddIntList(a["int_list"]);
-    } else if (a.contains("tensor_list") ||
-               a.contains("optional_tensor_list")) {
+    } else if (a.contains("tensor_list") || a.contains("optional_tensor_list")) {
       const bool optional = a.contains("optional_tensor_list");
       std::vector<EValue*> items;
-      for (const json& t : a[optional ? "optional_tensor_list"
-                                      : "tensor_list"]) {
+      for (const json& t : a[optional ? "optional_tensor_list" : "tensor_list"]) {
         items.push_back(t.is_null() ? nullptr : AddTensor(t)->ev());
       }
       return AddTensorList(items, optional);
@@ -235,8 +231,7 @@ class CaseArgs {
     }
     for (EValue& e : list->items) list->ptrs.push_back(&e);
     list->unboxed.resize(list->items.size());
-    list->boxed = {list->ptrs.data(), list->unboxed.data(),
-                   list->items.size()};
+    list->boxed = {list->ptrs.data(), list->unboxed.data(), list->items.size()};
     list->value = EValue::FromIntList(&list->boxed);
     int_lists_.push_back(std::move(list));
     return &int_lists_.back()->value;
@@ -278,12 +273,11 @@ class CaseArgs {
 
 // Expects `actual` to hold the expected tensor: same dtype, shape and
 // values (floating: within atol + rtol * |expected|, NaN where NaN).
-void ExpectTensor(JsonTensor& actual, const json& expected, double rtol,
-                  double atol, const std::string& what) {
+void ExpectTensor(JsonTensor& actual, const json& expected, double rtol, double atol,
+                  const std::string& what) {
   Tensor& t = actual.tensor();
   ASSERT_EQ(ScalarTypeName(t.dtype()),
-            std::string(ScalarTypeName(
-                DtypeFromName(expected.at("dtype").get<std::string>()))))
+            std::string(ScalarTypeName(DtypeFromName(expected.at("dtype").get<std::string>()))))
       << what;
   std::vector<int32_t> sizes(t.sizes().begin(), t.sizes().end());
   ASSERT_EQ(sizes, expected.at("sizes").get<std::vector<int32_t>>()) << what;
@@ -294,8 +288,8 @@ void ExpectTensor(JsonTensor& actual, const json& expected, double rtol,
     int64_t exact = 0;
     const double got = actual.Get(static_cast<int64_t>(i), &exact);
     if (!floating) {
-      const int64_t want = values[i].is_boolean() ? values[i].get<bool>()
-                                                  : values[i].get<int64_t>();
+      const int64_t want =
+          values[i].is_boolean() ? values[i].get<bool>() : values[i].get<int64_t>();
       EXPECT_EQ(exact, want) << what << " at " << i;
       continue;
     }
@@ -305,8 +299,7 @@ void ExpectTensor(JsonTensor& actual, const json& expected, double rtol,
     } else if (std::isinf(want)) {
       EXPECT_EQ(got, want) << what << " at " << i;
     } else {
-      EXPECT_NEAR(got, want, atol + rtol * std::fabs(want))
-          << what << " at " << i;
+      EXPECT_NEAR(got, want, atol + rtol * std::fabs(want)) << what << " at " << i;
     }
   }
 }
@@ -322,8 +315,7 @@ void RunCase(const json& c) {
   const std::string op = c.at("op").get<std::string>();
   SCOPED_TRACE(name + " (" + op + ")");
   CaseArgs args(c);
-  const Kernel* kernel =
-      ResolveKernel(op.c_str(), args.args(), KernelPreference::kPortableOnly);
+  const Kernel* kernel = ResolveKernel(op.c_str(), args.args(), KernelPreference::kPortableOnly);
   if (kernel == nullptr && c.value("error", false) && HasKernel(op.c_str())) {
     return;  // the first tensor's dtype is not declared: refused at load
   }
@@ -345,13 +337,12 @@ void RunCase(const json& c) {
   const double rtol = c.value("rtol", 1e-5);
   const double atol = c.value("atol", 1e-6);
   for (size_t i = 0; i < outputs.size(); ++i) {
-    ExpectTensor(*args.outs()[i], outputs[i], rtol, atol,
-                 "output " + std::to_string(i));
+    ExpectTensor(*args.outs()[i], outputs[i], rtol, atol, "output " + std::to_string(i));
   }
   if (c.contains("updated")) {
     for (const json& u : c["updated"]) {
-      ExpectTensor(*args.tensor_arg(u.at("arg").get<size_t>()), u.at("expect"),
-                   rtol, atol, "updated argument");
+      ExpectTensor(*args.tensor_arg(u.at("arg").get<size_t>()), u.at("expect"), rtol, atol,
+                   "updated argument");
     }
   }
 }
@@ -382,8 +373,8 @@ std::vector<std::string> ReferenceOperators() {
 std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
   std::string name;
   for (char ch : info.param) {
-    const bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                       (ch >= '0' && ch <= '9');
+    const bool alnum =
+        (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
     if (alnum) {
       name += ch;
     } else if (name.empty() || name.back() != '_') {
@@ -393,8 +384,8 @@ std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Ops, TorchReferenceOp,
-                         ::testing::ValuesIn(ReferenceOperators()), TestName);
+INSTANTIATE_TEST_SUITE_P(Ops, TorchReferenceOp, ::testing::ValuesIn(ReferenceOperators()),
+                         TestName);
 
 // Each operator named in the reference data has both value cases and
 // error cases, so no operator is covered only by its failures.
@@ -411,9 +402,8 @@ TEST_F(TorchReference, EveryOperatorHasValueCases) {
 
 // ------------------------------------------------- declared dtypes (probe)
 
-const char* const kBasicDtypeNames[] = {"bool",  "uint8", "int8",
-                                        "int16", "int32", "int64",
-                                        "float32", "float64"};
+const char* const kBasicDtypeNames[] = {"bool",  "uint8", "int8",    "int16",
+                                        "int32", "int64", "float32", "float64"};
 
 // `spec` (a tensor description) with dtype `to` and its values converted
 // as a cast would (non-finite values become 0 in integer types).
@@ -511,9 +501,8 @@ TEST_F(TorchReference, DeclaredDtypesAreTheAcceptedOnes) {
       }
       const bool declared = kernel.dtypes.Contains(DtypeFromName(dtype));
       EXPECT_EQ(accepted, declared)
-          << kernel.name << " " << (declared ? "declares" : "does not declare")
-          << " " << dtype << " but "
-          << (accepted ? "runs a case with it" : "fails every case with it");
+          << kernel.name << " " << (declared ? "declares" : "does not declare") << " " << dtype
+          << " but " << (accepted ? "runs a case with it" : "fails every case with it");
     }
   }
 }

@@ -14,8 +14,7 @@ namespace {
 
 // self, out, ret with a floating result.
 template <typename Op>
-void FloatingOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                Op op) {
+void FloatingOp(KernelContext& ctx, Span<EValue*> raw, const char* name, Op op) {
   KernelArgs args(ctx, name, raw, 3);
   Tensor* in = args.GetTensor(0);
   Tensor* out = args.GetTensor(1);

@@ -5,8 +5,8 @@ namespace portable {
 
 bool PrepareUnaryOut(KernelArgs& args, const Tensor& in, Tensor& out) {
   if (!IsBasicType(in.dtype()) || !IsBasicType(out.dtype())) {
-    args.Fail(Error::kNotSupported, "unsupported dtypes %s -> %s",
-              ScalarTypeName(in.dtype()), ScalarTypeName(out.dtype()));
+    args.Fail(Error::kNotSupported, "unsupported dtypes %s -> %s", ScalarTypeName(in.dtype()),
+              ScalarTypeName(out.dtype()));
     return false;
   }
   return args.ResizeOut(out, in.sizes(), "out");

@@ -36,13 +36,13 @@ void FloatingUnary(KernelArgs& args, const Tensor& in, Tensor& out, Op op) {
 // out = op(in) computed in `compute` (a real, non-bool dtype that can be
 // cast to out's dtype).
 template <typename Op>
-void RealUnary(KernelArgs& args, const Tensor& in, ScalarType compute,
-               Tensor& out, Op op) {
+void RealUnary(KernelArgs& args, const Tensor& in, ScalarType compute, Tensor& out, Op op) {
   if (!PrepareUnaryOut(args, in, out)) return;
   if (!CanCast(compute, out.dtype())) {
-    args.Fail(Error::kInvalidArgument, "result type %s can't be cast to the "
-              "output dtype %s", ScalarTypeName(compute),
-              ScalarTypeName(out.dtype()));
+    args.Fail(Error::kInvalidArgument,
+              "result type %s can't be cast to the "
+              "output dtype %s",
+              ScalarTypeName(compute), ScalarTypeName(out.dtype()));
     return;
   }
   const bool ok = SwitchReal(compute, [&](auto tag) {
@@ -51,8 +51,7 @@ void RealUnary(KernelArgs& args, const Tensor& in, ScalarType compute,
                   [&op](CT x) { return static_cast<CT>(op(x)); });
   });
   if (!ok) {
-    args.Fail(Error::kInvalidArgument, "not supported for %s inputs",
-              ScalarTypeName(compute));
+    args.Fail(Error::kInvalidArgument, "not supported for %s inputs", ScalarTypeName(compute));
   }
 }
 

@@ -14,8 +14,7 @@ namespace {
 
 // self, out, ret with a floating result.
 template <typename Op>
-void FloatingMathOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                    Op op) {
+void FloatingMathOp(KernelContext& ctx, Span<EValue*> raw, const char* name, Op op) {
   KernelArgs args(ctx, name, raw, 3);
   Tensor* in = args.GetTensor(0);
   Tensor* out = args.GetTensor(1);
@@ -25,8 +24,7 @@ void FloatingMathOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
 
 // self, out, ret; rounding in the input's dtype (integers unchanged).
 template <typename Op>
-void RoundingOp(KernelContext& ctx, Span<EValue*> raw, const char* name,
-                Op op) {
+void RoundingOp(KernelContext& ctx, Span<EValue*> raw, const char* name, Op op) {
   KernelArgs args(ctx, name, raw, 3);
   Tensor* in = args.GetTensor(0);
   Tensor* out = args.GetTensor(1);
@@ -50,38 +48,31 @@ void SigmoidOut(KernelContext& ctx, Span<EValue*> args) {
 }
 
 void TanhOut(KernelContext& ctx, Span<EValue*> args) {
-  FloatingMathOp(ctx, args, "aten::tanh.out",
-                 [](auto x) { return std::tanh(x); });
+  FloatingMathOp(ctx, args, "aten::tanh.out", [](auto x) { return std::tanh(x); });
 }
 
 void ExpOut(KernelContext& ctx, Span<EValue*> args) {
-  FloatingMathOp(ctx, args, "aten::exp.out",
-                 [](auto x) { return std::exp(x); });
+  FloatingMathOp(ctx, args, "aten::exp.out", [](auto x) { return std::exp(x); });
 }
 
 void LogOut(KernelContext& ctx, Span<EValue*> args) {
-  FloatingMathOp(ctx, args, "aten::log.out",
-                 [](auto x) { return std::log(x); });
+  FloatingMathOp(ctx, args, "aten::log.out", [](auto x) { return std::log(x); });
 }
 
 void SinOut(KernelContext& ctx, Span<EValue*> args) {
-  FloatingMathOp(ctx, args, "aten::sin.out",
-                 [](auto x) { return std::sin(x); });
+  FloatingMathOp(ctx, args, "aten::sin.out", [](auto x) { return std::sin(x); });
 }
 
 void CosOut(KernelContext& ctx, Span<EValue*> args) {
-  FloatingMathOp(ctx, args, "aten::cos.out",
-                 [](auto x) { return std::cos(x); });
+  FloatingMathOp(ctx, args, "aten::cos.out", [](auto x) { return std::cos(x); });
 }
 
 void ErfOut(KernelContext& ctx, Span<EValue*> args) {
-  FloatingMathOp(ctx, args, "aten::erf.out",
-                 [](auto x) { return std::erf(x); });
+  FloatingMathOp(ctx, args, "aten::erf.out", [](auto x) { return std::erf(x); });
 }
 
 void SqrtOut(KernelContext& ctx, Span<EValue*> args) {
-  FloatingMathOp(ctx, args, "aten::sqrt.out",
-                 [](auto x) { return std::sqrt(x); });
+  FloatingMathOp(ctx, args, "aten::sqrt.out", [](auto x) { return std::sqrt(x); });
 }
 
 void RsqrtOut(KernelContext& ctx, Span<EValue*> args) {
@@ -105,14 +96,12 @@ void AbsOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(1);
   if (!args.ok()) return;
   // abs(INT_MIN) wraps to INT_MIN, as in PyTorch.
-  RealUnary(args, *in, in->dtype(), *out, [](auto x) {
-    return x < decltype(x)(0) ? WrapNeg(x) : x;
-  });
+  RealUnary(args, *in, in->dtype(), *out,
+            [](auto x) { return x < decltype(x)(0) ? WrapNeg(x) : x; });
 }
 
 void FloorOut(KernelContext& ctx, Span<EValue*> args) {
-  RoundingOp(ctx, args, "aten::floor.out",
-             [](auto x) { return std::floor(x); });
+  RoundingOp(ctx, args, "aten::floor.out", [](auto x) { return std::floor(x); });
 }
 
 void CeilOut(KernelContext& ctx, Span<EValue*> args) {
@@ -120,13 +109,11 @@ void CeilOut(KernelContext& ctx, Span<EValue*> args) {
 }
 
 void RoundOut(KernelContext& ctx, Span<EValue*> args) {
-  RoundingOp(ctx, args, "aten::round.out",
-             [](auto x) { return std::nearbyint(x); });
+  RoundingOp(ctx, args, "aten::round.out", [](auto x) { return std::nearbyint(x); });
 }
 
 void TruncOut(KernelContext& ctx, Span<EValue*> args) {
-  RoundingOp(ctx, args, "aten::trunc.out",
-             [](auto x) { return std::trunc(x); });
+  RoundingOp(ctx, args, "aten::trunc.out", [](auto x) { return std::trunc(x); });
 }
 
 }  // namespace portable

@@ -10,8 +10,8 @@
 
 #include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/kernel_args.h"
-#include "runtime/kernels/portable/portable_kernels.h"
 #include "runtime/kernels/portable/pool_util.h"
+#include "runtime/kernels/portable/portable_kernels.h"
 #include "runtime/kernels/portable/upsample_util.h"
 
 namespace edgefleet {
@@ -20,13 +20,11 @@ namespace {
 
 // Reads output_size / scale_factors, checks the input and resizes out.
 // scales[i] is the given scale factor or 0 (none). Returns args.ok().
-bool PrepareUpsample(KernelArgs& args, const Tensor& in, bool has_size,
-                     Span<const int64_t> size, bool has_scales,
-                     Span<const double> scale_factors, Tensor& out,
+bool PrepareUpsample(KernelArgs& args, const Tensor& in, bool has_size, Span<const int64_t> size,
+                     bool has_scales, Span<const double> scale_factors, Tensor& out,
                      double* scales) {
   if (in.dim() != 4) {
-    args.Fail(Error::kInvalidArgument, "input must be 4-D, got rank %d",
-              in.dim());
+    args.Fail(Error::kInvalidArgument, "input must be 4-D, got rank %d", in.dim());
     return false;
   }
   if (in.dtype() != out.dtype()) {
@@ -40,8 +38,7 @@ bool PrepareUpsample(KernelArgs& args, const Tensor& in, bool has_size,
     return false;
   }
   if ((has_size ? size.size() : scale_factors.size()) != 2) {
-    args.Fail(Error::kInvalidArgument,
-              "output_size / scale_factors must have 2 entries");
+    args.Fail(Error::kInvalidArgument, "output_size / scale_factors must have 2 entries");
     return false;
   }
   int64_t out_hw[2];
@@ -49,28 +46,26 @@ bool PrepareUpsample(KernelArgs& args, const Tensor& in, bool has_size,
     scales[i] = has_size ? 0.0 : scale_factors[i];
     // As ATen: the scaled size truncated toward zero.
     const double scaled = static_cast<double>(in.size(2 + i)) * scales[i];
-    out_hw[i] = has_size ? size[i]
-                : (scaled > 0 && scaled < 2147483648.0)
-                    ? static_cast<int64_t>(scaled)
-                    : -1;
+    out_hw[i] = has_size                                ? size[i]
+                : (scaled > 0 && scaled < 2147483648.0) ? static_cast<int64_t>(scaled)
+                                                        : -1;
   }
-  if (out_hw[0] <= 0 || out_hw[1] <= 0 || out_hw[0] > INT32_MAX ||
-      out_hw[1] > INT32_MAX || in.size(2) <= 0 || in.size(3) <= 0) {
-    args.Fail(Error::kInvalidArgument, "invalid sizes: input %dx%d, output "
-              "%lldx%lld", in.size(2), in.size(3),
-              static_cast<long long>(out_hw[0]),
+  if (out_hw[0] <= 0 || out_hw[1] <= 0 || out_hw[0] > INT32_MAX || out_hw[1] > INT32_MAX ||
+      in.size(2) <= 0 || in.size(3) <= 0) {
+    args.Fail(Error::kInvalidArgument,
+              "invalid sizes: input %dx%d, output "
+              "%lldx%lld",
+              in.size(2), in.size(3), static_cast<long long>(out_hw[0]),
               static_cast<long long>(out_hw[1]));
     return false;
   }
-  const int32_t sizes[4] = {in.size(0), in.size(1),
-                            static_cast<int32_t>(out_hw[0]),
+  const int32_t sizes[4] = {in.size(0), in.size(1), static_cast<int32_t>(out_hw[0]),
                             static_cast<int32_t>(out_hw[1])};
   return args.ResizeOut(out, sizes, "out");
 }
 
 // ATen's nearest_idx.
-int64_t NearestIndex(int64_t out_index, int64_t in_size, int64_t out_size,
-                     double scale) {
+int64_t NearestIndex(int64_t out_index, int64_t in_size, int64_t out_size, double scale) {
   if (out_size == in_size) return out_index;
   if (out_size == 2 * in_size) return out_index >> 1;
   const float s = SourceScale<float>(in_size, out_size, false, scale);
@@ -86,14 +81,13 @@ struct LinearTap {
 };
 
 template <typename T>
-LinearTap<T> LinearTapAt(int64_t out_index, int64_t in_size, int64_t out_size,
-                         bool align_corners, double scale) {
+LinearTap<T> LinearTapAt(int64_t out_index, int64_t in_size, int64_t out_size, bool align_corners,
+                         double scale) {
   if (out_size == in_size && !align_corners) {
     return {out_index, out_index, T(1), T(0)};
   }
   const T ratio = SourceScale<T>(in_size, out_size, align_corners, scale);
-  T src = align_corners ? ratio * out_index
-                        : ratio * (out_index + T(0.5)) - T(0.5);
+  T src = align_corners ? ratio * out_index : ratio * (out_index + T(0.5)) - T(0.5);
   if (!align_corners && src < 0) src = 0;
   int64_t i0 = static_cast<int64_t>(std::floor(src));
   if (i0 > in_size - 1) i0 = in_size - 1;
@@ -115,8 +109,7 @@ void UpsampleNearest2dVecOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(3);
   if (!args.ok()) return;
   double scales[2];
-  if (!PrepareUpsample(args, *in, has_size, size, has_scales, scale_factors,
-                       *out, scales)) {
+  if (!PrepareUpsample(args, *in, has_size, size, has_scales, scale_factors, *out, scales)) {
     return;
   }
   const bool ok = SwitchAll(in->dtype(), [&](auto tag) {
@@ -140,8 +133,7 @@ void UpsampleNearest2dVecOut(KernelContext& ctx, Span<EValue*> raw) {
     }
   });
   if (!ok) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported",
-              ScalarTypeName(in->dtype()));
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in->dtype()));
   }
 }
 
@@ -156,8 +148,7 @@ void UpsampleBilinear2dVecOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(4);
   if (!args.ok()) return;
   double scales[2];
-  if (!PrepareUpsample(args, *in, has_size, size, has_scales, scale_factors,
-                       *out, scales)) {
+  if (!PrepareUpsample(args, *in, has_size, size, has_scales, scale_factors, *out, scales)) {
     return;
   }
   const bool ok = SwitchFloating(in->dtype(), [&](auto tag) {
@@ -171,27 +162,26 @@ void UpsampleBilinear2dVecOut(KernelContext& ctx, Span<EValue*> raw) {
         const T* xp = x + n * p.sn + c * p.sc;
         T* yp = y + n * q.sn + c * q.sc;
         for (int64_t oh = 0; oh < q.h; ++oh) {
-          const LinearTap<T> th =
-              LinearTapAt<T>(oh, p.h, q.h, align_corners, scales[0]);
+          const LinearTap<T> th = LinearTapAt<T>(oh, p.h, q.h, align_corners, scales[0]);
           const T* r0 = xp + th.i0 * p.sh;
           const T* r1 = xp + th.i1 * p.sh;
           for (int64_t ow = 0; ow < q.w; ++ow) {
-            const LinearTap<T> tw =
-                LinearTapAt<T>(ow, p.w, q.w, align_corners, scales[1]);
+            const LinearTap<T> tw = LinearTapAt<T>(ow, p.w, q.w, align_corners, scales[1]);
             const int64_t a = tw.i0 * p.sw;
             const int64_t b = tw.i1 * p.sw;
             // As ATen: rows first, then the height weights.
             yp[oh * q.sh + ow * q.sw] =
-                th.w0 * (tw.w0 * r0[a] + tw.w1 * r0[b]) +
-                th.w1 * (tw.w0 * r1[a] + tw.w1 * r1[b]);
+                th.w0 * (tw.w0 * r0[a] + tw.w1 * r0[b]) + th.w1 * (tw.w0 * r1[a] + tw.w1 * r1[b]);
           }
         }
       }
     }
   });
   if (!ok) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported (floating "
-              "only)", ScalarTypeName(in->dtype()));
+    args.Fail(Error::kNotSupported,
+              "dtype %s is not supported (floating "
+              "only)",
+              ScalarTypeName(in->dtype()));
   }
 }
 

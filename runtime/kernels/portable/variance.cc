@@ -14,13 +14,11 @@ namespace portable {
 namespace {
 
 // Writes the variance into `var` and, if non-null, the mean into `mean`.
-void VarKernel(KernelArgs& args, const Tensor& in, bool has_dims,
-               Span<const int64_t> dims, double correction, bool keepdim,
-               Tensor& var, Tensor* mean) {
+void VarKernel(KernelArgs& args, const Tensor& in, bool has_dims, Span<const int64_t> dims,
+               double correction, bool keepdim, Tensor& var, Tensor* mean) {
   if (!IsBasicFloating(in.dtype()) || !IsBasicFloating(var.dtype()) ||
       (mean != nullptr && !IsBasicFloating(mean->dtype()))) {
-    args.Fail(Error::kInvalidArgument,
-              "needs floating input and outputs, got %s -> %s",
+    args.Fail(Error::kInvalidArgument, "needs floating input and outputs, got %s -> %s",
               ScalarTypeName(in.dtype()), ScalarTypeName(var.dtype()));
     return;
   }
@@ -28,8 +26,7 @@ void VarKernel(KernelArgs& args, const Tensor& in, bool has_dims,
   ReducePlan plan;
   if (!PlanReduction(args, in, dims, all, keepdim, var, &plan)) return;
   ReducePlan mean_plan;
-  if (mean != nullptr &&
-      !PlanReduction(args, in, dims, all, keepdim, *mean, &mean_plan)) {
+  if (mean != nullptr && !PlanReduction(args, in, dims, all, keepdim, *mean, &mean_plan)) {
     return;
   }
   const double n = static_cast<double>(plan.count);
@@ -38,11 +35,9 @@ void VarKernel(KernelArgs& args, const Tensor& in, bool has_dims,
   const int64_t in_elem = static_cast<int64_t>(ElementSize(in.dtype()));
   const LoadFn<double> load = GetLoader<double>(in.dtype());
   const StoreFn<double> store_var = GetStorer<double>(var.dtype());
-  const StoreFn<double> store_mean =
-      mean != nullptr ? GetStorer<double>(mean->dtype()) : nullptr;
+  const StoreFn<double> store_mean = mean != nullptr ? GetStorer<double>(mean->dtype()) : nullptr;
   const int64_t var_elem = static_cast<int64_t>(ElementSize(var.dtype()));
-  const int64_t mean_elem =
-      mean != nullptr ? static_cast<int64_t>(ElementSize(mean->dtype())) : 0;
+  const int64_t mean_elem = mean != nullptr ? static_cast<int64_t>(ElementSize(mean->dtype())) : 0;
   // Both plans walk the same kept dims (PlanReduction does not coalesce
   // them): one loop over input, var and mean offsets.
   StridedLoop<3> kept;
@@ -55,9 +50,8 @@ void VarKernel(KernelArgs& args, const Tensor& in, bool has_dims,
   }
   ForEachOffset(kept, [&](const int64_t* o) {
     double sum = 0;
-    ForEachOffset(plan.reduced, [&](const int64_t* r) {
-      sum += load(x + (o[0] + r[0]) * in_elem);
-    });
+    ForEachOffset(plan.reduced,
+                  [&](const int64_t* r) { sum += load(x + (o[0] + r[0]) * in_elem); });
     const double mu = sum / n;
     double sq = 0;
     ForEachOffset(plan.reduced, [&](const int64_t* r) {
@@ -82,8 +76,7 @@ void VarOut(KernelContext& ctx, Span<EValue*> raw) {
   const bool keepdim = args.GetBool(3);
   Tensor* out = args.GetTensor(4);
   if (!args.ok()) return;
-  VarKernel(args, *in, has_dims, dims, unbiased ? 1.0 : 0.0, keepdim, *out,
-            nullptr);
+  VarKernel(args, *in, has_dims, dims, unbiased ? 1.0 : 0.0, keepdim, *out, nullptr);
 }
 
 void VarCorrectionOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -96,8 +89,7 @@ void VarCorrectionOut(KernelContext& ctx, Span<EValue*> raw) {
   const bool keepdim = args.GetBool(3);
   Tensor* out = args.GetTensor(4);
   if (!args.ok()) return;
-  VarKernel(args, *in, has_dims, dims, ScalarTo<double>(correction), keepdim,
-            *out, nullptr);
+  VarKernel(args, *in, has_dims, dims, ScalarTo<double>(correction), keepdim, *out, nullptr);
 }
 
 void VarMeanCorrectionOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -111,8 +103,7 @@ void VarMeanCorrectionOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* var = args.GetTensor(4);
   Tensor* mean = args.GetTensor(5);
   if (!args.ok()) return;
-  VarKernel(args, *in, has_dims, dims, ScalarTo<double>(correction), keepdim,
-            *var, mean);
+  VarKernel(args, *in, has_dims, dims, ScalarTo<double>(correction), keepdim, *var, mean);
 }
 
 }  // namespace portable

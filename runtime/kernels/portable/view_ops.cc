@@ -13,8 +13,7 @@ namespace portable {
 namespace {
 
 // Resizes out to `sizes` and copies `in` into it in logical order.
-void ReshapeInto(KernelArgs& args, const Tensor& in, int dim,
-                 const int64_t* sizes, Tensor& out) {
+void ReshapeInto(KernelArgs& args, const Tensor& in, int dim, const int64_t* sizes, Tensor& out) {
   if (in.dtype() != out.dtype()) {
     args.Fail(Error::kInvalidArgument, "input %s and out %s dtypes differ",
               ScalarTypeName(in.dtype()), ScalarTypeName(out.dtype()));
@@ -29,9 +28,10 @@ void ReshapeInto(KernelArgs& args, const Tensor& in, int dim,
     return;
   }
   if (out.numel() != in.numel()) {
-    args.Fail(Error::kInvalidArgument, "shape %s has %lld elements, input "
-              "has %lld", FormatSizes(dim, sizes).text,
-              static_cast<long long>(out.numel()),
+    args.Fail(Error::kInvalidArgument,
+              "shape %s has %lld elements, input "
+              "has %lld",
+              FormatSizes(dim, sizes).text, static_cast<long long>(out.numel()),
               static_cast<long long>(in.numel()));
     return;
   }
@@ -39,8 +39,7 @@ void ReshapeInto(KernelArgs& args, const Tensor& in, int dim,
 }
 
 // Squeezes the dims marked in `mask` that have size 1 and copies.
-void SqueezeInto(KernelArgs& args, const Tensor& in, const bool* mask,
-                 Tensor& out) {
+void SqueezeInto(KernelArgs& args, const Tensor& in, const bool* mask, Tensor& out) {
   int64_t sizes[kMaxTensorRank];
   int dim = 0;
   for (int d = 0; d < in.dim(); ++d) {

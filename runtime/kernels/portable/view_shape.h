@@ -15,8 +15,7 @@ namespace portable {
 // Writes `size` into `out` (kMaxTensorRank entries) with a -1 entry replaced
 // so that the product is `numel`. Fails through `args` if the rank is too
 // high, a size is invalid, -1 appears twice or the product cannot match.
-bool InferViewShape(KernelArgs& args, Span<const int64_t> size, int64_t numel,
-                    int64_t* out);
+bool InferViewShape(KernelArgs& args, Span<const int64_t> size, int64_t numel, int64_t* out);
 
 }  // namespace portable
 }  // namespace edgefleet

@@ -13,8 +13,8 @@ namespace portable {
 namespace {
 
 template <typename CT>
-void WhereLoop(const StridedView& cond, const StridedView& a,
-               const StridedView& b, const StridedView& out) {
+void WhereLoop(const StridedView& cond, const StridedView& a, const StridedView& b,
+               const StridedView& out) {
   const StridedView* const views[4] = {&cond, &a, &b, &out};
   StridedLoop<4> loop = BroadcastLoop<4>(out.dim, out.sizes, views);
   loop.Coalesce();
@@ -26,8 +26,7 @@ void WhereLoop(const StridedView& cond, const StridedView& a,
   const int64_t eo = static_cast<int64_t>(ElementSize(out.dtype));
   const uint8_t* c = reinterpret_cast<const uint8_t*>(cond.data);
   ForEachOffset(loop, [&](const int64_t* o) {
-    const CT v = c[o[0]] != 0 ? load_a(a.data + o[1] * ea)
-                              : load_b(b.data + o[2] * eb);
+    const CT v = c[o[0]] != 0 ? load_a(a.data + o[1] * ea) : load_b(b.data + o[2] * eb);
     store(v, out.data + o[3] * eo);
   });
 }
@@ -41,14 +40,12 @@ void WhereSelfOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* other = args.GetTensor(2);
   Tensor* out = args.GetTensor(3);
   if (!args.ok()) return;
-  if (cond->dtype() != ScalarType::kBool &&
-      cond->dtype() != ScalarType::kByte) {
+  if (cond->dtype() != ScalarType::kBool && cond->dtype() != ScalarType::kByte) {
     args.Fail(Error::kInvalidArgument, "condition must be bool, got %s",
               ScalarTypeName(cond->dtype()));
     return;
   }
-  if (!IsBasicType(self->dtype()) || !IsBasicType(other->dtype()) ||
-      !IsBasicType(out->dtype())) {
+  if (!IsBasicType(self->dtype()) || !IsBasicType(other->dtype()) || !IsBasicType(out->dtype())) {
     args.Fail(Error::kNotSupported, "unsupported dtypes %s, %s -> %s",
               ScalarTypeName(self->dtype()), ScalarTypeName(other->dtype()),
               ScalarTypeName(out->dtype()));
@@ -60,10 +57,8 @@ void WhereSelfOut(KernelContext& ctx, Span<EValue*> raw) {
   StridedView ab;
   int dim = 0;
   int64_t shape[kMaxTensorRank];
-  if (!BroadcastShapes(a, b, &ab.dim, ab.sizes) ||
-      !BroadcastShapes(c, ab, &dim, shape)) {
-    args.Fail(Error::kInvalidArgument,
-              "shapes %s, %s and %s do not broadcast", FormatSizes(c).text,
+  if (!BroadcastShapes(a, b, &ab.dim, ab.sizes) || !BroadcastShapes(c, ab, &dim, shape)) {
+    args.Fail(Error::kInvalidArgument, "shapes %s, %s and %s do not broadcast", FormatSizes(c).text,
               FormatSizes(a).text, FormatSizes(b).text);
     return;
   }
@@ -71,17 +66,16 @@ void WhereSelfOut(KernelContext& ctx, Span<EValue*> raw) {
                                    {other->dtype(), other->dim(), false}};
   const ScalarType common = ResultType(operands, 2);
   if (!CanCast(common, out->dtype())) {
-    args.Fail(Error::kInvalidArgument, "result type %s can't be cast to the "
-              "output dtype %s", ScalarTypeName(common),
-              ScalarTypeName(out->dtype()));
+    args.Fail(Error::kInvalidArgument,
+              "result type %s can't be cast to the "
+              "output dtype %s",
+              ScalarTypeName(common), ScalarTypeName(out->dtype()));
     return;
   }
   int32_t sizes[kMaxTensorRank];
   ToTensorSizes(dim, shape, sizes);
   if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(dim)}, "out")) return;
-  SwitchAll(common, [&](auto tag) {
-    WhereLoop<decltype(tag)>(c, a, b, StridedView::Of(*out));
-  });
+  SwitchAll(common, [&](auto tag) { WhereLoop<decltype(tag)>(c, a, b, StridedView::Of(*out)); });
 }
 
 }  // namespace portable
