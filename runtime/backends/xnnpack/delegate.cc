@@ -120,10 +120,28 @@ Error XnnpackDelegate::Plan() {
       EF_FAIL(Error::kNotSupported, "xnnpack: node %s (%s -> %s) is not supported",
               NodeTypeName(n.type), DataTypeName(in.type), DataTypeName(out.type));
     }
-    if (engines_[i] == Engine::kOwnDense) {
-      packed_filters_[i] = PackDenseFilter(g, n);
-      if (packed_filters_[i] != nullptr) packed_bytes_ += g.values[n.inputs[1]].nbytes();
-    }
+  }
+  // The filters our dense kernels read transposed, packed into one block
+  // (page_block.h: its pages fault in 2 MiB units, not 4 KiB).
+  std::vector<size_t> filter_offset(g.nodes.size(), 0);
+  size_t filter_floats = 0;
+  constexpr size_t kFilterAlignFloats = kArenaAlignment / sizeof(float);
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (engines_[i] != Engine::kOwnDense) continue;
+    const size_t floats = PackedFilterFloats(g, g.nodes[i]);
+    if (floats == 0) continue;
+    filter_offset[i] = filter_floats;
+    filter_floats += (floats + kFilterAlignFloats - 1) / kFilterAlignFloats * kFilterAlignFloats;
+  }
+  EF_CHECK_OR_RETURN(
+      packed_filter_block_.Allocate(filter_floats * sizeof(float)), Error::kMemoryAllocationFailed,
+      "xnnpack: no memory for %zu bytes of packed filters", filter_floats * sizeof(float));
+  packed_bytes_ = packed_filter_block_.mapped_bytes();
+  auto* filters = reinterpret_cast<float*>(packed_filter_block_.data());
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (engines_[i] != Engine::kOwnDense || PackedFilterFloats(g, g.nodes[i]) == 0) continue;
+    packed_filters_[i] = filters + filter_offset[i];
+    PackDenseFilter(g, g.nodes[i], packed_filters_[i]);
   }
   // 2. Steps: runs of XNNPACK nodes, single own-kernel nodes.
   std::vector<int> step_of(g.nodes.size());
@@ -178,7 +196,7 @@ Error XnnpackDelegate::Build() {
     s.runtime = nullptr;
     s.set_up = false;
   }
-  arena_.reset();
+  arena_ = PageBlock();
   build_bytes_ = 0;
   XnnpackMemoryScope scope;  // serializes compilation, initializes XNNPACK
   EF_RETURN_IF_ERROR(scope.status());
@@ -204,11 +222,10 @@ Error XnnpackDelegate::Build() {
     }
   }
   const ArenaPlan plan = PlanArena(lifetimes, kArenaAlignment);
-  if (plan.size > 0) {
-    arena_.reset(new (std::align_val_t{kArenaAlignment}) uint8_t[plan.size]());
-    build_bytes_ += plan.size;
-  }
-  for (size_t i = 0; i < planned.size(); ++i) data_[planned[i]] = arena_.get() + plan.offsets[i];
+  EF_CHECK_OR_RETURN(arena_.Allocate(plan.size), Error::kMemoryAllocationFailed,
+                     "xnnpack: no memory for a %zu-byte arena of boundary values", plan.size);
+  build_bytes_ += arena_.mapped_bytes();
+  for (size_t i = 0; i < planned.size(); ++i) data_[planned[i]] = arena_.data() + plan.offsets[i];
   // 4. One XNNPACK runtime per run of XNNPACK nodes.
   for (Step& step : steps_) {
     if (step.engine == Engine::kXnnpack) {
@@ -404,7 +421,7 @@ Error XnnpackDelegate::RunStep(Step& step, MemoryAllocator* temp) {
     if (step.engine == Engine::kOwnKernel) return RunOwnNode(g, n, dims_, in, out);
     const size_t mark = temp != nullptr ? temp->used() : 0;
     KernelContext ctx(temp, num_threads_);
-    const Error e = RunDenseNode(ctx, g, n, dims_, in, out, packed_filters_[step.first].get());
+    const Error e = RunDenseNode(ctx, g, n, dims_, in, out, packed_filters_[step.first]);
     if (temp != nullptr) temp->ResetTo(mark);
     return e;
   }

@@ -23,6 +23,7 @@
 
 #include "runtime/backends/xnnpack/graph.h"
 #include "runtime/backends/xnnpack/method_threadpool.h"
+#include "runtime/backends/xnnpack/page_block.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/memory_allocator.h"
 #include "runtime/core/result.h"
@@ -99,16 +100,15 @@ class XnnpackDelegate {
   std::vector<int> step_of_;               // per node
   std::vector<std::vector<size_t>> dims_;  // per value: current shape
   std::vector<void*> data_;                // per value id: where its bytes are now
-  // Boundary values' memory (arena_plan.h), 64-byte aligned.
-  struct ArenaDelete {
-    void operator()(uint8_t* p) const { ::operator delete[](p, std::align_val_t{64}); }
-  };
-  std::unique_ptr<uint8_t[], ArenaDelete> arena_;
+  // Boundary values' memory (arena_plan.h), zero-filled at each Build.
+  PageBlock arena_;
   SharedThreadpool threadpool_;  // pthreadpool_t, shared with the method's other delegates
   int num_threads_ = 1;          // for our kernels
   bool dense_on_own_kernels_ = false;
-  // Per node on our dense kernels: its filter packed for them (or null).
-  std::vector<std::unique_ptr<float[]>> packed_filters_;
+  // Per node on our dense kernels: its filter packed for them (or null),
+  // inside packed_filter_block_.
+  std::vector<float*> packed_filters_;
+  PageBlock packed_filter_block_;
   size_t packed_bytes_ = 0;
   // Of the last Build: boundary buffers, plus what XNNPACK holds for its
   // runtimes, counted from the graph (each constant it packs or keeps at its

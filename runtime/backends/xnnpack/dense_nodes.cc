@@ -147,12 +147,15 @@ bool DenseKernelPreferred(const Graph& g, const Node& n) {
          g.values[n.inputs[1]].is_constant();
 }
 
-std::unique_ptr<float[]> PackDenseFilter(const Graph& g, const Node& n) {
-  if (!DenseKernelPreferred(g, n) || (n.flags & kTransposeWeights) != 0) return nullptr;
+size_t PackedFilterFloats(const Graph& g, const Node& n) {
+  if (!DenseKernelPreferred(g, n) || (n.flags & kTransposeWeights) != 0) return 0;
+  return g.values[n.inputs[1]].numel();
+}
+
+void PackDenseFilter(const Graph& g, const Node& n, float* packed) {
   const Value& w = g.values[n.inputs[1]];
   const size_t units = w.dims[0];
   const size_t depth = units == 0 ? 0 : w.numel() / units;
-  std::unique_ptr<float[]> packed(new float[units * depth]);
   const auto* src = static_cast<const float*>(w.data);
   constexpr size_t kTile = 32;  // tiles keep both sides of the transpose in cache
   for (size_t u0 = 0; u0 < units; u0 += kTile) {
@@ -164,7 +167,7 @@ std::unique_ptr<float[]> PackDenseFilter(const Graph& g, const Node& n) {
         size_t k = k0;
         for (; k + 4 <= k1; k += 4) {
           optimized::Transpose4x4(r + k, r + depth + k, r + 2 * depth + k, r + 3 * depth + k,
-                                  packed.get() + k * units + u, static_cast<int64_t>(units));
+                                  packed + k * units + u, static_cast<int64_t>(units));
         }
         for (; k < k1; ++k) {
           for (size_t t = 0; t < 4; ++t) packed[k * units + u + t] = r[t * depth + k];
@@ -175,7 +178,6 @@ std::unique_ptr<float[]> PackDenseFilter(const Graph& g, const Node& n) {
       }
     }
   }
-  return packed;
 }
 
 Error RunDenseNode(KernelContext& ctx, const Graph& g, const Node& n, const std::vector<Dims>& dims,

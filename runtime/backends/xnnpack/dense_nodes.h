@@ -37,16 +37,20 @@ bool DenseKernelSupports(const Graph& graph, const Node& node);
 // depthwise) stay with XNNPACK.
 bool DenseKernelPreferred(const Graph& graph, const Node& node);
 
-// The constant filter of a node DenseKernelPreferred takes, transposed to
-// [depth][units] (a convolution's OHWI filter to [kh][kw][in_c][out_c]),
-// which the GEMM reads in place; null for other nodes and for a filter
-// already in that order.
-std::unique_ptr<float[]> PackDenseFilter(const Graph& graph, const Node& node);
+// Floats of the packed copy PackDenseFilter makes of `node`'s filter: its
+// element count for a node DenseKernelPreferred takes, 0 for other nodes
+// and for a filter already in the order the GEMM reads.
+size_t PackedFilterFloats(const Graph& graph, const Node& node);
+
+// Writes `node`'s constant filter transposed to [depth][units] (a
+// convolution's OHWI filter to [kh][kw][in_c][out_c]), which the GEMM reads
+// in place, to `dst` (PackedFilterFloats(graph, node) floats).
+void PackDenseFilter(const Graph& graph, const Node& node, float* dst);
 
 // Runs `node` (REQUIRES: DenseKernelSupports, shapes validated by
 // InferOutputDims) on the current shapes `dims`; in[i] / out[0] are the
 // buffers of node.inputs[i] / node.outputs[0] (in[2] null without bias);
-// `packed_filter` is PackDenseFilter's result (or null: in[1] is read).
+// `packed_filter` is what PackDenseFilter wrote (or null: in[1] is read).
 // Errors: kMemoryAllocationFailed when ctx's scratch memory does not fit.
 Error RunDenseNode(KernelContext& ctx, const Graph& graph, const Node& node,
                    const std::vector<Dims>& dims, const void* const* in, void* const* out,

@@ -169,14 +169,17 @@ TEST(DenseNodes, MatchDirectSums) {
     for (bool packed : {false, true}) {
       Fixture f(c);
       ASSERT_TRUE(DenseKernelSupports(f.graph, f.node)) << c.name;
-      std::unique_ptr<float[]> filter = packed ? PackDenseFilter(f.graph, f.node) : nullptr;
+      std::vector<float> filter(packed ? PackedFilterFloats(f.graph, f.node) : 0);
+      if (!filter.empty()) PackDenseFilter(f.graph, f.node, filter.data());
       const std::vector<float> want = f.Reference(c);
       std::vector<float> y(want.size(), std::nanf(""));
       MemoryAllocator temp(scratch.data(), scratch.size());
       KernelContext ctx(&temp, 1);
       const void* in[3] = {f.x.data(), f.w.data(), c.bias ? f.b.data() : nullptr};
       void* out[1] = {y.data()};
-      ASSERT_EQ(RunDenseNode(ctx, f.graph, f.node, f.dims, in, out, filter.get()), Error::kOk)
+      ASSERT_EQ(RunDenseNode(ctx, f.graph, f.node, f.dims, in, out,
+                             filter.empty() ? nullptr : filter.data()),
+                Error::kOk)
           << c.name;
       for (size_t i = 0; i < want.size(); ++i) {
         ASSERT_NEAR(y[i], want[i], 1e-4f * std::max(1.0f, std::fabs(want[i])))
@@ -196,7 +199,7 @@ TEST(DenseNodes, RuleTakesFullyConnectedPointwiseAndWideDenseConvolutions) {
         c.type == NodeType::kFullyConnected ||
         (c.type == NodeType::kConv2d && c.groups == 1 && (pointwise || c.group_in >= 16));
     EXPECT_EQ(DenseKernelPreferred(f.graph, f.node), preferred) << c.name;
-    EXPECT_EQ(PackDenseFilter(f.graph, f.node) != nullptr, preferred) << c.name;
+    EXPECT_EQ(PackedFilterFloats(f.graph, f.node) > 0, preferred) << c.name;
   }
 }
 

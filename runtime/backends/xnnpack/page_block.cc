@@ -1,0 +1,71 @@
+#include "runtime/backends/xnnpack/page_block.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <utility>
+
+namespace edgefleet {
+namespace xnnpack {
+namespace {
+
+constexpr size_t kHugePage = size_t{2} << 20;
+
+size_t RoundUp(size_t x, size_t unit) { return (x + unit - 1) / unit * unit; }
+
+}  // namespace
+
+PageBlock::~PageBlock() { Release(); }
+
+PageBlock::PageBlock(PageBlock&& other) noexcept { *this = std::move(other); }
+
+PageBlock& PageBlock::operator=(PageBlock&& other) noexcept {
+  if (this != &other) {
+    Release();
+    data_ = std::exchange(other.data_, nullptr);
+    base_ = std::exchange(other.base_, nullptr);
+    base_len_ = std::exchange(other.base_len_, 0);
+    size_ = std::exchange(other.size_, 0);
+    mapped_ = std::exchange(other.mapped_, 0);
+  }
+  return *this;
+}
+
+bool PageBlock::Allocate(size_t bytes) {
+  Release();
+  if (bytes == 0) return true;
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const bool huge = bytes >= kHugePage;
+  const size_t length = RoundUp(bytes, page);
+  if (length < bytes) return false;  // overflow
+  // Huge: map 2 MiB more so that a 2 MiB-aligned start exists inside.
+  const size_t map_len = huge ? length + kHugePage : length;
+  if (map_len < length) return false;
+  void* p = mmap(nullptr, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return false;
+  base_ = static_cast<uint8_t*>(p);
+  base_len_ = map_len;
+  data_ = base_;
+  if (huge) {
+    const auto addr = reinterpret_cast<uintptr_t>(base_);
+    data_ = reinterpret_cast<uint8_t*>(RoundUp(addr, kHugePage));
+#ifdef MADV_HUGEPAGE
+    // Whole 2 MiB units only: the tail stays in small pages, so at most a
+    // page more than asked for becomes resident. Advice: ordinary pages
+    // where the kernel declines.
+    madvise(data_, length / kHugePage * kHugePage, MADV_HUGEPAGE);
+#endif
+  }
+  size_ = bytes;
+  mapped_ = length;
+  return true;
+}
+
+void PageBlock::Release() {
+  if (base_ != nullptr) munmap(base_, base_len_);
+  data_ = base_ = nullptr;
+  base_len_ = size_ = mapped_ = 0;
+}
+
+}  // namespace xnnpack
+}  // namespace edgefleet

@@ -1,0 +1,57 @@
+// PageBlock: one zero-filled, 64-byte-aligned block of memory taken straight
+// from the kernel, for the delegate's large load-time buffers (the filters
+// packed for our dense kernels, the arena of boundary values).
+//
+// Why not operator new: a block of megabytes written once at load costs one
+// page fault per 4 KiB page when malloc maps it, and those faults were about
+// a third of MobileNetV2's delegate load. A PageBlock of 2 MiB or more is
+// 2 MiB-aligned and asks for transparent huge pages for its whole 2 MiB
+// units (madvise MADV_HUGEPAGE, which Linux honours in its default "madvise"
+// mode), so they fault once per 2 MiB; the tail, and every block where huge
+// pages are unavailable, is ordinary pages with the same contents.
+//
+// Owns its mapping (released by the destructor); movable, not copyable.
+// Thread-compatible.
+
+#ifndef EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_PAGE_BLOCK_H_
+#define EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_PAGE_BLOCK_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace edgefleet {
+namespace xnnpack {
+
+class PageBlock {
+ public:
+  PageBlock() = default;
+  ~PageBlock();
+  PageBlock(PageBlock&& other) noexcept;
+  PageBlock& operator=(PageBlock&& other) noexcept;
+  PageBlock(const PageBlock&) = delete;
+  PageBlock& operator=(const PageBlock&) = delete;
+
+  // A block of at least `bytes` zero bytes (none for 0); false, leaving the
+  // block empty, when the kernel refuses the mapping.
+  bool Allocate(size_t bytes);
+
+  uint8_t* data() const { return data_; }
+  // Bytes usable (what Allocate was asked for).
+  size_t size() const { return size_; }
+  // Bytes the block can make resident: size() rounded up to whole pages.
+  size_t mapped_bytes() const { return mapped_; }
+
+ private:
+  void Release();
+
+  uint8_t* data_ = nullptr;  // 2 MiB-aligned (huge) or page-aligned
+  uint8_t* base_ = nullptr;  // what mmap returned
+  size_t base_len_ = 0;      // what was mapped
+  size_t size_ = 0;
+  size_t mapped_ = 0;
+};
+
+}  // namespace xnnpack
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_PAGE_BLOCK_H_
