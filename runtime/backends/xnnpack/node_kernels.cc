@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/core/error_detail.h"
+#include "runtime/kernels/optimized/permute.h"
 
 namespace edgefleet {
 namespace xnnpack {
@@ -39,45 +40,6 @@ bool AllFp32(const Graph& g, const Node& n) {
 size_t TokenRows(const Value& v, const Dims& d) {
   const size_t nonbatch = static_cast<size_t>(v.num_nonbatch_dims);
   return Product(d, 0, d.size() - std::min(nonbatch, d.size()));
-}
-
-template <typename T>
-void Transpose(const Dims& in, const Node& n, const T* src, T* dst) {
-  const size_t rank = in.size();
-  // Input strides, permuted into output order.
-  size_t in_stride[kMaxDims];
-  size_t stride = 1;
-  for (size_t i = rank; i-- > 0;) {
-    in_stride[i] = stride;
-    stride *= in[i];
-  }
-  size_t out_dims[kMaxDims], perm_stride[kMaxDims];
-  for (size_t i = 0; i < rank; ++i) {
-    out_dims[i] = in[n.list_a[i]];
-    perm_stride[i] = in_stride[n.list_a[i]];
-  }
-  const size_t total = Product(in, 0, rank);
-  if (total == 0) return;
-  if (rank == 0) {
-    dst[0] = src[0];
-    return;
-  }
-  // Odometer over the output; the innermost output dim walks the input with
-  // a constant stride.
-  size_t index[kMaxDims] = {};
-  const size_t inner = out_dims[rank - 1];
-  const size_t inner_stride = perm_stride[rank - 1];
-  for (size_t o = 0; o < total; o += inner) {
-    size_t base = 0;
-    for (size_t i = 0; i + 1 < rank; ++i) base += index[i] * perm_stride[i];
-    const T* s = src + base;
-    T* d = dst + o;
-    for (size_t j = 0; j < inner; ++j) d[j] = s[j * inner_stride];
-    for (size_t i = rank - 1; i-- > 0;) {
-      if (++index[i] < out_dims[i]) break;
-      index[i] = 0;
-    }
-  }
 }
 
 void Slice(const Dims& in, const Dims& out, const Node& n, const char* src, char* dst,
@@ -437,25 +399,24 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
 }
 
 Error RunOwnNode(const Graph& g, const Node& n, const std::vector<Dims>& dims,
-                 const void* const* in, void* const* out) {
+                 const void* const* in, void* const* out, int num_threads) {
   const Value& y = Out(g, n, 0);
   const Dims& yd = dims[n.outputs[0]];
   switch (n.type) {
-    case NodeType::kStaticTranspose:
-      switch (DataTypeSize(y.type)) {
-        case 1:
-          Transpose(dims[n.inputs[0]], n, static_cast<const uint8_t*>(in[0]),
-                    static_cast<uint8_t*>(out[0]));
-          return Error::kOk;
-        case 2:
-          Transpose(dims[n.inputs[0]], n, static_cast<const uint16_t*>(in[0]),
-                    static_cast<uint16_t*>(out[0]));
-          return Error::kOk;
-        default:
-          Transpose(dims[n.inputs[0]], n, static_cast<const uint32_t*>(in[0]),
-                    static_cast<uint32_t*>(out[0]));
-          return Error::kOk;
+    case NodeType::kStaticTranspose: {
+      const Dims& xd = dims[n.inputs[0]];
+      int64_t sizes[kMaxDims], perm[kMaxDims];
+      for (size_t i = 0; i < xd.size(); ++i) {
+        sizes[i] = static_cast<int64_t>(xd[i]);
+        perm[i] = static_cast<int64_t>(n.list_a[i]);
       }
+      EF_CHECK_OR_RETURN(
+          optimized::PermuteContiguous(in[0], sizes, perm, static_cast<int>(xd.size()),
+                                       DataTypeSize(y.type), out[0], num_threads),
+          Error::kNotSupported, "xnnpack: XNNStaticTranspose of %zu-byte elements",
+          DataTypeSize(y.type));
+      return Error::kOk;
+    }
     case NodeType::kStaticSlice:
       Slice(dims[n.inputs[0]], yd, n, static_cast<const char*>(in[0]), static_cast<char*>(out[0]),
             DataTypeSize(y.type));

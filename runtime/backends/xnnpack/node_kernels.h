@@ -44,10 +44,12 @@ bool OwnKernelPreferred(const Graph& graph, const Node& node);
 // Runs `node` on values of the current shapes `dims` (indexed by value id;
 // they differ from the serialized ones after a dynamic-shape change).
 // `in[i]` / `out[i]` are the buffers of node.inputs[i] / node.outputs[i]
-// (null for an absent optional operand). REQUIRES: OwnKernelSupports(graph,
+// (null for an absent optional operand); data movement (static transposes)
+// splits over up to `num_threads` threads of the kernels' pool or the
+// runner installed on the calling thread. REQUIRES: OwnKernelSupports(graph,
 // node) and shapes validated by InferOutputDims.
 Error RunOwnNode(const Graph& graph, const Node& node, const std::vector<std::vector<size_t>>& dims,
-                 const void* const* in, void* const* out);
+                 const void* const* in, void* const* out, int num_threads);
 
 }  // namespace xnnpack
 }  // namespace edgefleet

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -35,7 +36,7 @@ struct PoolingGraph {
     std::vector<int8_t> y(dims[1][0] * dims[1][3], 0);
     const void* in[1] = {x.data()};
     void* out[1] = {y.data()};
-    EXPECT_EQ(RunOwnNode(graph, node, dims, in, out), Error::kOk);
+    EXPECT_EQ(RunOwnNode(graph, node, dims, in, out, /*num_threads=*/1), Error::kOk);
     return y;
   }
 
@@ -76,6 +77,72 @@ TEST(OwnNodeKernels, Float32GlobalAveragePoolingStaysWithXnnpack) {
   }
   EXPECT_FALSE(OwnKernelSupports(p.graph, p.node));
   EXPECT_FALSE(OwnKernelPreferred(p.graph, p.node));
+}
+
+// XNNStaticTranspose on our kernel: y's dim i is x's dim perm[i], checked by
+// index arithmetic for every permutation of ranks 1 to 4 (and the NCHW ->
+// NHWC and NHWC -> NCHW of an image above the copy's split grain), for 1-
+// and 4-byte elements, at 1 and 3 threads.
+template <typename T>
+void CheckTranspose(DataType type, const std::vector<size_t>& x_dims, std::vector<size_t> perm,
+                    int threads) {
+  const size_t rank = x_dims.size();
+  Value x;
+  x.id = 0;
+  x.type = type;
+  x.dims = x_dims;
+  Value y = x;
+  y.id = 1;
+  for (size_t i = 0; i < rank; ++i) y.dims[i] = x_dims[perm[i]];
+  Graph graph;
+  graph.values = {x, y};
+  Node node;
+  node.type = NodeType::kStaticTranspose;
+  node.inputs = {0};
+  node.outputs = {1};
+  node.list_a = perm;
+  ASSERT_TRUE(OwnKernelSupports(graph, node));
+  const std::vector<std::vector<size_t>> dims = {x.dims, y.dims};
+  const size_t n = x.numel();
+  std::vector<T> xs(n), ys(n, T{0});
+  for (size_t i = 0; i < n; ++i) xs[i] = static_cast<T>(i * 7 + 3);
+  const void* in[1] = {xs.data()};
+  void* out[1] = {ys.data()};
+  ASSERT_EQ(RunOwnNode(graph, node, dims, in, out, threads), Error::kOk);
+  size_t x_stride[kMaxDims], index[kMaxDims] = {};  // index: over y, row-major
+  for (size_t i = rank, stride = 1; i-- > 0;) {
+    x_stride[i] = stride;
+    stride *= x_dims[i];
+  }
+  for (size_t o = 0; o < n; ++o) {
+    size_t src = 0;
+    for (size_t i = 0; i < rank; ++i) src += index[i] * x_stride[perm[i]];
+    ASSERT_EQ(ys[o], xs[src]) << "output element " << o << " of rank " << rank;
+    for (size_t i = rank; i-- > 0;) {
+      if (++index[i] < y.dims[i]) break;
+      index[i] = 0;
+    }
+  }
+}
+
+TEST(OwnNodeKernels, StaticTransposeMatchesIndexArithmetic) {
+  const std::vector<size_t> shape = {3, 1, 5, 7};
+  for (size_t rank = 1; rank <= shape.size(); ++rank) {
+    std::vector<size_t> x_dims;
+    for (size_t i = 0; i < rank; ++i) x_dims.push_back(shape[i]);
+    std::vector<size_t> perm(rank);
+    for (size_t i = 0; i < rank; ++i) perm[i] = i;
+    do {
+      for (int threads : {1, 3}) {
+        CheckTranspose<float>(DataType::kFp32, x_dims, perm, threads);
+        CheckTranspose<int8_t>(DataType::kQint8, x_dims, perm, threads);
+      }
+    } while (std::next_permutation(perm.begin(), perm.end()));
+  }
+  for (int threads : {1, 3}) {
+    CheckTranspose<float>(DataType::kFp32, {1, 3, 224, 224}, {0, 2, 3, 1}, threads);
+    CheckTranspose<float>(DataType::kFp32, {2, 56, 56, 24}, {0, 3, 1, 2}, threads);
+  }
 }
 
 }  // namespace

@@ -4,7 +4,10 @@
 // transpose (the input's unit-stride dim elsewhere) goes by cache tiles,
 // with 4 x 4 vector transposes for 4-byte elements. Large copies are split
 // over the kernels' threads (runs, planes or tiles, at least kGrain
-// elements each). Bit-identical at any thread count.
+// elements each). Bit-identical at any thread count. PermuteContiguous
+// (permute.h) is the same copy on raw buffers.
+
+#include "runtime/kernels/optimized/permute.h"
 
 #include <algorithm>
 #include <cstring>
@@ -101,6 +104,29 @@ void Copy(const StridedLoop<2>& loop, const char* src, char* dst, int threads) {
                     });
 }
 
+// Copies by `loop` (operand 0 the source, 1 the destination, in elements of
+// `elem` bytes), after coalescing it; false for an element size Copy has no
+// instance for.
+bool CopyLoop(StridedLoop<2> loop, const char* s, char* d, size_t elem, int threads) {
+  loop.Coalesce();
+  switch (elem) {
+    case 1:
+      Copy<uint8_t>(loop, s, d, threads);
+      return true;
+    case 2:
+      Copy<uint16_t>(loop, s, d, threads);
+      return true;
+    case 4:
+      Copy<uint32_t>(loop, s, d, threads);
+      return true;
+    case 8:
+      Copy<uint64_t>(loop, s, d, threads);
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Copies the view `src` of `in` into out (shape src's), or false.
 bool CopyView(const Tensor& in, const StridedView& src, Tensor& out, int threads) {
   if (in.dtype() != out.dtype() || Overlaps(in, out)) return false;
@@ -124,25 +150,8 @@ bool CopyView(const Tensor& in, const StridedView& src, Tensor& out, int threads
     loop.strides[0][i] = src.strides[order[i]];
     loop.strides[1][i] = dst.strides[order[i]];
   }
-  loop.Coalesce();
-  const char* s = in.data_as<const char>();
-  char* d = out.data_as<char>();
-  switch (ElementSize(in.dtype())) {
-    case 1:
-      Copy<uint8_t>(loop, s, d, threads);
-      return true;
-    case 2:
-      Copy<uint16_t>(loop, s, d, threads);
-      return true;
-    case 4:
-      Copy<uint32_t>(loop, s, d, threads);
-      return true;
-    case 8:
-      Copy<uint64_t>(loop, s, d, threads);
-      return true;
-    default:
-      return false;
-  }
+  return CopyLoop(loop, in.data_as<const char>(), out.data_as<char>(), ElementSize(in.dtype()),
+                  threads);
 }
 
 // permute_copy.out(self, dims, out, ret) and t_copy.out(self, out, ret):
@@ -181,6 +190,28 @@ bool TryT(Span<EValue*> args, int threads) {
 }
 
 }  // namespace
+
+bool PermuteContiguous(const void* x, const int64_t* x_sizes, const int64_t* perm, int rank,
+                       size_t elem_size, void* y, int threads) {
+  if (rank < 0 || rank > kMaxTensorRank) return false;
+  int64_t x_strides[kMaxTensorRank];
+  int64_t stride = 1;
+  for (int i = rank; i-- > 0;) {
+    x_strides[i] = stride;
+    stride *= x_sizes[i];
+  }
+  if (stride == 0) return true;
+  StridedLoop<2> loop;
+  loop.dim = rank;
+  stride = 1;
+  for (int i = rank; i-- > 0;) {  // y's dims in its (row-major) memory order
+    loop.sizes[i] = x_sizes[perm[i]];
+    loop.strides[0][i] = x_strides[perm[i]];
+    loop.strides[1][i] = stride;
+    stride *= loop.sizes[i];
+  }
+  return CopyLoop(loop, static_cast<const char*>(x), static_cast<char*>(y), elem_size, threads);
+}
 
 bool PermuteSupports(Span<EValue* const> args) {
   if (args.size() != 3 && args.size() != 4) return false;
