@@ -21,6 +21,9 @@ constexpr int kMaxTasks = ThreadPool::kMaxThreads;
 // A with fewer rows than this runs as matrix-vector products reading B in
 // place: packing B would cost more than the arithmetic.
 constexpr int64_t kGemvMaxRows = 4;
+// Matrix-vector products over a B of at least this many bytes (about the
+// per-core L2) stream B row by row (GemvStream).
+constexpr int64_t kStreamBytes = int64_t{1} << 20;
 
 int64_t RoundUp(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 int64_t CeilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
@@ -180,6 +183,42 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
   }
 }
 
+// out[j] = sum over p of x[p] * b[p * ldb + j] for j < n, for a B too big
+// to stay in cache (kStreamBytes): B is read once, row after row, four rows
+// at a time in address order — the prefetchers' best case, where GemvRows'
+// runs of 16 vectors per row jump a whole row between reads. The partial
+// sums live in `out`. Each output's sum has GemvRows' order (from zero, p
+// ascending, one multiply-add per p), so the results are the same bits.
+template <int W>
+struct GemvStream {
+  [[gnu::always_inline]] static inline void Run(int64_t n, int64_t k, const float* x,
+                                                const float* b, int64_t ldb, float* out) {
+    using V = Vf<W>;
+    const int64_t vec_end = n / W * W;
+    for (int64_t p = 0; p < k; p += 4) {
+      const int rows = static_cast<int>(std::min<int64_t>(4, k - p));
+      const float* r = b + p * ldb;
+      const V x0 = Splat<W>(x[p]);
+      const V x1 = Splat<W>(rows > 1 ? x[p + 1] : 0.0f);
+      const V x2 = Splat<W>(rows > 2 ? x[p + 2] : 0.0f);
+      const V x3 = Splat<W>(rows > 3 ? x[p + 3] : 0.0f);
+      for (int64_t j = 0; j < vec_end; j += W) {
+        V acc = p == 0 ? V{} : Load<W>(out + j);
+        acc += x0 * Load<W>(r + j);
+        if (rows > 1) acc += x1 * Load<W>(r + ldb + j);
+        if (rows > 2) acc += x2 * Load<W>(r + 2 * ldb + j);
+        if (rows > 3) acc += x3 * Load<W>(r + 3 * ldb + j);
+        Store<W>(out + j, acc);
+      }
+      for (int64_t j = vec_end; j < n; ++j) {
+        float acc = p == 0 ? 0.0f : out[j];
+        for (int q = 0; q < rows; ++q) acc += x[p + q] * r[q * ldb + j];
+        out[j] = acc;
+      }
+    }
+  }
+};
+
 // c[j] (+)= sum over p of x[p] * b[p * ldb + j] for j < n: B's rows are
 // contiguous, so the output is accumulated 4 vectors at a time.
 template <int W>
@@ -267,9 +306,21 @@ bool MatVec(KernelContext& ctx, int64_t n, int64_t k, const float* x, const Stri
   const bool rows = mat.free_stride == 1 && out_stride == 1;
   if (!rows && mat.depth_stride != 1) return false;
   const int64_t chunk = n * k < kMinParallelMacs ? n : RoundUp(CeilDiv(n, ctx.num_threads()), 64);
+  // A streamed B sums into the output, or into scratch when accumulating.
+  const bool stream = rows && n * k * static_cast<int64_t>(sizeof(float)) >= kStreamBytes;
+  float* sums = out;
+  if (stream && accumulate) {
+    sums = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * n, kPanelAlignment));
+    if (sums == nullptr) return false;
+  }
   ParallelFor(CeilDiv(n, chunk), ctx.num_threads(), [&](int64_t t) {
     const int64_t j0 = t * chunk, nj = std::min(chunk, n - j0);
-    if (rows) {
+    if (stream) {
+      RunVectorized<GemvStream>(nj, k, x, mat.data + j0, mat.depth_stride, sums + j0);
+      if (accumulate) {
+        for (int64_t j = j0; j < j0 + nj; ++j) out[j] = sums[j] + out[j];
+      }
+    } else if (rows) {
       RunVectorized<GemvRows>(nj, k, x, mat.data + j0, mat.depth_stride, out + j0, accumulate);
     } else {
       RunVectorized<GemvDots>(nj, k, x, mat.data + j0 * mat.free_stride, mat.free_stride,

@@ -55,6 +55,40 @@ void GemmShapes(benchmark::internal::Benchmark* b) {
 }
 BENCHMARK(BM_Gemm)->Apply(GemmShapes);
 
+// The host ISA's GEMM on range(3) threads of the kernels' pool, with B
+// packed as the XNNPACK delegate keeps its filters ([k][n], read in place):
+// the parallel efficiency of the small-M shapes of late 1x1 convolutions.
+void BM_GemmThreads(benchmark::State& state) {
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const int threads = static_cast<int>(state.range(3));
+  if (StartKernelThreadPool(4) != Error::kOk) {
+    state.SkipWithError("no thread pool");
+    return;
+  }
+  std::vector<float> a(m * k, 0.5f), b(k * n, 0.25f), c(m * n);
+  std::vector<uint64_t> temp(8 << 17);
+  MemoryAllocator allocator(temp.data(), temp.size() * 8);
+  const StridedOperand av(a.data(), k, 1);
+  const StridedOperand bv(b.data(), 1, n);
+  for (auto _ : state) {
+    allocator.Reset();
+    KernelContext ctx(&allocator, threads);
+    Gemm(ctx, m, n, k, av, bv, c.data(), n, false);
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.counters["GFLOPs"] =
+      benchmark::Counter(2.0 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(IsaName(HostIsa()));
+}
+BENCHMARK(BM_GemmThreads)
+    ->ArgNames({"m", "n", "k", "threads"})
+    ->ArgsProduct({{196}, {384}, {64}, {1, 2}})
+    ->ArgsProduct({{196}, {576}, {96}, {1, 2}})
+    ->ArgsProduct({{49}, {960}, {160}, {1, 2}})
+    ->ArgsProduct({{49}, {1280}, {320}, {1, 2}})
+    ->ArgsProduct({{784}, {192}, {32}, {1, 2}})
+    ->UseRealTime();
+
 // About `units` microseconds of arithmetic the compiler cannot drop.
 void Work(int64_t units) {
   float x = 1.0f;
