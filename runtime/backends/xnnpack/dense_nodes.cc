@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "runtime/core/error_detail.h"
+#include "runtime/kernels/optimized/conv_small_input.h"
 #include "runtime/kernels/optimized/convolution.h"
 #include "runtime/kernels/optimized/gemm.h"
 #include "runtime/kernels/optimized/vec.h"
@@ -26,16 +27,19 @@ bool IsPointwise(const Node& n) {
 
 // Input channels from which a dense (one group) convolution with a larger
 // window runs faster on our GEMM over packed patches than on the system
-// XNNPACK; a first layer over 3-channel images is faster on XNNPACK
-// (docs/xnnpack-delegate.md, "Engine per node").
+// XNNPACK (docs/xnnpack-delegate.md, "Engine per node").
 constexpr size_t kMinDenseWindowChannels = 16;
 
 // A convolution with one group and a window over at least
-// kMinDenseWindowChannels input channels (the filter is OHWI).
-bool IsWideDenseConv(const Graph& g, const Node& n) {
+// kMinDenseWindowChannels input channels, or over at most
+// optimized::kSmallInputMaxChannels (a first layer over an image, which our
+// direct kernel runs; conv_small_input.h). The filter is OHWI.
+bool IsFastDenseConv(const Graph& g, const Node& n) {
   if (n.type != NodeType::kConv2d || n.window.groups != 1) return false;
   const Value& w = g.values[n.inputs[1]];
-  return w.dims.size() == 4 && w.dims[3] >= kMinDenseWindowChannels;
+  if (w.dims.size() != 4) return false;
+  return w.dims[3] >= kMinDenseWindowChannels ||
+         w.dims[3] <= static_cast<size_t>(optimized::kSmallInputMaxChannels);
 }
 
 // A fully connected layer or a pointwise convolution: y[rows][units] =
@@ -143,7 +147,7 @@ bool DenseKernelSupports(const Graph& g, const Node& n) {
 
 bool DenseKernelPreferred(const Graph& g, const Node& n) {
   return DenseKernelSupports(g, n) &&
-         (n.type == NodeType::kFullyConnected || IsPointwise(n) || IsWideDenseConv(g, n)) &&
+         (n.type == NodeType::kFullyConnected || IsPointwise(n) || IsFastDenseConv(g, n)) &&
          g.values[n.inputs[1]].is_constant();
 }
 

@@ -32,9 +32,9 @@ bool DenseKernelSupports(const Graph& graph, const Node& node);
 // The rule: true for the nodes our kernels run faster than the system
 // XNNPACK — fully connected layers, pointwise convolutions (1x1, stride 1,
 // no padding, one group) and one-group convolutions with a larger window
-// over at least 16 input channels, all float32 with a constant filter.
-// Other convolutions (first layers over 3-channel images, grouped,
-// depthwise) stay with XNNPACK.
+// over at least 16 or at most 4 input channels (a first layer over an
+// image), all float32 with a constant filter. Other convolutions (grouped,
+// depthwise, one group over 5 to 15 channels) stay with XNNPACK.
 bool DenseKernelPreferred(const Graph& graph, const Node& node);
 
 // Floats of the packed copy PackDenseFilter makes of `node`'s filter: its

@@ -150,6 +150,15 @@ const Case kCases[] = {
     {"pointwise_relu6", NodeType::kConv2d, 2, 5, 5, 17, 1, 1, 1, 1, 0, 1, 17, 33, true, 0, 6},
     {"conv3x3_stride2", NodeType::kConv2d, 1, 11, 10, 3, 3, 3, 2, 1, 1, 1, 3, 16, true, -kInf,
      kInf},
+    // First layers over images (the direct small-input kernel when packed):
+    // output channels past the vectors, dilation, 1 and 4 input channels.
+    {"image_rgb_ragged_relu6", NodeType::kConv2d, 2, 9, 13, 3, 3, 3, 2, 1, 1, 1, 3, 19, true, 0, 6},
+    {"image_gray_5x5_dilated", NodeType::kConv2d, 1, 12, 11, 1, 5, 5, 1, 2, 3, 1, 1, 8, false,
+     -kInf, kInf},
+    {"image_4ch_7x7_stride2", NodeType::kConv2d, 1, 20, 17, 4, 7, 7, 2, 1, 3, 1, 4, 40, true, -kInf,
+     kInf},
+    {"conv_8ch_stays_with_xnnpack", NodeType::kConv2d, 1, 6, 6, 8, 3, 3, 1, 1, 1, 1, 8, 8, true,
+     -kInf, kInf},
     {"conv3x3_wide", NodeType::kConv2d, 2, 7, 6, 20, 3, 3, 1, 1, 1, 1, 20, 24, true, 0, 6},
     {"conv5x3_wide_stride2_dilated", NodeType::kConv2d, 1, 13, 11, 16, 5, 3, 2, 2, 2, 1, 16, 9,
      false, -kInf, kInf},
@@ -190,14 +199,14 @@ TEST(DenseNodes, MatchDirectSums) {
 }
 
 // The rule: fully connected layers, pointwise convolutions, and one-group
-// convolutions over at least 16 input channels.
-TEST(DenseNodes, RuleTakesFullyConnectedPointwiseAndWideDenseConvolutions) {
+// convolutions over at least 16 or at most 4 input channels.
+TEST(DenseNodes, RuleTakesFullyConnectedPointwiseAndWideOrImageConvolutions) {
   for (const Case& c : kCases) {
     Fixture f(c);
     const bool pointwise = c.kh == 1 && c.kw == 1 && c.stride == 1 && c.pad == 0;
     const bool preferred =
-        c.type == NodeType::kFullyConnected ||
-        (c.type == NodeType::kConv2d && c.groups == 1 && (pointwise || c.group_in >= 16));
+        c.type == NodeType::kFullyConnected || (c.type == NodeType::kConv2d && c.groups == 1 &&
+                                                (pointwise || c.group_in >= 16 || c.group_in <= 4));
     EXPECT_EQ(DenseKernelPreferred(f.graph, f.node), preferred) << c.name;
     EXPECT_EQ(PackedFilterFloats(f.graph, f.node) > 0, preferred) << c.name;
   }

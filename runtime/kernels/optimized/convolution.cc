@@ -13,6 +13,7 @@
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/conv_fusion.h"
 #include "runtime/kernels/optimized/conv_operands.h"
+#include "runtime/kernels/optimized/conv_small_input.h"
 #include "runtime/kernels/optimized/depthwise.h"
 #include "runtime/kernels/optimized/gemm.h"
 #include "runtime/kernels/optimized/kernel_util.h"
@@ -326,6 +327,12 @@ bool RunConv(KernelContext& ctx, const ConvCall& call) {
       return DepthwiseNhwc(ctx, g, call.x, call.w, call.w_strides, bias, call.y, call.lo, call.hi,
                            call.post);
     }
+  }
+  if (call.layout == Layout::kNhwc && g.groups == 1 && g.in_c <= kSmallInputMaxChannels &&
+      call.w_strides[0] == 1 && call.post == PostOp::kNone) {
+    ConvNhwcSmallInput(ctx, g, call.x, call.w, call.w_strides[1], call.w_strides[2],
+                       call.w_strides[3], bias, call.y, call.lo, call.hi);
+    return true;
   }
   return ConvGemm(ctx, call);
 }

@@ -1,8 +1,10 @@
 // A float32 2-D convolution on raw channels-last buffers, for callers that
 // hold no Tensors (the XNNPACK delegate's nodes): the code behind
 // aten::convolution.out's fast path (convolution.cc) — the direct depthwise
-// kernels, else the packed GEMM reading 1x1 images in place or packing
-// patches block by block.
+// kernels, a direct kernel for one-group convolutions over at most
+// kSmallInputMaxChannels input channels with output channels contiguous in
+// the filter (conv_small_input.h), else the packed GEMM reading 1x1 images in
+// place or packing patches block by block.
 //
 // Stateless; buffers belong to the caller. Thread-compatible (uses the
 // kernels' thread pool through ctx).

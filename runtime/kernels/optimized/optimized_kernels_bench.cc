@@ -85,6 +85,7 @@ BENCHMARK(BM_GemmThreads)
     ->ArgsProduct({{196}, {384}, {64}, {1, 2}})
     ->ArgsProduct({{196}, {576}, {96}, {1, 2}})
     ->ArgsProduct({{49}, {960}, {160}, {1, 2}})
+    ->ArgsProduct({{49}, {576}, {96}, {1, 2}})
     ->ArgsProduct({{49}, {1280}, {320}, {1, 2}})
     ->ArgsProduct({{784}, {192}, {32}, {1, 2}})
     ->UseRealTime();

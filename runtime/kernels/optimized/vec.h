@@ -87,6 +87,20 @@ template <int W>
   Store<4>(out + 3 * ostride, __builtin_shufflevector(ab_hi, cd_hi, 2, 3, 6, 7));
 }
 
+// Writes element t of r0, r1 and r2 to out[3t], out[3t + 1] and out[3t + 2]
+// for t < 4 (three planes interleaved, e.g. RGB to channels-last).
+[[gnu::always_inline]] inline void Interleave3x4(const float* r0, const float* r1, const float* r2,
+                                                 float* out) {
+  using V = Vf<4>;
+  const V x = Load<4>(r0), y = Load<4>(r1), z = Load<4>(r2);
+  const V xy_lo = __builtin_shufflevector(x, y, 0, 4, 1, 5);          // x0 y0 x1 y1
+  const V xy_hi = __builtin_shufflevector(x, y, 2, 6, 3, 7);          // x2 y2 x3 y3
+  const V yz = __builtin_shufflevector(xy_lo, z, 3, 5, 3, 5);         // y1 z1 . .
+  Store<4>(out, __builtin_shufflevector(xy_lo, z, 0, 1, 4, 2));       // x0 y0 z0 x1
+  Store<4>(out + 4, __builtin_shufflevector(yz, xy_hi, 0, 1, 4, 5));  // y1 z1 x2 y2
+  Store<4>(out + 8, __builtin_shufflevector(z, xy_hi, 2, 6, 7, 3));   // z2 x3 y3 z3
+}
+
 // Runs Body<W>::Run(args...) for the host's instruction set.
 template <template <int> class Body, typename... Args>
 void RunVectorized(Args... args);

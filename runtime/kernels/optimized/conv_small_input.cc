@@ -1,0 +1,157 @@
+#include "runtime/kernels/optimized/conv_small_input.h"
+
+#include <algorithm>
+
+#include "runtime/kernels/optimized/epilogue.h"
+#include "runtime/kernels/optimized/thread_pool.h"
+#include "runtime/kernels/optimized/vec.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace {
+
+// Output rows per parallel range: a row of a 112-pixel-wide first layer is
+// about 100k multiply-adds.
+constexpr int64_t kRowsGrain = 2;
+
+struct Filter {
+  const float* w;
+  int64_t ic, kh, kw;  // strides; output channels are contiguous
+};
+
+template <int W>
+struct RowBody {
+  using V = Vf<W>;
+
+  // Output pixels [ow, ow + kPixels) of the row, kVectors * W output
+  // channels from oc (kVectors 0: one channel, scalar). kChecked: skip the
+  // column taps that fall in the padding.
+  template <int kPixels, int kVectors, bool kChecked>
+  [[gnu::always_inline]] static inline void Block(const ConvGeometry* g, const float* x_img,
+                                                  const Filter* f, const float* bias, int64_t ih0,
+                                                  int64_t ow, int64_t oc, float* y_row, float lo_s,
+                                                  float hi_s) {
+    const int64_t c_n = g->in_c;
+    if constexpr (kVectors == 0) {
+      float acc[kPixels] = {};
+      for (int64_t kh = 0; kh < g->k_h; ++kh) {
+        const int64_t ih = ih0 + kh * g->dilation[0];
+        if (ih < 0 || ih >= g->in_h) continue;
+        const float* x_row = x_img + ih * g->in_w * c_n;
+        for (int64_t kw = 0; kw < g->k_w; ++kw) {
+          for (int64_t ic = 0; ic < c_n; ++ic) {
+            const float wv = f->w[oc + ic * f->ic + kh * f->kh + kw * f->kw];
+            for (int p = 0; p < kPixels; ++p) {
+              const int64_t iw = (ow + p) * g->stride[1] - g->pad[1] + kw * g->dilation[1];
+              if (kChecked && (iw < 0 || iw >= g->in_w)) continue;
+              acc[p] += x_row[iw * c_n + ic] * wv;
+            }
+          }
+        }
+      }
+      for (int p = 0; p < kPixels; ++p) {
+        const float b = bias != nullptr ? acc[p] + bias[oc] : acc[p];
+        y_row[(ow + p) * g->out_c + oc] = EpilogueS(b, lo_s, hi_s, PostOp::kNone);
+      }
+      return;
+    } else {
+      V acc[kPixels][kVectors];
+#pragma GCC unroll 4
+      for (int p = 0; p < kPixels; ++p) {
+#pragma GCC unroll 2
+        for (int v = 0; v < kVectors; ++v) acc[p][v] = V{};
+      }
+      for (int64_t kh = 0; kh < g->k_h; ++kh) {
+        const int64_t ih = ih0 + kh * g->dilation[0];
+        if (ih < 0 || ih >= g->in_h) continue;
+        const float* x_row = x_img + ih * g->in_w * c_n;
+        for (int64_t kw = 0; kw < g->k_w; ++kw) {
+          const float* w_tap = f->w + oc + kh * f->kh + kw * f->kw;
+          for (int64_t ic = 0; ic < c_n; ++ic) {
+            V wv[kVectors];
+#pragma GCC unroll 2
+            for (int v = 0; v < kVectors; ++v) wv[v] = Load<W>(w_tap + ic * f->ic + v * W);
+#pragma GCC unroll 4
+            for (int p = 0; p < kPixels; ++p) {
+              const int64_t iw = (ow + p) * g->stride[1] - g->pad[1] + kw * g->dilation[1];
+              if (kChecked && (iw < 0 || iw >= g->in_w)) continue;
+              const V xv = Splat<W>(x_row[iw * c_n + ic]);
+#pragma GCC unroll 2
+              for (int v = 0; v < kVectors; ++v) acc[p][v] += xv * wv[v];
+            }
+          }
+        }
+      }
+      const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
+#pragma GCC unroll 4
+      for (int p = 0; p < kPixels; ++p) {
+#pragma GCC unroll 2
+        for (int v = 0; v < kVectors; ++v) {
+          V out = acc[p][v];
+          if (bias != nullptr) out += Load<W>(bias + oc + v * W);
+          Store<W>(y_row + (ow + p) * g->out_c + oc + v * W,
+                   EpilogueV<W>(out, lo, hi, PostOp::kNone));
+        }
+      }
+    }
+  }
+
+  // Every output pixel of the row for kVectors * W channels from oc.
+  template <int kVectors>
+  [[gnu::always_inline]] static inline void Channels(const ConvGeometry* g, const float* x_img,
+                                                     const Filter* f, const float* bias,
+                                                     int64_t ih0, int64_t in_lo, int64_t in_hi,
+                                                     int64_t oc, float* y_row, float lo, float hi) {
+    int64_t ow = 0;
+    for (; ow < in_lo; ++ow)
+      Block<1, kVectors, true>(g, x_img, f, bias, ih0, ow, oc, y_row, lo, hi);
+    for (; ow + 4 <= in_hi; ow += 4) {
+      Block<4, kVectors, false>(g, x_img, f, bias, ih0, ow, oc, y_row, lo, hi);
+    }
+    for (; ow < g->out_w; ++ow) {
+      Block<1, kVectors, true>(g, x_img, f, bias, ih0, ow, oc, y_row, lo, hi);
+    }
+  }
+
+  [[gnu::always_inline]] static inline void Run(const ConvGeometry* g, const float* x,
+                                                const Filter* f, const float* bias, int64_t r0,
+                                                int64_t r1, float* y, float lo, float hi) {
+    // Interior columns: every column tap inside the row.
+    const int64_t s = g->stride[1], pad = g->pad[1];
+    const int64_t span = (g->k_w - 1) * g->dilation[1];
+    int64_t in_lo = std::min((pad + s - 1) / s, g->out_w);
+    int64_t in_hi = g->in_w - 1 - span + pad >= 0 ? (g->in_w - 1 - span + pad) / s + 1 : 0;
+    in_hi = std::clamp(in_hi, in_lo, g->out_w);
+    for (int64_t r = r0; r < r1; ++r) {
+      const int64_t n = r / g->out_h, oh = r % g->out_h;
+      const float* x_img = x + n * g->in_h * g->in_w * g->in_c;
+      float* y_row = y + r * g->out_w * g->out_c;
+      const int64_t ih0 = oh * g->stride[0] - g->pad[0];
+      int64_t oc = 0;
+      for (; oc + 2 * W <= g->out_c; oc += 2 * W) {
+        Channels<2>(g, x_img, f, bias, ih0, in_lo, in_hi, oc, y_row, lo, hi);
+      }
+      for (; oc + W <= g->out_c; oc += W) {
+        Channels<1>(g, x_img, f, bias, ih0, in_lo, in_hi, oc, y_row, lo, hi);
+      }
+      for (; oc < g->out_c; ++oc) {
+        Channels<0>(g, x_img, f, bias, ih0, in_lo, in_hi, oc, y_row, lo, hi);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+void ConvNhwcSmallInput(KernelContext& ctx, const ConvGeometry& g, const float* x, const float* w,
+                        int64_t w_ic, int64_t w_kh, int64_t w_kw, const float* bias, float* y,
+                        float lo, float hi) {
+  const Filter f{w, w_ic, w_kh, w_kw};
+  const Filter* fp = &f;
+  ParallelForRanges(g.batch * g.out_h, kRowsGrain, ctx.num_threads(), [&](int64_t r0, int64_t r1) {
+    RunVectorized<RowBody>(&g, x, fp, bias, r0, r1, y, lo, hi);
+  });
+}
+
+}  // namespace optimized
+}  // namespace edgefleet
