@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "runtime/backends/xnnpack/int8_dot.h"
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/permute.h"
 
@@ -283,9 +284,12 @@ void QuantizedFullyConnected(const Graph& g, const Node& n, const std::vector<Di
     for (size_t r = 0; r < rows; ++r) {
       const int8_t* xr = xq + r * k;
       int64_t acc = bias ? bias[u] : 0;  // 64 bits: k is bounded only by the value size limit
-      for (size_t c = 0; c < k; ++c) {
-        const int32_t wv = (transposed ? wq[c * units + u] : wq[u * k + c]) - w_zero;
-        acc += int64_t{xr[c] - x.zero_point} * wv;
+      if (transposed) {
+        for (size_t c = 0; c < k; ++c) {
+          acc += int64_t{xr[c] - x.zero_point} * (wq[c * units + u] - w_zero);
+        }
+      } else {
+        acc += Int8Dot(xr, wq + u * k, k, x.zero_point, w_zero);
       }
       const float v = std::nearbyint(static_cast<float>(acc) * multiplier) + out.zero_point;
       y[r * units + u] = SaturateInt8(v, lo, hi);
