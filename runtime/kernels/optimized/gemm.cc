@@ -259,6 +259,12 @@ struct GemvRows {
         Store<W>(c + j + u * W, acc[u]);
       }
     }
+    for (; j + W <= n; j += W) {  // narrow outputs (a squeeze-excite layer's 24)
+      V acc = {};
+      for (int64_t p = 0; p < k; ++p) acc += Splat<W>(x[p]) * Load<W>(b + p * ldb + j);
+      if (accumulate) acc += Load<W>(c + j);
+      Store<W>(c + j, acc);
+    }
     for (; j < n; ++j) {
       float acc = 0;
       for (int64_t p = 0; p < k; ++p) acc += x[p] * b[p * ldb + j];
