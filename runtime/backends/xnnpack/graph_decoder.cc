@@ -203,11 +203,19 @@ class Decoder {
         EF_CHECK_OR_RETURN(v.channel_scales.size() == channels, Error::kInvalidProgram,
                            "xnnpack payload: value %u has %zu scales for %zu channels", v.id,
                            v.channel_scales.size(), channels);
+        EF_CHECK_OR_RETURN(channels > 0, Error::kInvalidProgram,
+                           "xnnpack payload: value %u is quantized per channel over an empty "
+                           "dim %u",
+                           v.id, v.channel_dim);
         for (float s : v.channel_scales) {
           EF_CHECK_OR_RETURN(std::isfinite(s) && s > 0, Error::kInvalidProgram,
                              "xnnpack payload: value %u has a scale of %g", v.id,
                              static_cast<double>(s));
         }
+        // The system XNNPACK (2022) checks dims[0] scales whatever the
+        // channel dim (seen in its code): pad with valid ones past the
+        // channels so that it never reads past the array.
+        if (v.dims[0] > channels) v.channel_scales.resize(v.dims[0], 1.0f);
         return Error::kOk;
       }
       case fb::XNNQuantParams::PerTokenDynamicQuant: {
