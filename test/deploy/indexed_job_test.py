@@ -5,7 +5,10 @@ edgefleet-server with the Deployment's own arguments and the ConfigMaps'
 own files (device classes, arms, fleet spec), runs the Indexed Job's shard
 command for every index with $(JOB_COMPLETION_INDEX) substituted, runs the
 report Job's command on the shard files, then runs the same fleet
-unsharded, and requires the two report.json files to be identical.
+unsharded, and requires the two report.json files to be identical but for
+the unsharded run's "explanation" (the server's Profile answers, which the
+report command cannot ask for), which must be there: the server, with the
+host profile of its ConfigMap, answers Profile.
 
 Container paths map to local ones: /opt/edgefleet/bin/* to the built
 binaries, ConfigMap mounts to files written from the rendered ConfigMaps,
@@ -140,13 +143,26 @@ def main():
             merged = json.load(f)
         with open(os.path.join(whole, "report.json")) as f:
             unsharded = json.load(f)
+        # The one difference by design: a whole run asks the server where the
+        # time goes (Profile, --explain 1) and adds "explanation"; the report
+        # command reads result files only. That the server started with the
+        # Deployment's arguments answers it shows the host profile ConfigMap
+        # reaches the device-time model.
+        explanation = unsharded.pop("explanation", None)
+        if merged.pop("explanation", None):
+            fail("the report command wrote an \"explanation\" from result files alone")
+        if not explanation:
+            fail("the unsharded run has no \"explanation\": the server with the Deployment's "
+                 f"arguments did not answer Profile: {run_whole.stderr.strip()[-500:]}")
+        print(f"ok   Profile answered by the Deployment's server: explanation for "
+              f"{len(explanation)} classes", flush=True)
         if merged != unsharded:
             diff = [k for k in unsharded if merged.get(k) != unsharded.get(k)]
             fail(f"merged shards and the unsharded run differ in {diff}")
         sessions = sum(s["arms"][x]["sessions"] for s in merged["scopes"][:1] for x in "AB")
         print(f"ok   {shards} shards merged = one unsharded run: identical report.json "
               f"({sessions} sessions, verdict {merged['status']})")
-        print(f"{shards + 2} passed, 0 failed")  # each shard, the report, the comparison
+        print(f"{shards + 3} passed, 0 failed")  # shards, report, Profile, comparison
         return 0
     finally:
         fleet.stop()

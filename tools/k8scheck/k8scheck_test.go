@@ -106,6 +106,7 @@ spec:
       containers:
         - name: c
           image: i
+          command: [/opt/edgefleet/bin/edgefleet-server]
           args: [--tls_cert=/tls/tls.crt, --tls_key=/elsewhere/tls.key]
           startupProbe: {grpc: {port: 8001}}
           readinessProbe:
@@ -146,5 +147,105 @@ spec:
 	}
 	if got := joined(Check(objs, []string{"server-tls"})); strings.Contains(got, "server-tls") {
 		t.Errorf("an external Secret was refused:\n%s", got)
+	}
+}
+
+// Mutual TLS: a server with --tls_client_ca whose probe presents no client
+// certificate, a fleet shard without one, a PodMonitor scraping plaintext
+// or a port the pods do not have, and a tlsConfig with a certificate but
+// no key are each refused; the same objects with certificates everywhere
+// pass.
+func TestChecksCatchClientsWithoutCertificatesUnderMutualTls(t *testing.T) {
+	const objs = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: s}
+spec:
+  selector:
+    matchLabels: {app: s}
+  template:
+    metadata:
+      labels: {app: s}
+    spec:
+      containers:
+        - name: c
+          image: i
+          command: [/opt/edgefleet/bin/edgefleet-server]
+          args: [--tls_cert=/tls/tls.crt, --tls_key=/tls/tls.key, --tls_client_ca=/tls/ca.crt]
+          ports: [{name: metrics-tls, containerPort: 8443}]
+          startupProbe: &probe
+            exec: {command: [/opt/edgefleet/bin/edgefleet-health, --tls_ca=/tls/ca.crt PROBE_CERT]}
+          readinessProbe: *probe
+          livenessProbe: *probe
+          resources: {requests: {cpu: "1"}, limits: {cpu: "1"}}
+          securityContext: {runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false}
+          volumeMounts: [{name: tls, mountPath: /tls}]
+      volumes:
+        - name: tls
+          secret: {secretName: server-tls}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: fleet}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: shard
+          image: i
+          command: [/opt/edgefleet/bin/edgefleet-loadtest]
+          args: [run, --tls_ca=/tls/ca.crt SHARD_CERT]
+          resources: {requests: {cpu: "1"}, limits: {cpu: "1"}}
+          securityContext: {runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false}
+          volumeMounts: [{name: tls, mountPath: /tls}]
+      volumes:
+        - name: tls
+          secret: {secretName: server-tls}
+---
+apiVersion: monitoring.coreos.com/v1
+kind: PodMonitor
+metadata: {name: p}
+spec:
+  selector:
+    matchLabels: {app: s}
+  podMetricsEndpoints:
+    - port: PORT
+      SCRAPE
+`
+	const certs = `, --tls_cert=/tls/tls.crt, --tls_key=/tls/tls.key`
+	const https = `scheme: https
+      tlsConfig:
+        ca: {secret: {name: scrape-tls, key: ca.crt}}
+        cert: {secret: {name: scrape-tls, key: tls.crt}}
+        keySecret: {name: scrape-tls, key: tls.key}`
+	check := func(probeCert, shardCert, port, scrape string) string {
+		doc := strings.NewReplacer("PROBE_CERT", probeCert, "SHARD_CERT", shardCert, "PORT", port, "SCRAPE", scrape).Replace(objs)
+		// The placeholders sit inside flow sequences: "a PROBE_CERT" becomes "a, --tls_cert=..., ...".
+		doc = strings.ReplaceAll(doc, " , --", ", --")
+		decoded, errs := DecodeStrict([]byte(doc))
+		if len(errs) != 0 {
+			t.Fatalf("decode: %v\n%s", errs, doc)
+		}
+		var s []string
+		for _, e := range Check(decoded, []string{"server-tls", "scrape-tls"}) {
+			s = append(s, e.Error())
+		}
+		return strings.Join(s, "\n")
+	}
+	if got := check(certs, certs, "metrics-tls", https); got != "" {
+		t.Fatalf("certificates everywhere were refused:\n%s", got)
+	}
+	cases := map[string]struct{ probe, shard, port, scrape, want string }{
+		"probe":       {"", certs, "metrics-tls", https, "startup probe presents none"},
+		"shard":       {certs, "", "metrics-tls", https, "Job/fleet: container shard runs a fleet against servers that require client certificates"},
+		"plaintext":   {certs, certs, "metrics-tls", "scheme: http", "the scrape is not HTTPS with a client certificate"},
+		"port":        {certs, certs, "metrics", https, "scrapes a port the selected pods do not name"},
+		"no key":      {certs, certs, "metrics-tls", strings.Replace(https, "keySecret: {name: scrape-tls, key: tls.key}", "serverName: s", 1), "tlsConfig"},
+		"unknown ref": {certs, certs, "metrics-tls", strings.ReplaceAll(https, "scrape-tls", "other-tls"), "Secret/other-tls, which is not in the manifests"},
+	}
+	for name, c := range cases {
+		if got := check(c.probe, c.shard, c.port, c.scrape); !strings.Contains(got, c.want) {
+			t.Errorf("%s: no error mentioning %q in:\n%s", name, c.want, got)
+		}
 	}
 }
