@@ -21,16 +21,14 @@ Usage: indexed_job_test.py RENDERED.yaml SERVER_BIN LOADTEST_BIN CALIBRATION
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
-import yaml
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from local_fleet import LocalFleet  # noqa: E402
+from rendered_manifests import load, localize, mounts_to_local, pod_spec  # noqa: E402
 
 
 def fail(text):
@@ -38,55 +36,9 @@ def fail(text):
     sys.exit(1)
 
 
-def pod_spec(obj):
-    return obj["spec"]["template"]["spec"]
-
-
-def scale_down(name, text):
-    """The fleet spec as rendered, with fewer devices and real-inference
-    devices so the test stays short (about 20x less work); every other
-    field, the seed included, is the manifest's."""
-    if not name.endswith(".textproto") or "devices:" not in text:
-        return text
-    text = re.sub(r"(?m)^devices: *\d+", "devices: 150", text)
-    return re.sub(r"real_devices: *\d+", "real_devices: 2", text)
-
-
-def mounts_to_local(spec, container, configmaps, workdir):
-    """Writes each ConfigMap volume the container mounts into workdir and
-    returns {mount path: local directory}."""
-    volumes = {v["name"]: v for v in spec.get("volumes", [])}
-    paths = {}
-    for m in container.get("volumeMounts", []):
-        v = volumes[m["name"]]
-        if "configMap" in v:
-            local = os.path.join(workdir, "cm", m["name"])
-            os.makedirs(local, exist_ok=True)
-            for name, text in configmaps[v["configMap"]["name"]]["data"].items():
-                with open(os.path.join(local, name), "w") as f:
-                    f.write(scale_down(name, text))
-            paths[m["mountPath"]] = local
-    return paths
-
-
-def localize(args, paths):
-    """Maps container paths at the start of an argument or of a flag's
-    value (--flag=/path) to local ones; the longest container path wins."""
-    out = []
-    for a in args:
-        flag, eq, value = a.partition("=") if a.startswith("--") else ("", "", a)
-        for container_path, local in sorted(paths.items(), key=lambda p: -len(p[0])):
-            if value == container_path or value.startswith(container_path + "/"):
-                value = local + value[len(container_path):]
-                break
-        out.append(flag + eq + value)
-    return out
-
-
 def main():
     rendered, server_bin, loadtest_bin, calibration = sys.argv[1:5]
-    with open(rendered) as f:
-        objs = [o for o in yaml.safe_load_all(f) if o]
+    objs = load(rendered)
     configmaps = {o["metadata"]["name"]: o for o in objs if o["kind"] == "ConfigMap"}
     deployment = next(o for o in objs if o["kind"] == "Deployment")
     jobs = [o for o in objs if o["kind"] == "Job"]
