@@ -30,18 +30,10 @@ import tempfile
 
 import yaml
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, summary  # noqa: E402
+
 COMPOSE = "deploy/docker/compose.yaml"
-passed = 0
-
-
-def check(ok, text):
-    global passed
-    print(("ok   " if ok else "FAIL ") + text, flush=True)
-    if not ok:
-        raise SystemExit(1)
-    passed += 1
-
-
 def compose_command():
     if shutil.which("docker-compose"):
         return ["docker-compose"]
@@ -163,7 +155,7 @@ def main():
         json.loads(text)
         uids |= {d["uid"] for d in re.findall(r'"datasource": *(\{[^}]*\})', text) for d in [json.loads(d)]}
     check(uids == {datasources[0]["uid"]}, f"the dashboards use the provisioned datasource uid: {sorted(uids)}")
-    print(f"{passed} passed, 0 failed")
+    summary()
     return 0
 
 

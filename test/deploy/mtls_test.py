@@ -33,22 +33,25 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, summary  # noqa: E402
 from local_fleet import LocalFleet, free_port, wait_for  # noqa: E402
 from rendered_manifests import load, localize, mounts_to_local, pod_spec  # noqa: E402
 
-passed = 0
-
-
-def check(ok, text):
-    global passed
-    print(("ok   " if ok else "FAIL ") + text, flush=True)
-    if not ok:
-        raise SystemExit(1)
-    passed += 1
-
-
 def without_client_cert(args):
     return [a for a in args if not a.startswith(("--tls_cert=", "--tls_key="))]
+
+
+def check_client(cmd, what, timeout_s, refused_too):
+    """cmd (a client of the server) succeeds; with refused_too, the same
+    command without its client certificate fails."""
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
+    check(run.returncode == 0, f"{what} with the client certificate: exit {run.returncode} "
+          f"{run.stderr.strip()[-300:]}")
+    if refused_too:
+        run = subprocess.run(without_client_cert(cmd), capture_output=True, text=True, timeout=timeout_s)
+        last = run.stderr.strip().splitlines()[-1][:200] if run.stderr.strip() else ""
+        check(run.returncode != 0, f"{what} without a client certificate is refused: exit "
+              f"{run.returncode} {last}")
 
 
 def make_secrets(workdir):
@@ -152,12 +155,7 @@ def main():
         for name in ("startupProbe", "readinessProbe", "livenessProbe"):
             cmd = [a.replace("127.0.0.1:8001", address)
                    for a in localize(server[name]["exec"]["command"], paths)]
-            run = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-            check(run.returncode == 0, f"{name} with the client certificate: exit {run.returncode} "
-                  f"{run.stdout.strip()} {run.stderr.strip()[-300:]}")
-        run = subprocess.run(without_client_cert(cmd), capture_output=True, text=True, timeout=60)
-        check(run.returncode != 0, f"the probe without a client certificate is refused: exit "
-              f"{run.returncode} {run.stderr.strip()[-200:]}")
+            check_client(cmd, name, timeout_s=60, refused_too=name == "livenessProbe")
 
         sidecar_proc, sidecar_port = start_sidecar(spec, sidecar, configmaps, secrets, workdir,
                                                    fleet.metrics_ports[0], server["args"])
@@ -180,13 +178,8 @@ def main():
                           "/results": os.path.join(workdir, "results")})
         shard = [a.replace("edgefleet-server:8001", address).replace("$(JOB_COMPLETION_INDEX)", "0")
                  for a in localize(job["command"] + job["args"], job_paths)]
-        run = subprocess.run(shard, capture_output=True, text=True, timeout=600)
-        check(run.returncode == 0, f"shard 0 with the client certificate: exit {run.returncode} "
-              f"{run.stderr.strip()[-300:]}")
-        run = subprocess.run(without_client_cert(shard), capture_output=True, text=True, timeout=600)
-        check(run.returncode != 0, f"shard 0 without a client certificate fails: exit {run.returncode} "
-              f"{run.stderr.strip().splitlines()[-1][:200] if run.stderr.strip() else ''}")
-        print(f"{passed} passed, 0 failed")
+        check_client(shard, "shard 0", timeout_s=600, refused_too=True)
+        summary()
         return 0
     finally:
         fleet.stop()

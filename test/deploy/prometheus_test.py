@@ -181,8 +181,13 @@ def main():
             if report["scopes"][0]["name"] == "overall" else None
         check(total is not None and total > 0, f"report's overall scope: {total} sessions")
         wait_for("Prometheus to scrape every finished session",
-                 lambda: fleet.scalar("sum(edgefleet_sessions_total)") == total, 30)
-        time.sleep(2.5)  # two more scrapes: every family of the last session
+                 lambda: fleet.scalar("sum(edgefleet_sessions_total)") == total, 60)
+        # Then one more scrape of every replica, begun after that: the
+        # scrape that saw the last session may hold one family of its update
+        # and not another, and on a loaded host scrapes start late.
+        counted = time.time()
+        wait_for("a scrape of every replica after the last session was counted",
+                 lambda: (fleet.scalar('min(timestamp(up{job="edgefleet-server"}))') or 0) > counted, 60)
         per_replica = fleet.query("sum by (instance) (edgefleet_sessions_total)")
         check(len(per_replica) == 3 and all(float(r["value"][1]) > 0 for r in per_replica),
               "sessions reached all 3 replicas: "
