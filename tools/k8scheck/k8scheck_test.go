@@ -88,12 +88,9 @@ spec:
 	}
 }
 
-// A TLS server pod: kubelet's gRPC probe is refused (it cannot speak TLS),
-// an exec health probe without --tls_ca is refused, a TLS file on no
-// mounted volume is refused, and a Secret not rendered is accepted only
-// when named external.
-func TestChecksCatchProbesAndFilesThatDoNotFitTls(t *testing.T) {
-	const server = `apiVersion: apps/v1
+// serverPod: a Deployment whose one container runs edgefleet-server, up to
+// the container's arguments.
+const serverPod = `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: s}
 spec:
@@ -107,7 +104,23 @@ spec:
         - name: c
           image: i
           command: [/opt/edgefleet/bin/edgefleet-server]
-          args: [--tls_cert=/tls/tls.crt, --tls_key=/elsewhere/tls.key]
+`
+
+// joinErrors: the errors' messages, one a line.
+func joinErrors(errs []error) string {
+	var s []string
+	for _, e := range errs {
+		s = append(s, e.Error())
+	}
+	return strings.Join(s, "\n")
+}
+
+// A TLS server pod: kubelet's gRPC probe is refused (it cannot speak TLS),
+// an exec health probe without --tls_ca is refused, a TLS file on no
+// mounted volume is refused, and a Secret not rendered is accepted only
+// when named external.
+func TestChecksCatchProbesAndFilesThatDoNotFitTls(t *testing.T) {
+	const server = serverPod + `          args: [--tls_cert=/tls/tls.crt, --tls_key=/elsewhere/tls.key]
           startupProbe: {grpc: {port: 8001}}
           readinessProbe:
             exec: {command: [/opt/edgefleet/bin/edgefleet-server, health, --address=127.0.0.1:8001]}
@@ -124,14 +137,7 @@ spec:
 	if len(errs) != 0 {
 		t.Fatalf("decode: %v", errs)
 	}
-	joined := func(errs []error) string {
-		var s []string
-		for _, e := range errs {
-			s = append(s, e.Error())
-		}
-		return strings.Join(s, "\n")
-	}
-	got := joined(Check(objs, nil))
+	got := joinErrors(Check(objs, nil))
 	for _, w := range []string{
 		"startup probe is kubelet's gRPC probe, which cannot speak TLS",
 		"readiness probe runs the health client without --tls_ca",
@@ -145,7 +151,7 @@ spec:
 	if strings.Contains(got, "liveness") {
 		t.Errorf("the liveness probe (health client with --tls_ca on a mounted path) was refused:\n%s", got)
 	}
-	if got := joined(Check(objs, []string{"server-tls"})); strings.Contains(got, "server-tls") {
+	if got := joinErrors(Check(objs, []string{"server-tls"})); strings.Contains(got, "server-tls") {
 		t.Errorf("an external Secret was refused:\n%s", got)
 	}
 }
@@ -156,21 +162,7 @@ spec:
 // no key are each refused; the same objects with certificates everywhere
 // pass.
 func TestChecksCatchClientsWithoutCertificatesUnderMutualTls(t *testing.T) {
-	const objs = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: s}
-spec:
-  selector:
-    matchLabels: {app: s}
-  template:
-    metadata:
-      labels: {app: s}
-    spec:
-      containers:
-        - name: c
-          image: i
-          command: [/opt/edgefleet/bin/edgefleet-server]
-          args: [--tls_cert=/tls/tls.crt, --tls_key=/tls/tls.key, --tls_client_ca=/tls/ca.crt]
+	const objs = serverPod + `          args: [--tls_cert=/tls/tls.crt, --tls_key=/tls/tls.key, --tls_client_ca=/tls/ca.crt]
           ports: [{name: metrics-tls, containerPort: 8443}]
           startupProbe: &probe
             exec: {command: [/opt/edgefleet/bin/edgefleet-health, --tls_ca=/tls/ca.crt PROBE_CERT]}
@@ -226,11 +218,7 @@ spec:
 		if len(errs) != 0 {
 			t.Fatalf("decode: %v\n%s", errs, doc)
 		}
-		var s []string
-		for _, e := range Check(decoded, []string{"server-tls", "scrape-tls"}) {
-			s = append(s, e.Error())
-		}
-		return strings.Join(s, "\n")
+		return joinErrors(Check(decoded, []string{"server-tls", "scrape-tls"}))
 	}
 	if got := check(certs, certs, "metrics-tls", https); got != "" {
 		t.Fatalf("certificates everywhere were refused:\n%s", got)
