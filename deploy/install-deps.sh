@@ -22,6 +22,8 @@ PACKAGES=(
   chromium           # loadtest/report: headless render test of the HTML report
   prometheus         # deploy/prometheus: promtool and the real-Prometheus test (test/deploy)
   python3-yaml       # test/deploy: reads the rendered Kubernetes manifests
+  stunnel4           # test/deploy: the metrics-tls sidecar of deploy/k8s/components/mtls
+  docker-compose     # test/deploy: validates deploy/docker/compose.yaml (config only, no engine)
 )
 
 missing=()

@@ -4,7 +4,7 @@
 # default GOPATH on first use, offline afterwards), runs its unit tests, then
 # renders the base, every overlay and the prometheus-adapter config with
 # kustomize and decodes every object strictly into the Kubernetes API types.
-# The two Secrets of components/secure (certificate and key, admin token)
+# The Secrets of components/secure and components/mtls (certificates and keys, admin token)
 # are the operator's, never rendered: they are named external.
 # Usage: deploy/k8s/check.sh BUILD_DIR   (from the repository root)
 set -euo pipefail
@@ -18,5 +18,5 @@ cd "$root/tools/k8scheck"
 "$go_bin" test -count=1 ./...
 cd "$root"
 "$build_dir/k8scheck" -out "$build_dir/k8s-rendered" -rules deploy/prometheus/edgefleet.rules.yml \
-  -external-secrets edgefleet-server-tls,edgefleet-admin-token \
+  -external-secrets edgefleet-server-tls,edgefleet-admin-token,edgefleet-client-tls,edgefleet-scrape-tls \
   deploy/k8s/base deploy/k8s/overlays/dev deploy/k8s/overlays/prod deploy/k8s/prometheus-adapter

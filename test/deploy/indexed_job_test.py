@@ -5,7 +5,10 @@ edgefleet-server with the Deployment's own arguments and the ConfigMaps'
 own files (device classes, arms, fleet spec), runs the Indexed Job's shard
 command for every index with $(JOB_COMPLETION_INDEX) substituted, runs the
 report Job's command on the shard files, then runs the same fleet
-unsharded, and requires the two report.json files to be identical.
+unsharded, and requires the two report.json files to be identical but for
+the unsharded run's "explanation" (the server's Profile answers, which the
+report command cannot ask for), which must be there: the server, with the
+host profile of its ConfigMap, answers Profile.
 
 Container paths map to local ones: /opt/edgefleet/bin/* to the built
 binaries, ConfigMap mounts to files written from the rendered ConfigMaps,
@@ -18,16 +21,14 @@ Usage: indexed_job_test.py RENDERED.yaml SERVER_BIN LOADTEST_BIN CALIBRATION
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
-import yaml
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from local_fleet import LocalFleet  # noqa: E402
+from rendered_manifests import load, localize, mounts_to_local, pod_spec  # noqa: E402
 
 
 def fail(text):
@@ -35,55 +36,9 @@ def fail(text):
     sys.exit(1)
 
 
-def pod_spec(obj):
-    return obj["spec"]["template"]["spec"]
-
-
-def scale_down(name, text):
-    """The fleet spec as rendered, with fewer devices and real-inference
-    devices so the test stays short (about 20x less work); every other
-    field, the seed included, is the manifest's."""
-    if not name.endswith(".textproto") or "devices:" not in text:
-        return text
-    text = re.sub(r"(?m)^devices: *\d+", "devices: 150", text)
-    return re.sub(r"real_devices: *\d+", "real_devices: 2", text)
-
-
-def mounts_to_local(spec, container, configmaps, workdir):
-    """Writes each ConfigMap volume the container mounts into workdir and
-    returns {mount path: local directory}."""
-    volumes = {v["name"]: v for v in spec.get("volumes", [])}
-    paths = {}
-    for m in container.get("volumeMounts", []):
-        v = volumes[m["name"]]
-        if "configMap" in v:
-            local = os.path.join(workdir, "cm", m["name"])
-            os.makedirs(local, exist_ok=True)
-            for name, text in configmaps[v["configMap"]["name"]]["data"].items():
-                with open(os.path.join(local, name), "w") as f:
-                    f.write(scale_down(name, text))
-            paths[m["mountPath"]] = local
-    return paths
-
-
-def localize(args, paths):
-    """Maps container paths at the start of an argument or of a flag's
-    value (--flag=/path) to local ones; the longest container path wins."""
-    out = []
-    for a in args:
-        flag, eq, value = a.partition("=") if a.startswith("--") else ("", "", a)
-        for container_path, local in sorted(paths.items(), key=lambda p: -len(p[0])):
-            if value == container_path or value.startswith(container_path + "/"):
-                value = local + value[len(container_path):]
-                break
-        out.append(flag + eq + value)
-    return out
-
-
 def main():
     rendered, server_bin, loadtest_bin, calibration = sys.argv[1:5]
-    with open(rendered) as f:
-        objs = [o for o in yaml.safe_load_all(f) if o]
+    objs = load(rendered)
     configmaps = {o["metadata"]["name"]: o for o in objs if o["kind"] == "ConfigMap"}
     deployment = next(o for o in objs if o["kind"] == "Deployment")
     jobs = [o for o in objs if o["kind"] == "Job"]
@@ -140,13 +95,26 @@ def main():
             merged = json.load(f)
         with open(os.path.join(whole, "report.json")) as f:
             unsharded = json.load(f)
+        # The one difference by design: a whole run asks the server where the
+        # time goes (Profile, --explain 1) and adds "explanation"; the report
+        # command reads result files only. That the server started with the
+        # Deployment's arguments answers it shows the host profile ConfigMap
+        # reaches the device-time model.
+        explanation = unsharded.pop("explanation", None)
+        if merged.pop("explanation", None):
+            fail("the report command wrote an \"explanation\" from result files alone")
+        if not explanation:
+            fail("the unsharded run has no \"explanation\": the server with the Deployment's "
+                 f"arguments did not answer Profile: {run_whole.stderr.strip()[-500:]}")
+        print(f"ok   Profile answered by the Deployment's server: explanation for "
+              f"{len(explanation)} classes", flush=True)
         if merged != unsharded:
             diff = [k for k in unsharded if merged.get(k) != unsharded.get(k)]
             fail(f"merged shards and the unsharded run differ in {diff}")
         sessions = sum(s["arms"][x]["sessions"] for s in merged["scopes"][:1] for x in "AB")
         print(f"ok   {shards} shards merged = one unsharded run: identical report.json "
               f"({sessions} sessions, verdict {merged['status']})")
-        print(f"{shards + 2} passed, 0 failed")  # each shard, the report, the comparison
+        print(f"{shards + 3} passed, 0 failed")  # shards, report, Profile, comparison
         return 0
     finally:
         fleet.stop()

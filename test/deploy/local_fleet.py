@@ -70,24 +70,30 @@ class LocalFleet:
     def server_addresses(self):
         return ",".join(f"127.0.0.1:{p}" for p in self.grpc_ports)
 
-    def start_prometheus(self, rule_file, scrape_interval="1s"):
+    def start_prometheus(self, rule_file, scrape_interval="1s", scrape_configs=None):
+        """rule_file may be None. scrape_configs: the YAML of the
+        scrape_configs list (indented as under the key), else one job
+        edgefleet-server over every replica's metrics port through
+        file-based service discovery; either way it waits until job
+        edgefleet-server has one target up per replica."""
         targets = os.path.join(self.workdir, "targets.json")
         with open(targets, "w") as f:
             json.dump([{"targets": [f"127.0.0.1:{p}" for p in self.metrics_ports],
                         "labels": {"job": "edgefleet-server"}}], f)
+        if scrape_configs is None:
+            scrape_configs = f"""  - job_name: edgefleet-server
+    file_sd_configs:
+      - files: [{targets}]
+        refresh_interval: 1s
+"""
+        rules = f"rule_files:\n  - {os.path.abspath(rule_file)}\n" if rule_file else ""
         config = os.path.join(self.workdir, "prometheus.yml")
         with open(config, "w") as f:
             f.write(f"""global:
   scrape_interval: {scrape_interval}
   evaluation_interval: {scrape_interval}
-rule_files:
-  - {os.path.abspath(rule_file)}
-scrape_configs:
-  - job_name: edgefleet-server
-    file_sd_configs:
-      - files: [{targets}]
-        refresh_interval: 1s
-""")
+{rules}scrape_configs:
+{scrape_configs}""")
         port = free_port()
         log = open(os.path.join(self.workdir, "prometheus.log"), "w")
         proc = subprocess.Popen(

@@ -181,8 +181,15 @@ def main():
             if report["scopes"][0]["name"] == "overall" else None
         check(total is not None and total > 0, f"report's overall scope: {total} sessions")
         wait_for("Prometheus to scrape every finished session",
-                 lambda: fleet.scalar("sum(edgefleet_sessions_total)") == total, 30)
-        time.sleep(2.5)  # two more scrapes: every family of the last session
+                 lambda: fleet.scalar("sum(edgefleet_sessions_total)") == total, 60)
+        # Then one more successful scrape of every replica, begun after that:
+        # the scrape that saw the last session may hold one family of its
+        # update and not another, and on a loaded host scrapes start late or
+        # time out (a failed scrape makes the replica's series stale).
+        counted = time.time()
+        wait_for("a successful scrape of every replica after the last session was counted",
+                 lambda: fleet.scalar('count(up{job="edgefleet-server"} == 1)') == 3 and
+                 fleet.scalar('min(timestamp(up{job="edgefleet-server"}))') > counted, 60)
         per_replica = fleet.query("sum by (instance) (edgefleet_sessions_total)")
         check(len(per_replica) == 3 and all(float(r["value"][1]) > 0 for r in per_replica),
               "sessions reached all 3 replicas: "

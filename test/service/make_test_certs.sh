@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes the TLS material of security_test.cc with openssl: a throwaway CA,
-# a server certificate for 127.0.0.1 / localhost and a client certificate,
+# a server certificate for 127.0.0.1 / localhost / edgefleet-server (the
+# name the Kubernetes manifests verify) and a client certificate,
 # both signed by it, plus a second CA that signed neither, and an admin
 # token. Keys are fresh on every run and live only under OUT_DIR.
 # Usage: make_test_certs.sh OUT_DIR
@@ -13,7 +14,7 @@ for ca in ca other_ca; do
   quiet openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=edgefleet test $ca" \
     -keyout "$ca.key.pem" -out "$ca.pem"
 done
-printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' >server.ext
+printf 'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:edgefleet-server\nextendedKeyUsage=serverAuth\n' >server.ext
 printf 'extendedKeyUsage=clientAuth\n' >client.ext
 for who in server client; do
   quiet openssl req -newkey rsa:2048 -nodes -subj "/CN=edgefleet test $who" \

@@ -53,6 +53,8 @@ func Check(objs []Object, externalSecrets []string) []error {
 		return false
 	}
 	errs = append(errs, checkShardFiles(objs)...)
+	errs = append(errs, checkClientCertificates(objs)...)
+	errs = append(errs, checkPodMonitors(objs, names)...)
 	for _, o := range objs {
 		where := o.Kind + "/" + o.Name
 		switch t := o.Obj.(type) {
@@ -61,8 +63,10 @@ func Check(objs []Object, externalSecrets []string) []error {
 				fail("%s: selector does not select its own pod template", where)
 			}
 			for _, c := range t.Spec.Template.Spec.Containers {
-				for name, p := range map[string]*corev1.Probe{"liveness": c.LivenessProbe, "readiness": c.ReadinessProbe, "startup": c.StartupProbe} {
-					checkProbe(where, name, c, p, fail)
+				if isServer(c) {
+					for name, p := range map[string]*corev1.Probe{"liveness": c.LivenessProbe, "readiness": c.ReadinessProbe, "startup": c.StartupProbe} {
+						checkProbe(where, name, c, p, fail)
+					}
 				}
 				checkContainer(where, c, fail)
 			}
@@ -106,6 +110,7 @@ func Check(objs []Object, externalSecrets []string) []error {
 			if !selects(&t.Spec.Selector) {
 				fail("%s: selector selects no Deployment's pods", where)
 			}
+			// Ports, TLS and client certificates: checkPodMonitors.
 		case *monitoringv1.PrometheusRule:
 			if len(t.Spec.Groups) == 0 {
 				fail("%s: no rule groups", where)
@@ -116,8 +121,8 @@ func Check(objs []Object, externalSecrets []string) []error {
 }
 
 // fileFlags are the server's and the driver's flags that name a file the
-// container must find on a mounted volume (a Secret, normally).
-var fileFlags = []string{"--tls_cert=", "--tls_key=", "--tls_ca=", "--tls_client_ca=", "--admin_token_file="}
+// container must find on a mounted volume (a Secret or a ConfigMap).
+var fileFlags = []string{"--tls_cert=", "--tls_key=", "--tls_ca=", "--tls_client_ca=", "--admin_token_file=", "--host_profile="}
 
 // flagValue: the value of the first argument starting with prefix, or "".
 func flagValue(args []string, prefix string) string {
@@ -129,7 +134,8 @@ func flagValue(args []string, prefix string) string {
 	return ""
 }
 
-// checkProbe: the server's probes. Plaintext: kubelet's gRPC probe or an
+// checkProbe: the server container's probes (sidecars may probe as they
+// like). Plaintext: kubelet's gRPC probe or an
 // exec probe running the server's health client. With --tls_cert, kubelet's
 // gRPC probe cannot speak TLS (it would fail the handshake and restart
 // every pod), so it must be the exec probe, with --tls_ca.

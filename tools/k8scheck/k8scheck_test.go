@@ -88,12 +88,9 @@ spec:
 	}
 }
 
-// A TLS server pod: kubelet's gRPC probe is refused (it cannot speak TLS),
-// an exec health probe without --tls_ca is refused, a TLS file on no
-// mounted volume is refused, and a Secret not rendered is accepted only
-// when named external.
-func TestChecksCatchProbesAndFilesThatDoNotFitTls(t *testing.T) {
-	const server = `apiVersion: apps/v1
+// serverPod: a Deployment whose one container runs edgefleet-server, up to
+// the container's arguments.
+const serverPod = `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: s}
 spec:
@@ -106,7 +103,24 @@ spec:
       containers:
         - name: c
           image: i
-          args: [--tls_cert=/tls/tls.crt, --tls_key=/elsewhere/tls.key]
+          command: [/opt/edgefleet/bin/edgefleet-server]
+`
+
+// joinErrors: the errors' messages, one a line.
+func joinErrors(errs []error) string {
+	var s []string
+	for _, e := range errs {
+		s = append(s, e.Error())
+	}
+	return strings.Join(s, "\n")
+}
+
+// A TLS server pod: kubelet's gRPC probe is refused (it cannot speak TLS),
+// an exec health probe without --tls_ca is refused, a TLS file on no
+// mounted volume is refused, and a Secret not rendered is accepted only
+// when named external.
+func TestChecksCatchProbesAndFilesThatDoNotFitTls(t *testing.T) {
+	const server = serverPod + `          args: [--tls_cert=/tls/tls.crt, --tls_key=/elsewhere/tls.key]
           startupProbe: {grpc: {port: 8001}}
           readinessProbe:
             exec: {command: [/opt/edgefleet/bin/edgefleet-server, health, --address=127.0.0.1:8001]}
@@ -123,14 +137,7 @@ spec:
 	if len(errs) != 0 {
 		t.Fatalf("decode: %v", errs)
 	}
-	joined := func(errs []error) string {
-		var s []string
-		for _, e := range errs {
-			s = append(s, e.Error())
-		}
-		return strings.Join(s, "\n")
-	}
-	got := joined(Check(objs, nil))
+	got := joinErrors(Check(objs, nil))
 	for _, w := range []string{
 		"startup probe is kubelet's gRPC probe, which cannot speak TLS",
 		"readiness probe runs the health client without --tls_ca",
@@ -144,7 +151,89 @@ spec:
 	if strings.Contains(got, "liveness") {
 		t.Errorf("the liveness probe (health client with --tls_ca on a mounted path) was refused:\n%s", got)
 	}
-	if got := joined(Check(objs, []string{"server-tls"})); strings.Contains(got, "server-tls") {
+	if got := joinErrors(Check(objs, []string{"server-tls"})); strings.Contains(got, "server-tls") {
 		t.Errorf("an external Secret was refused:\n%s", got)
+	}
+}
+
+// Mutual TLS: a server with --tls_client_ca whose probe presents no client
+// certificate, a fleet shard without one, a PodMonitor scraping plaintext
+// or a port the pods do not have, and a tlsConfig with a certificate but
+// no key are each refused; the same objects with certificates everywhere
+// pass.
+func TestChecksCatchClientsWithoutCertificatesUnderMutualTls(t *testing.T) {
+	const objs = serverPod + `          args: [--tls_cert=/tls/tls.crt, --tls_key=/tls/tls.key, --tls_client_ca=/tls/ca.crt]
+          ports: [{name: metrics-tls, containerPort: 8443}]
+          startupProbe: &probe
+            exec: {command: [/opt/edgefleet/bin/edgefleet-health, --tls_ca=/tls/ca.crt PROBE_CERT]}
+          readinessProbe: *probe
+          livenessProbe: *probe
+          resources: {requests: {cpu: "1"}, limits: {cpu: "1"}}
+          securityContext: {runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false}
+          volumeMounts: [{name: tls, mountPath: /tls}]
+      volumes:
+        - name: tls
+          secret: {secretName: server-tls}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: fleet}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: shard
+          image: i
+          command: [/opt/edgefleet/bin/edgefleet-loadtest]
+          args: [run, --tls_ca=/tls/ca.crt SHARD_CERT]
+          resources: {requests: {cpu: "1"}, limits: {cpu: "1"}}
+          securityContext: {runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false}
+          volumeMounts: [{name: tls, mountPath: /tls}]
+      volumes:
+        - name: tls
+          secret: {secretName: server-tls}
+---
+apiVersion: monitoring.coreos.com/v1
+kind: PodMonitor
+metadata: {name: p}
+spec:
+  selector:
+    matchLabels: {app: s}
+  podMetricsEndpoints:
+    - port: PORT
+      SCRAPE
+`
+	const certs = `, --tls_cert=/tls/tls.crt, --tls_key=/tls/tls.key`
+	const https = `scheme: https
+      tlsConfig:
+        ca: {secret: {name: scrape-tls, key: ca.crt}}
+        cert: {secret: {name: scrape-tls, key: tls.crt}}
+        keySecret: {name: scrape-tls, key: tls.key}`
+	check := func(probeCert, shardCert, port, scrape string) string {
+		doc := strings.NewReplacer("PROBE_CERT", probeCert, "SHARD_CERT", shardCert, "PORT", port, "SCRAPE", scrape).Replace(objs)
+		// The placeholders sit inside flow sequences: "a PROBE_CERT" becomes "a, --tls_cert=..., ...".
+		doc = strings.ReplaceAll(doc, " , --", ", --")
+		decoded, errs := DecodeStrict([]byte(doc))
+		if len(errs) != 0 {
+			t.Fatalf("decode: %v\n%s", errs, doc)
+		}
+		return joinErrors(Check(decoded, []string{"server-tls", "scrape-tls"}))
+	}
+	if got := check(certs, certs, "metrics-tls", https); got != "" {
+		t.Fatalf("certificates everywhere were refused:\n%s", got)
+	}
+	cases := map[string]struct{ probe, shard, port, scrape, want string }{
+		"probe":       {"", certs, "metrics-tls", https, "startup probe presents none"},
+		"shard":       {certs, "", "metrics-tls", https, "Job/fleet: container shard runs a fleet against servers that require client certificates"},
+		"plaintext":   {certs, certs, "metrics-tls", "scheme: http", "the scrape is not HTTPS with a client certificate"},
+		"port":        {certs, certs, "metrics", https, "scrapes a port the selected pods do not name"},
+		"no key":      {certs, certs, "metrics-tls", strings.Replace(https, "keySecret: {name: scrape-tls, key: tls.key}", "serverName: s", 1), "tlsConfig"},
+		"unknown ref": {certs, certs, "metrics-tls", strings.ReplaceAll(https, "scrape-tls", "other-tls"), "Secret/other-tls, which is not in the manifests"},
+	}
+	for name, c := range cases {
+		if got := check(c.probe, c.shard, c.port, c.scrape); !strings.Contains(got, c.want) {
+			t.Errorf("%s: no error mentioning %q in:\n%s", name, c.want, got)
+		}
 	}
 }
