@@ -68,11 +68,9 @@ struct Value {
   uint32_t flags = 0;                 // kFlagExternalInput / kFlagExternalOutput
   const void* data = nullptr;         // constant bytes (null: not constant)
   QuantKind quant = QuantKind::kNone;
-  float scale = 1.0f;      // kPerTensor
-  int32_t zero_point = 0;  // kPerTensor
-  // kPerChannel: one per channel along channel_dim, then 1.0f up to dims[0]
-  // entries (the system XNNPACK reads dims[0] scales whatever the channel dim).
-  std::vector<float> channel_scales;
+  float scale = 1.0f;                         // kPerTensor
+  int32_t zero_point = 0;                     // kPerTensor
+  std::vector<float> channel_scales;          // kPerChannel
   uint32_t channel_dim = 0;                   // kPerChannel
   int32_t num_nonbatch_dims = 0;              // kPerToken
   DataType dq_datatype = DataType::kInvalid;  // legacy dynamic quantization

@@ -212,10 +212,6 @@ class Decoder {
                              "xnnpack payload: value %u has a scale of %g", v.id,
                              static_cast<double>(s));
         }
-        // The system XNNPACK (2022) checks dims[0] scales whatever the
-        // channel dim (seen in its code): pad with valid ones past the
-        // channels so that it never reads past the array.
-        if (v.dims[0] > channels) v.channel_scales.resize(v.dims[0], 1.0f);
         return Error::kOk;
       }
       case fb::XNNQuantParams::PerTokenDynamicQuant: {

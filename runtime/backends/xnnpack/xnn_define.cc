@@ -50,6 +50,10 @@ bool DefineValue(xnn_subgraph_t sg, const Value& v, const Dims& dims, uint32_t e
       return Ok(xnn_define_quantized_tensor_value(sg, type, v.zero_point, v.scale, dims.size(),
                                                   dims.data(), data, external_id, flags, id));
     case QuantKind::kPerChannel:
+      // The system XNNPACK (2022) checks dims[0] scales whatever the channel
+      // dim (its code reads dims[0] as the loop bound): a value with fewer
+      // scales than that stays off it rather than be read past its scales.
+      if (dims.empty() || v.channel_scales.size() < dims[0]) return false;
       return Ok(xnn_define_channelwise_quantized_tensor_value(
           sg, type, v.channel_scales.data(), dims.size(), v.channel_dim, dims.data(), data,
           external_id, flags, id));
