@@ -95,7 +95,7 @@ TEST(ProfilesFileTest, MalformedFilesAreRefusedWithTheFieldNamed) {
       {replaced("\"classes\"", "\"klasses\""), "classes"},
       {replaced("\"device_us\": 1300.25", "\"device_us\": -1"), "classes[0].B.device_us"},
       {replaced("\"device_us\": 1300.25", "\"device_us\": null"), "classes[0].B.device_us"},
-      {replaced("\"dense\": 650", "\"dense\": \"650\""), "classes[0].B.operator_classes.dense"},
+      {replaced("\"dense\": 650.0", "\"dense\": \"650\""), "classes[0].B.operator_classes.dense"},
       {replaced("\"low_ios\"", "\"mid_android\""), "repeated device class"},
       {replaced("\"low_ios\"", "\"\""), "empty or repeated device class"},
       {replaced("\"low_ios\"", "7"), "classes[1]"},
