@@ -17,6 +17,7 @@
 #include "loadtest/report/json_report.h"
 #include "loadtest/report/markdown_report.h"
 #include "loadtest/report/plan.h"
+#include "loadtest/report/profiles_file.h"
 #include "loadtest/results/results_json.h"
 #include "loadtest/stats/sequential.h"
 #include "loadtest/testing/synthetic_fleet.h"
@@ -70,13 +71,14 @@ constexpr char kRunUsage[] =
                            started with --admin_token_file require it)
   --explain 1|0            whole fleet: before the sessions, ask the first server for
                            both arms' device-time profiles on every class (Profile RPC)
-                           for the reports' "what explains the difference" section (1;
-                           a server that cannot answer leaves it out, with a warning)
+                           for the reports' "what explains the difference" section, saved
+                           beside the results as *.profiles.json for `report` (1; a
+                           server that cannot answer leaves it out, with a warning)
   report flags (whole fleet), as `report`: --confidence X (0.95), --min-effect X (0.05),
                            --replicates N (1000), --threads N (the host's cores),
                            --stratify 1|0 (1)
-  Whole-fleet outputs in DIR: results.json, results.driver.json, report.json,
-  report.md, report.html.
+  Whole-fleet outputs in DIR: results.json, results.driver.json,
+  results.profiles.json (with --explain 1), report.json, report.md, report.html.
 )";
 
 constexpr char kSynthUsage[] =
@@ -117,6 +119,9 @@ constexpr char kReportUsage[] =
   --threads N              analysis threads (the host's cores)
   --stratify 1|0           fleet-wide figures as the mixture of the classes at the
                            spec's shares (1), or over pooled sessions (0)
+  --profiles FILE          the arms' device-time profiles for "what explains the
+                           difference" (default: RESULTS.profiles.json beside a results
+                           file, which `run` writes; none: the section is left out)
 )";
 
 constexpr char kPlanUsage[] =
@@ -341,11 +346,16 @@ int WriteReports(const ResultSet& results, const AnalysisOptions& o,
 int ReportCommand(Flags& flags, std::ostream& out, std::ostream& err) {
   const std::filesystem::path dir = flags.GetString("out-dir", ".");
   const AnalysisOptions o = ReportOptions(flags);
+  const std::string profiles_path = flags.GetString("profiles", "");
   if (flags.help()) return Help(flags, kReportUsage, out, err);
   if (absl::Status st = flags.Finish(); !st.ok()) return Fail(err, st);
   absl::StatusOr<ResultSet> results = ReadAndMerge(flags.positional());
   if (!results.ok()) return Fail(err, results.status());
-  return WriteReports(*results, o, dir, out, err);
+  // "What explains the difference", from the profiles `run` saved.
+  absl::StatusOr<ProfilePairs> profiles =
+      profiles_path.empty() ? ProfilesBeside(flags.positional()) : ReadProfilesFile(profiles_path);
+  if (!profiles.ok()) return Fail(err, profiles.status());
+  return WriteReports(*results, o, dir, out, err, Explain(*profiles));
 }
 
 #ifdef EF_LOADTEST_HAVE_DRIVER
@@ -464,6 +474,7 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   out << "calibration " << preflight->calibration_fingerprint << " (from "
       << (calibration_path.empty() ? preflight->calibration_source : calibration_path) << ") on "
       << options.addresses.size() << " server(s)\n";
+  ProfilePairs pairs;  // saved with the results, for `report`
   std::vector<ClassExplanation> explanation;
   if (explain && shard->IsWhole()) {
     ProfileFetchOptions fetch;
@@ -473,7 +484,6 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
     absl::StatusOr<std::vector<std::pair<v1::ProfileResponse, v1::ProfileResponse>>> profiles =
         FetchProfiles(plan->spec, fetch);
     if (profiles.ok()) {
-      std::vector<std::pair<DeviceTimeBreakdown, DeviceTimeBreakdown>> pairs;
       for (const auto& [a, b] : *profiles) pairs.emplace_back(ToBreakdown(a), ToBreakdown(b));
       explanation = Explain(pairs);
       out << "device-time profiles of both arms on " << pairs.size() << " class(es) from "
@@ -510,8 +520,17 @@ int Run(Flags& flags, std::ostream& out, std::ostream& err) {
   if (absl::Status st = WriteFile(stats_path, DriverStatsToJson(stats)); !st.ok()) {
     return Fail(err, st);
   }
+  // The profiles beside the results, or none (not a stale one of an
+  // earlier run: `report` would take it for this run's).
+  const std::string profiles_path = ProfilesPathFor(results_path);
+  std::error_code ignored;
+  std::filesystem::remove(profiles_path, ignored);
+  if (!pairs.empty()) {
+    if (absl::Status st = WriteProfilesFile(pairs, profiles_path); !st.ok()) return Fail(err, st);
+  }
   out << "wrote " << results->records().size() << " session records to " << results_path
-      << " (call accounting: " << stats_path.string() << ")\n";
+      << " (call accounting: " << stats_path.string()
+      << (pairs.empty() ? "" : ", device-time profiles: " + profiles_path) << ")\n";
   if (stats.harness_errors > max_harness_errors * static_cast<double>(stats.sessions)) {
     return Fail(err, absl::UnavailableError(absl::StrCat(
                          stats.harness_errors, " of ", stats.sessions,

@@ -42,5 +42,43 @@ std::vector<OpProfileRow> SummarizeProfile(const TraceRecorder& recorder, const 
   return out;
 }
 
+std::vector<OpProfileRow> SummarizeDelegateNodes(const TraceRecorder& recorder) {
+  std::map<std::pair<std::string, std::string>, std::pair<size_t, uint64_t>> nodes;
+  uint64_t delegate_calls = 0;  // summed delegate-call time
+  size_t runs = 0;
+  for (size_t i = 0; i < recorder.size(); ++i) {
+    const TraceRecord& r = recorder.record(i);
+    if (r.event.kind == TraceEventKind::kExecute) ++runs;
+    if (r.end_ns < r.start_ns) continue;  // never closed
+    const TraceEvent& e = r.event;
+    if (e.kind == TraceEventKind::kInstruction && e.detail != nullptr &&
+        std::string(e.detail) == "delegate") {
+      delegate_calls += r.end_ns - r.start_ns;
+    }
+    if (e.kind != TraceEventKind::kDelegateNode) continue;
+    auto& [count, nanos] =
+        nodes[{e.name != nullptr ? e.name : "", e.detail != nullptr ? e.detail : ""}];
+    ++count;
+    nanos += r.end_ns - r.start_ns;
+  }
+  const double per_run = static_cast<double>(std::max<size_t>(runs, 1));
+  std::vector<OpProfileRow> out;
+  for (const auto& [key, value] : nodes) {
+    OpProfileRow row;
+    row.op = key.first;
+    row.kernel = key.second;
+    row.instructions = static_cast<size_t>(static_cast<double>(value.first) / per_run + 0.5);
+    row.ms_per_run = static_cast<double>(value.second) / (1e6 * per_run);
+    row.share = delegate_calls > 0
+                    ? static_cast<double>(value.second) / static_cast<double>(delegate_calls)
+                    : 0;
+    out.push_back(std::move(row));
+  }
+  std::sort(out.begin(), out.end(), [](const OpProfileRow& a, const OpProfileRow& b) {
+    return a.ms_per_run > b.ms_per_run;
+  });
+  return out;
+}
+
 }  // namespace tools
 }  // namespace edgefleet

@@ -31,6 +31,15 @@ struct OpProfileRow {
 // over its recorded executes. REQUIRES: `method` is the traced method.
 std::vector<OpProfileRow> SummarizeProfile(const TraceRecorder& recorder, const Method& method);
 
+// Work inside delegate calls, slowest first, from the delegate-node events
+// of `recorder` (event_tracer.h) averaged over its recorded executes: one
+// row per node name and engine ("XNNConv2d" on "own-optimized",
+// "xnnpack_runtime" on "xnnpack"), `instructions` = events of that row per
+// execute, `share` = of the summed delegate-call time (the rest is the
+// delegate's own work between its nodes: binding arguments, reshaping).
+// Empty when no delegate reported nodes.
+std::vector<OpProfileRow> SummarizeDelegateNodes(const TraceRecorder& recorder);
+
 }  // namespace tools
 }  // namespace edgefleet
 

@@ -208,7 +208,10 @@ Result<RunReport> RunModel(const RunOptions& options) {
     method->set_event_tracer(nullptr);
     report.trace_events = recorder->size();
     report.trace_dropped = recorder->dropped();
-    if (options.profile) report.profile = SummarizeProfile(*recorder, *method);
+    if (options.profile) {
+      report.profile = SummarizeProfile(*recorder, *method);
+      report.delegate_nodes = SummarizeDelegateNodes(*recorder);
+    }
     EF_RETURN_IF_ERROR(ExportTrace(*recorder, options));
   }
 

@@ -122,6 +122,13 @@ std::string RunReportToJson(const RunReport& report) {
       json.Key("share").Double(row.share).EndObject();
     }
     json.EndArray();
+    json.Key("delegate_nodes").BeginArray();
+    for (const OpProfileRow& row : report.delegate_nodes) {
+      json.BeginObject().Key("node").String(row.op).Key("engine").String(row.kernel);
+      json.Key("events_per_run").Uint(row.instructions).Key("ms_per_run").Double(row.ms_per_run);
+      json.Key("share_of_delegate_calls").Double(row.share).EndObject();
+    }
+    json.EndArray();
   }
   json.EndObject();
   return json.str();
@@ -176,6 +183,15 @@ std::string RunReportToText(const RunReport& report) {
             "share");
     for (const OpProfileRow& row : report.profile) {
       Appendf(&out, "            %-44.44s %-9s %6zu %10.4f %5.1f%%\n", row.op.c_str(),
+              row.kernel.c_str(), row.instructions, row.ms_per_run, 100 * row.share);
+    }
+    if (!report.delegate_nodes.empty()) {
+      // Share: of the delegate calls' time.
+      Appendf(&out, "delegate    %-40s %-13s %6s %10s %6s\n", "node (inside delegate calls)",
+              "engine", "events", "ms/run", "share");
+    }
+    for (const OpProfileRow& row : report.delegate_nodes) {
+      Appendf(&out, "            %-40.40s %-13s %6zu %10.4f %5.1f%%\n", row.op.c_str(),
               row.kernel.c_str(), row.instructions, row.ms_per_run, 100 * row.share);
     }
   }

@@ -36,6 +36,8 @@ struct RunReport {
   std::vector<MethodInputs::Description> inputs;
   std::vector<Output> outputs;
   std::vector<OpProfileRow> profile;  // with options.profile, slowest first
+  // With options.profile: work inside delegate calls (SummarizeDelegateNodes).
+  std::vector<OpProfileRow> delegate_nodes;
   // With --profile, --etdump or --trace: events the tracer kept and those
   // it dropped because its buffer was full.
   uint64_t trace_events = 0;

@@ -20,10 +20,14 @@ Exit 77 (ctest: skipped) when the tools venv or executorch is missing.
 
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
+
+TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                     "tools", "devtools")
+sys.path.insert(0, TOOLS)
+import inspector_check  # noqa: E402  (the checks shared with the zoo check)
 
 SKIP = 77
 RUNS = 3
@@ -61,27 +65,13 @@ for variant in sys.argv[2:]:
     et.get_etrecord().save(f"{out_dir}/{variant}.etrecord")
 '''
 
+# Our files, opened by the real Inspector (one process for all of them).
 INSPECT_SCRIPT = r'''
 import json, sys
-from executorch.devtools import Inspector
-files = {}
-for etdump, etrecord in zip(sys.argv[1::2], sys.argv[2::2]):
-    inspector = Inspector(etdump_path=etdump, etrecord=etrecord)
-    blocks = []
-    for block in inspector.event_blocks:
-        events = []
-        for e in block.events:
-            events.append({
-                "name": e.name,
-                "instruction_id": e._instruction_id,
-                "delegate_debug_identifier": e.delegate_debug_identifier,
-                "is_delegated_op": bool(e.is_delegated_op),
-                "op_types": list(e.op_types or []),
-                "raw": [float(x) for x in (e.perf_data.raw if e.perf_data else [])],
-            })
-        blocks.append({"name": block.name, "events": events})
-    files[etdump] = blocks
-print(json.dumps(files))
+sys.path.insert(0, sys.argv[1])
+from inspector_check import inspector_events
+print(json.dumps({etdump: inspector_events(etdump, etrecord)
+                  for etdump, etrecord in zip(sys.argv[2::2], sys.argv[3::2])}))
 '''
 
 
@@ -102,64 +92,34 @@ def run(cmd, **kwargs):
     return result.stdout
 
 
-def instructions_of(edgefleet_run, pte):
-    """{index, operator, kind} of every instruction, from `inspect --json`."""
-    doc = json.loads(run([edgefleet_run, "inspect", pte, "--json"]))
-    method = next(m for m in doc["methods"] if m["name"] == "forward")
-    return [{"index": i, "operator": name, "kind": kind}
-            for i, (name, kind) in enumerate(zip(method["instruction_names"],
-                                                 method["instruction_kinds"]))]
-
-
 def check_variant(edgefleet_run, variant, pte, blocks):
-    instructions = instructions_of(edgefleet_run, pte)
-    names = [b["name"] for b in blocks]
-    check(names == ["Default", "Execute"], f"{variant}: event blocks {names}")
-    load = {e["name"] for e in blocks[0]["events"]}
-    for phase in ("Program::load_method", "Method::init", "parse_values", "init_instructions"):
-        check(phase in load, f"{variant}: load phase {phase} missing from {sorted(load)}")
-    execute = blocks[1]["events"]
-    by_instruction = {}
-    for e in execute:
-        # Load phases and Method::execute carry instruction id -1.
-        if e["instruction_id"] not in (None, -1) and not e["is_delegated_op"]:
-            by_instruction[e["instruction_id"]] = e
-    check(len(by_instruction) == len(instructions),
-          f"{variant}: {len(by_instruction)} instruction events, runtime has "
-          f"{len(instructions)} instructions")
+    instructions = inspector_check.instructions_of(edgefleet_run, pte)
+    # Every instruction under its operator's name with a positive duration
+    # per execute, delegate-internal events named "<node> #k", load phases.
+    problems, summary = inspector_check.check_events(instructions, blocks, RUNS)
+    check(not problems, f"{variant}: " + "; ".join(problems))
+    by_instruction = {e["instruction_id"]: e for e in blocks[1]["events"]
+                      if e["instruction_id"] not in (None, -1) and not e["is_delegated_op"]}
     delegate_calls = 0
     for ins in instructions:
-        e = by_instruction.get(ins["index"])
-        check(e is not None, f"{variant}: instruction {ins['index']} has no event")
-        check(len(e["raw"]) == RUNS and all(t > 0 for t in e["raw"]),
-              f"{variant}: instruction {ins['index']} durations {e['raw']}")
+        e = by_instruction[ins["index"]]
         if ins["kind"] == "delegate":
             delegate_calls += 1
-            check(e["name"] == "DELEGATE_CALL", f"{variant}: delegate event named {e['name']}")
             check(e["op_types"], f"{variant}: the ETRecord maps no operators to the delegate call")
             continue
         op = ins["operator"]
         short = op[len("aten::"):] if op.startswith("aten::") else op
-        check(e["name"] == "native_call_" + short,
-              f"{variant}: instruction {ins['index']} ({op}) named {e['name']}")
         if ins["kind"] in ("portable", "optimized") and op.startswith("aten::"):
             # The ETRecord maps the instruction id to the graph node it came
             # from: the Inspector's op type must be the operator we ran.
             base = short.split(".")[0]
             check(base in {t.split(".")[1] for t in e["op_types"] if t.count(".") >= 1},
                   f"{variant}: instruction {ins['index']} ({op}) has op_types {e['op_types']}")
-    delegated = [e for e in execute if e["is_delegated_op"]]
     if variant == "xnnpack":
         check(delegate_calls >= 1, "xnnpack: no delegate call in the program")
-        check(delegated, "xnnpack: no delegate-internal events")
-        for e in delegated:
-            check(len(e["raw"]) >= RUNS and all(t > 0 for t in e["raw"]),
-                  f"xnnpack: delegate event {e['name']} durations {e['raw']}")
-            # Named as the upstream XNNPACK delegate names its operators.
-            check(re.fullmatch(r"\S+ #[0-9]+", e["name"]) is not None,
-                  f"xnnpack: delegate event named {e['name']}")
-    print(f"{variant}: {len(instructions)} instructions, {len(delegated)} delegate-internal "
-          f"events, load phases {sorted(load)}")
+        check(summary["delegate_events"] > 0, "xnnpack: no delegate-internal events")
+    print(f"{variant}: {summary['instructions']} instructions, {summary['delegate_events']} "
+          f"delegate-internal events, load phases {summary['load_phases']}")
 
 
 def main():
@@ -184,8 +144,7 @@ def main():
             run([edgefleet_run, "run", f"{tmp}/{variant}.pte", "--iterations", str(RUNS),
                  "--etdump", etdump])
             pairs += [etdump, f"{tmp}/{variant}.etrecord"]
-        # Our files, opened by the real Inspector (one process for both).
-        inspected = json.loads(run([python, "-W", "ignore", "-c", INSPECT_SCRIPT, *pairs])
+        inspected = json.loads(run([python, "-W", "ignore", "-c", INSPECT_SCRIPT, TOOLS, *pairs])
                                .strip().splitlines()[-1])
         for variant in variants:
             check_variant(edgefleet_run, variant, f"{tmp}/{variant}.pte",

@@ -8,7 +8,9 @@ For committed fixtures (one on our kernels, one XNNPACK-delegated):
     from `edgefleet-run inspect --json`);
   - the Chrome trace must be valid Trace Event Format JSON: metadata, complete
     and instant events with the required fields, complete events properly
-    nested per thread, one instruction event per instruction and execute.
+    nested per thread, one instruction event per instruction and execute;
+  - `--profile`'s delegate-node rows must be the Chrome trace's delegate
+    events of the same recording, per node name and engine.
 
 Usage: trace_export_test.py EDGEFLEET_RUN FLATC SOURCE_DIR
 Standard library only.
@@ -137,6 +139,38 @@ def check_chrome_trace(path, instructions, label):
              if e["cat"] == "instruction"}
     check(kinds == {k for _, k in instructions}, f"{label}: kernel kinds {kinds}")
     check(counts.get("load", 0) >= 4, f"{label}: load phases {counts.get('load')}")
+    return [e for es in complete_by_thread.values() for e in es if e["cat"] == "delegate"]
+
+
+def check_delegate_nodes(report, trace_nodes, instructions, label):
+    """--profile's delegate-node rows against the Chrome trace's events of the
+    same recording: per node name and engine, events per execute and time."""
+    delegated = any(k == "delegate" for _, k in instructions)
+    check(bool(trace_nodes) == delegated,
+          f"{label}: {len(trace_nodes)} delegate-node events, delegated={delegated}")
+    want = {}
+    for e in trace_nodes:
+        args = e["args"]
+        check(isinstance(args.get("engine"), str) and isinstance(args.get("instruction"), int),
+              f"{label}: delegate node args {args}")
+        check(isinstance(args.get("delegate_debug_id"), int), f"{label}: no debug id {args}")
+        key = (e["name"], args["engine"])
+        count, us = want.get(key, (0, 0.0))
+        want[key] = (count + 1, us + e["dur"])
+    rows = report["delegate_nodes"]
+    got = {(r["node"], r["engine"]): r for r in rows}
+    check(set(got) == set(want), f"{label}: profile rows {sorted(got)}, trace {sorted(want)}")
+    for key, (count, us) in want.items():
+        row = got[key]
+        check(row["events_per_run"] == count // RUNS and count % RUNS == 0,
+              f"{label}: {key}: {row['events_per_run']} events per run, trace has {count}")
+        # The trace rounds each duration to a nanosecond.
+        check(abs(row["ms_per_run"] - us / 1e3 / RUNS) <= 1e-6 * count + 1e-9,
+              f"{label}: {key}: {row['ms_per_run']} ms per run, trace {us / 1e3 / RUNS}")
+        check(0 <= row["share_of_delegate_calls"] <= 1, f"{label}: {key}: share {row}")
+    if rows:
+        check(sum(r["share_of_delegate_calls"] for r in rows) <= 1 + 1e-9,
+              f"{label}: delegate node shares add up to more than the delegate calls")
 
 
 def main():
@@ -149,11 +183,13 @@ def main():
             pte = os.path.join(source, fixture)
             etdump, trace = f"{tmp}/run{n}.etdp", f"{tmp}/trace{n}.json"
             report = json.loads(run([edgefleet_run, "run", pte, "--iterations", str(RUNS),
-                                     "--etdump", etdump, "--trace", trace, "--json"]))
+                                     "--etdump", etdump, "--trace", trace, "--profile",
+                                     "--json"]))
             check(report["trace"]["dropped"] == 0, f"{fixture}: dropped events")
             instructions = instructions_of(edgefleet_run, pte)
             check_etdump(flatc, schema, etdump, tmp, instructions, fixture)
-            check_chrome_trace(trace, instructions, fixture)
+            trace_nodes = check_chrome_trace(trace, instructions, fixture)
+            check_delegate_nodes(report, trace_nodes, instructions, fixture)
             print(f"{fixture}: {len(instructions)} instructions x {RUNS} runs ok")
     print("PASS")
 

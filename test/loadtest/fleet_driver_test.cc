@@ -131,6 +131,19 @@ TEST_F(FleetDriverTest, EndToEndReportsMatchTheSessions) {
   EXPECT_NE(ReadText(dir / "report.md").find("### What explains the difference"),
             std::string::npos);
   EXPECT_NE(ReadText(dir / "report.html").find("chart-explain"), std::string::npos);
+
+  // `report`, from the saved files alone, writes the same reports, section
+  // included: the profiles were saved beside the results.
+  ASSERT_TRUE(std::filesystem::exists(dir / "results.profiles.json")) << out;
+  const std::filesystem::path again = dir / "again";
+  EXPECT_EQ(Cli({"report", "--out-dir=" + again.string(), "--replicates=200", "--threads=2",
+                 (dir / "results.json").string()},
+                &out),
+            code)
+      << out;
+  for (const char* name : {"report.json", "report.md", "report.html"}) {
+    EXPECT_EQ(ReadText(again / name), ReadText(dir / name)) << name;
+  }
 }
 
 TEST_F(FleetDriverTest, ShardsMergedGiveTheUnshardedReport) {
@@ -144,10 +157,7 @@ TEST_F(FleetDriverTest, ShardsMergedGiveTheUnshardedReport) {
     args.insert(args.end(), extra.begin(), extra.end());
     return Cli(args, &out);
   };
-  // Without the explanation section, which `report` (result files only)
-  // cannot write.
-  const int whole_code =
-      run({"--out-dir=" + base + "/whole", "--replicates=200", "--threads=2", "--explain=0"});
+  const int whole_code = run({"--out-dir=" + base + "/whole", "--replicates=200", "--threads=2"});
   ASSERT_NE(whole_code, 1) << out;
   ASSERT_EQ(run({"--shard=0/2", "--out-dir=" + base + "/s"}), 0) << out;
   ASSERT_EQ(run({"--shard=1/2", "--out-dir=" + base + "/s", "--concurrency=1"}), 0) << out;
@@ -157,13 +167,29 @@ TEST_F(FleetDriverTest, ShardsMergedGiveTheUnshardedReport) {
             0)
       << out;
   EXPECT_EQ(ReadText(base + "/merged.json"), ReadText(base + "/whole/results.json"));
-  const int merged_code = Cli({"report", "--out-dir=" + base + "/merged", "--replicates=200",
-                               "--threads=2", base + "/merged.json"},
-                              &out);
+  // Shards fetch no profiles: the merged results' report leaves the
+  // explanation out, unless given the whole run's profiles.
+  EXPECT_FALSE(std::filesystem::exists(base + "/s/results.shard-0-of-2.profiles.json"));
+  ASSERT_NE(Cli({"report", "--out-dir=" + base + "/bare", "--replicates=200", "--threads=2",
+                 base + "/merged.json"},
+                &out),
+            1)
+      << out;
+  EXPECT_TRUE(nlohmann::json::parse(ReadText(base + "/bare/report.json"))["explanation"].empty());
+  const int merged_code =
+      Cli({"report", "--out-dir=" + base + "/merged", "--replicates=200", "--threads=2",
+           "--profiles=" + base + "/whole/results.profiles.json", base + "/merged.json"},
+          &out);
   EXPECT_EQ(merged_code, whole_code) << out;
   for (const char* name : {"report.json", "report.md", "report.html"}) {
     EXPECT_EQ(ReadText(base + "/merged/" + name), ReadText(base + "/whole/" + name)) << name;
   }
+  // A whole run without --explain leaves no profiles behind, not even an
+  // earlier run's.
+  ASSERT_NE(run({"--out-dir=" + base + "/whole", "--replicates=200", "--threads=2", "--explain=0"}),
+            1)
+      << out;
+  EXPECT_FALSE(std::filesystem::exists(base + "/whole/results.profiles.json"));
 }
 
 TEST_F(FleetDriverTest, FailingArmIsCountedByCauseNotDropped) {
