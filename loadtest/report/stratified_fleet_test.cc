@@ -58,7 +58,7 @@ TEST(StratifiedFleetTest, OverallRowsAreTheMixtureAtTheSpecShares) {
   }
 }
 
-// The failure, reproduced and fixed: hashed A/A on a bimodal fleet
+// Pooled fleet-wide quantiles fail here, stratified ones do not: hashed A/A on a bimodal fleet
 // (50/50, so p50 falls between the classes) of 600 devices over 12 seeds.
 // Pooled medians swing by tens of percent; the stratified p50/p90 move
 // several times less (the synthetic fleet's persistent per-device speed

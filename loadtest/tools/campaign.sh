@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Calibration campaign of the A/B statistics through a real server on
-# loopback (docs/statistics.md "Calibration campaign"). Writes an arm set
+# loopback (docs/calibration-campaign.md). Writes an arm set
 # with the base arm and its time-scaled copies (Arm.time_scale = 1 + X,
 # fleet-wide and on one class), calibrates the host, starts edgefleet-server,
 # runs `edgefleet-loadtest campaign`, stops the server.
@@ -8,9 +8,9 @@
 #   e.g. ... build/default build/campaign --aa-runs 200 --effect-runs 50
 # Flags default to --spec deploy/fleet_specs/campaign.textproto
 # --effects 0.03,0.05,0.10 --effect-class mid_android; later flags win.
-# Two flags are this script's own (variance reduction, docs/statistics.md
-# section 11): --device-speed-sigma=S serves copies of the device classes
-# whose devices differ in speed (DeviceVariation speed_sigma S);
+# Two flags are this script's own (docs/variance-reduction.md):
+# --device-speed-sigma=S serves copies of the device classes whose devices
+# differ in speed (DeviceVariation speed_sigma S);
 # --pre-period=N runs a copy of the spec with pre_period_sessions N.
 set -euo pipefail
 build_dir=$1

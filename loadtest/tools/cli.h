@@ -6,8 +6,14 @@
 //           report.md and report.html; print the Markdown and the HTML path;
 //           exit with the policy code of exit_code.h
 //
-//   run     drive a FleetSpec against edgefleet-server(s) (loadtest/driver),
-//           then write results and, for the whole fleet, the reports
+//   run       drive a FleetSpec against edgefleet-server(s) (loadtest/driver),
+//             then write results and, for the whole fleet, the reports
+//   plan      size an experiment from a pilot
+//   campaign  calibrate the statistics through a real server
+//
+// cli.cc dispatches and holds the commands that need no server; run, plan
+// and campaign are in driver_commands.h (only with the gRPC driver), the
+// help texts in usage.h, what the commands share in command_support.h.
 // Not thread-safe (writes the given streams); call from main.
 
 #ifndef EDGEFLEET_LOADTEST_TOOLS_CLI_H_

@@ -42,6 +42,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import export_zoo as zoo  # noqa: E402
+import zoo_int8 as int8  # noqa: E402
+import zoo_models as models  # noqa: E402
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
@@ -49,7 +51,7 @@ from torch import nn  # noqa: E402
 OUT = os.path.join(zoo.FIXTURE_DIR, "zoo_mini")
 IMAGE = 64  # input side of the image models
 INT8_IMAGE = 32
-TOP1_SAMPLES = zoo.TOP1_SAMPLES
+TOP1_SAMPLES = int8.TOP1_SAMPLES
 
 
 def _unit_logits(module, head, batch):
@@ -84,8 +86,8 @@ def _mobilenet_v2(classes):
 
 
 def case_mobilenet_v2():
-    m = zoo._init_classifier(_mobilenet_v2(10), IMAGE)
-    return zoo.Case(m, (zoo.images(1, IMAGE),),
+    m = models.init_classifier(_mobilenet_v2(10), IMAGE)
+    return models.Case(m, (models.images(1, IMAGE),),
                     f"torchvision MobileNetV2 width 0.25, stages up to 96 channels, last conv"
                     f" 64 channels, 10 classes,"
                     f" input [1,3,{IMAGE},{IMAGE}]")
@@ -97,9 +99,9 @@ def case_mobilenet_v3_small():
     # The first six blocks: ReLU and hardswish blocks, with and without
     # squeeze-and-excitation, strided and residual.
     setting, _ = _mobilenet_v3_conf("mobilenet_v3_small", width_mult=0.25)
-    m = zoo._init_classifier(MobileNetV3(setting[:6], 64, num_classes=10), IMAGE)
-    _unit_logits(m, m.classifier[-1], (zoo.images(32, IMAGE),))
-    return zoo.Case(m, (zoo.images(1, IMAGE),),
+    m = models.init_classifier(MobileNetV3(setting[:6], 64, num_classes=10), IMAGE)
+    _unit_logits(m, m.classifier[-1], (models.images(32, IMAGE),))
+    return models.Case(m, (models.images(1, IMAGE),),
                     f"torchvision MobileNetV3 small, width 0.25, its first six blocks,"
                     f" classifier 64 wide, 10 classes, input [1,3,{IMAGE},{IMAGE}]")
 
@@ -133,8 +135,8 @@ class ResNet18Narrow(nn.Module):
 
 
 def case_resnet18():
-    m = zoo._init_classifier(ResNet18Narrow(), IMAGE)
-    return zoo.Case(m, (zoo.images(1, IMAGE),),
+    m = models.init_classifier(ResNet18Narrow(), IMAGE)
+    return models.Case(m, (models.images(1, IMAGE),),
                     f"resnet18 layout with widths 8/8/16/16, 10 classes,"
                     f" input [1,3,{IMAGE},{IMAGE}]")
 
@@ -161,8 +163,8 @@ def case_deeplabv3_mobilenet_v3_large():
                          nn.Conv2d(8, 8, 3, padding=1, bias=False), nn.BatchNorm2d(8),
                          nn.ReLU(), nn.Conv2d(8, 6, 1))
     m = DeepLabV3(backbone, head, None)
-    zoo._calibrate_batchnorm(m, [zoo.images(4, IMAGE) for _ in range(4)])
-    return zoo.Case(zoo.SegmentationOut(m), (zoo.images(1, IMAGE),),
+    models.calibrate_batchnorm(m, [models.images(4, IMAGE) for _ in range(4)])
+    return models.Case(models.SegmentationOut(m), (models.images(1, IMAGE),),
                     f"torchvision DeepLabV3 on eight dilated MobileNetV3 large blocks, width 0.25,"
                     f" ASPP (rates 12/24/36) of 8 channels, 6 classes, input"
                     f" [1,3,{IMAGE},{IMAGE}], output the 'out' map [1,6,{IMAGE},{IMAGE}]")
@@ -170,21 +172,21 @@ def case_deeplabv3_mobilenet_v3_large():
 
 def case_text_langid():
     tokens = torch.randint(0, 128, (1, 16), dtype=torch.int64)
-    m = zoo.TextClassifier(vocab=128, seq=16, d_model=32, heads=4, ff=64, classes=20)
-    return zoo.Case(m, (tokens,),
+    m = models.TextClassifier(vocab=128, seq=16, d_model=32, heads=4, ff=64, classes=20)
+    return models.Case(m, (tokens,),
                     "the zoo's text classifier with Embedding(128,32), 16 positions, 2-layer"
                     " TransformerEncoder (d_model 32, 4 heads, ff 64, GELU), 20 classes;"
                     " input int64 tokens [1,16]")
 
 
 def case_bwe_gru():
-    m = zoo.BandwidthEstimator(features=8, hidden=16)
+    m = models.BandwidthEstimator(features=8, hidden=16)
     _unit_logits(m, m.head[-1], (torch.randn(32, 12, 8),))
-    return zoo.Case(m, (torch.randn(1, 12, 8),),
+    return models.Case(m, (torch.randn(1, 12, 8),),
                     "the zoo's bandwidth estimator with a 2-layer GRU(8->16) over [1,12,8]")
 
 
-class KeywordSpotterNarrow(zoo.KeywordSpotter):
+class KeywordSpotterNarrow(models.KeywordSpotter):
     """The zoo's keyword spotter with every width divided by 4 (the same
     layer kinds in the same order)."""
 
@@ -209,24 +211,24 @@ class KeywordSpotterNarrow(zoo.KeywordSpotter):
 
 def case_kws_conv1d():
     m = KeywordSpotterNarrow()
-    zoo._calibrate_batchnorm(m, [torch.randn(8, 10, 40) for _ in range(4)])
-    zoo._center_classifier(m, m.head, torch.randn(32, 10, 40))
+    models.calibrate_batchnorm(m, [torch.randn(8, 10, 40) for _ in range(4)])
+    models.center_classifier(m, m.head, torch.randn(32, 10, 40))
     _unit_logits(m, m.head, (torch.randn(32, 10, 40),))
-    return zoo.Case(m, (torch.randn(1, 10, 40),),
+    return models.Case(m, (torch.randn(1, 10, 40),),
                     "the zoo's keyword spotter with widths / 4 over an MFCC map [1,10,40]")
 
 
 def _quantize(module, example_inputs):
     """The full zoo's int8 recipe on calibration images of this model's size."""
-    return zoo._quantize_mobilenet_v2(module, example_inputs,
-                                      zoo._calibration_images(INT8_IMAGE))
+    return int8.quantize_mobilenet_v2(module, example_inputs,
+                                      int8.calibration_images(INT8_IMAGE))
 
 
 def case_mobilenet_v2_int8():
-    m = zoo._init_classifier(_mobilenet_v2(10), INT8_IMAGE)
+    m = models.init_classifier(_mobilenet_v2(10), INT8_IMAGE)
     gen = torch.Generator().manual_seed(4321)
-    top1 = zoo.images(TOP1_SAMPLES, INT8_IMAGE, gen).unsqueeze(1)
-    return zoo.Case(m, (zoo.images(1, INT8_IMAGE),),
+    top1 = models.images(TOP1_SAMPLES, INT8_IMAGE, gen).unsqueeze(1)
+    return models.Case(m, (models.images(1, INT8_IMAGE),),
                     f"the mini mobilenet_v2 (input [1,3,{INT8_IMAGE},{INT8_IMAGE}]) quantized"
                     " to int8 by the full zoo's PT2E recipe (the observers' own scales)",
                     quantize=_quantize, top1_inputs=top1)
@@ -262,7 +264,7 @@ def export_one(name, build, full_zoo):
         entry = {"name": name, "description": case.description}
         if case.quantize is not None:
             reference = case.quantize(case.module, case.inputs)
-            entry["output_quant"] = zoo._output_quant_params(reference)
+            entry["output_quant"] = int8.output_quant_params(reference)
         else:
             reference = case.module
         outputs = zoo._flatten(reference(*case.inputs))
@@ -286,7 +288,7 @@ def export_one(name, build, full_zoo):
             np.save(os.path.join(d, "top1_labels.npy"), labels)
             entry["top1_samples"] = len(labels)
         if case.quantize is not None:
-            zoo._save_real_runtime_outputs(d, case)
+            int8.save_real_runtime_outputs(d, case)
     full = _full_zoo_operators(full_zoo, name)
     if full is not None:
         entry["same_operators_as_full_zoo"] = sorted(full["operators"]) == sorted(pte["operators"])

@@ -3,8 +3,9 @@
 outputs PyTorch computes for them (torch_reference_test.cc replays each case
 through the registered kernel and compares).
 
-The cases live in elementwise_cases.py, reduction_cases.py and
-shape_index_cases.py (the format and generators in reference_cases.py);
+The cases live in elementwise_cases.py, reduction_cases.py,
+shape_index_cases.py, quantized_cases.py, resampling_cases.py and
+comparison_cases.py (the format and generators in reference_cases.py);
 main() draws them in a fixed order. Run once and commit the output (the
 tests never run Python):
 
@@ -26,12 +27,14 @@ import pathlib
 
 import torch
 
+from comparison_cases import allclose
 from elementwise_cases import activations, binary_misc, bitwise, sign_classify, unary_floating
+from quantized_cases import (
+    choose_qparams_per_token, mixed_matmuls, quantized_add, quantized_token_embedding)
 from reduction_cases import copies_fills, norms, reductions
 from reference_cases import cases
-from shape_index_cases import (
-    allclose, choose_qparams_per_token, index_copy_distance_ops, mixed_matmuls, max_pool_backward, quantized_add, quantized_token_embedding,
-    shape_ops, upsample_aa)
+from resampling_cases import max_pool_backward, upsample_aa
+from shape_index_cases import index_copy_distance_ops, shape_ops
 
 OUT_PATH = pathlib.Path(__file__).with_name("reference.json")
 
