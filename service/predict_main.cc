@@ -163,8 +163,19 @@ int PredictMain(const std::vector<std::string>& args) {
   const std::set<std::string>& predictable =
       stack == v1::STACK_EDGEFLEET ? known
                                    : std::set<std::string>(available.begin(), available.end());
+  // Default: every model of the repository; a repository without models (a
+  // fresh clone before `make models`) predicts what the host profile carries
+  // (the committed one: the published reference models).
   std::vector<std::string> models = flags->All("model");
-  if (models.empty()) models = available;
+  if (models.empty()) {
+    models = available.empty() ? std::vector<std::string>(predictable.begin(), predictable.end())
+                               : available;
+  }
+  if (models.empty()) {
+    return Fail(2, absl::InvalidArgumentError(
+                       "nothing to predict: the repository has no models of this stack and the "
+                       "host profile none"));
+  }
   for (const std::string& m : models) {
     if (predictable.count(m) == 0) {
       return Fail(2, absl::InvalidArgumentError("--model=" + m + ": not in the repository"));

@@ -133,6 +133,32 @@ class PredictContractTest(unittest.TestCase):
         with open(default) as f:
             self.assertEqual(f.read(), "# an empty edgefleet.v1.HostProfile\n")
 
+    def test_fresh_clone_predicts_the_reference_models_from_an_empty_repository(self):
+        # The committed profile carries the ten published reference models:
+        # calibrated on three of them with no exported model at all (a fresh
+        # clone before `make models`), predict answers for every one, without
+        # measuring, and gives the calibration points back.
+        empty = os.path.join(self.tmp, "empty_repository")
+        os.makedirs(empty)
+        points = {"mobilenet_v2": 27.81, "resnet18": 77.34, "efficientnet_b0": 43.65}
+        cmd = [SERVER, "predict", f"--model_repository={empty}", "--json",
+               *[f"--calibrate={m}@1={ms}" for m, ms in points.items()]]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("measuring", p.stderr)
+        got = {x["model"]: x["device_ms"] for x in json.loads(p.stdout)["predictions"]}
+        with open("deploy/device_model/host_profile.textproto") as f:
+            profiled = set(re.findall(r'^  model: "([^"]+)"', f.read(), re.M))
+        self.assertEqual(set(got), profiled)
+        self.assertEqual(len(got), 10)
+        for m, ms in points.items():
+            self.assertLess(abs(got[m] / ms - 1), 0.1, m)
+        # An empty repository and a stack the profile has nothing of: a clear error.
+        p = subprocess.run(cmd + ["--stack=pytorch-mobile"], capture_output=True, text=True,
+                           timeout=300)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("nothing to predict", p.stderr)
+
     def test_bad_requests_fail_clearly(self):
         err = self.predict("--calibrate=not_a_model@1=3", expect=2)
         self.assertIn("not in the repository", err)
