@@ -30,7 +30,7 @@ from elementwise_cases import activations, binary_misc, bitwise, sign_classify, 
 from reduction_cases import copies_fills, norms, reductions
 from reference_cases import cases
 from shape_index_cases import (
-    allclose, choose_qparams_per_token, index_copy_distance_ops, mixed_matmuls, max_pool_backward, quantized_add, quantized_token_embedding,
+    allclose, choose_qparams_per_token, convolution_backward, index_copy_distance_ops, mixed_matmuls, max_pool_backward, quantized_add, quantized_token_embedding,
     shape_ops, upsample_aa)
 
 OUT_PATH = pathlib.Path(__file__).with_name("reference.json")
@@ -55,6 +55,7 @@ def main():
     choose_qparams_per_token()
     mixed_matmuls()
     allclose()
+    convolution_backward()
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
     OUT_PATH.write_text(json.dumps(
