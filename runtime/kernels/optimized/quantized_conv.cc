@@ -8,6 +8,7 @@
 #include "runtime/kernels/optimized/avx512_intrinsics.h"
 #include "runtime/kernels/optimized/int8_gemm.h"
 #include "runtime/kernels/optimized/kernel_util.h"
+#include "runtime/kernels/optimized/quantized_conv_chain.h"
 #include "runtime/kernels/optimized/quantized_conv_packed.h"
 #include "runtime/kernels/optimized/quantized_depthwise.h"
 #include "runtime/kernels/optimized/thread_pool.h"
@@ -17,11 +18,14 @@ namespace edgefleet {
 namespace optimized {
 namespace {
 
+using internal::ChainWeightBytes;
 using internal::kAlign;
 using internal::kMaxDepthwiseTaps;
 using internal::Packed;
 using internal::RoundUp;
+using internal::RunConvChain;
 using internal::RunDepthwise;
+using internal::RunLinearChain;
 
 constexpr uint32_t kMagic = 0x31564351;  // "QCV1"
 constexpr int32_t kMaxSize = 1 << 20;
@@ -55,10 +59,12 @@ bool IsDepthwise(const QuantizedConvSpec& s) {
          static_cast<int64_t>(s.kernel_h) * s.kernel_w <= kMaxDepthwiseTaps;
 }
 
-// Fills the layout fields of `p` from `spec`; returns the blob size.
-size_t Layout(const QuantizedConvSpec& spec, Packed* p) {
+// Fills the layout fields of `p` from `spec` and the arithmetic (`chain`:
+// the float chain's); returns the blob size.
+size_t Layout(const QuantizedConvSpec& spec, bool chain, Packed* p) {
   p->spec = spec;
-  p->depthwise = IsDepthwise(spec) ? 1 : 0;
+  p->chain = chain ? 1 : 0;
+  p->depthwise = !chain && IsDepthwise(spec) ? 1 : 0;
   p->depth = static_cast<int64_t>(spec.in_channels / spec.groups) * spec.kernel_h * spec.kernel_w;
   p->depth_padded = QGemmDepthPadded(p->depth);
   p->rows_padded = QGemmRowsPadded(spec.out_channels / spec.groups);
@@ -71,13 +77,15 @@ size_t Layout(const QuantizedConvSpec& spec, Packed* p) {
   p->bias_offset = offset;
   offset += RoundUp(channels * sizeof(float));
   p->weight_offset = offset;
-  if (p->depthwise) {
+  if (chain) {
+    offset += RoundUp(ChainWeightBytes(spec));
+  } else if (p->depthwise) {
     offset += RoundUp(channels * spec.kernel_h * spec.kernel_w * sizeof(float));
   } else {
     offset += RoundUp(static_cast<size_t>(spec.groups) * p->rows_padded * p->depth_padded);
   }
   p->panel_offset = 0;
-  if (spec.kind == QuantizedOpKind::kLinear) {
+  if (spec.kind == QuantizedOpKind::kLinear && !chain) {
     p->panel_offset = offset;
     offset += RoundUp(QGemmPackedBBytes(p->depth, spec.out_channels));
   }
@@ -219,12 +227,13 @@ const Packed* PeekPacked(const EValue* v) {
     return nullptr;
   }
   const Packed* p = t.data_as<const Packed>();
-  if (p->magic != kMagic || p->total_bytes > t.nbytes() || !SpecOk(p->spec)) {
+  if (p->magic != kMagic || p->total_bytes > t.nbytes() || !SpecOk(p->spec) ||
+      (p->chain != 0 && p->chain != 1)) {
     return nullptr;
   }
   Packed check;
-  if (Layout(p->spec, &check) != p->total_bytes || check.weight_offset != p->weight_offset ||
-      check.panel_offset != p->panel_offset) {
+  if (Layout(p->spec, p->chain != 0, &check) != p->total_bytes ||
+      check.weight_offset != p->weight_offset || check.panel_offset != p->panel_offset) {
     return nullptr;
   }
   return p;
@@ -287,17 +296,19 @@ const int8_t* InputData(KernelContext& ctx, const Tensor& x, const Tensor& out) 
 
 }  // namespace
 
-size_t QuantizedConvPackedBytes(const QuantizedConvSpec& spec) {
+size_t QuantizedConvPackedBytes(const QuantizedConvSpec& spec, const int8_t* weight,
+                                const float* weight_scale, const float* bias) {
   if (!SpecOk(spec)) return 0;
   Packed p;
-  return Layout(spec, &p);
+  return Layout(spec, !internal::IntegerArithmeticIsExact(spec, weight, weight_scale, bias), &p);
 }
 
 bool PackQuantizedConv(const QuantizedConvSpec& spec, const int8_t* weight,
                        const float* weight_scale, const float* bias, void* blob) {
   if (!SpecOk(spec) || reinterpret_cast<uintptr_t>(blob) % kAlign != 0) return false;
   Packed header{};
-  const size_t total = Layout(spec, &header);
+  const bool chain = !internal::IntegerArithmeticIsExact(spec, weight, weight_scale, bias);
+  const size_t total = Layout(spec, chain, &header);
   header.magic = kMagic;
   header.inv_out_scale = static_cast<float>(1.0 / spec.out_scale);
   uint8_t* bytes = static_cast<uint8_t*>(blob);
@@ -308,10 +319,15 @@ bool PackQuantizedConv(const QuantizedConvSpec& spec, const int8_t* weight,
   float* b = reinterpret_cast<float*>(bytes + header.bias_offset);
   const int64_t depth = header.depth;
   const int64_t rows = spec.out_channels / spec.groups;
+  if (chain) {
+    internal::PackChainWeights(spec, weight, weight_scale,
+                               reinterpret_cast<float*>(bytes + header.weight_offset));
+  }
   for (int64_t c = 0; c < spec.out_channels; ++c) {
     scale[c] = spec.in_scale * weight_scale[c];
     b[c] = bias != nullptr ? bias[c] : 0.0f;
     const int8_t* wc = weight + c * depth;
+    if (chain) continue;
     if (header.depthwise) {
       float* fw = reinterpret_cast<float*>(bytes + header.weight_offset) + c * depth;
       for (int64_t k = 0; k < depth; ++k) fw[k] = static_cast<float>(wc[k]);
@@ -360,6 +376,13 @@ void QuantizedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
     const int64_t m = x->size(0);
     if (m == 0) return;
     const int8_t* xd = InputData(ctx, *x, *out);
+    if (xd != nullptr && pk->chain) {
+      if (!RunLinearChain(ctx, *pk, xd, out->data_as<int8_t>(), m)) {
+        SetErrorDetail("%s: out of scratch memory", kName);
+        ctx.Fail(Error::kMemoryAllocationFailed);
+      }
+      return;
+    }
 #if defined(__x86_64__)
     if (xd != nullptr && HostInt8Dot() == Int8Dot::kAvx512Vnni) {
       uint8_t* row = static_cast<uint8_t*>(ctx.AllocateTemp(pk->depth_padded, kAlign));
@@ -398,8 +421,9 @@ void QuantizedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
   const int8_t* xd = InputData(ctx, *x, *out);
   const bool ok =
       xd != nullptr &&
-      (pk->depthwise ? RunDepthwise(ctx, *pk, xd, out->data_as<int8_t>(), batch, h, w, oh, ow)
-                     : RunConvGemm(ctx, *pk, xd, out->data_as<int8_t>(), batch, h, w, oh, ow));
+      (pk->chain       ? RunConvChain(ctx, *pk, xd, out->data_as<int8_t>(), batch, h, w, oh, ow)
+       : pk->depthwise ? RunDepthwise(ctx, *pk, xd, out->data_as<int8_t>(), batch, h, w, oh, ow)
+                       : RunConvGemm(ctx, *pk, xd, out->data_as<int8_t>(), batch, h, w, oh, ow));
   if (!ok) {
     SetErrorDetail("%s: out of scratch memory", kName);
     ctx.Fail(Error::kMemoryAllocationFailed);

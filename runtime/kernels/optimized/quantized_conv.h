@@ -10,12 +10,15 @@
 //
 // [lo, hi] is the quant range narrowed by a fused activation (hardtanh /
 // relu / clamp between quantize and requantize, see quantized_fusion.cc).
-// With power-of-two scales every product and sum is exact, so the result
-// equals the float chain bit for bit; otherwise it is within one step.
+// With power-of-two scales, biases on the grid of sx * sw[c] and sums
+// below 2^24 units every product and sum is exact, and the kernel sums in
+// int32 (the paths below). Otherwise (ordinary scales) it computes what
+// the float chain computes, in the chain's order (quantized_conv_chain.h).
+// Either way the result equals the portable chain's bit for bit.
 //
 // The weights, scales and bias are packed once (PackQuantizedConv, at
 // method load by the plan pass) into one 64-byte aligned blob, handed to
-// the kernel as a 1-D uint8 tensor. Paths: 1x1 stride-1 convolutions and
+// the kernel as a 1-D uint8 tensor. Integer paths: 1x1 stride-1 convolutions and
 // linear layers run the VNNI GEMM (int8_gemm.h) on the image in place,
 // other convolutions im2col first, depthwise (groups == channels) runs a
 // direct kernel in exact float arithmetic. Layout: NCHW (default dim order)
@@ -52,14 +55,17 @@ struct QuantizedConvSpec {
   int32_t out_min = -128, out_max = 127;  // after any fused activation
 };
 
-// Bytes of the blob for `spec`, or 0 if the spec is invalid (sizes, groups,
-// zero points or ranges out of bounds).
-size_t QuantizedConvPackedBytes(const QuantizedConvSpec& spec);
+// Bytes of the blob for `spec` and these weights (which decide between
+// the integer and the float-chain arithmetic), or 0 if the spec is invalid
+// (sizes, groups, zero points or ranges out of bounds). `weight`: int8
+// [out_channels, in_channels / groups, kh, kw] (linear: [N, K])
+// contiguous; `weight_scale`: float [out_channels]; `bias`: float
+// [out_channels] or null.
+size_t QuantizedConvPackedBytes(const QuantizedConvSpec& spec, const int8_t* weight,
+                                const float* weight_scale, const float* bias);
 
 // Writes the blob into `blob` (QuantizedConvPackedBytes bytes, 64-byte
-// aligned). `weight`: int8 [out_channels, in_channels / groups, kh, kw]
-// (linear: [N, K]) contiguous; `weight_scale`: float [out_channels];
-// `bias`: float [out_channels] or null. Returns false on an invalid spec.
+// aligned). Returns false on an invalid spec.
 bool PackQuantizedConv(const QuantizedConvSpec& spec, const int8_t* weight,
                        const float* weight_scale, const float* bias, void* blob);
 

@@ -1,7 +1,8 @@
 // The packed weight blob of edgefleet::quantized_convolution (internal to
 // quantized_conv.cc and quantized_depthwise.cc): a Packed header followed,
 // at 64-byte aligned offsets, by per-channel corrections, scales, biases and
-// the weights (int8 GEMM panels, or float taps for depthwise). Plain data.
+// the weights (int8 GEMM panels, float taps for depthwise, or the float
+// chain's dequantized weights). Plain data.
 
 #ifndef EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_QUANTIZED_CONV_PACKED_H_
 #define EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_QUANTIZED_CONV_PACKED_H_
@@ -24,6 +25,7 @@ struct Packed {
   QuantizedConvSpec spec;
   float inv_out_scale;
   int32_t depthwise;     // 1: direct depthwise path (float weights)
+  int32_t chain;         // 1: float-chain path (quantized_conv_chain.h)
   int64_t depth;         // per group: in_channels / groups * kh * kw
   int64_t depth_padded;  // multiple of 4
   int64_t rows_padded;   // per group: multiple of kQGemmMr

@@ -37,7 +37,7 @@ struct BlobTensor {
 
 EValue* NewBlobValue(PlanEditor& plan, const QuantizedConvSpec& spec, const int8_t* weight,
                      const float* weight_scale, const float* bias) {
-  const size_t bytes = QuantizedConvPackedBytes(spec);
+  const size_t bytes = QuantizedConvPackedBytes(spec, weight, weight_scale, bias);
   if (bytes == 0 || bytes > 0x7fffffff) return nullptr;
   void* blob = plan.Allocate(bytes, 64);
   void* meta = plan.Allocate(sizeof(BlobTensor), alignof(BlobTensor));

@@ -1,10 +1,12 @@
 // aten::convolution.out: 1-D and 2-D convolution, regular and transposed,
 // with groups (depthwise included), stride, padding, dilation and an
-// optional bias. A rank-3 (N, C, L) problem runs as 2-D with H = 1. Direct
-// loops over strided data, so any dim order works (channels-last included).
+// optional bias; aten::convolution_backward.out: the gradients of a
+// regular one (input, weight, bias; output_mask selects). A rank-3 (N, C, L) problem runs as 2-D
+// with H = 1. Direct loops over strided data, so any dim order works (channels-last included).
 
 #include <algorithm>
 
+#include "runtime/kernels/portable/convolution_backward.h"
 #include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/kernel_args.h"
 #include "runtime/kernels/portable/pool_util.h"
@@ -132,6 +134,147 @@ bool SpatialList(KernelArgs& args, Span<const int64_t> list, int spatial, int64_
   return true;
 }
 
+// The gradients of a regular convolution y = conv(x, w) + b given dy
+// (`g.out` = dy's planes), each element summed in double: gx gathers dy *
+// w over every output position its input position feeds, gw sums dy * x
+// over the batch and the output positions, gb sums dy. Null: not wanted.
+template <typename T>
+void ConvBackward(const ConvShape& g, const T* dy, const T* x, const T* w, const Planes* pgx, T* gx,
+                  const Planes* pgw, T* gw, const Planes* pgb, T* gb) {
+  const Planes &pi = g.in, &pw = g.weight, &po = g.out;
+  const int64_t cin_g = pi.c / g.groups, cout_g = po.c / g.groups;
+  // Output index o with o * s - p + k * d == i, or -1.
+  auto source = [](int64_t i, int64_t k, int64_t s, int64_t p, int64_t d, int64_t out) {
+    const int64_t t = i + p - k * d;
+    if (t < 0 || t % s != 0 || t / s >= out) return int64_t{-1};
+    return t / s;
+  };
+  if (gx != nullptr) {
+    for (int64_t n = 0; n < pi.n; ++n) {
+      for (int64_t ic = 0; ic < pi.c; ++ic) {
+        const int64_t group = ic / cin_g, icg = ic % cin_g;
+        for (int64_t ih = 0; ih < pi.h; ++ih) {
+          for (int64_t iw = 0; iw < pi.w; ++iw) {
+            double acc = 0;
+            for (int64_t oc = group * cout_g; oc < (group + 1) * cout_g; ++oc) {
+              for (int64_t kh = 0; kh < pw.h; ++kh) {
+                const int64_t oh = source(ih, kh, g.stride[0], g.pad[0], g.dilation[0], po.h);
+                if (oh < 0) continue;
+                for (int64_t kw = 0; kw < pw.w; ++kw) {
+                  const int64_t ow = source(iw, kw, g.stride[1], g.pad[1], g.dilation[1], po.w);
+                  if (ow < 0) continue;
+                  acc += static_cast<double>(dy[n * po.sn + oc * po.sc + oh * po.sh + ow * po.sw]) *
+                         static_cast<double>(w[oc * pw.sn + icg * pw.sc + kh * pw.sh + kw * pw.sw]);
+                }
+              }
+            }
+            gx[n * pgx->sn + ic * pgx->sc + ih * pgx->sh + iw * pgx->sw] = static_cast<T>(acc);
+          }
+        }
+      }
+    }
+  }
+  for (int64_t oc = 0; oc < po.c && (gw != nullptr || gb != nullptr); ++oc) {
+    const int64_t group = oc / cout_g;
+    if (gb != nullptr) {
+      double acc = 0;
+      for (int64_t n = 0; n < po.n; ++n) {
+        for (int64_t oh = 0; oh < po.h; ++oh) {
+          for (int64_t ow = 0; ow < po.w; ++ow) {
+            acc += static_cast<double>(dy[n * po.sn + oc * po.sc + oh * po.sh + ow * po.sw]);
+          }
+        }
+      }
+      gb[oc * pgb->sn] = static_cast<T>(acc);
+    }
+    if (gw == nullptr) continue;
+    for (int64_t icg = 0; icg < cin_g; ++icg) {
+      const int64_t ic = group * cin_g + icg;
+      for (int64_t kh = 0; kh < pw.h; ++kh) {
+        for (int64_t kw = 0; kw < pw.w; ++kw) {
+          double acc = 0;
+          for (int64_t n = 0; n < po.n; ++n) {
+            for (int64_t oh = 0; oh < po.h; ++oh) {
+              const int64_t ih = oh * g.stride[0] - g.pad[0] + kh * g.dilation[0];
+              if (ih < 0 || ih >= pi.h) continue;
+              for (int64_t ow = 0; ow < po.w; ++ow) {
+                const int64_t iw = ow * g.stride[1] - g.pad[1] + kw * g.dilation[1];
+                if (iw < 0 || iw >= pi.w) continue;
+                acc += static_cast<double>(dy[n * po.sn + oc * po.sc + oh * po.sh + ow * po.sw]) *
+                       static_cast<double>(x[n * pi.sn + ic * pi.sc + ih * pi.sh + iw * pi.sw]);
+              }
+            }
+          }
+          gw[oc * pgw->sn + icg * pgw->sc + kh * pgw->sh + kw * pgw->sw] = static_cast<T>(acc);
+        }
+      }
+    }
+  }
+}
+
+// Checks a (transposed) convolution's input, weight and parameters; fills
+// `g` (all but its output planes), the output sizes (in's rank entries of
+// `sizes`) and the output channels. False, with args failed, if invalid.
+bool ConvGeometry(KernelArgs& args, const Tensor& in, const Tensor& weight,
+                  Span<const int64_t> stride_list, Span<const int64_t> pad_list,
+                  Span<const int64_t> dilation_list, bool transposed,
+                  Span<const int64_t> out_pad_list, int64_t groups, ConvShape* g, int32_t* sizes,
+                  int64_t* cout) {
+  if ((in.dim() != 3 && in.dim() != 4) || weight.dim() != in.dim()) {
+    args.Fail(Error::kInvalidArgument, "input %s and weight %s must both have rank 3 or 4",
+              FormatSizes(StridedView::Of(in)).text, FormatSizes(StridedView::Of(weight)).text);
+    return false;
+  }
+  const int spatial = in.dim() - 2;
+  int64_t out_pad[2] = {0, 0};
+  if (!SpatialList(args, stride_list, spatial, 1, "stride", g->stride) ||
+      !SpatialList(args, pad_list, spatial, 0, "padding", g->pad) ||
+      !SpatialList(args, dilation_list, spatial, 1, "dilation", g->dilation) ||
+      (transposed && !SpatialList(args, out_pad_list, spatial, 0, "output_padding", out_pad))) {
+    return false;
+  }
+  g->in = ConvPlanes(in);
+  g->weight = ConvPlanes(weight);
+  g->groups = groups;
+  if (groups < 1 || groups > INT32_MAX) {
+    args.Fail(Error::kInvalidArgument, "groups=%lld out of range", static_cast<long long>(groups));
+    return false;
+  }
+  const int64_t cin = g->in.c;
+  *cout = transposed ? g->weight.c * groups : g->weight.n;
+  const int64_t weight_cin = transposed ? g->weight.n : g->weight.c * groups;
+  if (cin % groups != 0 || *cout % groups != 0 || weight_cin != cin) {
+    args.Fail(Error::kInvalidArgument, "weight %s does not fit input %s with groups=%lld",
+              FormatSizes(StridedView::Of(weight)).text, FormatSizes(StridedView::Of(in)).text,
+              static_cast<long long>(groups));
+    return false;
+  }
+  int64_t out_hw[2];
+  for (int i = 0; i < 2; ++i) {
+    const int64_t in_size = i == 0 ? g->in.h : g->in.w;
+    const int64_t k = i == 0 ? g->weight.h : g->weight.w;
+    const int64_t s = g->stride[i], p = g->pad[i], d = g->dilation[i];
+    const bool bad = s < 1 || d < 1 || p < 0 || s > INT32_MAX || d > INT32_MAX || p > INT32_MAX ||
+                     out_pad[i] < 0 || (transposed && out_pad[i] >= s && out_pad[i] >= d);
+    if (!bad) {
+      out_hw[i] = transposed ? (in_size - 1) * s - 2 * p + d * (k - 1) + out_pad[i] + 1
+                             : (in_size + 2 * p - d * (k - 1) - 1) / s + 1;
+    }
+    if (bad || (!transposed && in_size + 2 * p < d * (k - 1) + 1) || out_hw[i] < 1 ||
+        out_hw[i] > INT32_MAX) {
+      args.Fail(Error::kInvalidArgument,
+                "invalid stride/padding/dilation for input %s and weight %s",
+                FormatSizes(StridedView::Of(in)).text, FormatSizes(StridedView::Of(weight)).text);
+      return false;
+    }
+  }
+  sizes[0] = in.size(0);
+  sizes[1] = static_cast<int32_t>(*cout);
+  if (spatial == 2) sizes[2] = static_cast<int32_t>(out_hw[0]);
+  sizes[in.dim() - 1] = static_cast<int32_t>(out_hw[1]);
+  return true;
+}
+
 }  // namespace
 
 void ConvolutionOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -147,63 +290,16 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> raw) {
   const int64_t groups = args.GetInt(8);
   Tensor* out = args.GetTensor(9);
   if (!args.ok()) return;
-  if ((in->dim() != 3 && in->dim() != 4) || weight->dim() != in->dim()) {
-    args.Fail(Error::kInvalidArgument,
-              "input %s and weight %s must both have "
-              "rank 3 or 4",
-              FormatSizes(StridedView::Of(*in)).text, FormatSizes(StridedView::Of(*weight)).text);
-    return;
-  }
-  const int spatial = in->dim() - 2;
   ConvShape g;
-  int64_t out_pad[2] = {0, 0};
-  if (!SpatialList(args, stride_list, spatial, 1, "stride", g.stride) ||
-      !SpatialList(args, pad_list, spatial, 0, "padding", g.pad) ||
-      !SpatialList(args, dilation_list, spatial, 1, "dilation", g.dilation) ||
-      (transposed && !SpatialList(args, out_pad_list, spatial, 0, "output_padding", out_pad))) {
-    return;
-  }
-  g.in = ConvPlanes(*in);
-  g.weight = ConvPlanes(*weight);
-  g.groups = groups;
-  if (groups < 1 || groups > INT32_MAX) {
-    args.Fail(Error::kInvalidArgument, "groups=%lld out of range", static_cast<long long>(groups));
-    return;
-  }
-  const int64_t cin = g.in.c;
-  const int64_t cout = transposed ? g.weight.c * groups : g.weight.n;
-  const int64_t weight_cin = transposed ? g.weight.n : g.weight.c * groups;
-  if (cin % groups != 0 || cout % groups != 0 || weight_cin != cin) {
-    args.Fail(Error::kInvalidArgument,
-              "weight %s does not fit input %s with "
-              "groups=%lld",
-              FormatSizes(StridedView::Of(*weight)).text, FormatSizes(StridedView::Of(*in)).text,
-              static_cast<long long>(groups));
+  int32_t sizes[4];
+  int64_t cout = 0;
+  if (!ConvGeometry(args, *in, *weight, stride_list, pad_list, dilation_list, transposed,
+                    out_pad_list, groups, &g, sizes, &cout)) {
     return;
   }
   if (bias != nullptr && (bias->dim() != 1 || bias->size(0) != cout)) {
     args.Fail(Error::kInvalidArgument, "bias must have shape [%lld]", static_cast<long long>(cout));
     return;
-  }
-  int64_t out_hw[2];
-  for (int i = 0; i < 2; ++i) {
-    const int64_t in_size = i == 0 ? g.in.h : g.in.w;
-    const int64_t k = i == 0 ? g.weight.h : g.weight.w;
-    const int64_t s = g.stride[i], p = g.pad[i], d = g.dilation[i];
-    const bool bad = s < 1 || d < 1 || p < 0 || s > INT32_MAX || d > INT32_MAX || p > INT32_MAX ||
-                     out_pad[i] < 0 || (transposed && out_pad[i] >= s && out_pad[i] >= d);
-    if (!bad) {
-      out_hw[i] = transposed ? (in_size - 1) * s - 2 * p + d * (k - 1) + out_pad[i] + 1
-                             : (in_size + 2 * p - d * (k - 1) - 1) / s + 1;
-    }
-    if (bad || (!transposed && in_size + 2 * p < d * (k - 1) + 1) || out_hw[i] < 1 ||
-        out_hw[i] > INT32_MAX) {
-      args.Fail(Error::kInvalidArgument,
-                "invalid stride/padding/dilation for "
-                "input %s and weight %s",
-                FormatSizes(StridedView::Of(*in)).text, FormatSizes(StridedView::Of(*weight)).text);
-      return;
-    }
   }
   const Tensor* tensors[3] = {in, weight, bias};
   for (const Tensor* t : tensors) {
@@ -213,9 +309,6 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> raw) {
       return;
     }
   }
-  int32_t sizes[4] = {in->size(0), static_cast<int32_t>(cout), 0, 0};
-  if (spatial == 2) sizes[2] = static_cast<int32_t>(out_hw[0]);
-  sizes[in->dim() - 1] = static_cast<int32_t>(out_hw[1]);
   if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(in->dim())}, "out")) {
     return;
   }
@@ -241,6 +334,84 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> raw) {
         if (!transposed && bias != nullptr) SetBias<T>(g, bias, /*add=*/true, y);
       })) {
     args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(out->dtype()));
+  }
+}
+
+void ConvolutionBackwardOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::convolution_backward.out", raw, 15);
+  Tensor* grad_out = args.GetTensor(0);
+  Tensor* in = args.GetTensor(1);
+  Tensor* weight = args.GetTensor(2);
+  Span<const int64_t> bias_sizes;
+  const bool has_bias_sizes = args.GetOptionalIntList(3, &bias_sizes);
+  Span<const int64_t> stride_list = args.GetIntList(4);
+  Span<const int64_t> pad_list = args.GetIntList(5);
+  Span<const int64_t> dilation_list = args.GetIntList(6);
+  const bool transposed = args.GetBool(7);
+  Span<const int64_t> out_pad_list = args.GetIntList(8);
+  const int64_t groups = args.GetInt(9);
+  Tensor* outs[3] = {args.GetTensor(11), args.GetTensor(12), args.GetTensor(13)};
+  if (!args.ok()) return;
+  if (raw[10] == nullptr || raw[10]->tag() != Tag::kListBool) {
+    args.Fail(Error::kInvalidArgument, "output_mask must be a bool list");
+    return;
+  }
+  const Span<const uint8_t> mask = raw[10]->to_bool_list();
+  if (transposed) {
+    // As the real runtime's portable kernel.
+    args.Fail(Error::kNotSupported, "transposed convolution is not supported");
+    return;
+  }
+  if (mask.size() != 3) {
+    args.Fail(Error::kInvalidArgument, "output_mask must have 3 entries, got %zu", mask.size());
+    return;
+  }
+  ConvShape g;
+  int32_t sizes[4];
+  int64_t cout = 0;
+  if (!ConvGeometry(args, *in, *weight, stride_list, pad_list, dilation_list, transposed,
+                    out_pad_list, groups, &g, sizes, &cout)) {
+    return;
+  }
+  bool same = grad_out->dim() == in->dim();
+  for (int d = 0; same && d < in->dim(); ++d) same = grad_out->size(d) == sizes[d];
+  if (!same) {
+    args.Fail(Error::kInvalidArgument, "grad_output %s is not the convolution's output shape",
+              FormatSizes(StridedView::Of(*grad_out)).text);
+    return;
+  }
+  if (has_bias_sizes && (bias_sizes.size() != 1 || bias_sizes[0] != cout)) {
+    args.Fail(Error::kInvalidArgument, "bias_sizes must be [%lld]", static_cast<long long>(cout));
+    return;
+  }
+  const Tensor* tensors[5] = {in, weight, mask[0] ? outs[0] : nullptr, mask[1] ? outs[1] : nullptr,
+                              mask[2] ? outs[2] : nullptr};
+  for (const Tensor* t : tensors) {
+    if (t != nullptr && t->dtype() != grad_out->dtype()) {
+      args.Fail(Error::kInvalidArgument, "dtype %s does not match grad_output (%s)",
+                ScalarTypeName(t->dtype()), ScalarTypeName(grad_out->dtype()));
+      return;
+    }
+  }
+  const int32_t bias_len = static_cast<int32_t>(cout);
+  if ((mask[0] && !args.ResizeOut(*outs[0], in->sizes(), "out0")) ||
+      (mask[1] && !args.ResizeOut(*outs[1], weight->sizes(), "out1")) ||
+      (mask[2] && !args.ResizeOut(*outs[2], {&bias_len, 1}, "out2"))) {
+    return;
+  }
+  g.out = ConvPlanes(*grad_out);
+  Planes pgx{}, pgw{}, pgb{};
+  if (mask[0]) pgx = ConvPlanes(*outs[0]);
+  if (mask[1]) pgw = ConvPlanes(*outs[1]);
+  if (mask[2]) pgb = {cout, 1, 1, 1, outs[2]->stride(0), 0, 0, 0};
+  if (!SwitchFloating(grad_out->dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        ConvBackward<T>(g, grad_out->data_as<const T>(), in->data_as<const T>(),
+                        weight->data_as<const T>(), &pgx, mask[0] ? outs[0]->data_as<T>() : nullptr,
+                        &pgw, mask[1] ? outs[1]->data_as<T>() : nullptr, &pgb,
+                        mask[2] ? outs[2]->data_as<T>() : nullptr);
+      })) {
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(grad_out->dtype()));
   }
 }
 

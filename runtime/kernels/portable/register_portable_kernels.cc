@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "runtime/kernels/kernel_registry.h"
+#include "runtime/kernels/portable/convolution_backward.h"
 #include "runtime/kernels/portable/portable_kernels.h"
 
 namespace edgefleet {
@@ -65,6 +66,7 @@ const Kernel kPortableKernels[] = {
     Portable("aten::addmm.out", AddmmOut, kFloatingDtypes),
     Portable("aten::linear.out", LinearOut, kFloatingDtypes),
     Portable("aten::convolution.out", ConvolutionOut, kFloatingDtypes),
+    Portable("aten::convolution_backward.out", ConvolutionBackwardOut, kFloatingDtypes),
     Portable("aten::_native_batch_norm_legit_no_training.out", NativeBatchNormNoTrainingOut,
              kFloatingDtypes),
     Portable("aten::native_layer_norm.out", NativeLayerNormOut, kFloatingDtypes),

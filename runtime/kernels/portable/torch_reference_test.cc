@@ -201,6 +201,10 @@ class CaseArgs {
       v = EValue::FromString(strings_.back().data(), strings_.back().size());
     } else if (a.contains("int_list")) {
       return AddIntList(a["int_list"]);
+    } else if (a.contains("bool_list")) {
+      bool_lists_.push_back(std::make_unique<std::vector<uint8_t>>());
+      for (const json& b : a["bool_list"]) bool_lists_.back()->push_back(b.get<bool>() ? 1 : 0);
+      v = EValue::FromBoolList(bool_lists_.back()->data(), bool_lists_.back()->size());
     } else if (a.contains("tensor_list") || a.contains("optional_tensor_list")) {
       const bool optional = a.contains("optional_tensor_list");
       std::vector<EValue*> items;
@@ -265,6 +269,7 @@ class CaseArgs {
   std::vector<std::unique_ptr<EValue>> scalars_;
   std::vector<std::string> strings_;
   std::vector<std::unique_ptr<IntList>> int_lists_;
+  std::vector<std::unique_ptr<std::vector<uint8_t>>> bool_lists_;
   std::vector<std::unique_ptr<TensorListValue>> tensor_lists_;
   std::vector<EValue*> args_;
   std::vector<JsonTensor*> arg_tensors_;

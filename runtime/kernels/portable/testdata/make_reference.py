@@ -28,6 +28,7 @@ import pathlib
 import torch
 
 from comparison_cases import allclose
+from convolution_cases import convolution_backward
 from elementwise_cases import activations, binary_misc, bitwise, sign_classify, unary_floating
 from quantized_cases import (
     choose_qparams_per_token, mixed_matmuls, quantized_add, quantized_token_embedding)
@@ -58,6 +59,7 @@ def main():
     choose_qparams_per_token()
     mixed_matmuls()
     allclose()
+    convolution_backward()
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
     OUT_PATH.write_text(json.dumps(

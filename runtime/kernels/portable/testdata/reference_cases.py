@@ -33,6 +33,11 @@ class TensorList:
         self.items, self.optional = items, optional
 
 
+class BoolList:
+    def __init__(self, items):
+        self.items = [bool(b) for b in items]
+
+
 def dtype_name(dtype):
     return str(dtype).replace("torch.", "")
 
@@ -65,6 +70,8 @@ def arg_json(a):
         return {"tensor": tensor_json(a.t, a.dim_order)}
     if isinstance(a, torch.Tensor):
         return {"tensor": tensor_json(a)}
+    if isinstance(a, BoolList):
+        return {"bool_list": a.items}
     if isinstance(a, TensorList):
         key = "optional_tensor_list" if a.optional else "tensor_list"
         return {key: [None if t is None else tensor_json(t) for t in a.items]}

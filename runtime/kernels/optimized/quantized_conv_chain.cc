@@ -1,0 +1,270 @@
+#include "runtime/kernels/optimized/quantized_conv_chain.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdlib>
+
+#include "runtime/kernels/optimized/thread_pool.h"
+#include "runtime/kernels/optimized/vec.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace internal {
+namespace {
+
+// Output positions per convolution tile (a multiple of 2 vectors at every
+// width), output channels per task, output features per linear block.
+constexpr int64_t kTile = 64;
+constexpr int64_t kRowBlock = 64;
+constexpr int64_t kLinearBlock = 64;
+// Fewest multiply-adds worth a second thread.
+constexpr int64_t kMinParallelMacs = int64_t{1} << 20;
+
+bool PowerOfTwo(float v) {
+  int e = 0;
+  return std::isfinite(v) && v >= FLT_MIN && std::frexp(v, &e) == 0.5f;
+}
+
+// The requantization of the chain's quantize (and fused activation).
+struct Requant {
+  float inv, zero_point, lo, hi;
+
+  int8_t operator()(float y) const {
+    const float q = std::nearbyint(y * inv) + zero_point;
+    return static_cast<int8_t>(q >= lo ? (q <= hi ? q : hi) : lo);
+  }
+};
+
+Requant RequantOf(const Packed& pk) {
+  const QuantizedConvSpec& s = pk.spec;
+  return {pk.inv_out_scale, static_cast<float>(s.out_zero_point), static_cast<float>(s.out_min),
+          static_cast<float>(s.out_max)};
+}
+
+// What dequantize_per_tensor gives for every int8 code, indexed by the
+// code's byte.
+void DequantizeTable(const QuantizedConvSpec& s, float* table) {
+  const float zx = static_cast<float>(s.in_zero_point);
+  for (int i = 0; i < 256; ++i) {
+    table[i] = (static_cast<float>(static_cast<int8_t>(i)) - zx) * s.in_scale;
+  }
+}
+
+// col[k][j] = x_f of tap k (in channel, kh, kw) at output position
+// p0 + j, 0 at padding; columns from nc up to kTile are zero.
+void Im2ColFloat(const QuantizedConvSpec& s, const float* table, const int8_t* x, int64_t h,
+                 int64_t w, int64_t ow, int64_t p0, int64_t nc, float* col) {
+  const int64_t cin = s.in_channels / s.groups;
+  const bool direct = s.kernel_h == 1 && s.kernel_w == 1 && s.stride_h == 1 && s.stride_w == 1 &&
+                      s.pad_h == 0 && s.pad_w == 0;
+  float* dst = col;
+  for (int64_t ci = 0; ci < cin; ++ci) {
+    const int8_t* plane = x + ci * h * w;
+    for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
+      for (int64_t kw = 0; kw < s.kernel_w; ++kw, dst += kTile) {
+        if (direct) {
+          for (int64_t j = 0; j < nc; ++j) dst[j] = table[static_cast<uint8_t>(plane[p0 + j])];
+        } else {
+          int64_t r = p0 / ow, c = p0 % ow;
+          for (int64_t j = 0; j < nc; ++j) {
+            const int64_t ih = r * s.stride_h - s.pad_h + kh * s.dilation_h;
+            const int64_t iw = c * s.stride_w - s.pad_w + kw * s.dilation_w;
+            dst[j] = ih >= 0 && ih < h && iw >= 0 && iw < w
+                         ? table[static_cast<uint8_t>(plane[ih * w + iw])]
+                         : 0.0f;
+            if (++c == ow) {
+              c = 0;
+              ++r;
+            }
+          }
+        }
+        for (int64_t j = nc; j < kTile; ++j) dst[j] = 0.0f;
+      }
+    }
+  }
+}
+
+// R output channels x 2 vectors of positions: acc = 0, acc += w * x tap
+// by tap, y = acc + b.
+template <int W, int R>
+[[gnu::always_inline]] inline void ConvBlock(const float* col, int64_t depth,
+                                             const float* const* wr, const float* b, int64_t j0,
+                                             int64_t nc, const Requant& rq, int8_t* const* out) {
+  Vf<W> acc[R][2];
+  for (int i = 0; i < R; ++i) acc[i][0] = acc[i][1] = Splat<W>(0.0f);
+  for (int64_t k = 0; k < depth; ++k) {
+    const Vf<W> c0 = Load<W>(col + k * kTile + j0);
+    const Vf<W> c1 = Load<W>(col + k * kTile + j0 + W);
+    for (int i = 0; i < R; ++i) {
+      const Vf<W> wv = Splat<W>(wr[i][k]);
+      acc[i][0] = acc[i][0] + wv * c0;
+      acc[i][1] = acc[i][1] + wv * c1;
+    }
+  }
+  const int64_t n = std::min<int64_t>(2 * W, nc - j0);
+  for (int i = 0; i < R; ++i) {
+    float y[2 * W];
+    Store<W>(y, acc[i][0]);
+    Store<W>(y + W, acc[i][1]);
+    for (int64_t j = 0; j < n; ++j) out[i][j0 + j] = rq(y[j] + b[i]);
+  }
+}
+
+// Channels [r0, r1) of one group over one tile of nc positions.
+template <int W>
+struct ConvTile {
+  [[gnu::always_inline]] static void Run(const float* col, int64_t depth, const float* weight,
+                                         const float* bias, int64_t r0, int64_t r1, int64_t nc,
+                                         Requant rq, int8_t* out, int64_t out_stride) {
+    int64_t r = r0;
+    for (; r + 4 <= r1; r += 4) {
+      const float* wr[4];
+      int8_t* o[4];
+      for (int i = 0; i < 4; ++i) {
+        wr[i] = weight + (r + i) * depth;
+        o[i] = out + (r + i) * out_stride;
+      }
+      for (int64_t j0 = 0; j0 < nc; j0 += 2 * W)
+        ConvBlock<W, 4>(col, depth, wr, bias + r, j0, nc, rq, o);
+    }
+    for (; r < r1; ++r) {
+      const float* wr[1] = {weight + r * depth};
+      int8_t* o[1] = {out + r * out_stride};
+      for (int64_t j0 = 0; j0 < nc; j0 += 2 * W)
+        ConvBlock<W, 1>(col, depth, wr, bias + r, j0, nc, rq, o);
+    }
+  }
+};
+
+// Output features [n0, n1) of one row (n0, n1 multiples of kLinearBlock or
+// n1 = n): acc = 0, acc += x * w over k, y = acc + b.
+template <int W>
+struct LinearRow {
+  [[gnu::always_inline]] static void Run(const float* xf, int64_t k, const float* wt, int64_t n_pad,
+                                         const float* bias, int64_t n0, int64_t n1, Requant rq,
+                                         int8_t* out) {
+    for (int64_t nb = n0; nb < n1; nb += 4 * W) {
+      Vf<W> acc[4];
+      for (int i = 0; i < 4; ++i) acc[i] = Splat<W>(0.0f);
+      for (int64_t kk = 0; kk < k; ++kk) {
+        const Vf<W> xv = Splat<W>(xf[kk]);
+        const float* wk = wt + kk * n_pad + nb;
+        for (int i = 0; i < 4; ++i) acc[i] = acc[i] + xv * Load<W>(wk + i * W);
+      }
+      float y[4 * W];
+      for (int i = 0; i < 4; ++i) Store<W>(y + i * W, acc[i]);
+      const int64_t cnt = std::min<int64_t>(4 * W, n1 - nb);
+      for (int64_t j = 0; j < cnt; ++j) out[nb + j] = rq(y[j] + bias[nb + j]);
+    }
+  }
+};
+
+int64_t LinearPadded(int64_t n) { return (n + kLinearBlock - 1) / kLinearBlock * kLinearBlock; }
+
+}  // namespace
+
+bool IntegerArithmeticIsExact(const QuantizedConvSpec& s, const int8_t* weight,
+                              const float* weight_scale, const float* bias) {
+  if (!PowerOfTwo(s.in_scale)) return false;
+  const int64_t depth = static_cast<int64_t>(s.in_channels / s.groups) * s.kernel_h * s.kernel_w;
+  const int64_t max_x = std::max(std::abs(-128 - s.in_zero_point), std::abs(127 - s.in_zero_point));
+  for (int64_t c = 0; c < s.out_channels; ++c) {
+    const float unit = s.in_scale * weight_scale[c];
+    if (!PowerOfTwo(weight_scale[c]) || !PowerOfTwo(unit) || unit > 0x1p100f) return false;
+    const double b = bias != nullptr ? static_cast<double>(bias[c]) / unit : 0.0;
+    if (!std::isfinite(b) || b != std::nearbyint(b)) return false;
+    int64_t sum = 0;
+    for (int64_t k = 0; k < depth; ++k)
+      sum += std::abs(static_cast<int32_t>(weight[c * depth + k]));
+    if (static_cast<double>(sum * max_x) + std::fabs(b) >= 0x1p24) return false;
+  }
+  return true;
+}
+
+size_t ChainWeightBytes(const QuantizedConvSpec& s) {
+  if (s.kind == QuantizedOpKind::kLinear) {
+    return static_cast<size_t>(s.in_channels) * LinearPadded(s.out_channels) * sizeof(float);
+  }
+  const size_t depth = static_cast<size_t>(s.in_channels / s.groups) * s.kernel_h * s.kernel_w;
+  return static_cast<size_t>(s.out_channels) * depth * sizeof(float);
+}
+
+void PackChainWeights(const QuantizedConvSpec& s, const int8_t* weight, const float* weight_scale,
+                      float* dst) {
+  // dequantize_per_channel with zero point 0: (float(q) - 0) * scale.
+  if (s.kind == QuantizedOpKind::kLinear) {
+    const int64_t n = s.out_channels, k = s.in_channels, n_pad = LinearPadded(n);
+    for (int64_t j = 0; j < n; ++j) {
+      for (int64_t i = 0; i < k; ++i) {
+        dst[i * n_pad + j] = (static_cast<float>(weight[j * k + i]) - 0.0f) * weight_scale[j];
+      }
+    }
+    return;
+  }
+  const int64_t depth = static_cast<int64_t>(s.in_channels / s.groups) * s.kernel_h * s.kernel_w;
+  for (int64_t c = 0; c < s.out_channels; ++c) {
+    for (int64_t k = 0; k < depth; ++k) {
+      dst[c * depth + k] = (static_cast<float>(weight[c * depth + k]) - 0.0f) * weight_scale[c];
+    }
+  }
+}
+
+bool RunConvChain(KernelContext& ctx, const Packed& pk, const int8_t* x, int8_t* y, int64_t batch,
+                  int64_t h, int64_t w, int64_t oh, int64_t ow) {
+  const QuantizedConvSpec& s = pk.spec;
+  const int64_t cin = s.in_channels / s.groups, cout = s.out_channels / s.groups;
+  const int64_t p = oh * ow, depth = pk.depth;
+  const int64_t tiles = (p + kTile - 1) / kTile;
+  const int64_t row_blocks = (cout + kRowBlock - 1) / kRowBlock;
+  const int64_t units = batch * s.groups * tiles * row_blocks;
+  const int threads =
+      batch * s.out_channels * p * depth >= kMinParallelMacs ? std::max(1, ctx.num_threads()) : 1;
+  const size_t col_floats = static_cast<size_t>(depth) * kTile;
+  float* cols = static_cast<float*>(
+      ctx.AllocateTemp(static_cast<size_t>(threads) * col_floats * sizeof(float), kAlign));
+  float* table = static_cast<float*>(ctx.AllocateTemp(256 * sizeof(float), kAlign));
+  if (cols == nullptr || table == nullptr) return false;
+  DequantizeTable(s, table);
+  const Requant rq = RequantOf(pk);
+  ParallelFor(threads, threads, [&](int64_t t) {
+    float* col = cols + t * col_floats;
+    for (int64_t u = t; u < units; u += threads) {
+      const int64_t rb = u % row_blocks, tile = u / row_blocks % tiles;
+      const int64_t g = u / (row_blocks * tiles) % s.groups,
+                    n = u / (row_blocks * tiles * s.groups);
+      const int64_t p0 = tile * kTile, nc = std::min(kTile, p - p0);
+      Im2ColFloat(s, table, x + (n * s.in_channels + g * cin) * h * w, h, w, ow, p0, nc, col);
+      const int64_t r0 = rb * kRowBlock, r1 = std::min(cout, r0 + kRowBlock);
+      RunVectorized<ConvTile>(static_cast<const float*>(col), depth,
+                              pk.float_weight() + g * cout * depth, pk.bias() + g * cout, r0, r1,
+                              nc, rq, y + (n * s.out_channels + g * cout) * p + p0, p);
+    }
+  });
+  return true;
+}
+
+bool RunLinearChain(KernelContext& ctx, const Packed& pk, const int8_t* x, int8_t* y, int64_t m) {
+  const QuantizedConvSpec& s = pk.spec;
+  const int64_t k = s.in_channels, n = s.out_channels, n_pad = LinearPadded(n);
+  float* xf = static_cast<float*>(ctx.AllocateTemp(static_cast<size_t>(k) * sizeof(float), kAlign));
+  float* table = static_cast<float*>(ctx.AllocateTemp(256 * sizeof(float), kAlign));
+  if (xf == nullptr || table == nullptr) return false;
+  DequantizeTable(s, table);
+  const Requant rq = RequantOf(pk);
+  const int threads = k * n >= kMinParallelMacs ? std::max(1, ctx.num_threads()) : 1;
+  const int64_t blocks = n_pad / kLinearBlock;
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t kk = 0; kk < k; ++kk) xf[kk] = table[static_cast<uint8_t>(x[i * k + kk])];
+    ParallelForRanges(blocks, 1, threads, [&](int64_t b0, int64_t b1) {
+      RunVectorized<LinearRow>(static_cast<const float*>(xf), k, pk.float_weight(), n_pad,
+                               pk.bias(), b0 * kLinearBlock, std::min(n, b1 * kLinearBlock), rq,
+                               y + i * n);
+    });
+  }
+  return true;
+}
+
+}  // namespace internal
+}  // namespace optimized
+}  // namespace edgefleet
