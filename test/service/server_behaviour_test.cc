@@ -2,6 +2,7 @@
 // overload, SIGTERM drain, malformed configuration.
 
 #include <grpcpp/client_context.h>
+#include <grpcpp/create_channel.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -9,6 +10,7 @@
 #include <fstream>
 #include <regex>
 #include <thread>
+#include <tuple>
 
 #include "test/service/server_process.h"
 
@@ -258,6 +260,69 @@ TEST(ServerBehaviourTest, OneClientCannotFillTheQueue) {
   EXPECT_EQ(server.Terminate(), 0);
 }
 
+TEST(ServerBehaviourTest, OneExperimentCannotMonopoliseTheServer) {
+  // Two client hosts on loopback: 127.0.0.1 and ::1 (the server listens on
+  // both as "localhost"). Admits 2 slots + queue 2 = 4; one host gets 2.
+  if (std::ifstream("/proc/net/if_inet6").peek() == EOF) GTEST_SKIP() << "no IPv6 loopback";
+  std::vector<std::string> flags = Flags();
+  flags.push_back("--address=localhost");
+  flags.push_back("--compute_slots=2");
+  flags.push_back("--queue_bound=2");
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(flags)) << server.log();
+  // Client A asks for 64 sessions at once: 8 paced sessions of 1 s.
+  grpc::Status experiment;
+  int results = 0;
+  std::thread a([&] {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+    v1::RunExperimentRequest request;
+    for (int i = 0; i < 8; ++i) {
+      *request.add_sessions() = Session("mlp.edgefleet", "mid_android", 10, 100, true).spec();
+    }
+    request.set_parallelism(64);
+    auto reader = server.EmulatorStub()->RunExperiment(&context, request);
+    v1::SessionResult result;
+    while (reader->Read(&result)) ++results;
+    experiment = reader->Finish();
+  });
+  // It runs as many sessions as its host may have calls: 2, not 64.
+  ASSERT_TRUE(WaitForInflight(server, 2));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(Sample(FetchMetrics(server.metrics_port()), "edgefleet_inflight_requests", {}), 2);
+  {  // So A's next call is over its bound...
+    grpc::ClientContext context;
+    v1::SessionResult result;
+    const grpc::Status status = server.EmulatorStub()->RunSession(
+        &context, Session("mlp.edgefleet", "mid_android", 1, 0, false), &result);
+    printf("client A's second call: %d %s\n", status.error_code(), status.error_message().c_str());
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+    EXPECT_NE(status.error_message().find("too many calls from this client"), std::string::npos);
+  }
+  {  // ... while client B is served, on the inference and emulator services.
+    auto channel = grpc::CreateChannel("[::1]:" + std::to_string(server.grpc_port()),
+                                       grpc::InsecureChannelCredentials());
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+    v1::SessionResult result;
+    const grpc::Status status = v1::Emulator::NewStub(channel)->RunSession(
+        &context, Session("mlp.edgefleet", "mid_android", 3, 0, false), &result);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(result.outcome(), v1::SESSION_OUTCOME_OK) << result.error_message();
+    grpc::ClientContext metadata_context;
+    inference::ModelMetadataRequest request;
+    request.set_name("mlp");
+    inference::ModelMetadataResponse metadata;
+    EXPECT_TRUE(inference::GRPCInferenceService::NewStub(channel)
+                    ->ModelMetadata(&metadata_context, request, &metadata)
+                    .ok());
+  }
+  a.join();
+  EXPECT_TRUE(experiment.ok()) << experiment.error_message();
+  EXPECT_EQ(results, 8);
+  EXPECT_EQ(server.Terminate(), 0);
+}
+
 TEST(ServerBehaviourTest, SessionsStopAtTheServersSessionCap) {
   std::vector<std::string> flags = Flags();
   flags.push_back("--max_session_s=1");
@@ -371,6 +436,31 @@ TEST(ServerBehaviourTest, CalibrationHandOverChecksWhatItIsGiven) {
     const grpc::Status status = stub->SetCalibration(&context, request, &response);
     printf("bad calibration: %s\n", status.error_message().c_str());
     EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  // A reference model this server does not have, or a path for one.
+  for (const auto& [reference, code, words] :
+       std::vector<std::tuple<std::string, grpc::StatusCode, std::string>>{
+           {"no_such_model", grpc::StatusCode::FAILED_PRECONDITION,
+            "reference model 'no_such_model' is not in this server's model repository"},
+           {"../fixtures/mlp", grpc::StatusCode::INVALID_ARGUMENT, "path separator"},
+           {"", grpc::StatusCode::INVALID_ARGUMENT, "reference_model: model name is empty"}}) {
+    grpc::ClientContext context;
+    v1::SetCalibrationRequest request;
+    *request.mutable_calibration() = current.calibration();
+    request.mutable_calibration()->set_reference_model(reference);
+    v1::SetCalibrationResponse response;
+    const grpc::Status status = stub->SetCalibration(&context, request, &response);
+    printf("reference '%s': %d %s\n", reference.c_str(), status.error_code(),
+           status.error_message().c_str());
+    EXPECT_EQ(status.error_code(), code) << reference;
+    EXPECT_NE(status.error_message().find(words), std::string::npos) << status.error_message();
+  }
+  {  // Nothing refused replaced the calibration in use.
+    grpc::ClientContext context;
+    v1::GetCalibrationRequest request;
+    v1::GetCalibrationResponse after;
+    ASSERT_TRUE(stub->GetCalibration(&context, request, &after).ok());
+    EXPECT_EQ(after.fingerprint(), current.fingerprint());
   }
   grpc::ClientContext context;
   v1::SetCalibrationRequest request;
