@@ -69,7 +69,7 @@ grpc::Status EmulatorService::RunExperiment(grpc::ServerContext* context,
       !s.ok()) {
     return ToGrpcStatus(s);
   }
-  absl::StatusOr<std::vector<v1::SessionSpec>> specs = ExpandExperiment(*request);
+  absl::StatusOr<ExperimentSessions> specs = ExpandExperiment(*request);
   if (!specs.ok()) return ToGrpcStatus(specs.status());
   // Each session running at once is a call's worth of work: beyond the
   // first, every worker holds an admission of its own (so the experiment

@@ -323,6 +323,60 @@ TEST(ServerBehaviourTest, OneExperimentCannotMonopoliseTheServer) {
   EXPECT_EQ(server.Terminate(), 0);
 }
 
+// The server's peak resident memory (VmHWM), in bytes.
+int64_t PeakMemoryBytes(const ServerProcess& server) {
+  std::ifstream status("/proc/" + std::to_string(server.pid()) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoll(line.substr(6)) * 1024;
+  }
+  return -1;
+}
+
+TEST(ServerBehaviourTest, AMillionSessionPlanCostsNoMemoryUpFront) {
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(Flags())) << server.log();
+  v1::RunExperimentRequest request;
+  request.set_experiment_id(std::string(128, 'e'));
+  v1::ExperimentPlan* plan = request.mutable_plan();
+  plan->add_arms("mlp.edgefleet");
+  plan->add_device_classes("mid_android");
+  plan->set_sessions_per_class(1000000);
+  plan->set_inferences(1);
+  plan->set_execution_mode(v1::EXECUTION_MODE_SAMPLED);
+  const int64_t before = PeakMemoryBytes(server);
+  {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(3));
+    auto reader = server.EmulatorStub()->RunExperiment(&context, request);
+    v1::SessionResult result;
+    int results = 0;
+    while (reader->Read(&result)) ++results;
+    const grpc::Status status = reader->Finish();
+    printf("a million-session plan: %d results, then %d %s\n", results, status.error_code(),
+           status.error_message().c_str());
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  }
+  ASSERT_GE(SecondsUntilInflight(server, 0), 0);
+  const int64_t after = PeakMemoryBytes(server);
+  printf("server peak memory %.1f MB -> %.1f MB\n", before / 1e6, after / 1e6);
+  // Expanded up front, the million specs (with their 160-character ids)
+  // grew the server by hundreds of MB.
+  EXPECT_LT(after - before, 64 << 20);
+  // An id that long in every session is refused.
+  request.set_experiment_id(std::string(129, 'e'));
+  grpc::ClientContext context;
+  auto reader = server.EmulatorStub()->RunExperiment(&context, request);
+  v1::SessionResult result;
+  while (reader->Read(&result)) {
+  }
+  const grpc::Status status = reader->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("experiment_id is longer than 128"), std::string::npos)
+      << status.error_message();
+  EXPECT_EQ(server.Terminate(), 0);
+}
+
 TEST(ServerBehaviourTest, SessionsStopAtTheServersSessionCap) {
   std::vector<std::string> flags = Flags();
   flags.push_back("--max_session_s=1");
