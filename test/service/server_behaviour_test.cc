@@ -165,12 +165,13 @@ double SecondsUntilInflight(const ServerProcess& server, int n) {
 TEST(ServerBehaviourTest, AbandonedCallsFreeTheirSlotsWithinASecond) {
   // Every kind of long call, each abandoned by its client after 0.5 s: wall-
   // clock paced sessions (60 x 100 ms), a REAL-mode session (100000 real
-  // inferences), and an experiment of paced sessions. Together they fill
-  // the admission (2 slots + queue 4).
+  // inferences), and an experiment of two paced sessions at once (each
+  // takes an admission). Together they fill the admission (2 slots +
+  // queue 5).
   std::vector<std::string> flags = Flags();
   flags.push_back("--compute_slots=2");
-  flags.push_back("--queue_bound=4");
-  flags.push_back("--max_calls_per_client=6");
+  flags.push_back("--queue_bound=5");
+  flags.push_back("--max_calls_per_client=7");
   ServerProcess server;
   ASSERT_TRUE(server.Start(flags)) << server.log();
   const auto deadline = std::chrono::system_clock::now() + std::chrono::milliseconds(500);
