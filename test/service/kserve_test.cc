@@ -207,6 +207,20 @@ TEST_F(KserveTest, BadRequestsGetTheRightStatusAndMessage) {
        },
        grpc::StatusCode::FAILED_PRECONDITION,
        "arm 'mobilenet.pytorch-mobile' cannot run on device class 'microcontroller'"},
+      {"input in shared memory",
+       [](auto* r) {
+         (*r->mutable_inputs(0)->mutable_parameters())["shared_memory_region"].set_string_param(
+             "region0");
+       },
+       grpc::StatusCode::INVALID_ARGUMENT,
+       "input_0: parameter 'shared_memory_region' asks for an extension"},
+      {"classification output",
+       [](auto* r) {
+         auto* output = r->add_outputs();
+         output->set_name("output_0");
+         (*output->mutable_parameters())["classification"].set_int64_param(3);
+       },
+       grpc::StatusCode::INVALID_ARGUMENT, "output_0: parameter 'classification' asks for"},
       {"unknown version", [](auto* r) { r->set_model_version("7"); }, grpc::StatusCode::NOT_FOUND,
        "no version '7'"},
   };
