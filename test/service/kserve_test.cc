@@ -261,7 +261,8 @@ TEST_F(KserveTest, ExtensionRpcsAreUnimplementedWithAMessageNamingThem) {
   for (const Case& c : cases) {
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
-    grpc::ByteBuffer request, response;
+    grpc::Slice empty("");  // an empty message (a default ByteBuffer is no message)
+    grpc::ByteBuffer request(&empty, 1), response;
     grpc::Status status;
     std::mutex mu;
     std::condition_variable cv;
