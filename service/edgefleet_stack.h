@@ -20,6 +20,8 @@ class EdgefleetStack final : public Stack {
   EdgefleetStack();
   v1::Stack id() const override { return v1::STACK_EDGEFLEET; }
   absl::Status Available() const override;
+  // Every platform: the runtime needs no OS (bare metal included).
+  absl::Status RunsOn(v1::Platform) const override { return absl::OkStatus(); }
   absl::StatusOr<std::unique_ptr<LoadedModel>> Load(const std::string& path,
                                                     const StackOptions& options) override;
 };

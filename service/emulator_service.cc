@@ -1,6 +1,10 @@
 #include "service/emulator_service.h"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "service/operator_breakdown.h"
+#include "service/stack.h"
 #include "service/status_mapping.h"
 
 namespace edgefleet {
@@ -23,7 +27,17 @@ grpc::Status EmulatorService::ListDeviceClasses(grpc::ServerContext*,
 
 grpc::Status EmulatorService::ListArms(grpc::ServerContext*, const v1::ListArmsRequest*,
                                        v1::ListArmsResponse* response) {
-  for (const v1::Arm& arm : context_.arms->arms()) *response->add_arms() = arm;
+  for (const v1::Arm& arm : context_.arms->arms()) {
+    *response->add_arms() = arm;
+    for (const v1::DeviceClass& device : context_.device_classes->classes()) {
+      if (absl::Status s = ArmRunsOn(arm, device); !s.ok()) {
+        v1::ArmRestriction* restriction = response->add_restrictions();
+        restriction->set_arm(arm.name());
+        restriction->set_device_class(device.name());
+        restriction->set_reason(std::string(s.message()));
+      }
+    }
+  }
   return grpc::Status::OK;
 }
 
@@ -55,13 +69,23 @@ grpc::Status EmulatorService::RunExperiment(grpc::ServerContext* context,
       !s.ok()) {
     return ToGrpcStatus(s);
   }
-  absl::StatusOr<std::vector<v1::SessionSpec>> specs = ExpandExperiment(*request);
+  absl::StatusOr<ExperimentSessions> specs = ExpandExperiment(*request);
   if (!specs.ok()) return ToGrpcStatus(specs.status());
-  const int parallelism = request->parallelism() > 0
-                              ? static_cast<int>(std::min(request->parallelism(), 64u))
-                              : context_.slots->slots();
+  // Each session running at once is a call's worth of work: beyond the
+  // first, every worker holds an admission of its own (so the experiment
+  // counts against the server's and this client's bounds like that many
+  // RunSession calls), and there are never more than compute slots.
+  const int wanted = static_cast<int>(
+      std::min<uint64_t>({request->parallelism() > 0 ? request->parallelism() : UINT32_MAX,
+                          static_cast<uint64_t>(context_.slots->slots()), specs->size()}));
+  std::vector<std::unique_ptr<ComputeSlots::Admission>> workers;
+  while (static_cast<int>(workers.size()) + 1 < wanted) {
+    std::unique_ptr<ComputeSlots::Admission> more;
+    if (!context_.slots->TryAdmit(&more, ComputeSlots::ClientOf(context->peer())).ok()) break;
+    workers.push_back(std::move(more));
+  }
   const absl::Status status = experiments_.Run(
-      *specs, parallelism,
+      *specs, static_cast<int>(workers.size()) + 1,
       [writer](const v1::SessionResult& result) { return writer->Write(result); },
       [context] { return context->IsCancelled(); });
   return ToGrpcStatus(status);
@@ -136,6 +160,19 @@ grpc::Status EmulatorService::SetCalibration(grpc::ServerContext* context,
   if (absl::Status s = CheckCalibration(request->calibration(), "calibration"); !s.ok()) {
     return ToGrpcStatus(s);
   }
+  // Its reference must be a model this server has: one it can measure
+  // again (Calibrate) and compare with.
+  const std::string& reference = request->calibration().reference_model();
+  if (absl::Status s = ModelRepository::ValidateName(reference); !s.ok()) {
+    return ToGrpcStatus(
+        absl::InvalidArgumentError("calibration: reference_model: " + std::string(s.message())));
+  }
+  if (!context_.repository->OpenModel(reference, v1::STACK_EDGEFLEET).ok()) {
+    return ToGrpcStatus(absl::FailedPreconditionError(
+        "calibration: reference model '" + reference +
+        "' is not in this server's model repository; hand over a calibration whose "
+        "reference both servers have (edgefleet-server --reference_model)"));
+  }
   context_.calibration->Replace(request->calibration());
   response->set_fingerprint(CalibrationFingerprint(context_.calibration->Snapshot()));
   return grpc::Status::OK;
@@ -155,6 +192,7 @@ grpc::Status EmulatorService::Profile(grpc::ServerContext* context,
                                             request->device_class().substr(0, 64) +
                                             "' (ListDeviceClasses lists them)"));
   }
+  if (absl::Status s = ArmRunsOn(*arm, *device); !s.ok()) return ToGrpcStatus(s);
   if (context_.device_time == nullptr) {
     return ToGrpcStatus(absl::FailedPreconditionError(
         "Profile needs the per-operator-class device-time model, which this server runs"

@@ -11,8 +11,7 @@
 namespace edgefleet {
 namespace service {
 
-absl::StatusOr<std::vector<v1::SessionSpec>> ExpandExperiment(
-    const v1::RunExperimentRequest& request) {
+absl::StatusOr<ExperimentSessions> ExpandExperiment(const v1::RunExperimentRequest& request) {
   const bool has_plan = request.has_plan();
   if (has_plan == !request.sessions().empty()) {
     return absl::InvalidArgumentError("give either sessions or a plan, not both or neither");
@@ -21,9 +20,14 @@ absl::StatusOr<std::vector<v1::SessionSpec>> ExpandExperiment(
     if (static_cast<size_t>(request.sessions_size()) > kMaxSessionsPerExperiment) {
       return absl::InvalidArgumentError("too many sessions in one experiment");
     }
-    return std::vector<v1::SessionSpec>(request.sessions().begin(), request.sessions().end());
+    return ExperimentSessions(&request, static_cast<size_t>(request.sessions_size()));
   }
   const v1::ExperimentPlan& plan = request.plan();
+  // Part of every session's id.
+  if (request.experiment_id().size() > kMaxExperimentIdLength) {
+    return absl::InvalidArgumentError("experiment_id is longer than " +
+                                      std::to_string(kMaxExperimentIdLength) + " characters");
+  }
   if (plan.arms().empty() || plan.device_classes().empty() || plan.sessions_per_class() == 0) {
     return absl::InvalidArgumentError("plan needs arms, device_classes and sessions_per_class");
   }
@@ -34,32 +38,38 @@ absl::StatusOr<std::vector<v1::SessionSpec>> ExpandExperiment(
                                       " sessions, over " +
                                       std::to_string(kMaxSessionsPerExperiment));
   }
-  std::vector<v1::SessionSpec> specs;
-  for (const std::string& device_class : plan.device_classes()) {
-    const uint64_t class_seed = Mix64(plan.base_seed() ^ HashName(device_class));
-    for (uint32_t i = 0; i < plan.sessions_per_class(); ++i) {
-      for (const std::string& arm : plan.arms()) {
-        v1::SessionSpec spec;
-        spec.set_arm(arm);
-        spec.set_device_class(device_class);
-        spec.set_seed(class_seed + i);
-        spec.set_inferences(plan.inferences());
-        spec.set_inter_arrival_ms(plan.inter_arrival_ms());
-        spec.set_execution_mode(plan.execution_mode());
-        spec.set_session_id(request.experiment_id() + "/" + device_class + "/" + std::to_string(i) +
-                            "/" + arm);
-        specs.push_back(std::move(spec));
-      }
-    }
-  }
-  return specs;
+  return ExperimentSessions(&request, static_cast<size_t>(total));
 }
 
-absl::Status ExperimentRunner::Run(const std::vector<v1::SessionSpec>& specs, int parallelism,
+v1::SessionSpec ExperimentSessions::At(size_t i) const {
+  if (!request_->has_plan()) return request_->sessions(static_cast<int>(i));
+  // For each class, for each of its sessions, every arm (paired).
+  const v1::ExperimentPlan& plan = request_->plan();
+  const size_t arms = static_cast<size_t>(plan.arms_size());
+  const size_t per_class = arms * plan.sessions_per_class();
+  const std::string& device_class = plan.device_classes(static_cast<int>(i / per_class));
+  const uint32_t session = static_cast<uint32_t>(i % per_class / arms);
+  const std::string& arm = plan.arms(static_cast<int>(i % arms));
+  v1::SessionSpec spec;
+  spec.set_arm(arm);
+  spec.set_device_class(device_class);
+  spec.set_seed(Mix64(plan.base_seed() ^ HashName(device_class)) + session);
+  spec.set_inferences(plan.inferences());
+  spec.set_inter_arrival_ms(plan.inter_arrival_ms());
+  spec.set_execution_mode(plan.execution_mode());
+  spec.set_session_id(request_->experiment_id() + "/" + device_class + "/" +
+                      std::to_string(session) + "/" + arm);
+  return spec;
+}
+
+absl::Status ExperimentRunner::Run(const ExperimentSessions& specs, int parallelism,
                                    const std::function<bool(const v1::SessionResult&)>& on_result,
                                    const std::function<bool()>& cancelled) {
   for (size_t i = 0; i < specs.size(); ++i) {
-    if (absl::Status s = sessions_->Validate(specs[i]); !s.ok()) {
+    if (i % 4096 == 0 && cancelled && cancelled()) {
+      return absl::CancelledError("experiment cancelled by the client");
+    }
+    if (absl::Status s = sessions_->Validate(specs.At(i)); !s.ok()) {
       return absl::Status(s.code(),
                           "session " + std::to_string(i) + ": " + std::string(s.message()));
     }
@@ -78,7 +88,7 @@ absl::Status ExperimentRunner::Run(const std::vector<v1::SessionSpec>& specs, in
     threads.emplace_back([&] {
       for (size_t i = next++; i < specs.size() && !stop.load(); i = next++) {
         absl::StatusOr<v1::SessionResult> result =
-            sessions_->Run(specs[i], static_cast<uint32_t>(i),
+            sessions_->Run(specs.At(i), static_cast<uint32_t>(i),
                            [&] { return stop.load() || (cancelled && cancelled()); });
         MutexLock lock(&finished.mu);
         finished.results.push_back(std::move(result));

@@ -27,11 +27,30 @@ namespace edgefleet {
 namespace service {
 
 inline constexpr size_t kMaxSessionsPerExperiment = 1000000;
+inline constexpr size_t kMaxExperimentIdLength = 128;
 
-// The sessions of `request` (explicit list or expanded plan). Errors:
+// The sessions of a request: its explicit list, or its plan expanded one
+// session at a time (a plan of a million sessions costs no memory before
+// they run). Refers to the request, which must outlive it. Immutable;
+// thread-safe.
+class ExperimentSessions {
+ public:
+  size_t size() const { return size_; }
+  // REQUIRES: i < size().
+  v1::SessionSpec At(size_t i) const;
+
+ private:
+  friend absl::StatusOr<ExperimentSessions> ExpandExperiment(
+      const v1::RunExperimentRequest& request);
+  ExperimentSessions(const v1::RunExperimentRequest* request, size_t size)
+      : request_(request), size_(size) {}
+  const v1::RunExperimentRequest* request_;
+  size_t size_;
+};
+
+// The sessions of `request` (explicit list or plan). Errors:
 // INVALID_ARGUMENT (both or neither given, too many sessions, empty plan).
-absl::StatusOr<std::vector<v1::SessionSpec>> ExpandExperiment(
-    const v1::RunExperimentRequest& request);
+absl::StatusOr<ExperimentSessions> ExpandExperiment(const v1::RunExperimentRequest& request);
 
 class ExperimentRunner {
  public:
@@ -39,7 +58,7 @@ class ExperimentRunner {
 
   // Validates every spec first (the first bad one is the error), then runs
   // them on `parallelism` threads. `on_result` returns false to stop.
-  absl::Status Run(const std::vector<v1::SessionSpec>& specs, int parallelism,
+  absl::Status Run(const ExperimentSessions& specs, int parallelism,
                    const std::function<bool(const v1::SessionResult&)>& on_result,
                    const std::function<bool()>& cancelled);
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "service/device_time_model_for.h"
+#include "service/stack.h"
 #include "service/status_mapping.h"
 #include "service/tensor_codec.h"
 #include "service/time_model.h"
@@ -99,9 +100,9 @@ grpc::Status InferenceService::ModelMetadata(grpc::ServerContext*,
     out->set_name(spec.name);
     const char* datatype = KserveDatatype(spec.dtype);
     out->set_datatype(datatype != nullptr ? datatype : "BYTES");
-    // Inputs: -1 for each dimension that varies, its size for a fixed one,
-    // and the ranges as parameters. Outputs of a dynamic method: every
-    // dimension may follow the inputs, so -1.
+    // -1 for each dimension that varies, its size for a fixed one, and the
+    // ranges as parameters (inputs and outputs alike: input_bounds.textproto
+    // lists both for a dynamic model).
     const bool bounded = spec.min_shape.size() == spec.shape.size();
     std::string min_text, max_text;
     for (size_t d = 0; d < spec.shape.size(); ++d) {
@@ -166,6 +167,7 @@ absl::Status InferenceService::Infer(const inference::ModelInferRequest& request
   if (device == nullptr) {
     return absl::NotFoundError("unknown device class '" + class_name.substr(0, 64) + "'");
   }
+  if (absl::Status s = ArmRunsOn(arm, *device); !s.ok()) return s;
   uint64_t seed = 0;
   if (auto it = request.parameters().find("seed"); it != request.parameters().end()) {
     if (it->second.parameter_choice_case() != inference::InferParameter::kInt64Param) {

@@ -81,44 +81,21 @@ absl::StatusOr<TensorSpec> SpecOf(const char* prefix, size_t i, const Result<Ten
   return spec;
 }
 
-// Applies the per-dimension ranges of the model's input_bounds.textproto
-// (`bounds_file`, as OpenModel would open it; model_bounds.proto) to the
-// inputs: every dynamic input must be listed; a listed static input must
-// match its sizes. Errors: FAILED_PRECONDITION naming the file.
-absl::Status ApplyInputBounds(const absl::StatusOr<ModelFile>& bounds_file,
-                              const std::string& model, std::vector<TensorSpec>* inputs) {
-  bool any_dynamic = false;
-  for (TensorSpec& spec : *inputs) {
-    spec.min_shape = spec.shape;
-    any_dynamic = any_dynamic || spec.dynamic;
-  }
-  if (!any_dynamic) return absl::OkStatus();
-  v1::InputBounds bounds;
-  if (!bounds_file.ok() && bounds_file.status().code() != absl::StatusCode::kNotFound) {
-    return absl::FailedPreconditionError(std::string(bounds_file.status().message()));
-  }
-  if (!bounds_file.ok()) {
-    return absl::FailedPreconditionError(
-        "model '" + model +
-        "' has a bounded-dynamic input but no input_bounds.textproto "
-        "saying which dimensions vary and how far (tools/export writes it; "
-        "proto/edgefleet/v1/model_bounds.proto)");
-  }
-  if (absl::Status s = ReadTextprotoFile(bounds_file->path(), &bounds); !s.ok()) {
-    return absl::FailedPreconditionError("model '" + model +
-                                         "': input_bounds.textproto: " + std::string(s.message()));
-  }
-  for (TensorSpec& spec : *inputs) {
+// Applies `listed` (one field of input_bounds.textproto) to `specs`: every
+// dynamic tensor must be listed; a listed static one must match its sizes.
+// Errors: FAILED_PRECONDITION naming the file.
+absl::Status ApplyBounds(const google::protobuf::RepeatedPtrField<v1::TensorBounds>& listed,
+                         const std::string& model, std::vector<TensorSpec>* specs) {
+  for (TensorSpec& spec : *specs) {
     const v1::TensorBounds* found = nullptr;
-    for (const v1::TensorBounds& b : bounds.inputs()) {
+    for (const v1::TensorBounds& b : listed) {
       if (b.name() == spec.name) found = &b;
     }
     if (found == nullptr) {
       if (!spec.dynamic) continue;
-      return absl::FailedPreconditionError("model '" + model +
-                                           "': input_bounds.textproto has no "
-                                           "entry for the dynamic input " +
-                                           spec.name);
+      return absl::FailedPreconditionError(
+          "model '" + model + "': input_bounds.textproto has no entry for the dynamic " +
+          spec.name + " (tools/export writes one for every input and output)");
     }
     const size_t rank = spec.shape.size();
     bool ok = static_cast<size_t>(found->min_size()) == rank &&
@@ -137,6 +114,39 @@ absl::Status ApplyInputBounds(const absl::StatusOr<ModelFile>& bounds_file,
     spec.shape.assign(found->max().begin(), found->max().end());
   }
   return absl::OkStatus();
+}
+
+// Applies the per-dimension ranges of the model's input_bounds.textproto
+// (`bounds_file`, as OpenModel would open it; model_bounds.proto) to its
+// inputs and outputs (ApplyBounds). Errors: FAILED_PRECONDITION naming the
+// file.
+absl::Status ApplyInputBounds(const absl::StatusOr<ModelFile>& bounds_file,
+                              const std::string& model, ModelSignature* signature) {
+  bool any_dynamic = false;
+  for (std::vector<TensorSpec>* specs : {&signature->inputs, &signature->outputs}) {
+    for (TensorSpec& spec : *specs) {
+      spec.min_shape = spec.shape;
+      any_dynamic = any_dynamic || spec.dynamic;
+    }
+  }
+  if (!any_dynamic) return absl::OkStatus();
+  v1::InputBounds bounds;
+  if (!bounds_file.ok() && bounds_file.status().code() != absl::StatusCode::kNotFound) {
+    return absl::FailedPreconditionError(std::string(bounds_file.status().message()));
+  }
+  if (!bounds_file.ok()) {
+    return absl::FailedPreconditionError(
+        "model '" + model +
+        "' has a bounded-dynamic input but no input_bounds.textproto "
+        "saying which dimensions vary and how far (tools/export writes it; "
+        "proto/edgefleet/v1/model_bounds.proto)");
+  }
+  if (absl::Status s = ReadTextprotoFile(bounds_file->path(), &bounds); !s.ok()) {
+    return absl::FailedPreconditionError("model '" + model +
+                                         "': input_bounds.textproto: " + std::string(s.message()));
+  }
+  if (absl::Status s = ApplyBounds(bounds.inputs(), model, &signature->inputs); !s.ok()) return s;
+  return ApplyBounds(bounds.outputs(), model, &signature->outputs);
 }
 
 }  // namespace
@@ -276,16 +286,14 @@ absl::StatusOr<ModelSignature> ModelRepository::Signature(const std::string& nam
     if (!spec.ok()) return spec.status();
     signature.inputs.push_back(*std::move(spec));
   }
-  const absl::StatusOr<ModelFile> bounds =
-      OpenBeneath(name + "/input_bounds.textproto", "model '" + name + "' input_bounds.textproto");
-  if (absl::Status s = ApplyInputBounds(bounds, name, &signature.inputs); !s.ok()) {
-    return s;
-  }
   for (size_t i = 0; i < meta->num_outputs(); ++i) {
     absl::StatusOr<TensorSpec> spec = SpecOf("output_", i, meta->output_tensor_info(i));
     if (!spec.ok()) return spec.status();
     signature.outputs.push_back(*std::move(spec));
   }
+  const absl::StatusOr<ModelFile> bounds =
+      OpenBeneath(name + "/input_bounds.textproto", "model '" + name + "' input_bounds.textproto");
+  if (absl::Status s = ApplyInputBounds(bounds, name, &signature); !s.ok()) return s;
   MutexLock lock(&mu_);
   signatures_[name] = signature;
   return signature;

@@ -81,6 +81,10 @@ TEST(ModelRepositoryTest, BoundedDynamicInputsTakeTheirRangesFromTheBoundsFile) 
   EXPECT_TRUE(signature->inputs[0].dynamic);
   EXPECT_EQ(signature->inputs[0].min_shape, (std::vector<int64_t>{1, 16}));
   EXPECT_EQ(signature->inputs[0].shape, (std::vector<int64_t>{8, 16}));
+  // Linear(16, 8) follows the batch: output [1..8, 8], the features fixed.
+  EXPECT_TRUE(signature->outputs[0].dynamic);
+  EXPECT_EQ(signature->outputs[0].min_shape, (std::vector<int64_t>{1, 8}));
+  EXPECT_EQ(signature->outputs[0].shape, (std::vector<int64_t>{8, 8}));
   // Static inputs: min == max.
   signature = (*fixtures)->Signature("mlp");
   ASSERT_TRUE(signature.ok()) << signature.status();
@@ -92,15 +96,24 @@ TEST(ModelRepositoryTest, BoundedDynamicInputsTakeTheirRangesFromTheBoundsFile) 
   absl::Status missing = bare->Signature("m").status();
   EXPECT_EQ(missing.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_NE(missing.message().find("input_bounds.textproto"), std::string::npos) << missing;
-  // Ranges that do not fit the program are refused.
-  for (const char* bad :
-       {R"(inputs { name: "input_0" min: [1, 16] max: [9, 16] })",
-        R"(inputs { name: "input_0" min: [4, 16] max: [2, 16] })",
-        R"(inputs { name: "input_0" min: [1] max: [8] })",
-        R"(inputs { name: "input_1" min: [1, 16] max: [8, 16] })", "not a textproto {"}) {
-    std::unique_ptr<ModelRepository> repo = DynamicBoundRepository(bad);
+  // Ranges that do not fit the program are refused, and so is a dynamic
+  // input or output left out.
+  const std::string input = R"(inputs { name: "input_0" min: [1, 16] max: [8, 16] })";
+  const std::string output = R"(outputs { name: "output_0" min: [1, 8] max: [8, 8] })";
+  ASSERT_TRUE(DynamicBoundRepository((input + output).c_str())->Signature("m").ok());
+  for (const std::string& bad : std::vector<std::string>{
+           R"(inputs { name: "input_0" min: [1, 16] max: [9, 16] })" + output,
+           R"(inputs { name: "input_0" min: [4, 16] max: [2, 16] })" + output,
+           R"(inputs { name: "input_0" min: [1] max: [8] })" + output,
+           R"(inputs { name: "input_1" min: [1, 16] max: [8, 16] })" + output, input,
+           input + R"(outputs { name: "output_0" min: [1, 8] max: [8, 9] })",
+           input + R"(outputs { name: "output_1" min: [1, 8] max: [8, 8] })",
+           "not a textproto {"}) {
+    std::unique_ptr<ModelRepository> repo = DynamicBoundRepository(bad.c_str());
     ASSERT_NE(repo, nullptr);
-    EXPECT_EQ(repo->Signature("m").status().code(), absl::StatusCode::kFailedPrecondition) << bad;
+    const absl::Status status = repo->Signature("m").status();
+    EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << bad;
+    EXPECT_NE(status.message().find("input_bounds.textproto"), std::string::npos) << status;
   }
 }
 

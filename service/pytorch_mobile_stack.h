@@ -32,6 +32,12 @@ class PytorchMobileStack final : public Stack {
   PytorchMobileStack();
   v1::Stack id() const override { return v1::STACK_PYTORCH_MOBILE; }
   absl::Status Available() const override;
+  // Not on bare metal: libtorch needs an OS (files, threads, a heap).
+  absl::Status RunsOn(v1::Platform platform) const override {
+    if (platform != v1::PLATFORM_BARE_METAL) return absl::OkStatus();
+    return absl::FailedPreconditionError(
+        "the pytorch-mobile stack needs an OS (libtorch), and the class is bare metal");
+  }
   absl::StatusOr<std::unique_ptr<LoadedModel>> Load(const std::string& path,
                                                     const StackOptions& options) override;
 };

@@ -147,6 +147,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerConfig& config
   builder.SetMaxSendMessageSize(config.max_message_bytes);
   builder.RegisterService(server->inference_.get());
   builder.RegisterService(server->emulator_.get());
+  builder.RegisterCallbackGenericService(&server->unimplemented_);
   server->server_ = builder.BuildAndStart();
   if (server->server_ == nullptr || server->grpc_port_ == 0) {
     return absl::UnavailableError("cannot listen on " + config.address + ":" +

@@ -25,6 +25,7 @@
 #include "service/emulator_service.h"
 #include "service/inference_service.h"
 #include "service/service_context.h"
+#include "service/unimplemented_methods.h"
 
 namespace edgefleet {
 namespace service {
@@ -67,6 +68,7 @@ class Server {
   std::unique_ptr<EmulatorParts> parts_;
   std::unique_ptr<InferenceService> inference_;
   std::unique_ptr<EmulatorService> emulator_;
+  UnimplementedMethods unimplemented_;  // every other method
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<prometheus::Exposer> exposer_;
   int grpc_port_ = 0;

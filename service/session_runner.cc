@@ -172,13 +172,8 @@ absl::StatusOr<v1::SessionResult> SessionRunner::Run(const v1::SessionSpec& spec
   absl::StatusOr<DeviceTimeModel> time_model =
       DeviceTimeModelFor(context_, device, arm.model(), arm.stack());
   if (!time_model.ok()) return fail(time_model.status());
+  if (absl::Status s = ArmRunsOn(arm, device); !s.ok()) return fail(s);
   Stack* stack = GetStack(arm.stack());
-  if (absl::Status s = stack->Available(); !s.ok()) return fail(s);
-  if (arm.stack() == v1::STACK_PYTORCH_MOBILE && device.platform() == v1::PLATFORM_BARE_METAL) {
-    return fail(absl::FailedPreconditionError(
-        "the pytorch-mobile stack needs an OS (libtorch); device class " + device.name() +
-        " is bare metal"));
-  }
   absl::StatusOr<v1::HostCost> cost =
       context_.calibrator->CostFor({arm.stack(), arm.model(), arm.kernels()});
   if (!cost.ok()) return fail(cost.status());

@@ -21,6 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "edgefleet/v1/arm.pb.h"
+#include "edgefleet/v1/device_class.pb.h"
 #include "service/tensor_data.h"
 
 namespace edgefleet {
@@ -69,6 +70,10 @@ class Stack {
   // saying why (e.g. built without libtorch).
   virtual absl::Status Available() const = 0;
 
+  // OK if the stack can run on a device of `platform`; otherwise
+  // FAILED_PRECONDITION saying why.
+  virtual absl::Status RunsOn(v1::Platform platform) const = 0;
+
   // Loads `path` (a file inside the model repository). Errors: the
   // stack's, as statuses (status_mapping.h for our runtime).
   virtual absl::StatusOr<std::unique_ptr<LoadedModel>> Load(const std::string& path,
@@ -78,6 +83,12 @@ class Stack {
 // The stack with `id`, or nullptr (never owned by the caller; lives for the
 // whole process).
 Stack* GetStack(v1::Stack id);
+
+// OK if `arm` can run on `device`: its stack is in this build and runs on
+// the class's platform. Otherwise FAILED_PRECONDITION naming the arm, the
+// class and why. What sessions, ModelInfer, Profile and ListArms's
+// restrictions all go by.
+absl::Status ArmRunsOn(const v1::Arm& arm, const v1::DeviceClass& device);
 
 }  // namespace service
 }  // namespace edgefleet

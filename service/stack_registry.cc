@@ -1,4 +1,4 @@
-// GetStack (stack.h): the process-wide stack instances.
+// GetStack and ArmRunsOn (stack.h): the process-wide stack instances.
 
 #include "service/edgefleet_stack.h"
 #include "service/pytorch_mobile_stack.h"
@@ -21,6 +21,16 @@ Stack* GetStack(v1::Stack id) {
     default:
       return nullptr;
   }
+}
+
+absl::Status ArmRunsOn(const v1::Arm& arm, const v1::DeviceClass& device) {
+  const Stack* stack = GetStack(arm.stack());
+  absl::Status why =
+      stack == nullptr ? absl::FailedPreconditionError("it names no stack") : stack->Available();
+  if (why.ok()) why = stack->RunsOn(device.platform());
+  if (why.ok()) return why;
+  return absl::FailedPreconditionError("arm '" + arm.name() + "' cannot run on device class '" +
+                                       device.name() + "': " + std::string(why.message()));
 }
 
 }  // namespace service

@@ -64,11 +64,32 @@ std::vector<std::string> OutputNames(size_t count) {
   return names;
 }
 
+// OK unless `parameters` (of an input or requested output `what`) ask for
+// a protocol extension this server does not offer, which a client would
+// otherwise believe honoured: shared memory (its data would be neither read
+// nor written there) or classification (it would get raw scores).
+template <typename Parameters>
+absl::Status CheckExtensions(const Parameters& parameters, const std::string& what) {
+  for (const char* name : {"shared_memory_region", "shared_memory_offset",
+                           "shared_memory_byte_size", "classification"}) {
+    if (parameters.count(name) > 0) {
+      return absl::InvalidArgumentError(what.substr(0, 64) + ": parameter '" + name +
+                                        "' asks for an extension this server does not offer "
+                                        "(no shared memory, no classification); send the data "
+                                        "in the request and read raw outputs");
+    }
+  }
+  return absl::OkStatus();
+}
+
 // The requested outputs, each once, among `count` outputs.
 absl::Status CheckRequestedOutputs(const inference::ModelInferRequest& request, size_t count) {
   const std::vector<std::string> names = OutputNames(count);
   std::map<std::string, int> seen;
   for (const auto& requested : request.outputs()) {
+    if (absl::Status s = CheckExtensions(requested.parameters(), requested.name()); !s.ok()) {
+      return s;
+    }
     if (std::find(names.begin(), names.end(), requested.name()) == names.end()) {
       return absl::InvalidArgumentError("unknown output '" + requested.name().substr(0, 64) +
                                         "'; the model has " + Listing(count, "output", names));
@@ -184,6 +205,7 @@ absl::StatusOr<std::vector<TensorData>> DecodeInputs(const inference::ModelInfer
   std::map<std::string, int> by_name;
   for (int i = 0; i < request.inputs_size(); ++i) {
     const std::string& name = request.inputs(i).name();
+    if (absl::Status s = CheckExtensions(request.inputs(i).parameters(), name); !s.ok()) return s;
     bool known = false;
     for (const TensorSpec& spec : signature.inputs) known = known || spec.name == name;
     if (!known) {

@@ -19,8 +19,9 @@ struct TensorSpec {
   ScalarType dtype = ScalarType::kFloat;
   std::vector<int64_t> shape;  // export-time (upper-bound) shape
   bool dynamic = false;        // sizes may shrink within `shape` (same rank)
-  // Inputs: the smallest size of each dimension (== shape for a static
-  // input and for the fixed dimensions of a dynamic one); empty for outputs.
+  // The smallest size of each dimension (== shape for a static tensor and
+  // for the fixed dimensions of a dynamic one; ModelRepository::Signature
+  // fills it for inputs and outputs).
   std::vector<int64_t> min_shape;
 };
 

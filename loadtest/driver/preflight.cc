@@ -125,6 +125,17 @@ absl::StatusOr<PreflightResult> Preflight(const v1::FleetSpec& spec,
           absl::StrJoin(problems, ", "), " (its arms: ", absl::StrJoin(known_arms, ", "),
           "; its device classes: ", absl::StrJoin(known_classes, ", "), ")"));
     }
+    // Every arm runs on every class of the population.
+    for (const v1::ArmRestriction& r : arm_list.restrictions()) {
+      if (arms.count(r.arm()) > 0 && classes.count(r.device_class()) > 0) {
+        problems.push_back(r.reason());
+      }
+    }
+    if (!problems.empty()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("the fleet spec asks server ", address,
+                       " for what it cannot run: ", absl::StrJoin(problems, "; ")));
+    }
   }
 
   // One calibration for every server.

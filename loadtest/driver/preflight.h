@@ -5,7 +5,9 @@
 //   - every server answers ListDeviceClasses and ListArms within the
 //     timeout (an unreachable server fails at once, without retries);
 //   - the spec's arms and device classes exist on every server (all the
-//     unknown ones are named);
+//     unknown ones are named), and every server can run each arm on each
+//     class (ListArms's restrictions, e.g. the pytorch-mobile stack on a
+//     bare-metal class; all such pairs are named);
 //   - one calibration per experiment: the given one, or else the first
 //     server's (GetCalibration, measuring what the spec's arms lack), is
 //     handed to every server (SetCalibration), and each must then report
@@ -57,7 +59,8 @@ struct PreflightResult {
 
 // Errors: INVALID_ARGUMENT (bad address), UNAVAILABLE (a server did not
 // answer), NOT_FOUND (unknown arms or classes, all named),
-// FAILED_PRECONDITION (servers disagree on the calibration), UNAUTHENTICATED
+// FAILED_PRECONDITION (an arm x class pair a server cannot run, or servers
+// disagree on the calibration), UNAUTHENTICATED
 // (a server requires an admin token that was not given or does not match).
 absl::StatusOr<PreflightResult> Preflight(const v1::FleetSpec& spec,
                                           const PreflightOptions& options);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "loadtest/driver/fleet_plan.h"
+#include "loadtest/driver/preflight.h"
 #include "loadtest/report/format.h"
 #include "loadtest/stats/proportion.h"
 #include "loadtest/stats/sequential.h"
@@ -134,6 +135,19 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o, std::ostream& 
       kinds.push_back({EffectArmName(o.spec.arm_a(), x, o.effect_class), x, o.effect_class});
     }
   }
+  // As `run`: an unreachable server, or an arm or class it lacks or cannot
+  // run, is an error before the first run, not runs of harness errors.
+  for (const Kind& kind : kinds) {
+    v1::FleetSpec spec = o.spec;
+    spec.set_arm_b(kind.arm_b);
+    PreflightOptions preflight;
+    preflight.addresses = o.driver.addresses;
+    preflight.credentials = o.driver.credentials;
+    preflight.tls_server_name = o.driver.tls_server_name;
+    if (absl::StatusOr<PreflightResult> checked = Preflight(spec, preflight); !checked.ok()) {
+      return checked.status();
+    }
+  }
   std::vector<Tally> tallies(kinds.size());
   for (size_t k = 0; k < kinds.size(); ++k) {
     const Kind& kind = kinds[k];
@@ -152,7 +166,7 @@ absl::StatusOr<std::string> RunCampaign(const CampaignOptions& o, std::ostream& 
       if (out->stats.harness_errors > 0) {
         return absl::UnavailableError("run " + std::to_string(run) + " of " + kind.arm_b + ": " +
                                       std::to_string(out->stats.harness_errors) +
-                                      " harness errors (is the arm defined on the server?)");
+                                      " harness errors; driver: " + DescribeStats(out->stats));
       }
       ++t.runs;
       t.looks_sum += r.look;

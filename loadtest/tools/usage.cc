@@ -131,8 +131,9 @@ constexpr char kHelpFlags[] =
 
 constexpr char kExitCodes[] =
     R"(exit codes: 0 pass, 1 error (bad input, unreachable server, unknown arm or
-  device class, too many harness errors), 2 regression, 3 inconclusive,
-  4 invalid (sample-ratio mismatch)
+  device class, an arm on a class the server cannot run it on, too many
+  harness errors), 2 regression, 3 inconclusive, 4 invalid (sample-ratio
+  mismatch)
 )";
 
 }  // namespace

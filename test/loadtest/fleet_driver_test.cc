@@ -388,6 +388,58 @@ TEST_F(FleetDriverTest, MisspelledArmOrClassIsAnErrorNotAVerdict) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/report.json"));
 }
 
+TEST_F(FleetDriverTest, AnArmOnAClassItCannotRunOnIsAnErrorNotAVerdict) {
+  // The old stack (libtorch) needs an OS; the microcontroller class has none.
+  absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(kTinySpec);
+  ASSERT_TRUE(spec.ok());
+  v1::ClassShare* share = spec->add_population();
+  share->set_device_class("microcontroller");
+  share->set_share(1);
+  const std::string dir = testing::MakeTempDir();
+  std::string out;
+  const int code = Cli({"run", "--spec", WriteSpec(*spec), "--server", server_->address(),
+                        "--out-dir", dir, "--progress=off"},
+                       &out);
+  printf("%s", out.c_str());
+  EXPECT_EQ(code, 1);
+  EXPECT_NE(out.find("arm 'small_cnn.pytorch-mobile' cannot run on device class "
+                     "'microcontroller': the pytorch-mobile stack needs an OS"),
+            std::string::npos);
+  EXPECT_EQ(out.find("'small_cnn.edgefleet' cannot run"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/results.json"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/report.json"));
+}
+
+TEST_F(FleetDriverTest, CampaignChecksItsServerFirst) {
+  absl::StatusOr<v1::FleetSpec> spec = ReadFleetSpecFile(kTinySpec);
+  ASSERT_TRUE(spec.ok());
+  spec->set_arm_a("small_cnn.edgeflet");
+  struct Case {
+    std::string spec, server, words;
+  };
+  for (const Case& c :
+       std::vector<Case>{{kTinySpec, "127.0.0.1:1", "is edgefleet-server running there?"},
+                         {WriteSpec(*spec), server_->address(), "arm 'small_cnn.edgeflet'"},
+                         // The effect arms the campaign derives must be on the server too.
+                         {kTinySpec, server_->address(), "arm 'small_cnn.pytorch-mobile.x1.05'"}}) {
+    const std::string dir = testing::MakeTempDir();
+    std::string out;
+    const auto start = std::chrono::steady_clock::now();
+    const int code = Cli({"campaign", "--spec=" + c.spec, "--server=" + c.server, "--aa-runs=1",
+                          "--effect-runs=1", "--effects=0.05", "--out-dir=" + dir},
+                         &out);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    printf("campaign --server=%s: exit %d after %.2f s: %s", c.server.c_str(), code, took,
+           out.c_str());
+    EXPECT_EQ(code, 1) << c.server;
+    EXPECT_LT(took, 10.0) << c.server;
+    EXPECT_NE(out.find(c.words), std::string::npos) << out;
+    EXPECT_EQ(out.find("harness errors"), std::string::npos) << out;
+    EXPECT_EQ(out.find("campaign small_cnn"), std::string::npos) << "a run started: " << out;
+  }
+}
+
 TEST_F(FleetDriverTest, UnreachableOrMalformedServerFailsAtOnce) {
   for (const std::string& server :
        {std::string("127.0.0.1:1"), std::string("127.0.0.1"), std::string("127.0.0.1:99999"),

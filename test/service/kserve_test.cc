@@ -4,11 +4,15 @@
 // problem, and the server keeps serving).
 
 #include <grpcpp/client_context.h>
+#include <grpcpp/create_channel.h>
+#include <grpcpp/generic/generic_stub.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <random>
 #include <sstream>
 
@@ -116,6 +120,14 @@ TEST_F(KserveTest, HealthAndMetadata) {
     ASSERT_EQ(input.parameters().count("min_shape"), 1u);
     EXPECT_EQ(input.parameters().at("min_shape").string_param(), "1,16");
     EXPECT_EQ(input.parameters().at("max_shape").string_param(), "8,16");
+    // Its output follows the batch; its 8 features are fixed.
+    ASSERT_EQ(meta.outputs_size(), 1);
+    const auto& output = meta.outputs(0);
+    EXPECT_EQ(std::vector<int64_t>(output.shape().begin(), output.shape().end()),
+              (std::vector<int64_t>{-1, 8}));
+    ASSERT_EQ(output.parameters().count("min_shape"), 1u);
+    EXPECT_EQ(output.parameters().at("min_shape").string_param(), "1,8");
+    EXPECT_EQ(output.parameters().at("max_shape").string_param(), "8,8");
   }
   {
     grpc::ClientContext c;
@@ -188,6 +200,27 @@ TEST_F(KserveTest, BadRequestsGetTheRightStatusAndMessage) {
        grpc::StatusCode::INVALID_ARGUMENT, "expected FP32[1,3,96,96], got FP32[1,3,32,96]"},
       {"wrong byte count", [](auto* r) { r->mutable_raw_input_contents(0)->resize(100); },
        grpc::StatusCode::INVALID_ARGUMENT, "raw contents hold 100 bytes"},
+      {"old stack on bare metal",
+       [](auto* r) {
+         (*r->mutable_parameters())["arm"].set_string_param("mobilenet.pytorch-mobile");
+         (*r->mutable_parameters())["device_class"].set_string_param("microcontroller");
+       },
+       grpc::StatusCode::FAILED_PRECONDITION,
+       "arm 'mobilenet.pytorch-mobile' cannot run on device class 'microcontroller'"},
+      {"input in shared memory",
+       [](auto* r) {
+         (*r->mutable_inputs(0)->mutable_parameters())["shared_memory_region"].set_string_param(
+             "region0");
+       },
+       grpc::StatusCode::INVALID_ARGUMENT,
+       "input_0: parameter 'shared_memory_region' asks for an extension"},
+      {"classification output",
+       [](auto* r) {
+         auto* output = r->add_outputs();
+         output->set_name("output_0");
+         (*output->mutable_parameters())["classification"].set_int64_param(3);
+       },
+       grpc::StatusCode::INVALID_ARGUMENT, "output_0: parameter 'classification' asks for"},
       {"unknown version", [](auto* r) { r->set_model_version("7"); }, grpc::StatusCode::NOT_FOUND,
        "no version '7'"},
   };
@@ -201,6 +234,59 @@ TEST_F(KserveTest, BadRequestsGetTheRightStatusAndMessage) {
     EXPECT_NE(status.error_message().find(c.words), std::string::npos)
         << c.what << ": " << status.error_message();
   }
+}
+
+TEST_F(KserveTest, ExtensionRpcsAreUnimplementedWithAMessageNamingThem) {
+  // Triton's extensions as tritonclient calls them (get_model_config,
+  // get_inference_statistics, get_model_repository_index, the streaming
+  // API), an unknown method of our own service, and an unknown service.
+  struct Case {
+    std::string method;
+    std::string words;
+  };
+  const std::string served =
+      "it serves ServerLive, ServerReady, ModelReady, ServerMetadata, ModelMetadata and ModelInfer";
+  const std::vector<Case> cases = {
+      {"/inference.GRPCInferenceService/ModelConfig",
+       "inference.GRPCInferenceService/ModelConfig is not implemented by edgefleet-server"},
+      {"/inference.GRPCInferenceService/ModelStatistics", "ModelStatistics is not implemented"},
+      {"/inference.GRPCInferenceService/RepositoryIndex", "RepositoryIndex is not implemented"},
+      {"/inference.GRPCInferenceService/ModelStreamInfer", "ModelStreamInfer is not implemented"},
+      {"/edgefleet.v1.Emulator/RunEverything",
+       "edgefleet.v1.Emulator has no method 'RunEverything'; it has ListDeviceClasses"},
+      {"/no.such.Service/Method" + std::string(300, 'x'), "unknown method '/no.such.Service/"},
+  };
+  grpc::GenericStub stub(
+      grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
+  for (const Case& c : cases) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+    grpc::Slice empty("");  // an empty message (a default ByteBuffer is no message)
+    grpc::ByteBuffer request(&empty, 1), response;
+    grpc::Status status;
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    stub.UnaryCall(&context, c.method, grpc::StubOptions(), &request, &response,
+                   [&](grpc::Status s) {
+                     std::lock_guard<std::mutex> lock(mu);
+                     status = std::move(s);
+                     done = true;
+                     cv.notify_one();
+                   });
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return done; });
+    printf("%.60s -> %d %s\n", c.method.c_str(), status.error_code(),
+           status.error_message().c_str());
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNIMPLEMENTED) << c.method;
+    EXPECT_NE(status.error_message().find(c.words), std::string::npos) << status.error_message();
+    if (c.method.rfind("/inference.", 0) == 0) {
+      EXPECT_NE(status.error_message().find(served), std::string::npos) << status.error_message();
+    }
+    EXPECT_LT(status.error_message().size(), 400u) << status.error_message();
+  }
+  inference::ModelInferResponse response;
+  EXPECT_TRUE(Infer(GoodRequest(), &response).ok());
 }
 
 TEST_F(KserveTest, OversizedMessageIsResourceExhausted) {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <regex>
 #include <thread>
+#include <tuple>
 
 #include "test/service/server_process.h"
 
@@ -163,12 +164,13 @@ double SecondsUntilInflight(const ServerProcess& server, int n) {
 TEST(ServerBehaviourTest, AbandonedCallsFreeTheirSlotsWithinASecond) {
   // Every kind of long call, each abandoned by its client after 0.5 s: wall-
   // clock paced sessions (60 x 100 ms), a REAL-mode session (100000 real
-  // inferences), and an experiment of paced sessions. Together they fill
-  // the admission (2 slots + queue 4).
+  // inferences), and an experiment of two paced sessions at once (each
+  // takes an admission). Together they fill the admission (2 slots +
+  // queue 5).
   std::vector<std::string> flags = Flags();
   flags.push_back("--compute_slots=2");
-  flags.push_back("--queue_bound=4");
-  flags.push_back("--max_calls_per_client=6");
+  flags.push_back("--queue_bound=5");
+  flags.push_back("--max_calls_per_client=7");
   ServerProcess server;
   ASSERT_TRUE(server.Start(flags)) << server.log();
   const auto deadline = std::chrono::system_clock::now() + std::chrono::milliseconds(500);
@@ -255,6 +257,109 @@ TEST(ServerBehaviourTest, OneClientCannotFillTheQueue) {
   EXPECT_EQ(third.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_NE(third.error_message().find("too many calls from this client"), std::string::npos);
   for (std::thread& t : holders) t.join();
+  EXPECT_EQ(server.Terminate(), 0);
+}
+
+TEST(ServerBehaviourTest, OneExperimentCannotMonopoliseTheServer) {
+  // Admits 2 slots + queue 2 = 4; one client host gets 2. (Every test
+  // client is 127.0.0.1: a second host cannot be made here, so the room
+  // left for one is read from the metrics.)
+  std::vector<std::string> flags = Flags();
+  flags.push_back("--compute_slots=2");
+  flags.push_back("--queue_bound=2");
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(flags)) << server.log();
+  // The client asks for 64 sessions at once: 8 paced sessions of 1 s.
+  grpc::Status experiment;
+  int results = 0;
+  std::thread a([&] {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(120));
+    v1::RunExperimentRequest request;
+    for (int i = 0; i < 8; ++i) {
+      *request.add_sessions() = Session("mlp.edgefleet", "mid_android", 10, 100, true).spec();
+    }
+    request.set_parallelism(64);
+    auto reader = server.EmulatorStub()->RunExperiment(&context, request);
+    v1::SessionResult result;
+    while (reader->Read(&result)) ++results;
+    experiment = reader->Finish();
+  });
+  // It runs as many sessions as its host may have calls: 2, not 64, each
+  // counted as a call.
+  ASSERT_TRUE(WaitForInflight(server, 2));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const std::string body = FetchMetrics(server.metrics_port());
+  EXPECT_EQ(Sample(body, "edgefleet_inflight_requests", {}), 2);
+  // The other half of the server stays for other hosts.
+  EXPECT_EQ(Sample(body, "edgefleet_inflight_limit", {}), 4);
+  {  // So the client's next call is over its bound.
+    grpc::ClientContext context;
+    v1::SessionResult result;
+    const grpc::Status status = server.EmulatorStub()->RunSession(
+        &context, Session("mlp.edgefleet", "mid_android", 1, 0, false), &result);
+    printf("the client's second call: %d %s\n", status.error_code(),
+           status.error_message().c_str());
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+    EXPECT_NE(status.error_message().find("too many calls from this client"), std::string::npos);
+  }
+  a.join();
+  EXPECT_TRUE(experiment.ok()) << experiment.error_message();
+  EXPECT_EQ(results, 8);
+  EXPECT_EQ(server.Terminate(), 0);
+}
+
+// The server's peak resident memory (VmHWM), in bytes.
+int64_t PeakMemoryBytes(const ServerProcess& server) {
+  std::ifstream status("/proc/" + std::to_string(server.pid()) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoll(line.substr(6)) * 1024;
+  }
+  return -1;
+}
+
+TEST(ServerBehaviourTest, AMillionSessionPlanCostsNoMemoryUpFront) {
+  ServerProcess server;
+  ASSERT_TRUE(server.Start(Flags())) << server.log();
+  v1::RunExperimentRequest request;
+  request.set_experiment_id(std::string(128, 'e'));
+  v1::ExperimentPlan* plan = request.mutable_plan();
+  plan->add_arms("mlp.edgefleet");
+  plan->add_device_classes("mid_android");
+  plan->set_sessions_per_class(1000000);
+  plan->set_inferences(1);
+  plan->set_execution_mode(v1::EXECUTION_MODE_SAMPLED);
+  const int64_t before = PeakMemoryBytes(server);
+  {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(3));
+    auto reader = server.EmulatorStub()->RunExperiment(&context, request);
+    v1::SessionResult result;
+    int results = 0;
+    while (reader->Read(&result)) ++results;
+    const grpc::Status status = reader->Finish();
+    printf("a million-session plan: %d results, then %d %s\n", results, status.error_code(),
+           status.error_message().c_str());
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  }
+  ASSERT_GE(SecondsUntilInflight(server, 0), 0);
+  const int64_t after = PeakMemoryBytes(server);
+  printf("server peak memory %.1f MB -> %.1f MB\n", before / 1e6, after / 1e6);
+  // Expanded up front, the million specs (with their 160-character ids)
+  // grew the server by hundreds of MB.
+  EXPECT_LT(after - before, 64 << 20);
+  // An id that long in every session is refused.
+  request.set_experiment_id(std::string(129, 'e'));
+  grpc::ClientContext context;
+  auto reader = server.EmulatorStub()->RunExperiment(&context, request);
+  v1::SessionResult result;
+  while (reader->Read(&result)) {
+  }
+  const grpc::Status status = reader->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("experiment_id is longer than 128"), std::string::npos)
+      << status.error_message();
   EXPECT_EQ(server.Terminate(), 0);
 }
 
@@ -371,6 +476,31 @@ TEST(ServerBehaviourTest, CalibrationHandOverChecksWhatItIsGiven) {
     const grpc::Status status = stub->SetCalibration(&context, request, &response);
     printf("bad calibration: %s\n", status.error_message().c_str());
     EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  // A reference model this server does not have, or a path for one.
+  for (const auto& [reference, code, words] :
+       std::vector<std::tuple<std::string, grpc::StatusCode, std::string>>{
+           {"no_such_model", grpc::StatusCode::FAILED_PRECONDITION,
+            "reference model 'no_such_model' is not in this server's model repository"},
+           {"../fixtures/mlp", grpc::StatusCode::INVALID_ARGUMENT, "path separator"},
+           {"", grpc::StatusCode::INVALID_ARGUMENT, "reference_model: model name is empty"}}) {
+    grpc::ClientContext context;
+    v1::SetCalibrationRequest request;
+    *request.mutable_calibration() = current.calibration();
+    request.mutable_calibration()->set_reference_model(reference);
+    v1::SetCalibrationResponse response;
+    const grpc::Status status = stub->SetCalibration(&context, request, &response);
+    printf("reference '%s': %d %s\n", reference.c_str(), status.error_code(),
+           status.error_message().c_str());
+    EXPECT_EQ(status.error_code(), code) << reference;
+    EXPECT_NE(status.error_message().find(words), std::string::npos) << status.error_message();
+  }
+  {  // Nothing refused replaced the calibration in use.
+    grpc::ClientContext context;
+    v1::GetCalibrationRequest request;
+    v1::GetCalibrationResponse after;
+    ASSERT_TRUE(stub->GetCalibration(&context, request, &after).ok());
+    EXPECT_EQ(after.fingerprint(), current.fingerprint());
   }
   grpc::ClientContext context;
   v1::SetCalibrationRequest request;

@@ -118,6 +118,7 @@ class TritonClientTest(unittest.TestCase):
         # The batch varies, the features are fixed (the ranges travel in an
         # extension field this client skips; kserve_test.cc reads them).
         self.assertEqual(shape, [-1, 16])
+        self.assertEqual(list(meta.outputs[0].shape), [-1, 8])
         x = np.load(os.path.join("test", "fixtures", model, "input_0.npy"))  # [3, 16]
         expected = np.load(os.path.join("test", "fixtures", model, "expected_0.npy"))
         for arm in ("dynamic_bound.edgefleet", "dynamic_bound.pytorch-mobile"):
@@ -165,6 +166,17 @@ class TritonClientTest(unittest.TestCase):
                 for leak in ("\n", "/usr/", "0x", "frame #", ".so", "Traceback", "Exception raised"):
                     self.assertNotIn(leak, message, message)
         print("last message:", message)
+        self.assertTrue(self.client.is_server_live())
+
+    def test_extensions_we_do_not_serve_say_so(self):
+        for call, rpc in ((lambda: self.client.get_model_config(MODEL), "ModelConfig"),
+                          (lambda: self.client.get_inference_statistics(MODEL), "ModelStatistics"),
+                          (lambda: self.client.get_model_repository_index(), "RepositoryIndex")):
+            with self.assertRaises(InferenceServerException) as e:
+                call()
+            print(rpc, "->", e.exception.status(), e.exception.message())
+            self.assertIn("UNIMPLEMENTED", e.exception.status())
+            self.assertIn(f"{rpc} is not implemented by edgefleet-server", e.exception.message())
         self.assertTrue(self.client.is_server_live())
 
     def test_one_input_model_says_so(self):

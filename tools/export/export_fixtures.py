@@ -234,42 +234,63 @@ def _spec(t, notes=None):
     return d
 
 
+def _dim_bounds(ep, d):
+    """(min, max) of one dimension of a traced tensor: its size when static,
+    else the range torch.export's constraints give its symbolic expression
+    (an output dimension may be an expression of the inputs' symbols)."""
+    from torch.utils._sympy.value_ranges import bound_sympy
+
+    if isinstance(d, int):
+        return (d, d)
+    expr = d.node.expr
+    r = ep.range_constraints.get(expr) or bound_sympy(expr, ep.range_constraints)
+    return (int(r.lower), int(r.upper))
+
+
 def input_bounds(ep):
     """[(min, max)] per dimension of each user input, from torch.export's
     range constraints (a static dimension is (size, size))."""
     from torch.export.graph_signature import InputKind
 
     nodes = {n.name: n for n in ep.graph.nodes if n.op == "placeholder"}
-    bounds = []
-    for spec in ep.graph_signature.input_specs:
-        if spec.kind != InputKind.USER_INPUT:
-            continue
-        dims = []
-        for d in nodes[spec.arg.name].meta["val"].shape:
-            if isinstance(d, int):
-                dims.append((d, d))
-            else:
-                r = ep.range_constraints[d.node.expr]
-                dims.append((int(r.lower), int(r.upper)))
-        bounds.append(dims)
-    return bounds
+    return [
+        [_dim_bounds(ep, d) for d in nodes[spec.arg.name].meta["val"].shape]
+        for spec in ep.graph_signature.input_specs
+        if spec.kind == InputKind.USER_INPUT
+    ]
 
 
-def bounds_textproto(bounds):
+def output_bounds(ep):
+    """[(min, max)] per dimension of each user output: which dimensions
+    follow the inputs' (a static one is (size, size))."""
+    from torch.export.graph_signature import OutputKind
+
+    (output,) = [n for n in ep.graph.nodes if n.op == "output"]
+    nodes = {n.name: n for n in output.args[0] if hasattr(n, "name")}
+    return [
+        [_dim_bounds(ep, d) for d in nodes[spec.arg.name].meta["val"].shape]
+        for spec in ep.graph_signature.output_specs
+        if spec.kind == OutputKind.USER_OUTPUT
+    ]
+
+
+def bounds_textproto(inputs, outputs):
     """input_bounds.textproto (proto/edgefleet/v1/model_bounds.proto) for a
     program with a dynamic input, or None when every input is static: the
-    server needs it to check each dimension of a request."""
-    if all(lo == hi for dims in bounds for lo, hi in dims):
+    server needs it to check each dimension of a request, and to say which
+    output dimensions vary (ModelMetadata)."""
+    if all(lo == hi for dims in inputs for lo, hi in dims):
         return None
     lines = [
         "# proto-file: proto/edgefleet/v1/model_bounds.proto",
         "# proto-message: edgefleet.v1.InputBounds",
         "# Written by tools/export from torch.export's range constraints.",
     ]
-    for i, dims in enumerate(bounds):
-        lo = ", ".join(str(a) for a, _ in dims)
-        hi = ", ".join(str(b) for _, b in dims)
-        lines.append(f'inputs {{ name: "input_{i}" min: [{lo}] max: [{hi}] }}')
+    for field, prefix, bounds in (("inputs", "input", inputs), ("outputs", "output", outputs)):
+        for i, dims in enumerate(bounds):
+            lo = ", ".join(str(a) for a, _ in dims)
+            hi = ", ".join(str(b) for _, b in dims)
+            lines.append(f'{field} {{ name: "{prefix}_{i}" min: [{lo}] max: [{hi}] }}')
     return "\n".join(lines) + "\n"
 
 
@@ -280,7 +301,7 @@ def export_pte(case):
     from executorch.exir import to_edge_transform_and_lower
 
     ep = export(case.module, case.export_inputs, dynamic_shapes=case.dynamic_shapes, strict=True)
-    bounds = bounds_textproto(input_bounds(ep))
+    bounds = bounds_textproto(input_bounds(ep), output_bounds(ep))
     return to_edge_transform_and_lower(ep).to_executorch().buffer, bounds
 
 
