@@ -18,9 +18,9 @@ namespace edgefleet {
 namespace optimized {
 namespace {
 
-void BM_Gemm(benchmark::State& state) {
-  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
-  ForceIsa(static_cast<Isa>(state.range(3)));
+// Times C[m x n] = A[m x k] * B[k x n] (B read in place, as the XNNPACK
+// delegate keeps its packed filters) on `threads` threads; GFLOP/s counter.
+void TimeGemm(benchmark::State& state, int64_t m, int64_t n, int64_t k, int threads) {
   std::vector<float> a(m * k, 0.5f), b(k * n, 0.25f), c(m * n);
   std::vector<uint64_t> temp(8 << 17);
   MemoryAllocator allocator(temp.data(), temp.size() * 8);
@@ -28,13 +28,18 @@ void BM_Gemm(benchmark::State& state) {
   const StridedOperand bv(b.data(), 1, n);
   for (auto _ : state) {
     allocator.Reset();
-    KernelContext ctx(&allocator, 1);
+    KernelContext ctx(&allocator, threads);
     Gemm(ctx, m, n, k, av, bv, c.data(), n, false);
     benchmark::DoNotOptimize(c.data());
   }
   state.counters["GFLOPs"] =
       benchmark::Counter(2.0 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
   state.SetLabel(IsaName(HostIsa()));
+}
+
+void BM_Gemm(benchmark::State& state) {
+  ForceIsa(static_cast<Isa>(state.range(3)));
+  TimeGemm(state, state.range(0), state.range(1), state.range(2), 1);
   ForceIsa(Isa::kAvx512);
 }
 
@@ -55,30 +60,14 @@ void GemmShapes(benchmark::internal::Benchmark* b) {
 }
 BENCHMARK(BM_Gemm)->Apply(GemmShapes);
 
-// The host ISA's GEMM on range(3) threads of the kernels' pool, with B
-// packed as the XNNPACK delegate keeps its filters ([k][n], read in place):
-// the parallel efficiency of the small-M shapes of late 1x1 convolutions.
+// The host ISA's GEMM on range(3) threads of the kernels' pool: the
+// parallel efficiency of the small-M shapes of late 1x1 convolutions.
 void BM_GemmThreads(benchmark::State& state) {
-  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
-  const int threads = static_cast<int>(state.range(3));
   if (StartKernelThreadPool(4) != Error::kOk) {
     state.SkipWithError("no thread pool");
     return;
   }
-  std::vector<float> a(m * k, 0.5f), b(k * n, 0.25f), c(m * n);
-  std::vector<uint64_t> temp(8 << 17);
-  MemoryAllocator allocator(temp.data(), temp.size() * 8);
-  const StridedOperand av(a.data(), k, 1);
-  const StridedOperand bv(b.data(), 1, n);
-  for (auto _ : state) {
-    allocator.Reset();
-    KernelContext ctx(&allocator, threads);
-    Gemm(ctx, m, n, k, av, bv, c.data(), n, false);
-    benchmark::DoNotOptimize(c.data());
-  }
-  state.counters["GFLOPs"] =
-      benchmark::Counter(2.0 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
-  state.SetLabel(IsaName(HostIsa()));
+  TimeGemm(state, state.range(0), state.range(1), state.range(2), static_cast<int>(state.range(3)));
 }
 BENCHMARK(BM_GemmThreads)
     ->ArgNames({"m", "n", "k", "threads"})
