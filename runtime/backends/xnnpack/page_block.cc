@@ -3,6 +3,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstring>
+#include <new>
 #include <utility>
 
 namespace edgefleet {
@@ -34,35 +36,42 @@ PageBlock& PageBlock::operator=(PageBlock&& other) noexcept {
 bool PageBlock::Allocate(size_t bytes) {
   Release();
   if (bytes == 0) return true;
+  if (bytes < kHugePage) {
+    // Small: the heap, whose freed chunks come back already faulted in
+    // when a process loads models again and again (the emulator does).
+    data_ = static_cast<uint8_t*>(::operator new[](bytes, std::align_val_t{64}, std::nothrow));
+    if (data_ == nullptr) return false;
+    std::memset(data_, 0, bytes);
+    size_ = mapped_ = bytes;
+    return true;
+  }
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  const bool huge = bytes >= kHugePage;
   const size_t length = RoundUp(bytes, page);
-  if (length < bytes) return false;  // overflow
-  // Huge: map 2 MiB more so that a 2 MiB-aligned start exists inside.
-  const size_t map_len = huge ? length + kHugePage : length;
-  if (map_len < length) return false;
+  // 2 MiB more, so that a 2 MiB-aligned start exists inside the mapping.
+  const size_t map_len = length + kHugePage;
+  if (length < bytes || map_len < length) return false;  // overflow
   void* p = mmap(nullptr, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return false;
   base_ = static_cast<uint8_t*>(p);
   base_len_ = map_len;
-  data_ = base_;
-  if (huge) {
-    const auto addr = reinterpret_cast<uintptr_t>(base_);
-    data_ = reinterpret_cast<uint8_t*>(RoundUp(addr, kHugePage));
+  data_ = reinterpret_cast<uint8_t*>(RoundUp(reinterpret_cast<uintptr_t>(base_), kHugePage));
 #ifdef MADV_HUGEPAGE
-    // Whole 2 MiB units only: the tail stays in small pages, so at most a
-    // page more than asked for becomes resident. Advice: ordinary pages
-    // where the kernel declines.
-    madvise(data_, length / kHugePage * kHugePage, MADV_HUGEPAGE);
+  // Whole 2 MiB units only: the tail stays in small pages, so at most a page
+  // more than asked for becomes resident. Advice: ordinary pages where the
+  // kernel declines.
+  madvise(data_, length / kHugePage * kHugePage, MADV_HUGEPAGE);
 #endif
-  }
   size_ = bytes;
   mapped_ = length;
   return true;
 }
 
 void PageBlock::Release() {
-  if (base_ != nullptr) munmap(base_, base_len_);
+  if (base_ != nullptr) {
+    munmap(base_, base_len_);
+  } else if (data_ != nullptr) {
+    ::operator delete[](data_, std::align_val_t{64});
+  }
   data_ = base_ = nullptr;
   base_len_ = size_ = mapped_ = 0;
 }

@@ -5,10 +5,13 @@
 // Why not operator new: a block of megabytes written once at load costs one
 // page fault per 4 KiB page when malloc maps it, and those faults were about
 // a third of MobileNetV2's delegate load. A PageBlock of 2 MiB or more is
-// 2 MiB-aligned and asks for transparent huge pages for its whole 2 MiB
-// units (madvise MADV_HUGEPAGE, which Linux honours in its default "madvise"
-// mode), so they fault once per 2 MiB; the tail, and every block where huge
-// pages are unavailable, is ordinary pages with the same contents.
+// its own mapping, 2 MiB-aligned, and asks for transparent huge pages for
+// its whole 2 MiB units (madvise MADV_HUGEPAGE, which Linux honours in its
+// default "madvise" mode), so they fault once per 2 MiB; the tail, and
+// every block where huge pages are unavailable, is ordinary pages with the
+// same contents. A smaller block comes from the heap (64-byte aligned,
+// zeroed): a process that loads models again and again, as the emulator
+// does, gets back chunks that are already faulted in.
 //
 // Owns its mapping (released by the destructor); movable, not copyable.
 // Thread-compatible.
@@ -38,14 +41,15 @@ class PageBlock {
   uint8_t* data() const { return data_; }
   // Bytes usable (what Allocate was asked for).
   size_t size() const { return size_; }
-  // Bytes the block can make resident: size() rounded up to whole pages.
+  // Bytes the block can make resident: size() (heap), or size() rounded up
+  // to whole pages (mapped).
   size_t mapped_bytes() const { return mapped_; }
 
  private:
   void Release();
 
-  uint8_t* data_ = nullptr;  // 2 MiB-aligned (huge) or page-aligned
-  uint8_t* base_ = nullptr;  // what mmap returned
+  uint8_t* data_ = nullptr;  // 2 MiB-aligned (mapped) or 64-byte aligned (heap)
+  uint8_t* base_ = nullptr;  // what mmap returned; null for a heap block
   size_t base_len_ = 0;      // what was mapped
   size_t size_ = 0;
   size_t mapped_ = 0;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstring>
 #include <utility>
 
 namespace edgefleet {
@@ -27,15 +28,18 @@ TEST(PageBlock, EmptyForZeroBytes) {
   EXPECT_EQ(b.mapped_bytes(), 0u);
 }
 
-TEST(PageBlock, SmallBlockIsZeroedWholePages) {
+TEST(PageBlock, SmallBlockIsZeroedHeapMemory) {
   PageBlock b;
   const size_t bytes = Page() + 1;
   ASSERT_TRUE(b.Allocate(bytes));
   ASSERT_NE(b.data(), nullptr);
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(b.data()) % Page(), 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(b.data()) % 64, 0u);
   EXPECT_EQ(b.size(), bytes);
-  EXPECT_EQ(b.mapped_bytes(), 2 * Page());
-  EXPECT_TRUE(AllZero(b.data(), b.mapped_bytes()));
+  EXPECT_EQ(b.mapped_bytes(), bytes);
+  EXPECT_TRUE(AllZero(b.data(), bytes));
+  std::memset(b.data(), 7, bytes);  // reused heap memory is zeroed again
+  ASSERT_TRUE(b.Allocate(bytes));
+  EXPECT_TRUE(AllZero(b.data(), bytes));
 }
 
 TEST(PageBlock, LargeBlockIsTwoMibAlignedAndCountsWholePagesOnly) {
