@@ -123,23 +123,23 @@ Error XnnpackDelegate::Plan() {
   }
   // The filters our dense kernels read transposed, packed into one block
   // (page_block.h: its pages fault in 2 MiB units, not 4 KiB).
-  std::vector<size_t> filter_offset(g.nodes.size(), 0);
+  std::vector<size_t> filter_offset(g.nodes.size(), 0), packed_floats(g.nodes.size(), 0);
   size_t filter_floats = 0;
   constexpr size_t kFilterAlignFloats = kArenaAlignment / sizeof(float);
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     if (engines_[i] != Engine::kOwnDense) continue;
-    const size_t floats = PackedFilterFloats(g, g.nodes[i]);
-    if (floats == 0) continue;
+    packed_floats[i] = PackedFilterFloats(g, g.nodes[i]);
     filter_offset[i] = filter_floats;
-    filter_floats += (floats + kFilterAlignFloats - 1) / kFilterAlignFloats * kFilterAlignFloats;
+    filter_floats +=
+        (packed_floats[i] + kFilterAlignFloats - 1) / kFilterAlignFloats * kFilterAlignFloats;
   }
   EF_CHECK_OR_RETURN(
       packed_filter_block_.Allocate(filter_floats * sizeof(float)), Error::kMemoryAllocationFailed,
       "xnnpack: no memory for %zu bytes of packed filters", filter_floats * sizeof(float));
-  packed_bytes_ = packed_filter_block_.mapped_bytes();
+  packed_bytes_ = packed_filter_block_.resident_bytes();
   auto* filters = reinterpret_cast<float*>(packed_filter_block_.data());
   for (size_t i = 0; i < g.nodes.size(); ++i) {
-    if (engines_[i] != Engine::kOwnDense || PackedFilterFloats(g, g.nodes[i]) == 0) continue;
+    if (packed_floats[i] == 0) continue;
     packed_filters_[i] = filters + filter_offset[i];
     PackDenseFilter(g, g.nodes[i], packed_filters_[i]);
   }
@@ -224,7 +224,7 @@ Error XnnpackDelegate::Build() {
   const ArenaPlan plan = PlanArena(lifetimes, kArenaAlignment);
   EF_CHECK_OR_RETURN(arena_.Allocate(plan.size), Error::kMemoryAllocationFailed,
                      "xnnpack: no memory for a %zu-byte arena of boundary values", plan.size);
-  build_bytes_ += arena_.mapped_bytes();
+  build_bytes_ += arena_.resident_bytes();
   for (size_t i = 0; i < planned.size(); ++i) data_[planned[i]] = arena_.data() + plan.offsets[i];
   // 4. One XNNPACK runtime per run of XNNPACK nodes.
   for (Step& step : steps_) {

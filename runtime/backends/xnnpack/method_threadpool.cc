@@ -24,13 +24,6 @@ Result<SharedThreadpool> MethodThreadpool(const void* method_key, int num_thread
   pthreadpool_t raw = pthreadpool_create(static_cast<size_t>(num_threads));
   EF_CHECK_OR_RETURN(raw != nullptr, Error::kOutOfResources, "xnnpack: cannot start %d threads",
                      num_threads);
-  // New workers spin-wait for their first job (about a million pause
-  // instructions: tens of milliseconds of a core, taken from the method's
-  // load when cores are few). One empty job with YIELD_WORKERS sends them to
-  // sleep until the first execute wakes them.
-  pthreadpool_parallelize_1d(
-      raw, [](void*, size_t) {}, nullptr, static_cast<size_t>(num_threads),
-      PTHREADPOOL_FLAG_YIELD_WORKERS);
   SharedThreadpool pool(raw, [](void* p) { pthreadpool_destroy(static_cast<pthreadpool_t>(p)); });
   slot = pool;
   return pool;

@@ -28,7 +28,7 @@ PageBlock& PageBlock::operator=(PageBlock&& other) noexcept {
     base_ = std::exchange(other.base_, nullptr);
     base_len_ = std::exchange(other.base_len_, 0);
     size_ = std::exchange(other.size_, 0);
-    mapped_ = std::exchange(other.mapped_, 0);
+    resident_ = std::exchange(other.resident_, 0);
   }
   return *this;
 }
@@ -42,7 +42,7 @@ bool PageBlock::Allocate(size_t bytes) {
     data_ = static_cast<uint8_t*>(::operator new[](bytes, std::align_val_t{64}, std::nothrow));
     if (data_ == nullptr) return false;
     std::memset(data_, 0, bytes);
-    size_ = mapped_ = bytes;
+    size_ = resident_ = bytes;
     return true;
   }
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
@@ -62,7 +62,7 @@ bool PageBlock::Allocate(size_t bytes) {
   madvise(data_, length / kHugePage * kHugePage, MADV_HUGEPAGE);
 #endif
   size_ = bytes;
-  mapped_ = length;
+  resident_ = length;
   return true;
 }
 
@@ -73,7 +73,7 @@ void PageBlock::Release() {
     ::operator delete[](data_, std::align_val_t{64});
   }
   data_ = base_ = nullptr;
-  base_len_ = size_ = mapped_ = 0;
+  base_len_ = size_ = resident_ = 0;
 }
 
 }  // namespace xnnpack

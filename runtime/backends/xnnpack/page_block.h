@@ -43,7 +43,7 @@ class PageBlock {
   size_t size() const { return size_; }
   // Bytes the block can make resident: size() (heap), or size() rounded up
   // to whole pages (mapped).
-  size_t mapped_bytes() const { return mapped_; }
+  size_t resident_bytes() const { return resident_; }
 
  private:
   void Release();
@@ -52,7 +52,7 @@ class PageBlock {
   uint8_t* base_ = nullptr;  // what mmap returned; null for a heap block
   size_t base_len_ = 0;      // what was mapped
   size_t size_ = 0;
-  size_t mapped_ = 0;
+  size_t resident_ = 0;
 };
 
 }  // namespace xnnpack

@@ -25,7 +25,7 @@ TEST(PageBlock, EmptyForZeroBytes) {
   ASSERT_TRUE(b.Allocate(0));
   EXPECT_EQ(b.data(), nullptr);
   EXPECT_EQ(b.size(), 0u);
-  EXPECT_EQ(b.mapped_bytes(), 0u);
+  EXPECT_EQ(b.resident_bytes(), 0u);
 }
 
 TEST(PageBlock, SmallBlockIsZeroedHeapMemory) {
@@ -35,7 +35,7 @@ TEST(PageBlock, SmallBlockIsZeroedHeapMemory) {
   ASSERT_NE(b.data(), nullptr);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(b.data()) % 64, 0u);
   EXPECT_EQ(b.size(), bytes);
-  EXPECT_EQ(b.mapped_bytes(), bytes);
+  EXPECT_EQ(b.resident_bytes(), bytes);
   EXPECT_TRUE(AllZero(b.data(), bytes));
   std::memset(b.data(), 7, bytes);  // reused heap memory is zeroed again
   ASSERT_TRUE(b.Allocate(bytes));
@@ -47,7 +47,7 @@ TEST(PageBlock, LargeBlockIsTwoMibAlignedAndCountsWholePagesOnly) {
   PageBlock b;
   ASSERT_TRUE(b.Allocate(bytes));
   EXPECT_EQ(reinterpret_cast<uintptr_t>(b.data()) % (size_t{2} << 20), 0u);
-  EXPECT_EQ(b.mapped_bytes(), (size_t{5} << 20) + Page());
+  EXPECT_EQ(b.resident_bytes(), (size_t{5} << 20) + Page());
   EXPECT_TRUE(AllZero(b.data(), b.size()));
   b.data()[0] = 1;  // writable from end to end
   b.data()[bytes - 1] = 2;

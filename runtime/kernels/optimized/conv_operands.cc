@@ -16,6 +16,11 @@ void ValidOutputRange(int64_t in, int64_t out, int64_t s, int64_t offset, int64_
   if (*lo > out) *lo = *hi = out;
 }
 
+void InteriorColumns(const ConvGeometry& g, int64_t* lo, int64_t* hi) {
+  const int64_t span = (g.k_w - 1) * g.dilation[1];
+  ValidOutputRange(g.in_w - span, g.out_w, g.stride[1], -g.pad[1], lo, hi);
+}
+
 TapList TapList::All(const ConvGeometry& g) {
   TapList list;
   list.count = g.taps();

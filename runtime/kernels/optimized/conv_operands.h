@@ -36,6 +36,11 @@ struct ConvGeometry {
 // First and one-past-last output index o with 0 <= o * s + offset < in.
 void ValidOutputRange(int64_t in, int64_t out, int64_t s, int64_t offset, int64_t* lo, int64_t* hi);
 
+// The interior output columns [lo, hi) of g: those whose every kernel column
+// tap lies inside the input row (ow * s - p >= 0 and ow * s - p + (k_w - 1)
+// * d < in_w), so the direct kernels read them without bounds checks.
+void InteriorColumns(const ConvGeometry& g, int64_t* lo, int64_t* hi);
+
 // The taps (kh * k_w + kw) a convolution's GEMM depth runs over, per input
 // channel: all of them, or only those whose window meets the input for at
 // least one output. The others read padding only (a dilated conv on a small

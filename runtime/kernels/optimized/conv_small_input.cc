@@ -1,7 +1,5 @@
 #include "runtime/kernels/optimized/conv_small_input.h"
 
-#include <algorithm>
-
 #include "runtime/kernels/optimized/epilogue.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 #include "runtime/kernels/optimized/vec.h"
@@ -116,12 +114,8 @@ struct RowBody {
   [[gnu::always_inline]] static inline void Run(const ConvGeometry* g, const float* x,
                                                 const Filter* f, const float* bias, int64_t r0,
                                                 int64_t r1, float* y, float lo, float hi) {
-    // Interior columns: every column tap inside the row.
-    const int64_t s = g->stride[1], pad = g->pad[1];
-    const int64_t span = (g->k_w - 1) * g->dilation[1];
-    int64_t in_lo = std::min((pad + s - 1) / s, g->out_w);
-    int64_t in_hi = g->in_w - 1 - span + pad >= 0 ? (g->in_w - 1 - span + pad) / s + 1 : 0;
-    in_hi = std::clamp(in_hi, in_lo, g->out_w);
+    int64_t in_lo = 0, in_hi = 0;
+    InteriorColumns(*g, &in_lo, &in_hi);
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t n = r / g->out_h, oh = r % g->out_h;
       const float* x_img = x + n * g->in_h * g->in_w * g->in_c;

@@ -181,13 +181,8 @@ struct RowBodyNhwc {
     const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
     const int64_t c_n = g->in_c, vec_end = c_n / W * W;
     const int64_t ih0 = oh * g->stride[0] - g->pad[0];
-    // Interior columns: ow * s - p >= 0 and ow * s - p + (k_w - 1) * d < in_w.
-    const int64_t s = g->stride[1], pad = g->pad[1];
-    const int64_t span = (g->k_w - 1) * g->dilation[1];
-    int64_t in_lo = (pad + s - 1) / s;
-    int64_t in_hi = g->in_w - 1 - span + pad >= 0 ? (g->in_w - 1 - span + pad) / s + 1 : 0;
-    in_lo = std::min(in_lo, g->out_w);
-    in_hi = std::clamp(in_hi, in_lo, g->out_w);
+    int64_t in_lo = 0, in_hi = 0;
+    InteriorColumns(*g, &in_lo, &in_hi);
     int64_t ow = 0;
     for (; ow < in_lo; ++ow) {
       for (int64_t c = 0; c < vec_end; c += W) {
