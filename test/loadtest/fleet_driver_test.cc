@@ -1,5 +1,5 @@
 // End-to-end tests of the fleet driver and `edgefleet-loadtest run` against
-// the real edgefleet-server on loopback (test/service/server_process.h):
+// the real edgefleet-server on loopback (test/util/server_process.h):
 // reports consistent with the streamed sessions, sharded == unsharded, and
 // failed calls counted by cause. One server for the whole suite.
 
@@ -21,7 +21,7 @@
 #include "loadtest/results/results_json.h"
 #include "loadtest/tools/cli.h"
 #include "nlohmann/json.hpp"
-#include "test/service/server_process.h"
+#include "test/service/service_stubs.h"
 
 namespace edgefleet {
 namespace loadtest {
@@ -527,7 +527,7 @@ TEST_F(FleetDriverTest, OneCalibrationIsHandedToEveryServer) {
     request.add_arms("small_cnn.pytorch-mobile");
     request.add_arms("small_cnn.edgefleet");
     v1::GetCalibrationResponse response;
-    const grpc::Status status = server.EmulatorStub()->GetCalibration(&context, request, &response);
+    const grpc::Status status = EmulatorStub(server)->GetCalibration(&context, request, &response);
     EXPECT_TRUE(status.ok()) << status.error_message();
     return response.fingerprint();
   };

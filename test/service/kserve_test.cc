@@ -17,7 +17,7 @@
 #include <sstream>
 
 #include "runtime/tools/npy.h"
-#include "test/service/server_process.h"
+#include "test/service/service_stubs.h"
 
 namespace edgefleet {
 namespace testing {
@@ -65,7 +65,7 @@ class KserveTest : public ::testing::Test {
   static grpc::Status Infer(const inference::ModelInferRequest& request,
                             inference::ModelInferResponse* response) {
     grpc::ClientContext context;
-    return server_->InferenceStub()->ModelInfer(&context, request, response);
+    return InferenceStub(*server_)->ModelInfer(&context, request, response);
   }
 
   static ServerProcess* server_;
@@ -74,7 +74,7 @@ class KserveTest : public ::testing::Test {
 ServerProcess* KserveTest::server_ = nullptr;
 
 TEST_F(KserveTest, HealthAndMetadata) {
-  auto stub = server_->InferenceStub();
+  auto stub = InferenceStub(*server_);
   {
     grpc::ClientContext c;
     inference::ServerLiveResponse live;

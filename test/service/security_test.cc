@@ -16,7 +16,7 @@
 
 #include "edgefleet/v1/emulator.grpc.pb.h"
 #include "inference/grpc_service.grpc.pb.h"
-#include "test/service/server_process.h"
+#include "test/service/service_stubs.h"
 
 namespace edgefleet {
 namespace testing {
@@ -179,7 +179,7 @@ TEST(SecurityTest, CalibrateNeedsTheAdminToken) {
     v1::CalibrateRequest request;
     request.set_samples(samples);
     v1::CalibrateResponse response;
-    return server.EmulatorStub()->Calibrate(&context, request, &response);
+    return EmulatorStub(server)->Calibrate(&context, request, &response);
   };
   const std::string before = ReadFile(calibration);
   for (const auto& [header, value] : std::vector<std::pair<const char*, std::string>>{
@@ -204,7 +204,7 @@ TEST(SecurityTest, CalibrateNeedsTheAdminToken) {
   grpc::ClientContext context;
   v1::ListDeviceClassesRequest request;
   v1::ListDeviceClassesResponse response;
-  EXPECT_TRUE(server.EmulatorStub()->ListDeviceClasses(&context, request, &response).ok());
+  EXPECT_TRUE(EmulatorStub(server)->ListDeviceClasses(&context, request, &response).ok());
 }
 
 TEST(SecurityTest, SetCalibrationNeedsTheAdminToken) {
@@ -214,7 +214,7 @@ TEST(SecurityTest, SetCalibrationNeedsTheAdminToken) {
   ASSERT_TRUE(server.Start(flags)) << server.log();
   std::string token = ReadFile(Cert("admin_token"));
   while (!token.empty() && token.back() == '\n') token.pop_back();
-  auto stub = server.EmulatorStub();
+  auto stub = EmulatorStub(server);
   auto fingerprint = [&] {
     grpc::ClientContext context;
     v1::GetCalibrationRequest request;

@@ -11,7 +11,7 @@
 #include <thread>
 #include <tuple>
 
-#include "test/service/server_process.h"
+#include "test/service/service_stubs.h"
 
 namespace edgefleet {
 namespace testing {
@@ -66,7 +66,7 @@ bool WaitForInflight(const ServerProcess& server, int n) {
 TEST(ServerBehaviourTest, MetricsCountTheSessionsRun) {
   ServerProcess server;
   ASSERT_TRUE(server.Start(Flags())) << server.log();
-  auto stub = server.EmulatorStub();
+  auto stub = EmulatorStub(server);
   int ok = 0, oom = 0, inferences = 0;
   uint32_t anrs = 0, frozen = 0, anr_sessions = 0;
   for (const auto& [arm, device_class] : std::vector<std::pair<std::string, std::string>>{
@@ -126,7 +126,7 @@ TEST(ServerBehaviourTest, OverloadBeyondTheQueueBoundIsResourceExhaustedAtOnce) 
   std::thread long_call([&] {
     grpc::ClientContext context;
     v1::SessionResult result;
-    const grpc::Status status = server.EmulatorStub()->RunSession(
+    const grpc::Status status = EmulatorStub(server)->RunSession(
         &context, Session("mlp.edgefleet", "mid_android", 15, 100, true), &result);
     EXPECT_TRUE(status.ok()) << status.error_message();
   });
@@ -134,7 +134,7 @@ TEST(ServerBehaviourTest, OverloadBeyondTheQueueBoundIsResourceExhaustedAtOnce) 
   grpc::ClientContext context;
   v1::SessionResult result;
   const auto start = std::chrono::steady_clock::now();
-  const grpc::Status status = server.EmulatorStub()->RunSession(
+  const grpc::Status status = EmulatorStub(server)->RunSession(
       &context, Session("mlp.edgefleet", "mid_android", 1, 0, false), &result);
   const double waited =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -181,7 +181,7 @@ TEST(ServerBehaviourTest, AbandonedCallsFreeTheirSlotsWithinASecond) {
       grpc::ClientContext context;
       context.set_deadline(deadline);
       v1::SessionResult result;
-      statuses[i] = server.EmulatorStub()->RunSession(
+      statuses[i] = EmulatorStub(server)->RunSession(
           &context, Session("mlp.edgefleet", "mid_android", 60, 100, true), &result);
     });
   }
@@ -191,7 +191,7 @@ TEST(ServerBehaviourTest, AbandonedCallsFreeTheirSlotsWithinASecond) {
     v1::RunSessionRequest request = Session("mobilenet.edgefleet", "mid_android", 100000, 0, false);
     request.mutable_spec()->set_execution_mode(v1::EXECUTION_MODE_REAL);
     v1::SessionResult result;
-    statuses[4] = server.EmulatorStub()->RunSession(&context, request, &result);
+    statuses[4] = EmulatorStub(server)->RunSession(&context, request, &result);
   });
   calls.emplace_back([&] {
     grpc::ClientContext context;
@@ -201,7 +201,7 @@ TEST(ServerBehaviourTest, AbandonedCallsFreeTheirSlotsWithinASecond) {
       *request.add_sessions() = Session("mlp.edgefleet", "mid_android", 60, 100, true).spec();
     }
     request.set_parallelism(2);
-    auto reader = server.EmulatorStub()->RunExperiment(&context, request);
+    auto reader = EmulatorStub(server)->RunExperiment(&context, request);
     v1::SessionResult result;
     while (reader->Read(&result)) {
     }
@@ -223,7 +223,7 @@ TEST(ServerBehaviourTest, AbandonedCallsFreeTheirSlotsWithinASecond) {
   // And the server serves again at once.
   grpc::ClientContext context;
   v1::SessionResult result;
-  const grpc::Status after = server.EmulatorStub()->RunSession(
+  const grpc::Status after = EmulatorStub(server)->RunSession(
       &context, Session("mlp.edgefleet", "mid_android", 2, 0, false), &result);
   EXPECT_TRUE(after.ok()) << after.error_message();
   EXPECT_EQ(result.outcome(), v1::SESSION_OUTCOME_OK);
@@ -243,14 +243,14 @@ TEST(ServerBehaviourTest, OneClientCannotFillTheQueue) {
       grpc::ClientContext context;
       context.set_deadline(deadline);
       v1::SessionResult result;
-      server.EmulatorStub()->RunSession(
+      EmulatorStub(server)->RunSession(
           &context, Session("mlp.edgefleet", "mid_android", 60, 100, true), &result);
     });
   }
   ASSERT_TRUE(WaitForInflight(server, 2));
   grpc::ClientContext context;
   v1::SessionResult result;
-  const grpc::Status third = server.EmulatorStub()->RunSession(
+  const grpc::Status third = EmulatorStub(server)->RunSession(
       &context, Session("mlp.edgefleet", "mid_android", 1, 0, false), &result);
   printf("third call from the same client: %d %s\n", third.error_code(),
          third.error_message().c_str());
@@ -280,7 +280,7 @@ TEST(ServerBehaviourTest, OneExperimentCannotMonopoliseTheServer) {
       *request.add_sessions() = Session("mlp.edgefleet", "mid_android", 10, 100, true).spec();
     }
     request.set_parallelism(64);
-    auto reader = server.EmulatorStub()->RunExperiment(&context, request);
+    auto reader = EmulatorStub(server)->RunExperiment(&context, request);
     v1::SessionResult result;
     while (reader->Read(&result)) ++results;
     experiment = reader->Finish();
@@ -296,7 +296,7 @@ TEST(ServerBehaviourTest, OneExperimentCannotMonopoliseTheServer) {
   {  // So the client's next call is over its bound.
     grpc::ClientContext context;
     v1::SessionResult result;
-    const grpc::Status status = server.EmulatorStub()->RunSession(
+    const grpc::Status status = EmulatorStub(server)->RunSession(
         &context, Session("mlp.edgefleet", "mid_android", 1, 0, false), &result);
     printf("the client's second call: %d %s\n", status.error_code(),
            status.error_message().c_str());
@@ -334,7 +334,7 @@ TEST(ServerBehaviourTest, AMillionSessionPlanCostsNoMemoryUpFront) {
   {
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(3));
-    auto reader = server.EmulatorStub()->RunExperiment(&context, request);
+    auto reader = EmulatorStub(server)->RunExperiment(&context, request);
     v1::SessionResult result;
     int results = 0;
     while (reader->Read(&result)) ++results;
@@ -352,7 +352,7 @@ TEST(ServerBehaviourTest, AMillionSessionPlanCostsNoMemoryUpFront) {
   // An id that long in every session is refused.
   request.set_experiment_id(std::string(129, 'e'));
   grpc::ClientContext context;
-  auto reader = server.EmulatorStub()->RunExperiment(&context, request);
+  auto reader = EmulatorStub(server)->RunExperiment(&context, request);
   v1::SessionResult result;
   while (reader->Read(&result)) {
   }
@@ -371,7 +371,7 @@ TEST(ServerBehaviourTest, SessionsStopAtTheServersSessionCap) {
   // A paced session that cannot fit is refused up front...
   grpc::ClientContext paced_context;
   v1::SessionResult paced;
-  const grpc::Status refused = server.EmulatorStub()->RunSession(
+  const grpc::Status refused = EmulatorStub(server)->RunSession(
       &paced_context, Session("mlp.edgefleet", "mid_android", 20, 100, true), &paced);
   EXPECT_EQ(refused.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(refused.error_message().find("--max_session_s"), std::string::npos);
@@ -381,7 +381,7 @@ TEST(ServerBehaviourTest, SessionsStopAtTheServersSessionCap) {
   request.mutable_spec()->set_execution_mode(v1::EXECUTION_MODE_REAL);
   v1::SessionResult result;
   const auto start = std::chrono::steady_clock::now();
-  const grpc::Status status = server.EmulatorStub()->RunSession(&context, request, &result);
+  const grpc::Status status = EmulatorStub(server)->RunSession(&context, request, &result);
   const double took =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   printf("capped session: %s after %.2f s, %d inferences: %s\n", status.ok() ? "OK" : "error", took,
@@ -400,7 +400,7 @@ TEST(ServerBehaviourTest, SigtermDrainsInFlightCallsThenExitsZero) {
   v1::SessionResult result;
   std::thread call([&] {
     grpc::ClientContext context;
-    in_flight = server.EmulatorStub()->RunSession(
+    in_flight = EmulatorStub(server)->RunSession(
         &context, Session("mlp.edgefleet", "mid_android", 10, 150, true), &result);
   });
   ASSERT_TRUE(WaitForInflight(server, 1));
@@ -426,7 +426,7 @@ TEST(ServerBehaviourTest, CalibrateRpcMeasuresAndSavesTheFactorsItUses) {
   v1::CalibrateRequest request;
   request.set_samples(2);
   v1::CalibrateResponse response;
-  const grpc::Status status = server.EmulatorStub()->Calibrate(&context, request, &response);
+  const grpc::Status status = EmulatorStub(server)->Calibrate(&context, request, &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
   const v1::HostCalibration& c = response.calibration();
   printf("%s", c.DebugString().c_str());
@@ -443,7 +443,7 @@ TEST(ServerBehaviourTest, CalibrateRpcMeasuresAndSavesTheFactorsItUses) {
 TEST(ServerBehaviourTest, CalibrationHandOverChecksWhatItIsGiven) {
   ServerProcess server;
   ASSERT_TRUE(server.Start(Flags())) << server.log();
-  auto stub = server.EmulatorStub();
+  auto stub = EmulatorStub(server);
   {
     grpc::ClientContext context;
     v1::GetCalibrationRequest request;

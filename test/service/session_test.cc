@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "test/service/server_process.h"
+#include "test/service/service_stubs.h"
 
 namespace edgefleet {
 namespace testing {
@@ -29,7 +29,7 @@ v1::SessionResult RunSession(const ServerProcess& server, const v1::SessionSpec&
   *request.mutable_spec() = spec;
   v1::SessionResult result;
   grpc::ClientContext context;
-  const grpc::Status status = server.EmulatorStub()->RunSession(&context, request, &result);
+  const grpc::Status status = EmulatorStub(server)->RunSession(&context, request, &result);
   EXPECT_TRUE(status.ok()) << status.error_message();
   return result;
 }
@@ -253,7 +253,7 @@ TEST(SessionTest, ExperimentStreamsPairedSessions) {
   plan->set_base_seed(11);
   plan->set_inferences(4);
   grpc::ClientContext context;
-  auto reader = server.EmulatorStub()->RunExperiment(&context, request);
+  auto reader = EmulatorStub(server)->RunExperiment(&context, request);
   std::vector<v1::SessionResult> results(12);
   v1::SessionResult result;
   int count = 0;

@@ -332,7 +332,9 @@ Error XnnpackDelegate::Bind(Span<EValue*> args) {
   EF_CHECK_OR_RETURN(args.size() >= g.num_externs, Error::kInvalidArgument,
                      "xnnpack: delegate call has %zu arguments, needs %u", args.size(),
                      g.num_externs);
-  std::vector<uint32_t> changed;
+  // No allocation here (every execute): an argument's dims are read into a
+  // fixed array and only copied into dims_ when they changed.
+  bool changed = false;
   for (int pass = 0; pass < 2; ++pass) {
     const std::vector<uint32_t>& ids = pass == 0 ? g.input_values : g.output_values;
     for (uint32_t vid : ids) {
@@ -346,25 +348,31 @@ Error XnnpackDelegate::Bind(Span<EValue*> args) {
                          v.external_id, static_cast<int>(t.dtype()), DataTypeName(v.type));
       // XNNPACK sees the tensor in memory order (dim order). A 0-d tensor is
       // serialized as [1].
-      Dims dims;
-      for (int i = 0; i < t.dim(); ++i)
-        dims.push_back(static_cast<size_t>(t.size(t.dim_order()[i])));
-      if (dims.empty() && v.dims.size() == 1 && v.dims[0] == 1) dims.push_back(1);
+      size_t dims[kMaxDims];
+      size_t rank = static_cast<size_t>(t.dim());
+      EF_CHECK_OR_RETURN(rank <= kMaxDims, Error::kInvalidArgument,
+                         "xnnpack: argument %u has rank %zu, more than %zu", v.external_id, rank,
+                         kMaxDims);
+      for (size_t i = 0; i < rank; ++i) dims[i] = static_cast<size_t>(t.size(t.dim_order()[i]));
+      if (rank == 0 && v.dims.size() == 1 && v.dims[0] == 1) dims[rank++] = 1;
+      const auto differs = [&](const Dims& have) {
+        return rank != have.size() || !std::equal(dims, dims + rank, have.begin());
+      };
       if (pass == 0) {
-        EF_CHECK_OR_RETURN(dims.size() == v.dims.size(), Error::kInvalidArgument,
-                           "xnnpack: argument %u has rank %zu, expects %zu", v.external_id,
-                           dims.size(), v.dims.size());
-        if (dims != dims_[vid]) {
-          dims_[vid] = dims;
-          changed.push_back(vid);
+        EF_CHECK_OR_RETURN(rank == v.dims.size(), Error::kInvalidArgument,
+                           "xnnpack: argument %u has rank %zu, expects %zu", v.external_id, rank,
+                           v.dims.size());
+        if (differs(dims_[vid])) {
+          dims_[vid].assign(dims, dims + rank);
+          changed = true;
         }
       } else {
-        if (!changed.empty()) {
+        if (changed) {
           EF_RETURN_IF_ERROR(Reshape());
-          changed.clear();
+          changed = false;
         }
         const Dims& want = dims_[vid];
-        if (dims != want) {
+        if (differs(want)) {
           EF_CHECK_OR_RETURN(static_cast<size_t>(t.dim()) == want.size(), Error::kInvalidArgument,
                              "xnnpack: output argument %u has rank %d, expects %zu", v.external_id,
                              t.dim(), want.size());
@@ -377,7 +385,7 @@ Error XnnpackDelegate::Bind(Span<EValue*> args) {
       }
       data_[vid] = t.mutable_data();
     }
-    if (pass == 0 && !changed.empty() && g.output_values.empty()) {
+    if (pass == 0 && changed && g.output_values.empty()) {
       EF_RETURN_IF_ERROR(Reshape());
     }
   }

@@ -8,6 +8,7 @@
 
 #include "runtime/backends/xnnpack/int8_dot.h"
 #include "runtime/core/error_detail.h"
+#include "runtime/kernels/optimized/activation.h"
 #include "runtime/kernels/optimized/permute.h"
 
 namespace edgefleet {
@@ -153,11 +154,19 @@ void Map(const float* x, float* y, size_t count, float lo, float hi, F f) {
   for (size_t i = 0; i < count; ++i) y[i] = std::min(std::max(f(x[i]), lo), hi);
 }
 
-Error Unary(const Node& n, const float* x, float* y, size_t count) {
+// y = f(x) on the optimized kernels' vectorized code, then clamped to the
+// node's output range where it has one.
+void Activate(optimized::Activation f, const float* x, float* y, size_t count, float lo, float hi,
+              int num_threads) {
+  optimized::ActivationArray(f, x, y, static_cast<int64_t>(count), num_threads);
+  if (lo > -INFINITY || hi < INFINITY) Map(y, y, count, lo, hi, [](float v) { return v; });
+}
+
+Error Unary(const Node& n, const float* x, float* y, size_t count, int num_threads) {
   const float lo = n.output_min, hi = n.output_max;
   switch (n.type) {
     case NodeType::kTanh:
-      Map(x, y, count, lo, hi, [](float v) { return std::tanh(v); });
+      Activate(optimized::Activation::kTanh, x, y, count, lo, hi, num_threads);
       break;
     case NodeType::kExp:
       Map(x, y, count, lo, hi, [](float v) { return std::exp(v); });
@@ -178,8 +187,7 @@ Error Unary(const Node& n, const float* x, float* y, size_t count) {
       Map(x, y, count, lo, hi, [](float v) { return 1.0f / std::sqrt(v); });
       break;
     case NodeType::kGelu:
-      Map(x, y, count, lo, hi,
-          [](float v) { return 0.5f * v * (1.0f + std::erf(v * 0.70710678118654752f)); });
+      Activate(optimized::Activation::kGelu, x, y, count, lo, hi, num_threads);
       break;
     default:
       EF_FAIL(Error::kNotSupported, "xnnpack: node %s is not supported", NodeTypeName(n.type));
@@ -454,7 +462,7 @@ Error RunOwnNode(const Graph& g, const Node& n, const std::vector<Dims>& dims,
       return Error::kOk;
     default:
       return Unary(n, static_cast<const float*>(in[0]), static_cast<float*>(out[0]),
-                   Product(yd, 0, yd.size()));
+                   Product(yd, 0, yd.size()), num_threads);
   }
 }
 

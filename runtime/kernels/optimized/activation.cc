@@ -4,6 +4,8 @@
 // kernels (same comparisons and roundings); sigmoid, tanh and gelu use
 // vec_math.h (within a few ulp of libm; gelu's erf within 7 ulp).
 
+#include "runtime/kernels/optimized/activation.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -124,9 +126,9 @@ struct Unary {
 };
 
 template <Act kAct>
-void Run(KernelContext& ctx, const float* x, float* y, int64_t n, Bounds b) {
+void Run(int num_threads, const float* x, float* y, int64_t n, Bounds b) {
   const int64_t chunks = (n + kParallelChunk - 1) / kParallelChunk;
-  ParallelFor(chunks, chunks > 1 ? ctx.num_threads() : 1, [&](int64_t t) {
+  ParallelFor(chunks, chunks > 1 ? num_threads : 1, [&](int64_t t) {
     const int64_t i = t * kParallelChunk;
     RunVectorized<Unary<kAct>::template Body>(x + i, y + i, std::min(kParallelChunk, n - i), b);
   });
@@ -158,28 +160,28 @@ bool TryUnary(KernelContext& ctx, Span<EValue*> args, Act act, int num_bounds, b
   const int64_t n = in->numel();
   switch (act) {
     case Act::kRelu:
-      Run<Act::kRelu>(ctx, x, y, n, bounds);
+      Run<Act::kRelu>(ctx.num_threads(), x, y, n, bounds);
       break;
     case Act::kClamp:
-      Run<Act::kClamp>(ctx, x, y, n, bounds);
+      Run<Act::kClamp>(ctx.num_threads(), x, y, n, bounds);
       break;
     case Act::kHardswish:
-      Run<Act::kHardswish>(ctx, x, y, n, bounds);
+      Run<Act::kHardswish>(ctx.num_threads(), x, y, n, bounds);
       break;
     case Act::kHardsigmoid:
-      Run<Act::kHardsigmoid>(ctx, x, y, n, bounds);
+      Run<Act::kHardsigmoid>(ctx.num_threads(), x, y, n, bounds);
       break;
     case Act::kSigmoid:
-      Run<Act::kSigmoid>(ctx, x, y, n, bounds);
+      Run<Act::kSigmoid>(ctx.num_threads(), x, y, n, bounds);
       break;
     case Act::kTanh:
-      Run<Act::kTanh>(ctx, x, y, n, bounds);
+      Run<Act::kTanh>(ctx.num_threads(), x, y, n, bounds);
       break;
     case Act::kGelu:
-      Run<Act::kGelu>(ctx, x, y, n, bounds);
+      Run<Act::kGelu>(ctx.num_threads(), x, y, n, bounds);
       break;
     case Act::kGeluTanh:
-      Run<Act::kGeluTanh>(ctx, x, y, n, bounds);
+      Run<Act::kGeluTanh>(ctx.num_threads(), x, y, n, bounds);
       break;
   }
   return true;
@@ -209,16 +211,31 @@ bool TryGelu(KernelContext& ctx, Span<EValue*> args) {
       !FitOut(*out, in->sizes(), inputs)) {
     return false;
   }
-  const Bounds none{0, 0};
-  if (act == Act::kGelu) {
-    Run<Act::kGelu>(ctx, in->data_as<const float>(), out->data_as<float>(), in->numel(), none);
-  } else {
-    Run<Act::kGeluTanh>(ctx, in->data_as<const float>(), out->data_as<float>(), in->numel(), none);
-  }
+  ActivationArray(act == Act::kGelu ? Activation::kGelu : Activation::kGeluTanh,
+                  in->data_as<const float>(), out->data_as<float>(), in->numel(),
+                  ctx.num_threads());
   return true;
 }
 
 }  // namespace
+
+void ActivationArray(Activation f, const float* x, float* y, int64_t n, int num_threads) {
+  const Bounds none{0, 0};
+  switch (f) {
+    case Activation::kSigmoid:
+      Run<Act::kSigmoid>(num_threads, x, y, n, none);
+      break;
+    case Activation::kTanh:
+      Run<Act::kTanh>(num_threads, x, y, n, none);
+      break;
+    case Activation::kGelu:
+      Run<Act::kGelu>(num_threads, x, y, n, none);
+      break;
+    case Activation::kGeluTanh:
+      Run<Act::kGeluTanh>(num_threads, x, y, n, none);
+      break;
+  }
+}
 
 bool UnarySupports(Span<EValue* const> args) {
   if (args.size() < 3) return false;

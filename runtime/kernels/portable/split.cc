@@ -4,6 +4,8 @@
 // dim removed). Each output is resized to its piece and must have the
 // input's dtype; any dim order on either side.
 
+#include <cstring>
+
 #include "runtime/kernels/portable/copy_util.h"
 #include "runtime/kernels/portable/kernel_args.h"
 #include "runtime/kernels/portable/portable_kernels.h"
@@ -12,6 +14,21 @@
 namespace edgefleet {
 namespace portable {
 namespace {
+
+// Copies in[..., start:start + length, ...] (along `d`) into `out`, both in
+// the default dim order: one run of length * inner elements per index of
+// the dims before `d`.
+void CopyContiguousPiece(const Tensor& in, int d, int64_t start, int64_t length, Tensor& out) {
+  int64_t outer = 1, inner = 1;
+  for (int i = 0; i < d; ++i) outer *= in.size(i);
+  for (int i = d + 1; i < in.dim(); ++i) inner *= in.size(i);
+  const size_t element = ElementSize(in.dtype());
+  const size_t run = static_cast<size_t>(length * inner) * element;
+  const size_t in_stride = static_cast<size_t>(in.size(d) * inner) * element;
+  const char* src = static_cast<const char*>(in.data()) + start * inner * element;
+  char* dst = static_cast<char*>(out.mutable_data());
+  for (int64_t o = 0; o < outer; ++o) std::memmove(dst + o * run, src + o * in_stride, run);
+}
 
 // Copies consecutive pieces of `in` along `d` into outs[i]; piece i has
 // length_of(i) elements (`drop_dim` removes the dim instead, for unbind).
@@ -30,6 +47,8 @@ void CopyPieces(KernelArgs& args, const Tensor& in, int d, Span<Tensor* const> o
       return;
     }
   }
+  bool all_contiguous = in.IsDefaultDimOrder();
+  for (const Tensor* out : outs) all_contiguous = all_contiguous && out->IsDefaultDimOrder();
   int64_t start = 0;
   for (size_t i = 0; i < outs.size(); ++i) {
     const int64_t length = length_of(i);
@@ -45,7 +64,12 @@ void CopyPieces(KernelArgs& args, const Tensor& in, int d, Span<Tensor* const> o
     if (!args.ResizeOut(*outs[i], {sizes, static_cast<size_t>(src.dim)}, "out")) {
       return;
     }
-    if (outs[i]->numel() > 0) CopyView(src, StridedView::Of(*outs[i]));
+    if (outs[i]->numel() == 0) continue;
+    if (all_contiguous) {
+      CopyContiguousPiece(in, d, start - length, length, *outs[i]);
+    } else {
+      CopyView(src, StridedView::Of(*outs[i]));
+    }
   }
 }
 

@@ -4,20 +4,18 @@
 // The server is started with --port=0 --metrics_port=0 and a port file in a
 // fresh temporary directory; Start() waits until the file appears (the
 // server is listening) or the child exits. Stderr goes to a log file that
-// failures print. The destructor kills a child still running.
+// failures print. The destructor kills a child still running. Part of
+// ef_test_util in builds with the service (EF_BUILD_SERVICE); gRPC stubs for
+// a running server are in test/service/service_stubs.h.
 // Not thread-safe; one owner.
 
-#ifndef EDGEFLEET_TEST_SERVICE_SERVER_PROCESS_H_
-#define EDGEFLEET_TEST_SERVICE_SERVER_PROCESS_H_
+#ifndef EDGEFLEET_TEST_UTIL_SERVER_PROCESS_H_
+#define EDGEFLEET_TEST_UTIL_SERVER_PROCESS_H_
 
 #include <sys/types.h>
 
-#include <memory>
 #include <string>
 #include <vector>
-
-#include "edgefleet/v1/emulator.grpc.pb.h"
-#include "inference/grpc_service.grpc.pb.h"
 
 namespace edgefleet {
 namespace testing {
@@ -50,9 +48,6 @@ class ServerProcess {
   // Waits for the child to exit by itself; returns the exit code.
   int WaitExit();
 
-  std::unique_ptr<inference::GRPCInferenceService::Stub> InferenceStub() const;
-  std::unique_ptr<v1::Emulator::Stub> EmulatorStub() const;
-
  private:
   pid_t pid_ = -1;
   int grpc_port_ = 0;
@@ -70,4 +65,4 @@ std::string FetchMetrics(int port);
 }  // namespace testing
 }  // namespace edgefleet
 
-#endif  // EDGEFLEET_TEST_SERVICE_SERVER_PROCESS_H_
+#endif  // EDGEFLEET_TEST_UTIL_SERVER_PROCESS_H_

@@ -1,8 +1,6 @@
-#include "test/service/server_process.h"
+#include "test/util/server_process.h"
 
 #include <fcntl.h>
-#include <grpcpp/create_channel.h>
-#include <grpcpp/security/credentials.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -102,18 +100,6 @@ int ServerProcess::WaitExit() {
   waitpid(pid_, &status, 0);
   pid_ = -1;
   return ExitCode(status);
-}
-
-std::unique_ptr<inference::GRPCInferenceService::Stub> ServerProcess::InferenceStub() const {
-  grpc::ChannelArguments args;
-  args.SetMaxSendMessageSize(64 << 20);
-  args.SetMaxReceiveMessageSize(64 << 20);
-  return inference::GRPCInferenceService::NewStub(
-      grpc::CreateCustomChannel(address(), grpc::InsecureChannelCredentials(), args));
-}
-
-std::unique_ptr<v1::Emulator::Stub> ServerProcess::EmulatorStub() const {
-  return v1::Emulator::NewStub(grpc::CreateChannel(address(), grpc::InsecureChannelCredentials()));
 }
 
 int RunCalibrate(const std::vector<std::string>& flags, const std::string& out) {
