@@ -426,10 +426,11 @@ Error XnnpackDelegate::RunStep(Step& step, MemoryAllocator* temp) {
       in[i] = n.inputs[i] == kInvalidId ? nullptr : data_[n.inputs[i]];
     }
     for (size_t i = 0; i < n.outputs.size(); ++i) out[i] = data_[n.outputs[i]];
-    if (step.engine == Engine::kOwnKernel) return RunOwnNode(g, n, dims_, in, out, num_threads_);
     const size_t mark = temp != nullptr ? temp->used() : 0;
     KernelContext ctx(temp, num_threads_);
-    const Error e = RunDenseNode(ctx, g, n, dims_, in, out, packed_filters_[step.first]);
+    const Error e = step.engine == Engine::kOwnKernel
+                        ? RunOwnNode(ctx, g, n, dims_, in, out)
+                        : RunDenseNode(ctx, g, n, dims_, in, out, packed_filters_[step.first]);
     if (temp != nullptr) temp->ResetTo(mark);
     return e;
   }

@@ -9,6 +9,7 @@
 #include "runtime/backends/xnnpack/int8_dot.h"
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/activation.h"
+#include "runtime/kernels/optimized/gemm.h"
 #include "runtime/kernels/optimized/permute.h"
 
 namespace edgefleet {
@@ -87,28 +88,22 @@ void Concatenate(const Node& n, const std::vector<Dims>& dims, const void* const
   }
 }
 
-// c[m x n] = a[m x k] * b[k x n] (+ c when accumulate), row-major.
-void MatMul(const float* a, const float* b, float* c, size_t m, size_t k, size_t n) {
-  for (size_t i = 0; i < m; ++i) {
-    float* ci = c + i * n;
-    std::fill(ci, ci + n, 0.0f);
-    for (size_t p = 0; p < k; ++p) {
-      const float aip = a[i * k + p];
-      const float* bp = b + p * n;
-      for (size_t j = 0; j < n; ++j) ci[j] += aip * bp[j];
-    }
-  }
-}
-
-void BatchMatMul(const Node& n, const std::vector<Dims>& dims, const float* a, const float* b,
-                 float* c) {
+// c[batch][m x n] = a[batch][m x k] * b[batch][k x n], row-major, on the
+// optimized GEMM (scratch from ctx; false when it is exhausted).
+bool BatchMatMul(KernelContext& ctx, const Node& n, const std::vector<Dims>& dims, const float* a,
+                 const float* b, float* c) {
   const Dims& va = dims[n.inputs[0]];
   const Dims& vb = dims[n.inputs[1]];
   const size_t r = va.size();
-  const size_t m = va[r - 2], k = va[r - 1], cols = vb[r - 1];
+  const int64_t m = static_cast<int64_t>(va[r - 2]), k = static_cast<int64_t>(va[r - 1]),
+                cols = static_cast<int64_t>(vb[r - 1]);
   const size_t batch = Product(va, 0, r - 2);
-  for (size_t i = 0; i < batch; ++i)
-    MatMul(a + i * m * k, b + i * k * cols, c + i * m * cols, m, k, cols);
+  for (size_t i = 0; i < batch; ++i) {
+    const optimized::StridedOperand av(a + i * m * k, k, 1);
+    const optimized::StridedOperand bv(b + i * k * cols, 1, cols);
+    if (!optimized::Gemm(ctx, m, cols, k, av, bv, c + i * m * cols, cols, false)) return false;
+  }
+  return true;
 }
 
 void Attention(const Node& n, const std::vector<Dims>& dims, const void* const* in, float* out) {
@@ -181,7 +176,11 @@ Error Unary(const Node& n, const float* x, float* y, size_t count, int num_threa
       Map(x, y, count, lo, hi, [](float v) { return std::cos(v); });
       break;
     case NodeType::kCopy:
-      Map(x, y, count, lo, hi, [](float v) { return v; });
+      if (lo > -INFINITY || hi < INFINITY) {
+        Map(x, y, count, lo, hi, [](float v) { return v; });
+      } else {
+        std::memmove(y, x, count * sizeof(float));
+      }
       break;
     case NodeType::kReciprocalSquareRoot:
       Map(x, y, count, lo, hi, [](float v) { return 1.0f / std::sqrt(v); });
@@ -410,8 +409,9 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
   }
 }
 
-Error RunOwnNode(const Graph& g, const Node& n, const std::vector<Dims>& dims,
-                 const void* const* in, void* const* out, int num_threads) {
+Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::vector<Dims>& dims,
+                 const void* const* in, void* const* out) {
+  const int num_threads = ctx.num_threads();
   const Value& y = Out(g, n, 0);
   const Dims& yd = dims[n.outputs[0]];
   switch (n.type) {
@@ -440,8 +440,10 @@ Error RunOwnNode(const Graph& g, const Node& n, const std::vector<Dims>& dims,
       Concatenate(n, dims, in, static_cast<char*>(out[0]), DataTypeSize(y.type));
       return Error::kOk;
     case NodeType::kBatchMatrixMultiply:
-      BatchMatMul(n, dims, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]),
-                  static_cast<float*>(out[0]));
+      EF_CHECK_OR_RETURN(BatchMatMul(ctx, n, dims, static_cast<const float*>(in[0]),
+                                     static_cast<const float*>(in[1]), static_cast<float*>(out[0])),
+                         Error::kMemoryAllocationFailed,
+                         "xnnpack: XNNBatchMatrixMultiply: kernel scratch memory exhausted");
       return Error::kOk;
     case NodeType::kScaledDotProductAttention:
       Attention(n, dims, in, static_cast<float*>(out[0]));

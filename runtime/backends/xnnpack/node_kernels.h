@@ -18,6 +18,7 @@
 
 #include "runtime/backends/xnnpack/graph.h"
 #include "runtime/core/error.h"
+#include "runtime/kernels/kernel_context.h"
 
 namespace edgefleet {
 namespace xnnpack {
@@ -44,12 +45,15 @@ bool OwnKernelPreferred(const Graph& graph, const Node& node);
 // Runs `node` on values of the current shapes `dims` (indexed by value id;
 // they differ from the serialized ones after a dynamic-shape change).
 // `in[i]` / `out[i]` are the buffers of node.inputs[i] / node.outputs[i]
-// (null for an absent optional operand); data movement (static transposes)
-// splits over up to `num_threads` threads of the kernels' pool or the
-// runner installed on the calling thread. REQUIRES: OwnKernelSupports(graph,
-// node) and shapes validated by InferOutputDims.
-Error RunOwnNode(const Graph& graph, const Node& node, const std::vector<std::vector<size_t>>& dims,
-                 const void* const* in, void* const* out, int num_threads);
+// (null for an absent optional operand); batch matrix multiplies,
+// transcendental nodes and static transposes split over up to
+// ctx.num_threads() threads of the kernels' pool or the runner installed on
+// the calling thread, and the GEMM takes its scratch from ctx.
+// REQUIRES: OwnKernelSupports(graph, node) and shapes validated by
+// InferOutputDims.
+Error RunOwnNode(KernelContext& ctx, const Graph& graph, const Node& node,
+                 const std::vector<std::vector<size_t>>& dims, const void* const* in,
+                 void* const* out);
 
 }  // namespace xnnpack
 }  // namespace edgefleet

@@ -36,7 +36,8 @@ struct PoolingGraph {
     std::vector<int8_t> y(dims[1][0] * dims[1][3], 0);
     const void* in[1] = {x.data()};
     void* out[1] = {y.data()};
-    EXPECT_EQ(RunOwnNode(graph, node, dims, in, out, /*num_threads=*/1), Error::kOk);
+    KernelContext ctx(nullptr, /*num_threads=*/1);
+    EXPECT_EQ(RunOwnNode(ctx, graph, node, dims, in, out), Error::kOk);
     return y;
   }
 
@@ -108,7 +109,8 @@ void CheckTranspose(DataType type, const std::vector<size_t>& x_dims, std::vecto
   for (size_t i = 0; i < n; ++i) xs[i] = static_cast<T>(i * 7 + 3);
   const void* in[1] = {xs.data()};
   void* out[1] = {ys.data()};
-  ASSERT_EQ(RunOwnNode(graph, node, dims, in, out, threads), Error::kOk);
+  KernelContext ctx(nullptr, threads);
+  ASSERT_EQ(RunOwnNode(ctx, graph, node, dims, in, out), Error::kOk);
   size_t x_stride[kMaxDims], index[kMaxDims] = {};  // index: over y, row-major
   for (size_t i = rank, stride = 1; i-- > 0;) {
     x_stride[i] = stride;
