@@ -167,6 +167,41 @@ StoreFn<From> GetStorer(ScalarType t) {
   return fn;
 }
 
+// Run-wise forms of the above, one indirect call per run instead of one per
+// element: n elements `stride` elements apart (0: one element repeated).
+template <typename To>
+using LoadRunFn = void (*)(const char* src, int64_t stride, int64_t n, To* dst);
+template <typename From>
+using StoreRunFn = void (*)(const From* src, int64_t n, char* dst, int64_t stride);
+
+template <typename To, typename From>
+void LoadRunAs(const char* src, int64_t stride, int64_t n, To* dst) {
+  const int64_t step = stride * static_cast<int64_t>(sizeof(From));
+  for (int64_t i = 0; i < n; ++i) dst[i] = LoadAs<To, From>(src + i * step);
+}
+
+template <typename From, typename To>
+void StoreRunAs(const From* src, int64_t n, char* dst, int64_t stride) {
+  const int64_t step = stride * static_cast<int64_t>(sizeof(To));
+  for (int64_t i = 0; i < n; ++i) StoreAs<From, To>(src[i], dst + i * step);
+}
+
+// Run loader from `t` to To, or nullptr if `t` is not a basic type.
+template <typename To>
+LoadRunFn<To> GetRunLoader(ScalarType t) {
+  LoadRunFn<To> fn = nullptr;
+  SwitchAll(t, [&](auto tag) { fn = &LoadRunAs<To, decltype(tag)>; });
+  return fn;
+}
+
+// Run storer from From into dtype `t`, or nullptr if `t` is not a basic type.
+template <typename From>
+StoreRunFn<From> GetRunStorer(ScalarType t) {
+  StoreRunFn<From> fn = nullptr;
+  SwitchAll(t, [&](auto tag) { fn = &StoreRunAs<From, decltype(tag)>; });
+  return fn;
+}
+
 // torch.promote_types for the basic types. REQUIRES: both are basic types.
 ScalarType PromoteTypes(ScalarType a, ScalarType b);
 

@@ -74,6 +74,9 @@ inline T WrapNeg(T a) {
   return WrapSub<T>(T(0), a);
 }
 
+// Elements converted per run by the mixed-dtype loops (on the stack).
+inline constexpr int64_t kRunBlock = 64;
+
 // out[i] = op(a[i], b[i]) for CT values, over out's shape; a and b
 // broadcast to it. REQUIRES: basic dtypes; a, b broadcastable to out.
 template <typename CT, typename Op>
@@ -94,14 +97,23 @@ void BinaryLoop(const StridedView& a, const StridedView& b, const StridedView& o
     ForEachOffset(loop, [&](const int64_t* o) { po[o[2]] = op(pa[o[0]], pb[o[1]]); });
     return;
   }
-  const LoadFn<CT> load_a = GetLoader<CT>(a.dtype);
-  const LoadFn<CT> load_b = GetLoader<CT>(b.dtype);
-  const StoreFn<CT> store = GetStorer<CT>(out.dtype);
+  // Mixed dtypes: runs of the innermost dim converted to CT and back.
+  const LoadRunFn<CT> load_a = GetRunLoader<CT>(a.dtype);
+  const LoadRunFn<CT> load_b = GetRunLoader<CT>(b.dtype);
+  const StoreRunFn<CT> store = GetRunStorer<CT>(out.dtype);
   const int64_t ea = static_cast<int64_t>(ElementSize(a.dtype));
   const int64_t eb = static_cast<int64_t>(ElementSize(b.dtype));
   const int64_t eo = static_cast<int64_t>(ElementSize(out.dtype));
-  ForEachOffset(loop, [&](const int64_t* o) {
-    store(op(load_a(a.data + o[0] * ea), load_b(b.data + o[1] * eb)), out.data + o[2] * eo);
+  const int last = loop.dim - 1;
+  const int64_t sa = loop.dim > 0 ? loop.strides[0][last] : 0;
+  const int64_t sb = loop.dim > 0 ? loop.strides[1][last] : 0;
+  const int64_t so = loop.dim > 0 ? loop.strides[2][last] : 0;
+  CT xa[kRunBlock], xb[kRunBlock], y[kRunBlock];
+  ForEachRun(loop, kRunBlock, [&](const int64_t* o, int64_t n) {
+    load_a(a.data + o[0] * ea, sa, n, xa);
+    load_b(b.data + o[1] * eb, sb, n, xb);
+    for (int64_t i = 0; i < n; ++i) y[i] = op(xa[i], xb[i]);
+    store(y, n, out.data + o[2] * eo, so);
   });
 }
 
@@ -122,12 +134,19 @@ void UnaryLoop(const StridedView& in, const StridedView& out, Op op) {
     ForEachOffset(loop, [&](const int64_t* o) { po[o[1]] = op(pi[o[0]]); });
     return;
   }
-  const LoadFn<CT> load = GetLoader<CT>(in.dtype);
-  const StoreFn<CT> store = GetStorer<CT>(out.dtype);
+  const LoadRunFn<CT> load = GetRunLoader<CT>(in.dtype);
+  const StoreRunFn<CT> store = GetRunStorer<CT>(out.dtype);
   const int64_t ei = static_cast<int64_t>(ElementSize(in.dtype));
   const int64_t eo = static_cast<int64_t>(ElementSize(out.dtype));
-  ForEachOffset(
-      loop, [&](const int64_t* o) { store(op(load(in.data + o[0] * ei)), out.data + o[1] * eo); });
+  const int last = loop.dim - 1;
+  const int64_t si = loop.dim > 0 ? loop.strides[0][last] : 0;
+  const int64_t so = loop.dim > 0 ? loop.strides[1][last] : 0;
+  CT x[kRunBlock], y[kRunBlock];
+  ForEachRun(loop, kRunBlock, [&](const int64_t* o, int64_t n) {
+    load(in.data + o[0] * ei, si, n, x);
+    for (int64_t i = 0; i < n; ++i) y[i] = op(x[i]);
+    store(y, n, out.data + o[1] * eo, so);
+  });
 }
 
 }  // namespace portable

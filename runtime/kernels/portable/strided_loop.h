@@ -99,6 +99,30 @@ void ForEachOffset(const StridedLoop<N>& loop, F&& f) {
   }
 }
 
+// Calls f(offsets, n) for every run of at most `block` consecutive indices
+// of the innermost dim, in row-major order: the run's elements are at
+// offsets[k] + i * loop.strides[k][loop.dim - 1] for i < n (a 0-dim loop is
+// one run of one element).
+template <int N, typename F>
+void ForEachRun(const StridedLoop<N>& loop, int64_t block, F&& f) {
+  if (loop.dim == 0) {
+    const int64_t offsets[N] = {};
+    f(offsets, int64_t{1});
+    return;
+  }
+  const int last = loop.dim - 1;
+  StridedLoop<N> outer = loop;
+  outer.dim = last;
+  if (loop.sizes[last] == 0) return;
+  ForEachOffset(outer, [&](const int64_t* base) {
+    for (int64_t i = 0; i < loop.sizes[last]; i += block) {
+      int64_t offsets[N];
+      for (int k = 0; k < N; ++k) offsets[k] = base[k] + i * loop.strides[k][last];
+      f(static_cast<const int64_t*>(offsets), std::min(block, loop.sizes[last] - i));
+    }
+  });
+}
+
 // ForEachOffset over the row-major indices [begin, end) of loop.sizes only
 // (in the same order), so a loop can be split into ranges for threads.
 // REQUIRES: 0 <= begin, end <= the product of loop.sizes.

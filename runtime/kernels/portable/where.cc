@@ -4,6 +4,7 @@
 // The condition must be bool (or uint8, which older exports produce).
 
 #include "runtime/kernels/portable/dtype_util.h"
+#include "runtime/kernels/portable/elementwise.h"
 #include "runtime/kernels/portable/kernel_args.h"
 #include "runtime/kernels/portable/portable_kernels.h"
 #include "runtime/kernels/portable/strided_loop.h"
@@ -18,16 +19,23 @@ void WhereLoop(const StridedView& cond, const StridedView& a, const StridedView&
   const StridedView* const views[4] = {&cond, &a, &b, &out};
   StridedLoop<4> loop = BroadcastLoop<4>(out.dim, out.sizes, views);
   loop.Coalesce();
-  const LoadFn<CT> load_a = GetLoader<CT>(a.dtype);
-  const LoadFn<CT> load_b = GetLoader<CT>(b.dtype);
-  const StoreFn<CT> store = GetStorer<CT>(out.dtype);
+  // Runs of the innermost dim: both sides converted to CT, then chosen.
+  const LoadRunFn<CT> load_a = GetRunLoader<CT>(a.dtype);
+  const LoadRunFn<CT> load_b = GetRunLoader<CT>(b.dtype);
+  const StoreRunFn<CT> store = GetRunStorer<CT>(out.dtype);
   const int64_t ea = static_cast<int64_t>(ElementSize(a.dtype));
   const int64_t eb = static_cast<int64_t>(ElementSize(b.dtype));
   const int64_t eo = static_cast<int64_t>(ElementSize(out.dtype));
+  const int last = loop.dim - 1;
+  int64_t stride[4] = {};
+  for (int k = 0; k < 4 && loop.dim > 0; ++k) stride[k] = loop.strides[k][last];
   const uint8_t* c = reinterpret_cast<const uint8_t*>(cond.data);
-  ForEachOffset(loop, [&](const int64_t* o) {
-    const CT v = c[o[0]] != 0 ? load_a(a.data + o[1] * ea) : load_b(b.data + o[2] * eb);
-    store(v, out.data + o[3] * eo);
+  CT xa[kRunBlock], xb[kRunBlock];
+  ForEachRun(loop, kRunBlock, [&](const int64_t* o, int64_t n) {
+    load_a(a.data + o[1] * ea, stride[1], n, xa);
+    load_b(b.data + o[2] * eb, stride[2], n, xb);
+    for (int64_t i = 0; i < n; ++i) xa[i] = c[o[0] + i * stride[0]] != 0 ? xa[i] : xb[i];
+    store(xa, n, out.data + o[3] * eo, stride[3]);
   });
 }
 
