@@ -122,21 +122,34 @@ struct RowMoments {
   [[gnu::always_inline]] static inline void Run(const float* x, int64_t n, double* mean,
                                                 double* sq) {
     using D = Vd<W>;
-    D acc = {};
+    // Four independent accumulators: the adds are not one chain of
+    // dependent double additions.
+    D acc[4] = {};
     int64_t i = 0;
-    for (; i + W <= n; i += W) acc += __builtin_convertvector(Load<W>(x + i), D);
+    for (; i + 4 * W <= n; i += 4 * W) {
+      for (int u = 0; u < 4; ++u) acc[u] += __builtin_convertvector(Load<W>(x + i + u * W), D);
+    }
+    for (; i + W <= n; i += W) acc[0] += __builtin_convertvector(Load<W>(x + i), D);
+    const D total = (acc[0] + acc[1]) + (acc[2] + acc[3]);
     double sum = 0;
-    for (int l = 0; l < W; ++l) sum += acc[l];
+    for (int l = 0; l < W; ++l) sum += total[l];
     for (int64_t j = i; j < n; ++j) sum += x[j];
     const double mu = sum / static_cast<double>(n);
     const D vmu = D{} + mu;
-    D dev = {};
-    for (i = 0; i + W <= n; i += W) {
-      const D d = __builtin_convertvector(Load<W>(x + i), D) - vmu;
-      dev += d * d;
+    D dev[4] = {};
+    for (i = 0; i + 4 * W <= n; i += 4 * W) {
+      for (int u = 0; u < 4; ++u) {
+        const D d = __builtin_convertvector(Load<W>(x + i + u * W), D) - vmu;
+        dev[u] += d * d;
+      }
     }
+    for (; i + W <= n; i += W) {
+      const D d = __builtin_convertvector(Load<W>(x + i), D) - vmu;
+      dev[0] += d * d;
+    }
+    const D dev_total = (dev[0] + dev[1]) + (dev[2] + dev[3]);
     double s = 0;
-    for (int l = 0; l < W; ++l) s += dev[l];
+    for (int l = 0; l < W; ++l) s += dev_total[l];
     for (int64_t j = i; j < n; ++j) s += (x[j] - mu) * (x[j] - mu);
     *mean = mu;
     *sq = s;
