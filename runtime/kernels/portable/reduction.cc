@@ -183,15 +183,18 @@ void AnyAllKernel(KernelArgs& args, const Tensor& in, Span<const int64_t> dims, 
   }
   ReducePlan plan;
   if (!PlanReduction(args, in, dims, all_dims, keepdim, out, &plan)) return;
-  const LoadFn<bool> load = GetLoader<bool>(in.dtype());
+  const LoadRunFn<bool> load = GetRunLoader<bool>(in.dtype());
   const char* x = in.data_as<const char>();
   uint8_t* y = out.data_as<uint8_t>();  // bool is stored as one byte
   const int64_t elem = static_cast<int64_t>(ElementSize(in.dtype()));
+  const StridedLoop<1>& reduced = plan.reduced;
+  const int64_t stride = reduced.dim > 0 ? reduced.strides[0][reduced.dim - 1] : 0;
+  bool v[kRunBlock];
   ForEachOffset(plan.kept, [&](const int64_t* o) {
     bool acc = !is_any;
-    ForEachOffset(plan.reduced, [&](const int64_t* r) {
-      const bool v = load(x + (o[0] + r[0]) * elem);
-      acc = is_any ? acc || v : acc && v;
+    ForEachRun(reduced, kRunBlock, [&](const int64_t* r, int64_t n) {
+      load(x + (o[0] + r[0]) * elem, stride, n, v);
+      for (int64_t i = 0; i < n; ++i) acc = is_any ? acc || v[i] : acc && v[i];
     });
     y[o[1]] = acc ? 1 : 0;
   });
