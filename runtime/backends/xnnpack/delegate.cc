@@ -134,8 +134,11 @@ Error XnnpackDelegate::Plan() {
         (packed_floats[i] + kFilterAlignFloats - 1) / kFilterAlignFloats * kFilterAlignFloats;
   }
   EF_CHECK_OR_RETURN(
-      packed_filter_block_.Allocate(filter_floats * sizeof(float)), Error::kMemoryAllocationFailed,
-      "xnnpack: no memory for %zu bytes of packed filters", filter_floats * sizeof(float));
+      // PackDenseFilter writes every float of each filter it packs.
+      packed_filter_block_.Allocate(filter_floats * sizeof(float),
+                                    PageBlock::Contents::kUnspecified),
+      Error::kMemoryAllocationFailed, "xnnpack: no memory for %zu bytes of packed filters",
+      filter_floats * sizeof(float));
   packed_bytes_ = packed_filter_block_.resident_bytes();
   auto* filters = reinterpret_cast<float*>(packed_filter_block_.data());
   for (size_t i = 0; i < g.nodes.size(); ++i) {

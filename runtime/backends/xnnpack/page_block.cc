@@ -33,7 +33,7 @@ PageBlock& PageBlock::operator=(PageBlock&& other) noexcept {
   return *this;
 }
 
-bool PageBlock::Allocate(size_t bytes) {
+bool PageBlock::Allocate(size_t bytes, Contents contents) {
   Release();
   if (bytes == 0) return true;
   if (bytes < kHugePage) {
@@ -41,7 +41,7 @@ bool PageBlock::Allocate(size_t bytes) {
     // when a process loads models again and again (the emulator does).
     data_ = static_cast<uint8_t*>(::operator new[](bytes, std::align_val_t{64}, std::nothrow));
     if (data_ == nullptr) return false;
-    std::memset(data_, 0, bytes);
+    if (contents == Contents::kZero) std::memset(data_, 0, bytes);
     size_ = resident_ = bytes;
     return true;
   }

@@ -1,6 +1,6 @@
-// PageBlock: one zero-filled, 64-byte-aligned block of memory taken straight
-// from the kernel, for the delegate's large load-time buffers (the filters
-// packed for our dense kernels, the arena of boundary values).
+// PageBlock: one 64-byte-aligned block of memory taken straight from the
+// kernel, for the delegate's large load-time buffers (the filters packed for
+// our dense kernels, the arena of boundary values).
 //
 // Why not operator new: a block of megabytes written once at load costs one
 // page fault per 4 KiB page when malloc maps it, and those faults were about
@@ -9,9 +9,11 @@
 // its whole 2 MiB units (madvise MADV_HUGEPAGE, which Linux honours in its
 // default "madvise" mode), so they fault once per 2 MiB; the tail, and
 // every block where huge pages are unavailable, is ordinary pages with the
-// same contents. A smaller block comes from the heap (64-byte aligned,
-// zeroed): a process that loads models again and again, as the emulator
-// does, gets back chunks that are already faulted in.
+// same contents. A smaller block comes from the heap (64-byte aligned): a
+// process that loads models again and again, as the emulator does, gets back
+// chunks that are already faulted in. A block is zero-filled unless its
+// owner asks for unspecified contents (it overwrites every byte it reads, as
+// the packed filters do): a heap block then skips the memset.
 //
 // Owns its mapping (released by the destructor); movable, not copyable.
 // Thread-compatible.
@@ -34,9 +36,12 @@ class PageBlock {
   PageBlock(const PageBlock&) = delete;
   PageBlock& operator=(const PageBlock&) = delete;
 
-  // A block of at least `bytes` zero bytes (none for 0); false, leaving the
-  // block empty, when the kernel refuses the mapping.
-  bool Allocate(size_t bytes);
+  enum class Contents { kZero, kUnspecified };
+
+  // A block of at least `bytes` bytes (none for 0), zero unless `contents`
+  // is kUnspecified; false, leaving the block empty, when the kernel refuses
+  // the mapping.
+  bool Allocate(size_t bytes, Contents contents = Contents::kZero);
 
   uint8_t* data() const { return data_; }
   // Bytes usable (what Allocate was asked for).

@@ -42,6 +42,17 @@ TEST(PageBlock, SmallBlockIsZeroedHeapMemory) {
   EXPECT_TRUE(AllZero(b.data(), bytes));
 }
 
+TEST(PageBlock, UnspecifiedContentsAreWritableHeapMemory) {
+  PageBlock b;
+  const size_t bytes = Page() + 1;
+  ASSERT_TRUE(b.Allocate(bytes, PageBlock::Contents::kUnspecified));
+  ASSERT_NE(b.data(), nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(b.data()) % 64, 0u);
+  EXPECT_EQ(b.resident_bytes(), bytes);
+  std::memset(b.data(), 7, bytes);  // writable from end to end
+  EXPECT_EQ(b.data()[bytes - 1], 7);
+}
+
 TEST(PageBlock, LargeBlockIsTwoMibAlignedAndCountsWholePagesOnly) {
   const size_t bytes = (size_t{5} << 20) + 123;  // 5 MiB and a bit
   PageBlock b;
