@@ -106,7 +106,10 @@ bool BatchMatMul(KernelContext& ctx, const Node& n, const std::vector<Dims>& dim
   return true;
 }
 
-void Attention(const Node& n, const std::vector<Dims>& dims, const void* const* in, float* out) {
+// softmax(q k^T * scale + mask) v per batch, with a row of S scores from
+// ctx's scratch; false when it is exhausted.
+bool Attention(KernelContext& ctx, const Node& n, const std::vector<Dims>& dims,
+               const void* const* in, float* out) {
   const Dims& q = dims[n.inputs[0]];
   const Dims& k = dims[n.inputs[1]];
   const Dims& v = dims[n.inputs[2]];
@@ -115,7 +118,8 @@ void Attention(const Node& n, const std::vector<Dims>& dims, const void* const* 
   const size_t batch = Product(q, 0, r - 2);
   const float scale = *static_cast<const float*>(in[3]);
   const float* mask = static_cast<const float*>(in[4]);
-  std::vector<float> scores(S);
+  auto* scores = static_cast<float*>(ctx.AllocateTemp(std::max<size_t>(S, 1) * sizeof(float)));
+  if (scores == nullptr) return false;
   for (size_t b = 0; b < batch; ++b) {
     const float* qb = static_cast<const float*>(in[0]) + b * L * D;
     const float* kb = static_cast<const float*>(in[1]) + b * S * D;
@@ -142,6 +146,7 @@ void Attention(const Node& n, const std::vector<Dims>& dims, const void* const* 
       }
     }
   }
+  return true;
 }
 
 template <typename F>
@@ -446,7 +451,9 @@ Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::v
                          "xnnpack: XNNBatchMatrixMultiply: kernel scratch memory exhausted");
       return Error::kOk;
     case NodeType::kScaledDotProductAttention:
-      Attention(n, dims, in, static_cast<float*>(out[0]));
+      EF_CHECK_OR_RETURN(Attention(ctx, n, dims, in, static_cast<float*>(out[0])),
+                         Error::kMemoryAllocationFailed,
+                         "xnnpack: XNNScaledDotProductAttention: kernel scratch memory exhausted");
       return Error::kOk;
     case NodeType::kConvert:
       QuantizeRows(y, yd, static_cast<const float*>(in[0]), static_cast<int8_t*>(out[0]));

@@ -219,9 +219,7 @@ bool TryBinary(KernelContext& ctx, Span<EValue*> args, Op op, bool has_alpha, bo
   // Walk out's memory order (dims by decreasing stride), so that a
   // channels-last out is one contiguous run too.
   int order[kMaxTensorRank];
-  for (int d = 0; d < logical.dim; ++d) order[d] = d;
-  std::stable_sort(order, order + logical.dim,
-                   [&](int x, int y) { return logical.strides[2][x] > logical.strides[2][y]; });
+  DimsByDecreasingStride(logical.strides[2], logical.dim, order);
   StridedLoop<3> loop;
   loop.dim = logical.dim;
   for (int d = 0; d < logical.dim; ++d) {

@@ -94,5 +94,13 @@ bool Overlaps(const Tensor& a, const Tensor& b) {
   return a0 < b0 + b.nbytes() && b0 < a0 + a.nbytes();
 }
 
+void DimsByDecreasingStride(const int64_t* strides, int dim, int* order) {
+  for (int d = 0; d < dim; ++d) {  // insertion sort: stable, at most 16 dims
+    int j = d;
+    for (; j > 0 && strides[order[j - 1]] < strides[d]; --j) order[j] = order[j - 1];
+    order[j] = d;
+  }
+}
+
 }  // namespace optimized
 }  // namespace edgefleet

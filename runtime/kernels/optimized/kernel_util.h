@@ -47,6 +47,11 @@ bool FitOut(Tensor& out, Span<const int32_t> sizes, Span<const Tensor* const> in
 // True if the element ranges of a and b share memory.
 bool Overlaps(const Tensor& a, const Tensor& b);
 
+// order[0..dim) = the dims 0..dim-1 sorted by decreasing strides[d] (a
+// tensor's memory order), equal strides keeping their order. Allocates
+// nothing (std::stable_sort takes a temporary buffer from the heap).
+void DimsByDecreasingStride(const int64_t* strides, int dim, int* order);
+
 }  // namespace optimized
 }  // namespace edgefleet
 

@@ -140,9 +140,7 @@ bool CopyView(const Tensor& in, const StridedView& src, Tensor& out, int threads
   const StridedView dst = StridedView::Of(out);
   // Walk out's memory order: its dims sorted by decreasing stride.
   int order[kMaxTensorRank];
-  for (int i = 0; i < dst.dim; ++i) order[i] = i;
-  std::stable_sort(order, order + dst.dim,
-                   [&](int a, int b) { return dst.strides[a] > dst.strides[b]; });
+  DimsByDecreasingStride(dst.strides, dst.dim, order);
   StridedLoop<2> loop;
   loop.dim = dst.dim;
   for (int i = 0; i < dst.dim; ++i) {
