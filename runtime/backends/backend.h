@@ -67,6 +67,16 @@ class BackendInterface {
   virtual Error Execute(const BackendExecutionContext& context, DelegateHandle* handle,
                         Span<EValue*> args) const = 0;
 
+  // Runs body(context) with this delegate's threads lent to the calling
+  // thread, so that the method's kernels outside the delegate run on them
+  // too and a method has one set of threads, not two competing ones (the
+  // XNNPACK delegate lends its method's pthreadpool). Method::Execute wraps
+  // its instructions in the first delegate's call. Default: body(context).
+  virtual Error RunWithThreads(DelegateHandle* handle, Error (*body)(void* context),
+                               void* context) const {
+    return body(context);
+  }
+
   // Releases what Init created. Called once per successful Init.
   virtual void Destroy(DelegateHandle* handle) const = 0;
 

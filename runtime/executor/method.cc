@@ -192,6 +192,17 @@ Error Method::Execute() {
   executed_ = true;
   EventTracer* const tracer = tracer_;
   const TraceScope trace(tracer, TraceEvent{TraceEventKind::kExecute, "Method::execute"});
+  // With delegates, the instructions run inside the first one's
+  // RunWithThreads: kernels and delegates share its threads.
+  const auto run = [](void* method) { return static_cast<Method*>(method)->RunInstructions(); };
+  if (num_delegates_ > 0) {
+    return delegates_[0].backend->RunWithThreads(delegates_[0].handle, run, this);
+  }
+  return RunInstructions();
+}
+
+Error Method::RunInstructions() {
+  EventTracer* const tracer = tracer_;
   uint64_t steps = 0;
   size_t pc = 0;
   while (pc < num_instructions_) {

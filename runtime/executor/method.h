@@ -126,6 +126,8 @@ class Method {
   Error Init(const edgefleet_fb::ExecutionPlan& plan);
   Error InitDelegates(const edgefleet_fb::ExecutionPlan& plan);
   Error InitInstructions(const edgefleet_fb::ExecutionPlan& plan);
+  // Runs the instructions from the first; Execute() after its checks.
+  Error RunInstructions();
   Error ExecuteInstruction(const Instruction& instruction, size_t* next_pc);
   // What the tracer is told about instruction `pc`.
   TraceEvent InstructionEvent(size_t pc) const;

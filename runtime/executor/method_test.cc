@@ -19,9 +19,15 @@ namespace {
 
 using testing::ProgramBuilder;
 
+// True on a thread while DoublerBackend::RunWithThreads lends it "threads".
+thread_local bool t_threads_lent = false;
+// Whether the last TestAdd call ran with them lent.
+bool g_add_saw_lent_threads = false;
+
 // edgefleet_test::add.out(self, other, out, ret): float elementwise add of
 // same-shape, default-dim-order tensors.
 void TestAdd(KernelContext& ctx, Span<EValue*> args) {
+  g_add_saw_lent_threads = t_threads_lent;
   if (args.size() != 4 || !args[0]->is_tensor() || !args[1]->is_tensor() || !args[2]->is_tensor()) {
     ctx.Fail(Error::kInvalidArgument);
     return;
@@ -61,6 +67,12 @@ class DoublerBackend final : public BackendInterface {
     for (int64_t i = 0; i < in.numel(); ++i) out.data_as<float>()[i] = 2 * in.data_as<float>()[i];
     ++executions;
     return Error::kOk;
+  }
+  Error RunWithThreads(DelegateHandle*, Error (*body)(void*), void* context) const override {
+    t_threads_lent = true;
+    const Error error = body(context);
+    t_threads_lent = false;
+    return error;
   }
   void Destroy(DelegateHandle*) const override { ++destroyed; }
   mutable int executions = 0;
@@ -337,6 +349,27 @@ TEST_F(MethodTest, DelegateRunsAndIsDestroyed) {
     EXPECT_STREQ(method->instruction_kind(0), "delegate");
   }
   EXPECT_EQ(g_doubler->destroyed, destroyed_before + 1);
+}
+
+TEST_F(MethodTest, KernelsRunWithTheDelegatesThreads) {
+  ProgramBuilder b;
+  const int x = b.AddPlannedTensor(ScalarType::kFloat, {3});
+  const int y = b.AddPlannedTensor(ScalarType::kFloat, {3});
+  const int z = b.AddPlannedTensor(ScalarType::kFloat, {3});
+  b.AddDelegateCall(b.AddDelegate("DoublerBackend", {1, 2, 3}), {x, y});
+  b.AddKernelCall(b.AddOperator("edgefleet_test::add", "out"), {y, x, z, z});
+  b.SetInputs({x});
+  b.SetOutputs({z});
+  Result<Method> method = Load(b);
+  ASSERT_TRUE(method.ok()) << LastErrorDetail();
+  float in[3] = {1, 2, 3};
+  CallerTensor xt(ScalarType::kFloat, {3}, in);
+  ASSERT_EQ(method->SetInput(0, xt.value()), Error::kOk);
+  g_add_saw_lent_threads = false;
+  ASSERT_EQ(method->Execute(), Error::kOk);
+  EXPECT_EQ(method->output(0).to_tensor().data_as<float>()[2], 9);  // 2 * 3 + 3
+  EXPECT_TRUE(g_add_saw_lent_threads);
+  EXPECT_FALSE(t_threads_lent);
 }
 
 TEST_F(MethodTest, EndlessJumpLoopIsStopped) {

@@ -395,6 +395,12 @@ Error XnnpackDelegate::Bind(Span<EValue*> args) {
   return Error::kOk;
 }
 
+Error XnnpackDelegate::RunWithThreads(Error (*body)(void* context), void* context) {
+  PthreadpoolRunner runner(threadpool_.get());
+  const optimized::ScopedParallelRunner scoped(threadpool_ != nullptr ? &runner : nullptr);
+  return body(context);
+}
+
 Error XnnpackDelegate::Execute(MemoryAllocator* temp, Span<EValue*> args, EventTracer* tracer) {
   EF_RETURN_IF_ERROR(Bind(args));
   const Graph& g = *graph_;

@@ -65,6 +65,10 @@ class XnnpackDelegate {
   // argument; kMemoryAllocationFailed when the scratch does not fit.
   Error Execute(MemoryAllocator* temp, Span<EValue*> args, EventTracer* tracer = nullptr);
 
+  // Runs body(context) with the optimized kernels' parallel-for jobs on
+  // this delegate's pthreadpool (the method's), when it has one.
+  Error RunWithThreads(Error (*body)(void* context), void* context);
+
   const Graph& graph() const { return *graph_; }
   Engine engine(size_t node) const { return engines_[node]; }
   size_t num_xnnpack_runtimes() const;

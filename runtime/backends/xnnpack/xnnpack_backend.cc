@@ -37,6 +37,11 @@ class XnnpackBackend final : public BackendInterface {
                                                           context.tracer);
   }
 
+  Error RunWithThreads(DelegateHandle* handle, Error (*body)(void* context),
+                       void* context) const override {
+    return static_cast<XnnpackDelegate*>(handle)->RunWithThreads(body, context);
+  }
+
   void Destroy(DelegateHandle* handle) const override {
     delete static_cast<XnnpackDelegate*>(handle);
   }
