@@ -2,7 +2,9 @@
 // the optimized kernels.
 //
 // Create(n) starts n - 1 workers; the thread that calls ParallelFor is the
-// n-th and runs tasks too. Workers sleep on a condition variable between
+// n-th and runs tasks too. On Linux, when the process may run on at least n
+// CPUs, worker i is pinned to the (i + 2)-th of them (the first is left to
+// callers, which are not pinned). Workers sleep on a condition variable between
 // jobs (after a short spin, so back-to-back kernels do not pay a wake-up
 // each). The caller waits only for tasks that were claimed, never for a
 // worker that has not started (on an oversubscribed host it may not run for

@@ -5,7 +5,11 @@
 
 #include "runtime/kernels/optimized/thread_pool.h"
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -82,6 +86,39 @@ TEST(ThreadPoolTest, ConcurrentAndNestedCallers) {
   }
   for (std::thread& t : callers) t.join();
   EXPECT_EQ(total.load(), 4 * 200 * 8 * 2);
+}
+
+TEST(ThreadPoolTest, WorkersArePinnedToTheirOwnCpu) {
+  cpu_set_t allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+  if (CPU_COUNT(&allowed) < 2) GTEST_SKIP() << "one CPU: nothing is pinned";
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(2);
+  ASSERT_TRUE(pool.ok());
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<int> worker_cpus{0};  // CPUs in a worker's affinity mask
+  std::atomic<int> worker_cpu{-1};
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  // Task 0 waits (at most 5 s, for a loaded host) until the worker ran one.
+  (*pool)->ParallelFor(64, 2, [&](int64_t t) {
+    if (std::this_thread::get_id() != caller) {
+      cpu_set_t mine;
+      if (pthread_getaffinity_np(pthread_self(), sizeof(mine), &mine) == 0) {
+        for (int c = 0; c < CPU_SETSIZE; ++c) {
+          if (CPU_ISSET(c, &mine)) worker_cpu = c;
+        }
+        worker_cpus = CPU_COUNT(&mine);
+      }
+    }
+    while (t == 0 && worker_cpus == 0 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+  });
+  ASSERT_NE(worker_cpus.load(), 0) << "the worker never ran a task";
+  EXPECT_EQ(worker_cpus.load(), 1);
+  int first_allowed = 0;
+  while (!CPU_ISSET(first_allowed, &allowed)) ++first_allowed;
+  EXPECT_NE(worker_cpu.load(), first_allowed) << "the first allowed CPU is the caller's";
+  EXPECT_TRUE(CPU_ISSET(worker_cpu.load(), &allowed));
 }
 
 TEST(ThreadPoolTest, SizeIsBounded) {
