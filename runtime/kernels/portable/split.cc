@@ -52,6 +52,7 @@ void CopyPieces(KernelArgs& args, const Tensor& in, int d, Span<Tensor* const> o
   int64_t start = 0;
   for (size_t i = 0; i < outs.size(); ++i) {
     const int64_t length = length_of(i);
+    const int64_t piece_start = start;
     StridedView src = StridedView::Of(in);
     if (drop_dim) {
       src.Select(d, start);
@@ -66,7 +67,7 @@ void CopyPieces(KernelArgs& args, const Tensor& in, int d, Span<Tensor* const> o
     }
     if (outs[i]->numel() == 0) continue;
     if (all_contiguous) {
-      CopyContiguousPiece(in, d, start - length, length, *outs[i]);
+      CopyContiguousPiece(in, d, piece_start, length, *outs[i]);
     } else {
       CopyView(src, StridedView::Of(*outs[i]));
     }

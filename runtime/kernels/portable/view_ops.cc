@@ -38,7 +38,7 @@ void ReshapeInto(KernelArgs& args, const Tensor& in, int dim, const int64_t* siz
     return;
   }
   if (in.IsDefaultDimOrder() && out.IsDefaultDimOrder()) {  // logical order is memory order
-    std::memmove(out.mutable_data(), in.data(), in.nbytes());
+    if (in.nbytes() > 0) std::memmove(out.mutable_data(), in.data(), in.nbytes());
     return;
   }
   CopyReshaped(StridedView::Of(in), StridedView::Of(out));
