@@ -248,6 +248,19 @@ RateReport AnalyzeRate(const char* name, int64_t events_a, int64_t events_b,
   return r;
 }
 
+// Design effect of the session counts' sample-ratio check (stats/srm.h):
+// the hashed design assigns devices, so a device's sessions move together,
+// sum m_i^2 / sum m_i over devices; the paired design runs every device on
+// both arms, 1.
+double SessionDesignEffect(Design design, const ScopeAggregate& scope) {
+  const ArmAggregate& a = scope.arms[0];
+  const ArmAggregate& b = scope.arms[1];
+  const int64_t sessions = a.sessions + b.sessions;
+  if (design == Design::kPaired || sessions == 0) return 1;
+  return static_cast<double>(a.sum_sq_sessions_per_device + b.sum_sq_sessions_per_device) /
+         static_cast<double>(sessions);
+}
+
 ArmSummary Summarize(const ArmAggregate& a) {
   ArmSummary s;
   s.sessions = a.sessions;
@@ -366,7 +379,7 @@ Report Analyze(const FleetAggregate& fleet, const AnalysisOptions& requested) {
     const bool overall = scope.name == kOverallScope;
     for (int arm = 0; arm < 2; ++arm) s.arms[arm] = Summarize(scope.arms[arm]);
     s.srm = SampleRatioCheck({s.arms[0].sessions, s.arms[1].sessions}, {1 - share_b, share_b},
-                             options.srm_alarm_p);
+                             options.srm_alarm_p, SessionDesignEffect(fleet.info.design, scope));
     if (s.srm.mismatch) {
       srm_reasons.push_back(
           s.name + ": sample-ratio mismatch, A " + std::to_string(s.arms[0].sessions) + " vs B " +

@@ -1,5 +1,7 @@
 #include "loadtest/report/analysis.h"
 
+#include <set>
+
 #include "gtest/gtest.h"
 #include "loadtest/report/exit_code.h"
 #include "loadtest/testing/synthetic_fleet.h"
@@ -56,6 +58,7 @@ TEST(AnalysisTest, ReportStructure) {
   EXPECT_EQ(r.scopes[0].anr.ceiling, 0.0047);
   EXPECT_EQ(r.scopes[1].anr.ceiling, 0.08);
   EXPECT_FALSE(r.scopes[0].srm.mismatch);
+  EXPECT_EQ(r.scopes[0].srm.design_effect, 1);  // Paired: no clusters.
   // Every quantile's bootstrap interval brackets its point estimate.
   for (const QuantileRow& q : steady.quantiles) {
     EXPECT_LE(q.diff.rel_lower, q.diff.rel + 1e-12);
@@ -73,6 +76,32 @@ TEST(AnalysisTest, HashedDesignUsesMannWhitney) {
   const Report r = AnalyzeFleet(fleet, options);
   EXPECT_EQ(r.scopes[0].metrics[0].rank_test, "mann_whitney_u");
   EXPECT_FALSE(r.scopes[0].srm.mismatch);
+}
+
+// The hashed design assigns devices: with 2 sessions per device the session
+// counts' sample-ratio statistic is the devices' Pearson chi-square (design
+// effect 2), computed here from the records by hand.
+TEST(AnalysisTest, HashedSampleRatioCheckCountsDevicesSessionsAsClusters) {
+  SyntheticFleetOptions fleet = Fleet(300, 5);
+  fleet.design = Design::kHashed;
+  fleet.sessions_per_device = 2;
+  const ResultSet results = GenerateSyntheticFleet(fleet);
+  std::set<uint64_t> devices[2];
+  for (const SessionRecord& r : results.records()) {
+    devices[static_cast<int>(r.arm)].insert(r.device_id);
+  }
+  const double a = static_cast<double>(devices[0].size());
+  const double b = static_cast<double>(devices[1].size());
+  const double expected = (a + b) / 2;
+  const double devices_chi_square =
+      ((a - expected) * (a - expected) + (b - expected) * (b - expected)) / expected;
+  AnalysisOptions options;
+  options.bootstrap_replicates = 200;
+  const Report r = Analyze(Aggregate(results), options);
+  EXPECT_EQ(r.scopes[0].arms[0].sessions, 2 * static_cast<int64_t>(devices[0].size()));
+  EXPECT_DOUBLE_EQ(r.scopes[0].srm.design_effect, 2);
+  EXPECT_NEAR(r.scopes[0].srm.chi_square, devices_chi_square, 1e-9);
+  for (const ScopeReport& s : r.scopes) EXPECT_DOUBLE_EQ(s.srm.design_effect, 2) << s.name;
 }
 
 TEST(AnalysisTest, BudgetLowersReplicatesButNotBelowTheFloor) {

@@ -207,6 +207,7 @@ std::string RenderJsonReport(const Report& report) {
          {"arms", {{"A", ArmJson(s.arms[0])}, {"B", ArmJson(s.arms[1])}}},
          {"srm",
           {{"chi_square", s.srm.chi_square},
+           {"design_effect", s.srm.design_effect},
            {"df", s.srm.degrees_of_freedom},
            {"p_value", s.srm.p_value},
            {"mismatch", s.srm.mismatch}}},

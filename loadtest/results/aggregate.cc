@@ -34,6 +34,25 @@ class UnitNumbering {
   std::array<Lane, 2> lanes_;
 };
 
+// Counts one arm's records per device, records in canonical order (a
+// device's records are consecutive), into sum_sq_sessions_per_device.
+class DeviceRun {
+ public:
+  void Add(uint64_t device_id, ArmAggregate* arm) {
+    if (sessions_ > 0 && device_id != device_id_) Flush(arm);
+    device_id_ = device_id;
+    ++sessions_;
+  }
+  void Flush(ArmAggregate* arm) {
+    arm->sum_sq_sessions_per_device += sessions_ * sessions_;
+    sessions_ = 0;
+  }
+
+ private:
+  uint64_t device_id_ = 0;
+  int64_t sessions_ = 0;
+};
+
 double MedianOf(std::vector<int64_t> values) {
   const size_t k = NearestRankIndex(values.size(), 0.5);
   std::nth_element(values.begin(), values.begin() + k, values.end());
@@ -130,6 +149,7 @@ FleetAggregate Aggregate(const ResultSet& results) {
 
   const bool paired = out.info.design == Design::kPaired;
   std::vector<UnitNumbering> numbering(out.scopes.size());
+  std::vector<std::array<DeviceRun, 2>> device_runs(out.scopes.size());
   const std::string* last_class = nullptr;
   size_t last_scope = 0;
   for (const SessionRecord& r : records) {
@@ -142,12 +162,14 @@ FleetAggregate Aggregate(const ResultSet& results) {
     for (size_t scope : {size_t{0}, last_scope}) {
       const uint32_t unit = numbering[scope].UnitFor(lane, r);
       AddRecord(r, unit, &out.scopes[scope].arms[arm]);
+      device_runs[scope][arm].Add(r.device_id, &out.scopes[scope].arms[arm]);
     }
   }
   for (size_t s = 0; s < out.scopes.size(); ++s) {
     for (int arm = 0; arm < 2; ++arm) {
       ArmAggregate& a = out.scopes[s].arms[arm];
       a.units = numbering[s].Count(paired ? 0 : arm);
+      device_runs[s][arm].Flush(&a);
       for (ClusteredSample& sample : a.samples) sample.Sort();
     }
   }

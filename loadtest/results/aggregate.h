@@ -68,6 +68,10 @@ struct ArmAggregate {
   std::vector<int64_t> unit_pre_period_us;
 
   int64_t sessions = 0;  // All records, any outcome.
+  // Sum over the arm's devices of (the device's records)^2: with `sessions`,
+  // the clustering of sessions in devices (the sample-ratio check's design
+  // effect, stats/srm.h).
+  int64_t sum_sq_sessions_per_device = 0;
   int64_t ok = 0;
   int64_t oom_killed = 0;
   int64_t stack_errors = 0;

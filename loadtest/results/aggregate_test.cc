@@ -43,6 +43,26 @@ TEST(AggregateTest, ScopesAreOverallThenClassesByName) {
   EXPECT_EQ(f.scopes[1].arms[1].sessions, 1);
 }
 
+TEST(AggregateTest, SumsSquaredSessionsPerDevicePerArmAndScope) {
+  auto session = [](uint64_t device, uint32_t index, Arm arm, const std::string& cls) {
+    SessionRecord r = Session(device, arm, cls, {1});
+    r.session_index = index;
+    return r;
+  };
+  // Device 0 (class c, arm A): 3 sessions; device 1 (d, A): 1; device 2 (c, B): 2.
+  const FleetAggregate f = Aggregate(Canonical(
+      Design::kHashed,
+      {session(0, 0, Arm::kA, "c"), session(0, 1, Arm::kA, "c"), session(0, 2, Arm::kA, "c"),
+       session(1, 0, Arm::kA, "d"), session(2, 0, Arm::kB, "c"), session(2, 1, Arm::kB, "c")}));
+  ASSERT_EQ(f.scopes.size(), 3u);
+  EXPECT_EQ(f.scopes[0].arms[0].sum_sq_sessions_per_device, 9 + 1);
+  EXPECT_EQ(f.scopes[0].arms[1].sum_sq_sessions_per_device, 4);
+  EXPECT_EQ(f.scopes[1].arms[0].sum_sq_sessions_per_device, 9);  // c
+  EXPECT_EQ(f.scopes[1].arms[1].sum_sq_sessions_per_device, 4);
+  EXPECT_EQ(f.scopes[2].arms[0].sum_sq_sessions_per_device, 1);  // d
+  EXPECT_EQ(f.scopes[2].arms[1].sum_sq_sessions_per_device, 0);
+}
+
 TEST(AggregateTest, PairedArmsShareUnitsHashedArmsDoNot) {
   std::vector<SessionRecord> paired = {
       Session(0, Arm::kA, "c", {10, 11}), Session(0, Arm::kB, "c", {12}),

@@ -10,9 +10,12 @@ namespace edgefleet {
 namespace loadtest {
 
 SampleRatioResult SampleRatioCheck(const std::vector<int64_t>& observed,
-                                   const std::vector<double>& expected_shares, double alarm_p) {
+                                   const std::vector<double>& expected_shares, double alarm_p,
+                                   double design_effect) {
   assert(observed.size() == expected_shares.size());
+  assert(design_effect >= 1);
   SampleRatioResult out;
+  out.design_effect = design_effect;
   const double total =
       static_cast<double>(std::accumulate(observed.begin(), observed.end(), int64_t{0}));
   const double share_sum = std::accumulate(expected_shares.begin(), expected_shares.end(), 0.0);
@@ -23,6 +26,7 @@ SampleRatioResult SampleRatioCheck(const std::vector<int64_t>& observed,
     const double delta = static_cast<double>(observed[i]) - expected;
     out.chi_square += delta * delta / expected;
   }
+  out.chi_square /= design_effect;
   out.degrees_of_freedom = static_cast<int>(observed.size()) - 1;
   out.p_value = ChiSquareSurvival(out.chi_square, out.degrees_of_freedom);
   out.mismatch = out.p_value < alarm_p;

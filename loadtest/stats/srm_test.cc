@@ -31,6 +31,22 @@ TEST(SrmTest, DetectsLostSessions) {
   EXPECT_FALSE(SampleRatioCheck({10000, 9700}, {1, 1}).mismatch);
 }
 
+TEST(SrmTest, DesignEffectDividesTheStatistic) {
+  // 540 vs 460 devices of 2 sessions each: the sessions' Pearson chi-square
+  // (12.8, p = 0.00035) is twice the devices' (6.4); with the design effect
+  // 2 the session test is the device test, which chance explains (p = 0.011).
+  const SampleRatioResult devices = SampleRatioCheck({540, 460}, {1, 1});
+  const SampleRatioResult naive = SampleRatioCheck({1080, 920}, {1, 1});
+  const SampleRatioResult clustered = SampleRatioCheck({1080, 920}, {1, 1}, 0.001, 2);
+  EXPECT_NEAR(devices.chi_square, 6.4, 1e-12);
+  EXPECT_NEAR(naive.chi_square, 12.8, 1e-12);
+  EXPECT_TRUE(naive.mismatch);
+  EXPECT_NEAR(clustered.chi_square, devices.chi_square, 1e-12);
+  EXPECT_DOUBLE_EQ(clustered.p_value, devices.p_value);
+  EXPECT_EQ(clustered.design_effect, 2);
+  EXPECT_FALSE(clustered.mismatch);
+}
+
 }  // namespace
 }  // namespace loadtest
 }  // namespace edgefleet
