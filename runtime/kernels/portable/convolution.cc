@@ -1,8 +1,10 @@
-// aten::convolution.out: 1-D and 2-D convolution, regular and transposed,
-// with groups (depthwise included), stride, padding, dilation and an
-// optional bias; aten::convolution_backward.out: the gradients of a
-// regular one (input, weight, bias; output_mask selects). A rank-3 (N, C, L) problem runs as 2-D
-// with H = 1. Direct loops over strided data, so any dim order works (channels-last included).
+// aten::convolution.out: 1-D, 2-D and 3-D convolution, regular and
+// transposed, with groups (depthwise included), stride, padding, dilation
+// and an optional bias; aten::convolution_backward.out: the gradients of a
+// regular 1-D or 2-D one (input, weight, bias; output_mask selects). A rank-3
+// (N, C, L) problem runs as 2-D with H = 1; a rank-5 (N, C, D, H, W) one as a
+// sum of 2-D problems over pairs of input and kernel depth slices. Direct
+// loops over strided data, so any dim order works (channels-last included).
 
 #include <algorithm>
 
@@ -17,11 +19,21 @@ namespace edgefleet {
 namespace portable {
 namespace {
 
-// Problem geometry, every tensor seen as 4-D.
+// Problem geometry, every tensor seen as 4-D (a rank-5 one as its slice at
+// depth 0).
 struct ConvShape {
   Planes in, weight, out;
   int64_t groups;
   int64_t stride[2], pad[2], dilation[2];
+};
+
+// The depth dim of a 3-D problem: sizes and element strides of input,
+// weight and output, and its stride, padding and dilation (for 1-D and 2-D
+// problems every size is 1 and every stride 0).
+struct Depth {
+  int64_t in, k, out;
+  int64_t s_in, s_w, s_out;
+  int64_t stride, pad, dilation;
 };
 
 // out = bias (or 0) broadcast over every plane (`add`: out += bias).
@@ -114,23 +126,29 @@ void ConvTransposed(const ConvShape& g, const T* x, const T* w, T* y) {
   }
 }
 
-// Rank-3 tensors as 4-D with H = 1.
+// Rank-3 tensors as 4-D with H = 1, rank-5 ones as their slice at depth 0.
 Planes ConvPlanes(const Tensor& t) {
   if (t.dim() == 4) return PlanesOf(t);
+  if (t.dim() == 5) {
+    return {t.size(0),   t.size(1),   t.size(3),   t.size(4),
+            t.stride(0), t.stride(1), t.stride(3), t.stride(4)};
+  }
   return {t.size(0), t.size(1), 1, t.size(2), t.stride(0), t.stride(1), 0, t.stride(2)};
 }
 
-// Reads a per-spatial-dim list (1 entry repeats) into [h, w] order; for 1-D
-// problems h gets `h_value`.
-bool SpatialList(KernelArgs& args, Span<const int64_t> list, int spatial, int64_t h_value,
+// Reads a per-spatial-dim list (1 entry repeats) into [d, h, w] order; the
+// dims a 1-D or 2-D problem lacks get `fill`.
+bool SpatialList(KernelArgs& args, Span<const int64_t> list, int spatial, int64_t fill,
                  const char* name, int64_t* out) {
   if (list.size() != 1 && list.size() != static_cast<size_t>(spatial)) {
     args.Fail(Error::kInvalidArgument, "%s must have 1 or %d entries, got %zu", name, spatial,
               list.size());
     return false;
   }
-  out[1] = list[list.size() - 1];
-  out[0] = spatial == 2 ? list[0] : h_value;
+  for (int i = 0; i < 3; ++i) {
+    const int entry = i - (3 - spatial);  // index into a full list
+    out[i] = entry < 0 ? fill : list[list.size() == 1 ? 0 : entry];
+  }
   return true;
 }
 
@@ -213,29 +231,45 @@ void ConvBackward(const ConvShape& g, const T* dy, const T* x, const T* w, const
 }
 
 // Checks a (transposed) convolution's input, weight and parameters; fills
-// `g` (all but its output planes), the output sizes (in's rank entries of
-// `sizes`) and the output channels. False, with args failed, if invalid.
+// `g` (all but its output planes), `depth` (all but its output stride), the
+// output sizes (in's rank entries of `sizes`) and the output channels.
+// False, with args failed, if invalid.
 bool ConvGeometry(KernelArgs& args, const Tensor& in, const Tensor& weight,
                   Span<const int64_t> stride_list, Span<const int64_t> pad_list,
                   Span<const int64_t> dilation_list, bool transposed,
-                  Span<const int64_t> out_pad_list, int64_t groups, ConvShape* g, int32_t* sizes,
-                  int64_t* cout) {
-  if ((in.dim() != 3 && in.dim() != 4) || weight.dim() != in.dim()) {
-    args.Fail(Error::kInvalidArgument, "input %s and weight %s must both have rank 3 or 4",
+                  Span<const int64_t> out_pad_list, int64_t groups, ConvShape* g, Depth* depth,
+                  int32_t* sizes, int64_t* cout) {
+  if (in.dim() < 3 || in.dim() > 5 || weight.dim() != in.dim()) {
+    args.Fail(Error::kInvalidArgument, "input %s and weight %s must both have rank 3, 4 or 5",
               FormatSizes(StridedView::Of(in)).text, FormatSizes(StridedView::Of(weight)).text);
     return false;
   }
   const int spatial = in.dim() - 2;
-  int64_t out_pad[2] = {0, 0};
-  if (!SpatialList(args, stride_list, spatial, 1, "stride", g->stride) ||
-      !SpatialList(args, pad_list, spatial, 0, "padding", g->pad) ||
-      !SpatialList(args, dilation_list, spatial, 1, "dilation", g->dilation) ||
+  int64_t stride[3], pad[3], dilation[3], out_pad[3] = {0, 0, 0};
+  if (!SpatialList(args, stride_list, spatial, 1, "stride", stride) ||
+      !SpatialList(args, pad_list, spatial, 0, "padding", pad) ||
+      !SpatialList(args, dilation_list, spatial, 1, "dilation", dilation) ||
       (transposed && !SpatialList(args, out_pad_list, spatial, 0, "output_padding", out_pad))) {
     return false;
   }
   g->in = ConvPlanes(in);
   g->weight = ConvPlanes(weight);
   g->groups = groups;
+  for (int i = 0; i < 2; ++i) {
+    g->stride[i] = stride[i + 1];
+    g->pad[i] = pad[i + 1];
+    g->dilation[i] = dilation[i + 1];
+  }
+  const bool rank5 = spatial == 3;
+  *depth = {rank5 ? in.size(2) : 1,
+            rank5 ? weight.size(2) : 1,
+            1,
+            rank5 ? in.stride(2) : 0,
+            rank5 ? weight.stride(2) : 0,
+            0,
+            stride[0],
+            pad[0],
+            dilation[0]};
   if (groups < 1 || groups > INT32_MAX) {
     args.Fail(Error::kInvalidArgument, "groups=%lld out of range", static_cast<long long>(groups));
     return false;
@@ -249,30 +283,54 @@ bool ConvGeometry(KernelArgs& args, const Tensor& in, const Tensor& weight,
               static_cast<long long>(groups));
     return false;
   }
-  int64_t out_hw[2];
-  for (int i = 0; i < 2; ++i) {
-    const int64_t in_size = i == 0 ? g->in.h : g->in.w;
-    const int64_t k = i == 0 ? g->weight.h : g->weight.w;
-    const int64_t s = g->stride[i], p = g->pad[i], d = g->dilation[i];
+  const int64_t in_sizes[3] = {depth->in, g->in.h, g->in.w};
+  const int64_t k_sizes[3] = {depth->k, g->weight.h, g->weight.w};
+  int64_t out_sizes[3];
+  for (int i = 0; i < 3; ++i) {
+    const int64_t in_size = in_sizes[i], k = k_sizes[i];
+    const int64_t s = stride[i], p = pad[i], d = dilation[i];
     const bool bad = s < 1 || d < 1 || p < 0 || s > INT32_MAX || d > INT32_MAX || p > INT32_MAX ||
                      out_pad[i] < 0 || (transposed && out_pad[i] >= s && out_pad[i] >= d);
     if (!bad) {
-      out_hw[i] = transposed ? (in_size - 1) * s - 2 * p + d * (k - 1) + out_pad[i] + 1
-                             : (in_size + 2 * p - d * (k - 1) - 1) / s + 1;
+      out_sizes[i] = transposed ? (in_size - 1) * s - 2 * p + d * (k - 1) + out_pad[i] + 1
+                                : (in_size + 2 * p - d * (k - 1) - 1) / s + 1;
     }
-    if (bad || (!transposed && in_size + 2 * p < d * (k - 1) + 1) || out_hw[i] < 1 ||
-        out_hw[i] > INT32_MAX) {
+    if (bad || (!transposed && in_size + 2 * p < d * (k - 1) + 1) || out_sizes[i] < 1 ||
+        out_sizes[i] > INT32_MAX) {
       args.Fail(Error::kInvalidArgument,
                 "invalid stride/padding/dilation for input %s and weight %s",
                 FormatSizes(StridedView::Of(in)).text, FormatSizes(StridedView::Of(weight)).text);
       return false;
     }
   }
+  depth->out = out_sizes[0];
   sizes[0] = in.size(0);
   sizes[1] = static_cast<int32_t>(*cout);
-  if (spatial == 2) sizes[2] = static_cast<int32_t>(out_hw[0]);
-  sizes[in.dim() - 1] = static_cast<int32_t>(out_hw[1]);
+  for (int i = 0; i < spatial; ++i) {
+    sizes[2 + i] = static_cast<int32_t>(out_sizes[3 - spatial + i]);
+  }
   return true;
+}
+
+// Runs the 2-D problem `g` for every pair of input and kernel depth slices
+// that meet (one call for 1-D and 2-D problems), adding into y.
+template <typename T>
+void ConvDepths(const ConvShape& g, const Depth& dep, bool transposed, const T* x, const T* w,
+                T* y) {
+  for (int64_t kd = 0; kd < dep.k; ++kd) {
+    for (int64_t i = 0; i < (transposed ? dep.in : dep.out); ++i) {
+      // regular: output slice i reads input slice j; transposed: input
+      // slice i scatters into output slice j
+      const int64_t j = i * dep.stride - dep.pad + kd * dep.dilation;
+      if (j < 0 || j >= (transposed ? dep.out : dep.in)) continue;
+      const int64_t xi = transposed ? i : j, yi = transposed ? j : i;
+      if (transposed) {
+        ConvTransposed<T>(g, x + xi * dep.s_in, w + kd * dep.s_w, y + yi * dep.s_out);
+      } else {
+        Conv<T>(g, x + xi * dep.s_in, w + kd * dep.s_w, y + yi * dep.s_out);
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -291,10 +349,11 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(9);
   if (!args.ok()) return;
   ConvShape g;
-  int32_t sizes[4];
+  Depth depth;
+  int32_t sizes[5];
   int64_t cout = 0;
   if (!ConvGeometry(args, *in, *weight, stride_list, pad_list, dilation_list, transposed,
-                    out_pad_list, groups, &g, sizes, &cout)) {
+                    out_pad_list, groups, &g, &depth, sizes, &cout)) {
     return;
   }
   if (bias != nullptr && (bias->dim() != 1 || bias->size(0) != cout)) {
@@ -314,6 +373,7 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> raw) {
   }
   if (out->numel() == 0) return;
   g.out = ConvPlanes(*out);
+  if (out->dim() == 5) depth.s_out = out->stride(2);
   if (!SwitchFloating(out->dtype(), [&](auto tag) {
         using T = decltype(tag);
         // Each output element is summed as the real runtime's portable
@@ -321,17 +381,16 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> raw) {
         // convolution from 0 over (input channel, kernel row, kernel column)
         // and then the bias; transposed convolution from the bias.
         T* y = out->data_as<T>();
-        SetBias<T>(g, transposed ? bias : nullptr, /*add=*/false, y);
-        const T* x = in->data_as<const T>();
-        const T* w = weight->data_as<const T>();
-        if (in->numel() != 0 && weight->numel() != 0) {
-          if (transposed) {
-            ConvTransposed<T>(g, x, w, y);
-          } else {
-            Conv<T>(g, x, w, y);
-          }
+        for (int64_t d = 0; d < depth.out; ++d) {
+          SetBias<T>(g, transposed ? bias : nullptr, /*add=*/false, y + d * depth.s_out);
         }
-        if (!transposed && bias != nullptr) SetBias<T>(g, bias, /*add=*/true, y);
+        if (in->numel() != 0 && weight->numel() != 0) {
+          ConvDepths<T>(g, depth, transposed, in->data_as<const T>(), weight->data_as<const T>(),
+                        y);
+        }
+        for (int64_t d = 0; !transposed && bias != nullptr && d < depth.out; ++d) {
+          SetBias<T>(g, bias, /*add=*/true, y + d * depth.s_out);
+        }
       })) {
     args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(out->dtype()));
   }
@@ -366,11 +425,16 @@ void ConvolutionBackwardOut(KernelContext& ctx, Span<EValue*> raw) {
     args.Fail(Error::kInvalidArgument, "output_mask must have 3 entries, got %zu", mask.size());
     return;
   }
+  if (in->dim() == 5) {
+    args.Fail(Error::kNotSupported, "3-D convolution_backward is not supported");
+    return;
+  }
   ConvShape g;
-  int32_t sizes[4];
+  Depth depth;
+  int32_t sizes[5];
   int64_t cout = 0;
   if (!ConvGeometry(args, *in, *weight, stride_list, pad_list, dilation_list, transposed,
-                    out_pad_list, groups, &g, sizes, &cout)) {
+                    out_pad_list, groups, &g, &depth, sizes, &cout)) {
     return;
   }
   bool same = grad_out->dim() == in->dim();

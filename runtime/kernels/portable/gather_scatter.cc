@@ -1,12 +1,19 @@
-// aten::gather.out, scatter.src_out, scatter.value_out and scatter_add.out
-// along one dim with an int64 index tensor of the input's rank. gather:
-// out[..i..] = self[..index[..i..]..] (out has index's shape). scatter:
-// out = self, then out[..index[..i..]..] = src[..i..] (or value); with
-// scatter_add the src values are added. index may be smaller than self and
+// aten::gather.out, scatter.src_out, scatter.value_out, scatter_add.out and
+// scatter_reduce.two_out along one dim with an int64 index tensor of the
+// input's rank. gather: out[..i..] = self[..index[..i..]..] (out has index's
+// shape). scatter: out = self, then out[..index[..i..]..] = src[..i..] (or
+// value); with scatter_add the src values are added; scatter_reduce reduces
+// them (sum, prod, mean, amax, amin) into self's value, or, without
+// include_self, into the reduction's identity at every position scattered
+// to (mean divides by the number of values reduced, integers rounding down;
+// amax / amin propagate NaN, as ATen's CPU kernel). index may be smaller than self and
 // src in every dim (except dim for self); out-of-range indices fail before
 // anything is written. A 0-dim tensor counts as [1].
 
 #include <cstring>
+#include <limits>
+#include <string_view>
+#include <type_traits>
 
 #include "runtime/kernels/portable/copy_util.h"
 #include "runtime/kernels/portable/dtype_util.h"
@@ -149,7 +156,137 @@ void Scatter(KernelContext& ctx, Span<EValue*> raw, const char* name, ScatterMod
   });
 }
 
+enum class Reduce { kSum, kProd, kMean, kAmax, kAmin };
+
+bool ParseReduce(Span<const char> name, Reduce* reduce) {
+  const std::string_view n(name.data(), name.size());
+  if (n == "sum")
+    *reduce = Reduce::kSum;
+  else if (n == "prod")
+    *reduce = Reduce::kProd;
+  else if (n == "mean")
+    *reduce = Reduce::kMean;
+  else if (n == "amax")
+    *reduce = Reduce::kAmax;
+  else if (n == "amin")
+    *reduce = Reduce::kAmin;
+  else
+    return false;
+  return true;
+}
+
+template <typename T>
+T ReduceIdentity(Reduce reduce) {
+  switch (reduce) {
+    case Reduce::kProd:
+      return T(1);
+    case Reduce::kAmax:
+      return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                  : std::numeric_limits<T>::lowest();
+    case Reduce::kAmin:
+      return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                                  : std::numeric_limits<T>::max();
+    default:
+      return T(0);
+  }
+}
+
+template <typename T>
+T ReduceStep(Reduce reduce, T acc, T v) {
+  switch (reduce) {
+    case Reduce::kProd:
+      return WrapMul(acc, v);
+    case Reduce::kAmax:
+      return IsNan(v) ? v : (acc < v ? v : acc);  // NaN in acc stays
+    case Reduce::kAmin:
+      return IsNan(v) ? v : (v < acc ? v : acc);
+    default:
+      return WrapAdd(acc, v);
+  }
+}
+
 }  // namespace
+
+void ScatterReduceTwoOut(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::scatter_reduce.two_out", raw, 8);
+  Tensor* self = args.GetTensor(0);
+  const int64_t dim_arg = args.GetInt(1);
+  Tensor* index = args.GetTensor(2);
+  Tensor* src = args.GetTensor(3);
+  Span<const char> reduce_name;
+  const bool has_reduce = args.GetOptionalString(4, &reduce_name);
+  const bool include_self = args.GetBool(5);
+  Tensor* out = args.GetTensor(6);
+  if (!args.ok()) return;
+  Reduce reduce = Reduce::kSum;
+  if (!has_reduce || !ParseReduce(reduce_name, &reduce)) {
+    args.Fail(Error::kInvalidArgument, "reduce must be sum, prod, mean, amax or amin");
+    return;
+  }
+  if (!IsBasicType(self->dtype()) || self->dtype() == ScalarType::kBool ||
+      self->dtype() != out->dtype() || src->dtype() != self->dtype() || out == index ||
+      out == src) {
+    args.Fail(Error::kInvalidArgument,
+              "self, src and out must share a numeric dtype and out must not be index or src");
+    return;
+  }
+  const StridedView self_v = AtLeast1d(*self);
+  const StridedView index_v = AtLeast1d(*index);
+  const StridedView src_v = AtLeast1d(*src);
+  int dim = 0;
+  if (!CheckIndex(args, self_v, index_v, &src_v, dim_arg, &dim)) return;
+  if (src_v.dim != self_v.dim) {
+    args.Fail(Error::kInvalidArgument, "src rank %d != self rank %d", src_v.dim, self_v.dim);
+    return;
+  }
+  if (!args.ResizeOut(*out, self->sizes(), "out")) return;
+  if (out->numel() == 0) return;
+  int64_t* count = nullptr;  // values reduced per out element (mean only)
+  if (reduce == Reduce::kMean) {
+    count = static_cast<int64_t*>(
+        ctx.AllocateTemp(static_cast<size_t>(out->numel()) * sizeof(int64_t)));
+    if (count == nullptr) {
+      args.Fail(Error::kMemoryAllocationFailed, "no temp memory for %lld counts",
+                static_cast<long long>(out->numel()));
+      return;
+    }
+    for (int64_t i = 0; i < out->numel(); ++i) count[i] = include_self ? 1 : 0;
+  }
+  if (out != self) CopyView(StridedView::Of(*self), StridedView::Of(*out));
+  const StridedView out_v = AtLeast1d(*out);
+  const int64_t n = self_v.sizes[dim];
+  const int64_t out_step = out_v.strides[dim];
+  const int64_t* idx = reinterpret_cast<const int64_t*>(index_v.data);
+  const StridedLoop<3> loop = IndexLoop(index_v, src_v, out_v, dim);
+  SwitchReal(self->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T* y = reinterpret_cast<T*>(out_v.data);
+    const T* x = reinterpret_cast<const T*>(src_v.data);
+    const auto target = [&](const int64_t* o) {
+      const int64_t i = idx[o[0]];
+      return o[2] + (i < 0 ? i + n : i) * out_step;  // element offset in out
+    };
+    if (!include_self) {
+      ForEachOffset(loop, [&](const int64_t* o) { y[target(o)] = ReduceIdentity<T>(reduce); });
+    }
+    ForEachOffset(loop, [&](const int64_t* o) {
+      const int64_t t = target(o);
+      y[t] = ReduceStep<T>(reduce, y[t], x[o[1]]);
+      if (count != nullptr) ++count[t];
+    });
+    if (count == nullptr) return;
+    const StridedView* const views[1] = {&out_v};
+    ForEachOffset(BroadcastLoop<1>(out_v.dim, out_v.sizes, views), [&](const int64_t* o) {
+      const T c = static_cast<T>(count[o[0]] == 0 ? 1 : count[o[0]]);
+      if constexpr (std::is_integral_v<T>) {
+        const T q = static_cast<T>(y[o[0]] / c);
+        y[o[0]] = (y[o[0]] % c != 0 && (y[o[0]] < 0) != (c < 0)) ? static_cast<T>(q - 1) : q;
+      } else {
+        y[o[0]] = y[o[0]] / c;
+      }
+    });
+  });
+}
 
 void GatherOut(KernelContext& ctx, Span<EValue*> raw) {
   KernelArgs args(ctx, "aten::gather.out", raw, 6);

@@ -290,6 +290,7 @@ void MinUnaryOut(KernelContext& ctx, Span<EValue*> args);
 void MeanDtypeOut(KernelContext& ctx, Span<EValue*> args);
 void CumsumOut(KernelContext& ctx, Span<EValue*> args);
 void TopkValues(KernelContext& ctx, Span<EValue*> args);
+void SortValues(KernelContext& ctx, Span<EValue*> args);
 
 // batch_norm.cc and group_norm.cc: training batch norm, group norm
 void NativeBatchNormLegitOut(KernelContext& ctx, Span<EValue*> args);
@@ -333,11 +334,12 @@ void ReplicationPad1dOut(KernelContext& ctx, Span<EValue*> args);
 void ReplicationPad2dOut(KernelContext& ctx, Span<EValue*> args);
 void ReplicationPad3dOut(KernelContext& ctx, Span<EValue*> args);
 
-// gather_scatter.cc: gather, scatter, scatter_add
+// gather_scatter.cc: gather, scatter, scatter_add, scatter_reduce
 void GatherOut(KernelContext& ctx, Span<EValue*> args);
 void ScatterSrcOut(KernelContext& ctx, Span<EValue*> args);
 void ScatterValueOut(KernelContext& ctx, Span<EValue*> args);
 void ScatterAddOut(KernelContext& ctx, Span<EValue*> args);
+void ScatterReduceTwoOut(KernelContext& ctx, Span<EValue*> args);
 
 // masked_ops.cc: masked fill/select/scatter, nonzero, repeat_interleave
 void MaskedFillScalarOut(KernelContext& ctx, Span<EValue*> args);

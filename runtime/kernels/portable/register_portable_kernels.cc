@@ -228,7 +228,7 @@ const Kernel kPortableKernels[] = {
     Portable("aten::floor_divide.out", FloorDivideOut, kAllDtypes),
     Portable("aten::rsub.Scalar_out", RsubScalarOut, kAllDtypes),
     Portable("aten::pow.Scalar_out", PowScalarOut, kAllDtypes),
-    // prod.cc, variance.cc, minmax_dim.cc, mean_dtype.cc, cumsum.cc, topk.cc
+    // prod.cc, variance.cc, minmax_dim.cc, mean_dtype.cc, cumsum.cc, topk.cc (and sort)
     Portable("aten::prod.out", ProdOut, kAllDtypes),
     Portable("aten::prod.int_out", ProdIntOut, kAllDtypes),
     Portable("aten::var.out", VarOut, kFloatingDtypes),
@@ -241,6 +241,7 @@ const Kernel kPortableKernels[] = {
     Portable("aten::mean.dtype_out", MeanDtypeOut, kAllDtypes),
     Portable("aten::cumsum.out", CumsumOut, kAllDtypes),
     Portable("aten::topk.values", TopkValues, kRealDtypes),
+    Portable("aten::sort.values", SortValues, kRealDtypes),
     // batch_norm.cc and group_norm.cc
     Portable("aten::_native_batch_norm_legit.out", NativeBatchNormLegitOut, kFloatingDtypes),
     Portable("aten::_native_batch_norm_legit.no_stats_out", NativeBatchNormLegitNoStatsOut,
@@ -282,6 +283,7 @@ const Kernel kPortableKernels[] = {
     Portable("aten::scatter.src_out", ScatterSrcOut, kAllDtypes),
     Portable("aten::scatter.value_out", ScatterValueOut, kAllDtypes),
     Portable("aten::scatter_add.out", ScatterAddOut, kAllDtypes),
+    Portable("aten::scatter_reduce.two_out", ScatterReduceTwoOut, kRealDtypes),
     // masked_ops.cc
     Portable("aten::masked_fill.Scalar_out", MaskedFillScalarOut, kAllDtypes),
     Portable("aten::masked_select.out", MaskedSelectOut, kAllDtypes),

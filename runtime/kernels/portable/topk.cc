@@ -1,8 +1,9 @@
 // aten::topk.values: the k largest (or smallest) elements along a dim and
 // their int64 indices, in sorted order (also when sorted=False, which lets
-// any order through). NaN ranks above every number, as in PyTorch; ties
-// keep the lower index first. Scratch: one int64 per element of the dim,
-// from the kernel's temp allocator.
+// any order through); aten::sort.values: every element along the dim,
+// ascending or descending, with its index. NaN ranks above every number, as
+// in PyTorch; ties keep the lower index first (a stable sort). Scratch: one
+// int64 per element of the dim, from the kernel's temp allocator.
 
 #include <algorithm>
 
@@ -14,16 +15,12 @@
 namespace edgefleet {
 namespace portable {
 
-void TopkValues(KernelContext& ctx, Span<EValue*> raw) {
-  KernelArgs args(ctx, "aten::topk.values", raw, 8);
-  Tensor* in = args.GetTensor(0);
-  const int64_t k = args.GetInt(1);
-  const int64_t dim_arg = args.GetInt(2);
-  const bool largest = args.GetBool(3);
-  args.GetBool(4);  // sorted: the result is always sorted
-  Tensor* values = args.GetTensor(5);
-  Tensor* indices = args.GetTensor(6);
-  if (!args.ok()) return;
+namespace {
+
+// The first k of in's elements along dim_arg in `largest` order (k < 0:
+// all of them) into values and indices. Fails through args.
+void SelectSorted(KernelContext& ctx, KernelArgs& args, Tensor* in, int64_t k, int64_t dim_arg,
+                  bool largest, Tensor* values, Tensor* indices) {
   if (!IsBasicType(in->dtype()) || in->dtype() == ScalarType::kBool ||
       values->dtype() != in->dtype() || indices->dtype() != ScalarType::kLong) {
     args.Fail(Error::kInvalidArgument,
@@ -40,7 +37,9 @@ void TopkValues(KernelContext& ctx, Span<EValue*> raw) {
     return;
   }
   const int64_t n = in->dim() == 0 ? 1 : in->size(dim);
-  if (k < 0 || k > n) {
+  const bool all = k < 0;
+  if (all) k = n;
+  if (k > n) {
     args.Fail(Error::kInvalidArgument,
               "k (%lld) out of range for a dim of "
               "size %lld",
@@ -96,13 +95,47 @@ void TopkValues(KernelContext& ctx, Span<EValue*> raw) {
         return a < b;
       };
       for (int64_t i = 0; i < n; ++i) order[i] = i;
-      std::partial_sort(order, order + k, order + n, before);
+      if (all) {
+        std::sort(order, order + n, before);  // `before` breaks ties: stable
+      } else {
+        std::partial_sort(order, order + k, order + n, before);
+      }
       for (int64_t i = 0; i < k; ++i) {
         y[o[1] + i * v_step] = row[order[i] * in_step];
         yi[o[2] + i * x_step] = order[i];
       }
     });
   });
+}
+
+}  // namespace
+
+void TopkValues(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::topk.values", raw, 8);
+  Tensor* in = args.GetTensor(0);
+  const int64_t k = args.GetInt(1);
+  const int64_t dim_arg = args.GetInt(2);
+  const bool largest = args.GetBool(3);
+  args.GetBool(4);  // sorted: the result is always sorted
+  Tensor* values = args.GetTensor(5);
+  Tensor* indices = args.GetTensor(6);
+  if (!args.ok()) return;
+  if (k < 0) {
+    args.Fail(Error::kInvalidArgument, "k (%lld) must not be negative", static_cast<long long>(k));
+    return;
+  }
+  SelectSorted(ctx, args, in, k, dim_arg, largest, values, indices);
+}
+
+void SortValues(KernelContext& ctx, Span<EValue*> raw) {
+  KernelArgs args(ctx, "aten::sort.values", raw, 6);
+  Tensor* in = args.GetTensor(0);
+  const int64_t dim_arg = args.GetInt(1);
+  const bool descending = args.GetBool(2);
+  Tensor* values = args.GetTensor(3);
+  Tensor* indices = args.GetTensor(4);
+  if (!args.ok()) return;
+  SelectSorted(ctx, args, in, -1, dim_arg, descending, values, indices);
 }
 
 }  // namespace portable

@@ -1,5 +1,6 @@
-"""Reference cases of aten::convolution_backward.out: the input, weight and
-bias gradients torch computes (make_reference.py)."""
+"""Reference cases of aten::convolution_backward.out (the input, weight and
+bias gradients torch computes) and of 3-D aten::convolution.out
+(make_reference.py)."""
 
 import torch
 
@@ -62,3 +63,48 @@ def convolution_backward():
     short_mask = list(bad)
     short_mask[10] = BoolList([True, True])
     error("convolution_backward/mask_length", op, short_mask)
+
+
+def convolution_3d():
+    """aten::convolution.out on rank-5 (N, C, D, H, W) tensors, regular and
+    transposed: strides, padding, dilation, output padding, groups, with and
+    without bias, a channels-last-3d input and out, float64; the 3-D
+    gradient is refused."""
+    op = "convolution.out"
+    configs = [  # name: transposed, input, weight, stride, padding, dilation, out padding, groups
+        ("regular", False, (2, 2, 4, 6, 5), (4, 2, 2, 3, 3), [1, 2, 1], [0, 1, 1], [1, 1, 1],
+         [0, 0, 0], 1),
+        ("dilated_grouped", False, (1, 4, 7, 6, 6), (6, 2, 3, 2, 3), [2, 1, 2], [2, 0, 1],
+         [2, 1, 1], [0, 0, 0], 2),
+        ("depthwise_one_entry_lists", False, (1, 3, 5, 5, 5), (3, 1, 3, 3, 3), [2], [1], [1],
+         [0], 3),
+        ("transposed", True, (1, 4, 3, 4, 2), (4, 2, 2, 2, 2), [2, 2, 2], [0, 0, 0], [1, 1, 1],
+         [0, 0, 0], 1),
+        ("transposed_padded_grouped", True, (2, 4, 3, 3, 4), (4, 3, 3, 2, 3), [2, 1, 3],
+         [1, 0, 1], [1, 2, 1], [1, 0, 2], 2),
+    ]
+    for name, transposed, xs, ws, s, p, d, op_, g in configs:
+        x, w = randn(*xs), randn(*ws)
+        cout = ws[1] * g if transposed else ws[0]
+        for bias in (randn(cout), None):
+            y = torch.ops.aten.convolution(x, w, bias, s, p, d, transposed, op_, g)
+            tag = "bias" if bias is not None else "no_bias"
+            case(f"convolution_3d/{name}/{tag}", op,
+                 [x, w, bias, s, p, d, transposed, op_, g, Out(0)], y, rtol=1e-4, atol=1e-5)
+    cl3d = [0, 2, 3, 4, 1]
+    x, w, b = randn(1, 3, 4, 5, 6), randn(2, 3, 3, 2, 3), randn(2)
+    y = torch.ops.aten.convolution(x, w, b, [1, 2, 1], [1, 0, 1], [1, 1, 1], False, [0, 0, 0], 1)
+    case("convolution_3d/channels_last", op,
+         [Layout(x, cl3d), w, b, [1, 2, 1], [1, 0, 1], [1, 1, 1], False, [0, 0, 0], 1, Out(0)],
+         y, rtol=1e-4, atol=1e-5, out_dim_orders=[cl3d])
+    xd, wtd = x.double(), w.transpose(0, 1).contiguous().double()  # (C_in, C_out, k...)
+    y = torch.ops.aten.convolution(xd, wtd, None, [1], [1], [1], True, [0], 1)
+    case("convolution_3d/transposed_float64", op,
+         [xd, wtd, None, [1], [1], [1], True, [0], 1, Out(0)], y)
+    dy = randn(1, 2, 4, 3, 6)
+    error("convolution_backward/3d", "convolution_backward.out",
+          [dy, x, w, [2], [1, 2, 1], [1, 0, 1], [1, 1, 1], False, [0, 0, 0], 1,
+           BoolList([True, True, True]), OutSpec(torch.float32, [1, 3, 4, 5, 6]),
+           OutSpec(torch.float32, [2, 3, 3, 2, 3]), OutSpec(torch.float32, [2])])
+    error("convolution_3d/rank_mismatch", op,
+          [x, randn(2, 3, 3, 3), None, [1], [0], [1], False, [0], 1, OutSpec(torch.float32, [1])])

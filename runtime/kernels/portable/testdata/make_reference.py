@@ -28,14 +28,14 @@ import pathlib
 import torch
 
 from comparison_cases import allclose
-from convolution_cases import convolution_backward
+from convolution_cases import convolution_3d, convolution_backward
 from elementwise_cases import activations, binary_misc, bitwise, sign_classify, unary_floating
 from quantized_cases import (
     choose_qparams_per_token, mixed_matmuls, quantized_add, quantized_token_embedding)
-from reduction_cases import copies_fills, norms, reductions
+from reduction_cases import copies_fills, norms, reductions, sort
 from reference_cases import cases
-from resampling_cases import max_pool_backward, upsample_aa
-from shape_index_cases import index_copy_distance_ops, shape_ops
+from resampling_cases import grid_sampler_2d, max_pool_backward, upsample_aa
+from shape_index_cases import index_copy_distance_ops, scatter_reduce, shape_ops
 
 OUT_PATH = pathlib.Path(__file__).with_name("reference.json")
 
@@ -60,6 +60,10 @@ def main():
     mixed_matmuls()
     allclose()
     convolution_backward()
+    convolution_3d()
+    grid_sampler_2d()
+    sort()
+    scatter_reduce()
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
     OUT_PATH.write_text(json.dumps(

@@ -1,4 +1,4 @@
-"""Cases of the reductions, normalizations, copies and fills
+"""Cases of the reductions, sorts, normalizations, copies and fills
 (make_reference.py).
 """
 
@@ -7,7 +7,8 @@ import math
 import torch
 
 from reference_cases import (
-    CHANNELS_LAST, cases, Out, OutSpec, Layout, tensor_json, case, error, randn, randint)
+    CHANNELS_LAST, cases, Out, OutSpec, Layout, tensor_json, case, dtype_name, error, randn,
+    randint)
 
 
 # --------------------------------------------------------------- reductions
@@ -240,3 +241,35 @@ def copies_fills():
          [x, torch.tensor(-1.5), Out(0)], torch.full_like(x, -1.5))
     error("fill_tensor/not_scalar", "fill.Tensor_out",
           [x, torch.tensor([1.0, 2.0]), OutSpec(torch.float32, [2, 3])])
+
+
+def sort():
+    """aten::sort.values (to_edge keeps aten.sort): both directions, every
+    dim, ties (kept in index order: torch's CPU sort is stable), NaN (above
+    every number), int32 and int64, a channels-last input, an empty dim;
+    a bad dim fails."""
+    op = "sort.values"
+    t = torch.randint(-4, 5, (3, 5, 6)).float()  # many ties
+    for dim, descending in [(-1, False), (-1, True), (0, True), (1, False)]:
+        r = torch.sort(t, stable=True, dim=dim, descending=descending)
+        case(f"sort/dim{dim}_{'desc' if descending else 'asc'}", op,
+             [t, dim, descending, Out(0), Out(1)], [r.values, r.indices])
+    tn = torch.tensor([[1.0, float("nan"), 3.0, -2.0, float("-inf"), 3.0]]).double()
+    for descending in (False, True):
+        r = torch.sort(tn, stable=True, dim=-1, descending=descending)
+        case(f"sort/nan_float64_{descending}", op, [tn, -1, descending, Out(0), Out(1)],
+             [r.values, r.indices])
+    for dtype in (torch.int32, torch.int64):
+        ti = randint(-50, 50, 4, 7, dtype=dtype)
+        r = torch.sort(ti, stable=True, dim=1, descending=True)
+        case(f"sort/{dtype_name(dtype)}", op, [ti, 1, True, Out(0), Out(1)],
+             [r.values, r.indices])
+    tc = randn(2, 3, 4, 5)
+    r = torch.sort(tc, stable=True, dim=1)
+    case("sort/channels_last", op, [Layout(tc, CHANNELS_LAST), 1, False, Out(0), Out(1)],
+         [r.values, r.indices], out_dim_orders=[CHANNELS_LAST, CHANNELS_LAST])
+    te = torch.zeros(3, 0)
+    r = torch.sort(te, 1)
+    case("sort/empty", op, [te, 1, False, Out(0), Out(1)], [r.values, r.indices])
+    error("sort/bad_dim", op, [t, 3, False, OutSpec(torch.float32, [3, 5, 6]),
+                               OutSpec(torch.int64, [3, 5, 6])])

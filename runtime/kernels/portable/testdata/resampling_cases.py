@@ -1,4 +1,4 @@
-"""Cases of the pooling backward and anti-aliased resampling kernels
+"""Cases of the pooling backward, anti-aliased resampling and grid sampler kernels
 (make_reference.py).
 """
 
@@ -107,3 +107,18 @@ def upsample_aa():
                                         OutSpec(torch.float64, [2, 3, 4, 5])])
     error("upsample_aa/empty_height", op, [randn(1, 3, 0, 5), [4, 5], False, None, None,
                                            OutSpec(torch.float32, [1, 3, 4, 5])])
+
+
+def grid_sampler_2d():
+    """aten::grid_sampler_2d.out called as a program calls it (its out and
+    the return slot; grid_sampler_test.cc has every mode combination):
+    bilinear / nearest / bicubic with zeros / border / reflection padding,
+    both align_corners, a grid reaching outside [-1, 1]."""
+    x = randn(2, 3, 5, 6)
+    grid = torch.rand(2, 4, 7, 2, dtype=torch.float64).float() * 2.6 - 1.3
+    for mode, mode_name in enumerate(("bilinear", "nearest", "bicubic")):
+        for padding, padding_name in enumerate(("zeros", "border", "reflection")):
+            align = mode == padding  # both values over the nine pairs
+            y = torch.ops.aten.grid_sampler_2d(x, grid, mode, padding, align)
+            case(f"grid_sampler_2d/{mode_name}_{padding_name}_{int(align)}", "grid_sampler_2d.out",
+                 [x, grid, mode, padding, align, Out(0)], y, rtol=1e-4, atol=1e-5)

@@ -315,3 +315,41 @@ def index_copy_distance_ops():
     error("native_dropout/bad_p", "native_dropout.out",
           [d, 1.5, True, OutSpec(torch.float32, [3, 4]),
            OutSpec(torch.bool, [3, 4])])
+
+
+def scatter_reduce():
+    """aten::scatter_reduce.two_out: every reduction with and without
+    include_self, an index smaller than src, repeated indices,
+    NaN through amax / amin, floor-rounded integer mean, a channels-last
+    self; an unknown reduction and an out-of-range index fail."""
+    op = "scatter_reduce.two_out"
+    self_, src = randn(4, 6), randn(4, 5)
+    index = randint(0, 6, 3, 5)
+    for reduce in ("sum", "prod", "mean", "amax", "amin"):
+        for include_self in (True, False):
+            y = torch.scatter_reduce(self_, 1, index, src, reduce, include_self=include_self)
+            case(f"scatter_reduce/{reduce}_{include_self}", op,
+                 [self_, 1, index, src, reduce, include_self, Out(0)], y)
+    sn = src.clone()
+    sn[0, 0] = float("nan")
+    idx0 = torch.tensor([[1, 1, 0]])
+    for reduce in ("amax", "amin"):
+        y = torch.scatter_reduce(self_[:2], 0, idx0.expand(2, 3).clone(), sn[:2, :3], reduce)
+        case(f"scatter_reduce/nan_{reduce}", op,
+             [self_[:2], 0, idx0.expand(2, 3).clone(), sn[:2, :3], reduce, True, Out(0)], y)
+    si, xi = randint(-20, 20, 3, 4, dtype=torch.int32), randint(-20, 20, 3, 4, dtype=torch.int32)
+    ii = randint(0, 4, 3, 4)
+    for include_self in (True, False):
+        y = torch.scatter_reduce(si, 1, ii, xi, "mean", include_self=include_self)
+        case(f"scatter_reduce/int32_mean_{include_self}", op,
+             [si, 1, ii, xi, "mean", include_self, Out(0)], y)
+    sc = randn(2, 3, 4, 4)
+    ic = randint(0, 3, 2, 3, 4, 4)
+    y = torch.scatter_reduce(sc, 1, ic, sc, "sum", include_self=False)
+    case("scatter_reduce/channels_last", op,
+         [Layout(sc, CHANNELS_LAST), 1, ic, sc, "sum", False, Out(0)], y,
+         out_dim_orders=[CHANNELS_LAST])
+    error("scatter_reduce/bad_reduce", op,
+          [self_, 1, index, src, "median", True, OutSpec(torch.float32, [4, 6])])
+    error("scatter_reduce/index_out_of_range", op,
+          [self_, 1, index + 12, src, "sum", True, OutSpec(torch.float32, [4, 6])])
