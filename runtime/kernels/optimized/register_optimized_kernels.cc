@@ -7,6 +7,7 @@
 #include "runtime/kernels/optimized/conv_fusion.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
 #include "runtime/kernels/optimized/quantized_fusion.h"
+#include "runtime/kernels/optimized/safe_softmax.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 
 namespace edgefleet {
@@ -65,7 +66,8 @@ const Kernel kOptimizedKernels[] = {
 };
 
 // Init-time rewrites run by Method::Load on plans using optimized kernels.
-const PlanPass kOptimizedPlanPasses[] = {kFuseQuantizedConvolutionPass, kFuseConvolutionPass};
+const PlanPass kOptimizedPlanPasses[] = {kFuseQuantizedConvolutionPass, kFuseConvolutionPass,
+                                         kFuseSafeSoftmaxPass};
 
 }  // namespace
 }  // namespace optimized
