@@ -63,6 +63,10 @@ const Kernel kOptimizedKernels[] = {
               DequantizePerChannelSupports, kInt8),
     Optimized("aten::permute_copy.out", PermuteCopyOut, PermuteSupports, kCopyableDtypes),
     Optimized("aten::t_copy.out", TCopyOut, PermuteSupports, kCopyableDtypes),
+    Optimized("dim_order_ops::_clone_dim_order.out", CloneDimOrderOut, DimOrderCopySupports,
+              kCopyableDtypes),
+    Optimized("dim_order_ops::_to_dim_order_copy.out", ToDimOrderCopyOut, DimOrderCopySupports,
+              kCopyableDtypes),
 };
 
 // Init-time rewrites run by Method::Load on plans using optimized kernels.
