@@ -53,10 +53,18 @@ struct ZooModel {
 void PrintTo(const ZooModel& model, std::ostream* os) { *os << model.name; }
 
 const ZooModel kZoo[] = {
-    {"mobilenet_v2", false}, {"mobilenet_v3_small", false},
-    {"resnet18", false},     {"deeplabv3_mobilenet_v3_large", false},
-    {"text_langid", false},  {"bwe_gru", false},
-    {"kws_conv1d", false},   {"mobilenet_v2_int8", true},
+    {"mobilenet_v2", false},
+    {"mobilenet_v3_small", false},
+    {"resnet18", false},
+    {"deeplabv3_mobilenet_v3_large", false},
+    {"text_langid", false},
+    {"bwe_gru", false},
+    {"kws_conv1d", false},
+    {"mobilenet_v2_int8", true},
+    // The slow-family set (docs/performance-families.md).
+    {"efficientnet_b0", false},
+    {"regnet_y_400mf", false},
+    {"vit_tiny", false},
 };
 
 bool FileExists(const std::string& path) {
