@@ -59,6 +59,14 @@ const ZooModel kZoo[] = {
     {"kws_conv1d", false},   {"mobilenet_v2_int8", true},
 };
 
+// The slow-family set (docs/performance-families.md): checked when exported,
+// no reduced-size copies committed.
+const ZooModel kSlowFamilies[] = {
+    {"efficientnet_b0", false},
+    {"regnet_y_400mf", false},
+    {"vit_tiny", false},
+};
+
 bool FileExists(const std::string& path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0;
@@ -376,6 +384,12 @@ TEST_P(ZooTest, XnnpackLoweredMatchesTorch) {
 
 INSTANTIATE_TEST_SUITE_P(Zoo, ZooTest,
                          ::testing::Combine(::testing::ValuesIn(kZoo), ::testing::Bool()),
+                         [](const ::testing::TestParamInfo<ZooTest::ParamType>& info) {
+                           return std::string(std::get<0>(info.param).name) +
+                                  (std::get<1>(info.param) ? "_portable" : "_default");
+                         });
+INSTANTIATE_TEST_SUITE_P(SlowFamilies, ZooTest,
+                         ::testing::Combine(::testing::ValuesIn(kSlowFamilies), ::testing::Bool()),
                          [](const ::testing::TestParamInfo<ZooTest::ParamType>& info) {
                            return std::string(std::get<0>(info.param).name) +
                                   (std::get<1>(info.param) ? "_portable" : "_default");

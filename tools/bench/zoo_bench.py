@@ -7,7 +7,9 @@ Usage (with tools/.venv/bin/python, after `make models` and a build):
                  [--portable-iterations N] [--json OUT.json] [MODEL ...]
 
 Models: every <name>/model.pte under --models-dir (default .cache/models, written by
-`make models`), else the committed fixtures in test/fixtures. Inputs are the model's
+`make models`), else the committed fixtures in test/fixtures. The zoo includes the
+families once measured slow against ET-XNN (efficientnet_b0, regnet_y_400mf, vit_tiny;
+docs/performance-families.md): `zoo_bench.py efficientnet_b0 regnet_y_400mf vit_tiny`. Inputs are the model's
 input_<i>.npy. For each model, on the same files and inputs, in this one run:
   ours      edgefleet-run run --threads 1 (optimized kernels where they apply)
   portable  edgefleet-run run --threads 1 --portable-only

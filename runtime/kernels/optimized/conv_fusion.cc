@@ -427,6 +427,71 @@ void FuseHardActivation(PlanEditor& plan, size_t pc) {
   }
 }
 
+// convolution (or the fused one without bounds) at `pc` whose output y
+// feeds sigmoid(y) alone, or sigmoid(y) and mul(y, sigmoid(y)) (nn.SiLU as
+// torch.export writes it): the fused kernel with that epilogue, writing the
+// sigmoid's or the multiplication's output.
+void FuseSigmoidActivation(PlanEditor& plan, size_t pc) {
+  const Span<EValue*> conv = plan.args(pc);
+  const bool fused = conv.size() == 13;
+  if (fused && !(IsOp(plan, static_cast<int64_t>(pc), kFusedConvolutionKernel.name) &&
+                 conv[9]->is_none() && conv[10]->is_none())) {
+    return;
+  }
+  EValue* y_value = conv[fused ? 11 : 9];
+  const Tensor& y = y_value->to_tensor();
+  int64_t readers[2];
+  const size_t num_readers = ReadersAfter(plan, pc, y_value, readers, 2);
+  if (num_readers < 1 || num_readers > 2 || plan.num_readers(y_value) != num_readers ||
+      plan.writer(y_value) != static_cast<int64_t>(pc) || plan.is_method_io(y_value)) {
+    return;
+  }
+  const int64_t sig_pc = readers[0];
+  if (!IsOp(plan, sig_pc, "aten::sigmoid.out")) return;
+  const Span<EValue*> sig = plan.args(static_cast<size_t>(sig_pc));
+  if (sig.size() != 3 || sig[0] != y_value || sig[1] != sig[2]) return;
+  int64_t absorbed[2] = {sig_pc, -1};
+  size_t n = 1;
+  EValue* out = sig[1];
+  PostOp post = PostOp::kSigmoid;
+  if (num_readers == 2) {
+    const int64_t mul_pc = readers[1];
+    if (!IsOp(plan, mul_pc, "aten::mul.out") ||
+        SoleReader(plan, static_cast<size_t>(sig_pc), sig[1]) != mul_pc) {
+      return;
+    }
+    const Span<EValue*> mul = plan.args(static_cast<size_t>(mul_pc));
+    if (mul.size() != 4 || mul[2] != mul[3] ||
+        !((mul[0] == y_value && mul[1] == sig[1]) || (mul[0] == sig[1] && mul[1] == y_value))) {
+      return;
+    }
+    absorbed[n++] = mul_pc;
+    out = mul[2];
+    post = PostOp::kSilu;
+  }
+  // Every intermediate and the output: float32 of y's shape (no broadcast).
+  for (size_t i = 0; i < n; ++i) {
+    const Span<EValue*> a = plan.args(static_cast<size_t>(absorbed[i]));
+    const Tensor* o = FloatTensor(a[a.size() - 1]);
+    if (o == nullptr || !SameShape(*o, y) || plan.writer(a[a.size() - 1]) != absorbed[i]) return;
+  }
+  const size_t saved = 2 * n * FloatTensor(out)->nbytes();
+  if (!EarlyWriteSafe(plan, pc, static_cast<size_t>(absorbed[n - 1]), out, saved,
+                      Span<const int64_t>(absorbed, n))) {
+    return;
+  }
+  EValue* none = plan.NewValue(EValue());
+  if (none == nullptr) return;
+  EValue* args[13];
+  for (int i = 0; i < 9; ++i) args[i] = conv[i];
+  args[9] = args[10] = none;
+  args[11] = args[12] = out;
+  const Kernel& kernel =
+      post == PostOp::kSilu ? kFusedConvolutionSiluKernel : kFusedConvolutionSigmoidKernel;
+  if (plan.Replace(pc, kernel, Span<EValue* const>(args, 13)) != Error::kOk) return;
+  for (size_t i = 0; i < n; ++i) plan.Remove(static_cast<size_t>(absorbed[i]));
+}
+
 }  // namespace
 
 void FuseConvolution(PlanEditor& plan) {
@@ -437,6 +502,7 @@ void FuseConvolution(PlanEditor& plan) {
     FoldBatchNorm(plan, pc);
     FuseActivation(plan, pc);
     FuseHardActivation(plan, pc);
+    FuseSigmoidActivation(plan, pc);
   }
 }
 

@@ -8,7 +8,10 @@
 //   convolution -> relu / hardtanh / clamp
 //     becomes edgefleet::fused_convolution.out, the convolution with the
 //     clamp applied in its epilogue (bit-identical to the separate
-//     activation), writing the activation's output.
+//     activation), writing the activation's output;
+//   convolution -> the exported hardswish / hardsigmoid chains, sigmoid, or
+//     sigmoid and mul (SiLU): the fused kernel with that epilogue
+//     (epilogue.h), writing the chain's last output.
 //
 // It matches only exactly: float32 tensors; W, b and the batch norm's
 // parameters program constants (is_constant) with W's output channel
@@ -51,6 +54,13 @@ void FusedConvolutionHardswishOut(KernelContext& ctx, Span<EValue*> args);
 void FusedConvolutionHardsigmoidOut(KernelContext& ctx, Span<EValue*> args);
 extern const Kernel kFusedConvolutionHardswishKernel;
 extern const Kernel kFusedConvolutionHardsigmoidKernel;
+// The same, then the sigmoid 1 / (1 + exp(-x)) or SiLU x * sigmoid(x) of
+// each clamped output, computed as the optimized sigmoid.out (vec_math.h)
+// [and mul.out] kernels compute them: the same bits.
+void FusedConvolutionSigmoidOut(KernelContext& ctx, Span<EValue*> args);
+void FusedConvolutionSiluOut(KernelContext& ctx, Span<EValue*> args);
+extern const Kernel kFusedConvolutionSigmoidKernel;
+extern const Kernel kFusedConvolutionSiluKernel;
 
 // True if a convolution.out call (11 arguments) whose out starts at its
 // input's data runs in place, without a copy of the input.

@@ -16,6 +16,7 @@
 #include "runtime/kernels/optimized/conv_small_input.h"
 #include "runtime/kernels/optimized/depthwise.h"
 #include "runtime/kernels/optimized/gemm.h"
+#include "runtime/kernels/optimized/grouped_conv.h"
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
 #include "runtime/kernels/portable/dtype_util.h"
@@ -328,6 +329,11 @@ bool RunConv(KernelContext& ctx, const ConvCall& call) {
                            call.post);
     }
   }
+  if (call.layout == Layout::kNchw && !call.in_place && GroupedDirectApplies(g) &&
+      GroupedNchw(ctx, g, call.x, call.w, call.w_strides, bias, call.y, call.lo, call.hi,
+                  call.post)) {
+    return true;
+  }
   if (call.layout == Layout::kNhwc && g.groups == 1 && g.in_c <= kSmallInputMaxChannels &&
       call.w_strides[0] == 1 && call.post == PostOp::kNone) {
     ConvNhwcSmallInput(ctx, g, call.x, call.w, call.w_strides[1], call.w_strides[2],
@@ -482,6 +488,12 @@ void FusedConvolutionHardswishOut(KernelContext& ctx, Span<EValue*> args) {
 void FusedConvolutionHardsigmoidOut(KernelContext& ctx, Span<EValue*> args) {
   FusedConvolution(ctx, args, PostOp::kHardsigmoid, kFusedConvolutionHardsigmoidKernel.name);
 }
+void FusedConvolutionSigmoidOut(KernelContext& ctx, Span<EValue*> args) {
+  FusedConvolution(ctx, args, PostOp::kSigmoid, kFusedConvolutionSigmoidKernel.name);
+}
+void FusedConvolutionSiluOut(KernelContext& ctx, Span<EValue*> args) {
+  FusedConvolution(ctx, args, PostOp::kSilu, kFusedConvolutionSiluKernel.name);
+}
 
 bool ConvolutionNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, const float* w,
                      const int64_t* w_strides, const float* bias, float* y, float lo, float hi) {
@@ -511,6 +523,12 @@ const Kernel kFusedConvolutionHardswishKernel = {"edgefleet::fused_convolution_h
 const Kernel kFusedConvolutionHardsigmoidKernel = {"edgefleet::fused_convolution_hardsigmoid.out",
                                                    FusedConvolutionHardsigmoidOut, nullptr,
                                                    KernelVariant::kOptimized};
+const Kernel kFusedConvolutionSigmoidKernel = {"edgefleet::fused_convolution_sigmoid.out",
+                                               FusedConvolutionSigmoidOut, nullptr,
+                                               KernelVariant::kOptimized};
+const Kernel kFusedConvolutionSiluKernel = {"edgefleet::fused_convolution_silu.out",
+                                            FusedConvolutionSiluOut, nullptr,
+                                            KernelVariant::kOptimized};
 
 }  // namespace optimized
 }  // namespace edgefleet

@@ -6,7 +6,8 @@
 //
 // GEMM paths: the sums are reordered, so the tolerance is the dot-product
 // bound of gemm_test.cc for depth cin/groups * kh * kw (+1 for the bias).
-// Depthwise paths compute in the portable order: exact.
+// Depthwise paths and NCHW grouped convolutions with at most 16 output
+// channels per group (grouped_conv.h) compute in the portable order: exact.
 
 #include <vector>
 
@@ -79,9 +80,10 @@ void CheckConv(const ConvCase& c, bool channels_last, bool rank3 = false, int th
   EXPECT_TRUE(Supported(ConvolutionSupports, args(opt)));
   ASSERT_EQ(Call(ConvolutionOut, args(opt), threads, temp_bytes), Error::kOk) << LastErrorDetail();
   const bool depthwise = c.groups == c.cin && c.groups > 1;
+  const bool grouped = c.groups > 1 && !depthwise && c.cout / c.groups <= 16 && !channels_last;
   const int64_t depth = c.cin / c.groups * c.kh * c.kw + 1;
   const double unit = 1.0 / (1 << 24);
-  const Tolerance tol = depthwise && (!channels_last || c.cout == c.cin)
+  const Tolerance tol = (depthwise && (!channels_last || c.cout == c.cin)) || grouped
                             ? testing::kExact
                             : Tolerance{4.0 * depth * depth * unit, 4.0 * depth * unit};
   ExpectMatch(opt.Values(), ref.Values(), tol, "convolution");
@@ -154,6 +156,27 @@ TEST(ConvolutionTest, ThreadsAndScarceScratch) {
       CheckConv(c, cl, false, 1, 1 << 10);   // portable fallback
     }
   }
+}
+
+// Grouped convolutions with few channels per group (RegNet's group width 8)
+// run the direct kernel: exact, at 1, 2 and 3 threads.
+TEST(ConvolutionTest, GroupedDirect) {
+  ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
+  const ConvCase cases[] = {
+      // n cin h  w  cout kh kw sh sw ph pw dh dw g  bias
+      {1, 48, 56, 56, 48, 3, 3, 2, 2, 1, 1, 1, 1, 6, true},  // RegNet stage 1, stride 2
+      {1, 24, 14, 14, 24, 3, 3, 1, 1, 1, 1, 1, 1, 3, true},  // 8 per group, 14 x 14
+      {1, 16, 7, 7, 32, 3, 3, 1, 1, 1, 1, 1, 1, 2, false},   // 16 out per group: two blocks
+      {2, 12, 9, 13, 20, 3, 5, 1, 2, 1, 2, 1, 1, 4, true},   // 5 out per group, odd, stride w 2
+      {1, 8, 12, 12, 12, 3, 3, 1, 1, 2, 2, 2, 2, 4, true},   // dilation 2
+      {1, 8, 5, 40, 8, 1, 1, 1, 1, 0, 0, 1, 1, 2, false},    // grouped 1 x 1, wide rows
+  };
+  ForEachIsa([&] {
+    for (const ConvCase& c : cases) {
+      for (int threads : {1, 2, 3}) CheckConv(c, false, false, threads);
+    }
+    CheckConv({1, 16, 1, 37, 24, 1, 3, 1, 1, 0, 1, 1, 1, 4, true}, false, /*rank3=*/true);
+  });
 }
 
 TEST(ConvolutionTest, UnsupportedCallsRunPortable) {

@@ -1,7 +1,10 @@
-// Max pooling, bilinear upsampling and permute/t copies against the
-// portable kernels: all bit-identical (values and indices).
+// Max pooling, bilinear upsampling, permute/t copies and the dim-order
+// copies against the portable kernels: all bit-identical (values and
+// indices).
 
 #include <limits>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/kernels/optimized/optimized_kernels.h"
@@ -217,6 +220,62 @@ TEST(PermuteTest, TCopyAndInvalidCalls) {
     EXPECT_EQ(Call(PermuteCopyOut, args), expected);
     EXPECT_EQ(detail, LastErrorDetail());
   }
+}
+
+// ---- _clone_dim_order / _to_dim_order_copy ----
+
+// Contiguous <-> channels-last and same-order copies of float and int64
+// tensors, at 1, 2 and 3 threads; a dim order argument out's does not
+// match, and a dtype conversion, run the portable kernel (same error, same
+// values).
+TEST(DimOrderCopyTest, MatchesPortable) {
+  ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
+  const std::vector<uint8_t> nchw = {0, 1, 2, 3}, nhwc = {0, 2, 3, 1};
+  const std::vector<int32_t> shape = {2, 40, 33, 29};
+  const int64_t numel = 2 * 40 * 33 * 29;
+  for (auto [from, to] : {std::pair{nchw, nhwc}, {nhwc, nchw}, {nchw, nchw}}) {
+    for (bool clone : {true, false}) {
+      for (int threads : {1, 2, 3}) {
+        SCOPED_TRACE(::testing::Message() << "clone " << clone << " threads " << threads);
+        TestTensor<float> x(shape, Random<float>(numel, 91), from);
+        TestTensor<int64_t> xi(shape, std::vector<int64_t>(numel, 7), from);
+        TestIntList order{to[0], to[1], to[2], to[3]};
+        EValue no = EValue::FromBool(false);
+        TestTensor<float> ref(shape, {}, to), opt(shape, {}, to);
+        TestTensor<int64_t> refi(shape, {}, to), opti(shape, {}, to);
+        const OpFunction fn = clone ? CloneDimOrderOut : ToDimOrderCopyOut;
+        const OpFunction pfn = clone ? portable::CloneDimOrderOut : portable::ToDimOrderCopyOut;
+        const auto args = [&](EValue* in, EValue* out) {
+          return std::vector<EValue*>{in, &no, order.ev(), out, out};
+        };
+        EXPECT_TRUE(Supported(DimOrderCopySupports, args(x.ev(), opt.ev())));
+        ASSERT_EQ(Call(pfn, args(x.ev(), ref.ev())), Error::kOk) << LastErrorDetail();
+        ASSERT_EQ(Call(fn, args(x.ev(), opt.ev()), threads), Error::kOk) << LastErrorDetail();
+        ExpectMatch(opt.Values(), ref.Values(), testing::kExact, "float");
+        ASSERT_EQ(Call(pfn, args(xi.ev(), refi.ev())), Error::kOk);
+        ASSERT_EQ(Call(fn, args(xi.ev(), opti.ev()), threads), Error::kOk);
+        ExpectMatch(opti.Values(), refi.Values(), testing::kExact, "int64");
+      }
+    }
+  }
+  // out's dim order is not the one asked for: the portable kernel's error.
+  TestTensor<float> x({1, 3, 4, 5}, Random<float>(60, 92));
+  TestTensor<float> out({1, 3, 4, 5});
+  TestIntList cl{0, 2, 3, 1};
+  EValue no = EValue::FromBool(false);
+  const std::vector<EValue*> bad = {x.ev(), &no, cl.ev(), out.ev(), out.ev()};
+  const Error expected = Call(portable::CloneDimOrderOut, bad);
+  const std::string detail = LastErrorDetail();
+  EXPECT_NE(expected, Error::kOk);
+  EXPECT_EQ(Call(CloneDimOrderOut, bad), expected);
+  EXPECT_EQ(LastErrorDetail(), detail);
+  // A dtype conversion: not supported here, portable values.
+  TestTensor<int64_t> li({1, 3, 4, 5}, std::vector<int64_t>(60, 3));
+  EValue none;
+  const std::vector<EValue*> convert = {li.ev(), &no, &none, out.ev(), out.ev()};
+  EXPECT_FALSE(Supported(DimOrderCopySupports, convert));
+  ASSERT_EQ(Call(ToDimOrderCopyOut, convert), Error::kOk);
+  ExpectMatch(out.Values(), std::vector<float>(60, 3.0f), testing::kExact, "converted");
 }
 
 }  // namespace

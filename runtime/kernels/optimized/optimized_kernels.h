@@ -102,6 +102,11 @@ bool DequantizePerChannelSupports(Span<EValue* const> args);
 void PermuteCopyOut(KernelContext& ctx, Span<EValue*> args);
 void TCopyOut(KernelContext& ctx, Span<EValue*> args);
 bool PermuteSupports(Span<EValue* const> args);
+// dim_order_ops::_clone_dim_order.out and _to_dim_order_copy.out without a
+// dtype change: a copy into out's dim order (permute.cc).
+void CloneDimOrderOut(KernelContext& ctx, Span<EValue*> args);
+void ToDimOrderCopyOut(KernelContext& ctx, Span<EValue*> args);
+bool DimOrderCopySupports(Span<EValue* const> args);
 
 }  // namespace optimized
 }  // namespace edgefleet

@@ -1,6 +1,7 @@
-// permute_copy and t_copy as pure data movement for element sizes 1, 2, 4
-// and 8 (any dtype): the permuted input view and the output are walked in
-// the output's memory order; runs contiguous in both are memcpy'd, and a
+// permute_copy, t_copy and the dim-order copies without a dtype change
+// (_clone_dim_order, _to_dim_order_copy: a copy into out's dim order) as
+// pure data movement for element sizes 1, 2, 4 and 8 (any dtype): the permuted input view and the
+// output are walked in the output's memory order; runs contiguous in both are memcpy'd, and a
 // transpose (the input's unit-stride dim elsewhere) goes by cache tiles,
 // with 4 x 4 vector transposes for 4-byte elements. Large copies are split
 // over the kernels' threads (runs, planes or tiles, at least kGrain
@@ -187,6 +188,26 @@ bool TryT(Span<EValue*> args, int threads) {
   return CopyView(in, src, *PeekTensor(args, 1), threads);
 }
 
+// _clone_dim_order.out / _to_dim_order_copy.out(self, non_blocking,
+// dim_order?, out, ret) with out of self's dtype and of the dim order asked
+// for; anything else (a dtype conversion, a mismatched dim order) goes to the
+// portable kernel.
+bool TryDimOrderCopy(Span<EValue*> args, int threads) {
+  if (args.size() != 5 || !DimOrderCopySupports(args)) return false;
+  const Tensor& in = *PeekTensor(args, 0);
+  Tensor& out = *PeekTensor(args, 3);
+  if (!PeekNone(args, 2)) {
+    Span<const int64_t> order;
+    if (!PeekIntList(args, 2, &order) || order.size() != static_cast<size_t>(out.dim())) {
+      return false;
+    }
+    for (int d = 0; d < out.dim(); ++d) {
+      if (order[d] != out.dim_order()[d]) return false;
+    }
+  }
+  return CopyView(in, StridedView::Of(in), out, threads);
+}
+
 }  // namespace
 
 bool PermuteContiguous(const void* x, const int64_t* x_sizes, const int64_t* perm, int rank,
@@ -220,6 +241,23 @@ bool PermuteSupports(Span<EValue* const> args) {
   }
   const size_t e = ElementSize(in->dtype());
   return e == 1 || e == 2 || e == 4 || e == 8;
+}
+
+bool DimOrderCopySupports(Span<EValue* const> args) {
+  if (args.size() != 5) return false;
+  const Tensor* in = PeekTensor(args, 0);
+  const Tensor* out = PeekTensor(args, 3);
+  if (in == nullptr || out == nullptr || in->dtype() != out->dtype()) return false;
+  const size_t e = ElementSize(in->dtype());
+  return e == 1 || e == 2 || e == 4 || e == 8;
+}
+
+void CloneDimOrderOut(KernelContext& ctx, Span<EValue*> args) {
+  if (!TryDimOrderCopy(args, ctx.num_threads())) portable::CloneDimOrderOut(ctx, args);
+}
+
+void ToDimOrderCopyOut(KernelContext& ctx, Span<EValue*> args) {
+  if (!TryDimOrderCopy(args, ctx.num_threads())) portable::ToDimOrderCopyOut(ctx, args);
 }
 
 void PermuteCopyOut(KernelContext& ctx, Span<EValue*> args) {

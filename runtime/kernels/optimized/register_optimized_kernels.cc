@@ -7,6 +7,7 @@
 #include "runtime/kernels/optimized/conv_fusion.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
 #include "runtime/kernels/optimized/quantized_fusion.h"
+#include "runtime/kernels/optimized/safe_softmax.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 
 namespace edgefleet {
@@ -62,10 +63,15 @@ const Kernel kOptimizedKernels[] = {
               DequantizePerChannelSupports, kInt8),
     Optimized("aten::permute_copy.out", PermuteCopyOut, PermuteSupports, kCopyableDtypes),
     Optimized("aten::t_copy.out", TCopyOut, PermuteSupports, kCopyableDtypes),
+    Optimized("dim_order_ops::_clone_dim_order.out", CloneDimOrderOut, DimOrderCopySupports,
+              kCopyableDtypes),
+    Optimized("dim_order_ops::_to_dim_order_copy.out", ToDimOrderCopyOut, DimOrderCopySupports,
+              kCopyableDtypes),
 };
 
 // Init-time rewrites run by Method::Load on plans using optimized kernels.
-const PlanPass kOptimizedPlanPasses[] = {kFuseQuantizedConvolutionPass, kFuseConvolutionPass};
+const PlanPass kOptimizedPlanPasses[] = {kFuseQuantizedConvolutionPass, kFuseConvolutionPass,
+                                         kFuseSafeSoftmaxPass};
 
 }  // namespace
 }  // namespace optimized

@@ -112,6 +112,8 @@ MODELS = [
     ("efficientnet_b0", zoo_models.case_efficientnet_b0),
     ("googlenet", zoo_models.case_googlenet),
     ("resnet50", zoo_models.case_resnet50),
+    ("regnet_y_400mf", zoo_models.case_regnet_y_400mf),
+    ("vit_tiny", zoo_models.case_vit_tiny),
 ]
 
 

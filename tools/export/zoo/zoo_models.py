@@ -307,3 +307,30 @@ def case_googlenet():
 
 def case_resnet50():
     return _torchvision_case("resnet50", "torchvision resnet50")
+
+
+# ------------------------------------------------- the slow-family benchmark set
+# Families the optimized kernels were measured slow on against the real runtime's
+# XNNPACK delegate (docs/performance.md): grouped convolutions (RegNet) and a
+# small ViT. EfficientNet-B0 (squeeze-and-excitation, SiLU) is above.
+
+
+def case_regnet_y_400mf():
+    return _torchvision_case("regnet_y_400mf", "torchvision regnet_y_400mf")
+
+
+def case_vit_tiny():
+    """A DeiT-Tiny-sized ViT (Touvron et al. 2021: patch 16, 12 layers,
+    3 heads, width 192, MLP 768) built with torchvision's VisionTransformer;
+    torchvision's smallest named ViT (vit_b_16) is 15x its size."""
+    from torchvision.models.vision_transformer import VisionTransformer
+
+    m = VisionTransformer(image_size=224, patch_size=16, num_layers=12, num_heads=3,
+                          hidden_dim=192, mlp_dim=768)
+    with torch.no_grad():  # torchvision zero-initialises the head
+        m.heads.head.weight.normal_(0.0, 192 ** -0.5)
+    m.eval()
+    center_classifier(m, m.heads.head, images(32, 224))
+    return Case(m, (images(1, 224),),
+                "torchvision VisionTransformer in DeiT-Tiny's configuration (patch 16,"
+                " 12 layers, 3 heads, width 192, MLP 768; 1000 classes), input [1,3,224,224]")
