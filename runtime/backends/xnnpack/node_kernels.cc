@@ -144,6 +144,39 @@ void Attention(const Node& n, const std::vector<Dims>& dims, const void* const* 
   }
 }
 
+// y = x where x >= 0, else slope * x, with the slope broadcast to x (NumPy
+// rules: one slope for the whole tensor, one per channel, or any other
+// shape that broadcasts; InferOutputDims checked that it does).
+void PRelu(const Dims& xd, const Dims& sd, const float* x, const float* slope, float* y) {
+  const size_t rank = xd.size();
+  const size_t total = Product(xd, 0, rank);
+  if (rank == 0 || total == 0) {
+    if (total == 1) y[0] = x[0] >= 0.0f ? x[0] : x[0] * slope[0];
+    return;
+  }
+  size_t slope_stride[kMaxDims] = {};  // per dim of x; 0 where the slope broadcasts
+  size_t stride = 1;
+  for (size_t i = sd.size(); i-- > 0;) {
+    slope_stride[rank - sd.size() + i] = sd[i] == 1 ? 0 : stride;
+    stride *= sd[i];
+  }
+  const size_t inner = xd[rank - 1];
+  const size_t inner_stride = slope_stride[rank - 1];
+  size_t index[kMaxDims] = {};
+  for (size_t o = 0; o < total; o += inner) {
+    const float* s = slope;
+    for (size_t i = 0; i + 1 < rank; ++i) s += index[i] * slope_stride[i];
+    for (size_t j = 0; j < inner; ++j) {
+      const float v = x[o + j];
+      y[o + j] = v >= 0.0f ? v : v * s[j * inner_stride];
+    }
+    for (size_t i = rank - 1; i-- > 0;) {
+      if (++index[i] < xd[i]) break;
+      index[i] = 0;
+    }
+  }
+}
+
 template <typename F>
 void Map(const float* x, float* y, size_t count, float lo, float hi, F f) {
   for (size_t i = 0; i < count; ++i) y[i] = std::min(std::max(f(x[i]), lo), hi);
@@ -359,6 +392,7 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
     case NodeType::kCopy:
     case NodeType::kReciprocalSquareRoot:
     case NodeType::kGelu:
+    case NodeType::kPReLU:
       return AllFp32(g, n);
     case NodeType::kStaticTranspose:
     case NodeType::kStaticSlice:
@@ -448,6 +482,16 @@ Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::v
     case NodeType::kScaledDotProductAttention:
       Attention(n, dims, in, static_cast<float*>(out[0]));
       return Error::kOk;
+    case NodeType::kPReLU: {
+      auto* y_data = static_cast<float*>(out[0]);
+      PRelu(dims[n.inputs[0]], dims[n.inputs[1]], static_cast<const float*>(in[0]),
+            static_cast<const float*>(in[1]), y_data);
+      if (n.output_min > -INFINITY || n.output_max < INFINITY) {
+        Map(y_data, y_data, Product(yd, 0, yd.size()), n.output_min, n.output_max,
+            [](float v) { return v; });
+      }
+      return Error::kOk;
+    }
     case NodeType::kConvert:
       QuantizeRows(y, yd, static_cast<const float*>(in[0]), static_cast<int8_t*>(out[0]));
       return Error::kOk;
