@@ -295,7 +295,7 @@ def c_multi_output_mixed():
 def c_dynamic_batch_seq():
     def f(s, x):
         return torch.softmax(s.l(x), dim=-1) + x.mean(dim=-1, keepdim=True)
-    ds = ({0: Dim("b", min=1, max=4), 1: Dim("t", min=2, max=16)},)
+    ds = (({0: Dim("b", min=1, max=4), 1: Dim("t", min=2, max=16)},),)  # forward(*xs)
     return dict(module=Fn(f, l=nn.Linear(8, 8)), dynamic_shapes=ds, export=(r(4, 16, 8),),
                 inputs=[(r(4, 16, 8),), (r(1, 5, 8),), (r(3, 2, 8),)])
 
@@ -313,9 +313,9 @@ def c_dynamic_matmul():
     def f(s, a, b):
         return torch.matmul(a, b) * 0.5
     t = Dim("t", min=1, max=12)
-    ds = ({1: t}, {0: t})
-    return dict(module=Fn(f), dynamic_shapes=ds, export=(r(3, 12, 6), r(12, 5)),
-                inputs=[(r(3, 12, 6), r(12, 5)), (r(3, 4, 6), r(4, 5))])
+    ds = (({2: t}, {0: t}),)  # forward(*xs)
+    return dict(module=Fn(f), dynamic_shapes=ds, export=(r(3, 6, 12), r(12, 5)),
+                inputs=[(r(3, 6, 12), r(12, 5)), (r(3, 6, 4), r(4, 5))])
 
 
 @case
