@@ -395,7 +395,7 @@ def c_cat_many():
     def f(s, *xs):
         a = torch.cat(xs[:5], dim=1)  # channels of NCHW: concatenated in NHWC
         b = torch.cat(xs + xs[:2], dim=1)  # 7 inputs
-        return torch.relu(a), b * 2.0, torch.cat([xs[0], xs[1]], dim=3) + 1.0
+        return torch.relu(a), b * 2.0, torch.cat([xs[1], xs[1] * 2.0], dim=3) + 1.0
     return dict(module=Fn(f), inputs=[tuple(r(2, c, 3, 4) for c in (1, 2, 3, 4, 5))])
 
 
