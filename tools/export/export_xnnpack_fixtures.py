@@ -113,7 +113,7 @@ class ConvMix(nn.Module):
         return self.head(z.mean(dim=(2, 3)))
 
 
-def quantize_pt2e(module, example, dynamic):
+def quantize_pt2e(module, example, dynamic, dynamic_shapes=None):
     from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
         XNNPACKQuantizer,
         get_symmetric_quantization_config,
@@ -123,7 +123,7 @@ def quantize_pt2e(module, example, dynamic):
     quantizer = XNNPACKQuantizer().set_global(
         get_symmetric_quantization_config(is_per_channel=True, is_dynamic=dynamic)
     )
-    gm = torch.export.export(module, example, strict=True).module()
+    gm = torch.export.export(module, example, dynamic_shapes=dynamic_shapes, strict=True).module()
     gm = prepare_pt2e(gm, quantizer)
     for _ in range(4):  # calibration
         gm(*[torch.randn_like(t) for t in example])

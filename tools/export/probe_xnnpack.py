@@ -452,7 +452,7 @@ def export_case(c, reuse_path):
     module = c["module"].eval()
     example = c.get("export", c["inputs"][0])
     if kind != "fp32":
-        module = xf.quantize_pt2e(module, example, dynamic=kind == "dyn8")
+        module = xf.quantize_pt2e(module, example, kind == "dyn8", c.get("dynamic_shapes"))
     if reuse_path:
         with open(reuse_path, "rb") as f:
             return module, f.read(), kind
