@@ -113,7 +113,7 @@ class ConvMix(nn.Module):
         return self.head(z.mean(dim=(2, 3)))
 
 
-def quantize_pt2e(module, example, dynamic):
+def quantize_pt2e(module, example, dynamic, dynamic_shapes=None):
     from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
         XNNPACKQuantizer,
         get_symmetric_quantization_config,
@@ -123,7 +123,7 @@ def quantize_pt2e(module, example, dynamic):
     quantizer = XNNPACKQuantizer().set_global(
         get_symmetric_quantization_config(is_per_channel=True, is_dynamic=dynamic)
     )
-    gm = torch.export.export(module, example, strict=True).module()
+    gm = torch.export.export(module, example, dynamic_shapes=dynamic_shapes, strict=True).module()
     gm = prepare_pt2e(gm, quantizer)
     for _ in range(4):  # calibration
         gm(*[torch.randn_like(t) for t in example])
@@ -191,11 +191,39 @@ def case_dynamic_int8_mlp():
     return quantize_pt2e(m, (x,), dynamic=True), (x,), True
 
 
+def case_int8_conv_transpose():
+    m = nn.Sequential(nn.Conv2d(3, 6, 3, groups=3, padding=1), nn.ReLU(),
+                      nn.ConvTranspose2d(6, 5, 3, stride=2, padding=1, output_padding=1)).eval()
+    x = torch.randn(1, 3, 6, 6)
+    return quantize_pt2e(m, (x,), dynamic=False), (x,), True
+
+
+class SharedPrelu(nn.Module):
+    """nn.PReLU() with one slope for all channels (the system XNNPACK takes
+    one slope per channel only) and a per-channel PReLU."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.shared = nn.PReLU(init=0.2)
+        self.per_channel = nn.PReLU(4, init=0.1)
+
+    def forward(self, x):  # [2, 3, 6, 6]
+        y = self.conv(x)
+        return self.shared(y), self.per_channel(y) * 2.0
+
+
+def case_prelu_shared():
+    return SharedPrelu(), (torch.randn(2, 3, 6, 6),), False
+
+
 LOWERED_ONLY = [
     ("attention", "pre-norm transformer block (layer norm, qkv, matmul softmax attention, GELU MLP), input [2,8,32]", case_attention),
     ("activations", "tanh, exp, log, rsqrt, sqrt, abs, neg, square, floor, ceil, leaky relu, hardswish, sigmoid, min, max, cat, slice, pad; input [2,3,8,8]", case_activations),
     ("conv_mix", "dense/depthwise/grouped-dilated/transposed convolution, PReLU, max/avg pool, bilinear upsample, cat, mean, linear; input [1,3,32,32]", case_conv_mix),
     ("int8_cnn", "PT2E static int8 (XNNPACKQuantizer, per-channel weights): conv, depthwise, pointwise, pool, linear; input [1,3,32,32]", case_int8_cnn),
+    ("int8_conv_transpose", "PT2E static int8: depthwise (multiplier 2) then a transposed convolution (stride 2, output padding 1) with per-channel weights, which the system XNNPACK cannot run; input [1,3,6,6]", case_int8_conv_transpose),
+    ("prelu_shared", "nn.PReLU() with one shared slope and a per-channel PReLU after a convolution; input [2,3,6,6]", case_prelu_shared),
     ("dynamic_int8_mlp", "PT2E dynamic int8 linear layers (qd8 activations x per-channel int8 weights); input [4,64]", case_dynamic_int8_mlp),
     ("dynamic_reshape", "Linear(16,32)-ReLU, view(-1, 8), Linear(8,4) with a bounded dynamic batch (1..8), exported at [8,16]; stored input is [3,16]", case_dynamic_reshape),
 ]

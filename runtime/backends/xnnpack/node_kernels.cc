@@ -149,6 +149,39 @@ bool Attention(KernelContext& ctx, const Node& n, const std::vector<Dims>& dims,
   return true;
 }
 
+// y = x where x >= 0, else slope * x, with the slope broadcast to x (NumPy
+// rules: one slope for the whole tensor, one per channel, or any other
+// shape that broadcasts; InferOutputDims checked that it does).
+void PRelu(const Dims& xd, const Dims& sd, const float* x, const float* slope, float* y) {
+  const size_t rank = xd.size();
+  const size_t total = Product(xd, 0, rank);
+  if (rank == 0 || total == 0) {
+    if (total == 1) y[0] = x[0] >= 0.0f ? x[0] : x[0] * slope[0];
+    return;
+  }
+  size_t slope_stride[kMaxDims] = {};  // per dim of x; 0 where the slope broadcasts
+  size_t stride = 1;
+  for (size_t i = sd.size(); i-- > 0;) {
+    slope_stride[rank - sd.size() + i] = sd[i] == 1 ? 0 : stride;
+    stride *= sd[i];
+  }
+  const size_t inner = xd[rank - 1];
+  const size_t inner_stride = slope_stride[rank - 1];
+  size_t index[kMaxDims] = {};
+  for (size_t o = 0; o < total; o += inner) {
+    const float* s = slope;
+    for (size_t i = 0; i + 1 < rank; ++i) s += index[i] * slope_stride[i];
+    for (size_t j = 0; j < inner; ++j) {
+      const float v = x[o + j];
+      y[o + j] = v >= 0.0f ? v : v * s[j * inner_stride];
+    }
+    for (size_t i = rank - 1; i-- > 0;) {
+      if (++index[i] < xd[i]) break;
+      index[i] = 0;
+    }
+  }
+}
+
 template <typename F>
 void Map(const float* x, float* y, size_t count, float lo, float hi, F f) {
   for (size_t i = 0; i < count; ++i) y[i] = std::min(std::max(f(x[i]), lo), hi);
@@ -309,6 +342,65 @@ void QuantizedFullyConnected(const Graph& g, const Node& n, const std::vector<Di
   }
 }
 
+// qint8 transposed convolution of NHWC [n, h, w, groups * gic] with int8
+// weights [groups * goc, kh, kw, gic] (per output channel or per tensor) and
+// an int32 bias -> qint8 [n, oh, ow, groups * goc], as XNNPACK's
+// deconvolution: input pixel (iy, ix) and tap (ky, kx) add to output pixel
+// (iy * stride + ky * dilation - pad_top, ...); each output channel is
+// requantized with its scale (round half to even) and clamped to the node's
+// output range. The 2022 XNNPACK has no per-channel int8 deconvolution.
+void QuantizedConvTranspose(const Graph& g, const Node& n, const std::vector<Dims>& dims,
+                            const void* const* in, int8_t* y) {
+  const Value& x = In(g, n, 0);
+  const Value& w = In(g, n, 1);
+  const Value& out = Out(g, n, 0);
+  const WindowParams& p = n.window;
+  const Dims& xd = dims[n.inputs[0]];
+  const Dims& yd = dims[n.outputs[0]];
+  const size_t ih = xd[1], iw = xd[2], ic = xd[3];
+  const size_t oh = yd[1], ow = yd[2], oc = yd[3];
+  const size_t gic = p.group_input_channels, goc = p.group_output_channels;
+  const auto* xq = static_cast<const int8_t*>(in[0]);
+  const auto* wq = static_cast<const int8_t*>(in[1]);
+  const auto* bias = static_cast<const int32_t*>(in[2]);
+  const int32_t w_zero = w.quant == QuantKind::kPerTensor ? w.zero_point : 0;
+  const float lo = std::max(-128.0f, std::nearbyint(n.output_min / out.scale) + out.zero_point);
+  const float hi = std::min(127.0f, std::nearbyint(n.output_max / out.scale) + out.zero_point);
+  std::vector<int64_t> acc(oh * ow * oc);
+  for (size_t b = 0; b < xd[0]; ++b) {
+    for (size_t i = 0; i < acc.size(); ++i) acc[i] = bias ? bias[i % oc] : 0;
+    for (size_t iy = 0; iy < ih; ++iy) {
+      for (size_t ix = 0; ix < iw; ++ix) {
+        const int8_t* xp = xq + ((b * ih + iy) * iw + ix) * ic;
+        for (size_t ky = 0; ky < p.kernel_h; ++ky) {
+          const int64_t oy = static_cast<int64_t>(iy * p.stride_h + ky * p.dilation_h) - p.pad_top;
+          if (oy < 0 || oy >= static_cast<int64_t>(oh)) continue;
+          for (size_t kx = 0; kx < p.kernel_w; ++kx) {
+            const int64_t ox =
+                static_cast<int64_t>(ix * p.stride_w + kx * p.dilation_w) - p.pad_left;
+            if (ox < 0 || ox >= static_cast<int64_t>(ow)) continue;
+            int64_t* ap =
+                acc.data() + (static_cast<size_t>(oy) * ow + static_cast<size_t>(ox)) * oc;
+            for (size_t c = 0; c < oc; ++c) {
+              const size_t group = c / goc;
+              const int8_t* wp = wq + ((c * p.kernel_h + ky) * p.kernel_w + kx) * gic;
+              ap[c] += Int8Dot(xp + group * gic, wp, gic, x.zero_point, w_zero);
+            }
+          }
+        }
+      }
+    }
+    int8_t* yb = y + b * oh * ow * oc;
+    for (size_t i = 0; i < acc.size(); ++i) {
+      const size_t c = i % oc;
+      const float w_scale = w.quant == QuantKind::kPerChannel ? w.channel_scales[c] : w.scale;
+      const float v = std::nearbyint(static_cast<float>(acc[i]) * (x.scale * w_scale / out.scale)) +
+                      out.zero_point;
+      yb[i] = SaturateInt8(v, lo, hi);
+    }
+  }
+}
+
 // qint8 global average pooling of NHWC [n, h, w, c] -> [n, 1, 1, c],
 // requantized as the real runtime's XNNPACK does: the integer sum (less the
 // input zero point) times input scale / (output scale * h * w), plus the
@@ -364,6 +456,7 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
     case NodeType::kCopy:
     case NodeType::kReciprocalSquareRoot:
     case NodeType::kGelu:
+    case NodeType::kPReLU:
       return AllFp32(g, n);
     case NodeType::kStaticTranspose:
     case NodeType::kStaticSlice:
@@ -387,6 +480,20 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
     case NodeType::kConvert:
       return In(g, n, 0).type == DataType::kFp32 && Out(g, n, 0).type == DataType::kQdint8 &&
              Out(g, n, 0).quant == QuantKind::kPerToken;
+    case NodeType::kConvTranspose2d: {
+      const Value& x = In(g, n, 0);
+      const Value& w = In(g, n, 1);
+      const Value& y = Out(g, n, 0);
+      const bool per_channel =
+          w.type == DataType::kQcint8 && w.quant == QuantKind::kPerChannel && w.channel_dim == 0;
+      const bool per_tensor = w.type == DataType::kQint8 && w.quant == QuantKind::kPerTensor;
+      const bool bias_ok =
+          n.inputs[2] == kInvalidId ||
+          ((In(g, n, 2).type == DataType::kQint32 || In(g, n, 2).type == DataType::kQcint32) &&
+           In(g, n, 2).is_constant());
+      return IsStaticInt8(x) && IsStaticInt8(y) && w.is_constant() && (per_channel || per_tensor) &&
+             bias_ok;
+    }
     case NodeType::kFullyConnected: {
       const Value& x = In(g, n, 0);
       const Value& w = In(g, n, 1);
@@ -455,12 +562,25 @@ Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::v
                          Error::kMemoryAllocationFailed,
                          "xnnpack: XNNScaledDotProductAttention: kernel scratch memory exhausted");
       return Error::kOk;
+    case NodeType::kPReLU: {
+      auto* y_data = static_cast<float*>(out[0]);
+      PRelu(dims[n.inputs[0]], dims[n.inputs[1]], static_cast<const float*>(in[0]),
+            static_cast<const float*>(in[1]), y_data);
+      if (n.output_min > -INFINITY || n.output_max < INFINITY) {
+        Map(y_data, y_data, Product(yd, 0, yd.size()), n.output_min, n.output_max,
+            [](float v) { return v; });
+      }
+      return Error::kOk;
+    }
     case NodeType::kConvert:
       QuantizeRows(y, yd, static_cast<const float*>(in[0]), static_cast<int8_t*>(out[0]));
       return Error::kOk;
     case NodeType::kGlobalAvgPooling2d:
       QuantizedGlobalAveragePooling(g, n, dims, static_cast<const int8_t*>(in[0]),
                                     static_cast<int8_t*>(out[0]));
+      return Error::kOk;
+    case NodeType::kConvTranspose2d:
+      QuantizedConvTranspose(g, n, dims, in, static_cast<int8_t*>(out[0]));
       return Error::kOk;
     case NodeType::kFullyConnected:
       if (y.type == DataType::kQint8) {

@@ -1,8 +1,10 @@
 // Our own kernels for delegate nodes the system XNNPACK (2022) cannot run:
 // static transpose, slice, concatenation, batch matrix multiply, scaled
 // dot-product attention, the transcendental element-wise nodes (tanh, exp,
-// log, gelu, sin, cos, reciprocal square root) and copy, fully connected
-// layers on static int8 with per-channel weights, dynamically quantized
+// log, gelu, sin, cos, reciprocal square root), copy, PReLU with a slope
+// XNNPACK cannot take (one slope, or one not static), fully connected
+// layers and transposed convolutions on static int8 with per-channel
+// weights, dynamically quantized
 // (qd8) fully connected layers with their activation quantizer, and static
 // int8 global average pooling (rounded as the real runtime's XNNPACK does).
 // They run between XNNPACK segments on the delegate's layouts (NHWC inside

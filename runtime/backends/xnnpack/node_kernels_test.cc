@@ -147,6 +147,50 @@ TEST(OwnNodeKernels, StaticTransposeMatchesIndexArithmetic) {
   }
 }
 
+// XNNPReLU on our kernel (the system XNNPACK takes only one static slope per
+// channel): y = x for x >= 0, slope * x otherwise, the slope broadcast as
+// NumPy does. Hand-computed for one slope, a per-channel slope [C] and a
+// slope [W, 1] (one per column) over NHWC [1, 2, 2, 2], and with the node's output range.
+TEST(OwnNodeKernels, PReluBroadcastsItsSlope) {
+  const std::vector<float> x = {1, -2, -4, 3, -1, -1, 0.5f, -8};
+  auto run = [&](std::vector<size_t> slope_dims, std::vector<float> slope, float lo, float hi) {
+    Value xv;
+    xv.id = 0;
+    xv.type = DataType::kFp32;
+    xv.dims = {1, 2, 2, 2};
+    Value sv = xv;
+    sv.id = 1;
+    sv.dims = slope_dims;
+    sv.data = slope.data();
+    Value yv = xv;
+    yv.id = 2;
+    Graph graph;
+    graph.values = {xv, sv, yv};
+    Node node;
+    node.type = NodeType::kPReLU;
+    node.inputs = {0, 1};
+    node.outputs = {2};
+    node.output_min = lo;
+    node.output_max = hi;
+    EXPECT_TRUE(OwnKernelSupports(graph, node));
+    std::vector<float> y(8, 0.0f);
+    const void* in[2] = {x.data(), slope.data()};
+    void* out[1] = {y.data()};
+    KernelContext ctx(nullptr, 1);
+    EXPECT_EQ(RunOwnNode(ctx, graph, node, {xv.dims, sv.dims, yv.dims}, in, out), Error::kOk);
+    return y;
+  };
+  const float inf = __builtin_inff();
+  EXPECT_EQ(run({1}, {0.25f}, -inf, inf),
+            (std::vector<float>{1, -0.5f, -1, 3, -0.25f, -0.25f, 0.5f, -2}));
+  EXPECT_EQ(run({2}, {0.5f, 2.0f}, -inf, inf),
+            (std::vector<float>{1, -4, -2, 3, -0.5f, -2, 0.5f, -16}));
+  EXPECT_EQ(run({2, 1}, {0.5f, 2.0f}, -inf, inf),
+            (std::vector<float>{1, -1, -8, 3, -0.5f, -0.5f, 0.5f, -16}));
+  EXPECT_EQ(run({2}, {0.5f, 2.0f}, -3.0f, 2.0f),
+            (std::vector<float>{1, -3, -2, 2, -0.5f, -2, 0.5f, -3}));
+}
+
 }  // namespace
 }  // namespace xnnpack
 }  // namespace edgefleet
