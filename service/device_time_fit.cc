@@ -67,14 +67,6 @@ bool Solve(std::vector<double> a, Vector b, size_t n, Vector* x) {
   return true;
 }
 
-// n / (n + kOffsetShrinkDevices) times the median of `v` (not empty).
-double ShrunkMedian(Vector v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  const double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  return median * static_cast<double>(n) / (static_cast<double>(n) + kOffsetShrinkDevices);
-}
-
 double SumSquares(const Vector& r) {
   double s = 0;
   for (double v : r) s += v * v;
@@ -241,6 +233,13 @@ absl::Status CheckPoints(const std::vector<FitPoint>& points, const HostCosts& c
 }
 
 }  // namespace
+
+double ShrunkMedian(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  const double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  return median * static_cast<double>(n) / (static_cast<double>(n) + kOffsetShrinkDevices);
+}
 
 ModelCost ModelCostOf(const v1::ModelHostProfile& profile, const v1::DeviceModelPrior& prior) {
   ModelCost cost;

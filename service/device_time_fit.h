@@ -80,6 +80,12 @@ struct ModelCost {
 // The costs of every model the fit may use, by model name.
 using HostCosts = std::map<std::string, ModelCost>;
 
+// A model's population offset from its residuals over the published devices
+// (not empty): their median (robust to one device whose runtime treats the
+// model very differently), shrunk toward 0 by n / (n + 1) (a model seen on
+// few devices gets a small offset).
+double ShrunkMedian(std::vector<double> v);
+
 // The cost of a profile entry, with `prior`'s offsets if the prior has them
 // for this model and file digest.
 ModelCost ModelCostOf(const v1::ModelHostProfile& profile, const v1::DeviceModelPrior& prior);

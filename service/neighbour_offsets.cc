@@ -36,60 +36,59 @@ std::vector<double> Pattern(const Residuals& r, const std::vector<std::string>& 
   return p;
 }
 
-// Normalized kernel weights of `devices` (all but `skip`) for `pattern`;
-// distances are taken relative to the nearest device, so no weight
-// underflows to 0 for all.
+// Kernel weights of `devices` (all but `skip`) for `pattern`, not
+// normalized: exp(-distance^2 / h^2) (so a device far from every published
+// one has weights near 0 and falls back to the population), 1 each for
+// h = 0.
 std::map<std::string, double> Weights(const std::map<std::string, Residuals>& devices,
                                       const std::vector<std::string>& cal,
                                       const std::vector<double>& pattern, double bandwidth,
                                       const std::string& skip) {
-  std::map<std::string, double> d2;
-  double nearest = std::numeric_limits<double>::infinity();
+  std::map<std::string, double> w;
   for (const auto& [name, r] : devices) {
     if (name == skip) continue;
     const std::vector<double> p = Pattern(r, cal);
     double s = 0;
     for (size_t i = 0; i < p.size(); ++i) s += (p[i] - pattern[i]) * (p[i] - pattern[i]);
-    d2[name] = s;
-    nearest = std::min(nearest, s);
+    w[name] = bandwidth > 0 ? std::exp(-s / (bandwidth * bandwidth)) : 1.0;
   }
-  std::map<std::string, double> w;
-  double total = 0;
-  for (const auto& [name, s] : d2) {
-    w[name] = bandwidth > 0 ? std::exp(-(s - nearest) / (bandwidth * bandwidth)) : 1.0;
-    total += w[name];
-  }
-  for (auto& [name, v] : w) v /= total;
   return w;
 }
 
-// Weighted mean of e_dm over the weighted devices that have model m.
+// Per model: (sum_d w_d e_dm + lambda * population_m) / (sum_d w_d + lambda)
+// over the weighted devices that have model m, population_m the shrunk
+// median of their residuals (what FitPrior makes the population offset).
 Residuals WeightedOffsets(const std::map<std::string, Residuals>& devices,
-                          const std::map<std::string, double>& weights) {
+                          const std::map<std::string, double>& weights, double lambda) {
   std::map<std::string, std::pair<double, double>> sums;  // model -> (sum w e, sum w)
+  std::map<std::string, std::vector<double>> of_model;
   for (const auto& [name, w] : weights) {
     for (const auto& [model, e] : devices.at(name)) {
       sums[model].first += w * e;
       sums[model].second += w;
+      of_model[model].push_back(e);
     }
   }
   Residuals out;
   for (const auto& [model, s] : sums) {
-    if (s.second > 0) out[model] = s.first / s.second;
+    const double population = lambda > 0 ? ShrunkMedian(of_model[model]) : 0;
+    const double total = s.second + lambda;
+    if (total > 0) out[model] = (s.first + lambda * population) / total;
   }
   return out;
 }
 
 // Squared log error of predicting every eligible device's non-calibration
-// models from the other devices with `bandwidth` (the scale refitted to
-// the calibration models: the error of model m is (o_m - e_m) minus its
-// mean over the calibration models).
+// models from the other devices with `params` (the scale refitted to the
+// calibration models: the error of model m is (o_m - e_m) minus its mean
+// over the calibration models).
 double LeaveOneDeviceOutError(const std::map<std::string, Residuals>& devices,
-                              const std::vector<std::string>& cal, double bandwidth) {
+                              const std::vector<std::string>& cal, const NeighbourParams& params) {
   double total = 0;
   for (const auto& [name, r] : devices) {
     const Residuals o =
-        WeightedOffsets(devices, Weights(devices, cal, Pattern(r, cal), bandwidth, name));
+        WeightedOffsets(devices, Weights(devices, cal, Pattern(r, cal), params.bandwidth, name),
+                        params.population_weight);
     double shift = 0;
     for (const std::string& m : cal) shift += o.at(m) - r.at(m);
     shift /= static_cast<double>(cal.size());
@@ -102,6 +101,20 @@ double LeaveOneDeviceOutError(const std::map<std::string, Residuals>& devices,
     }
   }
   return total;
+}
+
+// The candidates: every bandwidth with every population weight, and equal
+// weights (h = 0, no population weight).
+std::vector<NeighbourParams> Candidates() {
+  std::vector<NeighbourParams> out;
+  for (double h : kNeighbourBandwidths) {
+    if (h == 0) {
+      out.push_back({0, 0});
+      continue;
+    }
+    for (double lambda : kPopulationWeights) out.push_back({h, lambda});
+  }
+  return out;
 }
 
 }  // namespace
@@ -134,13 +147,21 @@ std::optional<NeighbourOffsets> ComputeNeighbourOffsets(const std::vector<FitPoi
   if (devices.size() < 2) return std::nullopt;
 
   NeighbourOffsets out;
+  NeighbourParams chosen;
   double best = std::numeric_limits<double>::infinity();
-  for (double h : kNeighbourBandwidths) {
-    const double e = LeaveOneDeviceOutError(devices, cal, h);
-    if (e < best) best = e, out.bandwidth = h;
+  for (const NeighbourParams& params : Candidates()) {
+    const double e = LeaveOneDeviceOutError(devices, cal, params);
+    if (e < best) best = e, chosen = params;
   }
-  out.weight = Weights(devices, cal, Pattern(own, cal), out.bandwidth, "");
-  out.log_offset = WeightedOffsets(devices, out.weight);
+  out.bandwidth = chosen.bandwidth;
+  out.population_weight = chosen.population_weight;
+  const std::map<std::string, double> w =
+      Weights(devices, cal, Pattern(own, cal), chosen.bandwidth, "");
+  out.log_offset = WeightedOffsets(devices, w, chosen.population_weight);
+  double total = chosen.population_weight;
+  for (const auto& [name, v] : w) total += v;
+  for (const auto& [name, v] : w) out.weight[name] = v / total;
+  out.population_share = chosen.population_weight / total;
   return out;
 }
 

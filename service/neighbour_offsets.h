@@ -16,11 +16,20 @@
 // table, as cross-device latency predictors transfer measurements from
 // similar devices.
 //
-// The bandwidth h is chosen without the new device: each published device
-// with figures for all the calibration models is predicted from the others
-// (its other models, after refitting the scale to its calibration models)
-// for every h of a fixed grid (kNeighbourBandwidths, the last one infinite:
-// equal weights), and the h with the least squared log error is used.
+// The population offset (the shrunk median of e_dm over the devices, as
+// FitPrior makes it) enters that mean as one more neighbour of fixed
+// weight lambda > 0, where the devices weigh exp(-distance^2 / h^2)
+// without normalization: a new device close to published ones takes their
+// residuals, one unlike every published device (all weights near 0) the
+// population's, instead of those of whichever device happens to be the
+// least far (with equal weights, h infinite, lambda is 0).
+//
+// The bandwidth h and lambda are chosen without the new device: each
+// published device with figures for all the calibration models is
+// predicted from the others (its other models, after refitting the scale
+// to its calibration models) for every pair of a fixed grid
+// (kNeighbourBandwidths x kPopulationWeights, and infinite h: equal
+// weights), and the pair with the least squared log error is used.
 //
 // Applies only when at least two calibration models have residuals in the
 // prior (one point has no pattern) and at least two published devices
@@ -46,13 +55,28 @@ namespace service {
 // Candidate bandwidths (log units); 0 stands for infinite (equal weights).
 inline constexpr double kNeighbourBandwidths[] = {0.04, 0.06, 0.08, 0.1, 0.15, 0.2, 0.3, 0};
 
+// Candidate population weights lambda (a device at the new device's own
+// pattern weighs 1). 0 is not among them: chosen by the same inner
+// leave-one-device-out it is picked for most held-out devices, yet it
+// predicts the held-out devices of docs/fidelity.md worse (2 more
+// predictions off by more than 10 % in 124; docs/fidelity/README.md).
+inline constexpr double kPopulationWeights[] = {0.01, 0.03, 0.1, 0.3, 1};
+
+struct NeighbourParams {
+  double bandwidth = 0;          // h; 0 = infinite
+  double population_weight = 0;  // lambda
+};
+
 struct NeighbourOffsets {
-  double bandwidth = 0;  // chosen h; 0 = infinite
+  double bandwidth = 0;          // chosen h; 0 = infinite
+  double population_weight = 0;  // chosen lambda
   // Model -> log offset r_m for the new device, for every model some
   // published device has a residual for.
   std::map<std::string, double> log_offset;
-  // Published device -> its normalized weight (sums to 1).
+  // Published device -> its share of the weight; with population_share,
+  // the population offsets' share, they sum to 1.
   std::map<std::string, double> weight;
+  double population_share = 0;
 };
 
 // The offsets for a device with single-thread calibration `points` (other

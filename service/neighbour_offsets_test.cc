@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
+#include <string>
+#include <vector>
 
 namespace edgefleet {
 namespace service {
@@ -27,17 +30,24 @@ HostCosts Costs() {
 // per-device perturbation.
 const double kPattern[6] = {0.20, -0.15, 0.0, 0.30, -0.25, 0.10};
 
+// Adds published device `name` with residuals `e` on m0, m1, ...
+void AddDevice(v1::DeviceModelPrior* prior, const std::string& name, const std::vector<double>& e) {
+  auto* device = prior->add_device_residuals();
+  device->set_device(name);
+  for (size_t m = 0; m < e.size(); ++m) {
+    auto* r = device->add_residuals();
+    r->set_model("m" + std::to_string(m));
+    r->set_log_residual(e[m]);
+  }
+}
+
 v1::DeviceModelPrior TwoFamilies() {
   v1::DeviceModelPrior prior;
   for (int d = 0; d < 8; ++d) {
-    auto* device = prior.add_device_residuals();
     const double sign = d < 4 ? 1 : -1;
-    device->set_device((d < 4 ? "a" : "b") + std::to_string(d));
-    for (int m = 0; m < 6; ++m) {
-      auto* r = device->add_residuals();
-      r->set_model("m" + std::to_string(m));
-      r->set_log_residual(sign * kPattern[m] + 0.01 * ((d * 7 + m * 3) % 5 - 2));
-    }
+    std::vector<double> e;
+    for (int m = 0; m < 6; ++m) e.push_back(sign * kPattern[m] + 0.01 * ((d * 7 + m * 3) % 5 - 2));
+    AddDevice(&prior, (d < 4 ? "a" : "b") + std::to_string(d), e);
   }
   for (int m = 0; m < 6; ++m) {
     auto* offset = prior.add_model_offsets();
@@ -73,19 +83,53 @@ TEST(NeighbourOffsetsTest, ANewDeviceTakesTheOffsetsOfItsFamily) {
   }
 }
 
+// Calibration points with residuals `r` on m0..m2 (scale 1).
+std::vector<FitPoint> PointsWith(const double (&r)[3]) {
+  std::vector<FitPoint> points;
+  for (int m = 0; m < 3; ++m)
+    points.push_back({"m" + std::to_string(m), 1, (m + 1) * std::exp(r[m])});
+  return points;
+}
+
+TEST(NeighbourOffsetsTest, ADeviceUnlikeEveryPublishedOneTakesThePopulationOffsets) {
+  // The two families, plus three loners: calibration patterns far from the
+  // families and from each other, and residuals on the other models that
+  // no other device shares. A device of a family still takes its family's
+  // residuals; a device unlike every published one takes the population's
+  // (the shrunk median over the devices), not the residuals of the least
+  // far one (a loner).
+  v1::DeviceModelPrior prior = TwoFamilies();
+  AddDevice(&prior, "loner0", {0.8, -0.8, 0.0, 0.05, 0.04, -0.06});
+  AddDevice(&prior, "loner1", {-0.8, 0.0, 0.8, -0.04, 0.06, 0.05});
+  AddDevice(&prior, "loner2", {0.0, 0.8, -0.8, 0.06, -0.05, 0.04});
+  std::map<std::string, std::vector<double>> of_model;
+  for (const auto& device : prior.device_residuals()) {
+    for (const auto& r : device.residuals()) of_model[r.model()].push_back(r.log_residual());
+  }
+
+  std::optional<NeighbourOffsets> family = ComputeNeighbourOffsets(Points(1, 2), Costs(), prior);
+  ASSERT_TRUE(family.has_value());
+  for (int m = 3; m < 6; ++m) {
+    EXPECT_NEAR(family->log_offset.at("m" + std::to_string(m)), kPattern[m], 0.03) << m;
+  }
+
+  const double unlike[3] = {0.9, 0.0, -0.9};
+  std::optional<NeighbourOffsets> n = ComputeNeighbourOffsets(PointsWith(unlike), Costs(), prior);
+  ASSERT_TRUE(n.has_value());
+  EXPECT_GT(n->population_share, 0.95);
+  for (int m = 3; m < 6; ++m) {
+    const std::string model = "m" + std::to_string(m);
+    EXPECT_NEAR(n->log_offset.at(model), ShrunkMedian(of_model[model]), 0.01) << m;
+  }
+}
+
 TEST(NeighbourOffsetsTest, EqualWeightsWhenTheDevicesShareOnePattern) {
   // Every published device has the same residuals: they are equally near
   // any new device, whatever the bandwidth, and the offsets are the common
   // residuals even for a device of the opposite pattern.
   v1::DeviceModelPrior prior;
   for (int d = 0; d < 4; ++d) {
-    auto* device = prior.add_device_residuals();
-    device->set_device("d" + std::to_string(d));
-    for (int m = 0; m < 6; ++m) {
-      auto* r = device->add_residuals();
-      r->set_model("m" + std::to_string(m));
-      r->set_log_residual(kPattern[m]);
-    }
+    AddDevice(&prior, "d" + std::to_string(d), std::vector<double>(kPattern, kPattern + 6));
   }
   std::optional<NeighbourOffsets> n = ComputeNeighbourOffsets(Points(-1, 1), Costs(), prior);
   ASSERT_TRUE(n.has_value());

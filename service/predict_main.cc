@@ -226,8 +226,9 @@ int PredictMain(const std::vector<std::string>& args) {
     const std::optional<NeighbourOffsets>& neighbours = predicted.front().neighbours;
     std::string offsets = "population";
     if (neighbours.has_value()) {
-      char text[64];
-      snprintf(text, sizeof(text), "neighbours, bandwidth %g", neighbours->bandwidth);
+      char text[96];
+      snprintf(text, sizeof(text), "neighbours, bandwidth %g, population share %.2f",
+               neighbours->bandwidth, neighbours->population_share);
       offsets = neighbours->bandwidth > 0 ? text : "neighbours, equal weights";
     }
     printf(

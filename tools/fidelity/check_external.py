@@ -19,7 +19,8 @@ on), runs
 
 with the committed host profile (predict's default, read only),
 and prints per device the error of each prediction (predicted / published
-- 1), the share within +-10 % / +-25 % and Spearman's rho, then the totals.
+- 1), the share within +-10 % / +-25 % and Spearman's rho, then the same
+per predicted model, then the totals.
 The empty repository is what a fresh clone has: the reference models' host
 costs and offsets come from the committed profile. Only the standard library.
 """
@@ -52,6 +53,7 @@ def main():
             if r["threads"] == "1":
                 devices.setdefault(r["device"], {})[r["model"]] = float(r["avg_ms"])
     errors, rhos = [], []
+    by_model = {}
     with tempfile.TemporaryDirectory() as empty:
         for name, figures in devices.items():
             if not all(m in figures for m in CALIBRATION_MODELS):
@@ -69,11 +71,19 @@ def main():
             e = [pred[m] / figures[m] - 1 for m in targets]
             rho = spearman([pred[m] for m in targets], [figures[m] for m in targets])
             errors += e
+            for m, x in zip(targets, e):
+                by_model.setdefault(m, []).append(x)
             rhos.append(rho)
             print(f"| {name} | {sum(abs(x) <= .10 for x in e)}/{len(e)} | "
                   f"{100 * statistics.median(abs(x) for x in e):.1f} % | "
                   f"{max(e, key=abs) * 100:+.0f} % ({targets[e.index(max(e, key=abs))]}) | "
                   f"{rho:.2f} |")
+    print("\n| model | predictions | median error | median abs error | within ±10 % |"
+          " within ±25 % |\n|---|---:|---:|---:|---:|---:|")
+    for m, e in sorted(by_model.items()):
+        print(f"| {m} | {len(e)} | {100 * statistics.median(e):+.1f} % |"
+              f" {100 * statistics.median(abs(x) for x in e):.1f} % |"
+              f" {100 * share(e, .10):.0f} % | {100 * share(e, .25):.0f} % |")
     a = sorted(abs(x) for x in errors)
     print(f"\n{len(devices)} devices, {len(a)} predictions: {100 * share(errors, .10):.0f} % within"
           f" ±10 %, {100 * share(errors, .25):.0f} % within ±25 %, median |error|"
