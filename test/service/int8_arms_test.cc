@@ -10,10 +10,11 @@
 // - On those inputs the old stack reproduces the top-1 agreement the
 //   exporter measured between its reference and the float network it was
 //   quantized from; the agreements of the new arm (with the old arm, the
-//   float network and torch's PT2E model) are printed: docs/zoo.md explains
-//   why the two int8 models agree on almost no top-1 class (neither keeps
-//   the float network's) and why the .pte, on the quantizer's own scales,
-//   is held to the real runtime rather than to torch.
+//   float network and torch's PT2E model) and the arms' largest logit
+//   difference are printed: docs/zoo.md explains why the two int8 models
+//   agree on almost no top-1 class (neither keeps the float network's) and
+//   why the .pte, on the quantizer's own scales, is held to the real
+//   runtime rather than to torch.
 //
 // Reads $EF_MODEL_CACHE (default .cache/models); skipped with a message
 // when the model or its .ptl is absent (run `make models`).
@@ -185,8 +186,19 @@ TEST_F(Int8ArmsTest, ArmsReproduceTheTop1FiguresTheExporterMeasured) {
   const std::vector<std::vector<float>> new_arm = Run(v1::STACK_EDGEFLEET, "model.pte", inputs);
   ASSERT_EQ(old_arm.size(), n);
   ASSERT_EQ(new_arm.size(), n);
+  // The arms' logits side by side, in the .pte's output step (each model
+  // has its own output quantization; docs/zoo.md compares them).
+  const double pte_step = manifest_["output_quant"][0]["scale"].get<double>();
+  ASSERT_GT(pte_step, 0);
+  double largest = 0;
+  size_t within_step = 0;
   int arms = 0, new_vs_torch = 0, old_vs_float = 0, new_vs_float = 0;
   for (size_t i = 0; i < n; ++i) {
+    for (int k = 0; k < kClasses; ++k) {
+      const double diff = std::fabs(old_arm[i][k] - new_arm[i][k]);
+      largest = std::max(largest, diff);
+      within_step += diff <= pte_step;
+    }
     arms += Argmax(old_arm[i]) == Argmax(new_arm[i]);
     new_vs_torch += Argmax(new_arm[i]) == pte_labels[i];
     old_vs_float += Argmax(old_arm[i]) == float_labels[i];
@@ -202,6 +214,11 @@ TEST_F(Int8ArmsTest, ArmsReproduceTheTop1FiguresTheExporterMeasured) {
       n, arms, count(ptl["top1_agreement"].get<double>()), old_vs_float,
       count(ptl["top1_agreement_float"].get<double>()), new_vs_float,
       count(ptl["pte_top1_agreement_float"].get<double>()), new_vs_torch);
+  std::printf(
+      "[ int8     ] old vs new arm logits over %zu inputs: largest difference %.4g (%.3g .pte"
+      " output steps), %.3f %% of elements within one .pte step\n",
+      n, largest, largest / pte_step,
+      100.0 * static_cast<double>(within_step) / static_cast<double>(n * kClasses));
   // The old arm reproduces its reference (the test above), so it
   // reproduces exactly how rarely torch 1.13's int8 model keeps the float
   // network's top-1 class. The new arm's figures are printed only: on the

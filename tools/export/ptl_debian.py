@@ -47,7 +47,6 @@ import collections
 import copy
 import importlib
 import io
-import math
 import json
 import os
 import sys
@@ -100,20 +99,15 @@ def _prepacked_weight_bytes(model):
     return total
 
 
-def _pow2_up(x):
-    return 2.0 ** math.ceil(math.log2(x))
-
-
 def _quantize(model, job, inputs):
     """FX post-training static quantization for the qnnpack engine, set up
     as the .pte's PT2E model is (export_zoo.py, docs/zoo.md): per-channel
     symmetric int8 weights in [-127, 127], histogram-calibrated per-tensor
     activations (uint8 here, int8 there: the same grid shifted by 128), the
-    same calibration images, then every activation scale rounded up to a
-    power of two (a leftover of the PT2E model's former power-of-two
-    scales; that model now keeps its observers' scales, docs/zoo.md; the
-    weights keep their observers' per-channel scales here too). qnnpack
-    quantizes each bias to int32 on the input x weight grid itself."""
+    same calibration images, and every scale the observers' own, as PyTorch
+    Mobile users shipped them (the PT2E model keeps its observers' scales
+    too, docs/zoo.md). qnnpack quantizes each bias to int32 on the input x
+    weight grid itself."""
     from torch.ao.quantization import QConfig, QConfigMapping
     from torch.ao.quantization.observer import HistogramObserver, PerChannelMinMaxObserver
     from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
@@ -128,17 +122,7 @@ def _quantize(model, job, inputs):
                           example_inputs=tuple(inputs))
     for sample in torch.from_numpy(np.load(job["quantize"]["calibration"])):
         prepared(sample.unsqueeze(0))
-    quantized = convert_fx(prepared)
-    for module in quantized.modules():
-        if isinstance(getattr(module, "scale", None), float):
-            module.scale = _pow2_up(module.scale)
-    for node in quantized.graph.nodes:
-        # The input's and the quantized adds' output scales.
-        if node.op == "get_attr" and "scale" in node.target:
-            setattr(quantized, node.target,
-                    torch.tensor(_pow2_up(float(getattr(quantized, node.target)))))
-    quantized.recompile()
-    return quantized
+    return convert_fx(prepared)
 
 
 def _output_quant(quantized, inputs):
@@ -214,7 +198,7 @@ def export(job):
             float_model = copy.deepcopy(model)
             model = _quantize(model, job, inputs)
             result["quantization"] = ("FX post-training static, qnnpack engine, per-channel"
-                                      " symmetric weights, power-of-two activation scales")
+                                      " symmetric weights, the observers' activation scales")
             result["output_quant"] = _output_quant(model, inputs)
         else:
             result["prepacked_weight_bytes"] = _prepacked_weight_bytes(model)
