@@ -88,8 +88,7 @@ void Concatenate(const Node& n, const std::vector<Dims>& dims, const void* const
   }
 }
 
-// c[batch][m x n] = a[batch][m x k] * b[batch][k x n], row-major, on the
-// optimized GEMM (scratch from ctx; false when it is exhausted).
+// c[b] = a[b] (m x k) * b[b] (k x n), row-major, on the optimized GEMM (false: no scratch).
 bool BatchMatMul(KernelContext& ctx, const Node& n, const std::vector<Dims>& dims, const float* a,
                  const float* b, float* c) {
   const Dims& va = dims[n.inputs[0]];
@@ -106,8 +105,7 @@ bool BatchMatMul(KernelContext& ctx, const Node& n, const std::vector<Dims>& dim
   return true;
 }
 
-// softmax(q k^T * scale + mask) v per batch, with a row of S scores from
-// ctx's scratch; false when it is exhausted.
+// softmax(q k^T * scale + mask) v per batch; scores from ctx (false when exhausted).
 bool Attention(KernelContext& ctx, const Node& n, const std::vector<Dims>& dims,
                const void* const* in, float* out) {
   const Dims& q = dims[n.inputs[0]];
@@ -187,8 +185,7 @@ void Map(const float* x, float* y, size_t count, float lo, float hi, F f) {
   for (size_t i = 0; i < count; ++i) y[i] = std::min(std::max(f(x[i]), lo), hi);
 }
 
-// y = f(x) on the optimized kernels' vectorized code, then clamped to the
-// node's output range where it has one.
+// y = f(x) on the optimized kernels' vectorized code, clamped to the node's output range.
 void Activate(optimized::Activation f, const float* x, float* y, size_t count, float lo, float hi,
               int num_threads) {
   optimized::ActivationArray(f, x, y, static_cast<int64_t>(count), num_threads);
@@ -349,8 +346,9 @@ void QuantizedFullyConnected(const Graph& g, const Node& n, const std::vector<Di
 // (iy * stride + ky * dilation - pad_top, ...); each output channel is
 // requantized with its scale (round half to even) and clamped to the node's
 // output range. The 2022 XNNPACK has no per-channel int8 deconvolution.
-void QuantizedConvTranspose(const Graph& g, const Node& n, const std::vector<Dims>& dims,
-                            const void* const* in, int8_t* y) {
+// Accumulators from ctx's scratch; false when it is exhausted.
+bool QuantizedConvTranspose(KernelContext& ctx, const Graph& g, const Node& n,
+                            const std::vector<Dims>& dims, const void* const* in, int8_t* y) {
   const Value& x = In(g, n, 0);
   const Value& w = In(g, n, 1);
   const Value& out = Out(g, n, 0);
@@ -366,9 +364,11 @@ void QuantizedConvTranspose(const Graph& g, const Node& n, const std::vector<Dim
   const int32_t w_zero = w.quant == QuantKind::kPerTensor ? w.zero_point : 0;
   const float lo = std::max(-128.0f, std::nearbyint(n.output_min / out.scale) + out.zero_point);
   const float hi = std::min(127.0f, std::nearbyint(n.output_max / out.scale) + out.zero_point);
-  std::vector<int64_t> acc(oh * ow * oc);
+  const size_t plane = oh * ow * oc;
+  auto* acc = static_cast<int64_t*>(ctx.AllocateTemp(std::max<size_t>(plane, 1) * sizeof(int64_t)));
+  if (acc == nullptr) return false;
   for (size_t b = 0; b < xd[0]; ++b) {
-    for (size_t i = 0; i < acc.size(); ++i) acc[i] = bias ? bias[i % oc] : 0;
+    for (size_t i = 0; i < plane; ++i) acc[i] = bias ? bias[i % oc] : 0;
     for (size_t iy = 0; iy < ih; ++iy) {
       for (size_t ix = 0; ix < iw; ++ix) {
         const int8_t* xp = xq + ((b * ih + iy) * iw + ix) * ic;
@@ -379,8 +379,7 @@ void QuantizedConvTranspose(const Graph& g, const Node& n, const std::vector<Dim
             const int64_t ox =
                 static_cast<int64_t>(ix * p.stride_w + kx * p.dilation_w) - p.pad_left;
             if (ox < 0 || ox >= static_cast<int64_t>(ow)) continue;
-            int64_t* ap =
-                acc.data() + (static_cast<size_t>(oy) * ow + static_cast<size_t>(ox)) * oc;
+            int64_t* ap = acc + (static_cast<size_t>(oy) * ow + static_cast<size_t>(ox)) * oc;
             for (size_t c = 0; c < oc; ++c) {
               const size_t group = c / goc;
               const int8_t* wp = wq + ((c * p.kernel_h + ky) * p.kernel_w + kx) * gic;
@@ -390,8 +389,8 @@ void QuantizedConvTranspose(const Graph& g, const Node& n, const std::vector<Dim
         }
       }
     }
-    int8_t* yb = y + b * oh * ow * oc;
-    for (size_t i = 0; i < acc.size(); ++i) {
+    int8_t* yb = y + b * plane;
+    for (size_t i = 0; i < plane; ++i) {
       const size_t c = i % oc;
       const float w_scale = w.quant == QuantKind::kPerChannel ? w.channel_scales[c] : w.scale;
       const float v = std::nearbyint(static_cast<float>(acc[i]) * (x.scale * w_scale / out.scale)) +
@@ -399,6 +398,7 @@ void QuantizedConvTranspose(const Graph& g, const Node& n, const std::vector<Dim
       yb[i] = SaturateInt8(v, lo, hi);
     }
   }
+  return true;
 }
 
 // qint8 global average pooling of NHWC [n, h, w, c] -> [n, 1, 1, c],
@@ -580,7 +580,8 @@ Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::v
                                     static_cast<int8_t*>(out[0]));
       return Error::kOk;
     case NodeType::kConvTranspose2d:
-      QuantizedConvTranspose(g, n, dims, in, static_cast<int8_t*>(out[0]));
+      EF_CHECK_OR_RETURN(QuantizedConvTranspose(ctx, g, n, dims, in, static_cast<int8_t*>(out[0])),
+                         Error::kMemoryAllocationFailed, "xnnpack: scratch memory exhausted");
       return Error::kOk;
     case NodeType::kFullyConnected:
       if (y.type == DataType::kQint8) {
