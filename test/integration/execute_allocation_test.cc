@@ -10,8 +10,6 @@
 // A binary of its own: it replaces operator new for the whole process (with
 // malloc and aligned_alloc, which libstdc++'s operator delete frees).
 
-#include <dirent.h>
-
 #include <atomic>
 #include <cstdlib>
 #include <new>
@@ -28,6 +26,7 @@
 #include "runtime/tools/file_io.h"
 #include "runtime/tools/npy.h"
 #include "runtime/tools/npy_tensors.h"
+#include "test/util/fixture_programs.h"
 
 namespace {
 
@@ -78,23 +77,7 @@ void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) n
 namespace edgefleet {
 namespace {
 
-const std::string kFixtureDir = "test/fixtures";
-
-std::vector<std::string> Programs() {
-  std::vector<std::string> names;
-  DIR* dir = opendir(kFixtureDir.c_str());
-  if (dir == nullptr) return names;
-  while (dirent* entry = readdir(dir)) {
-    const std::string name = entry->d_name;
-    if (name[0] == '.') continue;
-    for (const char* program : {"model.pte", "model_xnnpack.pte"}) {
-      const std::string path = kFixtureDir + "/" + name + "/" + program;
-      if (tools::ReadFileBytes(path).ok()) names.push_back(name + "/" + program);
-    }
-  }
-  closedir(dir);
-  return names;
-}
+const std::string kFixtureDir = testing::kFixtureDir;
 
 class ExecuteAllocationTest : public ::testing::TestWithParam<int> {
  protected:
@@ -106,7 +89,7 @@ class ExecuteAllocationTest : public ::testing::TestWithParam<int> {
 };
 
 TEST_P(ExecuteAllocationTest, ExecuteAllocatesNothing) {
-  const std::vector<std::string> programs = Programs();
+  const std::vector<std::string> programs = testing::FixturePrograms();
   ASSERT_GE(programs.size(), 14u) << "run tests from the repository root";
   for (const std::string& name : programs) {
     SCOPED_TRACE(name);

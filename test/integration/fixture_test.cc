@@ -7,8 +7,6 @@
 // fixtures the expected outputs are the real ExecuTorch runtime's on the same
 // file (tools/export/export_xnnpack_fixtures.py).
 
-#include <dirent.h>
-
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -24,31 +22,12 @@
 #include "runtime/tools/file_io.h"
 #include "runtime/tools/npy.h"
 #include "runtime/tools/npy_tensors.h"
+#include "test/util/fixture_programs.h"
 
 namespace edgefleet {
 namespace {
 
-const std::string kFixtureDir = "test/fixtures";
-
-// "<fixture>/<program file>" for every program of every fixture.
-std::vector<std::string> FixtureNames() {
-  std::vector<std::string> names;
-  DIR* dir = opendir(kFixtureDir.c_str());
-  if (dir == nullptr) return names;
-  while (dirent* entry = readdir(dir)) {
-    const std::string name = entry->d_name;
-    if (name[0] == '.') continue;
-    for (const char* program : {"model.pte", "model_xnnpack.pte"}) {
-      if (FILE* f = fopen((kFixtureDir + "/" + name + "/" + program).c_str(), "rb")) {
-        fclose(f);
-        names.push_back(name + "/" + program);
-      }
-    }
-  }
-  closedir(dir);
-  std::sort(names.begin(), names.end());
-  return names;
-}
+const std::string kFixtureDir = testing::kFixtureDir;
 
 // Loads `dir/prefix_i.npy` for i = 0, 1, ... until one is missing.
 std::vector<tools::NpyArray> LoadNumbered(const std::string& dir, const std::string& prefix) {
@@ -147,7 +126,8 @@ TEST_P(FixtureTest, MatchesTorchEager) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Committed, FixtureTest,
-                         ::testing::Combine(::testing::ValuesIn(FixtureNames()), ::testing::Bool()),
+                         ::testing::Combine(::testing::ValuesIn(testing::FixturePrograms()),
+                                            ::testing::Bool()),
                          [](const ::testing::TestParamInfo<FixtureTest::ParamType>& info) {
                            std::string name = std::get<0>(info.param);
                            const size_t slash = name.find('/');
@@ -157,7 +137,7 @@ INSTANTIATE_TEST_SUITE_P(Committed, FixtureTest,
                          });
 
 TEST(FixtureSetTest, FixturesArePresent) {
-  const std::vector<std::string> names = FixtureNames();
+  const std::vector<std::string> names = testing::FixturePrograms();
   EXPECT_GE(names.size(), 14u) << "run tests from the repository root";
   EXPECT_GE(std::count_if(names.begin(), names.end(),
                           [](const std::string& n) { return n.find("_xnnpack.pte") != n.npos; }),
