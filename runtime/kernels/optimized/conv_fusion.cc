@@ -317,25 +317,38 @@ bool MatchClamp(const PlanEditor& plan, int64_t pc, const EValue* in, float* lo,
   return true;
 }
 
+// The convolution (or the fused one without bounds) at `pc` if an
+// activation epilogue may be fused into it: its output y is read only by one
+// or two later instructions (`readers`, `*num_readers`), written only by it
+// and not a method input or output. Null otherwise.
+EValue* ConvOutputForEpilogue(PlanEditor& plan, size_t pc, int64_t readers[2],
+                              size_t* num_readers) {
+  const Span<EValue*> conv = plan.args(pc);
+  const bool fused = conv.size() == 13;
+  if (fused && !(IsOp(plan, static_cast<int64_t>(pc), kFusedConvolutionKernel.name) &&
+                 conv[9]->is_none() && conv[10]->is_none())) {
+    return nullptr;
+  }
+  EValue* y_value = conv[fused ? 11 : 9];
+  *num_readers = ReadersAfter(plan, pc, y_value, readers, 2);
+  if (*num_readers < 1 || *num_readers > 2 || plan.num_readers(y_value) != *num_readers ||
+      plan.writer(y_value) != static_cast<int64_t>(pc) || plan.is_method_io(y_value)) {
+    return nullptr;
+  }
+  return y_value;
+}
+
 // convolution (or the fused one without bounds) at `pc` whose output y
 // feeds the exported hardswish (add 3 -> clamp 0 [-> clamp 6] -> mul by y ->
 // div 6) or hardsigmoid (add 3 -> clamp -> div 6): the fused kernel with
 // that epilogue, writing the division's output.
 void FuseHardActivation(PlanEditor& plan, size_t pc) {
   const Span<EValue*> conv = plan.args(pc);
-  const bool fused = conv.size() == 13;
-  if (fused && !(IsOp(plan, static_cast<int64_t>(pc), kFusedConvolutionKernel.name) &&
-                 conv[9]->is_none() && conv[10]->is_none())) {
-    return;
-  }
-  EValue* y_value = conv[fused ? 11 : 9];
-  const Tensor& y = y_value->to_tensor();
   int64_t readers[2];
-  const size_t num_readers = ReadersAfter(plan, pc, y_value, readers, 2);
-  if (num_readers < 1 || num_readers > 2 || plan.num_readers(y_value) != num_readers ||
-      plan.writer(y_value) != static_cast<int64_t>(pc) || plan.is_method_io(y_value)) {
-    return;
-  }
+  size_t num_readers = 0;
+  EValue* y_value = ConvOutputForEpilogue(plan, pc, readers, &num_readers);
+  if (y_value == nullptr) return;
+  const Tensor& y = y_value->to_tensor();
   int64_t absorbed[6];
   size_t n = 0;
   int64_t copies[2] = {-1, -1};
@@ -433,19 +446,11 @@ void FuseHardActivation(PlanEditor& plan, size_t pc) {
 // sigmoid's or the multiplication's output.
 void FuseSigmoidActivation(PlanEditor& plan, size_t pc) {
   const Span<EValue*> conv = plan.args(pc);
-  const bool fused = conv.size() == 13;
-  if (fused && !(IsOp(plan, static_cast<int64_t>(pc), kFusedConvolutionKernel.name) &&
-                 conv[9]->is_none() && conv[10]->is_none())) {
-    return;
-  }
-  EValue* y_value = conv[fused ? 11 : 9];
-  const Tensor& y = y_value->to_tensor();
   int64_t readers[2];
-  const size_t num_readers = ReadersAfter(plan, pc, y_value, readers, 2);
-  if (num_readers < 1 || num_readers > 2 || plan.num_readers(y_value) != num_readers ||
-      plan.writer(y_value) != static_cast<int64_t>(pc) || plan.is_method_io(y_value)) {
-    return;
-  }
+  size_t num_readers = 0;
+  EValue* y_value = ConvOutputForEpilogue(plan, pc, readers, &num_readers);
+  if (y_value == nullptr) return;
+  const Tensor& y = y_value->to_tensor();
   const int64_t sig_pc = readers[0];
   if (!IsOp(plan, sig_pc, "aten::sigmoid.out")) return;
   const Span<EValue*> sig = plan.args(static_cast<size_t>(sig_pc));
