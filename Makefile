@@ -2,6 +2,7 @@
 #   make demo   set up, build the server and the driver, run a fleet A/B
 #   make test   set up, build, run every test
 #   make asan   the tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make tsan   the thread pools' and parallel kernels' tests under ThreadSanitizer
 #   make bench  our runtime vs the real ExecuTorch runtime, side by side
 #   make fixtures  regenerate test/fixtures with the real exporter
 #   make models    export the model zoo into .cache/models (docs/zoo.md)
@@ -18,7 +19,7 @@ FUZZ_SECONDS ?= 60
 # it over a BUILD_DIR given in the environment.
 FUZZ_BUILD_DIR ?= build/fuzz
 
-.PHONY: deps configure build test asan demo bench fixtures models fuzz image deploy-test clean
+.PHONY: deps configure build test asan tsan demo bench fixtures models fuzz image deploy-test clean
 
 deps:
 	@./deploy/install-deps.sh
@@ -34,6 +35,9 @@ test: build
 
 asan:
 	@$(MAKE) --no-print-directory test PRESET=asan
+
+tsan: deps
+	@./tools/checks/tsan.sh
 
 # Only the server and the driver (and their libraries): the first report
 # does not wait for the test suite to compile.
