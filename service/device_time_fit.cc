@@ -264,10 +264,11 @@ ClassVector PriorLogRatios(const v1::DeviceModelPrior& prior) {
 }
 
 double PredictMs(const DeviceFactors& factors, const ModelCost& cost, const v1::Cpu& cpu,
-                 int threads) {
+                 int threads, double runtime_serial) {
   const double serial =
       std::min(1.0, (1 - factors.parallel_fraction) * std::exp(cost.log_serial_offset));
-  const double speedup = AmdahlSpeedup(cpu, 1 - serial, threads);
+  const double parallel = (1 - serial) * (1 - std::clamp(runtime_serial, 0.0, 1.0));
+  const double speedup = AmdahlSpeedup(cpu, parallel, threads);
   double us = 0;
   for (int c = 0; c < kNumOpClasses; ++c) {
     us += std::exp(factors.log_factor[c]) * cost.host_us[c] / (c == kOverhead ? 1.0 : speedup);

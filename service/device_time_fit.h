@@ -9,7 +9,9 @@
 // for that class (device time / host time), and S_c(t) the Amdahl speedup
 // of t threads over the class's CPU topology (time_model.h AmdahlSpeedup)
 // with the model's parallel fraction p_m, 1 - p_m = (1 - p) * exp(s_m), p the
-// device's (1 for the overhead class, which never runs in parallel).
+// device's (1 for the overhead class, which never runs in parallel), times
+// 1 - the share our runtime keeps on one thread when it is measured
+// (PredictMs's runtime_serial).
 // r_m and s_m are the population's offsets of that program
 // (DeviceModelPrior.model_offsets, learned by FitPrior from the published
 // devices: what the per-class model leaves unexplained for that model on
@@ -94,9 +96,14 @@ ModelCost ModelCostOf(const v1::ModelHostProfile& profile, const v1::DeviceModel
 // given defaults when the prior is empty.
 ClassVector PriorLogRatios(const v1::DeviceModelPrior& prior);
 
-// Predicted device milliseconds of a model with `cost`.
+// Predicted device milliseconds of a model with `cost`. `runtime_serial`
+// (in [0, 1]) is the share of the program's work the emulated runtime
+// itself leaves on one thread, measured on the host (host_thread_scaling.h
+// RuntimeSerialShare): the parallel fraction becomes p_m * (1 -
+// runtime_serial). Fits leave it 0: the published figures are of other
+// runtimes, whose scaling p and s_m describe.
 double PredictMs(const DeviceFactors& factors, const ModelCost& cost, const v1::Cpu& cpu,
-                 int threads);
+                 int threads, double runtime_serial = 0);
 
 // Fits a device. `default_parallel_fraction` is used without multi-thread
 // points. Errors: INVALID_ARGUMENT as above.

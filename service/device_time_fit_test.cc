@@ -119,6 +119,22 @@ TEST(DeviceTimeFitTest, ThreadModelFollowsTopologyAndKeepsOverheadSerial) {
   EXPECT_NEAR(PredictMs(f, host, cpu, 2), (parallel / (1 / (0.1 + 0.9 / 2)) + 500) / 1e3, 1e-9);
 }
 
+TEST(DeviceTimeFitTest, RuntimeSerialShareScalesTheParallelFraction) {
+  const v1::Cpu cpu = Cores(4, 0, 0);
+  DeviceFactors f;  // all factors 1
+  f.parallel_fraction = 0.9;
+  ClassVector host{};
+  host[0] = 1000;  // dense only: no overhead
+  // Hand-computed: p = 0.9 x (1 - 0.5) = 0.45 on 4 equal cores.
+  EXPECT_NEAR(PredictMs(f, host, cpu, 4, 0.5), 1.0 * (0.55 + 0.45 / 4), 1e-12);
+  // 0 changes nothing; a runtime that keeps everything on one thread gains
+  // nothing from threads; out-of-range shares are clamped.
+  EXPECT_EQ(PredictMs(f, host, cpu, 4, 0.0), PredictMs(f, host, cpu, 4));
+  EXPECT_NEAR(PredictMs(f, host, cpu, 4, 1.0), PredictMs(f, host, cpu, 1), 1e-12);
+  EXPECT_NEAR(PredictMs(f, host, cpu, 4, 7.0), PredictMs(f, host, cpu, 1), 1e-12);
+  EXPECT_EQ(PredictMs(f, host, cpu, 4, -1.0), PredictMs(f, host, cpu, 4));
+}
+
 TEST(DeviceTimeFitTest, RefusesTooFewPoints) {
   const HostCosts costs = SyntheticCosts();
   const v1::Cpu cpu = Cores(4, 0, 1);

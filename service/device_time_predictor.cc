@@ -3,12 +3,13 @@
 #include <cstdio>
 
 #include "service/host_profiler.h"
+#include "service/host_thread_scaling.h"
 
 namespace edgefleet {
 namespace service {
 
 double ModelOnDevice::PredictMs(int threads) const {
-  return service::PredictMs(factors, cost, cpu, threads);
+  return service::PredictMs(factors, cost, cpu, threads, runtime_serial);
 }
 
 DeviceTimePredictor::DeviceTimePredictor(const ModelRepository* repository, v1::HostProfile profile,
@@ -197,6 +198,7 @@ absl::StatusOr<ModelOnDevice> DeviceTimePredictor::For(const v1::DeviceClass& de
       if (m.model() == model && m.stack() == v1::STACK_EDGEFLEET &&
           m.file_digest() == out.cost.file_digest) {
         out.host_total_us = m.total_us();
+        out.runtime_serial = RuntimeSerialShare(m.two_thread_speedup());
       }
     }
   }

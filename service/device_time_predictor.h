@@ -57,6 +57,11 @@ struct ModelOnDevice {
   ModelCost cost;
   v1::Cpu cpu;
   double host_total_us = 0;  // the model's measured steady-state host time, one thread
+  // The share of the program our runtime keeps on one thread, from its
+  // two-thread speedup measured on this host (host_thread_scaling.h; 0 when
+  // not measured, and for the old stack): a program whose operators stay
+  // on one thread scales less on the device too.
+  double runtime_serial = 0;
 
   double PredictMs(int threads) const;
   // Device time of one thread / host time of the same program: the factor

@@ -15,6 +15,7 @@
 #include "runtime/module/method_inputs.h"
 #include "runtime/module/module.h"
 #include "runtime/platform/clock.h"
+#include "service/host_thread_scaling.h"
 #include "service/op_classes.h"
 #include "service/pytorch_mobile_profiler.h"
 #include "service/status_mapping.h"
@@ -65,6 +66,15 @@ absl::StatusOr<v1::ModelHostProfile> MeasureHostProfile(const std::string& model
   absl::StatusOr<OperatorProfile> measured =
       MeasureOperatorProfile(model, path, stack, kernels, options);
   if (!measured.ok()) return measured.status();
+  if (stack == v1::STACK_EDGEFLEET) {
+    absl::StatusOr<double> speedup =
+        MeasureTwoThreadSpeedup(model, path, kernels, options.warmup, options.runs);
+    if (speedup.ok()) {
+      measured->summary.set_two_thread_speedup(*speedup);
+    } else if (!absl::IsFailedPrecondition(speedup.status())) {
+      return speedup.status();
+    }  // one CPU: not measured
+  }
   return std::move(measured->summary);
 }
 

@@ -89,7 +89,9 @@ absl::StatusOr<OperatorProfile> MeasureOperatorProfile(const std::string& model,
                                                        const std::string& path, v1::Stack stack,
                                                        v1::Kernels kernels,
                                                        const ProfileOptions& options = {});
-// The summary of MeasureOperatorProfile.
+// The summary of MeasureOperatorProfile; for STACK_EDGEFLEET also our
+// runtime's two-thread speedup on the program (host_thread_scaling.h; left
+// 0 when the process may use one CPU only).
 absl::StatusOr<v1::ModelHostProfile> MeasureHostProfile(const std::string& model,
                                                         const std::string& path, v1::Stack stack,
                                                         v1::Kernels kernels,
