@@ -83,20 +83,22 @@ TEST(DeviceTimePredictorTest, ThreadsScaleAsTheRuntimeMeasuredOnTheHost) {
   EXPECT_EQ(measured->runtime_serial, RuntimeSerialShare(entry->two_thread_speedup()));
   // A runtime that did not scale on the host (speedup 1) gains nothing from
   // device threads; one that doubled (speedup 2) scales as the device model
-  // alone (not measured: 0).
-  const auto speedup_with = [&](double host_speedup) {
+  // alone (runtime_serial 0).
+  const auto with = [&](double host_speedup) {
     entry->set_two_thread_speedup(host_speedup);
     DeviceTimePredictor predictor(repo->get(), profile, "");
     absl::StatusOr<ModelOnDevice> r = predictor.For(device, "small_cnn");
     EXPECT_TRUE(r.ok()) << r.status();
-    return r.ok() ? r->ThreadSpeedup(4) : 0.0;
+    return r.ok() ? *r : ModelOnDevice{};
   };
-  EXPECT_EQ(speedup_with(1.0), 1.0);
-  EXPECT_EQ(speedup_with(2.0), speedup_with(0.0));
-  EXPECT_GT(speedup_with(0.0), 1.0);
-  const double partial = speedup_with(1.5);  // sigma = 1/3
-  EXPECT_GT(partial, 1.0);
-  EXPECT_LT(partial, speedup_with(0.0));
+  ModelOnDevice device_alone = with(2.0);
+  EXPECT_EQ(device_alone.runtime_serial, 0.0);
+  EXPECT_GT(device_alone.ThreadSpeedup(4), 1.0);
+  EXPECT_EQ(with(1.0).ThreadSpeedup(4), 1.0);
+  const ModelOnDevice partial = with(1.5);  // sigma = 1/3
+  EXPECT_NEAR(partial.runtime_serial, 1.0 / 3, 1e-12);
+  EXPECT_GT(partial.ThreadSpeedup(4), 1.0);
+  EXPECT_LT(partial.ThreadSpeedup(4), device_alone.ThreadSpeedup(4));
 }
 
 TEST(DeviceTimePredictorTest, UnknownModelsAndPointlessClassesAreRefused) {
