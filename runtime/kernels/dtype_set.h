@@ -56,13 +56,6 @@ inline constexpr DtypeSet kIntegralDtypes{ScalarType::kByte, ScalarType::kChar, 
                                           ScalarType::kInt, ScalarType::kLong};
 inline constexpr DtypeSet kRealDtypes = kIntegralDtypes | kFloatingDtypes;
 inline constexpr DtypeSet kAllDtypes = kRealDtypes | DtypeSet{ScalarType::kBool};
-// float16 and bfloat16: stored as such, computed in float32.
-inline constexpr DtypeSet kReducedFloatingDtypes{ScalarType::kHalf, ScalarType::kBFloat16};
-// Each family above plus float16 and bfloat16 (the real runtime's
-// FLOATHBF16, REALHBF16 and REALHBBF16 switches).
-inline constexpr DtypeSet kFloatingHDtypes = kFloatingDtypes | kReducedFloatingDtypes;
-inline constexpr DtypeSet kRealHDtypes = kRealDtypes | kReducedFloatingDtypes;
-inline constexpr DtypeSet kAllHDtypes = kAllDtypes | kReducedFloatingDtypes;
 
 // Integer types quantized tensors use (quantized_decomposed ops).
 inline constexpr DtypeSet kQuantizedDtypes{ScalarType::kByte, ScalarType::kChar, ScalarType::kShort,
@@ -72,7 +65,8 @@ inline constexpr DtypeSet kByteWeightDtypes{ScalarType::kChar, ScalarType::kByte
 // Types a kernel that only moves elements (by size) accepts: every basic
 // type plus the 16-bit floats and unsigned integers programs carry.
 inline constexpr DtypeSet kCopyableDtypes =
-    kAllHDtypes | DtypeSet{ScalarType::kUInt16, ScalarType::kUInt32, ScalarType::kUInt64};
+    kAllDtypes | DtypeSet{ScalarType::kHalf, ScalarType::kBFloat16, ScalarType::kUInt16,
+                          ScalarType::kUInt32, ScalarType::kUInt64};
 
 // The dtype of the first tensor among `args` (see above); false if no
 // argument is or holds a tensor.

@@ -127,7 +127,7 @@ T Sample(const Plane<S>& p, T gx, T gy, int64_t mode, int64_t padding, bool alig
 }  // namespace
 
 void GridSampler2dOut(KernelContext& ctx, Span<EValue*> raw) {
-  KernelArgs args(ctx, "aten::grid_sampler_2d.out", raw, 6);
+  KernelArgs args(ctx, "aten::grid_sampler_2d.out", raw, 7);
   Tensor* in = args.GetTensor(0);
   Tensor* grid = args.GetTensor(1);
   const int64_t mode = args.GetInt(2);

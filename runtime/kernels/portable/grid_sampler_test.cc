@@ -31,7 +31,7 @@ Error GridSample(TestTensor<T>& in, TestTensor<T>& grid, int64_t mode, int64_t p
   EValue m = EValue::FromInt(mode);
   EValue p = EValue::FromInt(padding);
   EValue a = EValue::FromBool(align);
-  return RunKernel(GridSampler2dOut, {in.ev(), grid.ev(), &m, &p, &a, out.ev()});
+  return RunKernel(GridSampler2dOut, {in.ev(), grid.ev(), &m, &p, &a, out.ev(), out.ev()});
 }
 
 template <typename T>

@@ -12,6 +12,13 @@ namespace {
 
 // Operands of the bitwise operators (integers and bool).
 constexpr DtypeSet kBitwiseDtypes = kIntegralDtypes | DtypeSet{ScalarType::kBool};
+// The families of dtype_set.h plus float16 and bfloat16, which these
+// kernels store as such and compute in float32 (dtype_util.h): the real
+// runtime's FLOATHBF16, REALHBF16 and REALHBBF16 switches.
+constexpr DtypeSet kReducedFloatingDtypes{ScalarType::kHalf, ScalarType::kBFloat16};
+constexpr DtypeSet kFloatingHDtypes = kFloatingDtypes | kReducedFloatingDtypes;
+constexpr DtypeSet kRealHDtypes = kRealDtypes | kReducedFloatingDtypes;
+constexpr DtypeSet kAllHDtypes = kAllDtypes | kReducedFloatingDtypes;
 
 // `dtypes`: what the kernel accepts as its first tensor argument
 // (runtime/kernels/dtype_set.h); docs/operators.md lists it.

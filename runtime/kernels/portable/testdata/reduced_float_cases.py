@@ -45,6 +45,10 @@ def elementwise(dtype):
     case(f"add/{t}_float32_promotes", "add.out", [a, f32, 1, Out(0)], torch.add(a, f32), **tol)
     i64 = randint(-5, 5, 3, 4)
     case(f"add/{t}_int64_keeps", "add.out", [a, i64, 1, Out(0)], torch.add(a, i64), **tol)
+    other = torch.bfloat16 if dtype == torch.float16 else torch.float16
+    mixed = b.to(other)
+    case(f"add/{t}_{dtype_name(other)}_promotes_to_float32", "add.out", [a, mixed, 1, Out(0)],
+         torch.add(a, mixed), **tol)
     case(f"sub/{t}", "sub.out", [a, b, 1, Out(0)], torch.sub(a, b), **tol)
     case(f"mul/{t}", "mul.out", [a, b, Out(0)], torch.mul(a, b), **tol)
     case(f"div/{t}", "div.out", [a, b, Out(0)], torch.div(a, b), **tol)
