@@ -1,9 +1,8 @@
 // aten::grid_sampler_2d.out: samples an N x C x H x W input (any dim order)
 // at the normalized (x, y) locations of an N x Hg x Wg x 2 grid, giving
 // N x C x Hg x Wg. Interpolation 0 bilinear, 1 nearest, 2 bicubic; padding
-// 0 zeros, 1 border, 2 reflection; align_corners either way; floating
-// dtypes (input and grid of one dtype; float16 and bfloat16 computed in
-// float32 and rounded once). Coordinates, reflection and the
+// 0 zeros, 1 border, 2 reflection; align_corners either way; float32 and
+// float64 (input and grid of one dtype). Coordinates, reflection and the
 // cubic coefficients (A = -0.75) follow ATen's GridSampler.h, so results
 // match torch to rounding.
 
@@ -64,16 +63,15 @@ int64_t ToIndex(T coord) {
   return coord > T(-1e12) && coord < T(1e12) ? static_cast<int64_t>(coord) : kOutside;
 }
 
-// One input plane of storage type S with its sizes and strides.
-template <typename S>
+// One input plane with its sizes and strides.
+template <typename T>
 struct Plane {
-  const S* data;
+  const T* data;
   int64_t h, w, sh, sw;
 
-  // The element at (y, x) as OpMath<S>, or 0 outside the plane.
-  OpMath<S> At(int64_t y, int64_t x) const {
-    using T = OpMath<S>;
-    return y >= 0 && y < h && x >= 0 && x < w ? Convert<T>(data[y * sh + x * sw]) : T(0);
+  // The element at (y, x), or 0 outside the plane.
+  T At(int64_t y, int64_t x) const {
+    return y >= 0 && y < h && x >= 0 && x < w ? data[y * sh + x * sw] : T(0);
   }
 };
 
@@ -85,8 +83,8 @@ T CubicInterp(T x0, T x1, T x2, T x3, T t) {
   return x0 * far(t + 1) + x1 * near(t) + x2 * near(1 - t) + x3 * far(2 - t);
 }
 
-template <typename S, typename T = OpMath<S>>
-T Sample(const Plane<S>& p, T gx, T gy, int64_t mode, int64_t padding, bool align_corners) {
+template <typename T>
+T Sample(const Plane<T>& p, T gx, T gy, int64_t mode, int64_t padding, bool align_corners) {
   if (mode == kBicubic) {
     const T ix = Unnormalize(gx, p.w, align_corners);
     const T iy = Unnormalize(gy, p.h, align_corners);
@@ -173,25 +171,23 @@ void GridSampler2dOut(KernelContext& ctx, Span<EValue*> raw) {
   }
   const int32_t sizes[4] = {in->size(0), in->size(1), grid->size(1), grid->size(2)};
   if (!args.ResizeOut(*out, sizes, "out")) return;
-  const bool ok = SwitchFloatingElement(in->dtype(), [&](auto tag) {
-    using S = decltype(tag);
-    using T = OpMath<S>;  // float16 and bfloat16 sample in float32
+  const bool ok = SwitchFloating(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
     const Planes p = PlanesOf(*in);
     const Planes q = PlanesOf(*out);
-    const S* x = in->data_as<const S>();
-    const S* g = grid->data_as<const S>();
-    S* y = out->data_as<S>();
+    const T* x = in->data_as<const T>();
+    const T* g = grid->data_as<const T>();
+    T* y = out->data_as<T>();
     const int64_t gn = grid->stride(0), gh = grid->stride(1);
     const int64_t gw = grid->stride(2), gc = grid->stride(3);
     for (int64_t n = 0; n < q.n; ++n) {
       for (int64_t c = 0; c < q.c; ++c) {
-        const Plane<S> plane{x + n * p.sn + c * p.sc, p.h, p.w, p.sh, p.sw};
-        S* yp = y + n * q.sn + c * q.sc;
+        const Plane<T> plane{x + n * p.sn + c * p.sc, p.h, p.w, p.sh, p.sw};
+        T* yp = y + n * q.sn + c * q.sc;
         for (int64_t oh = 0; oh < q.h; ++oh) {
           for (int64_t ow = 0; ow < q.w; ++ow) {
-            const S* at = g + n * gn + oh * gh + ow * gw;
-            yp[oh * q.sh + ow * q.sw] = Convert<S>(
-                Sample(plane, Convert<T>(at[0]), Convert<T>(at[gc]), mode, padding, align_corners));
+            const T* at = g + n * gn + oh * gh + ow * gw;
+            yp[oh * q.sh + ow * q.sw] = Sample(plane, at[0], at[gc], mode, padding, align_corners);
           }
         }
       }
@@ -199,8 +195,8 @@ void GridSampler2dOut(KernelContext& ctx, Span<EValue*> raw) {
   });
   if (!ok) {
     args.Fail(Error::kNotSupported,
-              "dtype %s is not supported (floating "
-              "only)",
+              "dtype %s is not supported (float32 and "
+              "float64 only)",
               ScalarTypeName(in->dtype()));
   }
 }

@@ -145,7 +145,7 @@ const Kernel kPortableKernels[] = {
     Portable("aten::index.Tensor_out", IndexTensorOut, kAllHDtypes),
     Portable("aten::upsample_nearest2d.vec_out", UpsampleNearest2dVecOut, kAllHDtypes),
     Portable("aten::upsample_bilinear2d.vec_out", UpsampleBilinear2dVecOut, kFloatingHDtypes),
-    Portable("aten::grid_sampler_2d.out", GridSampler2dOut, kFloatingHDtypes),
+    Portable("aten::grid_sampler_2d.out", GridSampler2dOut, kFloatingDtypes),
     // Quantization (PT2E programs without a delegate).
     Portable("quantized_decomposed::quantize_per_tensor.out", QuantizePerTensorOut,
              kFloatingDtypes),

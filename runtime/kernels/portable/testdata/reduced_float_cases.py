@@ -208,9 +208,6 @@ def pooling(dtype):
          [grad, x, [3, 3], [1, 1], [1, 1], [1, 1], False, indices3, Out(0)],
          torch.ops.aten.max_pool2d_with_indices_backward(
              grad, x, [3, 3], [1, 1], [1, 1], [1, 1], False, indices3))
-    grid = (torch.rand(1, 4, 5, 2, dtype=torch.float64) * 2.2 - 1.1).to(dtype)
-    case(f"grid_sampler_2d/{t}", "grid_sampler_2d.out", [x, grid, 0, 0, False, Out(0)],
-         torch.ops.aten.grid_sampler_2d(x, grid, 0, 0, False), **tol)
     case(f"upsample_nearest2d/{t}", "upsample_nearest2d.vec_out", [x, [9, 14], None, Out(0)],
          torch.nn.functional.interpolate(x, size=[9, 14], mode="nearest"))
     case(f"upsample_bilinear2d/{t}", "upsample_bilinear2d.vec_out",
