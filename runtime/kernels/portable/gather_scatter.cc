@@ -104,7 +104,7 @@ void Scatter(KernelContext& ctx, Span<EValue*> raw, const char* name, ScatterMod
   const Scalar value = mode == ScatterMode::kValue ? args.GetScalar(3) : Scalar{};
   Tensor* out = args.GetTensor(4);
   if (!args.ok()) return;
-  if (!IsBasicType(self->dtype()) || self->dtype() != out->dtype() ||
+  if (!IsElementType(self->dtype()) || self->dtype() != out->dtype() ||
       (src != nullptr && src->dtype() != self->dtype()) || out == index || out == src) {
     args.Fail(Error::kInvalidArgument,
               "self, src and out must share a dtype and out must not be "
@@ -129,8 +129,9 @@ void Scatter(KernelContext& ctx, Span<EValue*> raw, const char* name, ScatterMod
   const StridedView out_v = AtLeast1d(*out);
   const int64_t n = self_v.sizes[dim];
   const int64_t* idx = reinterpret_cast<const int64_t*>(index_v.data);
-  SwitchAll(self->dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  SwitchElement(self->dtype(), [&](auto tag) {
+    using S = decltype(tag);
+    using T = OpMath<S>;
     const T fill = ScalarTo<T>(value);
     // Offsets: index, src (or unused), out with dim's stride zeroed.
     const StridedLoop<3> loop = IndexLoop(index_v, src != nullptr ? src_v : index_v, out_v, dim);
@@ -138,20 +139,20 @@ void Scatter(KernelContext& ctx, Span<EValue*> raw, const char* name, ScatterMod
     ForEachOffset(loop, [&](const int64_t* o) {
       int64_t i = idx[o[0]];
       if (i < 0) i += n;
-      char* target = out_v.data + (o[2] + i * out_step) * static_cast<int64_t>(sizeof(T));
+      char* target = out_v.data + (o[2] + i * out_step) * static_cast<int64_t>(sizeof(S));
       T v = fill;
       if (src != nullptr) {
-        v = LoadAs<T, T>(src_v.data + o[1] * static_cast<int64_t>(sizeof(T)));
+        v = LoadAs<T, S>(src_v.data + o[1] * static_cast<int64_t>(sizeof(S)));
       }
       if (mode == ScatterMode::kAdd) {
-        const T current = LoadAs<T, T>(target);
+        const T current = LoadAs<T, S>(target);
         if constexpr (std::is_same_v<T, bool>) {
           v = current || v;
         } else {
           v = WrapAdd(current, v);
         }
       }
-      StoreAs<T, T>(v, target);
+      StoreAs<T, S>(v, target);
     });
   });
 }
