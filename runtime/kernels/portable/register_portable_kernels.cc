@@ -290,7 +290,7 @@ const Kernel kPortableKernels[] = {
     Portable("aten::scatter.src_out", ScatterSrcOut, kAllHDtypes),
     Portable("aten::scatter.value_out", ScatterValueOut, kAllHDtypes),
     Portable("aten::scatter_add.out", ScatterAddOut, kAllHDtypes),
-    Portable("aten::scatter_reduce.two_out", ScatterReduceTwoOut, kRealDtypes),
+    Portable("aten::scatter_reduce.two_out", ScatterReduceTwoOut, kRealHDtypes),
     // masked_ops.cc
     Portable("aten::masked_fill.Scalar_out", MaskedFillScalarOut, kAllHDtypes),
     Portable("aten::masked_select.out", MaskedSelectOut, kAllHDtypes),

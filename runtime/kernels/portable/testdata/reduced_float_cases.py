@@ -32,6 +32,9 @@ def reduced_floats():
         linear_algebra(dtype)
         pooling(dtype)
         selection_copies(dtype)
+        mixed_runs(dtype)
+        sort_scatter_reduce(dtype)
+        convolution_3d(dtype)
 
 
 def elementwise(dtype):
@@ -240,3 +243,70 @@ def selection_copies(dtype):
     y, m = torch.ops.aten.native_dropout(x, 0.0, True)
     case(f"native_dropout/{t}_train_p0", "native_dropout.out", [x, 0.0, True, Out(0), Out(1)],
          [y, m])
+
+
+def mixed_runs(dtype):
+    """The run-wise mixed-dtype loops (where, comparisons, any / all) with
+    this dtype beside float32 or the other 16-bit type, broadcast and
+    transposed (strided) operands."""
+    t = dtype_name(dtype)
+    a = randn(3, 4).to(dtype)
+    f32 = randn(4)
+    other = (torch.bfloat16 if dtype == torch.float16 else torch.float16)
+    b = randn(3, 4).to(other)
+    cond = randn(3, 1) > 0
+    case(f"where/{t}_float32_promotes", "where.self_out", [cond, a, f32, Out(0)],
+         torch.where(cond, a, f32))
+    case(f"where/{t}_{dtype_name(other)}_transposed", "where.self_out",
+         [cond, Layout(a, [1, 0]), b, Out(0)], torch.where(cond, a, b))
+    case(f"where/{t}_into_{t}_scalar_operand", "where.self_out",
+         [cond, a, torch.tensor(0.1, dtype=dtype), Out(0)],
+         torch.where(cond, a, torch.tensor(0.1, dtype=dtype)))
+    case(f"lt.Tensor/{t}_float32", "lt.Tensor_out", [a, f32, Out(0)], torch.lt(a, f32))
+    case(f"eq.Tensor/{t}_{dtype_name(other)}", "eq.Tensor_out", [a, a.to(other), Out(0)],
+         torch.eq(a, a.to(other)))
+    z = torch.tensor([[0.0, -0.0, 0.0, 0.0], [0.0, float("nan"), 0.0, -0.0],
+                      [1e-3, 0.0, -2.0, 0.5]]).to(dtype)
+    case(f"any.out/{t}", "any.out", [z, 1, False, Out(0)], torch.any(z, 1))
+    case(f"any.dims/{t}_transposed", "any.dims_out", [Layout(z, [1, 0]), [0], True, Out(0)],
+         torch.any(z, 0, keepdim=True))
+    case(f"all.out/{t}", "all.out", [z + 1, 0, False, Out(0)], torch.all(z + 1, 0))
+    case(f"all.all/{t}", "all.all_out", [z, Out(0)], torch.all(z))
+
+
+def sort_scatter_reduce(dtype):
+    t = dtype_name(dtype)
+    x = (randn(3, 6) * 2).round().to(dtype)  # ties
+    x[1, 2] = float("nan")
+    for dim, descending in [(1, False), (0, True)]:
+        r = torch.sort(x, stable=True, dim=dim, descending=descending)
+        case(f"sort/{t}_dim{dim}_{'desc' if descending else 'asc'}", "sort.values",
+             [x, dim, descending, Out(0), Out(1)], [r.values, r.indices])
+    self_, src = randn(4, 6).to(dtype), randn(4, 5).to(dtype)
+    index = randint(0, 6, 3, 5)
+    tol = close(dtype, scale=4)
+    for reduce in ("sum", "prod", "mean", "amax", "amin"):
+        for include_self in (True, False):
+            y = torch.scatter_reduce(self_, 1, index, src, reduce, include_self=include_self)
+            case(f"scatter_reduce/{t}_{reduce}_{include_self}", "scatter_reduce.two_out",
+                 [self_, 1, index, src, reduce, include_self, Out(0)], y, **tol)
+
+
+def convolution_3d(dtype):
+    """Rank-5 convolution, regular and transposed: float32 sums over depth,
+    channels and kernel, one rounding."""
+    t = dtype_name(dtype)
+    tol = close(dtype, scale=8)
+    x, w, b = randn(1, 4, 4, 5, 5).to(dtype), randn(6, 2, 2, 3, 3).to(dtype), randn(6).to(dtype)
+    args = [[1, 2, 1], [1, 1, 0], [2, 1, 1], False, [0, 0, 0], 2]
+    y = torch.ops.aten.convolution(x, w, b, *args)
+    case(f"convolution_3d/{t}_grouped_dilated", "convolution.out", [x, w, b, *args, Out(0)], y,
+         **tol)
+    cl3d = [0, 2, 3, 4, 1]
+    case(f"convolution_3d/{t}_channels_last", "convolution.out",
+         [Layout(x, cl3d), w, b, *args, Out(0)], y, out_dim_orders=[cl3d], **tol)
+    wt = randn(4, 3, 2, 2, 3).to(dtype)
+    args = [[2, 1, 2], [0, 1, 1], [1, 1, 1], True, [1, 0, 1], 1]
+    y = torch.ops.aten.convolution(x, wt, None, *args)
+    case(f"convolution_3d/{t}_transposed", "convolution.out", [x, wt, None, *args, Out(0)], y,
+         **tol)
