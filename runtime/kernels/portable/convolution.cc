@@ -58,6 +58,30 @@ void ValidRange(int64_t in, int64_t out, int64_t s, int64_t p, int64_t kd, int64
   if (*hi < *lo) *hi = *lo;
 }
 
+// One chunk of an output row: batch n, output channel oc, depth od and row
+// oh, columns [c0, c1).
+struct OutChunk {
+  int64_t n, oc, od, oh, c0, c1;
+};
+
+// Calls f(chunk, row) for every chunk of every output row, row pointing at
+// the row's first element in y.
+template <typename S, typename F>
+void ForEachOutChunk(const Planes& po, const Depth& dep, S* y, F&& f) {
+  for (int64_t n = 0; n < po.n; ++n) {
+    for (int64_t oc = 0; oc < po.c; ++oc) {
+      for (int64_t od = 0; od < dep.out; ++od) {
+        for (int64_t oh = 0; oh < po.h; ++oh) {
+          S* row = y + n * po.sn + oc * po.sc + od * dep.s_out + oh * po.sh;
+          for (int64_t c0 = 0; c0 < po.w; c0 += kChunk) {
+            f(OutChunk{n, oc, od, oh, c0, std::min(po.w, c0 + kChunk)}, row);
+          }
+        }
+      }
+    }
+  }
+}
+
 // Regular convolution. Each output element sums from 0 over (kernel depth,
 // input channel, kernel row, kernel column), then adds the bias, as the real
 // runtime's portable kernel does for 1-D and 2-D problems, so float results
@@ -68,47 +92,37 @@ void Conv(const ConvShape& g, const Depth& dep, const S* x, const S* w, const Te
   const Planes &pi = g.in, &pw = g.weight, &po = g.out;
   const int64_t cin_g = pi.c / g.groups, cout_g = po.c / g.groups;
   T acc[kChunk];
-  for (int64_t n = 0; n < pi.n; ++n) {
-    for (int64_t oc = 0; oc < po.c; ++oc) {
-      const int64_t group = oc / cout_g;
-      const T b = BiasAt<S>(bias, oc);
-      for (int64_t od = 0; od < dep.out; ++od) {
-        for (int64_t oh = 0; oh < po.h; ++oh) {
-          S* yr = y + n * po.sn + oc * po.sc + od * dep.s_out + oh * po.sh;
-          for (int64_t c0 = 0; c0 < po.w; c0 += kChunk) {
-            const int64_t c1 = std::min(po.w, c0 + kChunk);
-            std::fill(acc, acc + (c1 - c0), T(0));
-            for (int64_t kd = 0; kd < dep.k; ++kd) {
-              const int64_t id = od * dep.stride - dep.pad + kd * dep.dilation;
-              if (id < 0 || id >= dep.in) continue;
-              for (int64_t icg = 0; icg < cin_g; ++icg) {
-                const S* xp = x + n * pi.sn + (group * cin_g + icg) * pi.sc + id * dep.s_in;
-                const S* wp = w + oc * pw.sn + icg * pw.sc + kd * dep.s_w;
-                for (int64_t kh = 0; kh < pw.h; ++kh) {
-                  const int64_t ih = oh * g.stride[0] - g.pad[0] + kh * g.dilation[0];
-                  if (ih < 0 || ih >= pi.h) continue;
-                  const S* xr = xp + ih * pi.sh;
-                  for (int64_t kw = 0; kw < pw.w; ++kw) {
-                    const T wv = Convert<T>(wp[kh * pw.sh + kw * pw.sw]);
-                    int64_t ow0, ow1;
-                    ValidRange(pi.w, po.w, g.stride[1], g.pad[1], kw * g.dilation[1], &ow0, &ow1);
-                    const int64_t off = kw * g.dilation[1] - g.pad[1];
-                    for (int64_t ow = std::max(ow0, c0); ow < std::min(ow1, c1); ++ow) {
-                      acc[ow - c0] += wv * Convert<T>(xr[(ow * g.stride[1] + off) * pi.sw]);
-                    }
-                  }
-                }
-              }
-            }
-            for (int64_t ow = c0; ow < c1; ++ow) {
-              const T v = acc[ow - c0];
-              yr[ow * po.sw] = Convert<S>(bias != nullptr ? v + b : v);
+  ForEachOutChunk(po, dep, y, [&](const OutChunk& c, S* row) {
+    const int64_t group = c.oc / cout_g;
+    std::fill(acc, acc + (c.c1 - c.c0), T(0));
+    for (int64_t kd = 0; kd < dep.k; ++kd) {
+      const int64_t id = c.od * dep.stride - dep.pad + kd * dep.dilation;
+      if (id < 0 || id >= dep.in) continue;
+      for (int64_t icg = 0; icg < cin_g; ++icg) {
+        const S* xp = x + c.n * pi.sn + (group * cin_g + icg) * pi.sc + id * dep.s_in;
+        const S* wp = w + c.oc * pw.sn + icg * pw.sc + kd * dep.s_w;
+        for (int64_t kh = 0; kh < pw.h; ++kh) {
+          const int64_t ih = c.oh * g.stride[0] - g.pad[0] + kh * g.dilation[0];
+          if (ih < 0 || ih >= pi.h) continue;
+          const S* xr = xp + ih * pi.sh;
+          for (int64_t kw = 0; kw < pw.w; ++kw) {
+            const T wv = Convert<T>(wp[kh * pw.sh + kw * pw.sw]);
+            int64_t ow0, ow1;
+            ValidRange(pi.w, po.w, g.stride[1], g.pad[1], kw * g.dilation[1], &ow0, &ow1);
+            const int64_t off = kw * g.dilation[1] - g.pad[1];
+            for (int64_t ow = std::max(ow0, c.c0); ow < std::min(ow1, c.c1); ++ow) {
+              acc[ow - c.c0] += wv * Convert<T>(xr[(ow * g.stride[1] + off) * pi.sw]);
             }
           }
         }
       }
     }
-  }
+    const T b = BiasAt<S>(bias, c.oc);
+    for (int64_t ow = c.c0; ow < c.c1; ++ow) {
+      const T v = acc[ow - c.c0];
+      row[ow * po.sw] = Convert<S>(bias != nullptr ? v + b : v);
+    }
+  });
 }
 
 // Transposed convolution. Each output element sums from the bias (or 0)
@@ -128,41 +142,30 @@ void ConvTransposed(const ConvShape& g, const Depth& dep, const S* x, const S* w
     return t / s;
   };
   T acc[kChunk];
-  for (int64_t n = 0; n < po.n; ++n) {
-    for (int64_t oc = 0; oc < po.c; ++oc) {
-      const int64_t group = oc / cout_g, ocg = oc % cout_g;
-      const T b = BiasAt<S>(bias, oc);
-      for (int64_t od = 0; od < dep.out; ++od) {
-        for (int64_t oh = 0; oh < po.h; ++oh) {
-          S* yr = y + n * po.sn + oc * po.sc + od * dep.s_out + oh * po.sh;
-          for (int64_t c0 = 0; c0 < po.w; c0 += kChunk) {
-            const int64_t c1 = std::min(po.w, c0 + kChunk);
-            std::fill(acc, acc + (c1 - c0), b);
-            for (int64_t kd = 0; kd < dep.k; ++kd) {
-              const int64_t id = source(od, kd, dep.stride, dep.pad, dep.dilation, dep.in);
-              if (id < 0) continue;
-              for (int64_t ic = group * cin_g; ic < (group + 1) * cin_g; ++ic) {
-                const S* xp = x + n * pi.sn + ic * pi.sc + id * dep.s_in;
-                const S* wp = w + ic * pw.sn + ocg * pw.sc + kd * dep.s_w;
-                for (int64_t kh = 0; kh < pw.h; ++kh) {
-                  const int64_t ih = source(oh, kh, g.stride[0], g.pad[0], g.dilation[0], pi.h);
-                  if (ih < 0) continue;
-                  for (int64_t kw = 0; kw < pw.w; ++kw) {
-                    const T wv = Convert<T>(wp[kh * pw.sh + kw * pw.sw]);
-                    for (int64_t ow = c0; ow < c1; ++ow) {
-                      const int64_t iw = source(ow, kw, g.stride[1], g.pad[1], g.dilation[1], pi.w);
-                      if (iw >= 0) acc[ow - c0] += wv * Convert<T>(xp[ih * pi.sh + iw * pi.sw]);
-                    }
-                  }
-                }
-              }
+  ForEachOutChunk(po, dep, y, [&](const OutChunk& c, S* row) {
+    const int64_t group = c.oc / cout_g, ocg = c.oc % cout_g;
+    std::fill(acc, acc + (c.c1 - c.c0), BiasAt<S>(bias, c.oc));
+    for (int64_t kd = 0; kd < dep.k; ++kd) {
+      const int64_t id = source(c.od, kd, dep.stride, dep.pad, dep.dilation, dep.in);
+      if (id < 0) continue;
+      for (int64_t ic = group * cin_g; ic < (group + 1) * cin_g; ++ic) {
+        const S* xp = x + c.n * pi.sn + ic * pi.sc + id * dep.s_in;
+        const S* wp = w + ic * pw.sn + ocg * pw.sc + kd * dep.s_w;
+        for (int64_t kh = 0; kh < pw.h; ++kh) {
+          const int64_t ih = source(c.oh, kh, g.stride[0], g.pad[0], g.dilation[0], pi.h);
+          if (ih < 0) continue;
+          for (int64_t kw = 0; kw < pw.w; ++kw) {
+            const T wv = Convert<T>(wp[kh * pw.sh + kw * pw.sw]);
+            for (int64_t ow = c.c0; ow < c.c1; ++ow) {
+              const int64_t iw = source(ow, kw, g.stride[1], g.pad[1], g.dilation[1], pi.w);
+              if (iw >= 0) acc[ow - c.c0] += wv * Convert<T>(xp[ih * pi.sh + iw * pi.sw]);
             }
-            for (int64_t ow = c0; ow < c1; ++ow) yr[ow * po.sw] = Convert<S>(acc[ow - c0]);
           }
         }
       }
     }
-  }
+    for (int64_t ow = c.c0; ow < c.c1; ++ow) row[ow * po.sw] = Convert<S>(acc[ow - c.c0]);
+  });
 }
 
 // Rank-3 tensors as 4-D with H = 1, rank-5 ones as their slice at depth 0.
