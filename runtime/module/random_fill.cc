@@ -1,9 +1,7 @@
 #include "runtime/module/random_fill.h"
 
-#include <cmath>
-#include <cstring>
-
 #include "runtime/core/error_detail.h"
+#include "runtime/core/half.h"
 
 namespace edgefleet {
 namespace {
@@ -27,33 +25,6 @@ void Fill(Tensor& tensor, Generate generate) {
 }
 
 }  // namespace
-
-uint16_t FloatToHalfBits(float value) {
-  uint32_t x;
-  memcpy(&x, &value, sizeof(x));
-  const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000);
-  x &= 0x7fffffff;
-  if (x > 0x7f800000) return sign | 0x7e00;   // NaN
-  if (x >= 0x477ff000) return sign | 0x7c00;  // rounds to infinity
-  if (x < 0x38800000) {                       // below 2^-14: subnormal half
-    const float magnitude = std::fabs(value);
-    return sign | static_cast<uint16_t>(std::nearbyint(magnitude * 0x1p24f));
-  }
-  const uint32_t exponent = (x >> 23) - 127 + 15;
-  const uint32_t mantissa = x & 0x7fffff;
-  uint32_t half = (exponent << 10) | (mantissa >> 13);
-  const uint32_t rest = mantissa & 0x1fff;
-  if (rest > 0x1000 || (rest == 0x1000 && (half & 1))) ++half;
-  return sign | static_cast<uint16_t>(half);
-}
-
-uint16_t FloatToBFloat16Bits(float value) {
-  uint32_t x;
-  memcpy(&x, &value, sizeof(x));
-  if ((x & 0x7fffffff) > 0x7f800000) return static_cast<uint16_t>((x >> 16) | 0x40);  // NaN
-  x += 0x7fff + ((x >> 16) & 1);
-  return static_cast<uint16_t>(x >> 16);
-}
 
 Error FillRandom(std::mt19937_64& rng, Tensor& tensor) {
   const auto small_int = [&rng] { return rng() % kIntRange; };

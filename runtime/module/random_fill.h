@@ -25,10 +25,6 @@ namespace edgefleet {
 // (quantized, float8, bits16).
 Error FillRandom(std::mt19937_64& rng, Tensor& tensor);
 
-// IEEE binary16 / bfloat16 bits of `value`, rounded to nearest even.
-uint16_t FloatToHalfBits(float value);
-uint16_t FloatToBFloat16Bits(float value);
-
 }  // namespace edgefleet
 
 #endif  // EDGEFLEET_RUNTIME_MODULE_RANDOM_FILL_H_

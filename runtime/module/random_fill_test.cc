@@ -49,21 +49,5 @@ TEST(RandomFillTest, RejectsQuantizedTypes) {
   EXPECT_EQ(FillRandom(rng, (*t)->tensor()), Error::kNotSupported);
 }
 
-TEST(RandomFillTest, HalfAndBFloat16Conversions) {
-  EXPECT_EQ(FloatToHalfBits(0.0f), 0x0000);
-  EXPECT_EQ(FloatToHalfBits(-0.0f), 0x8000);
-  EXPECT_EQ(FloatToHalfBits(1.0f), 0x3c00);
-  EXPECT_EQ(FloatToHalfBits(-2.0f), 0xc000);
-  EXPECT_EQ(FloatToHalfBits(0.333333333f), 0x3555);
-  EXPECT_EQ(FloatToHalfBits(65504.0f), 0x7bff);
-  EXPECT_EQ(FloatToHalfBits(1e6f), 0x7c00);
-  EXPECT_EQ(FloatToHalfBits(0x1p-24f), 0x0001);         // smallest subnormal
-  EXPECT_EQ(FloatToHalfBits(0x1p-14f), 0x0400);         // smallest normal
-  EXPECT_EQ(FloatToHalfBits(1.0f + 0x1p-11f), 0x3c00);  // tie rounds to even
-  EXPECT_EQ(FloatToBFloat16Bits(1.0f), 0x3f80);
-  EXPECT_EQ(FloatToBFloat16Bits(-0.5f), 0xbf00);
-  EXPECT_EQ(FloatToBFloat16Bits(1.0f + 0x1p-8f), 0x3f80);  // tie rounds to even
-}
-
 }  // namespace
 }  // namespace edgefleet

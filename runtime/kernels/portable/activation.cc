@@ -45,7 +45,7 @@ void ClampKernel(KernelArgs& args, bool optional_bounds) {
   int count = 1;
   if (has_lo) operands[count++] = {ScalarDtype(lo), 0, true};
   if (has_hi) operands[count++] = {ScalarDtype(hi), 0, true};
-  const ScalarType compute = IsBasicType(in->dtype()) ? ResultType(operands, count) : in->dtype();
+  const ScalarType compute = IsElementType(in->dtype()) ? ResultType(operands, count) : in->dtype();
   RealUnary(args, *in, compute, *out, [=](auto x) {
     using T = decltype(x);
     return Clamp(x, has_lo, ScalarTo<T>(lo), has_hi, ScalarTo<T>(hi));

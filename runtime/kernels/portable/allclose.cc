@@ -22,11 +22,12 @@ namespace {
 template <typename T>
 bool ElementsClose(const StridedLoop<2>& loop, const T* a, const T* b, double rtol, double atol,
                    bool equal_nan) {
-  using C = std::conditional_t<std::is_floating_point_v<T>, T, float>;
+  using V = OpMath<T>;  // float16 and bfloat16 compare as float32
+  using C = std::conditional_t<std::is_floating_point_v<V>, V, float>;
   const C crtol = static_cast<C>(rtol), catol = static_cast<C>(atol);
   bool all = true;
   ForEachOffset(loop, [&](const int64_t* o) {
-    const T x = a[o[0]], y = b[o[1]];
+    const V x = Convert<V>(a[o[0]]), y = Convert<V>(b[o[1]]);
     bool close = x == y;
     if (!close && equal_nan) close = IsNan(x) && IsNan(y);
     if (!close && !(rtol == 0 && atol == 0)) {
@@ -49,7 +50,7 @@ void Allclose(KernelArgs& args, size_t out_index) {
   args.GetBool(5);  // dummy_param
   Tensor* out = args.GetTensor(out_index);
   if (!args.ok()) return;
-  if (self->dtype() != other->dtype() || !IsBasicType(self->dtype())) {
+  if (self->dtype() != other->dtype() || !IsElementType(self->dtype())) {
     args.Fail(Error::kInvalidArgument, "self (%s) and other (%s) must have the same basic dtype",
               ScalarTypeName(self->dtype()), ScalarTypeName(other->dtype()));
     return;
@@ -76,7 +77,7 @@ void Allclose(KernelArgs& args, size_t out_index) {
   const StridedView* const views[2] = {&a, &b};
   const StridedLoop<2> loop = BroadcastLoop<2>(dim, shape, views);
   bool result = true;
-  SwitchAll(self->dtype(), [&](auto tag) {
+  SwitchElement(self->dtype(), [&](auto tag) {
     using T = decltype(tag);
     result = ElementsClose<T>(loop, self->data_as<const T>(), other->data_as<const T>(), rtol, atol,
                               equal_nan);

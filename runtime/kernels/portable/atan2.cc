@@ -21,7 +21,7 @@ void Atan2Out(KernelContext& ctx, Span<EValue*> raw) {
   if (!PrepareBinaryOut(args, a, b, *out, &common)) return;
   if (!IsFloatingType(common)) common = ScalarType::kFloat;
   if (!CheckCastToOut(args, common, *out)) return;
-  SwitchFloating(common, [&](auto tag) {
+  SwitchFloating(ComputeType(common), [&](auto tag) {
     using T = decltype(tag);
     BinaryLoop<T>(a.view(), b.view(), StridedView::Of(*out),
                   [](T y, T x) { return std::atan2(y, x); });

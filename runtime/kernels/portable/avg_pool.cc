@@ -1,6 +1,7 @@
 // 2-D average pooling: avg_pool2d (ceil_mode, count_include_pad,
 // divisor_override) and _adaptive_avg_pool2d, over (N, C, H, W) or
-// (C, H, W) floating inputs in any dim order. Sums accumulate in double.
+// (C, H, W) floating inputs in any dim order. Sums accumulate in double
+// (float16 and bfloat16 results are rounded once).
 
 #include <algorithm>
 
@@ -16,14 +17,14 @@ namespace {
 
 // Averages over the window [h0, h1) x [w0, w1) of every plane; `window`
 // gives the bounds and divisor for output position (oh, ow).
-template <typename T, typename Window>
+template <typename S, typename Window>
 void AveragePool(const Tensor& in, const Tensor& out, Window window) {
   const Planes pi = PlanesOf(in), po = PlanesOf(out);
-  const T* x = in.data_as<const T>();
-  T* y = out.data_as<T>();
+  const S* x = in.data_as<const S>();
+  S* y = out.data_as<S>();
   for (int64_t n = 0; n < pi.n; ++n) {
     for (int64_t c = 0; c < pi.c; ++c) {
-      const T* plane = x + n * pi.sn + c * pi.sc;
+      const S* plane = x + n * pi.sn + c * pi.sc;
       for (int64_t oh = 0; oh < po.h; ++oh) {
         for (int64_t ow = 0; ow < po.w; ++ow) {
           int64_t h0, h1, w0, w1, divisor;
@@ -31,11 +32,11 @@ void AveragePool(const Tensor& in, const Tensor& out, Window window) {
           double sum = 0;
           for (int64_t ih = h0; ih < h1; ++ih) {
             for (int64_t iw = w0; iw < w1; ++iw) {
-              sum += plane[ih * pi.sh + iw * pi.sw];
+              sum += Convert<double>(plane[ih * pi.sh + iw * pi.sw]);
             }
           }
           y[n * po.sn + c * po.sc + oh * po.sh + ow * po.sw] =
-              h0 < h1 && w0 < w1 ? static_cast<T>(sum / divisor) : T(0);
+              Convert<S>(h0 < h1 && w0 < w1 ? sum / static_cast<double>(divisor) : 0.0);
         }
       }
     }
@@ -48,7 +49,7 @@ bool CheckFloating(KernelArgs& args, const Tensor& in, const Tensor& out) {
               ScalarTypeName(in.dtype()), ScalarTypeName(out.dtype()));
     return false;
   }
-  if (!SwitchFloating(in.dtype(), [](auto) {})) {
+  if (!SwitchFloatingElement(in.dtype(), [](auto) {})) {
     args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in.dtype()));
     return false;
   }
@@ -102,7 +103,8 @@ void AvgPool2dOut(KernelContext& ctx, Span<EValue*> raw) {
       *divisor = (*h1 - *h0) * (*w1 - *w0);
     }
   };
-  SwitchFloating(in->dtype(), [&](auto tag) { AveragePool<decltype(tag)>(*in, *out, window); });
+  SwitchFloatingElement(in->dtype(),
+                        [&](auto tag) { AveragePool<decltype(tag)>(*in, *out, window); });
 }
 
 void AdaptiveAvgPool2dOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -140,7 +142,8 @@ void AdaptiveAvgPool2dOut(KernelContext& ctx, Span<EValue*> raw) {
     *w1 = ((ow + 1) * p.w + size[1] - 1) / size[1];
     *divisor = (*h1 - *h0) * (*w1 - *w0);
   };
-  SwitchFloating(in->dtype(), [&](auto tag) { AveragePool<decltype(tag)>(*in, *out, window); });
+  SwitchFloatingElement(in->dtype(),
+                        [&](auto tag) { AveragePool<decltype(tag)>(*in, *out, window); });
 }
 
 }  // namespace portable

@@ -8,7 +8,8 @@
 // .no_stats_out normalize with the batch statistics (biased variance),
 // write them to save_mean / save_invstd ([C]) and, when given, update the
 // running statistics in place: r = (1 - momentum) * r + momentum * stat,
-// with the unbiased variance for running_var.
+// with the unbiased variance for running_var. float16 and bfloat16 inputs
+// are normalized in float32 and rounded once (statistics in double).
 
 #include <cmath>
 
@@ -38,7 +39,7 @@ bool CheckParam(KernelArgs& args, const Tensor* t, int32_t channels, const char*
               FormatSizes(StridedView::Of(*t)).text);
     return false;
   }
-  if (t->dtype() != ScalarType::kFloat && t->dtype() != ScalarType::kDouble) {
+  if (!IsFloatingType(t->dtype())) {
     args.Fail(Error::kNotSupported, "%s dtype %s is not supported", name,
               ScalarTypeName(t->dtype()));
     return false;
@@ -91,16 +92,19 @@ void BatchNormInference(KernelArgs& args, Tensor* in, Tensor* weight, Tensor* bi
     ++loop.dim;
   }
   loop.Coalesce();
-  const bool ok = SwitchFloating(in->dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  const bool ok = SwitchFloatingElement(in->dtype(), [&](auto tag) {
+    using S = decltype(tag);
+    using T = OpMath<S>;
     for (int64_t c = 0; c < channels; ++c) {
       const double invstd = 1.0 / std::sqrt(Param(var, c, 1.0) + eps);
       const double scale_d = Param(weight, c, 1.0) * invstd;
       const T scale = static_cast<T>(scale_d);
       const T shift = static_cast<T>(Param(bias, c, 0.0) - Param(mean, c, 0.0) * scale_d);
-      const T* x = in->data_as<const T>() + c * in->stride(1);
-      T* y = out->data_as<T>() + c * out->stride(1);
-      ForEachOffset(loop, [&](const int64_t* o) { y[o[1]] = x[o[0]] * scale + shift; });
+      const S* x = in->data_as<const S>() + c * in->stride(1);
+      S* y = out->data_as<S>() + c * out->stride(1);
+      ForEachOffset(loop, [&](const int64_t* o) {
+        y[o[1]] = Convert<S>(Convert<T>(x[o[0]]) * scale + shift);
+      });
     }
   });
   if (!ok) {
@@ -110,7 +114,7 @@ void BatchNormInference(KernelArgs& args, Tensor* in, Tensor* weight, Tensor* bi
 
 // Resizes a per-channel statistic output to [channels].
 bool PrepareStatOut(KernelArgs& args, Tensor& t, int32_t channels, const char* name) {
-  if (!IsBasicFloating(t.dtype())) {
+  if (!IsFloatingType(t.dtype())) {
     args.Fail(Error::kInvalidArgument, "%s must be floating, got %s", name,
               ScalarTypeName(t.dtype()));
     return false;
@@ -131,7 +135,7 @@ void SetParam(Tensor& t, int64_t c, double value) {
 void BatchNormTraining(KernelArgs& args, Tensor* in, Tensor* weight, Tensor* bias,
                        Tensor* running_mean, Tensor* running_var, double momentum, double eps,
                        Tensor* out, Tensor* save_mean, Tensor* save_invstd) {
-  if (in->dim() < 2 || !IsBasicFloating(in->dtype()) || in->dtype() != out->dtype()) {
+  if (in->dim() < 2 || !IsFloatingType(in->dtype()) || in->dtype() != out->dtype()) {
     args.Fail(Error::kInvalidArgument,
               "needs a floating input of rank >= 2 and out of its dtype, got "
               "%s rank %d -> %s",
@@ -162,17 +166,18 @@ void BatchNormTraining(KernelArgs& args, Tensor* in, Tensor* weight, Tensor* bia
     args.Fail(Error::kInvalidArgument, "expected more than 0 values per channel");
     return;
   }
-  SwitchFloating(in->dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  SwitchFloatingElement(in->dtype(), [&](auto tag) {
+    using S = decltype(tag);
+    using T = OpMath<S>;
     for (int64_t c = 0; c < channels; ++c) {
-      const T* x = in->data_as<const T>() + c * in->stride(1);
-      T* y = out->data_as<T>() + c * out->stride(1);
+      const S* x = in->data_as<const S>() + c * in->stride(1);
+      S* y = out->data_as<S>() + c * out->stride(1);
       double sum = 0;
-      ForEachOffset(loop, [&](const int64_t* o) { sum += x[o[0]]; });
+      ForEachOffset(loop, [&](const int64_t* o) { sum += Convert<double>(x[o[0]]); });
       const double mu = sum / static_cast<double>(count);
       double sq = 0;
       ForEachOffset(loop, [&](const int64_t* o) {
-        const double d = x[o[0]] - mu;
+        const double d = Convert<double>(x[o[0]]) - mu;
         sq += d * d;
       });
       const double var = sq / static_cast<double>(count);
@@ -180,7 +185,9 @@ void BatchNormTraining(KernelArgs& args, Tensor* in, Tensor* weight, Tensor* bia
       const double scale_d = Param(weight, c, 1.0) * invstd;
       const T scale = static_cast<T>(scale_d);
       const T shift = static_cast<T>(Param(bias, c, 0.0) - mu * scale_d);
-      ForEachOffset(loop, [&](const int64_t* o) { y[o[1]] = x[o[0]] * scale + shift; });
+      ForEachOffset(loop, [&](const int64_t* o) {
+        y[o[1]] = Convert<S>(Convert<T>(x[o[0]]) * scale + shift);
+      });
       SetParam(*save_mean, c, mu);
       SetParam(*save_invstd, c, invstd);
       if (running_mean != nullptr) {

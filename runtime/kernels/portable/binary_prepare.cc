@@ -7,7 +7,7 @@ bool PrepareBinaryOut(KernelArgs& args, const Operand& a, const Operand& b, Tens
                       ScalarType* common) {
   const StridedView& av = a.view();
   const StridedView& bv = b.view();
-  if (!IsBasicType(av.dtype) || !IsBasicType(bv.dtype) || !IsBasicType(out.dtype())) {
+  if (!IsElementType(av.dtype) || !IsElementType(bv.dtype) || !IsElementType(out.dtype())) {
     args.Fail(Error::kNotSupported, "unsupported dtypes %s, %s -> %s", ScalarTypeName(av.dtype),
               ScalarTypeName(bv.dtype), ScalarTypeName(out.dtype()));
     return false;

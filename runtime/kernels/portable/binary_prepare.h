@@ -12,7 +12,7 @@
 namespace edgefleet {
 namespace portable {
 
-// Checks a, b and out have basic dtypes and a, b broadcast; resizes out to
+// Checks a, b and out have element dtypes and a, b broadcast; resizes out to
 // the broadcast shape and sets *common to torch.result_type(a, b).
 // Returns args.ok().
 bool PrepareBinaryOut(KernelArgs& args, const Operand& a, const Operand& b, Tensor& out,

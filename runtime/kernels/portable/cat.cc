@@ -62,16 +62,16 @@ void CatOut(KernelContext& ctx, Span<EValue*> raw) {
                 FormatSizes(StridedView::Of(*t)).text, FormatSizes(StridedView::Of(*ref)).text);
       return;
     }
-    if (!IsBasicType(t->dtype()) && t->dtype() != out->dtype()) {
+    if (!IsElementType(t->dtype()) && t->dtype() != out->dtype()) {
       args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(t->dtype()));
       return;
     }
-    if (IsBasicType(t->dtype()) && IsBasicType(common)) {
+    if (IsElementType(t->dtype()) && IsElementType(common)) {
       common = PromoteTypes(common, t->dtype());
     }
     total += t->size(d);
   }
-  if (IsBasicType(common) && IsBasicType(out->dtype()) && !CanCast(common, out->dtype())) {
+  if (IsElementType(common) && IsElementType(out->dtype()) && !CanCast(common, out->dtype())) {
     args.Fail(Error::kInvalidArgument,
               "result type %s can't be cast to the "
               "output dtype %s",

@@ -39,7 +39,7 @@ void ClampTensorOut(KernelContext& ctx, Span<EValue*> raw) {
   int64_t shape[kMaxTensorRank];
   for (const Tensor* t : tensors) {
     if (t == nullptr) continue;
-    if (!IsBasicType(t->dtype())) {
+    if (!IsElementType(t->dtype())) {
       args.Fail(Error::kNotSupported, "unsupported dtype %s", ScalarTypeName(t->dtype()));
       return;
     }
@@ -51,7 +51,8 @@ void ClampTensorOut(KernelContext& ctx, Span<EValue*> raw) {
     types[num_types++] = {t->dtype(), t->dim(), false};
   }
   const ScalarType common = ResultType(types, num_types);
-  if (common == ScalarType::kBool || !IsBasicType(out->dtype()) || !CanCast(common, out->dtype())) {
+  if (common == ScalarType::kBool || !IsElementType(out->dtype()) ||
+      !CanCast(common, out->dtype())) {
     args.Fail(Error::kInvalidArgument, "result type %s can't be written to %s",
               ScalarTypeName(common), ScalarTypeName(out->dtype()));
     return;
@@ -68,7 +69,7 @@ void ClampTensorOut(KernelContext& ctx, Span<EValue*> raw) {
   const StridedView* const ptrs[4] = {&views[0], &views[1], &views[2], &views[3]};
   StridedLoop<4> loop = BroadcastLoop<4>(dim, shape, ptrs);
   loop.Coalesce();
-  SwitchReal(common, [&](auto tag) {
+  SwitchReal(ComputeType(common), [&](auto tag) {
     using T = decltype(tag);
     LoadFn<T> load[3];
     int64_t elem[4];

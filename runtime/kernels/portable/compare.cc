@@ -39,7 +39,7 @@ bool Compare(CompareOp op, T a, T b) {
 // Resizes out to the broadcast shape of a and b. Returns args.ok().
 bool PrepareBroadcastOut(KernelArgs& args, const StridedView& a, const StridedView& b,
                          Tensor& out) {
-  if (!IsBasicType(a.dtype) || !IsBasicType(b.dtype) || !IsBasicType(out.dtype())) {
+  if (!IsElementType(a.dtype) || !IsElementType(b.dtype) || !IsElementType(out.dtype())) {
     args.Fail(Error::kNotSupported, "unsupported dtypes %s, %s -> %s", ScalarTypeName(a.dtype),
               ScalarTypeName(b.dtype), ScalarTypeName(out.dtype()));
     return false;
@@ -61,7 +61,7 @@ void CompareKernel(KernelArgs& args, const Operand& a, const Operand& b, Compare
   if (!PrepareBroadcastOut(args, a.view(), b.view(), out)) return;
   const TypeOperand operands[2] = {a.type(), b.type()};
   const ScalarType common = ResultType(operands, 2);
-  SwitchAll(common, [&](auto tag) {
+  SwitchAll(ComputeType(common), [&](auto tag) {
     using CT = decltype(tag);
     // The result is computed as 0/1 in CT and converted to out's dtype.
     BinaryLoop<CT>(a.view(), b.view(), StridedView::Of(out),
@@ -141,7 +141,7 @@ void LogicalNotOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* in = args.GetTensor(0);
   Tensor* out = args.GetTensor(1);
   if (!args.ok()) return;
-  if (!IsBasicType(in->dtype()) || !IsBasicType(out->dtype())) {
+  if (!IsElementType(in->dtype()) || !IsElementType(out->dtype())) {
     args.Fail(Error::kNotSupported, "unsupported dtypes %s -> %s", ScalarTypeName(in->dtype()),
               ScalarTypeName(out->dtype()));
     return;

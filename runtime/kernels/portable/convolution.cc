@@ -2,9 +2,10 @@
 // transposed, with groups (depthwise included), stride, padding, dilation
 // and an optional bias; aten::convolution_backward.out: the gradients of a
 // regular 1-D or 2-D one (input, weight, bias; output_mask selects). A rank-3
-// (N, C, L) problem runs as 2-D with H = 1; a rank-5 (N, C, D, H, W) one as a
-// sum of 2-D problems over pairs of input and kernel depth slices. Direct
-// loops over strided data, so any dim order works (channels-last included).
+// (N, C, L) problem runs as 2-D with H = 1; a rank-5 (N, C, D, H, W) one as
+// 2-D planes with an outer depth dim. Direct loops over strided data, so any
+// dim order works (channels-last included). float16 and bfloat16 accumulate
+// in float32 (the gradients in double) and round each result once.
 
 #include <algorithm>
 
@@ -36,22 +37,16 @@ struct Depth {
   int64_t stride, pad, dilation;
 };
 
-// out = bias (or 0) broadcast over every plane (`add`: out += bias).
-template <typename T>
-void SetBias(const ConvShape& g, const Tensor* bias, bool add, T* y) {
-  const Planes& po = g.out;
-  for (int64_t n = 0; n < po.n; ++n) {
-    for (int64_t c = 0; c < po.c; ++c) {
-      const T b = bias == nullptr ? T(0) : bias->data_as<const T>()[c * bias->stride(0)];
-      for (int64_t h = 0; h < po.h; ++h) {
-        for (int64_t w = 0; w < po.w; ++w) {
-          T& out = y[n * po.sn + c * po.sc + h * po.sh + w * po.sw];
-          out = add ? out + b : b;
-        }
-      }
-    }
-  }
+// Bias element c as OpMath<S>, or 0 if there is no bias.
+template <typename S>
+OpMath<S> BiasAt(const Tensor* bias, int64_t c) {
+  if (bias == nullptr) return 0;
+  return Convert<OpMath<S>>(bias->data_as<const S>()[c * bias->stride(0)]);
 }
+
+// Output rows are computed in chunks of this many elements, accumulated in
+// OpMath<S> on the stack and rounded to S once.
+constexpr int64_t kChunk = 64;
 
 // First and one-past-last output index o with 0 <= o * s - p + k * d < in.
 void ValidRange(int64_t in, int64_t out, int64_t s, int64_t p, int64_t kd, int64_t* lo,
@@ -63,32 +58,23 @@ void ValidRange(int64_t in, int64_t out, int64_t s, int64_t p, int64_t kd, int64
   if (*hi < *lo) *hi = *lo;
 }
 
-template <typename T>
-void Conv(const ConvShape& g, const T* x, const T* w, T* y) {
-  const Planes &pi = g.in, &pw = g.weight, &po = g.out;
-  const int64_t cin_g = pi.c / g.groups, cout_g = po.c / g.groups;
-  for (int64_t n = 0; n < pi.n; ++n) {
+// One chunk of an output row: batch n, output channel oc, depth od and row
+// oh, columns [c0, c1).
+struct OutChunk {
+  int64_t n, oc, od, oh, c0, c1;
+};
+
+// Calls f(chunk, row) for every chunk of every output row, row pointing at
+// the row's first element in y.
+template <typename S, typename F>
+void ForEachOutChunk(const Planes& po, const Depth& dep, S* y, F&& f) {
+  for (int64_t n = 0; n < po.n; ++n) {
     for (int64_t oc = 0; oc < po.c; ++oc) {
-      const int64_t group = oc / cout_g;
-      T* yp = y + n * po.sn + oc * po.sc;
-      for (int64_t icg = 0; icg < cin_g; ++icg) {
-        const T* xp = x + n * pi.sn + (group * cin_g + icg) * pi.sc;
-        for (int64_t kh = 0; kh < pw.h; ++kh) {
-          int64_t oh0, oh1;
-          ValidRange(pi.h, po.h, g.stride[0], g.pad[0], kh * g.dilation[0], &oh0, &oh1);
-          for (int64_t kw = 0; kw < pw.w; ++kw) {
-            const T wv = w[oc * pw.sn + icg * pw.sc + kh * pw.sh + kw * pw.sw];
-            int64_t ow0, ow1;
-            ValidRange(pi.w, po.w, g.stride[1], g.pad[1], kw * g.dilation[1], &ow0, &ow1);
-            for (int64_t oh = oh0; oh < oh1; ++oh) {
-              const int64_t ih = oh * g.stride[0] - g.pad[0] + kh * g.dilation[0];
-              const T* xr = xp + ih * pi.sh;
-              T* yr = yp + oh * po.sh;
-              const int64_t off = kw * g.dilation[1] - g.pad[1];
-              for (int64_t ow = ow0; ow < ow1; ++ow) {
-                yr[ow * po.sw] += wv * xr[(ow * g.stride[1] + off) * pi.sw];
-              }
-            }
+      for (int64_t od = 0; od < dep.out; ++od) {
+        for (int64_t oh = 0; oh < po.h; ++oh) {
+          S* row = y + n * po.sn + oc * po.sc + od * dep.s_out + oh * po.sh;
+          for (int64_t c0 = 0; c0 < po.w; c0 += kChunk) {
+            f(OutChunk{n, oc, od, oh, c0, std::min(po.w, c0 + kChunk)}, row);
           }
         }
       }
@@ -96,34 +82,90 @@ void Conv(const ConvShape& g, const T* x, const T* w, T* y) {
   }
 }
 
-// Transposed: every input element scatters weight * x into the output.
-template <typename T>
-void ConvTransposed(const ConvShape& g, const T* x, const T* w, T* y) {
+// Regular convolution. Each output element sums from 0 over (kernel depth,
+// input channel, kernel row, kernel column), then adds the bias, as the real
+// runtime's portable kernel does for 1-D and 2-D problems, so float results
+// are bit-identical.
+template <typename S>
+void Conv(const ConvShape& g, const Depth& dep, const S* x, const S* w, const Tensor* bias, S* y) {
+  using T = OpMath<S>;
   const Planes &pi = g.in, &pw = g.weight, &po = g.out;
   const int64_t cin_g = pi.c / g.groups, cout_g = po.c / g.groups;
-  for (int64_t n = 0; n < pi.n; ++n) {
-    for (int64_t ic = 0; ic < pi.c; ++ic) {
-      const int64_t group = ic / cin_g;
-      const T* xp = x + n * pi.sn + ic * pi.sc;
-      for (int64_t ocg = 0; ocg < cout_g; ++ocg) {
-        T* yp = y + n * po.sn + (group * cout_g + ocg) * po.sc;
+  T acc[kChunk];
+  ForEachOutChunk(po, dep, y, [&](const OutChunk& c, S* row) {
+    const int64_t group = c.oc / cout_g;
+    std::fill(acc, acc + (c.c1 - c.c0), T(0));
+    for (int64_t kd = 0; kd < dep.k; ++kd) {
+      const int64_t id = c.od * dep.stride - dep.pad + kd * dep.dilation;
+      if (id < 0 || id >= dep.in) continue;
+      for (int64_t icg = 0; icg < cin_g; ++icg) {
+        const S* xp = x + c.n * pi.sn + (group * cin_g + icg) * pi.sc + id * dep.s_in;
+        const S* wp = w + c.oc * pw.sn + icg * pw.sc + kd * dep.s_w;
         for (int64_t kh = 0; kh < pw.h; ++kh) {
+          const int64_t ih = c.oh * g.stride[0] - g.pad[0] + kh * g.dilation[0];
+          if (ih < 0 || ih >= pi.h) continue;
+          const S* xr = xp + ih * pi.sh;
           for (int64_t kw = 0; kw < pw.w; ++kw) {
-            const T wv = w[ic * pw.sn + ocg * pw.sc + kh * pw.sh + kw * pw.sw];
-            for (int64_t ih = 0; ih < pi.h; ++ih) {
-              const int64_t oh = ih * g.stride[0] - g.pad[0] + kh * g.dilation[0];
-              if (oh < 0 || oh >= po.h) continue;
-              for (int64_t iw = 0; iw < pi.w; ++iw) {
-                const int64_t ow = iw * g.stride[1] - g.pad[1] + kw * g.dilation[1];
-                if (ow < 0 || ow >= po.w) continue;
-                yp[oh * po.sh + ow * po.sw] += wv * xp[ih * pi.sh + iw * pi.sw];
-              }
+            const T wv = Convert<T>(wp[kh * pw.sh + kw * pw.sw]);
+            int64_t ow0, ow1;
+            ValidRange(pi.w, po.w, g.stride[1], g.pad[1], kw * g.dilation[1], &ow0, &ow1);
+            const int64_t off = kw * g.dilation[1] - g.pad[1];
+            for (int64_t ow = std::max(ow0, c.c0); ow < std::min(ow1, c.c1); ++ow) {
+              acc[ow - c.c0] += wv * Convert<T>(xr[(ow * g.stride[1] + off) * pi.sw]);
             }
           }
         }
       }
     }
-  }
+    const T b = BiasAt<S>(bias, c.oc);
+    for (int64_t ow = c.c0; ow < c.c1; ++ow) {
+      const T v = acc[ow - c.c0];
+      row[ow * po.sw] = Convert<S>(bias != nullptr ? v + b : v);
+    }
+  });
+}
+
+// Transposed convolution. Each output element sums from the bias (or 0)
+// over (kernel depth, input channel, kernel row, kernel column) the weight
+// times every input element that lands on it, in the order the real
+// runtime's portable kernel scatters them.
+template <typename S>
+void ConvTransposed(const ConvShape& g, const Depth& dep, const S* x, const S* w,
+                    const Tensor* bias, S* y) {
+  using T = OpMath<S>;
+  const Planes &pi = g.in, &pw = g.weight, &po = g.out;
+  const int64_t cin_g = pi.c / g.groups, cout_g = po.c / g.groups;
+  // The input index i with i * s - p + k * d == o, or -1.
+  const auto source = [](int64_t o, int64_t k, int64_t s, int64_t p, int64_t d, int64_t in) {
+    const int64_t t = o + p - k * d;
+    if (t < 0 || t % s != 0 || t / s >= in) return int64_t{-1};
+    return t / s;
+  };
+  T acc[kChunk];
+  ForEachOutChunk(po, dep, y, [&](const OutChunk& c, S* row) {
+    const int64_t group = c.oc / cout_g, ocg = c.oc % cout_g;
+    std::fill(acc, acc + (c.c1 - c.c0), BiasAt<S>(bias, c.oc));
+    for (int64_t kd = 0; kd < dep.k; ++kd) {
+      const int64_t id = source(c.od, kd, dep.stride, dep.pad, dep.dilation, dep.in);
+      if (id < 0) continue;
+      for (int64_t ic = group * cin_g; ic < (group + 1) * cin_g; ++ic) {
+        const S* xp = x + c.n * pi.sn + ic * pi.sc + id * dep.s_in;
+        const S* wp = w + ic * pw.sn + ocg * pw.sc + kd * dep.s_w;
+        for (int64_t kh = 0; kh < pw.h; ++kh) {
+          const int64_t ih = source(c.oh, kh, g.stride[0], g.pad[0], g.dilation[0], pi.h);
+          if (ih < 0) continue;
+          for (int64_t kw = 0; kw < pw.w; ++kw) {
+            const T wv = Convert<T>(wp[kh * pw.sh + kw * pw.sw]);
+            for (int64_t ow = c.c0; ow < c.c1; ++ow) {
+              const int64_t iw = source(ow, kw, g.stride[1], g.pad[1], g.dilation[1], pi.w);
+              if (iw >= 0) acc[ow - c.c0] += wv * Convert<T>(xp[ih * pi.sh + iw * pi.sw]);
+            }
+          }
+        }
+      }
+    }
+    for (int64_t ow = c.c0; ow < c.c1; ++ow) row[ow * po.sw] = Convert<S>(acc[ow - c.c0]);
+  });
 }
 
 // Rank-3 tensors as 4-D with H = 1, rank-5 ones as their slice at depth 0.
@@ -181,12 +223,12 @@ void ConvBackward(const ConvShape& g, const T* dy, const T* x, const T* w, const
                 for (int64_t kw = 0; kw < pw.w; ++kw) {
                   const int64_t ow = source(iw, kw, g.stride[1], g.pad[1], g.dilation[1], po.w);
                   if (ow < 0) continue;
-                  acc += static_cast<double>(dy[n * po.sn + oc * po.sc + oh * po.sh + ow * po.sw]) *
-                         static_cast<double>(w[oc * pw.sn + icg * pw.sc + kh * pw.sh + kw * pw.sw]);
+                  acc += Convert<double>(dy[n * po.sn + oc * po.sc + oh * po.sh + ow * po.sw]) *
+                         Convert<double>(w[oc * pw.sn + icg * pw.sc + kh * pw.sh + kw * pw.sw]);
                 }
               }
             }
-            gx[n * pgx->sn + ic * pgx->sc + ih * pgx->sh + iw * pgx->sw] = static_cast<T>(acc);
+            gx[n * pgx->sn + ic * pgx->sc + ih * pgx->sh + iw * pgx->sw] = Convert<T>(acc);
           }
         }
       }
@@ -199,11 +241,11 @@ void ConvBackward(const ConvShape& g, const T* dy, const T* x, const T* w, const
       for (int64_t n = 0; n < po.n; ++n) {
         for (int64_t oh = 0; oh < po.h; ++oh) {
           for (int64_t ow = 0; ow < po.w; ++ow) {
-            acc += static_cast<double>(dy[n * po.sn + oc * po.sc + oh * po.sh + ow * po.sw]);
+            acc += Convert<double>(dy[n * po.sn + oc * po.sc + oh * po.sh + ow * po.sw]);
           }
         }
       }
-      gb[oc * pgb->sn] = static_cast<T>(acc);
+      gb[oc * pgb->sn] = Convert<T>(acc);
     }
     if (gw == nullptr) continue;
     for (int64_t icg = 0; icg < cin_g; ++icg) {
@@ -218,12 +260,12 @@ void ConvBackward(const ConvShape& g, const T* dy, const T* x, const T* w, const
               for (int64_t ow = 0; ow < po.w; ++ow) {
                 const int64_t iw = ow * g.stride[1] - g.pad[1] + kw * g.dilation[1];
                 if (iw < 0 || iw >= pi.w) continue;
-                acc += static_cast<double>(dy[n * po.sn + oc * po.sc + oh * po.sh + ow * po.sw]) *
-                       static_cast<double>(x[n * pi.sn + ic * pi.sc + ih * pi.sh + iw * pi.sw]);
+                acc += Convert<double>(dy[n * po.sn + oc * po.sc + oh * po.sh + ow * po.sw]) *
+                       Convert<double>(x[n * pi.sn + ic * pi.sc + ih * pi.sh + iw * pi.sw]);
               }
             }
           }
-          gw[oc * pgw->sn + icg * pgw->sc + kh * pgw->sh + kw * pgw->sw] = static_cast<T>(acc);
+          gw[oc * pgw->sn + icg * pgw->sc + kh * pgw->sh + kw * pgw->sw] = Convert<T>(acc);
         }
       }
     }
@@ -312,27 +354,6 @@ bool ConvGeometry(KernelArgs& args, const Tensor& in, const Tensor& weight,
   return true;
 }
 
-// Runs the 2-D problem `g` for every pair of input and kernel depth slices
-// that meet (one call for 1-D and 2-D problems), adding into y.
-template <typename T>
-void ConvDepths(const ConvShape& g, const Depth& dep, bool transposed, const T* x, const T* w,
-                T* y) {
-  for (int64_t kd = 0; kd < dep.k; ++kd) {
-    for (int64_t i = 0; i < (transposed ? dep.in : dep.out); ++i) {
-      // regular: output slice i reads input slice j; transposed: input
-      // slice i scatters into output slice j
-      const int64_t j = i * dep.stride - dep.pad + kd * dep.dilation;
-      if (j < 0 || j >= (transposed ? dep.out : dep.in)) continue;
-      const int64_t xi = transposed ? i : j, yi = transposed ? j : i;
-      if (transposed) {
-        ConvTransposed<T>(g, x + xi * dep.s_in, w + kd * dep.s_w, y + yi * dep.s_out);
-      } else {
-        Conv<T>(g, x + xi * dep.s_in, w + kd * dep.s_w, y + yi * dep.s_out);
-      }
-    }
-  }
-}
-
 }  // namespace
 
 void ConvolutionOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -374,22 +395,15 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> raw) {
   if (out->numel() == 0) return;
   g.out = ConvPlanes(*out);
   if (out->dim() == 5) depth.s_out = out->stride(2);
-  if (!SwitchFloating(out->dtype(), [&](auto tag) {
-        using T = decltype(tag);
-        // Each output element is summed as the real runtime's portable
-        // kernel sums it, so that float results are bit-identical: regular
-        // convolution from 0 over (input channel, kernel row, kernel column)
-        // and then the bias; transposed convolution from the bias.
-        T* y = out->data_as<T>();
-        for (int64_t d = 0; d < depth.out; ++d) {
-          SetBias<T>(g, transposed ? bias : nullptr, /*add=*/false, y + d * depth.s_out);
-        }
-        if (in->numel() != 0 && weight->numel() != 0) {
-          ConvDepths<T>(g, depth, transposed, in->data_as<const T>(), weight->data_as<const T>(),
-                        y);
-        }
-        for (int64_t d = 0; !transposed && bias != nullptr && d < depth.out; ++d) {
-          SetBias<T>(g, bias, /*add=*/true, y + d * depth.s_out);
+  if (!SwitchFloatingElement(out->dtype(), [&](auto tag) {
+        using S = decltype(tag);
+        S* y = out->data_as<S>();
+        const S* x = in->data_as<const S>();
+        const S* w = weight->data_as<const S>();
+        if (transposed) {
+          ConvTransposed<S>(g, depth, x, w, bias, y);
+        } else {
+          Conv<S>(g, depth, x, w, bias, y);
         }
       })) {
     args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(out->dtype()));
@@ -468,7 +482,7 @@ void ConvolutionBackwardOut(KernelContext& ctx, Span<EValue*> raw) {
   if (mask[0]) pgx = ConvPlanes(*outs[0]);
   if (mask[1]) pgw = ConvPlanes(*outs[1]);
   if (mask[2]) pgb = {cout, 1, 1, 1, outs[2]->stride(0), 0, 0, 0};
-  if (!SwitchFloating(grad_out->dtype(), [&](auto tag) {
+  if (!SwitchFloatingElement(grad_out->dtype(), [&](auto tag) {
         using T = decltype(tag);
         ConvBackward<T>(g, grad_out->data_as<const T>(), in->data_as<const T>(),
                         weight->data_as<const T>(), &pgx, mask[0] ? outs[0]->data_as<T>() : nullptr,

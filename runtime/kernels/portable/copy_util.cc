@@ -129,16 +129,16 @@ bool CopyView(const StridedView& src, const StridedView& dst) {
   if (src.dtype == dst.dtype) {
     return SwitchElementSize(src.dtype, [&](auto e) { CopySameType<decltype(e)>(src, dst); });
   }
-  if (!IsBasicType(src.dtype) || !IsBasicType(dst.dtype)) return false;
-  SwitchAll(dst.dtype, [&](auto to) {
-    SwitchAll(src.dtype,
-              [&](auto from) { CopyConverting<decltype(to), decltype(from)>(src, dst); });
+  if (!IsElementType(src.dtype) || !IsElementType(dst.dtype)) return false;
+  SwitchElement(dst.dtype, [&](auto to) {
+    SwitchElement(src.dtype,
+                  [&](auto from) { CopyConverting<decltype(to), decltype(from)>(src, dst); });
   });
   return true;
 }
 
 bool FillView(const StridedView& dst, const Scalar& value) {
-  return SwitchAll(dst.dtype, [&](auto tag) {
+  return SwitchElement(dst.dtype, [&](auto tag) {
     using T = decltype(tag);
     const T v = ScalarTo<T>(value);
     T* out = reinterpret_cast<T*>(dst.data);

@@ -14,13 +14,13 @@ namespace portable {
 
 // Copies src into dst element by element, converting the dtype if they
 // differ. Same-dtype copies work for every dtype (bytes are moved);
-// converting copies need basic types (dtype_util.h). src may broadcast
+// converting copies need element types (dtype_util.h). src may broadcast
 // (stride 0). REQUIRES: same dim and sizes. Returns false if the dtype
 // conversion is unsupported (nothing is written then).
 bool CopyView(const StridedView& src, const StridedView& dst);
 
 // Writes `value`, converted to dst's dtype, into every element of dst.
-// Returns false if dst's dtype is not a basic type.
+// Returns false if dst's dtype is not an element type.
 bool FillView(const StridedView& dst, const Scalar& value);
 
 // Copies the elements of src into dst in row-major logical order, e.g. for

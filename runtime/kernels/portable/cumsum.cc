@@ -19,7 +19,7 @@ void CumsumOut(KernelContext& ctx, Span<EValue*> raw) {
   const bool has_dtype = args.GetOptionalInt(2, &dtype);
   Tensor* out = args.GetTensor(3);
   if (!args.ok()) return;
-  if (!IsBasicType(in->dtype()) || !IsBasicType(out->dtype()) ||
+  if (!IsElementType(in->dtype()) || !IsElementType(out->dtype()) ||
       out->dtype() == ScalarType::kBool ||
       (IsFloatingType(in->dtype()) && !IsFloatingType(out->dtype()))) {
     args.Fail(Error::kInvalidArgument, "can't accumulate %s into %s", ScalarTypeName(in->dtype()),

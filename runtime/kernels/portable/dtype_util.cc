@@ -59,7 +59,10 @@ ScalarType PromoteTypes(ScalarType a, ScalarType b) {
   if (b == ScalarType::kBool) return a;
   const bool fa = IsFloatingType(a);
   const bool fb = IsFloatingType(b);
-  if (fa && fb) return ScalarType::kDouble;  // float + double
+  if (fa && fb) {  // different floating types: float64 wins, else float32
+    const bool double_a = a == ScalarType::kDouble;
+    return double_a || b == ScalarType::kDouble ? ScalarType::kDouble : ScalarType::kFloat;
+  }
   if (fa) return a;
   if (fb) return b;
   if (a == ScalarType::kByte || b == ScalarType::kByte) {

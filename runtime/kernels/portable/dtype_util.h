@@ -4,7 +4,10 @@
 //
 // Kernels are written once as templates over the element type and
 // instantiated through the Switch* helpers below; they never copy a kernel
-// body per dtype. All functions are pure and thread-safe.
+// body per dtype. float16 and bfloat16 are storage types only: a kernel
+// computes them in float32 (ComputeType), as PyTorch's CPU kernels do, and
+// the loaders and storers convert on the way in and out (rounding to nearest
+// even on the way out). All functions are pure and thread-safe.
 
 #ifndef EDGEFLEET_RUNTIME_KERNELS_PORTABLE_DTYPE_UTIL_H_
 #define EDGEFLEET_RUNTIME_KERNELS_PORTABLE_DTYPE_UTIL_H_
@@ -15,14 +18,22 @@
 #include <type_traits>
 
 #include "runtime/core/evalue.h"
+#include "runtime/core/half.h"
 #include "runtime/core/scalar_type.h"
 
 namespace edgefleet {
 namespace portable {
 
-// The ScalarType of C++ element type T (one of the basic types below).
+// True for the 16-bit floating storage types.
+template <typename T>
+inline constexpr bool kIsReducedFloat = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+
+// The ScalarType of C++ element type T (a basic type below, Half or
+// BFloat16).
 template <typename T>
 constexpr ScalarType ScalarTypeOf() {
+  if constexpr (std::is_same_v<T, Half>) return ScalarType::kHalf;
+  if constexpr (std::is_same_v<T, BFloat16>) return ScalarType::kBFloat16;
   if constexpr (std::is_same_v<T, uint8_t>) return ScalarType::kByte;
   if constexpr (std::is_same_v<T, int8_t>) return ScalarType::kChar;
   if constexpr (std::is_same_v<T, int16_t>) return ScalarType::kShort;
@@ -82,9 +93,59 @@ bool SwitchAll(ScalarType t, F&& f) {
   return SwitchReal(t, f);
 }
 
+// SwitchFloating, SwitchReal and SwitchAll plus the storage types Half and
+// BFloat16, for kernels over storage type S that compute in OpMath<S>.
+template <typename F>
+bool SwitchReducedFloating(ScalarType t, F&& f) {
+  if (t == ScalarType::kHalf) {
+    f(Half{});
+    return true;
+  }
+  if (t == ScalarType::kBFloat16) {
+    f(BFloat16{});
+    return true;
+  }
+  return false;
+}
+
+template <typename F>
+bool SwitchFloatingElement(ScalarType t, F&& f) {
+  return SwitchReducedFloating(t, f) || SwitchFloating(t, f);
+}
+
+template <typename F>
+bool SwitchRealElement(ScalarType t, F&& f) {
+  return SwitchReducedFloating(t, f) || SwitchReal(t, f);
+}
+
+template <typename F>
+bool SwitchElement(ScalarType t, F&& f) {
+  return SwitchReducedFloating(t, f) || SwitchAll(t, f);
+}
+
+// The type elements of storage type S are computed in: float for Half and
+// BFloat16, S itself otherwise.
+template <typename S>
+using OpMath = std::conditional_t<kIsReducedFloat<S>, float, S>;
+
 // True for the dtypes SwitchAll handles.
 inline bool IsBasicType(ScalarType t) {
   return SwitchAll(t, [](auto) {});
+}
+
+// True for float16 and bfloat16.
+inline bool IsReducedFloating(ScalarType t) {
+  return t == ScalarType::kHalf || t == ScalarType::kBFloat16;
+}
+
+// True for the dtypes SwitchElement handles: basic types, float16 and
+// bfloat16.
+inline bool IsElementType(ScalarType t) { return IsBasicType(t) || IsReducedFloating(t); }
+
+// The dtype a kernel computes elements of dtype `t` in: float32 for float16
+// and bfloat16 (PyTorch's "opmath" type on CPU), `t` itself otherwise.
+inline ScalarType ComputeType(ScalarType t) {
+  return IsReducedFloating(t) ? ScalarType::kFloat : t;
 }
 
 // True for the dtypes SwitchFloating handles (float32, float64).
@@ -94,9 +155,17 @@ inline bool IsBasicFloating(ScalarType t) {
 
 // Converts `v` to To. Floating values outside To's range (and NaN) become
 // To's lowest value, as x86 conversion does, instead of undefined behaviour.
+// Half and BFloat16 convert through float, as c10 does (so double -> half
+// rounds twice, as in PyTorch).
 template <typename To, typename From>
 inline To Convert(From v) {
-  if constexpr (std::is_same_v<To, bool>) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else if constexpr (kIsReducedFloat<From>) {
+    return Convert<To>(static_cast<float>(v));
+  } else if constexpr (kIsReducedFloat<To>) {
+    return To(Convert<float>(v));
+  } else if constexpr (std::is_same_v<To, bool>) {
     return v != From(0);
   } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
     // Through int64 (2^63 is an exact double, so the check is exact), then
@@ -114,7 +183,9 @@ inline To Convert(From v) {
 // std::isnan for floating types; false for the others.
 template <typename T>
 inline bool IsNan(T x) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (kIsReducedFloat<T>) {
+    return IsNan(static_cast<float>(x));
+  } else if constexpr (std::is_floating_point_v<T>) {
     return x != x;
   } else {
     return false;
@@ -151,19 +222,20 @@ inline void StoreAs(From v, void* p) {
   std::memcpy(p, &t, sizeof(To));
 }
 
-// Loader from `t` to To, or nullptr if `t` is not a basic type.
+// Loader from `t` to To, or nullptr if `t` is not an element type.
 template <typename To>
 LoadFn<To> GetLoader(ScalarType t) {
   LoadFn<To> fn = nullptr;
-  SwitchAll(t, [&](auto tag) { fn = &LoadAs<To, decltype(tag)>; });
+  SwitchElement(t, [&](auto tag) { fn = &LoadAs<To, decltype(tag)>; });
   return fn;
 }
 
-// Storer from From into dtype `t`, or nullptr if `t` is not a basic type.
+// Storer from From into dtype `t`, or nullptr if `t` is not an element
+// type.
 template <typename From>
 StoreFn<From> GetStorer(ScalarType t) {
   StoreFn<From> fn = nullptr;
-  SwitchAll(t, [&](auto tag) { fn = &StoreAs<From, decltype(tag)>; });
+  SwitchElement(t, [&](auto tag) { fn = &StoreAs<From, decltype(tag)>; });
   return fn;
 }
 
@@ -186,23 +258,25 @@ void StoreRunAs(const From* src, int64_t n, char* dst, int64_t stride) {
   for (int64_t i = 0; i < n; ++i) StoreAs<From, To>(src[i], dst + i * step);
 }
 
-// Run loader from `t` to To, or nullptr if `t` is not a basic type.
+// Run loader from `t` to To, or nullptr if `t` is not an element type.
 template <typename To>
 LoadRunFn<To> GetRunLoader(ScalarType t) {
   LoadRunFn<To> fn = nullptr;
-  SwitchAll(t, [&](auto tag) { fn = &LoadRunAs<To, decltype(tag)>; });
+  SwitchElement(t, [&](auto tag) { fn = &LoadRunAs<To, decltype(tag)>; });
   return fn;
 }
 
-// Run storer from From into dtype `t`, or nullptr if `t` is not a basic type.
+// Run storer from From into dtype `t`, or nullptr if `t` is not an element
+// type.
 template <typename From>
 StoreRunFn<From> GetRunStorer(ScalarType t) {
   StoreRunFn<From> fn = nullptr;
-  SwitchAll(t, [&](auto tag) { fn = &StoreRunAs<From, decltype(tag)>; });
+  SwitchElement(t, [&](auto tag) { fn = &StoreRunAs<From, decltype(tag)>; });
   return fn;
 }
 
-// torch.promote_types for the basic types. REQUIRES: both are basic types.
+// torch.promote_types for the element types. REQUIRES: both are element
+// types.
 ScalarType PromoteTypes(ScalarType a, ScalarType b);
 
 // torch.can_cast: false for floating -> integral/bool and for

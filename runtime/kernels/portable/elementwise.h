@@ -1,6 +1,6 @@
 // Elementwise loops: apply a functor over one or two (broadcast) inputs in a
 // compute type CT and store into an output view, converting dtypes on the
-// way. Inputs may be tensors of any basic dtype or dim order, or 0-dim
+// way. Inputs may be tensors of any element dtype or dim order, or 0-dim
 // scalar operands. A contiguous same-dtype fast path covers the common case.
 //
 // Also: wrapping integer arithmetic, so kernels are free of signed-overflow
@@ -78,7 +78,7 @@ inline T WrapNeg(T a) {
 inline constexpr int64_t kRunBlock = 64;
 
 // out[i] = op(a[i], b[i]) for CT values, over out's shape; a and b
-// broadcast to it. REQUIRES: basic dtypes; a, b broadcastable to out.
+// broadcast to it. REQUIRES: element dtypes; a, b broadcastable to out.
 template <typename CT, typename Op>
 void BinaryLoop(const StridedView& a, const StridedView& b, const StridedView& out, Op op) {
   const StridedView* const views[3] = {&a, &b, &out};
@@ -117,7 +117,7 @@ void BinaryLoop(const StridedView& a, const StridedView& b, const StridedView& o
   });
 }
 
-// out[i] = op(in[i]) for CT values. REQUIRES: basic dtypes, same shape.
+// out[i] = op(in[i]) for CT values. REQUIRES: element dtypes, same shape.
 template <typename CT, typename Op>
 void UnaryLoop(const StridedView& in, const StridedView& out, Op op) {
   const StridedView* const views[2] = {&in, &out};

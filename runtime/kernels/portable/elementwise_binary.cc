@@ -181,7 +181,7 @@ void BinaryKernel(KernelArgs& args, const Operand& a, const Operand& b, const Sc
                   BinaryOp op, Tensor& out) {
   const StridedView& av = a.view();
   const StridedView& bv = b.view();
-  if (!IsBasicType(av.dtype) || !IsBasicType(bv.dtype) || !IsBasicType(out.dtype())) {
+  if (!IsElementType(av.dtype) || !IsElementType(bv.dtype) || !IsElementType(out.dtype())) {
     args.Fail(Error::kNotSupported, "unsupported dtypes %s, %s -> %s", ScalarTypeName(av.dtype),
               ScalarTypeName(bv.dtype), ScalarTypeName(out.dtype()));
     return;
@@ -224,7 +224,7 @@ void BinaryKernel(KernelArgs& args, const Operand& a, const Operand& b, const Sc
     return;
   }
   bool ok = true;
-  SwitchAll(common, [&](auto tag) {
+  SwitchAll(ComputeType(common), [&](auto tag) {
     ok = Compute<decltype(tag)>(op, alpha, av, bv, StridedView::Of(out));
   });
   if (!ok) args.Fail(Error::kInvalidArgument, "integer division by zero");

@@ -6,9 +6,11 @@
 // them (sum, prod, mean, amax, amin) into self's value, or, without
 // include_self, into the reduction's identity at every position scattered
 // to (mean divides by the number of values reduced, integers rounding down;
-// amax / amin propagate NaN, as ATen's CPU kernel). index may be smaller than self and
-// src in every dim (except dim for self); out-of-range indices fail before
-// anything is written. A 0-dim tensor counts as [1].
+// amax / amin propagate NaN, as ATen's CPU kernel; float16 and bfloat16
+// reduce in float32 and round once, as there, and so does scatter_add). index
+// may be smaller than self and src in every dim (except dim for self);
+// out-of-range indices fail before anything is written. A 0-dim tensor
+// counts as [1].
 
 #include <cstring>
 #include <limits>
@@ -92,6 +94,36 @@ StridedLoop<3> IndexLoop(const StridedView& index, const StridedView& a, const S
   return loop;
 }
 
+// For a float16 or bfloat16 out that scatter_add or scatter_reduce sums
+// into, a float32 copy of out's elements (indexed by element offset: out is
+// dense) from the kernel's temp allocator; ATen's CPU kernels reduce these
+// dtypes in float32 and round once. Null for the other dtypes. False, with
+// args failed, if there is no temp memory.
+bool WideCopy(KernelContext& ctx, KernelArgs& args, const Tensor& out, float** wide) {
+  *wide = nullptr;
+  if (!IsReducedFloating(out.dtype())) return true;
+  const size_t n = static_cast<size_t>(out.numel());
+  *wide = static_cast<float*>(ctx.AllocateTemp(n * sizeof(float)));
+  if (*wide == nullptr) {
+    args.Fail(Error::kMemoryAllocationFailed, "no temp memory for %zu float32 sums", n);
+    return false;
+  }
+  SwitchReducedFloating(out.dtype(), [&](auto tag) {
+    using S = decltype(tag);
+    const S* y = out.data_as<const S>();
+    for (size_t k = 0; k < n; ++k) (*wide)[k] = Convert<float>(y[k]);
+  });
+  return true;
+}
+
+// Rounds WideCopy's sums back into out.
+template <typename S>
+void StoreWide(const float* wide, int64_t n, S* y) {
+  if constexpr (kIsReducedFloat<S>) {
+    for (int64_t k = 0; k < n; ++k) y[k] = Convert<S>(wide[k]);
+  }
+}
+
 enum class ScatterMode { kSrc, kValue, kAdd };
 
 // self, dim, index, src-or-value, out, ret.
@@ -104,7 +136,7 @@ void Scatter(KernelContext& ctx, Span<EValue*> raw, const char* name, ScatterMod
   const Scalar value = mode == ScatterMode::kValue ? args.GetScalar(3) : Scalar{};
   Tensor* out = args.GetTensor(4);
   if (!args.ok()) return;
-  if (!IsBasicType(self->dtype()) || self->dtype() != out->dtype() ||
+  if (!IsElementType(self->dtype()) || self->dtype() != out->dtype() ||
       (src != nullptr && src->dtype() != self->dtype()) || out == index || out == src) {
     args.Fail(Error::kInvalidArgument,
               "self, src and out must share a dtype and out must not be "
@@ -126,11 +158,14 @@ void Scatter(KernelContext& ctx, Span<EValue*> raw, const char* name, ScatterMod
   if (!args.ResizeOut(*out, self->sizes(), "out")) return;
   if (out->numel() == 0) return;
   if (out != self) CopyView(StridedView::Of(*self), StridedView::Of(*out));
+  float* wide = nullptr;
+  if (mode == ScatterMode::kAdd && !WideCopy(ctx, args, *out, &wide)) return;
   const StridedView out_v = AtLeast1d(*out);
   const int64_t n = self_v.sizes[dim];
   const int64_t* idx = reinterpret_cast<const int64_t*>(index_v.data);
-  SwitchAll(self->dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  SwitchElement(self->dtype(), [&](auto tag) {
+    using S = decltype(tag);
+    using T = OpMath<S>;
     const T fill = ScalarTo<T>(value);
     // Offsets: index, src (or unused), out with dim's stride zeroed.
     const StridedLoop<3> loop = IndexLoop(index_v, src != nullptr ? src_v : index_v, out_v, dim);
@@ -138,21 +173,29 @@ void Scatter(KernelContext& ctx, Span<EValue*> raw, const char* name, ScatterMod
     ForEachOffset(loop, [&](const int64_t* o) {
       int64_t i = idx[o[0]];
       if (i < 0) i += n;
-      char* target = out_v.data + (o[2] + i * out_step) * static_cast<int64_t>(sizeof(T));
+      const int64_t t = o[2] + i * out_step;  // element offset in out
+      char* target = out_v.data + t * static_cast<int64_t>(sizeof(S));
       T v = fill;
       if (src != nullptr) {
-        v = LoadAs<T, T>(src_v.data + o[1] * static_cast<int64_t>(sizeof(T)));
+        v = LoadAs<T, S>(src_v.data + o[1] * static_cast<int64_t>(sizeof(S)));
+      }
+      if constexpr (kIsReducedFloat<S>) {
+        if (wide != nullptr) {
+          wide[t] += v;
+          return;
+        }
       }
       if (mode == ScatterMode::kAdd) {
-        const T current = LoadAs<T, T>(target);
+        const T current = LoadAs<T, S>(target);
         if constexpr (std::is_same_v<T, bool>) {
           v = current || v;
         } else {
           v = WrapAdd(current, v);
         }
       }
-      StoreAs<T, T>(v, target);
+      StoreAs<T, S>(v, target);
     });
+    if (wide != nullptr) StoreWide<S>(wide, out->numel(), out->data_as<S>());
   });
 }
 
@@ -223,7 +266,7 @@ void ScatterReduceTwoOut(KernelContext& ctx, Span<EValue*> raw) {
     args.Fail(Error::kInvalidArgument, "reduce must be sum, prod, mean, amax or amin");
     return;
   }
-  if (!IsBasicType(self->dtype()) || self->dtype() == ScalarType::kBool ||
+  if (!IsElementType(self->dtype()) || self->dtype() == ScalarType::kBool ||
       self->dtype() != out->dtype() || src->dtype() != self->dtype() || out == index ||
       out == src) {
     args.Fail(Error::kInvalidArgument,
@@ -253,15 +296,24 @@ void ScatterReduceTwoOut(KernelContext& ctx, Span<EValue*> raw) {
     for (int64_t i = 0; i < out->numel(); ++i) count[i] = include_self ? 1 : 0;
   }
   if (out != self) CopyView(StridedView::Of(*self), StridedView::Of(*out));
+  float* wide = nullptr;
+  if (!WideCopy(ctx, args, *out, &wide)) return;
   const StridedView out_v = AtLeast1d(*out);
   const int64_t n = self_v.sizes[dim];
   const int64_t out_step = out_v.strides[dim];
   const int64_t* idx = reinterpret_cast<const int64_t*>(index_v.data);
   const StridedLoop<3> loop = IndexLoop(index_v, src_v, out_v, dim);
-  SwitchReal(self->dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    T* y = reinterpret_cast<T*>(out_v.data);
-    const T* x = reinterpret_cast<const T*>(src_v.data);
+  SwitchRealElement(self->dtype(), [&](auto tag) {
+    using S = decltype(tag);
+    using T = OpMath<S>;
+    // The values reduced into: out itself, or its float32 copy.
+    T* y;
+    if constexpr (kIsReducedFloat<S>) {
+      y = wide;
+    } else {
+      y = reinterpret_cast<T*>(out_v.data);
+    }
+    const S* x = reinterpret_cast<const S*>(src_v.data);
     const auto target = [&](const int64_t* o) {
       const int64_t i = idx[o[0]];
       return o[2] + (i < 0 ? i + n : i) * out_step;  // element offset in out
@@ -271,18 +323,22 @@ void ScatterReduceTwoOut(KernelContext& ctx, Span<EValue*> raw) {
     }
     ForEachOffset(loop, [&](const int64_t* o) {
       const int64_t t = target(o);
-      y[t] = ReduceStep<T>(reduce, y[t], x[o[1]]);
+      y[t] = ReduceStep<T>(reduce, y[t], Convert<T>(x[o[1]]));
       if (count != nullptr) ++count[t];
     });
+    S* ys = reinterpret_cast<S*>(out_v.data);
+    StoreWide<S>(wide, out->numel(), ys);
     if (count == nullptr) return;
+    // The mean divides the (rounded) sum.
     const StridedView* const views[1] = {&out_v};
     ForEachOffset(BroadcastLoop<1>(out_v.dim, out_v.sizes, views), [&](const int64_t* o) {
       const T c = static_cast<T>(count[o[0]] == 0 ? 1 : count[o[0]]);
+      const T v = Convert<T>(ys[o[0]]);
       if constexpr (std::is_integral_v<T>) {
-        const T q = static_cast<T>(y[o[0]] / c);
-        y[o[0]] = (y[o[0]] % c != 0 && (y[o[0]] < 0) != (c < 0)) ? static_cast<T>(q - 1) : q;
+        const T q = static_cast<T>(v / c);
+        ys[o[0]] = (v % c != 0 && (v < 0) != (c < 0)) ? static_cast<T>(q - 1) : q;
       } else {
-        y[o[0]] = y[o[0]] / c;
+        ys[o[0]] = Convert<S>(v / c);
       }
     });
   });

@@ -2,7 +2,8 @@
 // groups of C / group channels; each (sample, group) is normalized with its
 // mean and biased variance, then scaled by weight[c] and shifted by bias[c]
 // (both optional, [C]). Also writes mean and rstd, shaped [N, group].
-// Statistics in double; any dim order.
+// Statistics in double (float16 and bfloat16 results rounded once); any
+// dim order.
 
 #include <cmath>
 
@@ -22,7 +23,7 @@ double ParamAt(const Tensor* t, int64_t c, double fallback) {
       t->data_as<const char>() + c * t->stride(0) * static_cast<int64_t>(ElementSize(t->dtype())));
 }
 
-template <typename T>
+template <typename S>
 void GroupNorm(const Tensor& in, const Tensor* weight, const Tensor* bias, int64_t n, int64_t c,
                int64_t group, double eps, const Tensor& out, const Tensor& mean,
                const Tensor& rstd) {
@@ -39,22 +40,22 @@ void GroupNorm(const Tensor& in, const Tensor* weight, const Tensor* bias, int64
   }
   spatial.Coalesce();
   const double count = static_cast<double>(per_group * hw);
-  const T* x = in.data_as<const T>();
-  T* y = out.data_as<T>();
+  const S* x = in.data_as<const S>();
+  S* y = out.data_as<S>();
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t g = 0; g < group; ++g) {
       const auto channel_in = [&](int64_t ch) { return x + i * in.stride(0) + ch * in.stride(1); };
       double sum = 0;
       for (int64_t ch = g * per_group; ch < (g + 1) * per_group; ++ch) {
-        const T* xc = channel_in(ch);
-        ForEachOffset(spatial, [&](const int64_t* o) { sum += xc[o[0]]; });
+        const S* xc = channel_in(ch);
+        ForEachOffset(spatial, [&](const int64_t* o) { sum += Convert<double>(xc[o[0]]); });
       }
       const double mu = count > 0 ? sum / count : 0.0;
       double sq = 0;
       for (int64_t ch = g * per_group; ch < (g + 1) * per_group; ++ch) {
-        const T* xc = channel_in(ch);
+        const S* xc = channel_in(ch);
         ForEachOffset(spatial, [&](const int64_t* o) {
-          const double dx = xc[o[0]] - mu;
+          const double dx = Convert<double>(xc[o[0]]) - mu;
           sq += dx * dx;
         });
       }
@@ -62,14 +63,14 @@ void GroupNorm(const Tensor& in, const Tensor* weight, const Tensor* bias, int64
       for (int64_t ch = g * per_group; ch < (g + 1) * per_group; ++ch) {
         const double scale = ParamAt(weight, ch, 1.0) * inv;
         const double shift = ParamAt(bias, ch, 0.0) - mu * scale;
-        const T* xc = channel_in(ch);
-        T* yc = y + i * out.stride(0) + ch * out.stride(1);
+        const S* xc = channel_in(ch);
+        S* yc = y + i * out.stride(0) + ch * out.stride(1);
         ForEachOffset(spatial, [&](const int64_t* o) {
-          yc[o[1]] = static_cast<T>(xc[o[0]] * scale + shift);
+          yc[o[1]] = Convert<S>(Convert<double>(xc[o[0]]) * scale + shift);
         });
       }
-      mean.data_as<T>()[i * mean.stride(0) + g * mean.stride(1)] = static_cast<T>(mu);
-      rstd.data_as<T>()[i * rstd.stride(0) + g * rstd.stride(1)] = static_cast<T>(inv);
+      mean.data_as<S>()[i * mean.stride(0) + g * mean.stride(1)] = Convert<S>(mu);
+      rstd.data_as<S>()[i * rstd.stride(0) + g * rstd.stride(1)] = Convert<S>(inv);
     }
   }
 }
@@ -105,7 +106,7 @@ void NativeGroupNormOut(KernelContext& ctx, Span<EValue*> raw) {
   }
   const Tensor* const params[2] = {weight, bias};
   for (const Tensor* t : params) {
-    if (t != nullptr && (t->dim() != 1 || t->size(0) != c || !IsBasicFloating(t->dtype()))) {
+    if (t != nullptr && (t->dim() != 1 || t->size(0) != c || !IsFloatingType(t->dtype()))) {
       args.Fail(Error::kInvalidArgument, "weight and bias must be floating [%lld], got %s %s",
                 static_cast<long long>(c), ScalarTypeName(t->dtype()),
                 FormatSizes(StridedView::Of(*t)).text);
@@ -125,7 +126,7 @@ void NativeGroupNormOut(KernelContext& ctx, Span<EValue*> raw) {
       !args.ResizeOut(*rstd, stat_sizes, "rstd")) {
     return;
   }
-  if (!SwitchFloating(in->dtype(), [&](auto tag) {
+  if (!SwitchFloatingElement(in->dtype(), [&](auto tag) {
         GroupNorm<decltype(tag)>(*in, weight, bias, n, c, group, eps, *out, *mean, *rstd);
       })) {
     args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in->dtype()));

@@ -222,7 +222,8 @@ bool IndexedOffset(KernelArgs& args, const Tensor& t, const IndexPlan& plan, con
 // broadcast to the shape of self[indices].
 void IndexPut(KernelArgs& args, Tensor& self, Span<Tensor* const> indices, const Tensor& values,
               bool accumulate, Tensor& out) {
-  if (self.dtype() != out.dtype() || values.dtype() != self.dtype() || !IsBasicType(self.dtype())) {
+  if (self.dtype() != out.dtype() || values.dtype() != self.dtype() ||
+      !IsElementType(self.dtype())) {
     args.Fail(Error::kInvalidArgument,
               "self %s, values %s and out %s dtypes "
               "differ",
@@ -275,7 +276,7 @@ void IndexPut(KernelArgs& args, Tensor& self, Span<Tensor* const> indices, const
       CopyView(src, dst);
       continue;
     }
-    SwitchAll(out.dtype(), [&](auto tag) {
+    SwitchAll(ComputeType(out.dtype()), [&](auto tag) {
       using T = decltype(tag);
       BinaryLoop<T>(dst, src, dst, [](T a, T b) {
         if constexpr (std::is_same_v<T, bool>) {

@@ -1,7 +1,8 @@
 // aten::native_layer_norm.out: normalizes over the trailing
 // `normalized_shape` dims, with optional elementwise weight and bias. Also
 // writes the per-row mean and reciprocal standard deviation, shaped
-// input.shape[:axis] + [1] * len(normalized_shape). Statistics in double.
+// input.shape[:axis] + [1] * len(normalized_shape). Statistics in double;
+// float16 and bfloat16 results are rounded once.
 
 #include <cmath>
 
@@ -14,7 +15,7 @@ namespace edgefleet {
 namespace portable {
 namespace {
 
-template <typename T>
+template <typename S>
 void LayerNorm(const Tensor& in, int axis, const Tensor* weight, const Tensor* bias, double eps,
                const Tensor& out, const Tensor& mean, const Tensor& rstd) {
   StridedLoop<4> rows;  // in, out, mean, rstd over dims [0, axis)
@@ -39,28 +40,29 @@ void LayerNorm(const Tensor& in, int axis, const Tensor* weight, const Tensor* b
     n *= in.size(d);
   }
   cols.Coalesce();
-  const T* x = in.data_as<const T>();
-  T* y = out.data_as<T>();
-  const T* w = weight != nullptr ? weight->data_as<const T>() : nullptr;
-  const T* b = bias != nullptr ? bias->data_as<const T>() : nullptr;
+  const S* x = in.data_as<const S>();
+  S* y = out.data_as<S>();
+  const S* w = weight != nullptr ? weight->data_as<const S>() : nullptr;
+  const S* b = bias != nullptr ? bias->data_as<const S>() : nullptr;
+  const auto at = [](const S* p, int64_t i) { return Convert<double>(p[i]); };
   ForEachOffset(rows, [&](const int64_t* r) {
     double sum = 0;
-    ForEachOffset(cols, [&](const int64_t* c) { sum += x[r[0] + c[0]]; });
+    ForEachOffset(cols, [&](const int64_t* c) { sum += at(x, r[0] + c[0]); });
     const double mu = sum / static_cast<double>(n);
     double sq = 0;
     ForEachOffset(cols, [&](const int64_t* c) {
-      const double dx = x[r[0] + c[0]] - mu;
+      const double dx = at(x, r[0] + c[0]) - mu;
       sq += dx * dx;
     });
     const double inv = 1.0 / std::sqrt(sq / static_cast<double>(n) + eps);
     ForEachOffset(cols, [&](const int64_t* c) {
-      double v = (x[r[0] + c[0]] - mu) * inv;
-      if (w != nullptr) v *= w[c[2]];
-      if (b != nullptr) v += b[c[3]];
-      y[r[1] + c[1]] = static_cast<T>(v);
+      double v = (at(x, r[0] + c[0]) - mu) * inv;
+      if (w != nullptr) v *= at(w, c[2]);
+      if (b != nullptr) v += at(b, c[3]);
+      y[r[1] + c[1]] = Convert<S>(v);
     });
-    mean.data_as<T>()[r[2]] = static_cast<T>(mu);
-    rstd.data_as<T>()[r[3]] = static_cast<T>(inv);
+    mean.data_as<S>()[r[2]] = Convert<S>(mu);
+    rstd.data_as<S>()[r[3]] = Convert<S>(inv);
   });
 }
 
@@ -111,7 +113,7 @@ void NativeLayerNormOut(KernelContext& ctx, Span<EValue*> raw) {
       !args.ResizeOut(*rstd, stats, "rstd")) {
     return;
   }
-  if (!SwitchFloating(in->dtype(), [&](auto tag) {
+  if (!SwitchFloatingElement(in->dtype(), [&](auto tag) {
         LayerNorm<decltype(tag)>(*in, axis, weight, bias, eps, *out, *mean, *rstd);
       })) {
     args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in->dtype()));

@@ -56,7 +56,7 @@ void MaskedFillScalarOut(KernelContext& ctx, Span<EValue*> raw) {
   const Scalar value = args.GetScalar(2);
   Tensor* out = args.GetTensor(3);
   if (!args.ok() || !CheckMask(args, *mask)) return;
-  if (!IsBasicType(self->dtype()) || self->dtype() != out->dtype() || out == mask) {
+  if (!IsElementType(self->dtype()) || self->dtype() != out->dtype() || out == mask) {
     args.Fail(Error::kInvalidArgument, "out must have self's dtype (%s) and not be the mask",
               ScalarTypeName(self->dtype()));
     return;
@@ -76,13 +76,14 @@ void MaskedFillScalarOut(KernelContext& ctx, Span<EValue*> raw) {
   const StridedView* const views[3] = {&sv, &mv, &ov};
   StridedLoop<3> loop = BroadcastLoop<3>(dim, shape, views);
   loop.Coalesce();
-  SwitchAll(self->dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  SwitchElement(self->dtype(), [&](auto tag) {
+    using S = decltype(tag);
+    using T = OpMath<S>;
     const T fill = ScalarTo<T>(value);
-    const int64_t e = static_cast<int64_t>(sizeof(T));
+    const int64_t e = static_cast<int64_t>(sizeof(S));
     ForEachOffset(loop, [&](const int64_t* o) {
       const bool m = mv.data[o[1]] != 0;
-      StoreAs<T, T>(m ? fill : LoadAs<T, T>(sv.data + o[0] * e), ov.data + o[2] * e);
+      StoreAs<T, S>(m ? fill : LoadAs<T, S>(sv.data + o[0] * e), ov.data + o[2] * e);
     });
   });
 }
@@ -180,7 +181,7 @@ void NonzeroOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* in = args.GetTensor(0);
   Tensor* out = args.GetTensor(1);
   if (!args.ok()) return;
-  if (!IsBasicType(in->dtype()) || out->dtype() != ScalarType::kLong || in == out) {
+  if (!IsElementType(in->dtype()) || out->dtype() != ScalarType::kLong || in == out) {
     args.Fail(Error::kInvalidArgument,
               "needs a basic-dtype input and a distinct int64 out (got %s -> "
               "%s)",

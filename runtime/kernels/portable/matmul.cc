@@ -1,7 +1,9 @@
 // Matrix-multiply kernels: mm, bmm, addmm (beta * self + alpha * m1 @ m2)
 // and linear (input @ weight^T + bias). Floating dtypes; any strides. A
 // plain triple loop ordered for unit-stride access: this is the readable
-// reference, the optimized library provides blocked GEMM.
+// reference, the optimized library provides blocked GEMM. float16 and
+// bfloat16 accumulate in float32 and each output is rounded once (after
+// alpha, beta and the bias), as PyTorch's CPU gemm does.
 
 #include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/kernel_args.h"
@@ -20,29 +22,39 @@ struct Mat {
   T& at(int64_t r, int64_t c) const { return data[r * row_stride + c * col_stride]; }
 };
 
-// out = a @ b. REQUIRES: a is n x k, b is k x m, out is n x m.
-template <typename T>
-void Gemm(const Mat<const T>& a, const Mat<const T>& b, const Mat<T>& out) {
+// out = alpha * (a @ b) + beta * bias, where `bias` is a view of out's
+// shape (broadcast dims have stride 0) or null (absent, or beta == 0 so
+// its NaNs do not propagate). Accumulates in OpMath<S>. REQUIRES: a is
+// n x k, b is k x m, out and bias are n x m.
+template <typename S>
+void Gemm(const Mat<const S>& a, const Mat<const S>& b, const Mat<const S>* bias, OpMath<S> beta,
+          OpMath<S> alpha, const Mat<S>& out) {
+  using T = OpMath<S>;
   const int64_t n = a.rows, k = a.cols, m = b.cols;
-  if (a.col_stride == 1 && b.row_stride == 1) {
-    // Both operands are contiguous along k: dot products.
-    for (int64_t i = 0; i < n; ++i) {
-      const T* arow = &a.data[i * a.row_stride];
-      for (int64_t j = 0; j < m; ++j) {
-        const T* bcol = &b.data[j * b.col_stride];
-        T acc = 0;
-        for (int64_t p = 0; p < k; ++p) acc += arow[p] * bcol[p];
-        out.at(i, j) = acc;
+  const auto finish = [&](T acc, int64_t i, int64_t j) {
+    return Convert<S>(bias == nullptr ? alpha * acc
+                                      : alpha * acc + beta * Convert<T>(bias->at(i, j)));
+  };
+  if constexpr (std::is_same_v<S, T>) {
+    if (a.col_stride != 1 || b.row_stride != 1) {
+      // Row updates out[i, :] += a[i, p] * b[p, :] (storage is exact here).
+      for (int64_t i = 0; i < n; ++i) {
+        for (int64_t j = 0; j < m; ++j) out.at(i, j) = 0;
+        for (int64_t p = 0; p < k; ++p) {
+          const T aip = a.at(i, p);
+          for (int64_t j = 0; j < m; ++j) out.at(i, j) += aip * b.at(p, j);
+        }
+        for (int64_t j = 0; j < m; ++j) out.at(i, j) = finish(out.at(i, j), i, j);
       }
+      return;
     }
-    return;
   }
-  // Row updates: out[i, :] += a[i, p] * b[p, :].
+  // Dot products (unit stride when both operands are contiguous along k).
   for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = 0; j < m; ++j) out.at(i, j) = 0;
-    for (int64_t p = 0; p < k; ++p) {
-      const T aip = a.at(i, p);
-      for (int64_t j = 0; j < m; ++j) out.at(i, j) += aip * b.at(p, j);
+    for (int64_t j = 0; j < m; ++j) {
+      T acc = 0;
+      for (int64_t p = 0; p < k; ++p) acc += Convert<T>(a.at(i, p)) * Convert<T>(b.at(p, j));
+      out.at(i, j) = finish(acc, i, j);
     }
   }
 }
@@ -62,32 +74,18 @@ bool CheckFloatingSame(KernelArgs& args, const Tensor* const* tensors, int n, co
       return false;
     }
   }
-  if (out.dtype() != ScalarType::kFloat && out.dtype() != ScalarType::kDouble) {
+  if (!IsFloatingType(out.dtype())) {
     args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(out.dtype()));
     return false;
   }
   return true;
 }
 
-// out = alpha * out + beta * bias (bias broadcast to out; ignored when
-// beta == 0, so its NaNs do not propagate).
-template <typename T>
-void Epilogue(const Tensor* bias, T beta, T alpha, const Tensor& out) {
-  const StridedView ov = StridedView::Of(out);
-  T* po = out.data_as<T>();
-  if (bias == nullptr || beta == T(0)) {
-    if (alpha != T(1)) {
-      const StridedView* const views[1] = {&ov};
-      ForEachOffset(BroadcastLoop<1>(ov.dim, ov.sizes, views),
-                    [&](const int64_t* o) { po[o[0]] *= alpha; });
-    }
-    return;
-  }
-  const StridedView bv = StridedView::Of(*bias);
-  const T* pb = bias->data_as<T>();
-  const StridedView* const views[2] = {&bv, &ov};
-  ForEachOffset(BroadcastLoop<2>(ov.dim, ov.sizes, views),
-                [&](const int64_t* o) { po[o[1]] = alpha * po[o[1]] + beta * pb[o[0]]; });
+// The stride of `bias` along out's dim `d` (of `rank`) when broadcast to
+// out: 0 where bias lacks the dim or has size 1 there.
+int64_t BroadcastStride(const Tensor& bias, int rank, int d) {
+  const int bd = d - (rank - bias.dim());
+  return bd < 0 || bias.size(bd) == 1 ? 0 : bias.stride(bd);
 }
 
 // True if `bias` broadcasts to out's shape.
@@ -120,15 +118,22 @@ void MatmulKernel(KernelArgs& args, const Tensor& a, const Tensor& b, const Tens
               FormatSizes(StridedView::Of(*bias)).text, FormatSizes(StridedView::Of(out)).text);
     return;
   }
-  SwitchFloating(out.dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  SwitchFloatingElement(out.dtype(), [&](auto tag) {
+    using S = decltype(tag);
+    using T = OpMath<S>;
+    const T beta_v = ScalarTo<T>(beta);
+    const bool use_bias = bias != nullptr && beta_v != T(0);
+    const Mat<const S> bias_mat =
+        use_bias ? Mat<const S>{bias->data_as<const S>(), out.size(0), out.size(1),
+                                BroadcastStride(*bias, 2, 0), BroadcastStride(*bias, 2, 1)}
+                 : Mat<const S>{};
     const int64_t batches = batched ? a.size(0) : 1;
     for (int64_t i = 0; i < batches; ++i) {
-      Gemm<T>(MatOf<const T>(a, off, off + 1, batched ? i * a.stride(0) : 0),
-              MatOf<const T>(b, off, off + 1, batched ? i * b.stride(0) : 0),
-              MatOf<T>(out, off, off + 1, batched ? i * out.stride(0) : 0));
+      Gemm<S>(MatOf<const S>(a, off, off + 1, batched ? i * a.stride(0) : 0),
+              MatOf<const S>(b, off, off + 1, batched ? i * b.stride(0) : 0),
+              use_bias ? &bias_mat : nullptr, beta_v, ScalarTo<T>(alpha),
+              MatOf<S>(out, off, off + 1, batched ? i * out.stride(0) : 0));
     }
-    Epilogue<T>(bias, ScalarTo<T>(beta), ScalarTo<T>(alpha), out);
   });
 }
 
@@ -190,23 +195,29 @@ void LinearOut(KernelContext& ctx, Span<EValue*> raw) {
               FormatSizes(StridedView::Of(*bias)).text, FormatSizes(StridedView::Of(*out)).text);
     return;
   }
-  // One 1 x k @ k x m product per row of the leading dimensions.
-  StridedLoop<2> rows;
+  // One 1 x k @ k x m product per row of the leading dimensions (input,
+  // out and the broadcast bias offsets).
+  StridedLoop<3> rows;
   rows.dim = rank - 1;
   for (int d = 0; d + 1 < rank; ++d) {
     rows.sizes[d] = in->size(d);
     rows.strides[0][d] = in->stride(d);
     rows.strides[1][d] = out->stride(d);
+    rows.strides[2][d] = bias != nullptr ? BroadcastStride(*bias, rank, d) : 0;
   }
-  SwitchFloating(out->dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  SwitchFloatingElement(out->dtype(), [&](auto tag) {
+    using S = decltype(tag);
+    using T = OpMath<S>;
     const int64_t k = weight->size(1), m = weight->size(0);
-    const Mat<const T> wt{weight->data_as<const T>(), k, m, weight->stride(1), weight->stride(0)};
+    const Mat<const S> wt{weight->data_as<const S>(), k, m, weight->stride(1), weight->stride(0)};
+    const int64_t bias_col = bias != nullptr ? BroadcastStride(*bias, rank, rank - 1) : 0;
     ForEachOffset(rows, [&](const int64_t* o) {
-      const Mat<const T> row{in->data_as<const T>() + o[0], 1, k, 0, in->stride(rank - 1)};
-      Gemm<T>(row, wt, Mat<T>{out->data_as<T>() + o[1], 1, m, 0, out->stride(rank - 1)});
+      const Mat<const S> row{in->data_as<const S>() + o[0], 1, k, 0, in->stride(rank - 1)};
+      const Mat<const S> bias_row{bias != nullptr ? bias->data_as<const S>() + o[2] : nullptr, 1, m,
+                                  0, bias_col};
+      Gemm<S>(row, wt, bias != nullptr ? &bias_row : nullptr, T(1), T(1),
+              Mat<S>{out->data_as<S>() + o[1], 1, m, 0, out->stride(rank - 1)});
     });
-    Epilogue<T>(bias, T(1), T(1), *out);
   });
 }
 

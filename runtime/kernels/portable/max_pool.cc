@@ -1,6 +1,7 @@
 // 2-D max pooling with indices (aten::max_pool2d_with_indices.out) over
 // (N, C, H, W) or (C, H, W) inputs in any dim order. Indices are flat
 // positions h * W + w within each input plane; NaN wins, as in PyTorch.
+// float16 and bfloat16 values compare as float32 (exactly).
 
 #include <algorithm>
 #include <cmath>
@@ -16,16 +17,17 @@ namespace edgefleet {
 namespace portable {
 namespace {
 
-template <typename T>
+template <typename S>
 void MaxPool(const Tensor& in, const int64_t* k, const int64_t* s, const int64_t* pad,
              const int64_t* d, const Tensor& out, const Tensor& indices) {
   const Planes pi = PlanesOf(in), po = PlanesOf(out), px = PlanesOf(indices);
-  const T* x = in.data_as<const T>();
-  T* y = out.data_as<T>();
+  using T = OpMath<S>;
+  const S* x = in.data_as<const S>();
+  S* y = out.data_as<S>();
   int64_t* idx = indices.data_as<int64_t>();
   for (int64_t n = 0; n < pi.n; ++n) {
     for (int64_t c = 0; c < pi.c; ++c) {
-      const T* plane = x + n * pi.sn + c * pi.sc;
+      const S* plane = x + n * pi.sn + c * pi.sc;
       for (int64_t oh = 0; oh < po.h; ++oh) {
         int64_t h0 = oh * s[0] - pad[0];
         const int64_t h1 = std::min(h0 + (k[0] - 1) * d[0] + 1, pi.h);
@@ -39,7 +41,7 @@ void MaxPool(const Tensor& in, const int64_t* k, const int64_t* s, const int64_t
                                                         : std::numeric_limits<T>::lowest();
           for (int64_t ih = h0; ih < h1; ih += d[0]) {
             for (int64_t iw = w0; iw < w1; iw += d[1]) {
-              const T v = plane[ih * pi.sh + iw * pi.sw];
+              const T v = Convert<T>(plane[ih * pi.sh + iw * pi.sw]);
               bool nan = false;
               if constexpr (std::is_floating_point_v<T>) nan = std::isnan(v);
               if (v > best || nan) {
@@ -48,7 +50,7 @@ void MaxPool(const Tensor& in, const int64_t* k, const int64_t* s, const int64_t
               }
             }
           }
-          y[n * po.sn + c * po.sc + oh * po.sh + ow * po.sw] = best;
+          y[n * po.sn + c * po.sc + oh * po.sh + ow * po.sw] = Convert<S>(best);
           idx[n * px.sn + c * px.sc + oh * px.sh + ow * px.sw] = best_index;
         }
       }
@@ -81,8 +83,9 @@ void MaxPool2dWithIndicesOut(KernelContext& ctx, Span<EValue*> raw) {
   }
   Tensor* const outs[2] = {out, indices};
   if (!PreparePoolOutputs(args, *in, k, s, pad, d, ceil_mode, outs, 2)) return;
-  if (!SwitchReal(in->dtype(),
-                  [&](auto tag) { MaxPool<decltype(tag)>(*in, k, s, pad, d, *out, *indices); })) {
+  if (!SwitchRealElement(in->dtype(), [&](auto tag) {
+        MaxPool<decltype(tag)>(*in, k, s, pad, d, *out, *indices);
+      })) {
     args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in->dtype()));
   }
 }

@@ -3,7 +3,8 @@
 // shape and dtype) starts at zero and each grad_output element is added at
 // the input position its index names (h * W + w within its plane), so
 // overlapping windows that picked the same element accumulate, as in
-// PyTorch. Floating dtypes, rank 3 or 4, any dim order.
+// PyTorch (in the element type: float16 and bfloat16 round every sum, as
+// torch does). Floating dtypes, rank 3 or 4, any dim order.
 
 #include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/kernel_args.h"
@@ -38,26 +39,28 @@ bool CheckPooledShapes(KernelArgs& args, const Tensor& grad_out, const Tensor& s
   return ok;
 }
 
-template <typename T>
+template <typename S>
 bool ScatterGrad(const Tensor& grad_out, const Tensor& indices, Tensor& grad_in) {
+  using T = OpMath<S>;
   const Planes g = PlanesOf(grad_out), ix = PlanesOf(indices);
   const Planes x = PlanesOf(grad_in);
-  const T* go = grad_out.data_as<const T>();
+  const S* go = grad_out.data_as<const S>();
   const int64_t* id = indices.data_as<const int64_t>();
-  T* gi = grad_in.data_as<T>();
+  S* gi = grad_in.data_as<S>();
   for (int64_t n = 0; n < x.n; ++n) {
     for (int64_t c = 0; c < x.c; ++c) {
       for (int64_t h = 0; h < x.h; ++h) {
         for (int64_t w = 0; w < x.w; ++w) {
-          gi[n * x.sn + c * x.sc + h * x.sh + w * x.sw] = T(0);
+          gi[n * x.sn + c * x.sc + h * x.sh + w * x.sw] = Convert<S>(0);
         }
       }
       for (int64_t h = 0; h < g.h; ++h) {
         for (int64_t w = 0; w < g.w; ++w) {
           const int64_t i = id[n * ix.sn + c * ix.sc + h * ix.sh + w * ix.sw];
           if (i < 0 || i >= x.h * x.w) return false;
-          gi[n * x.sn + c * x.sc + (i / x.w) * x.sh + (i % x.w) * x.sw] +=
-              go[n * g.sn + c * g.sc + h * g.sh + w * g.sw];
+          S& target = gi[n * x.sn + c * x.sc + (i / x.w) * x.sh + (i % x.w) * x.sw];
+          target = Convert<S>(Convert<T>(target) +
+                              Convert<T>(go[n * g.sn + c * g.sc + h * g.sh + w * g.sw]));
         }
       }
     }
@@ -83,7 +86,7 @@ void MaxPool2dWithIndicesBackwardGradInput(KernelContext& ctx, Span<EValue*> raw
   if (!MaxPoolWindow(args, kernel_list, stride_list, pad_list, dilation_list, k, s, pad, d)) {
     return;
   }
-  if (!IsBasicFloating(self->dtype()) || grad_out->dtype() != self->dtype() ||
+  if (!IsFloatingType(self->dtype()) || grad_out->dtype() != self->dtype() ||
       grad_in->dtype() != self->dtype() || indices->dtype() != ScalarType::kLong) {
     args.Fail(Error::kInvalidArgument,
               "needs grad_output, self and grad_input of one floating dtype "
@@ -100,7 +103,7 @@ void MaxPool2dWithIndicesBackwardGradInput(KernelContext& ctx, Span<EValue*> raw
   }
   if (grad_in->numel() == 0) return;
   bool in_range = true;
-  SwitchFloating(self->dtype(), [&](auto tag) {
+  SwitchFloatingElement(self->dtype(), [&](auto tag) {
     in_range = ScatterGrad<decltype(tag)>(*grad_out, *indices, *grad_in);
   });
   if (!in_range) {

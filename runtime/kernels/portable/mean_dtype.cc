@@ -16,7 +16,7 @@ void MeanDtypeOut(KernelContext& ctx, Span<EValue*> raw) {
   const bool has_dtype = args.GetOptionalInt(1, &dtype);
   Tensor* out = args.GetTensor(2);
   if (!args.ok()) return;
-  if (!IsBasicType(in->dtype()) || !IsBasicFloating(out->dtype())) {
+  if (!IsElementType(in->dtype()) || !IsFloatingType(out->dtype())) {
     args.Fail(Error::kInvalidArgument, "mean needs a floating out, got %s -> %s",
               ScalarTypeName(in->dtype()), ScalarTypeName(out->dtype()));
     return;

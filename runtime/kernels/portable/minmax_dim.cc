@@ -1,7 +1,8 @@
 // aten::max.dim_max / min.dim_min (values and int64 indices along one dim)
 // and aten::max.unary_out / min.unary_out (the extreme of every element).
 // NaN counts as the extreme and the first extreme's index is reported, as
-// in PyTorch on CPU. Every basic dtype; reducing an empty dim fails.
+// in PyTorch on CPU. Every element dtype (float16 and bfloat16 compare as
+// float32); reducing an empty dim fails.
 
 #include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/kernel_args.h"
@@ -28,7 +29,7 @@ void MinMaxDim(KernelContext& ctx, Span<EValue*> raw, const char* name, bool is_
   Tensor* values = args.GetTensor(3);
   Tensor* indices = args.GetTensor(4);
   if (!args.ok()) return;
-  if (!IsBasicType(in->dtype()) || values->dtype() != in->dtype() ||
+  if (!IsElementType(in->dtype()) || values->dtype() != in->dtype() ||
       indices->dtype() != ScalarType::kLong) {
     args.Fail(Error::kInvalidArgument,
               "values must have the input dtype (%s) and indices int64, got "
@@ -56,23 +57,24 @@ void MinMaxDim(KernelContext& ctx, Span<EValue*> raw, const char* name, bool is_
     kept.strides[1][d] = plan.kept.strides[1][d];
     kept.strides[2][d] = index_plan.kept.strides[1][d];
   }
-  SwitchAll(in->dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  SwitchElement(in->dtype(), [&](auto tag) {
+    using S = decltype(tag);
+    using T = OpMath<S>;
     const char* x = in->data_as<const char>();
     char* y = values->data_as<char>();
     int64_t* idx = indices->data_as<int64_t>();
     ForEachOffset(kept, [&](const int64_t* o) {
       int64_t i = 0, best_i = 0;
-      T best = LoadAs<T, T>(x + o[0] * sizeof(T));
+      T best = LoadAs<T, S>(x + o[0] * sizeof(S));
       ForEachOffset(plan.reduced, [&](const int64_t* r) {
-        const T v = LoadAs<T, T>(x + (o[0] + r[0]) * sizeof(T));
+        const T v = LoadAs<T, S>(x + (o[0] + r[0]) * sizeof(S));
         if (Better(v, best, is_max)) {
           best = v;
           best_i = i;
         }
         ++i;
       });
-      StoreAs<T, T>(best, y + o[1] * sizeof(T));
+      StoreAs<T, S>(best, y + o[1] * sizeof(S));
       idx[o[2]] = best_i;
     });
   });
@@ -84,7 +86,7 @@ void MinMaxAll(KernelContext& ctx, Span<EValue*> raw, const char* name, bool is_
   Tensor* in = args.GetTensor(0);
   Tensor* out = args.GetTensor(1);
   if (!args.ok()) return;
-  if (!IsBasicType(in->dtype()) || !IsBasicType(out->dtype()) ||
+  if (!IsElementType(in->dtype()) || !IsElementType(out->dtype()) ||
       !CanCast(in->dtype(), out->dtype())) {
     args.Fail(Error::kInvalidArgument, "can't write a %s result to %s", ScalarTypeName(in->dtype()),
               ScalarTypeName(out->dtype()));
@@ -97,12 +99,13 @@ void MinMaxAll(KernelContext& ctx, Span<EValue*> raw, const char* name, bool is_
   }
   ReducePlan plan;
   if (!PlanReduction(args, *in, {}, true, false, *out, &plan)) return;
-  SwitchAll(in->dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  SwitchElement(in->dtype(), [&](auto tag) {
+    using S = decltype(tag);
+    using T = OpMath<S>;
     const char* x = in->data_as<const char>();
-    T best = LoadAs<T, T>(x);
+    T best = LoadAs<T, S>(x);
     ForEachOffset(plan.reduced, [&](const int64_t* r) {
-      const T v = LoadAs<T, T>(x + r[0] * sizeof(T));
+      const T v = LoadAs<T, S>(x + r[0] * sizeof(S));
       if (Better(v, best, is_max)) best = v;
     });
     GetStorer<T>(out->dtype())(best, out->data_as<char>());

@@ -1,6 +1,6 @@
 // Activations with parameters: elu (alpha, scale, input_scale), leaky_relu
 // (negative_slope) and glu (halves along a dim: a * sigmoid(b)). Floating
-// dtypes only, as in PyTorch.
+// dtypes only, as in PyTorch (float16 and bfloat16 computed in float32).
 
 #include <cmath>
 
@@ -12,7 +12,7 @@ namespace portable {
 namespace {
 
 bool CheckFloating(KernelArgs& args, const Tensor& in, const Tensor& out) {
-  if (!IsBasicFloating(in.dtype()) || in.dtype() != out.dtype()) {
+  if (!IsFloatingType(in.dtype()) || in.dtype() != out.dtype()) {
     args.Fail(Error::kInvalidArgument,
               "needs floating input and out of the same dtype, got %s -> %s",
               ScalarTypeName(in.dtype()), ScalarTypeName(out.dtype()));
@@ -79,7 +79,7 @@ void GluOut(KernelContext& ctx, Span<EValue*> raw) {
   StridedView b = a;
   a.Narrow(dim, 0, half);
   b.Narrow(dim, half, half);
-  SwitchFloating(in->dtype(), [&](auto tag) {
+  SwitchFloating(ComputeType(in->dtype()), [&](auto tag) {
     using T = decltype(tag);
     BinaryLoop<T>(a, b, StridedView::Of(*out),
                   [](T x, T y) { return static_cast<T>(x / (T(1) + std::exp(-y))); });

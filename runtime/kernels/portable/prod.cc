@@ -14,7 +14,7 @@ namespace {
 
 void ProdKernel(KernelArgs& args, const Tensor& in, Span<const int64_t> dims, bool all,
                 bool keepdim, bool has_dtype, int64_t dtype, Tensor& out) {
-  if (!IsBasicType(in.dtype()) || !IsBasicType(out.dtype())) {
+  if (!IsElementType(in.dtype()) || !IsElementType(out.dtype())) {
     args.Fail(Error::kNotSupported, "unsupported dtypes %s -> %s", ScalarTypeName(in.dtype()),
               ScalarTypeName(out.dtype()));
     return;

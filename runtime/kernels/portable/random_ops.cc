@@ -31,14 +31,32 @@ class SplitMix64 {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
   }
-  // Uniform in [0, 1) with 53 random bits.
-  double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
+  // Uniform in [0, 1) with `bits` (1..53) random bits, so exact in a
+  // dtype with that many significand bits (rounding could reach 1).
+  double Uniform(int bits = 53) {
+    return std::ldexp(static_cast<double>(Next() >> (64 - bits)), -bits);
+  }
 
  private:
   uint64_t state_;
 };
 
-// size, out, ret: out resized to size and filled by draw().
+// The significand bits of floating dtype t.
+int SignificandBits(ScalarType t) {
+  switch (t) {
+    case ScalarType::kHalf:
+      return 11;
+    case ScalarType::kBFloat16:
+      return 8;
+    case ScalarType::kFloat:
+      return 24;
+    default:
+      return 53;
+  }
+}
+
+// size, out, ret: out resized to size and filled by draw(rng, bits), `bits`
+// being out's significand bits.
 template <typename Draw>
 void RandomFill(KernelContext& ctx, Span<EValue*> raw, const char* name, Draw draw) {
   KernelArgs args(ctx, name, raw, 3);
@@ -53,8 +71,8 @@ void RandomFill(KernelContext& ctx, Span<EValue*> raw, const char* name, Draw dr
     args.Fail(Error::kInvalidArgument, "invalid size");
     return;
   }
-  if (!IsBasicFloating(out->dtype())) {
-    args.Fail(Error::kInvalidArgument, "out must be float32 or float64, got %s",
+  if (!IsFloatingType(out->dtype())) {
+    args.Fail(Error::kInvalidArgument, "out must be floating, got %s",
               ScalarTypeName(out->dtype()));
     return;
   }
@@ -65,17 +83,19 @@ void RandomFill(KernelContext& ctx, Span<EValue*> raw, const char* name, Draw dr
   const StridedLoop<1> loop = BroadcastLoop<1>(v.dim, v.sizes, views);
   const StoreFn<double> store = GetStorer<double>(out->dtype());
   const int64_t elem = static_cast<int64_t>(ElementSize(out->dtype()));
-  ForEachOffset(loop, [&](const int64_t* o) { store(draw(rng), v.data + o[0] * elem); });
+  const int bits = SignificandBits(out->dtype());
+  ForEachOffset(loop, [&](const int64_t* o) { store(draw(rng, bits), v.data + o[0] * elem); });
 }
 
 }  // namespace
 
 void RandOut(KernelContext& ctx, Span<EValue*> args) {
-  RandomFill(ctx, args, "aten::rand.out", [](SplitMix64& rng) { return rng.Uniform(); });
+  RandomFill(ctx, args, "aten::rand.out",
+             [](SplitMix64& rng, int bits) { return rng.Uniform(bits); });
 }
 
 void RandnOut(KernelContext& ctx, Span<EValue*> args) {
-  RandomFill(ctx, args, "aten::randn.out", [](SplitMix64& rng) {
+  RandomFill(ctx, args, "aten::randn.out", [](SplitMix64& rng, int) {
     const double u1 = 1.0 - rng.Uniform();  // (0, 1]
     const double u2 = rng.Uniform();
     return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
@@ -96,7 +116,7 @@ void NativeDropoutOut(KernelContext& ctx, Span<EValue*> raw) {
     args.Fail(Error::kInvalidArgument, "p must be in [0, 1], got %g", p);
     return;
   }
-  if (!IsBasicFloating(in->dtype()) || out->dtype() != in->dtype() ||
+  if (!IsFloatingType(in->dtype()) || out->dtype() != in->dtype() ||
       mask->dtype() != ScalarType::kBool) {
     args.Fail(Error::kInvalidArgument, "needs a floating input, out of its dtype and a bool mask");
     return;
@@ -110,14 +130,15 @@ void NativeDropoutOut(KernelContext& ctx, Span<EValue*> raw) {
   const StridedView* const views[3] = {&iv, &ov, &mv};
   const StridedLoop<3> loop = BroadcastLoop<3>(iv.dim, iv.sizes, views);
   SplitMix64 rng;
-  SwitchFloating(in->dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    const T* x = reinterpret_cast<const T*>(iv.data);
-    T* y = reinterpret_cast<T*>(ov.data);
+  SwitchFloatingElement(in->dtype(), [&](auto tag) {
+    using S = decltype(tag);
+    using T = OpMath<S>;  // float16 and bfloat16 scale in float32
+    const S* x = reinterpret_cast<const S*>(iv.data);
+    S* y = reinterpret_cast<S*>(ov.data);
     const T scale = p < 1 ? static_cast<T>(1.0 / (1.0 - p)) : T(0);
     ForEachOffset(loop, [&](const int64_t* o) {
       const bool keep = !train || rng.Uniform() >= p;
-      y[o[1]] = keep ? (train ? x[o[0]] * scale : x[o[0]]) : T(0);
+      y[o[1]] = keep ? (train ? Convert<S>(Convert<T>(x[o[0]]) * scale) : x[o[0]]) : Convert<S>(0);
       mv.data[o[2]] = keep ? 1 : 0;
     });
   });

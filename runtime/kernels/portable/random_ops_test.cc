@@ -41,6 +41,28 @@ TEST(RandomOpsTest, RandIsUniformOnUnitInterval) {
   EXPECT_NE(out.Values(), again.Values());
 }
 
+// A float16 or bfloat16 draw stays below 1: the kernel draws as many bits
+// as the dtype's significand holds instead of rounding a wider draw.
+template <typename T>
+void ExpectUnitIntervalDraws() {
+  TestIntList size({kN});
+  TestTensor<T> out({kN});
+  ASSERT_EQ(RunKernel(RandOut, {size.ev(), out.ev(), out.ev()}), Error::kOk);
+  double sum = 0;
+  for (T v : out.Values()) {
+    const float f = static_cast<float>(v);
+    ASSERT_GE(f, 0.0f);
+    ASSERT_LT(f, 1.0f);
+    sum += f;
+  }
+  EXPECT_NEAR(sum / kN, 0.5, 0.013);
+}
+
+TEST(RandomOpsTest, RandIsBelowOneInHalfAndBFloat16) {
+  ExpectUnitIntervalDraws<Half>();
+  ExpectUnitIntervalDraws<BFloat16>();
+}
+
 TEST(RandomOpsTest, RandnIsStandardNormal) {
   TestIntList size({kN});
   TestTensor<double> out({kN});

@@ -1,11 +1,13 @@
 // Reductions over a list of dims: mean.out, sum.IntList_out, amax.out,
 // amin.out, argmax.out, argmin.out and the boolean any/all (.out over one
 // dim, .dims_out over a list, .all_out over everything). An absent or empty
-// dim list reduces every dim. Floating sums accumulate in double, integer
-// sums in int64 (wrapping); except that a float32 mean accumulates in float32
-// in index order and divides in float32, as the real runtime's portable
-// kernel does, so that its results are bit-identical (a quantized model's
-// pooling feeds a quantize, where one ulp can move a rounding tie).
+// dim list reduces every dim. Floating sums accumulate in double (float16
+// and bfloat16 too, rounded once into out), integer sums in int64
+// (wrapping); except that a float32 mean accumulates in float32 in index
+// order and divides in float32, as the real runtime's portable kernel does,
+// so that its results are bit-identical (a quantized model's pooling feeds a
+// quantize, where one ulp can move a rounding tie). amax, amin, argmax and
+// argmin compare float16 and bfloat16 values as float32.
 
 #include <cmath>
 
@@ -21,7 +23,7 @@ namespace portable {
 namespace {
 
 bool CheckBasic(KernelArgs& args, const Tensor& in, const Tensor& out) {
-  if (!IsBasicType(in.dtype()) || !IsBasicType(out.dtype())) {
+  if (!IsElementType(in.dtype()) || !IsElementType(out.dtype())) {
     args.Fail(Error::kNotSupported, "unsupported dtypes %s -> %s", ScalarTypeName(in.dtype()),
               ScalarTypeName(out.dtype()));
     return false;
@@ -103,15 +105,16 @@ void MinMaxKernel(KernelContext& ctx, Span<EValue*> raw, const char* name, bool 
     args.Fail(Error::kInvalidArgument, "cannot reduce over a zero-size dimension (no identity)");
     return;
   }
-  SwitchAll(in->dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    const T* x = in->data_as<const T>();
-    T* y = out->data_as<T>();
+  SwitchElement(in->dtype(), [&](auto tag) {
+    using S = decltype(tag);
+    using T = OpMath<S>;
+    const S* x = in->data_as<const S>();
+    S* y = out->data_as<S>();
     ForEachOffset(plan.kept, [&](const int64_t* o) {
       bool first = true;
       T best{};
       ForEachOffset(plan.reduced, [&](const int64_t* r) {
-        const T v = x[o[0] + r[0]];
+        const T v = Convert<T>(x[o[0] + r[0]]);
         if (first) {
           best = v;
           first = false;
@@ -119,7 +122,7 @@ void MinMaxKernel(KernelContext& ctx, Span<EValue*> raw, const char* name, bool 
           best = v;
         }
       });
-      y[o[1]] = best;
+      y[o[1]] = Convert<S>(best);
     });
   });
 }
@@ -148,16 +151,17 @@ void ArgKernel(KernelContext& ctx, Span<EValue*> raw, const char* name, bool is_
               is_max ? "max" : "min");
     return;
   }
-  const bool ok = SwitchReal(in->dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    const T* x = in->data_as<const T>();
+  const bool ok = SwitchRealElement(in->dtype(), [&](auto tag) {
+    using S = decltype(tag);
+    using T = OpMath<S>;
+    const S* x = in->data_as<const S>();
     int64_t* y = out->data_as<int64_t>();
     ForEachOffset(plan.kept, [&](const int64_t* o) {
       int64_t i = 0, best_i = 0;
       T best{};
       // The reduced loop visits in row-major order: i is the index.
       ForEachOffset(plan.reduced, [&](const int64_t* r) {
-        const T v = x[o[0] + r[0]];
+        const T v = Convert<T>(x[o[0] + r[0]]);
         if (i == 0 || (!IsNan(best) && (IsNan(v) || (is_max ? v > best : v < best)))) {
           best = v;
           best_i = i;

@@ -1,6 +1,7 @@
 // Softmax and log-softmax along one dim (aten::_softmax.out,
 // aten::_log_softmax.out), numerically stabilised by the slice maximum.
-// Floating dtypes; any dim order.
+// Floating dtypes (float16 and bfloat16 computed in float32 and rounded
+// once, as PyTorch's CPU kernels do); any dim order.
 
 #include <cmath>
 
@@ -13,8 +14,9 @@ namespace edgefleet {
 namespace portable {
 namespace {
 
-template <typename T>
+template <typename S>
 void SoftmaxSlices(const Tensor& in, const Tensor& out, int dim, bool log) {
+  using T = OpMath<S>;
   // Every dimension but `dim`; the slice runs along `dim`.
   StridedLoop<2> outer;
   for (int d = 0; d < in.dim(); ++d) {
@@ -28,27 +30,32 @@ void SoftmaxSlices(const Tensor& in, const Tensor& out, int dim, bool log) {
   const int64_t n = in.dim() == 0 ? 1 : in.size(dim);
   const int64_t si = in.dim() == 0 ? 0 : in.stride(dim);
   const int64_t so = out.dim() == 0 ? 0 : out.stride(dim);
-  const T* x = in.data_as<const T>();
-  T* y = out.data_as<T>();
+  const S* x = in.data_as<const S>();
+  S* y = out.data_as<S>();
+  // Storage keeps exp values between the passes only when it is exact.
+  constexpr bool kStoreExp = std::is_same_v<S, T>;
   ForEachOffset(outer, [&](const int64_t* o) {
     if (n == 0) return;
-    const T* xs = x + o[0];
-    T* ys = y + o[1];
-    T max = xs[0];
+    const S* xs = x + o[0];
+    S* ys = y + o[1];
+    const auto load = [xs, si](int64_t i) { return Convert<T>(xs[i * si]); };
+    T max = load(0);
     for (int64_t i = 1; i < n; ++i) {
-      if (xs[i * si] > max || std::isnan(xs[i * si])) max = xs[i * si];
+      if (load(i) > max || std::isnan(load(i))) max = load(i);
     }
     T sum = 0;
     for (int64_t i = 0; i < n; ++i) {
-      const T e = std::exp(xs[i * si] - max);
-      if (!log) ys[i * so] = e;
+      const T e = std::exp(load(i) - max);
+      if (!log && kStoreExp) ys[i * so] = Convert<S>(e);
       sum += e;
     }
     if (log) {
       const T log_sum = std::log(sum);
-      for (int64_t i = 0; i < n; ++i) ys[i * so] = xs[i * si] - max - log_sum;
-    } else {
+      for (int64_t i = 0; i < n; ++i) ys[i * so] = Convert<S>(load(i) - max - log_sum);
+    } else if constexpr (kStoreExp) {
       for (int64_t i = 0; i < n; ++i) ys[i * so] /= sum;
+    } else {
+      for (int64_t i = 0; i < n; ++i) ys[i * so] = Convert<S>(std::exp(load(i) - max) / sum);
     }
   });
 }
@@ -77,8 +84,8 @@ void SoftmaxKernel(KernelContext& ctx, Span<EValue*> raw, const char* name, bool
     return;
   }
   if (!args.ResizeOut(*out, in->sizes(), "out")) return;
-  if (!SwitchFloating(in->dtype(),
-                      [&](auto tag) { SoftmaxSlices<decltype(tag)>(*in, *out, d, log); })) {
+  if (!SwitchFloatingElement(in->dtype(),
+                             [&](auto tag) { SoftmaxSlices<decltype(tag)>(*in, *out, d, log); })) {
     args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in->dtype()));
   }
 }

@@ -35,7 +35,7 @@ void StackOut(KernelContext& ctx, Span<EValue*> raw) {
     for (int i = 0; same && i < t->dim(); ++i) {
       same = t->size(i) == first.size(i);
     }
-    if (!same || !IsBasicType(t->dtype()) || !CanCast(t->dtype(), out->dtype())) {
+    if (!same || !IsElementType(t->dtype()) || !CanCast(t->dtype(), out->dtype())) {
       args.Fail(Error::kInvalidArgument,
                 "stack expects each tensor to be equal size and castable to "
                 "out (%s); got %s %s",
@@ -127,7 +127,7 @@ void TrilOut(KernelContext& ctx, Span<EValue*> raw) {
   const int64_t diagonal = args.GetInt(1);
   Tensor* out = args.GetTensor(2);
   if (!args.ok()) return;
-  if (in->dim() < 2 || in->dtype() != out->dtype() || !IsBasicType(in->dtype())) {
+  if (in->dim() < 2 || in->dtype() != out->dtype() || !IsElementType(in->dtype())) {
     args.Fail(Error::kInvalidArgument,
               "needs a tensor of rank >= 2 and out of its dtype (got rank "
               "%d, %s -> %s)",

@@ -21,7 +21,7 @@ namespace {
 // all of them) into values and indices. Fails through args.
 void SelectSorted(KernelContext& ctx, KernelArgs& args, Tensor* in, int64_t k, int64_t dim_arg,
                   bool largest, Tensor* values, Tensor* indices) {
-  if (!IsBasicType(in->dtype()) || in->dtype() == ScalarType::kBool ||
+  if (!IsElementType(in->dtype()) || in->dtype() == ScalarType::kBool ||
       values->dtype() != in->dtype() || indices->dtype() != ScalarType::kLong) {
     args.Fail(Error::kInvalidArgument,
               "needs a numeric input, values of its dtype and int64 indices "
@@ -76,17 +76,18 @@ void SelectSorted(KernelContext& ctx, KernelArgs& args, Tensor* in, int64_t k, i
   }
   const StridedView* const views[3] = {&iv, &vv, &xv};
   const StridedLoop<3> rows = BroadcastLoop<3>(iv.dim, iv.sizes, views);
-  SwitchReal(in->dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    const T* x = reinterpret_cast<const T*>(iv.data);
-    T* y = reinterpret_cast<T*>(vv.data);
+  SwitchRealElement(in->dtype(), [&](auto tag) {
+    using S = decltype(tag);
+    using T = OpMath<S>;  // float16 and bfloat16 compare as float32
+    const S* x = reinterpret_cast<const S*>(iv.data);
+    S* y = reinterpret_cast<S*>(vv.data);
     int64_t* yi = reinterpret_cast<int64_t*>(xv.data);
     ForEachOffset(rows, [&](const int64_t* o) {
-      const T* row = x + o[0];
+      const S* row = x + o[0];
       // a ranks before b: NaN first for largest (last for smallest).
       const auto before = [&](int64_t a, int64_t b) {
-        const T va = row[a * in_step];
-        const T vb = row[b * in_step];
+        const T va = Convert<T>(row[a * in_step]);
+        const T vb = Convert<T>(row[b * in_step]);
         if (IsNan(va) || IsNan(vb)) {
           if (IsNan(va) && IsNan(vb)) return a < b;
           return IsNan(va) == largest;

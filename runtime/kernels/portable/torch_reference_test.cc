@@ -45,7 +45,8 @@ ScalarType DtypeFromName(const std::string& name) {
       {"uint8", ScalarType::kByte},     {"int8", ScalarType::kChar},
       {"int16", ScalarType::kShort},    {"int32", ScalarType::kInt},
       {"int64", ScalarType::kLong},     {"float32", ScalarType::kFloat},
-      {"float64", ScalarType::kDouble}, {"bool", ScalarType::kBool}};
+      {"float64", ScalarType::kDouble}, {"bool", ScalarType::kBool},
+      {"float16", ScalarType::kHalf},   {"bfloat16", ScalarType::kBFloat16}};
   for (const auto& [n, t] : kNames) {
     if (name == n) return t;
   }
@@ -63,7 +64,7 @@ double JsonNumber(const json& v) {
   return v.get<double>();
 }
 
-// A tensor of any basic dtype built from a JSON description; owns its
+// A tensor of any element dtype built from a JSON description; owns its
 // metadata and data. Values are in logical order whatever the dim order.
 class JsonTensor {
  public:
@@ -98,22 +99,21 @@ class JsonTensor {
   // Element `flat` (logical order) as double; int64 as int64 via `exact`.
   double Get(int64_t flat, int64_t* exact) const {
     double v = 0;
-    SwitchAll(dtype_, [&](auto tag) {
+    SwitchElement(dtype_, [&](auto tag) {
       using T = decltype(tag);
-      const T x = LoadAs<T, T>(At(flat));
-      v = static_cast<double>(x);
-      *exact = std::is_floating_point_v<T> ? 0 : static_cast<int64_t>(x);
+      v = LoadAs<double, T>(At(flat));
+      if constexpr (std::is_integral_v<T>) *exact = LoadAs<int64_t, T>(At(flat));
     });
     return v;
   }
 
  private:
   void Store(size_t flat, const json& value) {
-    SwitchAll(dtype_, [&](auto tag) {
+    SwitchElement(dtype_, [&](auto tag) {
       using T = decltype(tag);
       T x;
-      if constexpr (std::is_floating_point_v<T>) {
-        x = static_cast<T>(JsonNumber(value));
+      if constexpr (std::is_floating_point_v<T> || kIsReducedFloat<T>) {
+        x = Convert<T>(JsonNumber(value));
       } else if constexpr (std::is_same_v<T, bool>) {
         x = JsonNumber(value) != 0;
       } else {
@@ -407,14 +407,14 @@ TEST_F(TorchReference, EveryOperatorHasValueCases) {
 
 // ------------------------------------------------- declared dtypes (probe)
 
-const char* const kBasicDtypeNames[] = {"bool",  "uint8", "int8",    "int16",
-                                        "int32", "int64", "float32", "float64"};
+const char* const kElementDtypeNames[] = {"bool",  "uint8",   "int8",    "int16",   "int32",
+                                          "int64", "float32", "float64", "float16", "bfloat16"};
 
 // `spec` (a tensor description) with dtype `to` and its values converted
 // as a cast would (non-finite values become 0 in integer types).
 void ConvertSpec(json* spec, const std::string& to) {
   (*spec)["dtype"] = to;
-  const bool floating = to == "float32" || to == "float64";
+  const bool floating = IsFloatingType(DtypeFromName(to));
   for (json& v : (*spec)["values"]) {
     const double d = JsonNumber(v);
     if (floating) continue;
@@ -479,8 +479,8 @@ bool AcceptsDtype(const Kernel& kernel, const json& c, const std::string& to) {
 }
 
 // The dtypes a portable kernel declares where it is registered (and that
-// docs/operators.md lists) are the basic dtypes it accepts: for every
-// operator with torch cases, each basic dtype is tried as the first tensor
+// docs/operators.md lists) are the element dtypes it accepts: for every
+// operator with torch cases, each element dtype is tried as the first tensor
 // argument's on every value case; the kernel must run some case with each
 // declared dtype and fail all of them with each undeclared one.
 TEST_F(TorchReference, DeclaredDtypesAreTheAcceptedOnes) {
@@ -495,7 +495,7 @@ TEST_F(TorchReference, DeclaredDtypesAreTheAcceptedOnes) {
     if (kernel.variant != KernelVariant::kPortable) continue;
     const auto it = cases.find(kernel.name);
     if (it == cases.end()) continue;
-    for (const char* dtype : kBasicDtypeNames) {
+    for (const char* dtype : kElementDtypeNames) {
       bool accepted = false;
       for (const json* c : it->second) {
         ClearErrorDetail();

@@ -4,7 +4,7 @@ namespace edgefleet {
 namespace portable {
 
 bool PrepareUnaryOut(KernelArgs& args, const Tensor& in, Tensor& out) {
-  if (!IsBasicType(in.dtype()) || !IsBasicType(out.dtype())) {
+  if (!IsElementType(in.dtype()) || !IsElementType(out.dtype())) {
     args.Fail(Error::kNotSupported, "unsupported dtypes %s -> %s", ScalarTypeName(in.dtype()),
               ScalarTypeName(out.dtype()));
     return false;

@@ -13,16 +13,17 @@
 namespace edgefleet {
 namespace portable {
 
-// Resizes out to in's shape after checking both dtypes are basic types.
+// Resizes out to in's shape after checking both dtypes are element types.
 // Returns args.ok().
 bool PrepareUnaryOut(KernelArgs& args, const Tensor& in, Tensor& out);
 
-// out = op(in) computed in out's floating dtype; `in` may be any basic type
-// (integers are converted, as torch.exp(int_tensor) gives float32).
+// out = op(in) computed in out's floating dtype (float32 for float16 and
+// bfloat16); `in` may be any element type (integers are converted, as
+// torch.exp(int_tensor) gives float32).
 template <typename Op>
 void FloatingUnary(KernelArgs& args, const Tensor& in, Tensor& out, Op op) {
   if (!PrepareUnaryOut(args, in, out)) return;
-  const bool ok = SwitchFloating(out.dtype(), [&](auto tag) {
+  const bool ok = SwitchFloating(ComputeType(out.dtype()), [&](auto tag) {
     using CT = decltype(tag);
     UnaryLoop<CT>(StridedView::Of(in), StridedView::Of(out),
                   [&op](CT x) { return static_cast<CT>(op(x)); });
@@ -33,8 +34,8 @@ void FloatingUnary(KernelArgs& args, const Tensor& in, Tensor& out, Op op) {
   }
 }
 
-// out = op(in) computed in `compute` (a real, non-bool dtype that can be
-// cast to out's dtype).
+// out = op(in) computed in ComputeType(compute) (`compute`: a real, non-bool
+// dtype that can be cast to out's dtype).
 template <typename Op>
 void RealUnary(KernelArgs& args, const Tensor& in, ScalarType compute, Tensor& out, Op op) {
   if (!PrepareUnaryOut(args, in, out)) return;
@@ -45,7 +46,7 @@ void RealUnary(KernelArgs& args, const Tensor& in, ScalarType compute, Tensor& o
               ScalarTypeName(compute), ScalarTypeName(out.dtype()));
     return;
   }
-  const bool ok = SwitchReal(compute, [&](auto tag) {
+  const bool ok = SwitchReal(ComputeType(compute), [&](auto tag) {
     using CT = decltype(tag);
     UnaryLoop<CT>(StridedView::Of(in), StridedView::Of(out),
                   [&op](CT x) { return static_cast<CT>(op(x)); });

@@ -112,8 +112,8 @@ void UpsampleNearest2dVecOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!PrepareUpsample(args, *in, has_size, size, has_scales, scale_factors, *out, scales)) {
     return;
   }
-  const bool ok = SwitchAll(in->dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  const bool ok = SwitchElement(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);  // elements are only moved
     const Planes p = PlanesOf(*in);
     const Planes q = PlanesOf(*out);
     const T* x = in->data_as<const T>();
@@ -151,27 +151,29 @@ void UpsampleBilinear2dVecOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!PrepareUpsample(args, *in, has_size, size, has_scales, scale_factors, *out, scales)) {
     return;
   }
-  const bool ok = SwitchFloating(in->dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  const bool ok = SwitchFloatingElement(in->dtype(), [&](auto tag) {
+    using S = decltype(tag);
+    using T = OpMath<S>;  // float16 and bfloat16 interpolate in float32
     const Planes p = PlanesOf(*in);
     const Planes q = PlanesOf(*out);
-    const T* x = in->data_as<const T>();
-    T* y = out->data_as<T>();
+    const S* x = in->data_as<const S>();
+    S* y = out->data_as<S>();
     for (int64_t n = 0; n < q.n; ++n) {
       for (int64_t c = 0; c < q.c; ++c) {
-        const T* xp = x + n * p.sn + c * p.sc;
-        T* yp = y + n * q.sn + c * q.sc;
+        const S* xp = x + n * p.sn + c * p.sc;
+        S* yp = y + n * q.sn + c * q.sc;
         for (int64_t oh = 0; oh < q.h; ++oh) {
           const LinearTap<T> th = LinearTapAt<T>(oh, p.h, q.h, align_corners, scales[0]);
-          const T* r0 = xp + th.i0 * p.sh;
-          const T* r1 = xp + th.i1 * p.sh;
+          const S* r0 = xp + th.i0 * p.sh;
+          const S* r1 = xp + th.i1 * p.sh;
           for (int64_t ow = 0; ow < q.w; ++ow) {
             const LinearTap<T> tw = LinearTapAt<T>(ow, p.w, q.w, align_corners, scales[1]);
             const int64_t a = tw.i0 * p.sw;
             const int64_t b = tw.i1 * p.sw;
+            const auto at = [](const S* r, int64_t i) { return Convert<T>(r[i]); };
             // As ATen: rows first, then the height weights.
-            yp[oh * q.sh + ow * q.sw] =
-                th.w0 * (tw.w0 * r0[a] + tw.w1 * r0[b]) + th.w1 * (tw.w0 * r1[a] + tw.w1 * r1[b]);
+            yp[oh * q.sh + ow * q.sw] = Convert<S>(th.w0 * (tw.w0 * at(r0, a) + tw.w1 * at(r0, b)) +
+                                                   th.w1 * (tw.w0 * at(r1, a) + tw.w1 * at(r1, b)));
           }
         }
       }

@@ -1,8 +1,8 @@
 // Variance over a list of dims: aten::var.out (unbiased flag),
 // var.correction_out and var_mean.correction_out (correction, default 1).
-// An absent or empty dim list reduces every dim. Floating dtypes only; two
-// passes in double. The divisor is max(0, N - correction), so too few
-// elements give inf or NaN, as in PyTorch.
+// An absent or empty dim list reduces every dim. Floating dtypes only
+// (float16 and bfloat16 included); two passes in double. The divisor is max(0, N - correction), so
+// too few elements give inf or NaN, as in PyTorch.
 
 #include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/kernel_args.h"
@@ -16,8 +16,8 @@ namespace {
 // Writes the variance into `var` and, if non-null, the mean into `mean`.
 void VarKernel(KernelArgs& args, const Tensor& in, bool has_dims, Span<const int64_t> dims,
                double correction, bool keepdim, Tensor& var, Tensor* mean) {
-  if (!IsBasicFloating(in.dtype()) || !IsBasicFloating(var.dtype()) ||
-      (mean != nullptr && !IsBasicFloating(mean->dtype()))) {
+  if (!IsFloatingType(in.dtype()) || !IsFloatingType(var.dtype()) ||
+      (mean != nullptr && !IsFloatingType(mean->dtype()))) {
     args.Fail(Error::kInvalidArgument, "needs floating input and outputs, got %s -> %s",
               ScalarTypeName(in.dtype()), ScalarTypeName(var.dtype()));
     return;

@@ -53,7 +53,8 @@ void WhereSelfOut(KernelContext& ctx, Span<EValue*> raw) {
               ScalarTypeName(cond->dtype()));
     return;
   }
-  if (!IsBasicType(self->dtype()) || !IsBasicType(other->dtype()) || !IsBasicType(out->dtype())) {
+  if (!IsElementType(self->dtype()) || !IsElementType(other->dtype()) ||
+      !IsElementType(out->dtype())) {
     args.Fail(Error::kNotSupported, "unsupported dtypes %s, %s -> %s",
               ScalarTypeName(self->dtype()), ScalarTypeName(other->dtype()),
               ScalarTypeName(out->dtype()));
@@ -83,7 +84,8 @@ void WhereSelfOut(KernelContext& ctx, Span<EValue*> raw) {
   int32_t sizes[kMaxTensorRank];
   ToTensorSizes(dim, shape, sizes);
   if (!args.ResizeOut(*out, {sizes, static_cast<size_t>(dim)}, "out")) return;
-  SwitchAll(common, [&](auto tag) { WhereLoop<decltype(tag)>(c, a, b, StridedView::Of(*out)); });
+  SwitchAll(ComputeType(common),
+            [&](auto tag) { WhereLoop<decltype(tag)>(c, a, b, StridedView::Of(*out)); });
 }
 
 }  // namespace portable
