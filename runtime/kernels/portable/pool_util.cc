@@ -11,20 +11,24 @@ Planes PlanesOf(const Tensor& t) {
           o == 1 ? t.stride(0) : 0, t.stride(o), t.stride(o + 1), t.stride(o + 2)};
 }
 
-bool Pair(KernelArgs& args, Span<const int64_t> list, const int64_t* fallback, const char* name,
-          int64_t* out) {
+bool WindowList(KernelArgs& args, Span<const int64_t> list, const int64_t* fallback,
+                const char* name, int count, int64_t* out) {
   if (list.empty() && fallback != nullptr) {
-    out[0] = fallback[0];
-    out[1] = fallback[1];
+    for (int i = 0; i < count; ++i) out[i] = fallback[i];
     return true;
   }
-  if (list.size() != 1 && list.size() != 2) {
-    args.Fail(Error::kInvalidArgument, "%s must have 1 or 2 entries, got %zu", name, list.size());
+  if (list.size() != 1 && list.size() != static_cast<size_t>(count)) {
+    args.Fail(Error::kInvalidArgument, "%s must have 1 or %d entries, got %zu", name, count,
+              list.size());
     return false;
   }
-  out[0] = list[0];
-  out[1] = list.size() == 2 ? list[1] : list[0];
+  for (int i = 0; i < count; ++i) out[i] = list.size() == 1 ? list[0] : list[i];
   return true;
+}
+
+bool Pair(KernelArgs& args, Span<const int64_t> list, const int64_t* fallback, const char* name,
+          int64_t* out) {
+  return WindowList(args, list, fallback, name, 2, out);
 }
 
 bool MaxPoolWindow(KernelArgs& args, Span<const int64_t> kernel_list,

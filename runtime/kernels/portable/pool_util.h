@@ -1,5 +1,6 @@
-// Shared pieces of the 2-D pooling kernels: the N x C x H x W view of a
-// rank-3/4 tensor, window parameter lists and PyTorch's output-size rule.
+// Shared pieces of the pooling kernels (2-D: max_pool.cc, avg_pool.cc; 3-D:
+// pool3d.cc): the N x C x H x W view of a rank-3/4 tensor, window parameter
+// lists and PyTorch's output-size rule.
 
 #ifndef EDGEFLEET_RUNTIME_KERNELS_PORTABLE_POOL_UTIL_H_
 #define EDGEFLEET_RUNTIME_KERNELS_PORTABLE_POOL_UTIL_H_
@@ -21,8 +22,13 @@ struct Planes {
 // REQUIRES: t.dim() is 3 or 4.
 Planes PlanesOf(const Tensor& t);
 
-// Reads a 2-entry parameter list (1 entry means both); an empty list gives
-// `fallback` if non-null (e.g. stride = kernel size). Fails through args.
+// Reads a `count`-entry parameter list (1 entry means all); an empty list
+// gives `fallback` (count entries) if non-null (e.g. stride = kernel size).
+// Fails through args.
+bool WindowList(KernelArgs& args, Span<const int64_t> list, const int64_t* fallback,
+                const char* name, int count, int64_t* out);
+
+// WindowList with count 2.
 bool Pair(KernelArgs& args, Span<const int64_t> list, const int64_t* fallback, const char* name,
           int64_t* out);
 

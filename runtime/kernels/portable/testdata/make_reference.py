@@ -4,9 +4,9 @@ outputs PyTorch computes for them (torch_reference_test.cc replays each case
 through the registered kernel and compares).
 
 The cases live in elementwise_cases.py, reduction_cases.py,
-shape_index_cases.py, quantized_cases.py, resampling_cases.py and
-comparison_cases.py (the format and generators in reference_cases.py);
-main() draws them in a fixed order. Run once and commit the output (the
+shape_index_cases.py, quantized_cases.py, resampling_cases.py,
+pooling_3d_cases.py and comparison_cases.py (the format and generators in
+reference_cases.py); main() draws them in a fixed order. Run once and commit the output (the
 tests never run Python):
 
     tools/.venv/bin/python runtime/kernels/portable/testdata/make_reference.py
@@ -32,6 +32,7 @@ from convolution_cases import convolution_3d, convolution_backward
 from elementwise_cases import activations, binary_misc, bitwise, sign_classify, unary_floating
 from quantized_cases import (
     choose_qparams_per_token, mixed_matmuls, quantized_add, quantized_token_embedding)
+from pooling_3d_cases import avg_pool_3d, max_pool_3d
 from reduction_cases import copies_fills, norms, reductions, sort
 from reference_cases import cases
 from resampling_cases import grid_sampler_2d, max_pool_backward, upsample_aa
@@ -64,6 +65,8 @@ def main():
     grid_sampler_2d()
     sort()
     scatter_reduce()
+    avg_pool_3d()
+    max_pool_3d()
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
     OUT_PATH.write_text(json.dumps(
