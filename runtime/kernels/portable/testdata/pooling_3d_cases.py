@@ -1,7 +1,7 @@
 """Cases of the 3-D pooling kernels, aten::avg_pool3d.out and
 aten::max_pool3d_with_indices.out (make_reference.py): windows, strides,
 padding, dilation, ceil_mode, count_include_pad, divisor_override, rank-4
-inputs, a channels-last-3d layout, float64, NaN, and invalid arguments; one
+inputs, a channels-last-3d layout, float64, int32 (max), NaN, and invalid arguments; one
 case is the avg_pool3d that torch.export makes of nn.LocalResponseNorm.
 """
 
@@ -68,6 +68,10 @@ def max_pool_3d():
     xd[0, 1, 2, 3, 4] = float("nan")
     y, idx = torch.ops.aten.max_pool3d_with_indices(xd, *args)
     case("max_pool3d/float64_nan", op, [xd] + args + [Out(0), Out(1)], [y, idx])
+    xi = randint(-50, 50, 1, 2, 5, 4, 6, dtype=torch.int32)
+    y, idx = torch.ops.aten.max_pool3d_with_indices(xi, [2, 2, 3], [1, 2, 2], [1, 0, 1])
+    case("max_pool3d/int32", op, [xi, [2, 2, 3], [1, 2, 2], [1, 0, 1], [1], False, Out(0), Out(1)],
+         [y, idx])
     out = [OutSpec(torch.float32, [2, 3, 3, 5, 4]), OutSpec(torch.int64, [2, 3, 3, 5, 4])]
     error("max_pool3d/int32_indices", op,
           [x] + args + [out[0], OutSpec(torch.int32, [2, 3, 3, 5, 4])])
