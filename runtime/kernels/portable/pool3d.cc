@@ -75,6 +75,18 @@ bool PrepareVolumeOutputs(KernelArgs& args, const Tensor& in, const int64_t* k, 
   return true;
 }
 
+// The window of output position `o` along one dimension: [lo, hi) clamped
+// to the input, and its length counting the padding.
+struct Span1d {
+  int64_t lo, hi, padded;
+};
+
+Span1d AverageWindow(int64_t o, int64_t k, int64_t s, int64_t pad, int64_t in) {
+  const int64_t lo = o * s - pad;
+  const int64_t hi = std::min(lo + k, in + pad);
+  return {std::max<int64_t>(lo, 0), std::min(hi, in), hi - lo};
+}
+
 template <typename T>
 void AveragePool3d(const Tensor& in, const Tensor& out, const int64_t* k, const int64_t* s,
                    const int64_t* pad, bool count_include_pad, bool has_divisor,
@@ -82,31 +94,29 @@ void AveragePool3d(const Tensor& in, const Tensor& out, const int64_t* k, const 
   const Volumes vi = VolumesOf(in), vo = VolumesOf(out);
   const T* x = in.data_as<const T>();
   T* y = out.data_as<T>();
+  const int64_t* st = vi.stride;
   for (int64_t n = 0; n < vi.size[0]; ++n) {
     for (int64_t c = 0; c < vi.size[1]; ++c) {
+      const T* volume = x + n * st[0] + c * st[1];
       for (int64_t od = 0; od < vo.size[2]; ++od) {
+        const Span1d wd = AverageWindow(od, k[0], s[0], pad[0], vi.size[2]);
         for (int64_t oh = 0; oh < vo.size[3]; ++oh) {
+          const Span1d wh = AverageWindow(oh, k[1], s[1], pad[1], vi.size[3]);
           for (int64_t ow = 0; ow < vo.size[4]; ++ow) {
-            const int64_t o[3] = {od, oh, ow};
-            int64_t lo[3], hi[3], padded = 1, inside = 1;
-            for (int i = 0; i < 3; ++i) {
-              lo[i] = o[i] * s[i] - pad[i];
-              hi[i] = std::min(lo[i] + k[i], vi.size[i + 2] + pad[i]);
-              padded *= hi[i] - lo[i];
-              lo[i] = std::max<int64_t>(lo[i], 0);
-              hi[i] = std::min(hi[i], vi.size[i + 2]);
-              inside *= std::max<int64_t>(hi[i] - lo[i], 0);
-            }
+            const Span1d ww = AverageWindow(ow, k[2], s[2], pad[2], vi.size[4]);
+            const int64_t inside = std::max<int64_t>(wd.hi - wd.lo, 0) *
+                                   std::max<int64_t>(wh.hi - wh.lo, 0) *
+                                   std::max<int64_t>(ww.hi - ww.lo, 0);
             double sum = 0;
-            for (int64_t id = lo[0]; id < hi[0]; ++id) {
-              for (int64_t ih = lo[1]; ih < hi[1]; ++ih) {
-                for (int64_t iw = lo[2]; iw < hi[2]; ++iw) {
-                  sum += x[Offset(vi, n, c, id, ih, iw)];
-                }
+            for (int64_t id = wd.lo; id < wd.hi; ++id) {
+              for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
+                const T* row = volume + id * st[2] + ih * st[3];
+                for (int64_t iw = ww.lo; iw < ww.hi; ++iw) sum += row[iw * st[4]];
               }
             }
-            const int64_t divisor =
-                has_divisor ? divisor_override : (count_include_pad ? padded : inside);
+            const int64_t divisor = has_divisor         ? divisor_override
+                                    : count_include_pad ? wd.padded * wh.padded * ww.padded
+                                                        : inside;
             y[Offset(vo, n, c, od, oh, ow)] = inside > 0 ? static_cast<T>(sum / divisor) : T(0);
           }
         }
