@@ -71,8 +71,7 @@ void AvgPool2dOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!args.ok()) return;
   int64_t k[2], s[2], pad[2];
   const int64_t d[2] = {1, 1};
-  if (!Pair(args, kernel_list, nullptr, "kernel_size", k) ||
-      !Pair(args, stride_list, k, "stride", s) || !Pair(args, pad_list, nullptr, "padding", pad) ||
+  if (!AvgPoolWindow(args, kernel_list, stride_list, pad_list, k, s, pad, 2) ||
       !CheckFloating(args, *in, *out)) {
     return;
   }

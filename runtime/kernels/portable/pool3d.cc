@@ -185,11 +185,7 @@ void AvgPool3dOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!args.ok()) return;
   int64_t k[3], s[3], pad[3];
   const int64_t d[3] = {1, 1, 1};
-  if (!WindowList(args, kernel_list, nullptr, "kernel_size", 3, k) ||
-      !WindowList(args, stride_list, k, "stride", 3, s) ||
-      !WindowList(args, pad_list, nullptr, "padding", 3, pad)) {
-    return;
-  }
+  if (!AvgPoolWindow(args, kernel_list, stride_list, pad_list, k, s, pad, 3)) return;
   if (in->dtype() != out->dtype()) {
     args.Fail(Error::kInvalidArgument, "input %s and out %s dtypes differ",
               ScalarTypeName(in->dtype()), ScalarTypeName(out->dtype()));
@@ -221,10 +217,7 @@ void MaxPool3dWithIndicesOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* indices = args.GetTensor(7);
   if (!args.ok()) return;
   int64_t k[3], s[3], pad[3], d[3];
-  if (!WindowList(args, kernel_list, nullptr, "kernel_size", 3, k) ||
-      !WindowList(args, stride_list, k, "stride", 3, s) ||
-      !WindowList(args, pad_list, nullptr, "padding", 3, pad) ||
-      !WindowList(args, dilation_list, nullptr, "dilation", 3, d)) {
+  if (!MaxPoolWindow(args, kernel_list, stride_list, pad_list, dilation_list, k, s, pad, d, 3)) {
     return;
   }
   if (out->dtype() != in->dtype() || indices->dtype() != ScalarType::kLong) {

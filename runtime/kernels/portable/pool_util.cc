@@ -34,10 +34,17 @@ bool Pair(KernelArgs& args, Span<const int64_t> list, const int64_t* fallback, c
 bool MaxPoolWindow(KernelArgs& args, Span<const int64_t> kernel_list,
                    Span<const int64_t> stride_list, Span<const int64_t> pad_list,
                    Span<const int64_t> dilation_list, int64_t* k, int64_t* s, int64_t* pad,
-                   int64_t* d) {
-  return Pair(args, kernel_list, nullptr, "kernel_size", k) &&
-         Pair(args, stride_list, k, "stride", s) && Pair(args, pad_list, nullptr, "padding", pad) &&
-         Pair(args, dilation_list, nullptr, "dilation", d);
+                   int64_t* d, int count) {
+  return AvgPoolWindow(args, kernel_list, stride_list, pad_list, k, s, pad, count) &&
+         WindowList(args, dilation_list, nullptr, "dilation", count, d);
+}
+
+bool AvgPoolWindow(KernelArgs& args, Span<const int64_t> kernel_list,
+                   Span<const int64_t> stride_list, Span<const int64_t> pad_list, int64_t* k,
+                   int64_t* s, int64_t* pad, int count) {
+  return WindowList(args, kernel_list, nullptr, "kernel_size", count, k) &&
+         WindowList(args, stride_list, k, "stride", count, s) &&
+         WindowList(args, pad_list, nullptr, "padding", count, pad);
 }
 
 int64_t PoolOutSize(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dilation,

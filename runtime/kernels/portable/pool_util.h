@@ -33,11 +33,18 @@ bool Pair(KernelArgs& args, Span<const int64_t> list, const int64_t* fallback, c
           int64_t* out);
 
 // Max pooling's window lists (kernel_size, stride defaulting to the kernel
-// size, padding, dilation) read into pairs. Fails through args.
+// size, padding, dilation) read into `count`-entry arrays (2 for 2-D
+// pooling, 3 for 3-D). Fails through args.
 bool MaxPoolWindow(KernelArgs& args, Span<const int64_t> kernel_list,
                    Span<const int64_t> stride_list, Span<const int64_t> pad_list,
                    Span<const int64_t> dilation_list, int64_t* k, int64_t* s, int64_t* pad,
-                   int64_t* d);
+                   int64_t* d, int count = 2);
+
+// Average pooling's window lists (kernel_size, stride defaulting to the
+// kernel size, padding) read into `count`-entry arrays. Fails through args.
+bool AvgPoolWindow(KernelArgs& args, Span<const int64_t> kernel_list,
+                   Span<const int64_t> stride_list, Span<const int64_t> pad_list, int64_t* k,
+                   int64_t* s, int64_t* pad, int count);
 
 // PyTorch's pooling_output_shape; -1 if the window arguments are invalid.
 int64_t PoolOutSize(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dilation,
