@@ -42,19 +42,6 @@ void AveragePool(const Tensor& in, const Tensor& out, Window window) {
   }
 }
 
-bool CheckFloating(KernelArgs& args, const Tensor& in, const Tensor& out) {
-  if (in.dtype() != out.dtype()) {
-    args.Fail(Error::kInvalidArgument, "input %s and out %s dtypes differ",
-              ScalarTypeName(in.dtype()), ScalarTypeName(out.dtype()));
-    return false;
-  }
-  if (!SwitchFloating(in.dtype(), [](auto) {})) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in.dtype()));
-    return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 void AvgPool2dOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -72,11 +59,8 @@ void AvgPool2dOut(KernelContext& ctx, Span<EValue*> raw) {
   int64_t k[2], s[2], pad[2];
   const int64_t d[2] = {1, 1};
   if (!AvgPoolWindow(args, kernel_list, stride_list, pad_list, k, s, pad, 2) ||
-      !CheckFloating(args, *in, *out)) {
-    return;
-  }
-  if (has_divisor && divisor_override == 0) {
-    args.Fail(Error::kInvalidArgument, "divisor_override must be non-zero");
+      !CheckFloatingPool(args, *in, *out) ||
+      !CheckDivisorOverride(args, has_divisor, divisor_override)) {
     return;
   }
   Tensor* const outs[1] = {out};
@@ -111,7 +95,7 @@ void AdaptiveAvgPool2dOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(2);
   if (!args.ok()) return;
   int64_t size[2];
-  if (!Pair(args, size_list, nullptr, "output_size", size) || !CheckFloating(args, *in, *out)) {
+  if (!Pair(args, size_list, nullptr, "output_size", size) || !CheckFloatingPool(args, *in, *out)) {
     return;
   }
   if (in->dim() != 3 && in->dim() != 4) {

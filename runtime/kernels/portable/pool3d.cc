@@ -185,24 +185,17 @@ void AvgPool3dOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!args.ok()) return;
   int64_t k[3], s[3], pad[3];
   const int64_t d[3] = {1, 1, 1};
-  if (!AvgPoolWindow(args, kernel_list, stride_list, pad_list, k, s, pad, 3)) return;
-  if (in->dtype() != out->dtype()) {
-    args.Fail(Error::kInvalidArgument, "input %s and out %s dtypes differ",
-              ScalarTypeName(in->dtype()), ScalarTypeName(out->dtype()));
-    return;
-  }
-  if (has_divisor && divisor_override == 0) {
-    args.Fail(Error::kInvalidArgument, "divisor_override must be non-zero");
+  if (!AvgPoolWindow(args, kernel_list, stride_list, pad_list, k, s, pad, 3) ||
+      !CheckFloatingPool(args, *in, *out) ||
+      !CheckDivisorOverride(args, has_divisor, divisor_override)) {
     return;
   }
   Tensor* const outs[1] = {out};
   if (!PrepareVolumeOutputs(args, *in, k, s, pad, d, ceil_mode, outs, 1)) return;
-  if (!SwitchFloating(in->dtype(), [&](auto tag) {
-        AveragePool3d<decltype(tag)>(*in, *out, k, s, pad, count_include_pad, has_divisor,
-                                     divisor_override);
-      })) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in->dtype()));
-  }
+  SwitchFloating(in->dtype(), [&](auto tag) {
+    AveragePool3d<decltype(tag)>(*in, *out, k, s, pad, count_include_pad, has_divisor,
+                                 divisor_override);
+  });
 }
 
 void MaxPool3dWithIndicesOut(KernelContext& ctx, Span<EValue*> raw) {

@@ -1,5 +1,6 @@
 #include "runtime/kernels/portable/pool_util.h"
 
+#include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/strided_loop.h"
 
 namespace edgefleet {
@@ -45,6 +46,27 @@ bool AvgPoolWindow(KernelArgs& args, Span<const int64_t> kernel_list,
   return WindowList(args, kernel_list, nullptr, "kernel_size", count, k) &&
          WindowList(args, stride_list, k, "stride", count, s) &&
          WindowList(args, pad_list, nullptr, "padding", count, pad);
+}
+
+bool CheckFloatingPool(KernelArgs& args, const Tensor& in, const Tensor& out) {
+  if (in.dtype() != out.dtype()) {
+    args.Fail(Error::kInvalidArgument, "input %s and out %s dtypes differ",
+              ScalarTypeName(in.dtype()), ScalarTypeName(out.dtype()));
+    return false;
+  }
+  if (!SwitchFloating(in.dtype(), [](auto) {})) {
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in.dtype()));
+    return false;
+  }
+  return true;
+}
+
+bool CheckDivisorOverride(KernelArgs& args, bool has_divisor, int64_t divisor) {
+  if (has_divisor && divisor == 0) {
+    args.Fail(Error::kInvalidArgument, "divisor_override must be non-zero");
+    return false;
+  }
+  return true;
 }
 
 int64_t PoolOutSize(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dilation,

@@ -46,6 +46,13 @@ bool AvgPoolWindow(KernelArgs& args, Span<const int64_t> kernel_list,
                    Span<const int64_t> stride_list, Span<const int64_t> pad_list, int64_t* k,
                    int64_t* s, int64_t* pad, int count);
 
+// Average pooling's dtypes: input and out of one floating dtype. Fails
+// through args.
+bool CheckFloatingPool(KernelArgs& args, const Tensor& in, const Tensor& out);
+
+// avg_pool{2,3}d's divisor_override: absent or non-zero. Fails through args.
+bool CheckDivisorOverride(KernelArgs& args, bool has_divisor, int64_t divisor);
+
 // PyTorch's pooling_output_shape; -1 if the window arguments are invalid.
 int64_t PoolOutSize(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dilation,
                     bool ceil_mode);
