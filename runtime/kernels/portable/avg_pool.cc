@@ -43,19 +43,6 @@ void AveragePool(const Tensor& in, const Tensor& out, Window window) {
   }
 }
 
-bool CheckFloating(KernelArgs& args, const Tensor& in, const Tensor& out) {
-  if (in.dtype() != out.dtype()) {
-    args.Fail(Error::kInvalidArgument, "input %s and out %s dtypes differ",
-              ScalarTypeName(in.dtype()), ScalarTypeName(out.dtype()));
-    return false;
-  }
-  if (!SwitchFloatingElement(in.dtype(), [](auto) {})) {
-    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in.dtype()));
-    return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 void AvgPool2dOut(KernelContext& ctx, Span<EValue*> raw) {
@@ -72,13 +59,9 @@ void AvgPool2dOut(KernelContext& ctx, Span<EValue*> raw) {
   if (!args.ok()) return;
   int64_t k[2], s[2], pad[2];
   const int64_t d[2] = {1, 1};
-  if (!Pair(args, kernel_list, nullptr, "kernel_size", k) ||
-      !Pair(args, stride_list, k, "stride", s) || !Pair(args, pad_list, nullptr, "padding", pad) ||
-      !CheckFloating(args, *in, *out)) {
-    return;
-  }
-  if (has_divisor && divisor_override == 0) {
-    args.Fail(Error::kInvalidArgument, "divisor_override must be non-zero");
+  if (!AvgPoolWindow(args, kernel_list, stride_list, pad_list, k, s, pad, 2) ||
+      !CheckFloatingPool(args, *in, *out) ||
+      !CheckDivisorOverride(args, has_divisor, divisor_override)) {
     return;
   }
   Tensor* const outs[1] = {out};
@@ -114,7 +97,7 @@ void AdaptiveAvgPool2dOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* out = args.GetTensor(2);
   if (!args.ok()) return;
   int64_t size[2];
-  if (!Pair(args, size_list, nullptr, "output_size", size) || !CheckFloating(args, *in, *out)) {
+  if (!Pair(args, size_list, nullptr, "output_size", size) || !CheckFloatingPool(args, *in, *out)) {
     return;
   }
   if (in->dim() != 3 && in->dim() != 4) {

@@ -1,5 +1,6 @@
 #include "runtime/kernels/portable/pool_util.h"
 
+#include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/strided_loop.h"
 
 namespace edgefleet {
@@ -11,29 +12,61 @@ Planes PlanesOf(const Tensor& t) {
           o == 1 ? t.stride(0) : 0, t.stride(o), t.stride(o + 1), t.stride(o + 2)};
 }
 
-bool Pair(KernelArgs& args, Span<const int64_t> list, const int64_t* fallback, const char* name,
-          int64_t* out) {
+bool WindowList(KernelArgs& args, Span<const int64_t> list, const int64_t* fallback,
+                const char* name, int count, int64_t* out) {
   if (list.empty() && fallback != nullptr) {
-    out[0] = fallback[0];
-    out[1] = fallback[1];
+    for (int i = 0; i < count; ++i) out[i] = fallback[i];
     return true;
   }
-  if (list.size() != 1 && list.size() != 2) {
-    args.Fail(Error::kInvalidArgument, "%s must have 1 or 2 entries, got %zu", name, list.size());
+  if (list.size() != 1 && list.size() != static_cast<size_t>(count)) {
+    args.Fail(Error::kInvalidArgument, "%s must have 1 or %d entries, got %zu", name, count,
+              list.size());
     return false;
   }
-  out[0] = list[0];
-  out[1] = list.size() == 2 ? list[1] : list[0];
+  for (int i = 0; i < count; ++i) out[i] = list.size() == 1 ? list[0] : list[i];
   return true;
+}
+
+bool Pair(KernelArgs& args, Span<const int64_t> list, const int64_t* fallback, const char* name,
+          int64_t* out) {
+  return WindowList(args, list, fallback, name, 2, out);
 }
 
 bool MaxPoolWindow(KernelArgs& args, Span<const int64_t> kernel_list,
                    Span<const int64_t> stride_list, Span<const int64_t> pad_list,
                    Span<const int64_t> dilation_list, int64_t* k, int64_t* s, int64_t* pad,
-                   int64_t* d) {
-  return Pair(args, kernel_list, nullptr, "kernel_size", k) &&
-         Pair(args, stride_list, k, "stride", s) && Pair(args, pad_list, nullptr, "padding", pad) &&
-         Pair(args, dilation_list, nullptr, "dilation", d);
+                   int64_t* d, int count) {
+  return AvgPoolWindow(args, kernel_list, stride_list, pad_list, k, s, pad, count) &&
+         WindowList(args, dilation_list, nullptr, "dilation", count, d);
+}
+
+bool AvgPoolWindow(KernelArgs& args, Span<const int64_t> kernel_list,
+                   Span<const int64_t> stride_list, Span<const int64_t> pad_list, int64_t* k,
+                   int64_t* s, int64_t* pad, int count) {
+  return WindowList(args, kernel_list, nullptr, "kernel_size", count, k) &&
+         WindowList(args, stride_list, k, "stride", count, s) &&
+         WindowList(args, pad_list, nullptr, "padding", count, pad);
+}
+
+bool CheckFloatingPool(KernelArgs& args, const Tensor& in, const Tensor& out) {
+  if (in.dtype() != out.dtype()) {
+    args.Fail(Error::kInvalidArgument, "input %s and out %s dtypes differ",
+              ScalarTypeName(in.dtype()), ScalarTypeName(out.dtype()));
+    return false;
+  }
+  if (!SwitchFloatingElement(in.dtype(), [](auto) {})) {
+    args.Fail(Error::kNotSupported, "dtype %s is not supported", ScalarTypeName(in.dtype()));
+    return false;
+  }
+  return true;
+}
+
+bool CheckDivisorOverride(KernelArgs& args, bool has_divisor, int64_t divisor) {
+  if (has_divisor && divisor == 0) {
+    args.Fail(Error::kInvalidArgument, "divisor_override must be non-zero");
+    return false;
+  }
+  return true;
 }
 
 int64_t PoolOutSize(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dilation,

@@ -85,6 +85,10 @@ void MaxPool2dWithIndicesOut(KernelContext& ctx, Span<EValue*> args);
 void AvgPool2dOut(KernelContext& ctx, Span<EValue*> args);
 void AdaptiveAvgPool2dOut(KernelContext& ctx, Span<EValue*> args);
 
+// pool3d.cc: aten::avg_pool3d.out, aten::max_pool3d_with_indices.out
+void AvgPool3dOut(KernelContext& ctx, Span<EValue*> args);
+void MaxPool3dWithIndicesOut(KernelContext& ctx, Span<EValue*> args);
+
 // softmax.cc: aten::_softmax.out, aten::_log_softmax.out
 void SoftmaxOut(KernelContext& ctx, Span<EValue*> args);
 void LogSoftmaxOut(KernelContext& ctx, Span<EValue*> args);

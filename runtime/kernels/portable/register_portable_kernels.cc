@@ -80,6 +80,8 @@ const Kernel kPortableKernels[] = {
     Portable("aten::max_pool2d_with_indices.out", MaxPool2dWithIndicesOut, kRealHDtypes),
     Portable("aten::avg_pool2d.out", AvgPool2dOut, kFloatingHDtypes),
     Portable("aten::_adaptive_avg_pool2d.out", AdaptiveAvgPool2dOut, kFloatingHDtypes),
+    Portable("aten::avg_pool3d.out", AvgPool3dOut, kFloatingDtypes),
+    Portable("aten::max_pool3d_with_indices.out", MaxPool3dWithIndicesOut, kRealDtypes),
     Portable("aten::_softmax.out", SoftmaxOut, kFloatingHDtypes),
     Portable("aten::_log_softmax.out", LogSoftmaxOut, kFloatingHDtypes),
     Portable("aten::mean.out", MeanOut, kAllHDtypes),

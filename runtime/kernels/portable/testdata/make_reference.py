@@ -5,10 +5,10 @@ through the registered kernel and compares).
 
 The cases live in elementwise_cases.py, reduction_cases.py,
 shape_index_cases.py, quantized_cases.py, resampling_cases.py,
-comparison_cases.py, convolution_cases.py and reduced_float_cases.py
-(float16 and bfloat16; the format and generators in reference_cases.py);
-main() draws them in a fixed order. Run once and commit the output (the
-tests never run Python):
+comparison_cases.py, convolution_cases.py, pooling_3d_cases.py and
+reduced_float_cases.py (float16 and bfloat16; the format and generators in
+reference_cases.py); main() draws them in a fixed order. Run once and commit
+the output (the tests never run Python):
 
     tools/.venv/bin/python runtime/kernels/portable/testdata/make_reference.py
 
@@ -33,6 +33,7 @@ from convolution_cases import convolution_3d, convolution_backward
 from elementwise_cases import activations, binary_misc, bitwise, sign_classify, unary_floating
 from quantized_cases import (
     choose_qparams_per_token, mixed_matmuls, quantized_add, quantized_token_embedding)
+from pooling_3d_cases import avg_pool_3d, max_pool_3d
 from reduced_float_cases import reduced_floats
 from reduction_cases import copies_fills, norms, reductions, sort
 from reference_cases import cases
@@ -67,6 +68,8 @@ def main():
     sort()
     scatter_reduce()
     reduced_floats()
+    avg_pool_3d()
+    max_pool_3d()
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
     OUT_PATH.write_text(json.dumps(
