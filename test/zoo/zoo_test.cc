@@ -67,13 +67,6 @@ const ZooModel kSlowFamilies[] = {
     {"vit_tiny", false},
 };
 
-// The published-benchmark reference set (docs/zoo.md) is checked where it
-// needs kernels nothing else exercises: googlenet (BVLC) runs its
-// LocalResponseNorm as avg_pool3d.
-const ZooModel kReferenceSet[] = {
-    {"googlenet", false},
-};
-
 bool FileExists(const std::string& path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0;
@@ -389,20 +382,18 @@ TEST_P(ZooTest, XnnpackLoweredMatchesTorch) {
   ExpectMatchesTorch(model, dir, portable_only, "model_xnnpack.pte");
 }
 
-std::string ZooParamName(const ::testing::TestParamInfo<ZooTest::ParamType>& info) {
-  return std::string(std::get<0>(info.param).name) +
-         (std::get<1>(info.param) ? "_portable" : "_default");
-}
-
 INSTANTIATE_TEST_SUITE_P(Zoo, ZooTest,
                          ::testing::Combine(::testing::ValuesIn(kZoo), ::testing::Bool()),
-                         ZooParamName);
+                         [](const ::testing::TestParamInfo<ZooTest::ParamType>& info) {
+                           return std::string(std::get<0>(info.param).name) +
+                                  (std::get<1>(info.param) ? "_portable" : "_default");
+                         });
 INSTANTIATE_TEST_SUITE_P(SlowFamilies, ZooTest,
                          ::testing::Combine(::testing::ValuesIn(kSlowFamilies), ::testing::Bool()),
-                         ZooParamName);
-INSTANTIATE_TEST_SUITE_P(ReferenceSet, ZooTest,
-                         ::testing::Combine(::testing::ValuesIn(kReferenceSet), ::testing::Bool()),
-                         ZooParamName);
+                         [](const ::testing::TestParamInfo<ZooTest::ParamType>& info) {
+                           return std::string(std::get<0>(info.param).name) +
+                                  (std::get<1>(info.param) ? "_portable" : "_default");
+                         });
 
 // The reduced-size zoo, committed: both programs of every family, never skipped.
 class MiniZooTest : public ZooTest {};

@@ -279,73 +279,30 @@ def case_efficientnet_b0():
     return _torchvision_case("efficientnet_b0", "torchvision efficientnet_b0")
 
 
-class BvlcGoogLeNet(nn.Module):
-    """GoogLeNet as the original BVLC (Caffe) model (Szegedy et al. 2014,
-    Table 1), which ncnn's benchncnn runs (its benchmark/googlenet.param):
-    7x7/2 conv, 3x3/2 max pool, LocalResponseNorm(5, 1e-4, 0.75), 1x1 and 3x3
-    convs, LRN, 3x3/2 max pool, nine inception blocks with 1x1, 3x3 and 5x5
-    branches and a 3x3 max pool + 1x1 projection, max pools between stages,
-    global average pooling, Linear(1024, 1000). Convolutions have biases and
-    ReLU, no BatchNorm; max pools round up (Caffe's rule, ceil_mode). No
-    auxiliary heads, no dropout (inference). torchvision's googlenet differs:
-    BatchNorm, no LRN, and a 3x3 convolution in the "5x5" branch."""
+class GoogLeNetLogits(nn.Module):
+    """torchvision's GoogLeNet returning its logits, as its eager forward
+    does. Scripted, its forward returns a GoogLeNetOutputs named tuple with
+    the absent auxiliary outputs as None, which libtorch 1.13's lite
+    interpreter fails to return ("basic_string::_M_create"); the .ptl needs
+    the script to return the tensor. Same computation either way."""
 
-    # (1x1, 3x3 reduce, 3x3, 5x5 reduce, 5x5, pool proj) of 3a-3b, 4a-4e, 5a-5b;
-    # "M" is a 3x3/2 max pool.
-    BLOCKS = [(64, 96, 128, 16, 32, 32), (128, 128, 192, 32, 96, 64), "M",
-              (192, 96, 208, 16, 48, 64), (160, 112, 224, 24, 64, 64),
-              (128, 128, 256, 24, 64, 64), (112, 144, 288, 32, 64, 64),
-              (256, 160, 320, 32, 128, 128), "M",
-              (256, 160, 320, 32, 128, 128), (384, 192, 384, 48, 128, 128)]
-
-    class Inception(nn.Module):
-        def __init__(self, cin, c1, c3r, c3, c5r, c5, cp):
-            super().__init__()
-
-            def conv(i, o, k):
-                return [nn.Conv2d(i, o, k, padding=k // 2), nn.ReLU(inplace=True)]
-
-            self.b1 = nn.Sequential(*conv(cin, c1, 1))
-            self.b3 = nn.Sequential(*conv(cin, c3r, 1), *conv(c3r, c3, 3))
-            self.b5 = nn.Sequential(*conv(cin, c5r, 1), *conv(c5r, c5, 5))
-            self.bp = nn.Sequential(nn.MaxPool2d(3, 1, padding=1, ceil_mode=True),
-                                    *conv(cin, cp, 1))
-
-        def forward(self, x):
-            return torch.cat([self.b1(x), self.b3(x), self.b5(x), self.bp(x)], 1)
-
-    def __init__(self, classes=1000):
+    def __init__(self, model):
         super().__init__()
-        layers = [nn.Conv2d(3, 64, 7, stride=2, padding=3), nn.ReLU(inplace=True),
-                  nn.MaxPool2d(3, 2, ceil_mode=True), nn.LocalResponseNorm(5, 1e-4, 0.75, 1.0),
-                  nn.Conv2d(64, 64, 1), nn.ReLU(inplace=True),
-                  nn.Conv2d(64, 192, 3, padding=1), nn.ReLU(inplace=True),
-                  nn.LocalResponseNorm(5, 1e-4, 0.75, 1.0), nn.MaxPool2d(3, 2, ceil_mode=True)]
-        cin = 192
-        for b in self.BLOCKS:
-            if b == "M":
-                layers.append(nn.MaxPool2d(3, 2, ceil_mode=True))
-            else:
-                layers.append(self.Inception(cin, *b))
-                cin = b[0] + b[2] + b[4] + b[5]
-        self.features = nn.Sequential(*layers)
-        self.classifier = nn.Linear(cin, classes)
-        # He initialisation keeps activations O(1) through the 22 layers
-        # without BatchNorm to calibrate.
-        for m in self.modules():
-            if isinstance(m, nn.Conv2d):
-                nn.init.kaiming_normal_(m.weight, nonlinearity="relu")
-                nn.init.normal_(m.bias, std=0.01)
+        self.model = model
 
     def forward(self, x):
-        x = F.adaptive_avg_pool2d(self.features(x), 1)
-        return self.classifier(torch.flatten(x, 1))
+        logits, _, _ = self.model._forward(self.model._transform_input(x))
+        return logits
 
 
 def case_googlenet():
-    return Case(init_classifier(BvlcGoogLeNet()), (images(1, 224),),
-                "BVLC GoogLeNet (written here, as ncnn's benchmark/googlenet.param: LRN,"
-                " 5x5 branches, no BatchNorm; 1000 classes), input [1,3,224,224]")
+    from torchvision.models import googlenet
+
+    m = init_classifier(GoogLeNetLogits(googlenet(weights=None, aux_logits=False,
+                                                   transform_input=False, init_weights=True)))
+    return Case(m, (images(1, 224),),
+                "torchvision googlenet (no aux heads, no input transform; logits only)"
+                " (1000 classes), input [1,3,224,224]")
 
 
 def case_resnet50():
