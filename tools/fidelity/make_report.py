@@ -193,7 +193,10 @@ def main():
                  f"--exclude_device={name}", f"--out={held_profile}"])
             base = [server, "predict", f"--model_repository={repo_dir}",
                     f"--device_classes={classes_dir}", "--device_class=published_device",
-                    f"--host_profile={held_profile}", "--json"]
+                    f"--host_profile={held_profile}", "--json",
+                    # Multi-thread rows: as the published runtime scales, not
+                    # as our runtime did on this host.
+                    "--host_thread_scaling=off"]
             points = [f"--calibrate={m}@1={single[m]}" for m in calib]
             targets = [m for m in single if m not in calib]
             out = json.loads(run(base + points + [f"--model={m}" for m in targets]))
