@@ -306,6 +306,12 @@ bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x, co
   const int64_t task_floats = shape.scratch_floats();
   int64_t tap_offset[kMaxDepthwiseTaps];
   shape.TapOffsets(g, tap_offset);
+  // Each tap's weight offset within a channel's filter (no divisions per
+  // channel: on 7 x 7 planes they cost as much as the arithmetic).
+  int64_t w_offset[kMaxDepthwiseTaps];
+  for (int64_t t = 0; t < taps; ++t) {
+    w_offset[t] = t / g.k_w * w_strides[2] + t % g.k_w * w_strides[3];
+  }
   const int64_t planes = g.batch * g.in_c;
   // In place, tasks over shrinking planes would write over planes another
   // task has not read yet: one task, planes in order.
@@ -328,9 +334,7 @@ bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x, co
       for (int64_t q = 0; q < mult; ++q) {
         const int64_t oc = c * mult + q;
         float wk[kMaxDepthwiseTaps];
-        for (int64_t t = 0; t < taps; ++t) {
-          wk[t] = w[oc * w_strides[0] + t / g.k_w * w_strides[2] + t % g.k_w * w_strides[3]];
-        }
+        for (int64_t t = 0; t < taps; ++t) wk[t] = w[oc * w_strides[0] + w_offset[t]];
         RunVectorized<PlaneBody>(&g, p.data, g.stride[0] * p.row_len,
                                  static_cast<const int64_t*>(tap_offset),
                                  static_cast<const float*>(wk), bias != nullptr ? bias[oc] : 0.0f,
