@@ -18,6 +18,23 @@
 namespace edgefleet {
 namespace optimized {
 
+// exp(x - n ln 2) for an integer-valued n = round(x / ln 2): Cephes'
+// two-part ln 2 (the first part's product with n exact) and its degree-6
+// polynomial.
+template <int W>
+[[gnu::always_inline]] inline Vf<W> ExpOfRemainder(Vf<W> x, Vf<W> n) {
+  using V = Vf<W>;
+  const V r = x - n * Splat<W>(0.693359375f) - n * Splat<W>(-2.12194440e-4f);
+  V p = Splat<W>(1.9875691500e-4f);
+  p = p * r + Splat<W>(1.3981999507e-3f);
+  p = p * r + Splat<W>(8.3334519073e-3f);
+  p = p * r + Splat<W>(4.1665795894e-2f);
+  p = p * r + Splat<W>(1.6666665459e-1f);
+  p = p * r + Splat<W>(5.0000001201e-1f);
+  p = p * (r * r) + r + Splat<W>(1.0f);
+  return p;
+}
+
 template <int W>
 [[gnu::always_inline]] inline Vf<W> Exp(Vf<W> x) {
   using V = Vf<W>;
@@ -29,14 +46,7 @@ template <int W>
   const V magic = Splat<W>(12582912.0f);
   V n = (x * Splat<W>(1.44269504088896341f) + magic) - magic;
   n = Select<W>(n == n, n, V{});  // NaN: any finite scale keeps it NaN
-  const V r = x - n * Splat<W>(0.693359375f) - n * Splat<W>(-2.12194440e-4f);
-  V p = Splat<W>(1.9875691500e-4f);
-  p = p * r + Splat<W>(1.3981999507e-3f);
-  p = p * r + Splat<W>(8.3334519073e-3f);
-  p = p * r + Splat<W>(4.1665795894e-2f);
-  p = p * r + Splat<W>(1.6666665459e-1f);
-  p = p * r + Splat<W>(5.0000001201e-1f);
-  p = p * (r * r) + r + Splat<W>(1.0f);
+  const V p = ExpOfRemainder<W>(x, n);
   // 2^n from the exponent bits.
   const M bits = (__builtin_convertvector(n, M) + 127) << 23;
   V scale;
@@ -69,14 +79,7 @@ template <int W>
   V scale;  // 2^(n - 127)
   __builtin_memcpy(&scale, &bits, sizeof(scale));
   n = n - magic;
-  const V r = z - n * Splat<W>(0.693359375f) - n * Splat<W>(-2.12194440e-4f);
-  V p = Splat<W>(1.9875691500e-4f);
-  p = p * r + Splat<W>(1.3981999507e-3f);
-  p = p * r + Splat<W>(8.3334519073e-3f);
-  p = p * r + Splat<W>(4.1665795894e-2f);
-  p = p * r + Splat<W>(1.6666665459e-1f);
-  p = p * r + Splat<W>(5.0000001201e-1f);
-  p = p * (r * r) + r + Splat<W>(1.0f);
+  const V p = ExpOfRemainder<W>(z, n);
   const V e = Select<W>(z < Splat<W>(-87.3365402f), V{}, p * scale);
   const V one = Splat<W>(1.0f);
   return Select<W>(x > V{}, one, e) / (one + e);
