@@ -132,7 +132,23 @@ struct PlaneBody {
     const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s), bv = Splat<W>(b);
     const int64_t vectors = (g->out_w + W - 1) / W;
     if (vectors == 1) {
-      Plane<8, 1>(g, plane, row_step, tap_offset, wk, bv, y, lo, hi, post);
+      // Planes of 5 to 7 rows (7 x 7: the last stage of 224-pixel
+      // networks) in one block of all their rows: no overlap, and more
+      // sums than the 4-row blocks Plane<8, 1> would fall back to.
+      switch (g->out_h) {
+        case 5:
+          Plane<5, 1>(g, plane, row_step, tap_offset, wk, bv, y, lo, hi, post);
+          return;
+        case 6:
+          Plane<6, 1>(g, plane, row_step, tap_offset, wk, bv, y, lo, hi, post);
+          return;
+        case 7:
+          Plane<7, 1>(g, plane, row_step, tap_offset, wk, bv, y, lo, hi, post);
+          return;
+        default:
+          Plane<8, 1>(g, plane, row_step, tap_offset, wk, bv, y, lo, hi, post);
+          return;
+      }
     } else if (vectors <= 3) {
       Plane<4, 2>(g, plane, row_step, tap_offset, wk, bv, y, lo, hi, post);
     } else {
