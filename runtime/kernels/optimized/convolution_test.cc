@@ -109,6 +109,15 @@ const ConvCase kCases[] = {
     {1, 32, 7, 7, 32, 3, 3, 1, 1, 1, 1, 1, 1, 32, true},    // dw small plane
     {1, 20, 9, 23, 20, 5, 5, 2, 2, 2, 2, 1, 1, 20, true},   // dw 5x5 s2, wide rows
     {1, 19, 8, 30, 19, 3, 3, 1, 1, 2, 2, 2, 2, 19, false},  // dw dilated, wide rows
+    {1, 12, 7, 7, 12, 5, 5, 1, 1, 2, 2, 1, 1, 12, true},    // dw 7 rows: one block
+    {1, 9, 6, 5, 9, 3, 3, 1, 1, 1, 1, 1, 1, 9, true},       // dw 6 rows of 5
+    {1, 6, 5, 7, 6, 3, 3, 1, 1, 1, 1, 1, 1, 6, false},      // dw 5 rows of 7
+    {1, 4, 11, 6, 4, 3, 3, 1, 1, 1, 1, 1, 1, 4, true},      // dw 11 rows: overlapping blocks
+    {1, 6, 14, 14, 6, 5, 5, 2, 2, 2, 2, 1, 1, 6, false},    // dw 5x5 s2 to 7x7
+    {1, 5, 19, 37, 5, 3, 3, 1, 1, 1, 1, 1, 1, 5, true},     // dw 37 wide, 19 rows
+    {2, 7, 13, 14, 7, 3, 3, 1, 1, 1, 1, 1, 1, 7, true},     // dw 14 wide, batch 2
+    {1, 4, 3, 3, 4, 3, 3, 1, 1, 1, 1, 1, 1, 4, true},       // dw tiny planes
+    {1, 3, 1, 1, 3, 3, 3, 1, 1, 1, 1, 1, 1, 3, false},      // dw 1x1 planes
     {1, 3, 4, 4, 2, 4, 4, 1, 1, 0, 0, 1, 1, 1, true},       // kernel = input
     {1, 2, 3, 3, 3, 3, 3, 5, 5, 0, 0, 1, 1, 1, false},      // one output
     {0, 3, 8, 8, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},       // empty batch

@@ -18,92 +18,141 @@ constexpr int64_t kMinParallelOutputs = 16 * 1024;
 int64_t CeilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
 
 // One output plane: y[oh][ow] = (sum over taps of wk[tap] * P at
-// tap_offset[tap] + oh * stride_h * row_len + ow) + b, summed from 0 in tap
-// order and the bias last, as the portable kernel sums.
+// tap_offset[tap] + oh * row_step + ow) + b, summed from 0 in tap order and
+// the bias last, as the portable kernel sums. Each output's sum is a chain
+// of dependent adds, so the plane runs in blocks of kR rows x kV vectors
+// (about 8 independent sums: the adders' latency hidden) that share each
+// tap's weight and offset: 8 rows of one vector for rows of at most W
+// outputs, 4 rows of 2 vectors for up to 3W, else 2 rows of 4 vectors.
 template <int W>
 struct PlaneBody {
+  using V = Vf<W>;
+
+  // Rows [oh, oh + kR), vectors [ow, ow + kV * W) of each. The last vector
+  // of a row may run past its end (into data that exists: the plane is
+  // followed by padding); `tail` is the valid lanes of the block's last
+  // vector (W if full), stored exactly when `exact`, else as a whole
+  // vector (its lanes past the row land in later rows of this plane, which
+  // this task writes afterwards).
+  template <int kR, int kV>
+  [[gnu::always_inline]] static inline void Block(const ConvGeometry* g, const float* plane,
+                                                  int64_t row_step, const int64_t* tap_offset,
+                                                  const float* wk, V bv, float* y, int64_t oh,
+                                                  int64_t ow, int tail, bool exact, V lo, V hi,
+                                                  PostOp post) {
+    const int64_t taps = g->taps(), ow_n = g->out_w;
+    const float* base[kR];
+#pragma GCC unroll 8
+    for (int r = 0; r < kR; ++r) base[r] = plane + (oh + r) * row_step + ow;
+    V acc[kR][kV];
+#pragma GCC unroll 8
+    for (int r = 0; r < kR; ++r) {
+#pragma GCC unroll 4
+      for (int v = 0; v < kV; ++v) acc[r][v] = V{};
+    }
+    for (int64_t t = 0; t < taps; ++t) {
+      const V w = Splat<W>(wk[t]);
+      const int64_t off = tap_offset[t];
+#pragma GCC unroll 8
+      for (int r = 0; r < kR; ++r) {
+#pragma GCC unroll 4
+        for (int v = 0; v < kV; ++v) acc[r][v] += w * Load<W>(base[r] + off + v * W);
+      }
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < kR; ++r) {
+      float* yr = y + (oh + r) * ow_n + ow;
+#pragma GCC unroll 4
+      for (int v = 0; v < kV; ++v) {
+        const V out = EpilogueV<W>(acc[r][v] + bv, lo, hi, post);
+        if (v < kV - 1 || tail == W || !exact) {
+          Store<W>(yr + v * W, out);
+          continue;
+        }
+        float lanes[W];
+        Store<W>(lanes, out);
+#pragma GCC unroll 16
+        for (int l = 0; l < W; ++l) {
+          if (l < tail) yr[v * W + l] = lanes[l];
+        }
+      }
+    }
+  }
+
+  // Rows [oh, oh + kR), every column, kV vectors at a time; the last block
+  // ends at the row's end, overlapping the one before it (its outputs are
+  // computed again, to the same values) rather than running fewer sums.
+  // REQUIRES: kV <= the vectors per row.
+  template <int kR, int kV>
+  [[gnu::always_inline]] static inline void Rows(const ConvGeometry* g, const float* plane,
+                                                 int64_t row_step, const int64_t* tap_offset,
+                                                 const float* wk, V bv, float* y, int64_t oh, V lo,
+                                                 V hi, PostOp post) {
+    const int64_t ow_n = g->out_w;
+    const int64_t vectors = (ow_n + W - 1) / W;
+    const int tail = static_cast<int>(ow_n - (vectors - 1) * W);
+    // A row in one block may store whole vectors (rows are stored in
+    // order, so each row's overrun is overwritten by the rows after it),
+    // except past the plane's end; rows in several blocks store their tail
+    // exactly.
+    const bool exact = vectors > kV || (oh + kR - 1) * ow_n + vectors * W > g->out_h * ow_n;
+    for (int64_t v = 0;; v += kV) {
+      const int64_t first = std::min(v, vectors - kV);
+      Block<kR, kV>(g, plane, row_step, tap_offset, wk, bv, y, oh, first * W,
+                    first + kV == vectors ? tail : W, exact, lo, hi, post);
+      if (first + kV == vectors) break;
+    }
+  }
+
+  // Every row, kR at a time, the last block overlapping the one before it;
+  // planes of fewer than kR rows take smaller blocks.
+  template <int kR, int kV>
+  [[gnu::always_inline]] static inline void Plane(const ConvGeometry* g, const float* plane,
+                                                  int64_t row_step, const int64_t* tap_offset,
+                                                  const float* wk, V bv, float* y, V lo, V hi,
+                                                  PostOp post) {
+    const int64_t oh_n = g->out_h;
+    if constexpr (kR > 1) {
+      if (oh_n < kR) {
+        Plane<kR / 2, kV>(g, plane, row_step, tap_offset, wk, bv, y, lo, hi, post);
+        return;
+      }
+    }
+    for (int64_t oh = 0;; oh += kR) {
+      const int64_t first = std::min(oh, oh_n - kR);
+      Rows<kR, kV>(g, plane, row_step, tap_offset, wk, bv, y, first, lo, hi, post);
+      if (first + kR == oh_n) break;
+    }
+  }
+
   [[gnu::always_inline]] static inline void Run(const ConvGeometry* g, const float* plane,
                                                 int64_t row_step, const int64_t* tap_offset,
                                                 const float* wk, float b, float* y, float lo_s,
                                                 float hi_s, PostOp post) {
-    // 3x3: taps unrolled, weights splat once per plane.
-    if (g->taps() == 9) {
-      RunTaps<9>(g, plane, row_step, tap_offset, wk, b, y, lo_s, hi_s, post);
-    } else {
-      RunTaps<0>(g, plane, row_step, tap_offset, wk, b, y, lo_s, hi_s, post);
-    }
-  }
-
-  // kTaps: the tap count if fixed (weights held in registers), else 0.
-  template <int kTaps>
-  [[gnu::always_inline]] static inline void RunTaps(const ConvGeometry* g, const float* plane,
-                                                    int64_t row_step, const int64_t* tap_offset,
-                                                    const float* wk, float b, float* y, float lo_s,
-                                                    float hi_s, PostOp post) {
-    using V = Vf<W>;
     const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s), bv = Splat<W>(b);
-    const int64_t taps = kTaps > 0 ? kTaps : g->taps(), ow_n = g->out_w;
-    constexpr int kHeld = kTaps > 0 ? kTaps : 1;
-    V wv[kHeld];
-    int64_t off[kHeld];
-    for (int t = 0; t < kTaps; ++t) {
-      wv[t] = Splat<W>(wk[t]);
-      off[t] = tap_offset[t];
-    }
-    for (int64_t oh = 0; oh < g->out_h; ++oh) {
-      const float* base = plane + oh * row_step;
-      float* yr = y + oh * ow_n;
-      int64_t ow = 0;
-      for (; ow + 2 * W <= ow_n; ow += 2 * W) {
-        V a0 = {}, a1 = {};
-#pragma GCC unroll 9
-        for (int64_t t = 0; t < taps; ++t) {
-          const V w = kTaps > 0 ? wv[t] : Splat<W>(wk[t]);
-          const float* s = base + (kTaps > 0 ? off[t] : tap_offset[t]) + ow;
-          a0 += w * Load<W>(s);
-          a1 += w * Load<W>(s + W);
-        }
-        a0 += bv;
-        a1 += bv;
-        Store<W>(yr + ow, EpilogueV<W>(a0, lo, hi, post));
-        Store<W>(yr + ow + W, EpilogueV<W>(a1, lo, hi, post));
+    const int64_t vectors = (g->out_w + W - 1) / W;
+    if (vectors == 1) {
+      // Planes of 5 to 7 rows (7 x 7: the last stage of 224-pixel
+      // networks) in one block of all their rows: no overlap, and more
+      // sums than the 4-row blocks Plane<8, 1> would fall back to.
+      switch (g->out_h) {
+        case 5:
+          Plane<5, 1>(g, plane, row_step, tap_offset, wk, bv, y, lo, hi, post);
+          return;
+        case 6:
+          Plane<6, 1>(g, plane, row_step, tap_offset, wk, bv, y, lo, hi, post);
+          return;
+        case 7:
+          Plane<7, 1>(g, plane, row_step, tap_offset, wk, bv, y, lo, hi, post);
+          return;
+        default:
+          Plane<8, 1>(g, plane, row_step, tap_offset, wk, bv, y, lo, hi, post);
+          return;
       }
-      for (; ow + W <= ow_n; ow += W) {
-        V a0 = {};
-#pragma GCC unroll 9
-        for (int64_t t = 0; t < taps; ++t) {
-          a0 += (kTaps > 0 ? wv[t] : Splat<W>(wk[t])) *
-                Load<W>(base + (kTaps > 0 ? off[t] : tap_offset[t]) + ow);
-        }
-        a0 += bv;
-        Store<W>(yr + ow, EpilogueV<W>(a0, lo, hi, post));
-      }
-      if (ow < ow_n) {
-        // The last columns as one full vector: it reads past the row into
-        // data that exists (the plane is followed by padding), and only the
-        // valid lanes are stored.
-        V a0 = {};
-#pragma GCC unroll 9
-        for (int64_t t = 0; t < taps; ++t) {
-          a0 += (kTaps > 0 ? wv[t] : Splat<W>(wk[t])) *
-                Load<W>(base + (kTaps > 0 ? off[t] : tap_offset[t]) + ow);
-        }
-        a0 += bv;
-        a0 = EpilogueV<W>(a0, lo, hi, post);
-        if ((oh * ow_n + ow + W) <= g->out_h * ow_n) {
-          // The whole vector: the lanes past the row land in later rows of
-          // this plane, which this task writes afterwards.
-          Store<W>(yr + ow, a0);
-        } else {
-          float lanes[W];
-          Store<W>(lanes, a0);
-          const int64_t n = ow_n - ow;
-#pragma GCC unroll 16
-          for (int l = 0; l < W; ++l) {
-            if (l < n) yr[ow + l] = lanes[l];
-          }
-        }
-      }
+    } else if (vectors <= 3) {
+      Plane<4, 2>(g, plane, row_step, tap_offset, wk, bv, y, lo, hi, post);
+    } else {
+      Plane<2, 4>(g, plane, row_step, tap_offset, wk, bv, y, lo, hi, post);
     }
   }
 };
@@ -215,14 +264,21 @@ int Threads(KernelContext& ctx, int64_t outputs) {
 }  // namespace
 
 // Vector operations of the two NCHW strategies, roughly: per-plane rows
-// (narrow planes waste lanes) or channels-last on a transposed copy.
+// (narrow planes waste lanes; the plane is copied first) or channels-last
+// on a transposed copy, where an output pixel outside the runs of four
+// interior columns (RowBodyNhwc) is one chain of dependent adds, about four
+// times the cost of a pixel in a run.
 bool PreferChannelsLast(const ConvGeometry& g) {
   if (g.out_c != g.in_c) return false;
   const int64_t lanes = HostIsa() == Isa::kAvx512 ? 16 : HostIsa() == Isa::kAvx2 ? 8 : 4;
   const int64_t vectors_per_row = (g.out_w + lanes - 1) / lanes;
   const int64_t padded = (g.in_h + 2 * g.pad[0]) * (g.in_w + 2 * g.pad[1]);
   const int64_t rows_cost = g.in_c * (g.out_h * vectors_per_row * g.taps() + padded / lanes);
-  const int64_t nhwc_cost = g.out_pixels() * ((g.in_c + lanes - 1) / lanes) * g.taps() +
+  int64_t in_lo = 0, in_hi = 0;
+  InteriorColumns(g, &in_lo, &in_hi);
+  const int64_t in_runs = std::max<int64_t>(in_hi - in_lo, 0) / 4 * 4;
+  const int64_t pixel_cost = g.out_h * (in_runs + 4 * (g.out_w - in_runs));
+  const int64_t nhwc_cost = pixel_cost * ((g.in_c + lanes - 1) / lanes) * g.taps() +
                             2 * g.in_c * (g.in_h * g.in_w + g.out_pixels()) / lanes;
   return nhwc_cost < rows_cost;
 }
@@ -266,6 +322,12 @@ bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x, co
   const int64_t task_floats = shape.scratch_floats();
   int64_t tap_offset[kMaxDepthwiseTaps];
   shape.TapOffsets(g, tap_offset);
+  // Each tap's weight offset within a channel's filter (no divisions per
+  // channel: on 7 x 7 planes they cost as much as the arithmetic).
+  int64_t w_offset[kMaxDepthwiseTaps];
+  for (int64_t t = 0; t < taps; ++t) {
+    w_offset[t] = t / g.k_w * w_strides[2] + t % g.k_w * w_strides[3];
+  }
   const int64_t planes = g.batch * g.in_c;
   // In place, tasks over shrinking planes would write over planes another
   // task has not read yet: one task, planes in order.
@@ -288,9 +350,7 @@ bool DepthwiseNchw(KernelContext& ctx, const ConvGeometry& g, const float* x, co
       for (int64_t q = 0; q < mult; ++q) {
         const int64_t oc = c * mult + q;
         float wk[kMaxDepthwiseTaps];
-        for (int64_t t = 0; t < taps; ++t) {
-          wk[t] = w[oc * w_strides[0] + t / g.k_w * w_strides[2] + t % g.k_w * w_strides[3]];
-        }
+        for (int64_t t = 0; t < taps; ++t) wk[t] = w[oc * w_strides[0] + w_offset[t]];
         RunVectorized<PlaneBody>(&g, p.data, g.stride[0] * p.row_len,
                                  static_cast<const int64_t*>(tap_offset),
                                  static_cast<const float*>(wk), bias != nullptr ? bias[oc] : 0.0f,

@@ -1,5 +1,6 @@
 // Micro-benchmarks of the optimized kernels' building blocks: GEMM GFLOP/s
-// per instruction set against the host's peak, and the thread pool's
+// per instruction set against the host's peak, NCHW depthwise convolution
+// on EfficientNet-B0's geometries (GMAC/s), and the thread pool's
 // hand-off cost (a ParallelFor of a fixed amount of work, back to back
 // while the workers spin, and after an idle gap that lets them sleep).
 
@@ -11,6 +12,7 @@
 
 #include "runtime/core/memory_allocator.h"
 #include "runtime/kernels/optimized/cpu_features.h"
+#include "runtime/kernels/optimized/depthwise.h"
 #include "runtime/kernels/optimized/gemm.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 
@@ -59,6 +61,50 @@ void GemmShapes(benchmark::internal::Benchmark* b) {
   }
 }
 BENCHMARK(BM_Gemm)->Apply(GemmShapes);
+
+// NCHW depthwise convolution, one image: range(0) channels of range(1) x
+// range(1), a range(2) x range(2) kernel at stride range(3) ("same"
+// padding), with a bias, then SiLU (range(4) = 1, as EfficientNet fuses
+// it) or nothing; one thread, the host's instruction set. GMAC/s counter.
+void BM_Depthwise(benchmark::State& state) {
+  ConvGeometry g{};
+  g.batch = 1;
+  g.in_c = g.out_c = g.groups = state.range(0);
+  g.in_h = g.in_w = state.range(1);
+  g.k_h = g.k_w = state.range(2);
+  g.stride[0] = g.stride[1] = state.range(3);
+  g.pad[0] = g.pad[1] = g.k_h / 2;
+  g.dilation[0] = g.dilation[1] = 1;
+  g.out_h = g.out_w = (g.in_h + 2 * g.pad[0] - g.k_h) / g.stride[0] + 1;
+  const PostOp post = state.range(4) != 0 ? PostOp::kSilu : PostOp::kNone;
+  std::vector<float> x(g.in_c * g.in_h * g.in_w, 0.5f), w(g.out_c * g.taps(), 0.125f);
+  std::vector<float> b(g.out_c, 0.25f), y(g.out_c * g.out_pixels());
+  const int64_t w_strides[4] = {g.taps(), g.taps(), g.k_w, 1};
+  std::vector<uint64_t> temp(8 << 17);
+  MemoryAllocator allocator(temp.data(), temp.size() * 8);
+  for (auto _ : state) {
+    allocator.Reset();
+    KernelContext ctx(&allocator, 1);
+    if (!DepthwiseNchw(ctx, g, x.data(), w.data(), w_strides, b.data(), y.data(), -__builtin_inff(),
+                       __builtin_inff(), false, post)) {
+      state.SkipWithError("no scratch");
+      return;
+    }
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.counters["GMACs"] =
+      benchmark::Counter(static_cast<double>(g.out_c * g.out_pixels() * g.taps()),
+                         benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(IsaName(HostIsa()));
+}
+BENCHMARK(BM_Depthwise)
+    ->ArgNames({"c", "hw", "k", "s", "silu"})
+    ->ArgsProduct({{32}, {112}, {3}, {1}, {0, 1}})
+    ->ArgsProduct({{96}, {112}, {3}, {2}, {0, 1}})
+    ->ArgsProduct({{144}, {56}, {3, 5}, {1, 2}, {0, 1}})
+    ->ArgsProduct({{240}, {28}, {3, 5}, {1, 2}, {0, 1}})
+    ->ArgsProduct({{672}, {14}, {5}, {1, 2}, {0, 1}})
+    ->ArgsProduct({{1152}, {7}, {3, 5}, {1}, {0, 1}});
 
 // The host ISA's GEMM on range(3) threads of the kernels' pool: the
 // parallel efficiency of the small-M shapes of late 1x1 convolutions.

@@ -3,13 +3,12 @@
 //
 // Exp is Cephes' expf: range reduction by ln 2 and a degree-6 polynomial,
 // within 2 ulp of std::exp over [-87, 87] (inputs are clamped there, so
-// results stay finite and normal). Sigmoid = 1 / (1 + exp(-x)) as the
-// portable kernel computes it. Tanh uses its Taylor series below |x| = 0.55
-// and 1 - 2 / (exp(2|x|) + 1) above; both within a few ulp. Erf is the
-// rational minimax approximation on [-4, 4] used by Eigen and XLA (odd
-// degree-13 over even degree-8; +-1 beyond), within a few ulp of erff.
-// NaN stays NaN.
-// Not bit-identical to libm: kernels using these document a tolerance.
+// results stay finite and normal). Sigmoid is 1 / (1 + exp(-x)) as the
+// portable kernel computes it, evaluated from exp(-|x|) (below). Tanh uses its Taylor series below
+// |x| = 0.55 and 1 - 2 / (exp(2|x|) + 1) above; both within a few ulp. Erf is the rational minimax
+// approximation on [-4, 4] used by Eigen and XLA (odd degree-13 over even degree-8; +-1 beyond),
+// within a few ulp of erff. NaN stays NaN. Not bit-identical to libm: kernels using these document
+// a tolerance.
 
 #ifndef EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_VEC_MATH_H_
 #define EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_VEC_MATH_H_
@@ -18,6 +17,23 @@
 
 namespace edgefleet {
 namespace optimized {
+
+// exp(x - n ln 2) for an integer-valued n = round(x / ln 2): Cephes'
+// two-part ln 2 (the first part's product with n exact) and its degree-6
+// polynomial.
+template <int W>
+[[gnu::always_inline]] inline Vf<W> ExpOfRemainder(Vf<W> x, Vf<W> n) {
+  using V = Vf<W>;
+  const V r = x - n * Splat<W>(0.693359375f) - n * Splat<W>(-2.12194440e-4f);
+  V p = Splat<W>(1.9875691500e-4f);
+  p = p * r + Splat<W>(1.3981999507e-3f);
+  p = p * r + Splat<W>(8.3334519073e-3f);
+  p = p * r + Splat<W>(4.1665795894e-2f);
+  p = p * r + Splat<W>(1.6666665459e-1f);
+  p = p * r + Splat<W>(5.0000001201e-1f);
+  p = p * (r * r) + r + Splat<W>(1.0f);
+  return p;
+}
 
 template <int W>
 [[gnu::always_inline]] inline Vf<W> Exp(Vf<W> x) {
@@ -30,14 +46,7 @@ template <int W>
   const V magic = Splat<W>(12582912.0f);
   V n = (x * Splat<W>(1.44269504088896341f) + magic) - magic;
   n = Select<W>(n == n, n, V{});  // NaN: any finite scale keeps it NaN
-  const V r = x - n * Splat<W>(0.693359375f) - n * Splat<W>(-2.12194440e-4f);
-  V p = Splat<W>(1.9875691500e-4f);
-  p = p * r + Splat<W>(1.3981999507e-3f);
-  p = p * r + Splat<W>(8.3334519073e-3f);
-  p = p * r + Splat<W>(4.1665795894e-2f);
-  p = p * r + Splat<W>(1.6666665459e-1f);
-  p = p * r + Splat<W>(5.0000001201e-1f);
-  p = p * (r * r) + r + Splat<W>(1.0f);
+  const V p = ExpOfRemainder<W>(x, n);
   // 2^n from the exponent bits.
   const M bits = (__builtin_convertvector(n, M) + 127) << 23;
   V scale;
@@ -45,10 +54,35 @@ template <int W>
   return p * scale;
 }
 
+// Sigmoid from e = exp(-|x|), which never overflows: 1 / (1 + e) for
+// x > 0, e / (1 + e) otherwise (both one division). exp(-|x|) is Exp's
+// reduction and polynomial with its range work folded in: 2^n is taken
+// from the low bits of the rounding sum (the magic constant carries the
+// exponent bias), and |x| past 87.34, where 2^n would leave the normal
+// floats, gives e = 0 (sigmoid 0 or 1; the true value is below 1.2e-38).
+// About a quarter fewer operations than 1 / (1 + Exp(-x)), within 2 ulp
+// of the exact sigmoid like it; NaN stays NaN.
 template <int W>
 [[gnu::always_inline]] inline Vf<W> Sigmoid(Vf<W> x) {
-  const Vf<W> one = Splat<W>(1.0f);
-  return one / (one + Exp<W>(-x));
+  using V = Vf<W>;
+  using M = Vm<W>;
+  M bits;
+  __builtin_memcpy(&bits, &x, sizeof(bits));
+  bits |= static_cast<int32_t>(0x80000000u);
+  V z;  // -|x|
+  __builtin_memcpy(&z, &bits, sizeof(z));
+  // n = round(z / ln 2) + 127 in the low mantissa bits: 1.5 * 2^23 + 127.
+  const V magic = Splat<W>(12583039.0f);
+  V n = z * Splat<W>(1.44269504088896341f) + magic;
+  __builtin_memcpy(&bits, &n, sizeof(bits));
+  bits <<= 23;
+  V scale;  // 2^(n - 127)
+  __builtin_memcpy(&scale, &bits, sizeof(scale));
+  n = n - magic;
+  const V p = ExpOfRemainder<W>(z, n);
+  const V e = Select<W>(z < Splat<W>(-87.3365402f), V{}, p * scale);
+  const V one = Splat<W>(1.0f);
+  return Select<W>(x > V{}, one, e) / (one + e);
 }
 
 template <int W>
