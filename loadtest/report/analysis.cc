@@ -80,7 +80,7 @@ bool BuildStrata(const FleetAggregate& fleet, int m, const std::map<std::string,
       *note = "class " + c.name + " has data in one arm only";
       return false;
     }
-    strata->push_back({&a, c.arms[0].units, &b, c.arms[1].units, w->second});
+    strata->push_back({&a, c.arms[0].devices, &b, c.arms[1].devices, w->second});
   }
   if (strata->empty()) *note = "no class with data and a population share";
   return !strata->empty();
@@ -147,7 +147,7 @@ MetricReport AnalyzeMetric(const FleetAggregate& fleet, const ScopeAggregate& sc
   bo.threads = o.threads;
   r.replicates = bo.replicates;
   std::vector<QuantileComparison> diffs =
-      CompareQuantiles(a, arm_a.units, b, arm_b.units, o.quantiles, bo);
+      CompareQuantiles(a, arm_a.devices, b, arm_b.devices, o.quantiles, bo);
   for (QuantileComparison& d : diffs) {
     RescaleComparison(bo.confidence, o.confidence, &d);
   }

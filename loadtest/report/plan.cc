@@ -50,8 +50,8 @@ Plan PlanExperiment(const FleetAggregate& pilot, const PlanOptions& o) {
       if (weight <= 0 || s.arms[0].samples[m].empty() || s.arms[1].samples[m].empty()) {
         continue;
       }
-      strata.push_back(
-          {&s.arms[0].samples[m], s.arms[0].units, &s.arms[1].samples[m], s.arms[1].units, weight});
+      strata.push_back({&s.arms[0].samples[m], s.arms[0].devices, &s.arms[1].samples[m],
+                        s.arms[1].devices, weight});
       p.pilot_units += std::min(s.arms[0].unit_values[m].size(), s.arms[1].unit_values[m].size());
     }
     p.unit_variance = NAN;

@@ -9,27 +9,37 @@ namespace edgefleet {
 namespace loadtest {
 namespace {
 
-// Hands out unit numbers in record order: a new unit whenever the
-// (device, session) key changes within a lane. Paired designs use one lane
-// for both arms; hashed designs one lane per arm.
+// Hands out unit and device numbers in record order: a new unit whenever
+// the (device, session) key changes within a lane, a new device whenever
+// the device changes. Paired designs use one lane for both arms; hashed
+// designs one lane per arm.
 class UnitNumbering {
  public:
-  uint32_t UnitFor(int lane, const SessionRecord& r) {
+  struct Numbers {
+    uint32_t unit = 0;
+    uint32_t device = 0;
+  };
+  Numbers For(int lane, const SessionRecord& r) {
     Lane& l = lanes_[lane];
-    if (l.next == 0 || l.device_id != r.device_id || l.session_index != r.session_index) {
-      l.device_id = r.device_id;
-      l.session_index = r.session_index;
-      ++l.next;
+    if (l.units == 0 || l.device_id != r.device_id) {
+      ++l.devices;
+      ++l.units;
+    } else if (l.session_index != r.session_index) {
+      ++l.units;
     }
-    return l.next - 1;
+    l.device_id = r.device_id;
+    l.session_index = r.session_index;
+    return {l.units - 1, l.devices - 1};
   }
-  uint32_t Count(int lane) const { return lanes_[lane].next; }
+  uint32_t Units(int lane) const { return lanes_[lane].units; }
+  uint32_t Devices(int lane) const { return lanes_[lane].devices; }
 
  private:
   struct Lane {
     uint64_t device_id = 0;
     uint32_t session_index = 0;
-    uint32_t next = 0;
+    uint32_t units = 0;
+    uint32_t devices = 0;
   };
   std::array<Lane, 2> lanes_;
 };
@@ -59,13 +69,14 @@ double MedianOf(std::vector<int64_t> values) {
   return static_cast<double>(values[k]);
 }
 
-void AddSample(Metric m, double value, uint32_t unit, ArmAggregate* arm) {
+void AddSample(Metric m, double value, UnitNumbering::Numbers n, ArmAggregate* arm) {
   const int i = static_cast<int>(m);
-  arm->samples[i].Add(value, unit);
-  arm->unit_values[i].emplace_back(unit, value);
+  arm->samples[i].Add(value, n.device);
+  arm->unit_values[i].emplace_back(n.unit, value);
 }
 
-void AddRecord(const SessionRecord& r, uint32_t unit, ArmAggregate* arm) {
+void AddRecord(const SessionRecord& r, UnitNumbering::Numbers n, ArmAggregate* arm) {
+  const uint32_t unit = n.unit;
   ++arm->sessions;
   if (arm->unit_device_time_factor.size() <= unit) {
     arm->unit_device_time_factor.resize(unit + 1, 0.0);
@@ -97,18 +108,18 @@ void AddRecord(const SessionRecord& r, uint32_t unit, ArmAggregate* arm) {
   arm->slow_frames += r.slow_frames;
   arm->frozen_frames += r.frozen_frames;
   arm->total_frames += r.total_frames;
-  AddSample(Metric::kPeakMemory, static_cast<double>(r.peak_memory_bytes), unit, arm);
+  AddSample(Metric::kPeakMemory, static_cast<double>(r.peak_memory_bytes), n, arm);
   if (r.Loaded()) {
     ++arm->loaded;
     arm->load_read_us += r.load_read_us;
     arm->load_parse_us += r.load_parse_us;
     arm->load_init_us += r.load_init_us;
-    AddSample(Metric::kLoadTime, static_cast<double>(r.LoadTotalUs()), unit, arm);
-    AddSample(Metric::kFirstInference, static_cast<double>(r.first_inference_us), unit, arm);
+    AddSample(Metric::kLoadTime, static_cast<double>(r.LoadTotalUs()), n, arm);
+    AddSample(Metric::kFirstInference, static_cast<double>(r.first_inference_us), n, arm);
   }
   if (!r.latencies_us.empty()) {
     ClusteredSample& steady = arm->samples[static_cast<int>(Metric::kSteadyLatency)];
-    for (int64_t v : r.latencies_us) steady.Add(static_cast<double>(v), unit);
+    for (int64_t v : r.latencies_us) steady.Add(static_cast<double>(v), n.device);
     arm->unit_values[static_cast<int>(Metric::kSteadyLatency)].emplace_back(
         unit, MedianOf(r.latencies_us));
   }
@@ -160,15 +171,15 @@ FleetAggregate Aggregate(const ResultSet& results) {
     const int arm = static_cast<int>(r.arm);
     const int lane = paired ? 0 : arm;
     for (size_t scope : {size_t{0}, last_scope}) {
-      const uint32_t unit = numbering[scope].UnitFor(lane, r);
-      AddRecord(r, unit, &out.scopes[scope].arms[arm]);
+      AddRecord(r, numbering[scope].For(lane, r), &out.scopes[scope].arms[arm]);
       device_runs[scope][arm].Add(r.device_id, &out.scopes[scope].arms[arm]);
     }
   }
   for (size_t s = 0; s < out.scopes.size(); ++s) {
     for (int arm = 0; arm < 2; ++arm) {
       ArmAggregate& a = out.scopes[s].arms[arm];
-      a.units = numbering[s].Count(paired ? 0 : arm);
+      a.units = numbering[s].Units(paired ? 0 : arm);
+      a.devices = numbering[s].Devices(paired ? 0 : arm);
       device_runs[s][arm].Flush(&a);
       for (ClusteredSample& sample : a.samples) sample.Sort();
     }

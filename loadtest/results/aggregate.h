@@ -2,11 +2,17 @@
 // records of a (merged) ResultSet. A scope is the whole fleet ("overall") or
 // one device class.
 //
-// Resampling units: a unit is one (device, session). In the paired design
-// both arms share the scope's unit numbering, so unit u on A and on B is the
-// same device session; in the hashed design each arm numbers its own units.
-// Units are numbered in canonical record order, so the aggregate (and every
-// statistic computed from it) is a pure function of the record set.
+// Units: a unit is one (device, session), the observation of the rank tests
+// and the covariates. The bootstrap's resampling cluster is the device, the
+// unit of randomization (hashed design) and of the per-device speed draw, so
+// the sessions of one device are correlated: every observation in `samples`
+// carries its device's number, and a replicate weighs all of a device's
+// sessions together. In the paired design both arms share the scope's unit
+// and device numbering, so unit u on A and on B is the same device session;
+// in the hashed design each arm numbers its own. Units and devices are
+// numbered in canonical record order (a device's records are consecutive),
+// so the aggregate (and every statistic computed from it) is a pure function
+// of the record set; with one session per device the two numberings agree.
 //
 // What counts where:
 //  - load time and first inference: sessions that completed a first
@@ -55,12 +61,14 @@ const char* MetricName(Metric metric);
 const char* MetricUnit(Metric metric);
 
 struct ArmAggregate {
-  // Observations per metric with their units, sorted.
+  // Observations per metric, each with its device number (the bootstrap's
+  // resampling cluster, < devices), sorted.
   std::array<ClusteredSample, kMetricCount> samples;
   // One summary per unit for the rank tests, ordered by unit:
   // (unit, value). Steady latency: the session's median.
   std::array<std::vector<std::pair<uint32_t, double>>, kMetricCount> unit_values;
-  uint32_t units = 0;  // Size of this arm's unit space.
+  uint32_t units = 0;    // Size of this arm's unit (device session) space.
+  uint32_t devices = 0;  // Size of this arm's device space.
   // Covariates of each unit, indexed by unit (SessionRecord's
   // device_time_factor and pre_period_us; 0 / -1 where unknown). Sized to
   // the largest unit seen plus one.

@@ -86,6 +86,42 @@ TEST(AggregateTest, PairedArmsShareUnitsHashedArmsDoNot) {
   EXPECT_EQ(h.scopes[0].arms[1].samples[steady].units(), (std::vector<uint32_t>{0}));
 }
 
+TEST(AggregateTest, SamplesCarryTheDeviceUnitValuesTheSession) {
+  auto session = [](uint64_t device, uint32_t index, Arm arm, int64_t latency) {
+    SessionRecord r = Session(device, arm, "c", {latency, latency + 1});
+    r.session_index = index;
+    return r;
+  };
+  const int steady = static_cast<int>(Metric::kSteadyLatency);
+  // Hashed: device 3 has two sessions on A, device 4 one on B, device 7
+  // three on A.
+  const FleetAggregate h = Aggregate(Canonical(
+      Design::kHashed,
+      {session(7, 2, Arm::kA, 70), session(3, 0, Arm::kA, 10), session(3, 1, Arm::kA, 20),
+       session(4, 0, Arm::kB, 40), session(7, 0, Arm::kA, 50), session(7, 1, Arm::kA, 60)}));
+  const ArmAggregate& a = h.scopes[1].arms[0];
+  EXPECT_EQ(a.units, 5u);
+  EXPECT_EQ(a.devices, 2u);
+  EXPECT_EQ(a.samples[steady].values(),
+            (std::vector<double>{10, 11, 20, 21, 50, 51, 60, 61, 70, 71}));
+  EXPECT_EQ(a.samples[steady].units(), (std::vector<uint32_t>{0, 0, 0, 0, 1, 1, 1, 1, 1, 1}));
+  EXPECT_EQ(a.unit_values[steady], (std::vector<std::pair<uint32_t, double>>{
+                                       {0, 10}, {1, 20}, {2, 50}, {3, 60}, {4, 70}}));
+  EXPECT_EQ(h.scopes[1].arms[1].units, 1u);
+  EXPECT_EQ(h.scopes[1].arms[1].devices, 1u);
+
+  // Paired: both arms share the numbering; a device's sessions one device.
+  const FleetAggregate p =
+      Aggregate(Canonical(Design::kPaired, {session(2, 0, Arm::kA, 1), session(2, 0, Arm::kB, 2),
+                                            session(2, 1, Arm::kA, 3), session(2, 1, Arm::kB, 4),
+                                            session(9, 0, Arm::kA, 5), session(9, 0, Arm::kB, 6)}));
+  for (const ArmAggregate& arm : p.scopes[0].arms) {
+    EXPECT_EQ(arm.units, 3u);
+    EXPECT_EQ(arm.devices, 2u);
+    EXPECT_EQ(arm.samples[steady].units(), (std::vector<uint32_t>{0, 0, 0, 0, 1, 1}));
+  }
+}
+
 TEST(AggregateTest, OutcomesDecideWhatCounts) {
   SessionRecord killed_loading = Session(1, Arm::kA, "c", {});
   killed_loading.outcome = Outcome::kOomKilled;

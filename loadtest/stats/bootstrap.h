@@ -2,15 +2,16 @@
 // relative change of quantiles between two arms.
 //
 // Observations are grouped into resampling units: a unit is what was drawn
-// independently (a simulated device session). Latencies from one session are
-// correlated, so resampling single latencies would understate the variance;
-// each replicate instead gives every unit a Poisson(1) weight and weighs all
-// of the unit's observations by it (the Poisson bootstrap, Hanley &
-// MacGibbon 2006; Chamandy et al. 2012). In the paired design the two arms
-// share one unit space (unit = device session run on both arms) and one
-// weight per unit, which keeps the pairing; unpaired arms get independent
-// weights. A unit present in only one arm (e.g. killed before its first
-// inference on the other) is simply absent from the other arm's sample.
+// independently (the report passes the device, results/aggregate.h: the unit
+// of randomization, whose sessions share its speed). Observations of one
+// unit are correlated, so resampling them singly would understate the
+// variance; each replicate instead gives every unit a Poisson(1) weight and
+// weighs all of the unit's observations by it (the Poisson bootstrap, Hanley
+// & MacGibbon 2006; Chamandy et al. 2012). In the paired design the two arms
+// share one unit space (a device run on both arms) and one weight per unit,
+// which keeps the pairing; unpaired arms get independent weights. A unit
+// present in only one arm (e.g. killed before its first inference on the
+// other) is simply absent from the other arm's sample.
 //
 // The replicate quantile is the weighted nearest rank: the smallest value
 // whose cumulative weight reaches ceil(p * W). The interval is the percentile

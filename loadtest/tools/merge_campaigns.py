@@ -11,8 +11,9 @@ into the figures the campaign document reports, for campaigns run side by side
           and the standard error the run's own intervals imply (half-width /
           z of the interval's confidence); the pooled p50's RMS change.
   effects per (X, target): runs stopping as a regression, the target's
-          steady-latency regression verdict, p50/p90 intervals above 0,
-          stopping looks, claims outside the target.
+          steady-latency regression verdict (the power), p50/p90 intervals
+          above 0, each with its Wilson 95 % interval; stopping looks,
+          claims outside the target.
 
 Duplicate seeds (the same experiment in two files) are counted once.
 
@@ -111,9 +112,9 @@ def effect_summary(runs):
                     outside += 1
                     break
         print(f"| +{100 * x:g} % | {target} | {n} | "
-              f"{sum(r['status'] == 'regression' for r in rs)}/{n} | "
-              f"{sum(r['target_verdict'] == 'regression' for r in rs)}/{n} | "
-              f"{above['p50']}/{n} | {above['p90']}/{n} | "
+              f"{rate(sum(r['status'] == 'regression' for r in rs), n)} | "
+              f"{rate(sum(r['target_verdict'] == 'regression' for r in rs), n)} | "
+              f"{rate(above['p50'], n)} | {rate(above['p90'], n)} | "
               f"{', '.join(f'look {k}: {c}' for k, c in sorted(looks.items()))} | {outside}/{n} |")
 
 
