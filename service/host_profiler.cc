@@ -1,13 +1,18 @@
 #include "service/host_profiler.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <tuple>
 #include <vector>
 
+#include "common/mutex.h"
 #include "runtime/devtools/trace_recorder.h"
 #include "runtime/executor/method.h"
 #include "runtime/kernels/optimized/register_optimized_kernels.h"
@@ -234,7 +239,41 @@ const v1::ModelHostProfile* FindHostProfile(const v1::HostProfile& profile, v1::
   return nullptr;
 }
 
+namespace {
+
+// Digests already computed, by file identity (device, inode, size,
+// modification time): the emulator stamps a model's file on every lookup,
+// and hashing it each time cost more than the session it served.
+struct StampCache {
+  using Key = std::tuple<uint64_t, uint64_t, int64_t, int64_t>;
+  Mutex mu;
+  std::map<Key, std::string> digests EF_GUARDED_BY(mu);
+};
+
+StampCache& Stamps() {
+  static StampCache* cache = new StampCache;  // never destroyed: used by any thread at exit
+  return *cache;
+}
+
+}  // namespace
+
 absl::Status FileStamp(const std::string& path, uint64_t* bytes, std::string* digest) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return absl::NotFoundError("cannot read " + path);
+  const StampCache::Key key{
+      static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
+      static_cast<int64_t>(st.st_size),
+      static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+  StampCache& cache = Stamps();
+  {
+    MutexLock lock(&cache.mu);
+    auto it = cache.digests.find(key);
+    if (it != cache.digests.end()) {
+      *bytes = static_cast<uint64_t>(st.st_size);
+      *digest = it->second;
+      return absl::OkStatus();
+    }
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError("cannot read " + path);
   uint64_t hash = 14695981039346656037ull;
@@ -252,6 +291,10 @@ absl::Status FileStamp(const std::string& path, uint64_t* bytes, std::string* di
   snprintf(hex, sizeof(hex), "%016" PRIx64, hash);
   *bytes = size;
   *digest = hex;
+  if (size == static_cast<uint64_t>(st.st_size)) {  // not rewritten while read
+    MutexLock lock(&cache.mu);
+    cache.digests[key] = hex;
+  }
   return absl::OkStatus();
 }
 

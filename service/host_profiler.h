@@ -114,7 +114,9 @@ const v1::ModelHostProfile* FindHostProfile(const v1::HostProfile& profile, v1::
                                             const std::string& model, v1::Kernels kernels,
                                             uint64_t file_bytes, const std::string& file_digest);
 
-// Size and FNV-1a 64 digest (16 hex digits) of `path`. Errors: NOT_FOUND.
+// Size and FNV-1a 64 digest (16 hex digits) of `path`, computed once per
+// file identity (device, inode, size, modification time) in this process.
+// Thread-safe. Errors: NOT_FOUND.
 absl::Status FileStamp(const std::string& path, uint64_t* bytes, std::string* digest);
 
 // Errors: NOT_FOUND (no file), INVALID_ARGUMENT (not a HostProfile textproto).
