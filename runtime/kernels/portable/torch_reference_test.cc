@@ -1,4 +1,4 @@
-// Replays the cases of testdata/reference.json (written by
+// Replays the cases of testdata/reference_<i>.json (written by
 // testdata/make_reference.py with PyTorch) through the registered portable
 // kernels: each case's arguments are built as boxed values, the kernel is
 // resolved by operator name from the registry (so registration is covered
@@ -31,11 +31,20 @@ namespace {
 
 using nlohmann::json;
 
+// The cases of every testdata/reference_<i>.json, in order, as one object.
 const json& Reference() {
   static const json* const data = [] {
-    std::ifstream in(EF_PORTABLE_REFERENCE);
-    EXPECT_TRUE(in.good()) << "cannot open " << EF_PORTABLE_REFERENCE;
-    return new json(in ? json::parse(in) : json::object());
+    json all = json::object();
+    all["cases"] = json::array();
+    for (int i = 0;; ++i) {
+      std::ifstream in(std::string(EF_PORTABLE_REFERENCE_DIR) + "/reference_" + std::to_string(i) +
+                       ".json");
+      if (!in) break;
+      json shard = json::parse(in);
+      for (json& c : shard.at("cases")) all["cases"].push_back(std::move(c));
+    }
+    EXPECT_FALSE(all["cases"].empty()) << "no cases in " << EF_PORTABLE_REFERENCE_DIR;
+    return new json(std::move(all));
   }();
   return *data;
 }

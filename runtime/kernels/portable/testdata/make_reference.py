@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes reference.json: operator cases for the portable kernels with the
+"""Writes reference_<i>.json: operator cases for the portable kernels with the
 outputs PyTorch computes for them (torch_reference_test.cc replays each case
 through the registered kernel and compares).
 
@@ -40,7 +40,11 @@ from reference_cases import cases
 from resampling_cases import grid_sampler_2d, max_pool_backward, upsample_aa
 from shape_index_cases import index_copy_distance_ops, scatter_reduce, shape_ops
 
-OUT_PATH = pathlib.Path(__file__).with_name("reference.json")
+OUT_DIR = pathlib.Path(__file__).parent
+# Each output file stays well below the repository's 2 MiB limit for
+# tracked files: the cases are written in order to reference_0.json,
+# reference_1.json, ... (the test reads them all).
+SHARD_BYTES = 1 << 20
 
 
 def main():
@@ -72,11 +76,22 @@ def main():
     max_pool_3d()
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
-    OUT_PATH.write_text(json.dumps(
-        {"generator": "make_reference.py", "torch": torch.__version__,
-         "cases": cases}, indent=None, separators=(",", ":"),
-        allow_nan=False) + "\n")
-    print(f"wrote {len(cases)} cases to {OUT_PATH}")
+    for old in OUT_DIR.glob("reference_*.json"):
+        old.unlink()
+    shards, size = [[]], 0
+    for c in cases:
+        text = json.dumps(c, separators=(",", ":"), allow_nan=False)
+        if shards[-1] and size + len(text) > SHARD_BYTES:
+            shards.append([])
+            size = 0
+        shards[-1].append(c)
+        size += len(text) + 1
+    for i, shard in enumerate(shards):
+        (OUT_DIR / f"reference_{i}.json").write_text(json.dumps(
+            {"generator": "make_reference.py", "torch": torch.__version__,
+             "cases": shard}, indent=None, separators=(",", ":"),
+            allow_nan=False) + "\n")
+    print(f"wrote {len(cases)} cases to {len(shards)} files reference_<i>.json in {OUT_DIR}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The case format of reference.json (make_reference.py): argument and
+"""The case format of reference_<i>.json (make_reference.py): argument and
 tensor encoding, the case list, and the seeded input generators the case
 modules share."""
 
