@@ -18,13 +18,6 @@ bool IsFp32(const Graph& g, uint32_t id) {
   return id == kInvalidId || g.values[id].type == DataType::kFp32;
 }
 
-bool IsPointwise(const Node& n) {
-  const WindowParams& w = n.window;
-  return n.type == NodeType::kConv2d && w.kernel_h == 1 && w.kernel_w == 1 && w.stride_h == 1 &&
-         w.stride_w == 1 && w.pad_top == 0 && w.pad_bottom == 0 && w.pad_left == 0 &&
-         w.pad_right == 0 && w.groups == 1;
-}
-
 // Input channels from which a dense (one group) convolution with a larger
 // window runs faster on our GEMM over packed patches than on the system
 // XNNPACK (docs/xnnpack-delegate.md, "Engine per node").
@@ -127,6 +120,13 @@ Error RunConvolution(KernelContext& ctx, const Node& n, const std::vector<Dims>&
 
 }  // namespace
 
+bool IsPointwiseConv(const Node& n) {
+  const WindowParams& w = n.window;
+  return n.type == NodeType::kConv2d && w.kernel_h == 1 && w.kernel_w == 1 && w.stride_h == 1 &&
+         w.stride_w == 1 && w.pad_top == 0 && w.pad_bottom == 0 && w.pad_left == 0 &&
+         w.pad_right == 0 && w.groups == 1;
+}
+
 bool DenseKernelSupports(const Graph& g, const Node& n) {
   if (n.type != NodeType::kConv2d && n.type != NodeType::kDepthwiseConv2d &&
       n.type != NodeType::kFullyConnected) {
@@ -147,7 +147,7 @@ bool DenseKernelSupports(const Graph& g, const Node& n) {
 
 bool DenseKernelPreferred(const Graph& g, const Node& n) {
   return DenseKernelSupports(g, n) &&
-         (n.type == NodeType::kFullyConnected || IsPointwise(n) || IsFastDenseConv(g, n)) &&
+         (n.type == NodeType::kFullyConnected || IsPointwiseConv(n) || IsFastDenseConv(g, n)) &&
          g.values[n.inputs[1]].is_constant();
 }
 
@@ -187,7 +187,7 @@ void PackDenseFilter(const Graph& g, const Node& n, float* packed) {
 Error RunDenseNode(KernelContext& ctx, const Graph& g, const Node& n, const std::vector<Dims>& dims,
                    const void* const* in, void* const* out, const float* packed_filter) {
   auto* y = static_cast<float*>(out[0]);
-  if (n.type == NodeType::kFullyConnected || IsPointwise(n)) {
+  if (n.type == NodeType::kFullyConnected || IsPointwiseConv(n)) {
     return RunMatrixNode(ctx, n, dims, in, y, packed_filter);
   }
   return RunConvolution(ctx, n, dims, in, y, packed_filter);

@@ -25,6 +25,9 @@
 namespace edgefleet {
 namespace xnnpack {
 
+// A Conv2d with a 1x1 window, stride 1, no padding and one group.
+bool IsPointwiseConv(const Node& node);
+
 // True when `node` is a float32 Conv2d, DepthwiseConv2d or FullyConnected
 // our kernels compute (symmetric padding; no TensorFlow SAME padding).
 bool DenseKernelSupports(const Graph& graph, const Node& node);
