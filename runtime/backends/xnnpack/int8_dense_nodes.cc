@@ -20,6 +20,9 @@ using optimized::Int8PointwiseUnitsPadded;
 constexpr size_t kAlign = 64;
 // Fewest multiply-adds a thread takes when a node splits over the threads.
 constexpr int64_t kMinRangeMacs = int64_t{1} << 18;
+// Scratch for the patches of a convolution with a window, per block of
+// output pixels.
+constexpr size_t kMaxPatchBytes = size_t{1} << 20;
 
 size_t RoundUp(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
@@ -35,7 +38,7 @@ Layout LayoutOf(const Graph& g, const Node& n) {
   const Value& w = g.values[n.inputs[1]];
   Layout l{};
   l.units = w.dims[0];
-  l.depth = w.dims[3];
+  l.depth = w.dims[1] * w.dims[2] * w.dims[3];  // OHWI: (kh, kw, in channel) per unit
   l.units_padded = static_cast<size_t>(Int8PointwiseUnitsPadded(static_cast<int64_t>(l.units)));
   l.correction = 0;
   l.scale = l.correction + RoundUp(l.units_padded * sizeof(int32_t));
@@ -60,6 +63,29 @@ int32_t QuantizedBound(float v, const Value& y) {
   return static_cast<int32_t>(std::lrintf(q));
 }
 
+optimized::Int8PatchGeometry PatchGeometryOf(const Node& n, const std::vector<Dims>& dims,
+                                             int32_t zero_point) {
+  const Dims& xd = dims[n.inputs[0]];
+  const Dims& yd = dims[n.outputs[0]];
+  const WindowParams& w = n.window;
+  optimized::Int8PatchGeometry g;
+  g.height = static_cast<int64_t>(xd[1]);
+  g.width = static_cast<int64_t>(xd[2]);
+  g.channels = static_cast<int64_t>(xd[3]);
+  g.out_height = static_cast<int64_t>(yd[1]);
+  g.out_width = static_cast<int64_t>(yd[2]);
+  g.kernel_h = w.kernel_h;
+  g.kernel_w = w.kernel_w;
+  g.stride_h = w.stride_h;
+  g.stride_w = w.stride_w;
+  g.dilation_h = w.dilation_h;
+  g.dilation_w = w.dilation_w;
+  g.pad_top = w.pad_top;
+  g.pad_left = w.pad_left;
+  g.pad_value = static_cast<int8_t>(zero_point);
+  return g;
+}
+
 bool IsPerTensorInt8(const Value& v) {
   return v.type == DataType::kQint8 && v.quant == QuantKind::kPerTensor && v.zero_point >= -128 &&
          v.zero_point <= 127 && std::isfinite(v.scale) && v.scale > 0;
@@ -69,16 +95,17 @@ bool IsPerTensorInt8(const Value& v) {
 
 bool Int8DenseKernelPreferred(const Graph& g, const Node& n) {
   if (!optimized::Int8PointwiseAvailable()) return false;
-  if (!IsPointwiseConv(n) || n.flags != 0 || n.inputs.size() != 3 || n.outputs.size() != 1 ||
-      n.inputs[0] == kInvalidId || n.inputs[1] == kInvalidId) {
+  if (n.type != NodeType::kConv2d || n.window.groups != 1 || n.flags != 0 || n.inputs.size() != 3 ||
+      n.outputs.size() != 1 || n.inputs[0] == kInvalidId || n.inputs[1] == kInvalidId) {
     return false;
   }
   const Value& x = g.values[n.inputs[0]];
   const Value& w = g.values[n.inputs[1]];
   const Value& y = g.values[n.outputs[0]];
   if (!IsPerTensorInt8(x) || !IsPerTensorInt8(y) || !w.is_constant() || w.dims.size() != 4 ||
-      w.dims[1] != 1 || w.dims[2] != 1 || w.dims[0] == 0 || w.dims[3] == 0 ||
-      w.dims[3] > kMaxInt8DenseDepth) {
+      w.dims[1] != n.window.kernel_h || w.dims[2] != n.window.kernel_w || w.dims[0] == 0 ||
+      w.dims[3] == 0 || w.dims[3] > kMaxInt8DenseDepth ||
+      w.dims[1] * w.dims[2] > kMaxInt8DenseDepth / w.dims[3]) {
     return false;
   }
   const bool per_channel = w.type == DataType::kQcint8 && w.quant == QuantKind::kPerChannel &&
@@ -131,13 +158,13 @@ Error RunInt8DenseNode(KernelContext& ctx, const Graph& g, const Node& n,
                        const std::vector<Dims>& dims, const void* const* in, void* const* out,
                        const void* packed) {
   const Layout l = LayoutOf(g, n);
+  const Value& x_value = g.values[n.inputs[0]];
   const Value& y = g.values[n.outputs[0]];
-  const Dims& xd = dims[n.inputs[0]];
-  size_t numel = 1;
-  for (size_t d : xd) numel *= d;
-  const int64_t pixels = static_cast<int64_t>(numel / l.depth);
+  const Dims& yd = dims[n.outputs[0]];
   const int64_t depth = static_cast<int64_t>(l.depth);
   const int64_t units = static_cast<int64_t>(l.units);
+  const int64_t pixels =
+      static_cast<int64_t>(yd[0]) * static_cast<int64_t>(yd[1]) * static_cast<int64_t>(yd[2]);
   const auto* base = static_cast<const uint8_t*>(packed);
   optimized::Int8PointwiseParams q;
   q.correction = reinterpret_cast<const int32_t*>(base + l.correction);
@@ -148,11 +175,32 @@ Error RunInt8DenseNode(KernelContext& ctx, const Graph& g, const Node& n,
   const auto* w = reinterpret_cast<const int8_t*>(base + l.weights);
   const auto* x = static_cast<const int8_t*>(in[0]);
   auto* out_q = static_cast<int8_t*>(out[0]);
-  const int64_t row_macs = std::max<int64_t>(1, units * depth);
-  optimized::ParallelForRanges(pixels, std::max<int64_t>(1, kMinRangeMacs / row_macs),
-                               ctx.num_threads(), [&](int64_t p0, int64_t p1) {
-                                 optimized::Int8PointwiseRows(x, depth, w, units, q, out_q, p0, p1);
-                               });
+  const int64_t grain = std::max<int64_t>(1, kMinRangeMacs / std::max<int64_t>(1, units * depth));
+  if (IsPointwiseConv(n)) {  // the pixels' rows are the GEMM's rows
+    optimized::ParallelForRanges(pixels, grain, ctx.num_threads(), [&](int64_t p0, int64_t p1) {
+      optimized::Int8PointwiseRows(x, depth, w, units, q, out_q, p0, p1);
+    });
+    return Error::kOk;
+  }
+  // A window: each block of output pixels gathers its patches, padding
+  // read as the input zero point, in rows rounded up to whole 4-byte groups
+  // (zeros, against the filter's zero padding), then runs as pointwise rows.
+  const optimized::Int8PatchGeometry geometry = PatchGeometryOf(n, dims, x_value.zero_point);
+  const int64_t row_bytes = (depth + 3) / 4 * 4;
+  const int64_t block = std::max<int64_t>(
+      1, std::min<int64_t>(pixels, static_cast<int64_t>(kMaxPatchBytes) / row_bytes));
+  auto* patches =
+      static_cast<int8_t*>(ctx.AllocateTemp(static_cast<size_t>(block * row_bytes), kAlign));
+  EF_CHECK_OR_RETURN(patches != nullptr || pixels == 0, Error::kMemoryAllocationFailed,
+                     "xnnpack: %s: kernel scratch memory exhausted", NodeTypeName(n.type));
+  for (int64_t b0 = 0; b0 < pixels; b0 += block) {
+    const int64_t rows = std::min(block, pixels - b0);
+    optimized::ParallelForRanges(rows, grain, ctx.num_threads(), [&](int64_t p0, int64_t p1) {
+      optimized::GatherInt8Patches(geometry, x, b0 + p0, b0 + p1, row_bytes,
+                                   patches + p0 * row_bytes);
+      optimized::Int8PointwiseRows(patches, row_bytes, w, units, q, out_q + b0 * units, p0, p1);
+    });
+  }
   return Error::kOk;
 }
 

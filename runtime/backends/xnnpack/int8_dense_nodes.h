@@ -1,6 +1,7 @@
-// The delegate's static int8 pointwise convolutions (1x1, stride 1, no
-// padding, one group) on our VNNI kernel (runtime/kernels/optimized/
-// int8_pointwise_nhwc.h), in the delegate's NHWC layout, computed as the real
+// The delegate's static int8 convolutions with one group on our VNNI kernel
+// (runtime/kernels/optimized/int8_pointwise_nhwc.h; a window other than 1x1
+// stride 1 gathers its patches first, padding read as the input zero
+// point), in the delegate's NHWC layout, computed as the real
 // runtime's XNNPACK computes them (fp32 requantization): with the int32 sum
 //   acc = bias_q[c] + sum_k (x[p][k] - zx) * w[c][k]   (wrapping, as XNNPACK's)
 //   y[p][c] = min(max(round_half_even(float(acc) * s[c]), lo - zy), hi - zy) + zy
@@ -27,11 +28,11 @@
 namespace edgefleet {
 namespace xnnpack {
 
-// Input channels up to which the int32 sums cannot overflow before the
-// bias is added (255 * 128 * depth < 2^31).
+// Filter depth (kh * kw * input channels) up to which the int32 sums cannot
+// overflow before the bias is added (255 * 128 * depth < 2^31).
 inline constexpr size_t kMaxInt8DenseDepth = 65535;
 
-// The rule: true for a pointwise Conv2d over qint8 (per-tensor) activations
+// The rule: true for a one-group Conv2d over qint8 (per-tensor) activations
 // to a qint8 output, with constant int8 weights per output channel (or per
 // tensor with zero point 0), an optional constant int32 bias and
 // requantization scales in (0, 256), when the host has AVX-512 VNNI (without
@@ -49,7 +50,8 @@ void PackInt8DenseFilter(const Graph& graph, const Node& node, void* dst);
 // Runs `node` (REQUIRES: Int8DenseKernelPreferred, shapes validated by
 // InferOutputDims) on the current shapes `dims`: in[0] / out[0] are the
 // buffers of its input and output, `packed` what PackInt8DenseFilter
-// wrote. Needs no scratch memory; returns kOk.
+// wrote. Errors: kMemoryAllocationFailed when ctx's scratch memory does not
+// fit a block of patches (a window other than 1x1 stride 1).
 Error RunInt8DenseNode(KernelContext& ctx, const Graph& graph, const Node& node,
                        const std::vector<Dims>& dims, const void* const* in, void* const* out,
                        const void* packed);

@@ -16,12 +16,26 @@ constexpr int64_t kPanelK4Bytes = kInt8PointwiseNr * 4;
 #if defined(__x86_64__)
 #define EF_POINTWISE_VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 
-// The 4 bytes of row `r` at group k4 (zeros past `depth`: the last group of
-// a row whose depth is not a multiple of 4 must not read past it), +128.
+// The bytes of row `r` from k to its end (fewer than 4: the last group of a
+// row whose depth is not a multiple of 4 must not read past it), zeros
+// after them, +128, in every 32-bit lane.
 EF_POINTWISE_VNNI inline __m512i Broadcast4(const int8_t* r, int64_t k, int64_t depth) {
-  int32_t v = 0;
-  std::memcpy(&v, r + k, static_cast<size_t>(std::min<int64_t>(4, depth - k)));
-  return _mm512_xor_si512(_mm512_set1_epi32(v), _mm512_set1_epi8(static_cast<char>(0x80)));
+  const __mmask16 mask = static_cast<__mmask16>((1u << (depth - k)) - 1);
+  const __m128i v = _mm_maskz_loadu_epi8(mask, r + k);
+  return _mm512_xor_si512(_mm512_broadcastd_epi32(v), _mm512_set1_epi8(static_cast<char>(0x80)));
+}
+
+// Copies n bytes without reading or writing past them.
+__attribute__((target("avx512f,avx512bw,avx512vl"))) inline void CopyBytes(int8_t* dst,
+                                                                           const int8_t* src,
+                                                                           int64_t n) {
+  for (; n >= 64; n -= 64, src += 64, dst += 64) {
+    _mm512_storeu_si512(dst, _mm512_loadu_si512(src));
+  }
+  if (n > 0) {
+    const __mmask64 mask = (__mmask64{1} << n) - 1;
+    _mm512_mask_storeu_epi8(dst, mask, _mm512_maskz_loadu_epi8(mask, src));
+  }
 }
 
 // kMr rows x (16 * kNv) channels of panel `panel`; rows [0, rows) stored.
@@ -101,6 +115,11 @@ EF_POINTWISE_VNNI void Tile(const int8_t* const* row, int64_t depth, const int8_
 
 using TileFn = void (*)(const int8_t* const*, int64_t, const int8_t*, int64_t, int64_t,
                         const Int8PointwiseParams&, int8_t* const*, int64_t);
+
+#else
+inline void CopyBytes(int8_t* dst, const int8_t* src, int64_t n) {
+  std::memcpy(dst, src, static_cast<size_t>(n));
+}
 #endif
 
 }  // namespace
@@ -113,12 +132,12 @@ void PackInt8Pointwise(const int8_t* w, int64_t units, int64_t depth, int8_t* pa
   std::memset(packed, 0, Int8PointwisePackedBytes(units, depth));
   for (int64_t p = 0; p < panels; ++p) {
     int8_t* panel = packed + p * kInt8PointwiseNr * dp;
-    for (int64_t j = 0; j < kInt8PointwiseNr; ++j) {
-      const int64_t c = p * kInt8PointwiseNr + j;
-      if (c >= units) break;
-      for (int64_t k = 0; k < depth; ++k) {
-        panel[(k / 4) * kPanelK4Bytes + j * 4 + k % 4] = w[c * depth + k];
-      }
+    const int64_t c0 = p * kInt8PointwiseNr;
+    const int64_t channels = std::min<int64_t>(kInt8PointwiseNr, units - c0);
+    for (int64_t k = 0; k < depth; k += 4) {  // written in order, 4 bytes per channel
+      const size_t n = static_cast<size_t>(std::min<int64_t>(4, depth - k));
+      int8_t* dst = panel + (k / 4) * kPanelK4Bytes;
+      for (int64_t j = 0; j < channels; ++j) std::memcpy(dst + 4 * j, w + (c0 + j) * depth + k, n);
     }
   }
 }
@@ -148,6 +167,49 @@ void Int8PointwiseRows(const int8_t* x, int64_t depth, const int8_t* packed, int
 #else
   (void)x, (void)depth, (void)packed, (void)units, (void)params, (void)y, (void)p0, (void)p1;
 #endif
+}
+
+void GatherInt8Patches(const Int8PatchGeometry& g, const int8_t* x, int64_t p0, int64_t p1,
+                       int64_t row_bytes, int8_t* dst) {
+  const int64_t c = g.channels;
+  const int64_t span = g.kernel_w * c;  // one window row, contiguous in x when dilation_w is 1
+  const int64_t depth = g.kernel_h * span;
+  const int64_t plane = g.out_height * g.out_width;
+  int64_t image = p0 / plane, oh = p0 % plane / g.out_width, ow = p0 % g.out_width;
+  for (int64_t p = p0; p < p1; ++p, dst += row_bytes) {
+    const int8_t* src_image = x + image * g.height * g.width * c;
+    const int64_t iw0 = ow * g.stride_w - g.pad_left;
+    const bool cols_inside = g.dilation_w == 1 && iw0 >= 0 && iw0 + g.kernel_w <= g.width;
+    int8_t* out = dst;
+    for (int64_t kh = 0; kh < g.kernel_h; ++kh, out += span) {
+      const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
+      if (ih < 0 || ih >= g.height) {
+        std::memset(out, g.pad_value, static_cast<size_t>(span));
+        continue;
+      }
+      const int8_t* src_row = src_image + ih * g.width * c;
+      if (cols_inside) {
+        CopyBytes(out, src_row + iw0 * c, span);
+        continue;
+      }
+      for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+        const int64_t iw = iw0 + kw * g.dilation_w;
+        if (iw >= 0 && iw < g.width) {
+          CopyBytes(out + kw * c, src_row + iw * c, c);
+        } else {
+          std::memset(out + kw * c, g.pad_value, static_cast<size_t>(c));
+        }
+      }
+    }
+    if (row_bytes > depth) std::memset(dst + depth, 0, static_cast<size_t>(row_bytes - depth));
+    if (++ow == g.out_width) {
+      ow = 0;
+      if (++oh == g.out_height) {
+        oh = 0;
+        ++image;
+      }
+    }
+  }
 }
 
 }  // namespace optimized
