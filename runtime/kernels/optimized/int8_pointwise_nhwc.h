@@ -68,6 +68,7 @@ struct Int8PatchGeometry {
 // The patches of output pixels [p0, p1) (batch-major) as rows of
 // `row_bytes` bytes (>= kernel_h * kernel_w * channels; the rest zeros),
 // ready for Int8PointwiseRows with depth = row_bytes.
+// REQUIRES: Int8PointwiseAvailable().
 void GatherInt8Patches(const Int8PatchGeometry& g, const int8_t* x, int64_t p0, int64_t p1,
                        int64_t row_bytes, int8_t* dst);
 

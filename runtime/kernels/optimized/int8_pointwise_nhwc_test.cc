@@ -3,7 +3,8 @@
 // clamp, zero point): every element equal, for depths that are and are not
 // multiples of 4 (the last group of a row must not read past it), channel
 // counts from 1 to past one panel, row counts that leave a partial tile,
-// ties of the rounding and clamped outputs.
+// ties of the rounding and clamped outputs. GatherInt8Patches against the
+// definition of a patch, at the borders, with strides and dilations.
 
 #include "runtime/kernels/optimized/int8_pointwise_nhwc.h"
 
@@ -88,6 +89,57 @@ TEST(Int8PointwiseNhwc, EqualsTheFormulaPerElement) {
     }
     if (c.pixels * c.units >= 500) {
       EXPECT_GT(ties, 0) << "no rounding tie was exercised";
+    }
+  }
+}
+
+TEST(Int8PointwiseNhwc, PatchesAreTheWindowsOfTheInput) {
+  if (!Int8PointwiseAvailable()) GTEST_SKIP() << "no AVX-512 VNNI on this host";
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> byte(-128, 127);
+  // {kernel, stride, dilation, pad}: 1x1, the first layer of MobileNetV2,
+  // dilated, a window larger than a padded row.
+  const int64_t shapes[][4] = {{1, 1, 1, 0}, {3, 2, 1, 1}, {3, 1, 2, 2}, {5, 3, 1, 2}};
+  for (const auto& s : shapes) {
+    Int8PatchGeometry g{};
+    g.height = 7;
+    g.width = 6;
+    g.channels = 3;
+    g.kernel_h = g.kernel_w = s[0];
+    g.stride_h = g.stride_w = s[1];
+    g.dilation_h = g.dilation_w = s[2];
+    g.pad_top = g.pad_left = s[3];
+    g.out_height = (g.height + 2 * s[3] - s[2] * (s[0] - 1) - 1) / s[1] + 1;
+    g.out_width = (g.width + 2 * s[3] - s[2] * (s[0] - 1) - 1) / s[1] + 1;
+    g.pad_value = -7;
+    const int64_t batch = 2, depth = g.kernel_h * g.kernel_w * g.channels;
+    const int64_t row_bytes = (depth + 3) / 4 * 4 + 4;  // and one spare group
+    const int64_t pixels = batch * g.out_height * g.out_width;
+    std::vector<int8_t> x(static_cast<size_t>(batch * g.height * g.width * g.channels));
+    for (int8_t& v : x) v = static_cast<int8_t>(byte(rng));
+    std::vector<int8_t> patches(static_cast<size_t>(pixels * row_bytes), 55);
+    // In two ranges, the second starting inside an image row.
+    const int64_t split = pixels / 2 + 1;
+    GatherInt8Patches(g, x.data(), 0, split, row_bytes, patches.data());
+    GatherInt8Patches(g, x.data(), split, pixels, row_bytes, patches.data() + split * row_bytes);
+    for (int64_t p = 0; p < pixels; ++p) {
+      const int64_t image = p / (g.out_height * g.out_width);
+      const int64_t oh = p / g.out_width % g.out_height, ow = p % g.out_width;
+      const int8_t* row = patches.data() + p * row_bytes;
+      int64_t k = 0;
+      for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+        for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+          const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
+          const int64_t iw = ow * g.stride_w - g.pad_left + kw * g.dilation_w;
+          for (int64_t c = 0; c < g.channels; ++c, ++k) {
+            const bool inside = ih >= 0 && ih < g.height && iw >= 0 && iw < g.width;
+            const int8_t want =
+                inside ? x[((image * g.height + ih) * g.width + iw) * g.channels + c] : g.pad_value;
+            ASSERT_EQ(row[k], want) << "kernel " << s[0] << " pixel " << p << " byte " << k;
+          }
+        }
+      }
+      for (; k < row_bytes; ++k) ASSERT_EQ(row[k], 0) << "pixel " << p << " tail byte " << k;
     }
   }
 }
