@@ -104,7 +104,8 @@ class XnnpackDelegate {
   std::vector<int> step_of_;               // per node
   std::vector<std::vector<size_t>> dims_;  // per value: current shape
   std::vector<void*> data_;                // per value id: where its bytes are now
-  // Boundary values' memory (arena_plan.h), zero-filled at each Build.
+  // Boundary values' memory (arena_plan.h), made at each Build (contents
+  // unspecified until their producers write them).
   PageBlock arena_;
   SharedThreadpool threadpool_;  // pthreadpool_t, shared with the method's other delegates
   int num_threads_ = 1;          // for our kernels
