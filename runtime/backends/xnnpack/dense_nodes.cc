@@ -68,26 +68,7 @@ Error RunMatrixNode(KernelContext& ctx, const Node& n, const std::vector<Dims>& 
 
 Error RunConvolution(KernelContext& ctx, const Node& n, const std::vector<Dims>& dims,
                      const void* const* in, float* y, const float* packed) {
-  const Dims& xd = dims[n.inputs[0]];
-  const Dims& yd = dims[n.outputs[0]];
-  const WindowParams& w = n.window;
-  optimized::ConvGeometry g{};
-  g.batch = static_cast<int64_t>(xd[0]);
-  g.in_h = static_cast<int64_t>(xd[1]);
-  g.in_w = static_cast<int64_t>(xd[2]);
-  g.in_c = static_cast<int64_t>(xd[3]);
-  g.out_h = static_cast<int64_t>(yd[1]);
-  g.out_w = static_cast<int64_t>(yd[2]);
-  g.out_c = static_cast<int64_t>(yd[3]);
-  g.k_h = w.kernel_h;
-  g.k_w = w.kernel_w;
-  g.groups = w.groups;
-  g.stride[0] = w.stride_h;
-  g.stride[1] = w.stride_w;
-  g.pad[0] = w.pad_top;
-  g.pad[1] = w.pad_left;
-  g.dilation[0] = w.dilation_h;
-  g.dilation[1] = w.dilation_w;
+  const optimized::ConvGeometry g = ConvGeometryOf(n, dims);
   int64_t strides[4];  // oc, ic (within the group), kh, kw
   if (n.type == NodeType::kDepthwiseConv2d) {
     // [1, kh, kw, out_c]: one input channel per group.
@@ -119,6 +100,30 @@ Error RunConvolution(KernelContext& ctx, const Node& n, const std::vector<Dims>&
 }
 
 }  // namespace
+
+optimized::ConvGeometry ConvGeometryOf(const Node& n, const std::vector<Dims>& dims) {
+  const Dims& xd = dims[n.inputs[0]];
+  const Dims& yd = dims[n.outputs[0]];
+  const WindowParams& w = n.window;
+  optimized::ConvGeometry g{};
+  g.batch = static_cast<int64_t>(xd[0]);
+  g.in_h = static_cast<int64_t>(xd[1]);
+  g.in_w = static_cast<int64_t>(xd[2]);
+  g.in_c = static_cast<int64_t>(xd[3]);
+  g.out_h = static_cast<int64_t>(yd[1]);
+  g.out_w = static_cast<int64_t>(yd[2]);
+  g.out_c = static_cast<int64_t>(yd[3]);
+  g.k_h = w.kernel_h;
+  g.k_w = w.kernel_w;
+  g.groups = w.groups;
+  g.stride[0] = w.stride_h;
+  g.stride[1] = w.stride_w;
+  g.pad[0] = w.pad_top;
+  g.pad[1] = w.pad_left;
+  g.dilation[0] = w.dilation_h;
+  g.dilation[1] = w.dilation_w;
+  return g;
+}
 
 bool IsPointwiseConv(const Node& n) {
   const WindowParams& w = n.window;

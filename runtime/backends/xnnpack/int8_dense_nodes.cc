@@ -63,29 +63,6 @@ int32_t QuantizedBound(float v, const Value& y) {
   return static_cast<int32_t>(std::lrintf(q));
 }
 
-optimized::Int8PatchGeometry PatchGeometryOf(const Node& n, const std::vector<Dims>& dims,
-                                             int32_t zero_point) {
-  const Dims& xd = dims[n.inputs[0]];
-  const Dims& yd = dims[n.outputs[0]];
-  const WindowParams& w = n.window;
-  optimized::Int8PatchGeometry g;
-  g.height = static_cast<int64_t>(xd[1]);
-  g.width = static_cast<int64_t>(xd[2]);
-  g.channels = static_cast<int64_t>(xd[3]);
-  g.out_height = static_cast<int64_t>(yd[1]);
-  g.out_width = static_cast<int64_t>(yd[2]);
-  g.kernel_h = w.kernel_h;
-  g.kernel_w = w.kernel_w;
-  g.stride_h = w.stride_h;
-  g.stride_w = w.stride_w;
-  g.dilation_h = w.dilation_h;
-  g.dilation_w = w.dilation_w;
-  g.pad_top = w.pad_top;
-  g.pad_left = w.pad_left;
-  g.pad_value = static_cast<int8_t>(zero_point);
-  return g;
-}
-
 bool IsPerTensorInt8(const Value& v) {
   return v.type == DataType::kQint8 && v.quant == QuantKind::kPerTensor && v.zero_point >= -128 &&
          v.zero_point <= 127 && std::isfinite(v.scale) && v.scale > 0;
@@ -185,7 +162,8 @@ Error RunInt8DenseNode(KernelContext& ctx, const Graph& g, const Node& n,
   // A window: each block of output pixels gathers its patches, padding
   // read as the input zero point, in rows rounded up to whole 4-byte groups
   // (zeros, against the filter's zero padding), then runs as pointwise rows.
-  const optimized::Int8PatchGeometry geometry = PatchGeometryOf(n, dims, x_value.zero_point);
+  const optimized::ConvGeometry geometry = ConvGeometryOf(n, dims);
+  const auto pad_value = static_cast<int8_t>(x_value.zero_point);
   const int64_t row_bytes = (depth + 3) / 4 * 4;
   const int64_t block = std::max<int64_t>(
       1, std::min<int64_t>(pixels, static_cast<int64_t>(kMaxPatchBytes) / row_bytes));
@@ -196,7 +174,7 @@ Error RunInt8DenseNode(KernelContext& ctx, const Graph& g, const Node& n,
   for (int64_t b0 = 0; b0 < pixels; b0 += block) {
     const int64_t rows = std::min(block, pixels - b0);
     optimized::ParallelForRanges(rows, grain, ctx.num_threads(), [&](int64_t p0, int64_t p1) {
-      optimized::GatherInt8Patches(geometry, x, b0 + p0, b0 + p1, row_bytes,
+      optimized::GatherInt8Patches(geometry, pad_value, x, b0 + p0, b0 + p1, row_bytes,
                                    patches + p0 * row_bytes);
       optimized::Int8PointwiseRows(patches, row_bytes, w, units, q, out_q + b0 * units, p0, p1);
     });

@@ -169,42 +169,42 @@ void Int8PointwiseRows(const int8_t* x, int64_t depth, const int8_t* packed, int
 #endif
 }
 
-void GatherInt8Patches(const Int8PatchGeometry& g, const int8_t* x, int64_t p0, int64_t p1,
-                       int64_t row_bytes, int8_t* dst) {
-  const int64_t c = g.channels;
-  const int64_t span = g.kernel_w * c;  // one window row, contiguous in x when dilation_w is 1
-  const int64_t depth = g.kernel_h * span;
-  const int64_t plane = g.out_height * g.out_width;
-  int64_t image = p0 / plane, oh = p0 % plane / g.out_width, ow = p0 % g.out_width;
+void GatherInt8Patches(const ConvGeometry& g, int8_t pad_value, const int8_t* x, int64_t p0,
+                       int64_t p1, int64_t row_bytes, int8_t* dst) {
+  const int64_t c = g.in_c;
+  const int64_t span = g.k_w * c;  // one window row, contiguous in x when dilation is 1
+  const int64_t depth = g.k_h * span;
+  const int64_t plane = g.out_pixels();
+  int64_t image = p0 / plane, oh = p0 % plane / g.out_w, ow = p0 % g.out_w;
   for (int64_t p = p0; p < p1; ++p, dst += row_bytes) {
-    const int8_t* src_image = x + image * g.height * g.width * c;
-    const int64_t iw0 = ow * g.stride_w - g.pad_left;
-    const bool cols_inside = g.dilation_w == 1 && iw0 >= 0 && iw0 + g.kernel_w <= g.width;
+    const int8_t* src_image = x + image * g.in_h * g.in_w * c;
+    const int64_t iw0 = ow * g.stride[1] - g.pad[1];
+    const bool cols_inside = g.dilation[1] == 1 && iw0 >= 0 && iw0 + g.k_w <= g.in_w;
     int8_t* out = dst;
-    for (int64_t kh = 0; kh < g.kernel_h; ++kh, out += span) {
-      const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
-      if (ih < 0 || ih >= g.height) {
-        std::memset(out, g.pad_value, static_cast<size_t>(span));
+    for (int64_t kh = 0; kh < g.k_h; ++kh, out += span) {
+      const int64_t ih = oh * g.stride[0] - g.pad[0] + kh * g.dilation[0];
+      if (ih < 0 || ih >= g.in_h) {
+        std::memset(out, pad_value, static_cast<size_t>(span));
         continue;
       }
-      const int8_t* src_row = src_image + ih * g.width * c;
+      const int8_t* src_row = src_image + ih * g.in_w * c;
       if (cols_inside) {
         CopyBytes(out, src_row + iw0 * c, span);
         continue;
       }
-      for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
-        const int64_t iw = iw0 + kw * g.dilation_w;
-        if (iw >= 0 && iw < g.width) {
+      for (int64_t kw = 0; kw < g.k_w; ++kw) {
+        const int64_t iw = iw0 + kw * g.dilation[1];
+        if (iw >= 0 && iw < g.in_w) {
           CopyBytes(out + kw * c, src_row + iw * c, c);
         } else {
-          std::memset(out + kw * c, g.pad_value, static_cast<size_t>(c));
+          std::memset(out + kw * c, pad_value, static_cast<size_t>(c));
         }
       }
     }
     if (row_bytes > depth) std::memset(dst + depth, 0, static_cast<size_t>(row_bytes - depth));
-    if (++ow == g.out_width) {
+    if (++ow == g.out_w) {
       ow = 0;
-      if (++oh == g.out_height) {
+      if (++oh == g.out_h) {
         oh = 0;
         ++image;
       }

@@ -20,6 +20,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "runtime/kernels/optimized/conv_operands.h"
+
 namespace edgefleet {
 namespace optimized {
 
@@ -56,21 +58,14 @@ struct Int8PointwiseParams {
 void Int8PointwiseRows(const int8_t* x, int64_t depth, const int8_t* packed, int64_t units,
                        const Int8PointwiseParams& params, int8_t* y, int64_t p0, int64_t p1);
 
-// Where the patches of a convolution with a window come from: an NHWC int8
-// input, a filter laid out (kh, kw, channel) per output channel.
-struct Int8PatchGeometry {
-  int64_t height, width, channels;  // input
-  int64_t out_height, out_width;
-  int64_t kernel_h, kernel_w, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
-  int8_t pad_value;  // what padding reads (the input zero point)
-};
-
-// The patches of output pixels [p0, p1) (batch-major) as rows of
-// `row_bytes` bytes (>= kernel_h * kernel_w * channels; the rest zeros),
-// ready for Int8PointwiseRows with depth = row_bytes.
+// The patches of a one-group convolution with geometry `g` over an NHWC
+// int8 input `x`, for output pixels [p0, p1) (batch-major), as rows of
+// `row_bytes` bytes (>= k_h * k_w * in_c, in the filter's (kh, kw, channel)
+// order; the rest zeros), padding read as `pad_value` (the input zero
+// point): ready for Int8PointwiseRows with depth = row_bytes.
 // REQUIRES: Int8PointwiseAvailable().
-void GatherInt8Patches(const Int8PatchGeometry& g, const int8_t* x, int64_t p0, int64_t p1,
-                       int64_t row_bytes, int8_t* dst);
+void GatherInt8Patches(const ConvGeometry& g, int8_t pad_value, const int8_t* x, int64_t p0,
+                       int64_t p1, int64_t row_bytes, int8_t* dst);
 
 }  // namespace optimized
 }  // namespace edgefleet

@@ -101,40 +101,43 @@ TEST(Int8PointwiseNhwc, PatchesAreTheWindowsOfTheInput) {
   // dilated, a window larger than a padded row.
   const int64_t shapes[][4] = {{1, 1, 1, 0}, {3, 2, 1, 1}, {3, 1, 2, 2}, {5, 3, 1, 2}};
   for (const auto& s : shapes) {
-    Int8PatchGeometry g{};
-    g.height = 7;
-    g.width = 6;
-    g.channels = 3;
-    g.kernel_h = g.kernel_w = s[0];
-    g.stride_h = g.stride_w = s[1];
-    g.dilation_h = g.dilation_w = s[2];
-    g.pad_top = g.pad_left = s[3];
-    g.out_height = (g.height + 2 * s[3] - s[2] * (s[0] - 1) - 1) / s[1] + 1;
-    g.out_width = (g.width + 2 * s[3] - s[2] * (s[0] - 1) - 1) / s[1] + 1;
-    g.pad_value = -7;
-    const int64_t batch = 2, depth = g.kernel_h * g.kernel_w * g.channels;
+    ConvGeometry g{};
+    g.batch = 2;
+    g.in_h = 7;
+    g.in_w = 6;
+    g.in_c = 3;
+    g.k_h = g.k_w = s[0];
+    g.stride[0] = g.stride[1] = s[1];
+    g.dilation[0] = g.dilation[1] = s[2];
+    g.pad[0] = g.pad[1] = s[3];
+    g.out_h = (g.in_h + 2 * s[3] - s[2] * (s[0] - 1) - 1) / s[1] + 1;
+    g.out_w = (g.in_w + 2 * s[3] - s[2] * (s[0] - 1) - 1) / s[1] + 1;
+    g.groups = 1;
+    const int8_t pad_value = -7;
+    const int64_t depth = g.k_h * g.k_w * g.in_c;
     const int64_t row_bytes = (depth + 3) / 4 * 4 + 4;  // and one spare group
-    const int64_t pixels = batch * g.out_height * g.out_width;
-    std::vector<int8_t> x(static_cast<size_t>(batch * g.height * g.width * g.channels));
+    const int64_t pixels = g.batch * g.out_pixels();
+    std::vector<int8_t> x(static_cast<size_t>(g.batch * g.in_h * g.in_w * g.in_c));
     for (int8_t& v : x) v = static_cast<int8_t>(byte(rng));
     std::vector<int8_t> patches(static_cast<size_t>(pixels * row_bytes), 55);
     // In two ranges, the second starting inside an image row.
     const int64_t split = pixels / 2 + 1;
-    GatherInt8Patches(g, x.data(), 0, split, row_bytes, patches.data());
-    GatherInt8Patches(g, x.data(), split, pixels, row_bytes, patches.data() + split * row_bytes);
+    GatherInt8Patches(g, pad_value, x.data(), 0, split, row_bytes, patches.data());
+    GatherInt8Patches(g, pad_value, x.data(), split, pixels, row_bytes,
+                      patches.data() + split * row_bytes);
     for (int64_t p = 0; p < pixels; ++p) {
-      const int64_t image = p / (g.out_height * g.out_width);
-      const int64_t oh = p / g.out_width % g.out_height, ow = p % g.out_width;
+      const int64_t image = p / g.out_pixels();
+      const int64_t oh = p / g.out_w % g.out_h, ow = p % g.out_w;
       const int8_t* row = patches.data() + p * row_bytes;
       int64_t k = 0;
-      for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
-        for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
-          const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
-          const int64_t iw = ow * g.stride_w - g.pad_left + kw * g.dilation_w;
-          for (int64_t c = 0; c < g.channels; ++c, ++k) {
-            const bool inside = ih >= 0 && ih < g.height && iw >= 0 && iw < g.width;
+      for (int64_t kh = 0; kh < g.k_h; ++kh) {
+        for (int64_t kw = 0; kw < g.k_w; ++kw) {
+          const int64_t ih = oh * g.stride[0] - g.pad[0] + kh * g.dilation[0];
+          const int64_t iw = ow * g.stride[1] - g.pad[1] + kw * g.dilation[1];
+          for (int64_t c = 0; c < g.in_c; ++c, ++k) {
+            const bool inside = ih >= 0 && ih < g.in_h && iw >= 0 && iw < g.in_w;
             const int8_t want =
-                inside ? x[((image * g.height + ih) * g.width + iw) * g.channels + c] : g.pad_value;
+                inside ? x[((image * g.in_h + ih) * g.in_w + iw) * g.in_c + c] : pad_value;
             ASSERT_EQ(row[k], want) << "kernel " << s[0] << " pixel " << p << " byte " << k;
           }
         }
