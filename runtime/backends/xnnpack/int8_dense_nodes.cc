@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "runtime/backends/xnnpack/dense_nodes.h"
 #include "runtime/core/error_detail.h"
+#include "runtime/kernels/optimized/int8_depthwise_nhwc.h"
 #include "runtime/kernels/optimized/int8_pointwise_nhwc.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 
@@ -26,19 +28,38 @@ constexpr size_t kMaxPatchBytes = size_t{1} << 20;
 
 size_t RoundUp(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
-// The packed filter: per output channel (padded to whole panels) the
-// correction and the requantization scale, then the weight panels
-// (optimized::PackInt8Pointwise).
+// The packed filter of a convolution: per output channel (padded to whole
+// panels) the correction and the requantization scale, then the weight
+// panels (optimized::PackInt8Pointwise). A depthwise convolution's is
+// optimized::PackInt8Depthwise's blob (total only).
 struct Layout {
   size_t units, depth, units_padded;
   size_t correction, scale, weights, total;  // byte offsets, total size
 };
 
+bool IsDepthwise(const Node& n) { return n.type == NodeType::kDepthwiseConv2d; }
+
+// Output channels and the weights per channel: a convolution's OHWI filter
+// has (kh, kw, in channel) per unit, a depthwise [1, kh, kw, C] filter a
+// tap per channel.
+size_t Units(const Value& w, const Node& n) { return IsDepthwise(n) ? w.dims[3] : w.dims[0]; }
+size_t Depth(const Value& w, const Node& n) {
+  return IsDepthwise(n) ? w.dims[1] * w.dims[2] : w.dims[1] * w.dims[2] * w.dims[3];
+}
+int8_t Weight(const int8_t* wq, const Value& w, const Node& n, size_t c, size_t k) {
+  return IsDepthwise(n) ? wq[k * w.dims[3] + c] : wq[c * Depth(w, n) + k];
+}
+
 Layout LayoutOf(const Graph& g, const Node& n) {
   const Value& w = g.values[n.inputs[1]];
   Layout l{};
-  l.units = w.dims[0];
-  l.depth = w.dims[1] * w.dims[2] * w.dims[3];  // OHWI: (kh, kw, in channel) per unit
+  l.units = Units(w, n);
+  l.depth = Depth(w, n);
+  if (IsDepthwise(n)) {  // corrections and scales inside the kernel's blob
+    l.total = optimized::Int8DepthwisePackedBytes(static_cast<int64_t>(l.units),
+                                                  static_cast<int64_t>(l.depth));
+    return l;
+  }
   l.units_padded = static_cast<size_t>(Int8PointwiseUnitsPadded(static_cast<int64_t>(l.units)));
   l.correction = 0;
   l.scale = l.correction + RoundUp(l.units_padded * sizeof(int32_t));
@@ -72,8 +93,9 @@ bool IsPerTensorInt8(const Value& v) {
 
 bool Int8DenseKernelPreferred(const Graph& g, const Node& n) {
   if (!optimized::Int8PointwiseAvailable()) return false;
-  if (n.type != NodeType::kConv2d || n.window.groups != 1 || n.flags != 0 || n.inputs.size() != 3 ||
-      n.outputs.size() != 1 || n.inputs[0] == kInvalidId || n.inputs[1] == kInvalidId) {
+  const bool conv = n.type == NodeType::kConv2d && n.window.groups == 1;
+  if ((!conv && !IsDepthwise(n)) || n.flags != 0 || n.inputs.size() != 3 || n.outputs.size() != 1 ||
+      n.inputs[0] == kInvalidId || n.inputs[1] == kInvalidId) {
     return false;
   }
   const Value& x = g.values[n.inputs[0]];
@@ -85,19 +107,28 @@ bool Int8DenseKernelPreferred(const Graph& g, const Node& n) {
       w.dims[1] * w.dims[2] > kMaxInt8DenseDepth / w.dims[3]) {
     return false;
   }
+  // Depthwise: one channel per group (no depth multiplier), a window of at
+  // most the kernel's taps.
+  if (IsDepthwise(n) &&
+      (w.dims[0] != 1 || n.window.group_output_channels != 1 ||
+       w.dims[1] * w.dims[2] > static_cast<size_t>(optimized::kInt8DepthwiseMaxTaps))) {
+    return false;
+  }
+  const size_t units = Units(w, n);
+  const uint32_t channel_dim = IsDepthwise(n) ? 3 : 0;
   const bool per_channel = w.type == DataType::kQcint8 && w.quant == QuantKind::kPerChannel &&
-                           w.channel_dim == 0 && w.channel_scales.size() == w.dims[0];
+                           w.channel_dim == channel_dim && w.channel_scales.size() == units;
   const bool per_tensor =
       w.type == DataType::kQint8 && w.quant == QuantKind::kPerTensor && w.zero_point == 0;
   if (!per_channel && !per_tensor) return false;
   if (n.inputs[2] != kInvalidId) {
     const Value& b = g.values[n.inputs[2]];
     if (!b.is_constant() || (b.type != DataType::kQint32 && b.type != DataType::kQcint32) ||
-        b.numel() != w.dims[0]) {
+        b.numel() != units) {
       return false;
     }
   }
-  for (size_t c = 0; c < w.dims[0]; ++c) {
+  for (size_t c = 0; c < units; ++c) {
     const float s = RequantizationScale(x, w, y, c);
     if (!(s > 0.0f && s < 256.0f)) return false;
   }
@@ -114,19 +145,26 @@ void PackInt8DenseFilter(const Graph& g, const Node& n, void* dst) {
   const auto* wq = static_cast<const int8_t*>(w.data);
   const auto* bias =
       n.inputs[2] == kInvalidId ? nullptr : static_cast<const int32_t*>(g.values[n.inputs[2]].data);
-  auto* base = static_cast<uint8_t*>(dst);
-  auto* correction = reinterpret_cast<int32_t*>(base + l.correction);
-  auto* scale = reinterpret_cast<float*>(base + l.scale);
-  std::memset(base, 0, l.weights);
+  std::vector<int32_t> correction(l.units);
+  std::vector<float> scale(l.units);
   for (size_t c = 0; c < l.units; ++c) {
     int64_t sum = 0;
-    for (size_t k = 0; k < l.depth; ++k) sum += wq[c * l.depth + k];
-    // The kernel sums (x + 128) * w; XNNPACK's sum is bias + (x - zx) * w,
+    for (size_t k = 0; k < l.depth; ++k) sum += Weight(wq, w, n, c, k);
+    // The kernels sum (x + 128) * w; XNNPACK's sum is bias + (x - zx) * w,
     // both wrapping in 32 bits.
     const int64_t folded = (bias != nullptr ? bias[c] : 0) - (128 + int64_t{x.zero_point}) * sum;
     correction[c] = static_cast<int32_t>(static_cast<uint32_t>(folded));
     scale[c] = RequantizationScale(x, w, y, c);
   }
+  auto* base = static_cast<uint8_t*>(dst);
+  if (IsDepthwise(n)) {
+    optimized::PackInt8Depthwise(wq, correction.data(), scale.data(), static_cast<int64_t>(l.units),
+                                 static_cast<int64_t>(l.depth), base);
+    return;
+  }
+  std::memset(base, 0, l.weights);
+  std::memcpy(base + l.correction, correction.data(), l.units * sizeof(int32_t));
+  std::memcpy(base + l.scale, scale.data(), l.units * sizeof(float));
   optimized::PackInt8Pointwise(wq, static_cast<int64_t>(l.units), static_cast<int64_t>(l.depth),
                                reinterpret_cast<int8_t*>(base + l.weights));
 }
@@ -153,6 +191,20 @@ Error RunInt8DenseNode(KernelContext& ctx, const Graph& g, const Node& n,
   const auto* x = static_cast<const int8_t*>(in[0]);
   auto* out_q = static_cast<int8_t*>(out[0]);
   const int64_t grain = std::max<int64_t>(1, kMinRangeMacs / std::max<int64_t>(1, units * depth));
+  if (IsDepthwise(n)) {
+    // Taps outside the input read a row of the input zero point.
+    const size_t pad_bytes = RoundUp(static_cast<size_t>(units));
+    auto* pad_row = static_cast<int8_t*>(ctx.AllocateTemp(pad_bytes, kAlign));
+    EF_CHECK_OR_RETURN(pad_row != nullptr, Error::kMemoryAllocationFailed,
+                       "xnnpack: %s: kernel scratch memory exhausted", NodeTypeName(n.type));
+    std::memset(pad_row, x_value.zero_point, pad_bytes);
+    const optimized::ConvGeometry geometry = ConvGeometryOf(n, dims);
+    optimized::ParallelForRanges(pixels, grain, ctx.num_threads(), [&](int64_t p0, int64_t p1) {
+      optimized::Int8DepthwiseRows(geometry, x, pad_row, base, q.out_zero_point, q.out_min,
+                                   q.out_max, out_q, p0, p1);
+    });
+    return Error::kOk;
+  }
   if (IsPointwiseConv(n)) {  // the pixels' rows are the GEMM's rows
     optimized::ParallelForRanges(pixels, grain, ctx.num_threads(), [&](int64_t p0, int64_t p1) {
       optimized::Int8PointwiseRows(x, depth, w, units, q, out_q, p0, p1);

@@ -1,7 +1,8 @@
-// The delegate's static int8 convolutions with one group on our VNNI kernel
-// (runtime/kernels/optimized/int8_pointwise_nhwc.h; a window other than 1x1
-// stride 1 gathers its patches first, padding read as the input zero
-// point), in the delegate's NHWC layout, computed as the real
+// The delegate's static int8 convolutions with one group and depthwise
+// convolutions (no depth multiplier) on our VNNI kernels
+// (runtime/kernels/optimized/int8_pointwise_nhwc.h, a window other than 1x1
+// stride 1 gathering its patches first, padding read as the input zero
+// point; int8_depthwise_nhwc.h), in the delegate's NHWC layout, computed as the real
 // runtime's XNNPACK computes them (fp32 requantization): with the int32 sum
 //   acc = bias_q[c] + sum_k (x[p][k] - zx) * w[c][k]   (wrapping, as XNNPACK's)
 //   y[p][c] = min(max(round_half_even(float(acc) * s[c]), lo - zy), hi - zy) + zy
@@ -32,7 +33,9 @@ namespace xnnpack {
 // overflow before the bias is added (255 * 128 * depth < 2^31).
 inline constexpr size_t kMaxInt8DenseDepth = 65535;
 
-// The rule: true for a one-group Conv2d over qint8 (per-tensor) activations
+// The rule: true for a one-group Conv2d or a DepthwiseConv2d with one
+// output channel per group and at most optimized::kInt8DepthwiseMaxTaps
+// taps, over qint8 (per-tensor) activations
 // to a qint8 output, with constant int8 weights per output channel (or per
 // tensor with zero point 0), an optional constant int32 bias and
 // requantization scales in (0, 256), when the host has AVX-512 VNNI (without
