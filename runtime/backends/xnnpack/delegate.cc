@@ -95,6 +95,7 @@ size_t XnnpackDelegate::num_xnnpack_runtimes() const {
 }
 
 Error XnnpackDelegate::Plan() {
+  if (dense_on_own_kernels_) FoldInt8Clamps(*graph_);
   const Graph& g = *graph_;
   // 1. Engine per node: our kernels for the nodes the system XNNPACK
   // computes differently from the real runtime (OwnKernelPreferred) and for
