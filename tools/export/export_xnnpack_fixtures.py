@@ -198,6 +198,34 @@ def case_int8_conv_transpose():
     return quantize_pt2e(m, (x,), dynamic=False), (x,), True
 
 
+class UnfusedRelu(nn.Module):
+    """Static int8 where the quantizer leaves ReLU / ReLU6 unfused (each gets
+    its own output quantization, so the partitioner writes a Clamp that
+    requantizes): strided 5x5, dilated 3x3, depthwise and (1, 3)
+    convolutions, residual adds, two images."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(5, 24, 5, stride=2, padding=2)
+        self.b = nn.Conv2d(24, 24, 3, padding=2, dilation=2)
+        self.dw = nn.Conv2d(24, 24, 5, stride=2, padding=2, groups=24)
+        self.pw = nn.Conv2d(24, 70, 1)
+        self.back = nn.Conv2d(70, 24, 1)
+        self.wide = nn.Conv2d(24, 20, (1, 3), padding=(0, 1))
+
+    def forward(self, x):  # [2, 5, 17, 13]
+        y = F.relu6(self.a(x))
+        y = F.relu(self.b(y)) + y
+        y = F.relu6(self.dw(y))
+        y = self.back(F.relu6(self.pw(y))) + y
+        return self.wide(y)
+
+
+def case_int8_unfused_relu():
+    x = torch.randn(2, 5, 17, 13)
+    return quantize_pt2e(UnfusedRelu().eval(), (x,), dynamic=False), (x,), True
+
+
 class SharedPrelu(nn.Module):
     """nn.PReLU() with one slope for all channels (the system XNNPACK takes
     one slope per channel only) and a per-channel PReLU."""
@@ -223,6 +251,7 @@ LOWERED_ONLY = [
     ("conv_mix", "dense/depthwise/grouped-dilated/transposed convolution, PReLU, max/avg pool, bilinear upsample, cat, mean, linear; input [1,3,32,32]", case_conv_mix),
     ("int8_cnn", "PT2E static int8 (XNNPACKQuantizer, per-channel weights): conv, depthwise, pointwise, pool, linear; input [1,3,32,32]", case_int8_cnn),
     ("int8_conv_transpose", "PT2E static int8: depthwise (multiplier 2) then a transposed convolution (stride 2, output padding 1) with per-channel weights, which the system XNNPACK cannot run; input [1,3,6,6]", case_int8_conv_transpose),
+    ("int8_unfused_relu", "PT2E static int8 with ReLU / ReLU6 left unfused by the quantizer (Clamps that requantize, which the real runtime fuses into the convolution before them): strided, dilated, depthwise and 1x3 convolutions, residual adds; input [2,5,17,13]", case_int8_unfused_relu),
     ("prelu_shared", "nn.PReLU() with one shared slope and a per-channel PReLU after a convolution; input [2,3,6,6]", case_prelu_shared),
     ("dynamic_int8_mlp", "PT2E dynamic int8 linear layers (qd8 activations x per-channel int8 weights); input [4,64]", case_dynamic_int8_mlp),
     ("dynamic_reshape", "Linear(16,32)-ReLU, view(-1, 8), Linear(8,4) with a bounded dynamic batch (1..8), exported at [8,16]; stored input is [3,16]", case_dynamic_reshape),

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "runtime/backends/xnnpack/arena_plan.h"
+#include "runtime/backends/xnnpack/clamp_folding.h"
 #include "runtime/backends/xnnpack/dense_nodes.h"
 #include "runtime/backends/xnnpack/graph_validation.h"
 #include "runtime/backends/xnnpack/int8_dense_nodes.h"
@@ -95,17 +96,21 @@ size_t XnnpackDelegate::num_xnnpack_runtimes() const {
 }
 
 Error XnnpackDelegate::Plan() {
-  if (dense_on_own_kernels_) FoldInt8Clamps(*graph_);
   const Graph& g = *graph_;
   // 1. Engine per node: our kernels for the nodes the system XNNPACK
   // computes differently from the real runtime (OwnKernelPreferred) and for
   // those our optimized kernels run faster (DenseKernelPreferred, when the
   // method may use them); else XNNPACK when it accepts the node, else our
   // kernels.
-  engines_.resize(g.nodes.size());
-  packed_filters_.resize(g.nodes.size());
   XnnpackMemoryScope scope;  // initializes XNNPACK for the probes
   EF_RETURN_IF_ERROR(scope.status());
+  // Clamps go into their producers first, as the real runtime fuses them.
+  FoldInt8Clamps(*graph_, [this](const Graph& graph, const Node& node) {
+    return (dense_on_own_kernels_ && Int8DenseKernelPreferred(graph, node)) ||
+           XnnpackAccepts(graph, node);
+  });
+  engines_.resize(g.nodes.size());
+  packed_filters_.resize(g.nodes.size());
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
     if (OwnKernelPreferred(g, n)) {

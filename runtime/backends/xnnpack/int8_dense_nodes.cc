@@ -135,41 +135,6 @@ bool Int8DenseKernelPreferred(const Graph& g, const Node& n) {
   return true;
 }
 
-size_t FoldInt8Clamps(Graph& g) {
-  std::vector<uint32_t> readers(g.values.size(), 0);
-  for (const Node& n : g.nodes) {
-    for (uint32_t id : n.inputs) {
-      if (id != kInvalidId) ++readers[id];
-    }
-  }
-  size_t folded = 0;
-  std::vector<Node> kept;
-  kept.reserve(g.nodes.size());
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    const Node& n = g.nodes[i];
-    if (n.type == NodeType::kClamp && !kept.empty() && n.inputs.size() == 1 &&
-        n.outputs.size() == 1 && Int8DenseKernelPreferred(g, kept.back())) {
-      Node& producer = kept.back();
-      const uint32_t mid = producer.outputs[0];
-      const Value& a = g.values[mid];
-      const Value& b = g.values[n.outputs[0]];
-      const float lo = std::fmax(producer.output_min, n.output_min);
-      const float hi = std::fmin(producer.output_max, n.output_max);
-      if (n.inputs[0] == mid && readers[mid] == 1 && !a.is_external() && b.type == a.type &&
-          b.quant == a.quant && b.scale == a.scale && b.zero_point == a.zero_point && lo <= hi) {
-        producer.outputs[0] = n.outputs[0];
-        producer.output_min = lo;
-        producer.output_max = hi;
-        ++folded;
-        continue;
-      }
-    }
-    kept.push_back(n);
-  }
-  g.nodes = std::move(kept);
-  return folded;
-}
-
 size_t PackedInt8FilterBytes(const Graph& g, const Node& n) { return LayoutOf(g, n).total; }
 
 void PackInt8DenseFilter(const Graph& g, const Node& n, void* dst) {

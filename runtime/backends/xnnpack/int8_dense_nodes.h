@@ -42,13 +42,6 @@ inline constexpr size_t kMaxInt8DenseDepth = 65535;
 // it XNNPACK's kernels stay the faster choice).
 bool Int8DenseKernelPreferred(const Graph& graph, const Node& node);
 
-// Folds every Clamp that directly follows a node Int8DenseKernelPreferred
-// takes, is the only reader of its output and keeps its quantization, into
-// that node's output range (as XNNPACK fuses them), removing the Clamp from
-// `graph`; returns how many were folded. Exact: the output range of the
-// folded node is the intersection of the two, quantized as XNNPACK does.
-size_t FoldInt8Clamps(Graph& graph);
-
 // Bytes of what PackInt8DenseFilter writes for `node` (Int8DenseKernelPreferred).
 size_t PackedInt8FilterBytes(const Graph& graph, const Node& node);
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/backends/xnnpack/int8_dot.h"
+#include "runtime/backends/xnnpack/int8_table_nodes.h"
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/activation.h"
 #include "runtime/kernels/optimized/gemm.h"
@@ -27,6 +28,20 @@ const Value& Out(const Graph& g, const Node& n, size_t i) { return g.values[n.ou
 
 bool IsStaticInt8(const Value& v) {
   return v.type == DataType::kQint8 && v.quant == QuantKind::kPerTensor;
+}
+
+// Constant int8 weights, per channel along `channel_dim` or per tensor.
+bool Int8Weights(const Value& w, uint32_t channel_dim) {
+  return w.is_constant() && ((w.type == DataType::kQcint8 && w.quant == QuantKind::kPerChannel &&
+                              w.channel_dim == channel_dim) ||
+                             (w.type == DataType::kQint8 && w.quant == QuantKind::kPerTensor));
+}
+
+// No bias, or a constant int32 one.
+bool Int32BiasOk(const Graph& g, const Node& n) {
+  if (n.inputs[2] == kInvalidId) return true;
+  const Value& b = In(g, n, 2);
+  return (b.type == DataType::kQint32 || b.type == DataType::kQcint32) && b.is_constant();
 }
 
 bool AllFp32(const Graph& g, const Node& n) {
@@ -480,44 +495,26 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
     case NodeType::kConvert:
       return In(g, n, 0).type == DataType::kFp32 && Out(g, n, 0).type == DataType::kQdint8 &&
              Out(g, n, 0).quant == QuantKind::kPerToken;
-    case NodeType::kConvTranspose2d: {
-      const Value& x = In(g, n, 0);
-      const Value& w = In(g, n, 1);
-      const Value& y = Out(g, n, 0);
-      const bool per_channel =
-          w.type == DataType::kQcint8 && w.quant == QuantKind::kPerChannel && w.channel_dim == 0;
-      const bool per_tensor = w.type == DataType::kQint8 && w.quant == QuantKind::kPerTensor;
-      const bool bias_ok =
-          n.inputs[2] == kInvalidId ||
-          ((In(g, n, 2).type == DataType::kQint32 || In(g, n, 2).type == DataType::kQcint32) &&
-           In(g, n, 2).is_constant());
-      return IsStaticInt8(x) && IsStaticInt8(y) && w.is_constant() && (per_channel || per_tensor) &&
-             bias_ok;
-    }
+    case NodeType::kConvTranspose2d:
+      return IsStaticInt8(In(g, n, 0)) && IsStaticInt8(Out(g, n, 0)) &&
+             Int8Weights(In(g, n, 1), 0) && Int32BiasOk(g, n);
     case NodeType::kFullyConnected: {
       const Value& x = In(g, n, 0);
       const Value& w = In(g, n, 1);
       const Value& y = Out(g, n, 0);
       const size_t units = (n.flags & 1) ? w.dims[1] : w.dims[0];
+      const uint32_t channel_dim = (n.flags & 1) ? 1u : 0u;
       if (x.type == DataType::kQint8 && y.type == DataType::kQint8) {  // static int8
-        const bool per_channel = w.type == DataType::kQcint8 && w.quant == QuantKind::kPerChannel &&
-                                 w.channel_dim == ((n.flags & 1) ? 1u : 0u);
-        const bool per_tensor = w.type == DataType::kQint8 && w.quant == QuantKind::kPerTensor;
-        const bool bias_ok =
-            n.inputs[2] == kInvalidId ||
-            ((In(g, n, 2).type == DataType::kQint32 || In(g, n, 2).type == DataType::kQcint32) &&
-             In(g, n, 2).is_constant());
-        return w.is_constant() && (per_channel || per_tensor) && bias_ok && units > 0 &&
+        return Int8Weights(w, channel_dim) && Int32BiasOk(g, n) && units > 0 &&
                x.quant == QuantKind::kPerTensor && y.quant == QuantKind::kPerTensor;
       }
-      return x.type == DataType::kQdint8 && x.quant == QuantKind::kPerToken && w.is_constant() &&
-             ((w.type == DataType::kQcint8 && w.quant == QuantKind::kPerChannel &&
-               w.channel_dim == ((n.flags & 1) ? 1u : 0u))) &&
+      return x.type == DataType::kQdint8 && x.quant == QuantKind::kPerToken &&
+             w.type == DataType::kQcint8 && Int8Weights(w, channel_dim) &&
              (n.inputs[2] == kInvalidId || In(g, n, 2).type == DataType::kFp32) &&
              Out(g, n, 0).type == DataType::kFp32;
     }
-    default:
-      return false;
+    default:  // a Clamp that requantizes
+      return Int8TableSupports(g, n);
   }
 }
 
@@ -574,6 +571,9 @@ Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::v
     }
     case NodeType::kConvert:
       QuantizeRows(y, yd, static_cast<const float*>(in[0]), static_cast<int8_t*>(out[0]));
+      return Error::kOk;
+    case NodeType::kClamp:
+      RunInt8TableNode(g, n, dims, in[0], out[0]);
       return Error::kOk;
     case NodeType::kGlobalAvgPooling2d:
       QuantizedGlobalAveragePooling(g, n, dims, static_cast<const int8_t*>(in[0]),

@@ -1,17 +1,18 @@
 // FoldInt8Clamps: a Clamp after an int8 pointwise convolution our kernels
-// take becomes that convolution's output range (its output value and the
-// intersection of the ranges); it stays when the convolution's output has
-// another reader or the Clamp changes the quantization. (The folded
-// arithmetic is checked against the real runtime by ZooInt8Test and
-// MiniZooInt8Test.)
+// take becomes that convolution's output (the Clamp's value and
+// quantization, the intersection of the ranges), also when the Clamp
+// requantizes; it stays when the convolution's output has another reader.
+// (The folded arithmetic is checked against the real runtime by
+// ZooInt8Test and MiniZooInt8Test.)
 
-#include "runtime/backends/xnnpack/int8_dense_nodes.h"
+#include "runtime/backends/xnnpack/clamp_folding.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
+#include "runtime/backends/xnnpack/int8_dense_nodes.h"
 #include "runtime/kernels/optimized/int8_pointwise_nhwc.h"
 
 namespace edgefleet {
@@ -69,12 +70,14 @@ struct ConvClampGraph {
   Graph g;
 };
 
+bool OurKernels(const Graph& g, const Node& n) { return Int8DenseKernelPreferred(g, n); }
+
 TEST(FoldInt8Clamps, AClampAfterOurConvolutionBecomesItsRange) {
   if (!optimized::Int8PointwiseAvailable()) GTEST_SKIP() << "no AVX-512 VNNI on this host";
   ConvClampGraph c;
   c.g.nodes[0].output_max = 4.0f;  // the convolution's own range narrows the clamp's
   ASSERT_TRUE(Int8DenseKernelPreferred(c.g, c.g.nodes[0]));
-  EXPECT_EQ(FoldInt8Clamps(c.g), 1u);
+  EXPECT_EQ(FoldInt8Clamps(c.g, OurKernels), 1u);
   ASSERT_EQ(c.g.nodes.size(), 1u);
   EXPECT_EQ(c.g.nodes[0].type, NodeType::kConv2d);
   EXPECT_EQ(c.g.nodes[0].outputs, std::vector<uint32_t>{4});
@@ -90,17 +93,25 @@ TEST(FoldInt8Clamps, AClampStaysWhenTheOutputHasAnotherReader) {
   add.inputs = {3, 3};
   add.outputs = {4};
   c.g.nodes.push_back(add);
-  EXPECT_EQ(FoldInt8Clamps(c.g), 0u);
+  EXPECT_EQ(FoldInt8Clamps(c.g, OurKernels), 0u);
   EXPECT_EQ(c.g.nodes.size(), 3u);
 }
 
-TEST(FoldInt8Clamps, AClampStaysWhenItRequantizes) {
+TEST(FoldInt8Clamps, ARequantizingClampIsFoldedToo) {
   if (!optimized::Int8PointwiseAvailable()) GTEST_SKIP() << "no AVX-512 VNNI on this host";
   ConvClampGraph c;
-  c.g.values[4].zero_point = -1;
-  EXPECT_EQ(FoldInt8Clamps(c.g), 0u);
+  c.g.values[4].scale = 0.03f;  // the convolution now requantizes to the clamp's output
+  c.g.values[4].zero_point = -128;
+  EXPECT_EQ(FoldInt8Clamps(c.g, OurKernels), 1u);
+  ASSERT_EQ(c.g.nodes.size(), 1u);
+  EXPECT_EQ(c.g.nodes[0].outputs, std::vector<uint32_t>{4});
+  EXPECT_TRUE(Int8DenseKernelPreferred(c.g, c.g.nodes[0]));
+}
+
+TEST(FoldInt8Clamps, NotWhereTheFoldedNodeWouldNotRun) {
+  ConvClampGraph c;
+  EXPECT_EQ(FoldInt8Clamps(c.g, [](const Graph&, const Node&) { return false; }), 0u);
   EXPECT_EQ(c.g.nodes.size(), 2u);
-  EXPECT_EQ(c.g.nodes[0].outputs, std::vector<uint32_t>{3});
 }
 
 }  // namespace
