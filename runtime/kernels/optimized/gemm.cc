@@ -137,17 +137,20 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
               mk.fn[a_in_place](kcb, tiles, a, b, mk.nr, c, ldc, acc, ep);
             }
           };
+          // The epilogue of tiles from row i of the block in this strip
+          // (REQUIRES: last).
+          const auto epilogue_at = [&](int64_t i, bool col_bias) {
+            const GemmEpilogue& e = *g.epilogue;
+            return TileEpilogue{e.row_bias != nullptr ? e.row_bias + ic + i : nullptr,
+                                col_bias && e.col_bias != nullptr ? e.col_bias + jc + jr : nullptr,
+                                e.lo, e.hi, e.post};
+          };
           // Full-height tiles, in runs that share this B strip (rows of A
           // in place, then packed full panels), straight into C.
           const auto run_full = [&](int64_t ir0, int64_t ir1, bool a_in_place) {
             if (ir1 <= ir0) return;
             TileEpilogue tile_ep;
-            if (last) {
-              const GemmEpilogue& e = *g.epilogue;
-              tile_ep = {e.row_bias != nullptr ? e.row_bias + ic + ir0 : nullptr,
-                         e.col_bias != nullptr ? e.col_bias + jc + jr : nullptr, e.lo, e.hi,
-                         e.post};
-            }
+            if (last) tile_ep = epilogue_at(ir0, true);
             call(ir0, (ir1 - ir0) / mk.mr, a_in_place, g.c + (ic + ir0) * g.ldc + jc + jr, g.ldc,
                  accumulate, last ? &tile_ep : nullptr);
           };
@@ -177,12 +180,7 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
             int64_t i = ir;  // the first row not computed yet
             for (; short_tiles && i + mk.short_mr <= end; i += mk.short_mr) {
               TileEpilogue tile_ep;
-              if (last) {
-                const GemmEpilogue& e = *g.epilogue;
-                tile_ep = {e.row_bias != nullptr ? e.row_bias + ic + i : nullptr,
-                           e.col_bias != nullptr ? e.col_bias + jc + jr : nullptr, e.lo, e.hi,
-                           e.post};
-              }
+              if (last) tile_ep = epilogue_at(i, true);
               short_call(i, g.c + (ic + i) * g.ldc + jc + jr, g.ldc, accumulate,
                          last ? &tile_ep : nullptr);
             }
@@ -198,11 +196,7 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
             const bool in_registers =
                 last && rows == mk.mr && !accumulate && g.epilogue->col_bias == nullptr;
             TileEpilogue tile_ep;
-            if (in_registers) {
-              const GemmEpilogue& e = *g.epilogue;
-              tile_ep = {e.row_bias != nullptr ? e.row_bias + ic + i : nullptr, nullptr, e.lo, e.hi,
-                         e.post};
-            }
+            if (in_registers) tile_ep = epilogue_at(i, false);
             if (short_tiles) {
               short_call(i, tile, mk.nr, false, nullptr);
             } else {

@@ -67,12 +67,12 @@ void GemmShapes(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_Gemm)->Apply(GemmShapes);
 
 // The 1x1 convolutions of MobileNetV2 and EfficientNet-B0 at 224 px, as
-// the GEMMs they run as (one image): MobileNetV2 through the XNNPACK
-// delegate, NHWC (M = pixels, N = output channels, the filter packed
-// [in][out] and read in place, column bias, ReLU6 on the expansions);
-// EfficientNet-B0 without a delegate, NCHW (M = output channels, N =
-// pixels, image and weight read in place, row bias, SiLU fused on the
-// expansions and the head). `count`: how many layers of the model have the
+// the GEMMs they run as (one image): through the XNNPACK delegate, NHWC
+// (M = pixels, N = output channels, the filter packed [in][out] and read
+// in place, column bias); without a delegate, NCHW (M = output channels,
+// N = pixels, image and weight read in place, row bias). ReLU6 on
+// MobileNetV2's expansions, SiLU fused on EfficientNet-B0's expansions and
+// head. `count`: how many layers of the model have the
 // shape (the model's time in these layers is the sum of count x time).
 enum class Act { kLinear, kRelu6, kSilu };
 struct PointwiseShape {
@@ -102,6 +102,25 @@ constexpr PointwiseShape kPointwise[] = {
     {"mv2", false, 49, 960, 160, Act::kLinear, 2},
     {"mv2", false, 49, 960, 320, Act::kLinear, 1},
     {"mv2", false, 49, 320, 1280, Act::kRelu6, 1},
+    {"mv2", true, 12544, 32, 16, Act::kLinear, 1},
+    {"mv2", true, 12544, 16, 96, Act::kRelu6, 1},
+    {"mv2", true, 3136, 96, 24, Act::kLinear, 1},
+    {"mv2", true, 3136, 24, 144, Act::kRelu6, 2},
+    {"mv2", true, 3136, 144, 24, Act::kLinear, 1},
+    {"mv2", true, 784, 144, 32, Act::kLinear, 1},
+    {"mv2", true, 784, 32, 192, Act::kRelu6, 3},
+    {"mv2", true, 784, 192, 32, Act::kLinear, 2},
+    {"mv2", true, 196, 192, 64, Act::kLinear, 1},
+    {"mv2", true, 196, 64, 384, Act::kRelu6, 4},
+    {"mv2", true, 196, 384, 64, Act::kLinear, 3},
+    {"mv2", true, 196, 384, 96, Act::kLinear, 1},
+    {"mv2", true, 196, 96, 576, Act::kRelu6, 3},
+    {"mv2", true, 196, 576, 96, Act::kLinear, 2},
+    {"mv2", true, 49, 576, 160, Act::kLinear, 1},
+    {"mv2", true, 49, 160, 960, Act::kRelu6, 3},
+    {"mv2", true, 49, 960, 160, Act::kLinear, 2},
+    {"mv2", true, 49, 960, 320, Act::kLinear, 1},
+    {"mv2", true, 49, 320, 1280, Act::kRelu6, 1},
     {"effnet", true, 12544, 32, 16, Act::kLinear, 1},
     {"effnet", true, 12544, 16, 96, Act::kSilu, 1},
     {"effnet", true, 3136, 96, 24, Act::kLinear, 1},
