@@ -49,7 +49,7 @@ struct TraceEvent {
   // Instructions: the kernel kind, "portable", "optimized", "folded"
   // (computed at load, skipped), "fused" (work done by another
   // instruction), "delegate" or "control". Delegate nodes: where the node
-  // ran ("xnnpack", "own", "own-optimized"). Otherwise null.
+  // ran ("xnnpack", "own", "own-optimized", "own-int8"). Otherwise null.
   const char* detail = nullptr;
   // Instructions: the instruction index in chain 0. Delegate nodes: left -1
   // by delegates; recorders attribute them to the open delegate call.

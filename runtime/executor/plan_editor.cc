@@ -1,5 +1,6 @@
 #include "runtime/executor/plan_editor.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace edgefleet {
@@ -11,7 +12,10 @@ MethodPlanEditor::MethodPlanEditor(const MethodState& method, MemoryAllocator* c
   facts_ = scratch_->AllocateArray<Facts>(method_.num_values);
   aliases_ = scratch_->AllocateArray<size_t>(method_.num_values);
   alias_sources_ = scratch_->AllocateArray<int64_t>(method_.num_values);
-  if (facts_ == nullptr || aliases_ == nullptr || alias_sources_ == nullptr) {
+  written_ = scratch_->AllocateArray<size_t>(method_.num_values);
+  key_start_ = scratch_->AllocateArray<size_t>(method_.num_instructions + 2);
+  if (facts_ == nullptr || aliases_ == nullptr || alias_sources_ == nullptr ||
+      written_ == nullptr || key_start_ == nullptr) {
     facts_ = nullptr;
     return;
   }
@@ -152,33 +156,53 @@ void MethodPlanEditor::Analyze() const {
       aliases_[num_aliases_++] = v;
     }
   }
+  if (num_aliases_ == 0) return;
+  IndexWrittenValues();
   for (size_t i = 0; i < num_aliases_; ++i) alias_sources_[i] = AliasSource(aliases_[i]);
+}
+
+void MethodPlanEditor::IndexWrittenValues() const {
+  // Counting sort by key: writer pc + 1, an input never written at 0 (as if
+  // written before pc 0); -1 for values no alias can view.
+  const size_t num_keys = method_.num_instructions + 1;
+  auto key = [&](size_t v) -> int64_t {
+    const Facts& f = facts_[v];
+    if ((f.flags & kPlanned) == 0) return -1;
+    if (f.writers == 1) return static_cast<int64_t>(f.writer_pc) + 1;
+    if (f.writers == 0 && (f.flags & kInput) != 0) return 0;
+    return -1;
+  };
+  std::memset(key_start_, 0, (num_keys + 1) * sizeof(size_t));
+  for (size_t v = 0; v < method_.num_values; ++v) {
+    const int64_t k = key(v);
+    if (k >= 0) ++key_start_[k + 1];
+  }
+  for (size_t k = 0; k < num_keys; ++k) key_start_[k + 1] += key_start_[k];
+  // Place in ascending v, using key_start_[k] as key k's cursor, then shift
+  // the cursors (now each key's end) back to the starts.
+  for (size_t v = 0; v < method_.num_values; ++v) {
+    const int64_t k = key(v);
+    if (k >= 0) written_[key_start_[k]++] = v;
+  }
+  for (size_t k = num_keys; k > 0; --k) key_start_[k] = key_start_[k - 1];
+  key_start_[0] = 0;
 }
 
 int64_t MethodPlanEditor::AliasSource(size_t a) const {
   const Facts& alias = facts_[a];
-  int64_t source = -1;
-  int64_t source_pc = -2;
-  for (size_t v = 0; v < method_.num_values; ++v) {
-    const Facts& f = facts_[v];
-    if (v == a || (f.flags & kPlanned) == 0 || f.arena != alias.arena || f.end <= alias.begin ||
-        alias.end <= f.begin) {
-      continue;
-    }
-    int64_t written_at;  // an input counts as written before pc 0
-    if (f.writers == 1) {
-      written_at = f.writer_pc;
-    } else if (f.writers == 0 && (f.flags & kInput) != 0) {
-      written_at = -1;
-    } else {
-      continue;
-    }
-    if (written_at < static_cast<int64_t>(alias.first_read) - 1 && written_at > source_pc) {
-      source = static_cast<int64_t>(v);
-      source_pc = written_at;
+  // Written strictly before the first reading pc (first_read - 1): keys up
+  // to first_read - 1, the latest first.
+  const size_t last_key = std::min<size_t>(alias.first_read, method_.num_instructions + 1);
+  for (size_t k = last_key; k-- > 0;) {
+    for (size_t i = key_start_[k]; i < key_start_[k + 1]; ++i) {
+      const size_t v = written_[i];
+      const Facts& f = facts_[v];
+      if (v != a && f.arena == alias.arena && f.begin < alias.end && alias.begin < f.end) {
+        return static_cast<int64_t>(v);
+      }
     }
   }
-  return source;
+  return -1;
 }
 
 size_t MethodPlanEditor::AliasReaders(size_t v) const {

@@ -116,7 +116,13 @@ class MethodPlanEditor final : public PlanEditor {
   void Analyze() const;
   void Note(size_t pc, const EValue* value, bool write) const;
   void NoteKernelCall(size_t pc) const;
-  // The value pure alias `a` views, or -1.
+  // Groups the values a pure alias may view (planned, written by one
+  // instruction or an input never written) by the pc that writes them.
+  void IndexWrittenValues() const;
+  // The value pure alias `a` views, or -1: of the planned values overlapping
+  // its bytes and written before its first read, the last written (the
+  // lowest index among values written by the same instruction). Needs
+  // IndexWrittenValues().
   int64_t AliasSource(size_t a) const;
   // Readers of pure aliases of value `v`.
   size_t AliasReaders(size_t v) const;
@@ -132,6 +138,11 @@ class MethodPlanEditor final : public PlanEditor {
   mutable size_t* aliases_ = nullptr;
   mutable int64_t* alias_sources_ = nullptr;
   mutable size_t num_aliases_ = 0;
+  // IndexWrittenValues(): value indices ordered by write key (writer pc + 1,
+  // 0 for inputs), ascending within a key; key k's values are
+  // written_[key_start_[k] .. key_start_[k + 1]).
+  mutable size_t* written_ = nullptr;
+  mutable size_t* key_start_ = nullptr;
 };
 
 template <typename Fn>

@@ -343,6 +343,45 @@ TEST_F(PlanOptimizationTest, PassSeesFactsAndRewrites) {
   EXPECT_EQ(Run(*method, {5, 6, 7, 8}), (std::vector<float>{-1, -2, -3, -4}));
 }
 
+TEST_F(PlanOptimizationTest, AViewBelongsToTheLastValueWrittenToItsBytesBeforeItsRead) {
+  // `a` and then `sum` are written to the same planned bytes; `view` (those
+  // bytes, never written: an exporter's static view) is read after both, so
+  // its reader counts as sum's; `late`, written there after the view's read,
+  // does not take it. y = negate_me(x, sum) -> x - sum.
+  ProgramBuilder b;
+  const int x = b.AddPlannedTensor(ScalarType::kFloat, {4});
+  const int a = b.AddPlannedTensor(ScalarType::kFloat, {4});
+  const int sum = b.AddPlannedTensor(ScalarType::kFloat, {4});
+  const int view = b.AddPlannedTensor(ScalarType::kFloat, {4});
+  const int late = b.AddPlannedTensor(ScalarType::kFloat, {4});
+  const int y = b.AddPlannedTensor(ScalarType::kFloat, {4});
+  const int z = b.AddPlannedTensor(ScalarType::kFloat, {4});
+  const int w = b.AddPlannedTensor(ScalarType::kFloat, {4});
+  for (const int shared : {a, view, late}) {
+    b.tensor(shared).allocation_info->memory_offset_low =
+        b.tensor(sum).allocation_info->memory_offset_low;
+  }
+  const int add = b.AddOperator("edgefleet_plan_test::add", "out");
+  b.AddKernelCall(add, {x, x, a, a});
+  b.AddKernelCall(add, {x, x, sum, sum});
+  b.AddKernelCall(b.AddOperator("edgefleet_plan_test::negate_me", "out"), {x, sum, y, y});
+  b.AddKernelCall(add, {x, view, z, z});
+  b.AddKernelCall(add, {x, x, late, late});
+  b.AddKernelCall(add, {late, z, w, w});
+  b.SetInputs({x});
+  b.SetOutputs({y, w});
+  g_seen = PassObservation();
+  Result<Method> method = Load(b);
+  ASSERT_TRUE(method.ok()) << LastErrorDetail();
+  ASSERT_TRUE(g_seen.ran);
+  EXPECT_EQ(g_seen.writer_of_sum, 1);
+  EXPECT_EQ(g_seen.readers_of_sum, 2u);  // negate_me and, through the view, z's add
+  EXPECT_EQ(Run(*method, {1, 2, 3, 4}), (std::vector<float>{-1, -2, -3, -4}));
+  const Tensor& w_out = method->output(1).to_tensor();
+  EXPECT_EQ(std::vector<float>(w_out.data_as<float>(), w_out.data_as<float>() + 4),
+            (std::vector<float>{5, 10, 15, 20}));  // late + z = 2x + 3x
+}
+
 TEST_F(PlanOptimizationTest, OutArgumentsRepeatedAsAReturnedListAreWrites) {
   // Like batch norm: op(x, out0, out1, [out0, out1]); y = x + out0.
   ProgramBuilder b;

@@ -9,6 +9,7 @@
 #include "runtime/backends/xnnpack/arena_plan.h"
 #include "runtime/backends/xnnpack/dense_nodes.h"
 #include "runtime/backends/xnnpack/graph_validation.h"
+#include "runtime/backends/xnnpack/int8_dense_nodes.h"
 #include "runtime/backends/xnnpack/node_kernels.h"
 #include "runtime/backends/xnnpack/xnn_define.h"
 #include "runtime/backends/xnnpack/xnn_memory.h"
@@ -61,6 +62,8 @@ const char* EngineName(Engine engine) {
       return "own";
     case Engine::kOwnDense:
       return "own-optimized";
+    case Engine::kOwnInt8:
+      return "own-int8";
   }
   return "?";
 }
@@ -92,6 +95,7 @@ size_t XnnpackDelegate::num_xnnpack_runtimes() const {
 }
 
 Error XnnpackDelegate::Plan() {
+  if (dense_on_own_kernels_) FoldInt8Clamps(*graph_);
   const Graph& g = *graph_;
   // 1. Engine per node: our kernels for the nodes the system XNNPACK
   // computes differently from the real runtime (OwnKernelPreferred) and for
@@ -106,6 +110,8 @@ Error XnnpackDelegate::Plan() {
     const Node& n = g.nodes[i];
     if (OwnKernelPreferred(g, n)) {
       engines_[i] = Engine::kOwnKernel;
+    } else if (dense_on_own_kernels_ && Int8DenseKernelPreferred(g, n)) {
+      engines_[i] = Engine::kOwnInt8;
     } else if (dense_on_own_kernels_ && DenseKernelPreferred(g, n)) {
       engines_[i] = Engine::kOwnDense;
     } else if (XnnpackAccepts(g, n)) {
@@ -121,30 +127,34 @@ Error XnnpackDelegate::Plan() {
               NodeTypeName(n.type), DataTypeName(in.type), DataTypeName(out.type));
     }
   }
-  // The filters our dense kernels read transposed, packed into one block
-  // (page_block.h: its pages fault in 2 MiB units, not 4 KiB).
-  std::vector<size_t> filter_offset(g.nodes.size(), 0), packed_floats(g.nodes.size(), 0);
-  size_t filter_floats = 0;
-  constexpr size_t kFilterAlignFloats = kArenaAlignment / sizeof(float);
+  // The filters our dense kernels read transposed (and our int8 kernels
+  // with their requantization), packed into one block (page_block.h: its
+  // pages fault in 2 MiB units, not 4 KiB).
+  std::vector<size_t> filter_offset(g.nodes.size(), 0), packed_size(g.nodes.size(), 0);
+  size_t filter_bytes = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
-    if (engines_[i] != Engine::kOwnDense) continue;
-    packed_floats[i] = PackedFilterFloats(g, g.nodes[i]);
-    filter_offset[i] = filter_floats;
-    filter_floats +=
-        (packed_floats[i] + kFilterAlignFloats - 1) / kFilterAlignFloats * kFilterAlignFloats;
+    if (engines_[i] == Engine::kOwnDense) {
+      packed_size[i] = PackedFilterFloats(g, g.nodes[i]) * sizeof(float);
+    } else if (engines_[i] == Engine::kOwnInt8) {
+      packed_size[i] = PackedInt8FilterBytes(g, g.nodes[i]);
+    }
+    filter_offset[i] = filter_bytes;
+    filter_bytes += (packed_size[i] + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
   }
   EF_CHECK_OR_RETURN(
-      // PackDenseFilter writes every float of each filter it packs.
-      packed_filter_block_.Allocate(filter_floats * sizeof(float),
-                                    PageBlock::Contents::kUnspecified),
+      // The packers write every byte of each filter they pack.
+      packed_filter_block_.Allocate(filter_bytes, PageBlock::Contents::kUnspecified),
       Error::kMemoryAllocationFailed, "xnnpack: no memory for %zu bytes of packed filters",
-      filter_floats * sizeof(float));
+      filter_bytes);
   packed_bytes_ = packed_filter_block_.resident_bytes();
-  auto* filters = reinterpret_cast<float*>(packed_filter_block_.data());
   for (size_t i = 0; i < g.nodes.size(); ++i) {
-    if (packed_floats[i] == 0) continue;
-    packed_filters_[i] = filters + filter_offset[i];
-    PackDenseFilter(g, g.nodes[i], packed_filters_[i]);
+    if (packed_size[i] == 0) continue;
+    packed_filters_[i] = packed_filter_block_.data() + filter_offset[i];
+    if (engines_[i] == Engine::kOwnInt8) {
+      PackInt8DenseFilter(g, g.nodes[i], packed_filters_[i]);
+    } else {
+      PackDenseFilter(g, g.nodes[i], static_cast<float*>(packed_filters_[i]));
+    }
   }
   // 2. Steps: runs of XNNPACK nodes, single own-kernel nodes.
   std::vector<int> step_of(g.nodes.size());
@@ -225,7 +235,12 @@ Error XnnpackDelegate::Build() {
     }
   }
   const ArenaPlan plan = PlanArena(lifetimes, kArenaAlignment);
-  EF_CHECK_OR_RETURN(arena_.Allocate(plan.size), Error::kMemoryAllocationFailed,
+  // Not zero-filled: every value in it is written by its producer before a
+  // step reads it, and XNNPACK's reads past a value's end (kTailPadding)
+  // never reach its results. (Zeroing faulted in every page at load, a
+  // third of a ViT's load with its 86 delegates.)
+  EF_CHECK_OR_RETURN(arena_.Allocate(plan.size, PageBlock::Contents::kUnspecified),
+                     Error::kMemoryAllocationFailed,
                      "xnnpack: no memory for a %zu-byte arena of boundary values", plan.size);
   build_bytes_ += arena_.resident_bytes();
   for (size_t i = 0; i < planned.size(); ++i) data_[planned[i]] = arena_.data() + plan.offsets[i];
@@ -437,9 +452,19 @@ Error XnnpackDelegate::RunStep(Step& step, MemoryAllocator* temp) {
     for (size_t i = 0; i < n.outputs.size(); ++i) out[i] = data_[n.outputs[i]];
     const size_t mark = temp != nullptr ? temp->used() : 0;
     KernelContext ctx(temp, num_threads_);
-    const Error e = step.engine == Engine::kOwnKernel
-                        ? RunOwnNode(ctx, g, n, dims_, in, out)
-                        : RunDenseNode(ctx, g, n, dims_, in, out, packed_filters_[step.first]);
+    const void* packed = packed_filters_[step.first];
+    Error e;
+    switch (step.engine) {
+      case Engine::kOwnInt8:
+        e = RunInt8DenseNode(ctx, g, n, dims_, in, out, packed);
+        break;
+      case Engine::kOwnDense:
+        e = RunDenseNode(ctx, g, n, dims_, in, out, static_cast<const float*>(packed));
+        break;
+      default:
+        e = RunOwnNode(ctx, g, n, dims_, in, out);
+        break;
+    }
     if (temp != nullptr) temp->ResetTo(mark);
     return e;
   }

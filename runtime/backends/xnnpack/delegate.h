@@ -35,8 +35,8 @@ namespace xnnpack {
 
 // Where a node runs: XNNPACK, our node kernels (node_kernels.h) or our
 // optimized dense kernels (dense_nodes.h).
-enum class Engine : uint8_t { kXnnpack, kOwnKernel, kOwnDense };
-// "xnnpack", "own", "own-optimized".
+enum class Engine : uint8_t { kXnnpack, kOwnKernel, kOwnDense, kOwnInt8 };
+// "xnnpack", "own", "own-optimized", "own-int8".
 const char* EngineName(Engine engine);
 
 class XnnpackDelegate {
@@ -104,14 +104,15 @@ class XnnpackDelegate {
   std::vector<int> step_of_;               // per node
   std::vector<std::vector<size_t>> dims_;  // per value: current shape
   std::vector<void*> data_;                // per value id: where its bytes are now
-  // Boundary values' memory (arena_plan.h), zero-filled at each Build.
+  // Boundary values' memory (arena_plan.h), made at each Build (contents
+  // unspecified until their producers write them).
   PageBlock arena_;
   SharedThreadpool threadpool_;  // pthreadpool_t, shared with the method's other delegates
   int num_threads_ = 1;          // for our kernels
   bool dense_on_own_kernels_ = false;
-  // Per node on our dense kernels: its filter packed for them (or null),
-  // inside packed_filter_block_.
-  std::vector<float*> packed_filters_;
+  // Per node on our dense or int8 kernels: its filter packed for them (or
+  // null), inside packed_filter_block_.
+  std::vector<void*> packed_filters_;
   PageBlock packed_filter_block_;
   size_t packed_bytes_ = 0;
   // Of the last Build: boundary buffers, plus what XNNPACK holds for its

@@ -18,13 +18,6 @@ bool IsFp32(const Graph& g, uint32_t id) {
   return id == kInvalidId || g.values[id].type == DataType::kFp32;
 }
 
-bool IsPointwise(const Node& n) {
-  const WindowParams& w = n.window;
-  return n.type == NodeType::kConv2d && w.kernel_h == 1 && w.kernel_w == 1 && w.stride_h == 1 &&
-         w.stride_w == 1 && w.pad_top == 0 && w.pad_bottom == 0 && w.pad_left == 0 &&
-         w.pad_right == 0 && w.groups == 1;
-}
-
 // Input channels from which a dense (one group) convolution with a larger
 // window runs faster on our GEMM over packed patches than on the system
 // XNNPACK (docs/xnnpack-delegate.md, "Engine per node").
@@ -75,26 +68,7 @@ Error RunMatrixNode(KernelContext& ctx, const Node& n, const std::vector<Dims>& 
 
 Error RunConvolution(KernelContext& ctx, const Node& n, const std::vector<Dims>& dims,
                      const void* const* in, float* y, const float* packed) {
-  const Dims& xd = dims[n.inputs[0]];
-  const Dims& yd = dims[n.outputs[0]];
-  const WindowParams& w = n.window;
-  optimized::ConvGeometry g{};
-  g.batch = static_cast<int64_t>(xd[0]);
-  g.in_h = static_cast<int64_t>(xd[1]);
-  g.in_w = static_cast<int64_t>(xd[2]);
-  g.in_c = static_cast<int64_t>(xd[3]);
-  g.out_h = static_cast<int64_t>(yd[1]);
-  g.out_w = static_cast<int64_t>(yd[2]);
-  g.out_c = static_cast<int64_t>(yd[3]);
-  g.k_h = w.kernel_h;
-  g.k_w = w.kernel_w;
-  g.groups = w.groups;
-  g.stride[0] = w.stride_h;
-  g.stride[1] = w.stride_w;
-  g.pad[0] = w.pad_top;
-  g.pad[1] = w.pad_left;
-  g.dilation[0] = w.dilation_h;
-  g.dilation[1] = w.dilation_w;
+  const optimized::ConvGeometry g = ConvGeometryOf(n, dims);
   int64_t strides[4];  // oc, ic (within the group), kh, kw
   if (n.type == NodeType::kDepthwiseConv2d) {
     // [1, kh, kw, out_c]: one input channel per group.
@@ -127,6 +101,37 @@ Error RunConvolution(KernelContext& ctx, const Node& n, const std::vector<Dims>&
 
 }  // namespace
 
+optimized::ConvGeometry ConvGeometryOf(const Node& n, const std::vector<Dims>& dims) {
+  const Dims& xd = dims[n.inputs[0]];
+  const Dims& yd = dims[n.outputs[0]];
+  const WindowParams& w = n.window;
+  optimized::ConvGeometry g{};
+  g.batch = static_cast<int64_t>(xd[0]);
+  g.in_h = static_cast<int64_t>(xd[1]);
+  g.in_w = static_cast<int64_t>(xd[2]);
+  g.in_c = static_cast<int64_t>(xd[3]);
+  g.out_h = static_cast<int64_t>(yd[1]);
+  g.out_w = static_cast<int64_t>(yd[2]);
+  g.out_c = static_cast<int64_t>(yd[3]);
+  g.k_h = w.kernel_h;
+  g.k_w = w.kernel_w;
+  g.groups = w.groups;
+  g.stride[0] = w.stride_h;
+  g.stride[1] = w.stride_w;
+  g.pad[0] = w.pad_top;
+  g.pad[1] = w.pad_left;
+  g.dilation[0] = w.dilation_h;
+  g.dilation[1] = w.dilation_w;
+  return g;
+}
+
+bool IsPointwiseConv(const Node& n) {
+  const WindowParams& w = n.window;
+  return n.type == NodeType::kConv2d && w.kernel_h == 1 && w.kernel_w == 1 && w.stride_h == 1 &&
+         w.stride_w == 1 && w.pad_top == 0 && w.pad_bottom == 0 && w.pad_left == 0 &&
+         w.pad_right == 0 && w.groups == 1;
+}
+
 bool DenseKernelSupports(const Graph& g, const Node& n) {
   if (n.type != NodeType::kConv2d && n.type != NodeType::kDepthwiseConv2d &&
       n.type != NodeType::kFullyConnected) {
@@ -147,7 +152,7 @@ bool DenseKernelSupports(const Graph& g, const Node& n) {
 
 bool DenseKernelPreferred(const Graph& g, const Node& n) {
   return DenseKernelSupports(g, n) &&
-         (n.type == NodeType::kFullyConnected || IsPointwise(n) || IsFastDenseConv(g, n)) &&
+         (n.type == NodeType::kFullyConnected || IsPointwiseConv(n) || IsFastDenseConv(g, n)) &&
          g.values[n.inputs[1]].is_constant();
 }
 
@@ -187,7 +192,7 @@ void PackDenseFilter(const Graph& g, const Node& n, float* packed) {
 Error RunDenseNode(KernelContext& ctx, const Graph& g, const Node& n, const std::vector<Dims>& dims,
                    const void* const* in, void* const* out, const float* packed_filter) {
   auto* y = static_cast<float*>(out[0]);
-  if (n.type == NodeType::kFullyConnected || IsPointwise(n)) {
+  if (n.type == NodeType::kFullyConnected || IsPointwiseConv(n)) {
     return RunMatrixNode(ctx, n, dims, in, y, packed_filter);
   }
   return RunConvolution(ctx, n, dims, in, y, packed_filter);

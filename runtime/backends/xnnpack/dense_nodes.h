@@ -21,9 +21,17 @@
 #include "runtime/backends/xnnpack/graph.h"
 #include "runtime/core/error.h"
 #include "runtime/kernels/kernel_context.h"
+#include "runtime/kernels/optimized/conv_operands.h"
 
 namespace edgefleet {
 namespace xnnpack {
+
+// A Conv2d with a 1x1 window, stride 1, no padding and one group.
+bool IsPointwiseConv(const Node& node);
+
+// The geometry of a (depthwise) convolution node on the current NHWC shapes
+// `dims` (validated by InferOutputDims); padding is its top and left.
+optimized::ConvGeometry ConvGeometryOf(const Node& node, const std::vector<Dims>& dims);
 
 // True when `node` is a float32 Conv2d, DepthwiseConv2d or FullyConnected
 // our kernels compute (symmetric padding; no TensorFlow SAME padding).

@@ -1,3 +1,6 @@
+// MethodThreadpool: a method's delegates share its pool; a released pool is
+// parked (a bounded number of them) and the next method of that size takes
+// it instead of starting threads, as does a pool started ahead of a load.
 // PthreadpoolRunner: while installed, the optimized kernels' ParallelFor runs
 // on the method's pthreadpool (every task once, spread over its threads),
 // never on the kernels' own pool; a ParallelFor nested in a task runs
@@ -6,6 +9,7 @@
 #include "runtime/backends/xnnpack/method_threadpool.h"
 
 #include <gtest/gtest.h>
+#include <pthreadpool.h>
 
 #include <atomic>
 #include <chrono>
@@ -74,6 +78,59 @@ TEST(PthreadpoolRunner, KernelsRunOnTheMethodPool) {
   EXPECT_EQ(kernel_pool->jobs_started(), kernel_jobs) << "a task went to the kernels' own pool";
   EXPECT_EQ(threads.size(), 2u) << "the method pool's two threads should share the tasks";
   EXPECT_EQ(optimized::CurrentParallelRunner(), nullptr);
+}
+
+TEST(MethodThreadpool, AReleasedPoolGoesToTheNextMethod) {
+  const int a = 0, b = 0, c = 0;
+  void* released;
+  {
+    Result<SharedThreadpool> pool = MethodThreadpool(&a, 3);
+    ASSERT_TRUE(pool.ok());
+    Result<SharedThreadpool> again = MethodThreadpool(&a, 3);  // the method's other delegate
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(again->get(), pool->get());
+    Result<SharedThreadpool> other = MethodThreadpool(&b, 3);  // another method: its own
+    ASSERT_TRUE(other.ok());
+    EXPECT_NE(other->get(), pool->get());
+    released = other->get();
+    pool->reset();
+    again->reset();  // a's pool parked now, then b's
+  }
+  const size_t parked = ParkedThreadpoolCount();
+  EXPECT_GE(parked, 1u);
+  EXPECT_LE(parked, kMaxParkedThreadpools);
+  Result<SharedThreadpool> next = MethodThreadpool(&c, 3);
+  ASSERT_TRUE(next.ok());
+  EXPECT_EQ(ParkedThreadpoolCount(), parked - 1);
+  EXPECT_EQ(pthreadpool_get_threads_count(static_cast<pthreadpool_t>(next->get())), 3u);
+  EXPECT_EQ(next->get(), released) << "the most recently parked pool of that size goes first";
+}
+
+TEST(MethodThreadpool, AStartedPoolGoesToTheNextMethod) {
+  ASSERT_EQ(PrestartThreadpool(5), Error::kOk);
+  const size_t parked = ParkedThreadpoolCount();
+  ASSERT_EQ(PrestartThreadpool(5), Error::kOk);  // one of that size is parked already
+  EXPECT_EQ(ParkedThreadpoolCount(), parked);
+  const int key = 0;
+  Result<SharedThreadpool> pool = MethodThreadpool(&key, 5);
+  ASSERT_TRUE(pool.ok());
+  EXPECT_EQ(pthreadpool_get_threads_count(static_cast<pthreadpool_t>(pool->get())), 5u);
+  EXPECT_EQ(ParkedThreadpoolCount(), parked - 1);
+  EXPECT_EQ(PrestartThreadpool(1), Error::kOk);  // one thread: no pool
+  EXPECT_EQ(ParkedThreadpoolCount(), parked - 1);
+}
+
+TEST(MethodThreadpool, ParkingIsBounded) {
+  const int keys[kMaxParkedThreadpools + 2] = {};
+  {
+    std::vector<SharedThreadpool> pools;
+    for (const int& key : keys) {
+      Result<SharedThreadpool> pool = MethodThreadpool(&key, 2);
+      ASSERT_TRUE(pool.ok());
+      pools.push_back(*pool);
+    }
+  }
+  EXPECT_EQ(ParkedThreadpoolCount(), kMaxParkedThreadpools);
 }
 
 }  // namespace

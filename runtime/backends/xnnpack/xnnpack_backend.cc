@@ -6,6 +6,8 @@
 #include "runtime/backends/backend_registry.h"
 #include "runtime/backends/xnnpack/delegate.h"
 #include "runtime/backends/xnnpack/graph_decoder.h"
+#include "runtime/backends/xnnpack/method_threadpool.h"
+#include "runtime/backends/xnnpack/xnn_memory.h"
 #include "runtime/core/error_detail.h"
 
 namespace edgefleet {
@@ -83,6 +85,11 @@ Error RegisterXnnpackBackend() {
   static const XnnpackBackend backend;
   if (FindBackend(kXnnpackBackendId) == &backend) return Error::kOk;
   return RegisterBackend(kXnnpackBackendId, &backend);
+}
+
+Error PrepareXnnpackBackend(int num_threads) {
+  { const xnnpack::XnnpackMemoryScope initialized; }
+  return xnnpack::PrestartThreadpool(num_threads);
 }
 
 }  // namespace edgefleet

@@ -29,4 +29,6 @@ Error RegisterXnnpackBackend() {
   return RegisterBackend(kXnnpackBackendId, &backend);
 }
 
+Error PrepareXnnpackBackend(int) { return Error::kOk; }
+
 }  // namespace edgefleet

@@ -313,6 +313,15 @@ void QGemmPackB(const int8_t* b, int64_t depth, int64_t n, int64_t k_stride, int
           Interleave16(r0 + j, r0 + k_stride + j, r0 + 2 * k_stride + j, r0 + 3 * k_stride + j,
                        dst + 4 * j);
         }
+      } else if (k_stride == 1 && k + 4 <= depth) {
+        // Channels last: the 4 depth bytes of a column are contiguous.
+        const int8_t* r0 = b + k + j0 * j_stride;
+        for (; j < cols; ++j) {
+          uint32_t v;
+          std::memcpy(&v, r0 + j * j_stride, 4);
+          v ^= 0x80808080u;
+          std::memcpy(dst + 4 * j, &v, 4);
+        }
       }
       for (; j < cols; ++j) {
         for (int64_t kk = 0; kk < 4; ++kk) {
