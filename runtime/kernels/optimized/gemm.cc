@@ -98,9 +98,11 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
     for (int64_t pc = 0; pc < g.k; pc += g.kc) {
       const int64_t kcb = std::min(g.kc, g.k - pc);
       const bool accumulate = g.accumulate || pc > 0;
-      // B in place: only the ragged last panel needs packing.
+      // B in place: only the ragged last panel needs packing, and not even
+      // that where the micro-kernel has masked edge tiles.
       const bool in_place = g.b->Rows(jc, pc, kcb, t.rows);
-      const int64_t direct_cols = in_place ? ncb / mk.nr * mk.nr : 0;
+      const bool edges = mk.edge_fn[0] != nullptr;
+      const int64_t direct_cols = !in_place ? 0 : edges ? ncb : ncb / mk.nr * mk.nr;
       if (direct_cols < ncb) {
         g.b->Pack(jc + direct_cols, ncb - direct_cols, pc, kcb, mk.nr, t.b_panels);
       }
@@ -117,41 +119,74 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
           const float* b = t.b_panels + (jr - direct_cols) * kcb;
           const bool b_in_place = jr < direct_cols;
           const bool last = g.epilogue != nullptr && pc + kcb == g.k;
-          // Full tiles, in runs that share this B strip: one micro-kernel
-          // call per run (rows of A in place, then packed full panels).
-          const auto run_full = [&](int64_t ir0, int64_t ir1, bool a_in_place) {
-            if (ir1 <= ir0) return;
-            const AOperand a = a_in_place ? AOperand{g.a_data + (ic + ir0) * g.lda + pc, g.lda}
-                                          : AOperand{t.a_panels + ir0 * kcb, 0};
-            TileEpilogue tile_ep;
-            if (last) {
-              const GemmEpilogue& e = *g.epilogue;
-              tile_ep = {e.row_bias != nullptr ? e.row_bias + ic + ir0 : nullptr,
-                         e.col_bias != nullptr ? e.col_bias + jc + jr : nullptr, e.lo, e.hi,
-                         e.post};
-            }
-            const int64_t tiles = (ir1 - ir0) / mk.mr;
-            float* c = g.c + (ic + ir0) * g.ldc + jc + jr;
-            const TileEpilogue* ep = last ? &tile_ep : nullptr;
-            if (b_in_place) {
-              mk.rows_fn[a_in_place](kcb, tiles, a, t.rows, jr, c, g.ldc, accumulate, ep);
+          // A strip narrower than a tile runs on the masked edge kernel.
+          const bool narrow = cols < mk.nr && edges;
+          // `tiles` tiles from row ir of the block into c (rows of A in
+          // place or packed panels): one micro-kernel call.
+          const auto call = [&](int64_t ir, int64_t tiles, bool a_in_place, float* c, int64_t ldc,
+                                bool acc, const TileEpilogue* ep) {
+            const AOperand a = a_in_place ? AOperand{g.a_data + (ic + ir) * g.lda + pc, g.lda}
+                                          : AOperand{t.a_panels + ir * kcb, 0};
+            if (narrow && b_in_place) {
+              mk.edge_rows_fn[a_in_place](kcb, tiles, a, t.rows, jr, cols, c, ldc, acc, ep);
+            } else if (narrow) {
+              mk.edge_fn[a_in_place](kcb, tiles, a, b, mk.nr, cols, c, ldc, acc, ep);
+            } else if (b_in_place) {
+              mk.rows_fn[a_in_place](kcb, tiles, a, t.rows, jr, c, ldc, acc, ep);
             } else {
-              mk.fn[a_in_place](kcb, tiles, a, b, mk.nr, c, g.ldc, accumulate, ep);
+              mk.fn[a_in_place](kcb, tiles, a, b, mk.nr, c, ldc, acc, ep);
             }
           };
+          // The epilogue of tiles from row i of the block in this strip
+          // (REQUIRES: last).
+          const auto epilogue_at = [&](int64_t i, bool col_bias) {
+            const GemmEpilogue& e = *g.epilogue;
+            return TileEpilogue{e.row_bias != nullptr ? e.row_bias + ic + i : nullptr,
+                                col_bias && e.col_bias != nullptr ? e.col_bias + jc + jr : nullptr,
+                                e.lo, e.hi, e.post};
+          };
+          // Full-height tiles, in runs that share this B strip (rows of A
+          // in place, then packed full panels), straight into C.
+          const auto run_full = [&](int64_t ir0, int64_t ir1, bool a_in_place) {
+            if (ir1 <= ir0) return;
+            TileEpilogue tile_ep;
+            if (last) tile_ep = epilogue_at(ir0, true);
+            call(ir0, (ir1 - ir0) / mk.mr, a_in_place, g.c + (ic + ir0) * g.ldc + jc + jr, g.ldc,
+                 accumulate, last ? &tile_ep : nullptr);
+          };
           int64_t edge_from = 0;
-          if (cols == mk.nr) {
+          if (cols == mk.nr || narrow) {
             edge_from = mcb / mk.mr * mk.mr;
             run_full(0, direct_rows, true);
             run_full(direct_rows, edge_from, false);
           }
-          // Edge tiles (ragged rows or columns) go through a scratch tile.
+          // Edge tiles: ragged rows, or ragged columns without an edge
+          // kernel. The ragged rows' panel (packed) runs in short tiles
+          // straight into C where the ISA has them; what remains goes
+          // through a scratch tile.
           for (int64_t ir = edge_from; ir < mcb; ir += mk.mr) {
-            const int rows = static_cast<int>(std::min<int64_t>(mk.mr, mcb - ir));
-            const bool a_in_place = ir < direct_rows;
-            const AOperand a = a_in_place ? AOperand{g.a_data + (ic + ir) * g.lda + pc, g.lda}
-                                          : AOperand{t.a_panels + ir * kcb, 0};
-            float* c = g.c + (ic + ir) * g.ldc + jc + jr;
+            const int64_t end = std::min<int64_t>(ir + mk.mr, mcb);
+            const bool short_tiles = end - ir < mk.mr && mk.short_mr > 0;
+            // Rows [i, i + short_mr) of the panel with B's strip into c.
+            const auto short_call = [&](int64_t i, float* c, int64_t ldc, bool acc,
+                                        const TileEpilogue* ep) {
+              const AOperand a{t.a_panels + ir * kcb + (i - ir), 0};
+              if (b_in_place) {
+                mk.short_rows_fn(kcb, 1, a, t.rows, jr, cols, c, ldc, acc, ep);
+              } else {
+                mk.short_fn(kcb, 1, a, b, mk.nr, cols, c, ldc, acc, ep);
+              }
+            };
+            int64_t i = ir;  // the first row not computed yet
+            for (; short_tiles && i + mk.short_mr <= end; i += mk.short_mr) {
+              TileEpilogue tile_ep;
+              if (last) tile_ep = epilogue_at(i, true);
+              short_call(i, g.c + (ic + i) * g.ldc + jc + jr, g.ldc, accumulate,
+                         last ? &tile_ep : nullptr);
+            }
+            if (i == end) continue;
+            const int rows = static_cast<int>(end - i);
+            float* c = g.c + (ic + i) * g.ldc + jc + jr;
             alignas(64) float tile[kMaxTile];
             // The micro-kernel applies the epilogue in registers for an
             // edge tile of full rows computed from zero into the scratch
@@ -161,20 +196,15 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
             const bool in_registers =
                 last && rows == mk.mr && !accumulate && g.epilogue->col_bias == nullptr;
             TileEpilogue tile_ep;
-            if (in_registers) {
-              const GemmEpilogue& e = *g.epilogue;
-              tile_ep = {e.row_bias != nullptr ? e.row_bias + ic + ir : nullptr, nullptr, e.lo,
-                         e.hi, e.post};
-            }
-            const TileEpilogue* ep = in_registers ? &tile_ep : nullptr;
-            if (b_in_place) {
-              mk.rows_fn[a_in_place](kcb, 1, a, t.rows, jr, tile, mk.nr, false, ep);
+            if (in_registers) tile_ep = epilogue_at(i, false);
+            if (short_tiles) {
+              short_call(i, tile, mk.nr, false, nullptr);
             } else {
-              mk.fn[a_in_place](kcb, 1, a, b, mk.nr, tile, mk.nr, false, ep);
+              call(i, 1, i < direct_rows, tile, mk.nr, false, in_registers ? &tile_ep : nullptr);
             }
             AddTile(g, tile, c, rows, cols, accumulate);
             if (last && !in_registers) {
-              g.epilogue->Apply(c, g.ldc, ic + ir, rows, jc + jr, cols);
+              g.epilogue->Apply(c, g.ldc, ic + i, rows, jc + jr, cols);
             }
           }
         }
@@ -463,13 +493,19 @@ bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const GemmOperand
     g.lda = a_view.free_stride;
   }
   // Split the longer side of C (in tiles) into one chunk per thread; if the
-  // scratch does not fit, fall back to fewer threads.
+  // scratch does not fit, fall back to fewer threads. Chunks are whole
+  // steps of what the micro-kernel computes without waste: short tiles and
+  // edge tiles' vectors (half a tile's columns) where the ISA has them,
+  // whole tiles otherwise (MobileNetV2's 49 x 160 splits into two chunks of
+  // 2.5 tiles, not 3 and 2).
   const bool split_n = CeilDiv(n, mk.nr) >= CeilDiv(m, mk.mr);
+  const int64_t m_step = mk.short_mr > 0 ? mk.short_mr : mk.mr;
+  const int64_t n_step = mk.edge_fn[0] != nullptr ? mk.nr / 2 : mk.nr;
   GemmTask tasks[kMaxTasks];
   int num_tasks = 0;
   for (threads = std::clamp(threads, 1, kMaxTasks); threads >= 1; threads /= 2) {
-    const int64_t m_chunk = split_n ? m : RoundUp(CeilDiv(m, threads), mk.mr);
-    const int64_t n_chunk = split_n ? RoundUp(CeilDiv(n, threads), mk.nr) : n;
+    const int64_t m_chunk = split_n ? m : RoundUp(CeilDiv(m, threads), m_step);
+    const int64_t n_chunk = split_n ? RoundUp(CeilDiv(n, threads), n_step) : n;
     g.mc = std::min<int64_t>(mk.mc, RoundUp(m_chunk, mk.mr));
     g.nc = std::min<int64_t>(mk.nc, RoundUp(n_chunk, mk.nr));
     // One block for every task's panels (a failed attempt leaves nothing

@@ -8,6 +8,9 @@
 // Operands already laid out for the micro-kernel are read in place instead
 // of packed: rows of A contiguous along the depth (weights), rows of B
 // contiguous along the columns (activations); only ragged edges are packed.
+// C's edges narrower or shorter than a tile run on masked edge kernels and
+// short tiles where the ISA has them (AVX-512, AVX2; B's ragged columns
+// then stay in place too), on a scratch tile otherwise.
 // With fewer than 4 rows of A (or one column of B) it runs matrix-vector
 // products over the big operand in place.
 //

@@ -1,5 +1,7 @@
 #include "runtime/kernels/optimized/gemm_microkernel.h"
 
+#include <algorithm>
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -22,14 +24,14 @@ struct RowsB {
   const float* row(int64_t p) const { return rows[p] + col; }
 };
 
-// How a micro-kernel reads A(i, p): a packed panel (kMr values per p) or
-// kMr rows in place.
-template <int kMr>
+// How a micro-kernel reads A(i, p): a packed panel (kStride values per p,
+// of which it reads kMr) or kMr rows in place.
+template <int kMr, int kStride = kMr>
 struct PackedA {
   const float* a;
   explicit PackedA(AOperand op) : a(op.a) {}
   float at(int i) const { return a[i]; }
-  void next() { a += kMr; }
+  void next() { a += kStride; }
 };
 template <int kMr>
 struct RowsA {
@@ -186,6 +188,64 @@ template <typename A, typename B>
   }
 }
 
+// AVX2 edge tiles: kMr x cols, cols <= 16, as kV = 1 or 2 vectors of 8 with
+// the last one masked (vmaskmovps: masked-off lanes are neither read nor
+// written, so B's rows and C may end at the tile's last column).
+template <int kMr, int kV, typename A, typename B>
+[[gnu::always_inline]] inline __attribute__((target("avx2,fma"))) void MicroAvx2Edge(
+    int64_t kc, int64_t tiles, AOperand a_op, B b, int cols, float* c0, int64_t ldc,
+    bool accumulate, const TileEpilogue* ep0) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  __m256i mask[kV];
+  for (int h = 0; h < kV; ++h) mask[h] = _mm256_cmpgt_epi32(_mm256_set1_epi32(cols - 8 * h), lane);
+  for (TileWalk<kMr> w(kc, a_op, c0, ldc, ep0); tiles > 0; --tiles, w.Next()) {
+    A a(w.a);
+    float* c = w.c;
+    const TileEpilogue* ep = w.epilogue();
+    __m256 acc[kMr][kV];
+#pragma GCC unroll 6
+    for (int i = 0; i < kMr; ++i) {
+      for (int h = 0; h < kV; ++h) acc[i][h] = _mm256_setzero_ps();
+    }
+    for (int64_t p = 0; p < kc; ++p) {
+      const float* bp = b.row(p);
+      __m256 bv[kV];
+      for (int h = 0; h < kV; ++h) bv[h] = _mm256_maskload_ps(bp + 8 * h, mask[h]);
+#pragma GCC unroll 6
+      for (int i = 0; i < kMr; ++i) {
+        const __m256 ai = _mm256_set1_ps(a.at(i));
+        for (int h = 0; h < kV; ++h) acc[i][h] = _mm256_fmadd_ps(ai, bv[h], acc[i][h]);
+      }
+      a.next();
+    }
+#pragma GCC unroll 6
+    for (int i = 0; i < kMr; ++i) {
+      float* row = c + i * ldc;
+      for (int h = 0; h < kV; ++h) {
+        if (accumulate) {
+          acc[i][h] = _mm256_add_ps(acc[i][h], _mm256_maskload_ps(row + 8 * h, mask[h]));
+        }
+        if (ep != nullptr) {
+          __m256 v = acc[i][h];
+          if (ep->row_bias != nullptr) v = _mm256_add_ps(v, _mm256_set1_ps(ep->row_bias[i]));
+          if (ep->col_bias != nullptr) {
+            v = _mm256_add_ps(v, _mm256_maskload_ps(ep->col_bias + 8 * h, mask[h]));
+          }
+          acc[i][h] =
+              _mm256_min_ps(_mm256_set1_ps(ep->hi), _mm256_max_ps(_mm256_set1_ps(ep->lo), v));
+        }
+      }
+      if (ep != nullptr && ep->post != PostOp::kNone) {  // through a full row in L1
+        alignas(32) float t[16] = {};
+        for (int h = 0; h < kV; ++h) _mm256_store_ps(t + 8 * h, acc[i][h]);
+        EpilogueRow<8>(t, ep->lo, ep->hi, ep->post);
+        for (int h = 0; h < kV; ++h) acc[i][h] = _mm256_load_ps(t + 8 * h);
+      }
+      for (int h = 0; h < kV; ++h) _mm256_maskstore_ps(row + 8 * h, mask[h], acc[i][h]);
+    }
+  }
+}
+
 // GCC 12 reports its own _mm512_max_ps / _mm512_min_ps (built on
 // _mm512_undefined_ps) as maybe-uninitialized where they inline.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -242,6 +302,65 @@ template <int kMr, typename A, typename B>
     }
   }
 }
+
+// AVX-512 edge tiles: kMr x cols, cols <= 32, as kV = 1 or 2 vectors of 16
+// with the last one masked (masked-off lanes are neither read nor written).
+template <int kMr, int kV, typename A, typename B>
+[[gnu::always_inline]] inline __attribute__((target("avx512f,avx2,fma"))) void MicroAvx512Edge(
+    int64_t kc, int64_t tiles, AOperand a_op, B b, int cols, float* c0, int64_t ldc,
+    bool accumulate, const TileEpilogue* ep0) {
+  __mmask16 mask[kV];
+  for (int h = 0; h < kV; ++h) {
+    const int lanes = std::min(16, cols - 16 * h);
+    mask[h] = static_cast<__mmask16>((1u << lanes) - 1);
+  }
+  for (TileWalk<kMr> w(kc, a_op, c0, ldc, ep0); tiles > 0; --tiles, w.Next()) {
+    A a(w.a);
+    float* c = w.c;
+    const TileEpilogue* ep = w.epilogue();
+    __m512 acc[kMr][kV];
+#pragma GCC unroll 16
+    for (int i = 0; i < kMr; ++i) {
+      for (int h = 0; h < kV; ++h) acc[i][h] = _mm512_setzero_ps();
+    }
+    for (int64_t p = 0; p < kc; ++p) {
+      const float* bp = b.row(p);
+      __m512 bv[kV];
+      for (int h = 0; h < kV; ++h) bv[h] = _mm512_maskz_loadu_ps(mask[h], bp + 16 * h);
+#pragma GCC unroll 16
+      for (int i = 0; i < kMr; ++i) {
+        const __m512 ai = _mm512_set1_ps(a.at(i));
+        for (int h = 0; h < kV; ++h) acc[i][h] = _mm512_fmadd_ps(ai, bv[h], acc[i][h]);
+      }
+      a.next();
+    }
+#pragma GCC unroll 16
+    for (int i = 0; i < kMr; ++i) {
+      float* row = c + i * ldc;
+      for (int h = 0; h < kV; ++h) {
+        if (accumulate) {
+          acc[i][h] = _mm512_add_ps(acc[i][h], _mm512_maskz_loadu_ps(mask[h], row + 16 * h));
+        }
+        if (ep != nullptr) {
+          __m512 v = acc[i][h];
+          if (ep->row_bias != nullptr) v = _mm512_add_ps(v, _mm512_set1_ps(ep->row_bias[i]));
+          if (ep->col_bias != nullptr) {
+            v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask[h], ep->col_bias + 16 * h));
+          }
+          acc[i][h] =
+              _mm512_min_ps(_mm512_set1_ps(ep->hi), _mm512_max_ps(_mm512_set1_ps(ep->lo), v));
+        }
+      }
+      if (ep != nullptr && ep->post != PostOp::kNone) {  // through a full row in L1
+        alignas(64) float t[32] = {};
+        for (int h = 0; h < kV; ++h) _mm512_store_ps(t + 16 * h, acc[i][h]);
+        EpilogueRow<16>(t, ep->lo, ep->hi, ep->post);
+        for (int h = 0; h < kV; ++h) acc[i][h] = _mm512_load_ps(t + 16 * h);
+      }
+      for (int h = 0; h < kV; ++h) _mm512_mask_storeu_ps(row + 16 * h, mask[h], acc[i][h]);
+    }
+  }
+}
 #endif
 
 // The entry points of each micro-kernel: packed or in-place A, times packed
@@ -258,6 +377,11 @@ void GenericRowsFn(int64_t kc, int64_t tiles, AOperand a, const float* const* ro
 }
 constexpr MicroKernel kGeneric = {{GenericFn<PackedA<4>>, GenericFn<RowsA<4>>},
                                   {GenericRowsFn<PackedA<4>>, GenericRowsFn<RowsA<4>>},
+                                  {nullptr, nullptr},
+                                  {nullptr, nullptr},
+                                  nullptr,
+                                  nullptr,
+                                  0,
                                   4,
                                   8,
                                   256,
@@ -294,23 +418,79 @@ __attribute__((target("avx512f,avx2,fma"))) void Avx512RowsFn(int64_t kc, int64_
                                                               const TileEpilogue* ep) {
   MicroAvx512<12, A>(kc, tiles, a, RowsB{rows, col}, c, ldc, accumulate, ep);
 }
+template <int kMr, typename A>
+__attribute__((target("avx2,fma"))) void Avx2EdgeFn(int64_t kc, int64_t tiles, AOperand a,
+                                                    const float* b, int64_t ldb, int cols, float* c,
+                                                    int64_t ldc, bool accumulate,
+                                                    const TileEpilogue* ep) {
+  if (cols > 8) {
+    MicroAvx2Edge<kMr, 2, A>(kc, tiles, a, PackedB{b, ldb}, cols, c, ldc, accumulate, ep);
+  } else {
+    MicroAvx2Edge<kMr, 1, A>(kc, tiles, a, PackedB{b, ldb}, cols, c, ldc, accumulate, ep);
+  }
+}
+template <int kMr, typename A>
+__attribute__((target("avx2,fma"))) void Avx2EdgeRowsFn(int64_t kc, int64_t tiles, AOperand a,
+                                                        const float* const* rows, int64_t col,
+                                                        int cols, float* c, int64_t ldc,
+                                                        bool accumulate, const TileEpilogue* ep) {
+  if (cols > 8) {
+    MicroAvx2Edge<kMr, 2, A>(kc, tiles, a, RowsB{rows, col}, cols, c, ldc, accumulate, ep);
+  } else {
+    MicroAvx2Edge<kMr, 1, A>(kc, tiles, a, RowsB{rows, col}, cols, c, ldc, accumulate, ep);
+  }
+}
+template <int kMr, typename A>
+__attribute__((target("avx512f,avx2,fma"))) void Avx512EdgeFn(int64_t kc, int64_t tiles, AOperand a,
+                                                              const float* b, int64_t ldb, int cols,
+                                                              float* c, int64_t ldc,
+                                                              bool accumulate,
+                                                              const TileEpilogue* ep) {
+  if (cols > 16) {
+    MicroAvx512Edge<kMr, 2, A>(kc, tiles, a, PackedB{b, ldb}, cols, c, ldc, accumulate, ep);
+  } else {
+    MicroAvx512Edge<kMr, 1, A>(kc, tiles, a, PackedB{b, ldb}, cols, c, ldc, accumulate, ep);
+  }
+}
+template <int kMr, typename A>
+__attribute__((target("avx512f,avx2,fma"))) void Avx512EdgeRowsFn(
+    int64_t kc, int64_t tiles, AOperand a, const float* const* rows, int64_t col, int cols,
+    float* c, int64_t ldc, bool accumulate, const TileEpilogue* ep) {
+  if (cols > 16) {
+    MicroAvx512Edge<kMr, 2, A>(kc, tiles, a, RowsB{rows, col}, cols, c, ldc, accumulate, ep);
+  } else {
+    MicroAvx512Edge<kMr, 1, A>(kc, tiles, a, RowsB{rows, col}, cols, c, ldc, accumulate, ep);
+  }
+}
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+// Short tiles: 3 of the AVX2 kernel's 6 rows, 4 of the AVX-512 kernel's 12.
 constexpr MicroKernel kAvx2 = {{Avx2Fn<PackedA<6>>, Avx2Fn<RowsA<6>>},
                                {Avx2RowsFn<PackedA<6>>, Avx2RowsFn<RowsA<6>>},
+                               {Avx2EdgeFn<6, PackedA<6>>, Avx2EdgeFn<6, RowsA<6>>},
+                               {Avx2EdgeRowsFn<6, PackedA<6>>, Avx2EdgeRowsFn<6, RowsA<6>>},
+                               Avx2EdgeFn<3, PackedA<3, 6>>,
+                               Avx2EdgeRowsFn<3, PackedA<3, 6>>,
+                               3,
                                6,
                                16,
                                256,
                                144,
                                1024};
-constexpr MicroKernel kAvx512 = {{Avx512Fn<PackedA<12>>, Avx512Fn<RowsA<12>>},
-                                 {Avx512RowsFn<PackedA<12>>, Avx512RowsFn<RowsA<12>>},
-                                 12,
-                                 32,
-                                 256,
-                                 192,
-                                 1024};
+constexpr MicroKernel kAvx512 = {
+    {Avx512Fn<PackedA<12>>, Avx512Fn<RowsA<12>>},
+    {Avx512RowsFn<PackedA<12>>, Avx512RowsFn<RowsA<12>>},
+    {Avx512EdgeFn<12, PackedA<12>>, Avx512EdgeFn<12, RowsA<12>>},
+    {Avx512EdgeRowsFn<12, PackedA<12>>, Avx512EdgeRowsFn<12, RowsA<12>>},
+    Avx512EdgeFn<4, PackedA<4, 12>>,
+    Avx512EdgeRowsFn<4, PackedA<4, 12>>,
+    4,
+    12,
+    32,
+    256,
+    192,
+    1024};
 #endif
 
 }  // namespace

@@ -43,9 +43,36 @@ using MicroKernelRowsFn = void (*)(int64_t kc, int64_t tiles, AOperand a,
                                    const float* const* b_rows, int64_t b_col, float* c, int64_t ldc,
                                    bool accumulate, const TileEpilogue* ep);
 
+// The same for tiles of mr x `cols` (0 < cols < nr): the right edge of C,
+// where it is narrower than a tile. Only the first `cols` columns of B, C
+// and the column bias are read or written (masked vector loads and stores),
+// so a B read in place needs no packed copy of its ragged columns and the
+// epilogue runs in registers. Each output's sum has the full tile's order
+// (from zero, p ascending, one multiply-add per p, then C, then the
+// epilogue), so the results are the same bits as a full tile's.
+using MicroKernelEdgeFn = void (*)(int64_t kc, int64_t tiles, AOperand a, const float* b,
+                                   int64_t ldb, int cols, float* c, int64_t ldc, bool accumulate,
+                                   const TileEpilogue* ep);
+using MicroKernelEdgeRowsFn = void (*)(int64_t kc, int64_t tiles, AOperand a,
+                                       const float* const* b_rows, int64_t b_col, int cols,
+                                       float* c, int64_t ldc, bool accumulate,
+                                       const TileEpilogue* ep);
+
 struct MicroKernel {
   MicroKernelFn fn[2];
   MicroKernelRowsFn rows_fn[2];
+  // Null where the instruction set has no masked loads and stores (the
+  // baseline): its edge tiles are computed in a scratch tile.
+  MicroKernelEdgeFn edge_fn[2];
+  MicroKernelEdgeRowsFn edge_rows_fn[2];
+  // Tiles of short_mr rows (tiles = 1) of a packed A panel, with any
+  // 0 < cols <= nr: rows q .. q + short_mr - 1 of the mr-wide panel
+  // (A(i, p) = a[p * mr + q + i], lda = 0). The bottom edge of C, where
+  // fewer than mr rows remain, runs on them instead of a whole tile. Null
+  // (short_mr = 0) on the baseline.
+  MicroKernelEdgeFn short_fn;
+  MicroKernelEdgeRowsFn short_rows_fn;
+  int short_mr;
   int mr, nr;      // tile
   int kc, mc, nc;  // cache blocks: depth, rows of A (multiple of mr),
                    // columns of B (multiple of nr)

@@ -8,6 +8,7 @@
 
 #include "runtime/kernels/optimized/gemm.h"
 
+#include <cstring>
 #include <vector>
 
 #include "runtime/kernels/optimized/optimized_kernels.h"
@@ -65,10 +66,11 @@ void CheckGemm(int64_t m, int64_t n, int64_t k, bool a_transposed, bool b_transp
 
 TEST(GemmTest, MatchesReferenceOverShapes) {
   ForEachIsa([] {
-    const int64_t shapes[][3] = {{1, 1, 1},    {1, 7, 5},      {3, 1, 9},     {2, 33, 17},
-                                 {5, 64, 3},   {12, 32, 8},    {13, 33, 31},  {6, 16, 257},
-                                 {25, 49, 96}, {200, 70, 300}, {4, 1000, 64}, {70, 1, 50},
-                                 {0, 5, 5},    {5, 0, 5},      {5, 5, 0}};
+    const int64_t shapes[][3] = {{1, 1, 1},     {1, 7, 5},      {3, 1, 9},     {2, 33, 17},
+                                 {5, 64, 3},    {12, 32, 8},    {13, 33, 31},  {6, 16, 257},
+                                 {25, 49, 96},  {200, 70, 300}, {4, 1000, 64}, {70, 1, 50},
+                                 {0, 5, 5},     {5, 0, 5},      {5, 5, 0},     {25, 16, 40},
+                                 {37, 24, 300}, {12, 7, 5},     {30, 47, 20}};
     for (const auto& s : shapes) {
       CheckGemm(s[0], s[1], s[2], false, false, false, 1);
       CheckGemm(s[0], s[1], s[2], true, true, true, 1);
@@ -97,6 +99,94 @@ TEST(GemmTest, ThreadsSplitEitherSide) {
   CheckGemm(300, 400, 100, false, false, false, 4);
   CheckGemm(1000, 40, 100, true, false, true, 3);
   CheckGemm(2, 5000, 100, false, true, false, 4);
+}
+
+// C = A * B (+ epilogue) on n columns, with B's rows read in place
+// (b_transposed = false) or packed, A in place or packed, into a C of
+// exactly m x n floats plus one guard.
+// C = A * B (+ epilogue) with A m x k (rows contiguous along the depth, or
+// transposed), B k x n with its rows `ldb` apart (read in place) or, when
+// transposed, its columns k apart (packed); C has ldc columns.
+void EpilogueGemm(int64_t m, int64_t n, int64_t k, const std::vector<float>& a, bool a_t,
+                  const std::vector<float>& b, int64_t ldb, bool b_t, float* c, int64_t ldc,
+                  bool accumulate, const GemmEpilogue& ep) {
+  static std::vector<uint64_t> temp_memory(1 << 16);
+  MemoryAllocator temp(temp_memory.data(), temp_memory.size() * 8);
+  KernelContext ctx(&temp, 1);
+  const StridedOperand av(a.data(), a_t ? 1 : k, a_t ? m : 1);
+  const StridedOperand bv(b.data(), b_t ? k : 1, b_t ? 1 : ldb);
+  ASSERT_TRUE(Gemm(ctx, m, n, k, av, bv, c, ldc, accumulate, &ep));
+}
+
+uint32_t BitsOf(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, sizeof(u));
+  return u;
+}
+
+TEST(GemmTest, EdgeTilesAreTheBitsOfFullTiles) {
+  // The right and bottom edges of C, narrower or shorter than a tile (n =
+  // 2 .. 40 against the 32, 16 and 8 wide tiles; m leaving 0 .. 11 rows
+  // after the 12, 6 and 4 high ones), run on the masked edge kernels and
+  // the short-tile kernels where the ISA has them: each element must be
+  // the same bits as when it sits in a full tile of a bigger GEMM on the
+  // same operands (A's rows, B's columns and the biases extended), under
+  // every epilogue, and nothing past C's last column is written. (n = 1
+  // runs as matrix-vector products, another sum order.)
+  const std::vector<float> bias = Random<float>(128, 6);
+  GemmEpilogue eps[4];
+  eps[1].col_bias = bias.data();
+  eps[1].lo = -0.25f;
+  eps[1].hi = 0.5f;
+  eps[2].row_bias = bias.data();
+  eps[2].post = PostOp::kSilu;
+  eps[3].col_bias = bias.data();
+  eps[3].post = PostOp::kHardswish;
+  ForEachIsa([&] {
+    for (int64_t n = 2; n <= 40; ++n) {
+      const int64_t n_full = (n + 31) / 32 * 32;
+      for (int64_t m = 24; m <= 36; ++m) {
+        if (m != 25 && m != 36 && n % 8 != 1) continue;  // every row edge on a few n
+        const int64_t m_full = (m + 11) / 12 * 12;
+        for (int64_t k : {16, 300}) {
+          const std::vector<float> a_full = Random<float>(m_full * k, 7);
+          const std::vector<float> b = Random<float>(k * n_full, 8);
+          for (int v = 0; v < 8; ++v) {
+            const bool a_t = (v & 1) != 0, b_t = (v & 2) != 0, acc = (v & 4) != 0;
+            // A's first m rows, in A's layout (rows, or columns when
+            // transposed).
+            std::vector<float> a(m * k);
+            for (int64_t i = 0; i < m; ++i) {
+              for (int64_t p = 0; p < k; ++p) {
+                a[a_t ? p * m + i : i * k + p] = a_full[a_t ? p * m_full + i : i * k + p];
+              }
+            }
+            for (const GemmEpilogue& ep : eps) {
+              SCOPED_TRACE(::testing::Message()
+                           << "m=" << m << " n=" << n << " k=" << k << " variant=" << v);
+              const std::vector<float> c0 = Random<float>(m * n + 1, 5);
+              std::vector<float> c = c0;
+              EpilogueGemm(m, n, k, a, a_t, b, n_full, b_t, c.data(), n, acc, ep);
+              // The full GEMM's C starts from the same values.
+              std::vector<float> c_full = Random<float>(m_full * n_full, 9);
+              for (int64_t i = 0; i < m; ++i) {
+                for (int64_t j = 0; j < n; ++j) c_full[i * n_full + j] = c0[i * n + j];
+              }
+              EpilogueGemm(m_full, n_full, k, a_full, a_t, b, n_full, b_t, c_full.data(), n_full,
+                           acc, ep);
+              for (int64_t i = 0; i < m; ++i) {
+                for (int64_t j = 0; j < n; ++j) {
+                  ASSERT_EQ(BitsOf(c[i * n + j]), BitsOf(c_full[i * n_full + j]))
+                      << "at (" << i << ", " << j << ")";
+                }
+              }
+              EXPECT_EQ(BitsOf(c[m * n]), BitsOf(c0[m * n])) << "wrote past C";
+            }
+          }
+        }
+      }
+    }
+  });
 }
 
 TEST(GemmTest, TooLittleScratchIsReported) {

@@ -1,5 +1,7 @@
 // Micro-benchmarks of the optimized kernels' building blocks: GEMM GFLOP/s
-// per instruction set against the host's peak, NCHW depthwise convolution
+// per instruction set against the host's peak, the 1x1 convolutions of
+// MobileNetV2 (NHWC) and EfficientNet-B0 (NCHW) as GEMMs with their
+// epilogues at 1 and 2 threads, NCHW depthwise convolution
 // on EfficientNet-B0's geometries (GMAC/s), and the thread pool's
 // hand-off cost (a ParallelFor of a fixed amount of work, back to back
 // while the workers spin, and after an idle gap that lets them sleep).
@@ -7,6 +9,8 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <iterator>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -61,6 +65,127 @@ void GemmShapes(benchmark::internal::Benchmark* b) {
   }
 }
 BENCHMARK(BM_Gemm)->Apply(GemmShapes);
+
+// The 1x1 convolutions of MobileNetV2 and EfficientNet-B0 at 224 px, as
+// the GEMMs they run as (one image): through the XNNPACK delegate, NHWC
+// (M = pixels, N = output channels, the filter packed [in][out] and read
+// in place, column bias); without a delegate, NCHW (M = output channels,
+// N = pixels, image and weight read in place, row bias). ReLU6 on
+// MobileNetV2's expansions, SiLU fused on EfficientNet-B0's expansions and
+// head. `count`: how many layers of the model have the
+// shape (the model's time in these layers is the sum of count x time).
+enum class Act { kLinear, kRelu6, kSilu };
+struct PointwiseShape {
+  const char* model;
+  bool nchw;
+  int64_t pixels, in_c, out_c;
+  Act act;
+  int count;
+};
+constexpr PointwiseShape kPointwise[] = {
+    {"mv2", false, 12544, 32, 16, Act::kLinear, 1},
+    {"mv2", false, 12544, 16, 96, Act::kRelu6, 1},
+    {"mv2", false, 3136, 96, 24, Act::kLinear, 1},
+    {"mv2", false, 3136, 24, 144, Act::kRelu6, 2},
+    {"mv2", false, 3136, 144, 24, Act::kLinear, 1},
+    {"mv2", false, 784, 144, 32, Act::kLinear, 1},
+    {"mv2", false, 784, 32, 192, Act::kRelu6, 3},
+    {"mv2", false, 784, 192, 32, Act::kLinear, 2},
+    {"mv2", false, 196, 192, 64, Act::kLinear, 1},
+    {"mv2", false, 196, 64, 384, Act::kRelu6, 4},
+    {"mv2", false, 196, 384, 64, Act::kLinear, 3},
+    {"mv2", false, 196, 384, 96, Act::kLinear, 1},
+    {"mv2", false, 196, 96, 576, Act::kRelu6, 3},
+    {"mv2", false, 196, 576, 96, Act::kLinear, 2},
+    {"mv2", false, 49, 576, 160, Act::kLinear, 1},
+    {"mv2", false, 49, 160, 960, Act::kRelu6, 3},
+    {"mv2", false, 49, 960, 160, Act::kLinear, 2},
+    {"mv2", false, 49, 960, 320, Act::kLinear, 1},
+    {"mv2", false, 49, 320, 1280, Act::kRelu6, 1},
+    {"mv2", true, 12544, 32, 16, Act::kLinear, 1},
+    {"mv2", true, 12544, 16, 96, Act::kRelu6, 1},
+    {"mv2", true, 3136, 96, 24, Act::kLinear, 1},
+    {"mv2", true, 3136, 24, 144, Act::kRelu6, 2},
+    {"mv2", true, 3136, 144, 24, Act::kLinear, 1},
+    {"mv2", true, 784, 144, 32, Act::kLinear, 1},
+    {"mv2", true, 784, 32, 192, Act::kRelu6, 3},
+    {"mv2", true, 784, 192, 32, Act::kLinear, 2},
+    {"mv2", true, 196, 192, 64, Act::kLinear, 1},
+    {"mv2", true, 196, 64, 384, Act::kRelu6, 4},
+    {"mv2", true, 196, 384, 64, Act::kLinear, 3},
+    {"mv2", true, 196, 384, 96, Act::kLinear, 1},
+    {"mv2", true, 196, 96, 576, Act::kRelu6, 3},
+    {"mv2", true, 196, 576, 96, Act::kLinear, 2},
+    {"mv2", true, 49, 576, 160, Act::kLinear, 1},
+    {"mv2", true, 49, 160, 960, Act::kRelu6, 3},
+    {"mv2", true, 49, 960, 160, Act::kLinear, 2},
+    {"mv2", true, 49, 960, 320, Act::kLinear, 1},
+    {"mv2", true, 49, 320, 1280, Act::kRelu6, 1},
+    {"effnet", true, 12544, 32, 16, Act::kLinear, 1},
+    {"effnet", true, 12544, 16, 96, Act::kSilu, 1},
+    {"effnet", true, 3136, 96, 24, Act::kLinear, 1},
+    {"effnet", true, 3136, 24, 144, Act::kSilu, 2},
+    {"effnet", true, 3136, 144, 24, Act::kLinear, 1},
+    {"effnet", true, 784, 144, 40, Act::kLinear, 1},
+    {"effnet", true, 784, 40, 240, Act::kSilu, 2},
+    {"effnet", true, 784, 240, 40, Act::kLinear, 1},
+    {"effnet", true, 196, 240, 80, Act::kLinear, 1},
+    {"effnet", true, 196, 80, 480, Act::kSilu, 3},
+    {"effnet", true, 196, 480, 80, Act::kLinear, 2},
+    {"effnet", true, 196, 480, 112, Act::kLinear, 1},
+    {"effnet", true, 196, 112, 672, Act::kSilu, 3},
+    {"effnet", true, 196, 672, 112, Act::kLinear, 2},
+    {"effnet", true, 49, 672, 192, Act::kLinear, 1},
+    {"effnet", true, 49, 192, 1152, Act::kSilu, 4},
+    {"effnet", true, 49, 1152, 192, Act::kLinear, 3},
+    {"effnet", true, 49, 1152, 320, Act::kLinear, 1},
+    {"effnet", true, 49, 320, 1280, Act::kSilu, 1},
+};
+
+// kPointwise[range(0)] on range(1) threads, the host's instruction set.
+// CPU time is the process's (every thread's), so on a shared host the CPU
+// column at 1 thread is the figure to compare; wall time ("Time") shows
+// the 2-thread speed-up only on a quiet host.
+void BM_Pointwise(benchmark::State& state) {
+  const PointwiseShape& s = kPointwise[state.range(0)];
+  const int threads = static_cast<int>(state.range(1));
+  if (threads > 1 && StartKernelThreadPool(4) != Error::kOk) {
+    state.SkipWithError("no thread pool");
+    return;
+  }
+  const int64_t m = s.nchw ? s.out_c : s.pixels, n = s.nchw ? s.pixels : s.out_c, k = s.in_c;
+  std::vector<float> x(s.pixels * k, 0.5f), w(s.out_c * k, 0.25f), bias(s.out_c, 0.125f);
+  std::vector<float> y(s.pixels * s.out_c);
+  std::vector<uint64_t> temp(8 << 17);
+  MemoryAllocator allocator(temp.data(), temp.size() * 8);
+  // NHWC: A = x[pixel][in], B = w[in][out]. NCHW: A = w[out][in], B =
+  // x[in][pixel]. Both read in place.
+  const StridedOperand av(s.nchw ? w.data() : x.data(), k, 1);
+  const StridedOperand bv(s.nchw ? x.data() : w.data(), 1, n);
+  GemmEpilogue ep;
+  (s.nchw ? ep.row_bias : ep.col_bias) = bias.data();
+  if (s.act == Act::kRelu6) {
+    ep.lo = 0.0f;
+    ep.hi = 6.0f;
+  }
+  if (s.act == Act::kSilu) ep.post = PostOp::kSilu;
+  for (auto _ : state) {
+    allocator.Reset();
+    KernelContext ctx(&allocator, threads);
+    Gemm(ctx, m, n, k, av, bv, y.data(), n, false, &ep);
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.counters["GFLOPs"] =
+      benchmark::Counter(2.0 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["count"] = s.count;
+  state.SetLabel(std::string(s.model) + (s.nchw ? " NCHW" : " NHWC") +
+                 " pixels=" + std::to_string(s.pixels) + " in=" + std::to_string(k) +
+                 " out=" + std::to_string(s.out_c) + " " + IsaName(HostIsa()));
+}
+BENCHMARK(BM_Pointwise)
+    ->ArgNames({"shape", "threads"})
+    ->ArgsProduct({benchmark::CreateDenseRange(0, std::size(kPointwise) - 1, 1), {1, 2}})
+    ->MeasureProcessCPUTime();
 
 // NCHW depthwise convolution, one image: range(0) channels of range(1) x
 // range(1), a range(2) x range(2) kernel at stride range(3) ("same"

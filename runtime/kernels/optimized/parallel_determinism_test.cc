@@ -128,6 +128,11 @@ TEST(ParallelDeterminism, Convolutions) {
       {"stem 3x3 s2", 3, 113, 111, 16, 3, 2, 1, 1, false, Grain::kSplits},
       {"pointwise", 32, 29, 31, 97, 1, 1, 0, 1, false, Grain::kSplits},
       {"pointwise 7x7", 160, 7, 7, 960, 1, 1, 0, 1, false, Grain::kSplits},
+      // Channels-last 1x1: C is pixels x output channels, split in half
+      // tiles (49 x 160) or short tiles (196 x 64) and with ragged edges.
+      {"pointwise channels-last 7x7", 576, 7, 7, 160, 1, 1, 0, 1, true, Grain::kSplits},
+      {"pointwise channels-last 14x14", 384, 14, 14, 64, 1, 1, 0, 1, true, Grain::kSplits},
+      {"pointwise channels-last ragged", 100, 13, 11, 24, 1, 1, 0, 1, true, Grain::kSplits},
       {"grouped", 64, 27, 29, 64, 3, 1, 1, 4, false, Grain::kSplits},
       {"depthwise s1", 96, 57, 55, 96, 3, 1, 1, 96, false, Grain::kSplits},
       {"depthwise s2", 96, 113, 111, 96, 3, 2, 1, 96, false, Grain::kSplits},
