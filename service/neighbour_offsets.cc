@@ -12,45 +12,66 @@ namespace {
 
 using Residuals = std::map<std::string, double>;  // model -> e_dm
 
+// A published device: its residuals and its fitted scale.
+struct Device {
+  Residuals residuals;
+  double log_scale = 0;
+};
+
 // Published devices with a residual for every model of `cal`.
-std::map<std::string, Residuals> EligibleDevices(const v1::DeviceModelPrior& prior,
-                                                 const std::vector<std::string>& cal) {
-  std::map<std::string, Residuals> out;
+std::map<std::string, Device> EligibleDevices(const v1::DeviceModelPrior& prior,
+                                              const std::vector<std::string>& cal) {
+  std::map<std::string, Device> out;
   for (const auto& device : prior.device_residuals()) {
-    Residuals r;
-    for (const auto& residual : device.residuals()) r[residual.model()] = residual.log_residual();
+    Device d;
+    d.log_scale = device.log_scale();
+    for (const auto& residual : device.residuals()) {
+      d.residuals[residual.model()] = residual.log_residual();
+    }
     bool all = true;
-    for (const std::string& m : cal) all = all && r.count(m) > 0;
-    if (all) out[device.device()] = std::move(r);
+    for (const std::string& m : cal) all = all && d.residuals.count(m) > 0;
+    if (all) out[device.device()] = std::move(d);
   }
   return out;
 }
 
-// Values of `r` on `cal`, minus their mean.
-std::vector<double> Pattern(const Residuals& r, const std::vector<std::string>& cal) {
-  std::vector<double> p;
+// Where a device sits: its residuals on `cal` minus their mean (the
+// pattern), and its speed, log_scale + that mean.
+struct Coordinates {
+  std::vector<double> pattern;
+  double speed = 0;
+};
+
+Coordinates CoordinatesOf(const Residuals& r, double log_scale,
+                          const std::vector<std::string>& cal) {
+  Coordinates c;
   double mean = 0;
-  for (const std::string& m : cal) p.push_back(r.at(m)), mean += r.at(m);
+  for (const std::string& m : cal) c.pattern.push_back(r.at(m)), mean += r.at(m);
   mean /= static_cast<double>(cal.size());
-  for (double& v : p) v -= mean;
-  return p;
+  for (double& v : c.pattern) v -= mean;
+  c.speed = log_scale + mean;
+  return c;
 }
 
-// Kernel weights of `devices` (all but `skip`) for `pattern`, not
-// normalized: exp(-distance^2 / h^2) (so a device far from every published
-// one has weights near 0 and falls back to the population), 1 each for
-// h = 0.
-std::map<std::string, double> Weights(const std::map<std::string, Residuals>& devices,
-                                      const std::vector<std::string>& cal,
-                                      const std::vector<double>& pattern, double bandwidth,
-                                      const std::string& skip) {
+// Kernel weights of `devices` (all but `skip`) for a device at `at`, not
+// normalized: exp(-distance^2 / h^2) with distance^2 = |pattern_d -
+// pattern|^2 + w^2 (speed_d - speed)^2 (so a device far from every
+// published one has weights near 0 and falls back to the population), 1
+// each for h = 0.
+std::map<std::string, double> Weights(const std::map<std::string, Device>& devices,
+                                      const std::vector<std::string>& cal, const Coordinates& at,
+                                      const NeighbourParams& params, const std::string& skip) {
   std::map<std::string, double> w;
-  for (const auto& [name, r] : devices) {
+  for (const auto& [name, d] : devices) {
     if (name == skip) continue;
-    const std::vector<double> p = Pattern(r, cal);
+    const Coordinates c = CoordinatesOf(d.residuals, d.log_scale, cal);
     double s = 0;
-    for (size_t i = 0; i < p.size(); ++i) s += (p[i] - pattern[i]) * (p[i] - pattern[i]);
-    w[name] = bandwidth > 0 ? std::exp(-s / (bandwidth * bandwidth)) : 1.0;
+    for (size_t i = 0; i < c.pattern.size(); ++i) {
+      s += (c.pattern[i] - at.pattern[i]) * (c.pattern[i] - at.pattern[i]);
+    }
+    const double speed = params.speed_weight * (c.speed - at.speed);
+    s += speed * speed;
+    w[name] = params.bandwidth > 0 ? std::exp(-s / (params.bandwidth * params.bandwidth)) : 1.0;
   }
   return w;
 }
@@ -58,12 +79,12 @@ std::map<std::string, double> Weights(const std::map<std::string, Residuals>& de
 // Per model: (sum_d w_d e_dm + lambda * population_m) / (sum_d w_d + lambda)
 // over the weighted devices that have model m, population_m the shrunk
 // median of their residuals (what FitPrior makes the population offset).
-Residuals WeightedOffsets(const std::map<std::string, Residuals>& devices,
+Residuals WeightedOffsets(const std::map<std::string, Device>& devices,
                           const std::map<std::string, double>& weights, double lambda) {
   std::map<std::string, std::pair<double, double>> sums;  // model -> (sum w e, sum w)
   std::map<std::string, std::vector<double>> of_model;
   for (const auto& [name, w] : weights) {
-    for (const auto& [model, e] : devices.at(name)) {
+    for (const auto& [model, e] : devices.at(name).residuals) {
       sums[model].first += w * e;
       sums[model].second += w;
       of_model[model].push_back(e);
@@ -82,13 +103,14 @@ Residuals WeightedOffsets(const std::map<std::string, Residuals>& devices,
 // models from the other devices with `params` (the scale refitted to the
 // calibration models: the error of model m is (o_m - e_m) minus its mean
 // over the calibration models).
-double LeaveOneDeviceOutError(const std::map<std::string, Residuals>& devices,
+double LeaveOneDeviceOutError(const std::map<std::string, Device>& devices,
                               const std::vector<std::string>& cal, const NeighbourParams& params) {
   double total = 0;
-  for (const auto& [name, r] : devices) {
-    const Residuals o =
-        WeightedOffsets(devices, Weights(devices, cal, Pattern(r, cal), params.bandwidth, name),
-                        params.population_weight);
+  for (const auto& [name, d] : devices) {
+    const Residuals& r = d.residuals;
+    const Residuals o = WeightedOffsets(
+        devices, Weights(devices, cal, CoordinatesOf(r, d.log_scale, cal), params, name),
+        params.population_weight);
     double shift = 0;
     for (const std::string& m : cal) shift += o.at(m) - r.at(m);
     shift /= static_cast<double>(cal.size());
@@ -103,16 +125,19 @@ double LeaveOneDeviceOutError(const std::map<std::string, Residuals>& devices,
   return total;
 }
 
-// The candidates: every bandwidth with every population weight, and equal
-// weights (h = 0, no population weight).
+// The candidates: every bandwidth with every population weight and speed
+// weight (0 first: of candidates that predict equally well, the first is
+// kept), and equal weights (h = 0, no population or speed weight).
 std::vector<NeighbourParams> Candidates() {
   std::vector<NeighbourParams> out;
-  for (double h : kNeighbourBandwidths) {
-    if (h == 0) {
-      out.push_back({0, 0});
-      continue;
+  for (double w : kSpeedWeights) {
+    for (double h : kNeighbourBandwidths) {
+      if (h == 0) {
+        if (w == 0) out.push_back({0, 0, 0});
+        continue;
+      }
+      for (double lambda : kPopulationWeights) out.push_back({h, lambda, w});
     }
-    for (double lambda : kPopulationWeights) out.push_back({h, lambda});
   }
   return out;
 }
@@ -127,8 +152,8 @@ std::optional<NeighbourOffsets> ComputeNeighbourOffsets(const std::vector<FitPoi
     for (const auto& residual : device.residuals()) known.insert(residual.model());
   }
   const ClassVector mu = PriorLogRatios(prior);
-  // The new device's residuals under the prior's ratios (its scale drops
-  // out when centered).
+  // The new device's residuals under the prior's ratios, with no scale
+  // taken out (their mean is its speed).
   std::vector<std::string> cal;
   Residuals own;
   for (const FitPoint& p : points) {
@@ -143,7 +168,7 @@ std::optional<NeighbourOffsets> ComputeNeighbourOffsets(const std::vector<FitPoi
     cal.push_back(p.model);
   }
   if (cal.size() < 2) return std::nullopt;
-  const std::map<std::string, Residuals> devices = EligibleDevices(prior, cal);
+  const std::map<std::string, Device> devices = EligibleDevices(prior, cal);
   if (devices.size() < 2) return std::nullopt;
 
   NeighbourOffsets out;
@@ -155,8 +180,9 @@ std::optional<NeighbourOffsets> ComputeNeighbourOffsets(const std::vector<FitPoi
   }
   out.bandwidth = chosen.bandwidth;
   out.population_weight = chosen.population_weight;
+  out.speed_weight = chosen.speed_weight;
   const std::map<std::string, double> w =
-      Weights(devices, cal, Pattern(own, cal), chosen.bandwidth, "");
+      Weights(devices, cal, CoordinatesOf(own, 0, cal), chosen, "");
   out.log_offset = WeightedOffsets(devices, w, chosen.population_weight);
   double total = chosen.population_weight;
   for (const auto& [name, v] : w) total += v;
