@@ -405,6 +405,7 @@ absl::StatusOr<v1::DeviceModelPrior> FitPrior(const std::vector<PublishedDevice>
     thetas[d] = theta_of(x, d);
     v1::DeviceModelPrior::DeviceResiduals* device = prior.add_device_residuals();
     device->set_device(used[d].published->name);
+    device->set_log_scale(x[kNumOpClasses - 1 + d]);
     for (const FitPoint& p : used[d].single) {
       const double e = std::log(p.ms / SingleThreadMs(thetas[d], costs.at(p.model)));
       sum += e * e;

@@ -12,68 +12,133 @@ namespace {
 
 using Residuals = std::map<std::string, double>;  // model -> e_dm
 
-// Published devices with a residual for every model of `cal`.
-std::map<std::string, Residuals> EligibleDevices(const v1::DeviceModelPrior& prior,
-                                                 const std::vector<std::string>& cal) {
-  std::map<std::string, Residuals> out;
+// The published devices with a residual for every calibration model, in
+// name order, and what the inner leave-one-device-out needs of them,
+// computed once: their coordinates (the residuals on the calibration
+// models minus their mean, the pattern; the speed, log_scale + that mean)
+// and their residuals by model index (models in name order).
+struct Table {
+  std::vector<std::string> names;
+  std::vector<std::string> models;
+  std::vector<std::vector<double>> pattern;   // [device][calibration model]
+  std::vector<double> speed;                  // [device]
+  std::vector<std::vector<double>> residual;  // [device][model]
+  std::vector<std::vector<char>> has;         // [device][model]
+  std::vector<bool> calibration;              // [model]
+  std::vector<size_t> calibration_index;      // model index of each calibration model
+};
+
+// The pattern and speed of residuals `r` (a published device: with its
+// log_scale; the new device: uncentered residuals, log_scale 0).
+void CoordinatesOf(const Residuals& r, double log_scale, const std::vector<std::string>& cal,
+                   std::vector<double>* pattern, double* speed) {
+  double mean = 0;
+  pattern->clear();
+  for (const std::string& m : cal) pattern->push_back(r.at(m)), mean += r.at(m);
+  mean /= static_cast<double>(cal.size());
+  for (double& v : *pattern) v -= mean;
+  *speed = log_scale + mean;
+}
+
+Table EligibleDevices(const v1::DeviceModelPrior& prior, const std::vector<std::string>& cal) {
+  std::map<std::string, std::pair<Residuals, double>> eligible;
+  std::set<std::string> models;
   for (const auto& device : prior.device_residuals()) {
     Residuals r;
     for (const auto& residual : device.residuals()) r[residual.model()] = residual.log_residual();
     bool all = true;
     for (const std::string& m : cal) all = all && r.count(m) > 0;
-    if (all) out[device.device()] = std::move(r);
+    if (!all) continue;
+    for (const auto& [model, e] : r) models.insert(model);
+    eligible[device.device()] = {std::move(r), device.log_scale()};
+  }
+  Table t;
+  t.models.assign(models.begin(), models.end());
+  for (const std::string& m : t.models) {
+    t.calibration.push_back(std::find(cal.begin(), cal.end(), m) != cal.end());
+  }
+  for (const std::string& m : cal) {
+    t.calibration_index.push_back(std::find(t.models.begin(), t.models.end(), m) -
+                                  t.models.begin());
+  }
+  for (const auto& [name, device] : eligible) {
+    t.names.push_back(name);
+    t.pattern.emplace_back();
+    t.speed.push_back(0);
+    CoordinatesOf(device.first, device.second, cal, &t.pattern.back(), &t.speed.back());
+    t.residual.emplace_back(t.models.size(), 0.0);
+    t.has.emplace_back(t.models.size(), 0);
+    for (size_t k = 0; k < t.models.size(); ++k) {
+      auto it = device.first.find(t.models[k]);
+      if (it == device.first.end()) continue;
+      t.residual.back()[k] = it->second;
+      t.has.back()[k] = 1;
+    }
+  }
+  return t;
+}
+
+// Squared pattern distance of every device of `t` from `pattern`.
+std::vector<double> PatternDistances(const Table& t, const std::vector<double>& pattern) {
+  std::vector<double> out;
+  for (const std::vector<double>& p : t.pattern) {
+    double s = 0;
+    for (size_t i = 0; i < p.size(); ++i) s += (p[i] - pattern[i]) * (p[i] - pattern[i]);
+    out.push_back(s);
   }
   return out;
 }
 
-// Values of `r` on `cal`, minus their mean.
-std::vector<double> Pattern(const Residuals& r, const std::vector<std::string>& cal) {
-  std::vector<double> p;
-  double mean = 0;
-  for (const std::string& m : cal) p.push_back(r.at(m)), mean += r.at(m);
-  mean /= static_cast<double>(cal.size());
-  for (double& v : p) v -= mean;
-  return p;
-}
-
-// Kernel weights of `devices` (all but `skip`) for `pattern`, not
-// normalized: exp(-distance^2 / h^2) (so a device far from every published
-// one has weights near 0 and falls back to the population), 1 each for
-// h = 0.
-std::map<std::string, double> Weights(const std::map<std::string, Residuals>& devices,
-                                      const std::vector<std::string>& cal,
-                                      const std::vector<double>& pattern, double bandwidth,
-                                      const std::string& skip) {
-  std::map<std::string, double> w;
-  for (const auto& [name, r] : devices) {
-    if (name == skip) continue;
-    const std::vector<double> p = Pattern(r, cal);
-    double s = 0;
-    for (size_t i = 0; i < p.size(); ++i) s += (p[i] - pattern[i]) * (p[i] - pattern[i]);
-    w[name] = bandwidth > 0 ? std::exp(-s / (bandwidth * bandwidth)) : 1.0;
+// Kernel weights of the devices (all but `skip`, which gets -1) for a
+// device at squared pattern distances `d2` and speed `speed`, not
+// normalized: exp(-(d2 + w^2 (speed_d - speed)^2) / h^2) (so a device far
+// from every published one has weights near 0 and falls back to the
+// population), 1 each for h = 0.
+std::vector<double> Weights(const Table& t, const std::vector<double>& d2, double speed,
+                            const NeighbourParams& params, size_t skip) {
+  std::vector<double> w(t.names.size(), -1);
+  for (size_t j = 0; j < w.size(); ++j) {
+    if (j == skip) continue;
+    const double ds = params.speed_weight * (t.speed[j] - speed);
+    w[j] = params.bandwidth > 0
+               ? std::exp(-(d2[j] + ds * ds) / (params.bandwidth * params.bandwidth))
+               : 1.0;
   }
   return w;
 }
 
-// Per model: (sum_d w_d e_dm + lambda * population_m) / (sum_d w_d + lambda)
-// over the weighted devices that have model m, population_m the shrunk
-// median of their residuals (what FitPrior makes the population offset).
-Residuals WeightedOffsets(const std::map<std::string, Residuals>& devices,
-                          const std::map<std::string, double>& weights, double lambda) {
-  std::map<std::string, std::pair<double, double>> sums;  // model -> (sum w e, sum w)
-  std::map<std::string, std::vector<double>> of_model;
-  for (const auto& [name, w] : weights) {
-    for (const auto& [model, e] : devices.at(name)) {
-      sums[model].first += w * e;
-      sums[model].second += w;
-      of_model[model].push_back(e);
+// Per model k, the population offset of the devices but `skip`: the
+// shrunk median of their residuals (what FitPrior makes it); NaN when
+// none has the model.
+std::vector<double> PopulationOffsets(const Table& t, size_t skip) {
+  std::vector<double> out;
+  for (size_t k = 0; k < t.models.size(); ++k) {
+    std::vector<double> e;
+    for (size_t j = 0; j < t.names.size(); ++j) {
+      if (j != skip && t.has[j][k]) e.push_back(t.residual[j][k]);
     }
+    out.push_back(e.empty() ? std::nan("") : ShrunkMedian(e));
   }
-  Residuals out;
-  for (const auto& [model, s] : sums) {
-    const double population = lambda > 0 ? ShrunkMedian(of_model[model]) : 0;
-    const double total = s.second + lambda;
-    if (total > 0) out[model] = (s.first + lambda * population) / total;
+  return out;
+}
+
+// Per model k: (sum_d w_d e_dk + lambda * population_k) / (sum_d w_d +
+// lambda) over the weighted devices (w >= 0) that have model k; NaN when
+// none has it.
+std::vector<double> WeightedOffsets(const Table& t, const std::vector<double>& w,
+                                    const std::vector<double>& population, double lambda) {
+  std::vector<double> out(t.models.size(), std::nan(""));
+  for (size_t k = 0; k < t.models.size(); ++k) {
+    double sum_we = 0, sum_w = 0;
+    bool any = false;
+    for (size_t j = 0; j < w.size(); ++j) {
+      if (w[j] < 0 || !t.has[j][k]) continue;
+      sum_we += w[j] * t.residual[j][k];
+      sum_w += w[j];
+      any = true;
+    }
+    const double total = sum_w + lambda;
+    if (any && total > 0) out[k] = (sum_we + (lambda > 0 ? lambda * population[k] : 0)) / total;
   }
   return out;
 }
@@ -81,38 +146,40 @@ Residuals WeightedOffsets(const std::map<std::string, Residuals>& devices,
 // Squared log error of predicting every eligible device's non-calibration
 // models from the other devices with `params` (the scale refitted to the
 // calibration models: the error of model m is (o_m - e_m) minus its mean
-// over the calibration models).
-double LeaveOneDeviceOutError(const std::map<std::string, Residuals>& devices,
-                              const std::vector<std::string>& cal, const NeighbourParams& params) {
+// over the calibration models). `d2[i]` are device i's squared pattern
+// distances, `population[i]` the population offsets without it.
+double LeaveOneDeviceOutError(const Table& t, const std::vector<std::vector<double>>& d2,
+                              const std::vector<std::vector<double>>& population,
+                              const NeighbourParams& params) {
   double total = 0;
-  for (const auto& [name, r] : devices) {
-    const Residuals o =
-        WeightedOffsets(devices, Weights(devices, cal, Pattern(r, cal), params.bandwidth, name),
-                        params.population_weight);
+  for (size_t i = 0; i < t.names.size(); ++i) {
+    const std::vector<double> o = WeightedOffsets(t, Weights(t, d2[i], t.speed[i], params, i),
+                                                  population[i], params.population_weight);
     double shift = 0;
-    for (const std::string& m : cal) shift += o.at(m) - r.at(m);
-    shift /= static_cast<double>(cal.size());
-    for (const auto& [model, e] : r) {
-      if (std::find(cal.begin(), cal.end(), model) != cal.end()) continue;
-      auto it = o.find(model);
-      if (it == o.end()) continue;
-      const double err = (it->second - e) - shift;
+    for (size_t k : t.calibration_index) shift += o[k] - t.residual[i][k];
+    shift /= static_cast<double>(t.calibration_index.size());
+    for (size_t k = 0; k < t.models.size(); ++k) {
+      if (t.calibration[k] || !t.has[i][k] || std::isnan(o[k])) continue;
+      const double err = (o[k] - t.residual[i][k]) - shift;
       total += err * err;
     }
   }
   return total;
 }
 
-// The candidates: every bandwidth with every population weight, and equal
-// weights (h = 0, no population weight).
+// The candidates: every bandwidth with every population weight and speed
+// weight (0 first: of candidates that predict equally well, the first is
+// kept), and equal weights (h = 0, no population or speed weight).
 std::vector<NeighbourParams> Candidates() {
   std::vector<NeighbourParams> out;
-  for (double h : kNeighbourBandwidths) {
-    if (h == 0) {
-      out.push_back({0, 0});
-      continue;
+  for (double w : kSpeedWeights) {
+    for (double h : kNeighbourBandwidths) {
+      if (h == 0) {
+        if (w == 0) out.push_back({0, 0, 0});
+        continue;
+      }
+      for (double lambda : kPopulationWeights) out.push_back({h, lambda, w});
     }
-    for (double lambda : kPopulationWeights) out.push_back({h, lambda});
   }
   return out;
 }
@@ -127,8 +194,8 @@ std::optional<NeighbourOffsets> ComputeNeighbourOffsets(const std::vector<FitPoi
     for (const auto& residual : device.residuals()) known.insert(residual.model());
   }
   const ClassVector mu = PriorLogRatios(prior);
-  // The new device's residuals under the prior's ratios (its scale drops
-  // out when centered).
+  // The new device's residuals under the prior's ratios, with no scale
+  // taken out (their mean is its speed).
   std::vector<std::string> cal;
   Residuals own;
   for (const FitPoint& p : points) {
@@ -143,24 +210,37 @@ std::optional<NeighbourOffsets> ComputeNeighbourOffsets(const std::vector<FitPoi
     cal.push_back(p.model);
   }
   if (cal.size() < 2) return std::nullopt;
-  const std::map<std::string, Residuals> devices = EligibleDevices(prior, cal);
-  if (devices.size() < 2) return std::nullopt;
+  const Table t = EligibleDevices(prior, cal);
+  if (t.names.size() < 2) return std::nullopt;
 
+  const size_t none = t.names.size();
+  std::vector<std::vector<double>> d2, population;
+  for (size_t i = 0; i < t.names.size(); ++i) {
+    d2.push_back(PatternDistances(t, t.pattern[i]));
+    population.push_back(PopulationOffsets(t, i));
+  }
   NeighbourOffsets out;
   NeighbourParams chosen;
   double best = std::numeric_limits<double>::infinity();
   for (const NeighbourParams& params : Candidates()) {
-    const double e = LeaveOneDeviceOutError(devices, cal, params);
+    const double e = LeaveOneDeviceOutError(t, d2, population, params);
     if (e < best) best = e, chosen = params;
   }
   out.bandwidth = chosen.bandwidth;
   out.population_weight = chosen.population_weight;
-  const std::map<std::string, double> w =
-      Weights(devices, cal, Pattern(own, cal), chosen.bandwidth, "");
-  out.log_offset = WeightedOffsets(devices, w, chosen.population_weight);
+  out.speed_weight = chosen.speed_weight;
+  std::vector<double> pattern;
+  double speed = 0;
+  CoordinatesOf(own, 0, cal, &pattern, &speed);
+  const std::vector<double> w = Weights(t, PatternDistances(t, pattern), speed, chosen, none);
+  const std::vector<double> o =
+      WeightedOffsets(t, w, PopulationOffsets(t, none), chosen.population_weight);
+  for (size_t k = 0; k < t.models.size(); ++k) {
+    if (!std::isnan(o[k])) out.log_offset[t.models[k]] = o[k];
+  }
   double total = chosen.population_weight;
-  for (const auto& [name, v] : w) total += v;
-  for (const auto& [name, v] : w) out.weight[name] = v / total;
+  for (double v : w) total += v;
+  for (size_t j = 0; j < w.size(); ++j) out.weight[t.names[j]] = w[j] / total;
   out.population_share = chosen.population_weight / total;
   return out;
 }

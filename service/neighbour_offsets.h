@@ -8,9 +8,13 @@
 // single-thread calibration points; their residuals under the prior's
 // ratios, centered over the calibration models, are its pattern, and so are
 // each published device's residuals on the same models, centered. A
-// published device d gets the weight exp(-|pattern_d - pattern|^2 / h^2)
-// (a Gaussian kernel on the calibration models: devices whose runtimes
-// favour the same models), and the new device's offset of model m is the
+// device's speed is the mean over the calibration models of log(published
+// / host time under the prior's ratios) (for a published device, its
+// fitted scale plus its mean residual on them). A published device d gets
+// the weight exp(-(|pattern_d - pattern|^2 + w^2 (speed_d - speed)^2) / h^2)
+// (a Gaussian kernel on the calibration models and the speed: devices
+// whose runtimes favour the same models, at a similar speed; w = 0 ignores
+// the speed), and the new device's offset of model m is the
 // weighted mean of e_dm over the devices that have it. This is
 // neighbourhood-based matrix completion of the (device x model) residual
 // table, as cross-device latency predictors transfer measurements from
@@ -24,12 +28,13 @@
 // population's, instead of those of whichever device happens to be the
 // least far (with equal weights, h infinite, lambda is 0).
 //
-// The bandwidth h and lambda are chosen without the new device: each
+// The bandwidth h, lambda and w are chosen without the new device: each
 // published device with figures for all the calibration models is
 // predicted from the others (its other models, after refitting the scale
-// to its calibration models) for every pair of a fixed grid
-// (kNeighbourBandwidths x kPopulationWeights, and infinite h: equal
-// weights), and the pair with the least squared log error is used.
+// to its calibration models) for every triple of a fixed grid
+// (kNeighbourBandwidths x kPopulationWeights x kSpeedWeights, and infinite
+// h: equal weights), and the triple with the least squared log error is
+// used.
 //
 // Applies only when at least two calibration models have residuals in the
 // prior (one point has no pattern) and at least two published devices
@@ -62,14 +67,20 @@ inline constexpr double kNeighbourBandwidths[] = {0.04, 0.06, 0.08, 0.1, 0.15, 0
 // predictions off by more than 10 % in 124; docs/fidelity/README.md).
 inline constexpr double kPopulationWeights[] = {0.01, 0.03, 0.1, 0.3, 1};
 
+// Candidate weights w of the speed coordinate (log units of speed per log
+// unit of pattern), 0 first (the speed ignored).
+inline constexpr double kSpeedWeights[] = {0, 0.03, 0.1, 0.3};
+
 struct NeighbourParams {
   double bandwidth = 0;          // h; 0 = infinite
   double population_weight = 0;  // lambda
+  double speed_weight = 0;       // w
 };
 
 struct NeighbourOffsets {
   double bandwidth = 0;          // chosen h; 0 = infinite
   double population_weight = 0;  // chosen lambda
+  double speed_weight = 0;       // chosen w
   // Model -> log offset r_m for the new device, for every model some
   // published device has a residual for.
   std::map<std::string, double> log_offset;

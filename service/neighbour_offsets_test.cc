@@ -30,10 +30,13 @@ HostCosts Costs() {
 // per-device perturbation.
 const double kPattern[6] = {0.20, -0.15, 0.0, 0.30, -0.25, 0.10};
 
-// Adds published device `name` with residuals `e` on m0, m1, ...
-void AddDevice(v1::DeviceModelPrior* prior, const std::string& name, const std::vector<double>& e) {
+// Adds published device `name` with residuals `e` on m0, m1, ... and
+// fitted scale `log_scale`.
+void AddDevice(v1::DeviceModelPrior* prior, const std::string& name, const std::vector<double>& e,
+               double log_scale = 0) {
   auto* device = prior->add_device_residuals();
   device->set_device(name);
+  device->set_log_scale(log_scale);
   for (size_t m = 0; m < e.size(); ++m) {
     auto* r = device->add_residuals();
     r->set_model("m" + std::to_string(m));
@@ -69,7 +72,7 @@ std::vector<FitPoint> Points(double sign, double scale) {
 TEST(NeighbourOffsetsTest, ANewDeviceTakesTheOffsetsOfItsFamily) {
   for (double sign : {1.0, -1.0}) {
     std::optional<NeighbourOffsets> n =
-        ComputeNeighbourOffsets(Points(sign, 3.7), Costs(), TwoFamilies());
+        ComputeNeighbourOffsets(Points(sign, 1), Costs(), TwoFamilies());
     ASSERT_TRUE(n.has_value());
     // The bandwidth chosen without the new device separates the families.
     EXPECT_GT(n->bandwidth, 0);
@@ -120,6 +123,33 @@ TEST(NeighbourOffsetsTest, ADeviceUnlikeEveryPublishedOneTakesThePopulationOffse
   for (int m = 3; m < 6; ++m) {
     const std::string model = "m" + std::to_string(m);
     EXPECT_NEAR(n->log_offset.at(model), ShrunkMedian(of_model[model]), 0.01) << m;
+  }
+}
+
+TEST(NeighbourOffsetsTest, TheSpeedSeparatesFamiliesOfOneCalibrationPattern) {
+  // Two families with the same residuals on the calibration models m0..m2
+  // and opposite ones on m3..m5, told apart only by their speed: family a
+  // runs at scale 1 (log 0), family b 8 times slower (log_scale log 8).
+  // The speed weight chosen without the new device is not 0, and a new
+  // device takes the offsets of the family of its own speed.
+  v1::DeviceModelPrior prior;
+  for (int d = 0; d < 8; ++d) {
+    const double sign = d < 4 ? 1 : -1;
+    std::vector<double> e;
+    for (int m = 0; m < 6; ++m) {
+      e.push_back((m < 3 ? 1 : sign) * kPattern[m] + 0.01 * ((d * 7 + m * 3) % 5 - 2));
+    }
+    AddDevice(&prior, (d < 4 ? "a" : "b") + std::to_string(d), e, d < 4 ? 0 : std::log(8.0));
+  }
+  for (double sign : {1.0, -1.0}) {
+    // Points(1, scale): the shared calibration pattern at that scale.
+    std::optional<NeighbourOffsets> n =
+        ComputeNeighbourOffsets(Points(1, sign > 0 ? 1 : 8), Costs(), prior);
+    ASSERT_TRUE(n.has_value());
+    EXPECT_GT(n->speed_weight, 0);
+    for (int m = 3; m < 6; ++m) {
+      EXPECT_NEAR(n->log_offset.at("m" + std::to_string(m)), sign * kPattern[m], 0.03) << m;
+    }
   }
 }
 

@@ -7,6 +7,8 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -47,7 +49,8 @@ constexpr const char* kFitPriorUsage =
     "  fits the device-time model's population prior to published latencies\n"
     "  --model_repository=DIR      models are DIR/<name>/model.pte (required)\n"
     "  --host_profile=FILE         host profile to read (required)\n"
-    "  --published=CSV             published latencies (required)\n"
+    "  --published=CSV             published latencies (required), repeatable: every file's\n"
+    "                              devices (a device name in two files is refused)\n"
     "  --exclude_device=NAME       leave a device out of the fit, repeatable (none)\n"
     "  --exclude_model=NAME        leave a model out of the fit, repeatable (none)\n"
     "  --out=FILE                  where to write the host profile (--host_profile)\n"
@@ -120,7 +123,7 @@ int PredictMain(const std::vector<std::string>& args) {
   const absl::StatusOr<CommandLine> flags =
       ParseOrExit("predict", kPredictUsage, args,
                   {"model_repository", "device_classes", "device_class", "calibrate", "model",
-                   "threads", "stack", "host_profile"},
+                   "threads", "stack", "host_profile", "host_thread_scaling"},
                   {"json"}, &exit_code);
   if (exit_code >= 0) return exit_code;
   const std::string root = flags->Get("model_repository");
@@ -235,8 +238,9 @@ int PredictMain(const std::vector<std::string>& args) {
     std::string offsets = "population";
     if (neighbours.has_value()) {
       char text[96];
-      snprintf(text, sizeof(text), "neighbours, bandwidth %g, population share %.2f",
-               neighbours->bandwidth, neighbours->population_share);
+      snprintf(text, sizeof(text),
+               "neighbours, bandwidth %g, speed weight %g, population share %.2f",
+               neighbours->bandwidth, neighbours->speed_weight, neighbours->population_share);
       offsets = neighbours->bandwidth > 0 ? text : "neighbours, equal weights";
     }
     printf(
@@ -269,9 +273,21 @@ int FitPriorMain(const std::vector<std::string>& args) {
   absl::StatusOr<std::unique_ptr<ModelRepository>> repository =
       ModelRepository::Open(flags->Get("model_repository"));
   if (!repository.ok()) return Fail(2, repository.status());
-  absl::StatusOr<std::vector<PublishedDevice>> published =
-      ReadPublishedLatencies(flags->Get("published"));
-  if (!published.ok()) return Fail(2, published.status());
+  std::vector<PublishedDevice> published;
+  std::set<std::string> names;
+  std::string source;
+  for (const std::string& path : flags->All("published")) {
+    absl::StatusOr<std::vector<PublishedDevice>> file = ReadPublishedLatencies(path);
+    if (!file.ok()) return Fail(2, file.status());
+    for (PublishedDevice& d : *file) {
+      if (!names.insert(d.name).second) {
+        return Fail(2, absl::InvalidArgumentError("device \"" + d.name + "\" of " + path +
+                                                  " is in an earlier --published file too"));
+      }
+      published.push_back(std::move(d));
+    }
+    source += (source.empty() ? "" : " + ") + path.substr(path.rfind('/') + 1);
+  }
   const std::vector<std::string> excluded = flags->All("exclude_device");
   const std::vector<std::string> excluded_models = flags->All("exclude_model");
   const std::string profile_path = flags->Get("host_profile");
@@ -282,7 +298,7 @@ int FitPriorMain(const std::vector<std::string>& args) {
       KnownModels((*repository)->ListModels(), (*predictor)->profile());
   std::vector<PublishedDevice> devices;
   std::set<std::string> needed;
-  for (const PublishedDevice& d : *published) {
+  for (const PublishedDevice& d : published) {
     if (std::find(excluded.begin(), excluded.end(), d.name) != excluded.end()) continue;
     PublishedDevice kept{d.name, {}};
     for (const FitPoint& p : d.points) {
@@ -300,8 +316,7 @@ int FitPriorMain(const std::vector<std::string>& args) {
   if (!costs.ok()) return Fail(1, costs.status());
   absl::StatusOr<v1::DeviceModelPrior> prior = FitPrior(devices, *costs);
   if (!prior.ok()) return Fail(1, prior.status());
-  const std::string published_path = flags->Get("published");
-  prior->set_source(published_path.substr(published_path.rfind('/') + 1));
+  prior->set_source(source);
   for (const std::string& m : excluded_models) prior->add_excluded_models(m);
   v1::HostProfile profile = (*predictor)->profile();
   *profile.mutable_prior() = *prior;

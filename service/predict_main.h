@@ -13,10 +13,11 @@
 //     back to --host_profile when given.
 //
 //   edgefleet-server fit-prior --model_repository=DIR --host_profile=FILE
-//       --published=CSV [--exclude_device=NAME]... [--exclude_model=NAME]...
+//       --published=CSV... [--exclude_device=NAME]... [--exclude_model=NAME]...
 //       [--out=FILE]
 //     fits the population prior (device_time_fit.h FitPrior) to the published
-//     figures of every device in CSV except the excluded devices and models
+//     figures of every device in the CSVs (a device name may appear in only
+//     one of them) except the excluded devices and models
 //     (an excluded model gets no offsets: it is predicted as an unseen one),
 //     and writes the host profile with it to --out (default: --host_profile).
 //

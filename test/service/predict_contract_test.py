@@ -94,6 +94,11 @@ class PredictContractTest(unittest.TestCase):
         want4 = scale * ((total - overhead) / speedup + overhead)
         self.assertAlmostEqual(out1["predictions"][0]["device_ms"], 20, places=3)
         self.assertAlmostEqual(out4["predictions"][0]["device_ms"] / want4, 1.0, places=4)
+        # Without our runtime's measured scaling: the device model alone,
+        # the same here (the profile's entries carry no two-thread speedup).
+        off4 = self.predict("--calibrate=mobilenet_v2_035@1=20", "--model=mobilenet_v2_035",
+                            "--threads=4", "--host_thread_scaling=off")
+        self.assertAlmostEqual(off4["predictions"][0]["device_ms"] / want4, 1.0, places=4)
 
     def test_defaults_to_every_model_and_class_points(self):
         out = self.predict("--device_classes=test/service/testdata/predict_classes",
@@ -176,6 +181,8 @@ class PredictContractTest(unittest.TestCase):
         self.assertIn("--threads", err)
         err = self.predict("--stack=tflite", "--calibrate=small_cnn@1=3", expect=2)
         self.assertIn("--stack must be edgefleet or pytorch-mobile", err)
+        err = self.predict("--host_thread_scaling=maybe", "--calibrate=small_cnn@1=3", expect=2)
+        self.assertIn("--host_thread_scaling must be on or off", err)
         err = self.predict("--stack=pytorch-mobile", "--calibrate=small_cnn@1=3",
                            "--model=zoo_kws_conv1d", expect=1)
         self.assertIn("zoo_kws_conv1d", err)  # the fixture has no .ptl

@@ -8,8 +8,10 @@ host profile's are used):
 
     tools/fidelity/make_report.py [--build-dir build/default] [--models .cache/models]
 
-For every device of docs/fidelity/ncnn_benchncnn.csv (ncnn benchncnn, fp32):
-  1. the population prior is refitted WITHOUT that device
+For every device of the published tables (--published, repeatable; default
+docs/fidelity/ncnn_benchncnn.csv and docs/fidelity/ncnn_benchncnn_external.csv,
+ncnn benchncnn, fp32):
+  1. the population prior is refitted on every table WITHOUT that device
      (`edgefleet-server fit-prior --exclude_device=...`), so the device is
      held out of everything the model learns;
   2. single-thread: `edgefleet-server predict` is calibrated on the device's
@@ -21,13 +23,14 @@ For every device of docs/fidelity/ncnn_benchncnn.csv (ncnn benchncnn, fp32):
      without the device and without that model (`--exclude_model`), so the
      model gets no learned offsets: what to expect of a model of one's own.
 The figures also go to docs/fidelity/summary.json, which the A/B reports
-quote next to their verdict.
+quote next to their verdict, and every single-thread prediction to
+docs/fidelity/held_out_predictions.csv.
 Errors are (predicted - published) / published. The baseline is the old
 single-slowdown model: one factor per device from its mobilenet_v2 figure,
 times each model's total host time.
 
 The committed host profile (deploy/device_model/host_profile.textproto) is
-refitted on all devices first (fit-prior without exclusions) and is what
+refitted on all devices of all tables first (fit-prior without exclusions) and is what
 `edgefleet-server predict` uses by default for the device classes; the report
 ends with the default device classes (deploy/device_classes): their
 calibration points and the factors fitted to them with that profile.
@@ -76,12 +79,15 @@ def run(cmd):
     return p.stdout
 
 
-def load_published(path):
+def load_published(paths):
+    """{device: {"soc", "table" (its file's name), "rows"}} over every file."""
     devices = {}
-    with open(path) as f:
-        for r in csv.DictReader(f):
-            d = devices.setdefault(r["device"], {"soc": r["soc_or_cores"], "rows": []})
-            d["rows"].append((r["model"], int(r["threads"]), float(r["avg_ms"])))
+    for path in paths:
+        with open(path) as f:
+            for r in csv.DictReader(f):
+                d = devices.setdefault(r["device"], {"soc": r["soc_or_cores"], "rows": [],
+                                                     "table": os.path.basename(path)})
+                d["rows"].append((r["model"], int(r["threads"]), float(r["avg_ms"])))
     return devices
 
 
@@ -140,13 +146,19 @@ def main():
     ap.add_argument("--models", default=os.path.join(REPO, ".cache", "models"))
     ap.add_argument("--host-profile",
                     default=os.path.join(REPO, "deploy", "device_model", "host_profile.textproto"))
-    ap.add_argument("--published", default=os.path.join(REPO, "docs", "fidelity",
-                                                        "ncnn_benchncnn.csv"))
+    ap.add_argument("--published", action="append",
+                    help="a published table, repeatable (default: the two of docs/fidelity)")
     ap.add_argument("--out", default=os.path.join(REPO, "docs", "fidelity.md"))
     ap.add_argument("--jobs", type=int, default=4, help="devices evaluated at once")
     ap.add_argument("--summary", default=os.path.join(REPO, "docs", "fidelity", "summary.json"))
+    ap.add_argument("--predictions", default=os.path.join(REPO, "docs", "fidelity",
+                                                          "held_out_predictions.csv"))
     ap.add_argument("--device-classes", default=os.path.join(REPO, "deploy", "device_classes"))
     args = ap.parse_args()
+    args.published = args.published or [
+        os.path.join(REPO, "docs", "fidelity", name)
+        for name in ("ncnn_benchncnn.csv", "ncnn_benchncnn_external.csv")]
+    published_flags = [f"--published={p}" for p in args.published]
 
     server = os.path.join(args.build_dir, "service", "edgefleet-server")
     published = load_published(args.published)
@@ -172,7 +184,7 @@ def main():
         # prior fitted on every device.
         os.makedirs(os.path.dirname(args.host_profile), exist_ok=True)
         prior_all = run([server, "fit-prior", f"--model_repository={repo_dir}",
-                         f"--host_profile={args.host_profile}", f"--published={args.published}"])
+                         f"--host_profile={args.host_profile}"] + published_flags)
         totals = host_totals(args.host_profile)
 
         def evaluate(index, name, d):
@@ -185,11 +197,11 @@ def main():
                     multi.setdefault(t, {})[m] = ms
             calib = [m for m in CALIBRATION_MODELS if m in single]
             if len(calib) < 2:
-                return [], [], [], {"device": name, "soc": d["soc"], "note":
+                return [], [], [], {"device": name, "soc": d["soc"], "table": d["table"], "note":
                                     "no single-thread calibration figures: not evaluated"}
             held_profile = os.path.join(work, f"held_out_{index}.textproto")
             run([server, "fit-prior", f"--model_repository={repo_dir}",
-                 f"--host_profile={args.host_profile}", f"--published={args.published}",
+                 f"--host_profile={args.host_profile}", *published_flags,
                  f"--exclude_device={name}", f"--out={held_profile}"])
             base = [server, "predict", f"--model_repository={repo_dir}",
                     f"--device_classes={classes_dir}", "--device_class=published_device",
@@ -207,7 +219,7 @@ def main():
             for m in targets:
                 e = pred[m] / single[m] - 1
                 b = (totals[m] / 1e3 * ratio / single[m] - 1) if ratio else None
-                rows_single.append((name, m, single[m], pred[m], e, b))
+                rows_single.append((name, m, single[m], pred[m], e, b, d["table"]))
                 errs.append(e)
                 if b is not None:
                     base_errs.append(b)
@@ -216,7 +228,7 @@ def main():
             for m in targets:
                 unseen_profile = os.path.join(work, f"unseen_{index}.textproto")
                 run([server, "fit-prior", f"--model_repository={repo_dir}",
-                     f"--host_profile={args.host_profile}", f"--published={args.published}",
+                     f"--host_profile={args.host_profile}", *published_flags,
                      f"--exclude_device={name}", f"--exclude_model={m}",
                      f"--out={unseen_profile}"])
                 out_u = json.loads(run([a if not a.startswith("--host_profile=") else
@@ -226,7 +238,7 @@ def main():
                                     out_u["predictions"][0]["device_ms"] / single[m] - 1))
             rho = spearman([pred[m] for m in targets], [single[m] for m in targets]) \
                 if len(targets) >= 3 else float("nan")
-            info = {"device": name, "soc": d["soc"], "calib": calib, "errors": errs,
+            info = {"device": name, "soc": d["soc"], "table": d["table"], "calib": calib, "errors": errs,
                     "baseline": base_errs, "rho": rho, "factors": out["factors"]}
             for t, figures in sorted(multi.items()):
                 if "mobilenet_v2" not in figures:
@@ -318,13 +330,16 @@ def stats(errors):
 def write_summary(args, rows_single, rows_multi, rows_unseen):
     summary = {
         "generated_by": "tools/fidelity/make_report.py",
-        "data": "docs/fidelity/ncnn_benchncnn.csv",
+        "data": [os.path.relpath(p, REPO) for p in args.published],
         "calibration": "mobilenet_v2, resnet18, efficientnet_b0 at 1 thread per held-out device",
         "single_thread_held_out_device": stats([r[4] for r in rows_single]),
         "single_thread_held_out_device_and_model": stats([r[4] for r in rows_unseen]),
         "single_thread_baseline_single_slowdown":
             stats([r[5] for r in rows_single if r[5] is not None]),
         "multi_thread_held_out_device": stats([r[5] for r in rows_multi]),
+        "single_thread_held_out_device_by_table": {
+            t: stats([r[4] for r in rows_single if r[6] == t])
+            for t in sorted({r[6] for r in rows_single})},
     }
     with open(args.summary, "w") as f:
         json.dump(summary, f, indent=2)
@@ -342,10 +357,12 @@ def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_devi
     L = []
     L.append("# Fidelity of the device-time model\n")
     L.append("Generated by `tools/fidelity/make_report.py` (do not edit by hand; rerun it after"
-             " `make build`; host costs of models not exported are the committed host profile's). Data: `docs/fidelity/ncnn_benchncnn.csv`,"
-             " published ncnn `benchncnn` fp32 latencies (docs/fidelity/README.md).\n")
+             " `make build`; host costs of models not exported are the committed host profile's)."
+             " Data: " + ", ".join(f"`{rel(p)}`" for p in args.published) +
+             ", published ncnn `benchncnn` fp32 latencies (docs/fidelity/README.md).\n")
     L.append("## Method\n")
-    L.append("Every device is **held out**: the population prior is refitted without it"
+    L.append("Every device of every table is **held out**: the population prior is refitted"
+             " on all the tables without it"
              " (`edgefleet-server fit-prior --exclude_device`), then `edgefleet-server predict`"
              " is calibrated on that device's published `mobilenet_v2`, `resnet18` and"
              " `efficientnet_b0` latencies at one thread (`--calibrate=MODEL@1=MS`) and predicts"
@@ -356,9 +373,10 @@ def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_devi
              " leaves unexplained for that program on every device, single-thread and in its"
              " serial fraction; DeviceModelPrior.model_offsets), weighted toward the devices"
              " whose residuals on the three calibration models resemble the held-out"
-             " device's, with the population's offsets as one more neighbour of fixed weight"
-             " (bandwidth and that weight chosen by leave-one-device-out over the other devices,"
-             " `service/neighbour_offsets.h`), so the first figure is for the"
+             " device's and whose speed is similar, with the population's offsets as one more"
+             " neighbour of fixed weight (bandwidth, that weight and the speed's weight chosen by"
+             " leave-one-device-out over the other devices, `service/neighbour_offsets.h`), so"
+             " the first figure is for the"
              " published models on an unseen device. **Held-out device and model**: the prior"
              " is also refitted without the predicted model (`--exclude_model`), which then gets"
              " no offset: the per-class model alone, as for a model of your own."
@@ -367,6 +385,8 @@ def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_devi
              " each model's total host time), on the same predictions.\n")
     L.append("## Summary\n")
     L.append(f"- **Single-thread, held-out devices** (per-class model): {summary_line(errs)}.")
+    for t in sorted({r[6] for r in rows_single}):
+        L.append(f"  - devices of `{t}`: {summary_line([r[4] for r in rows_single if r[6] == t])}.")
     L.append(f"- **Single-thread, held-out device and held-out model** (the model left out of"
              f" the prior too: what to expect of a model of your own): {summary_line(unseen)}.")
     L.append(f"- Single-thread, the single-slowdown baseline: {summary_line(base)}.")
@@ -387,20 +407,22 @@ def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_devi
              f" `{rel(args.host_profile)}` holds):\n")
     L.append("```\n" + prior_all.strip().replace(REPO + os.sep, "") + "\n```\n")
     L.append("## Per device (single thread)\n")
-    L.append("| device | SoC / cores | within ±10 % | within ±25 % | median abs error | worst |"
+    L.append("| device | table | SoC / cores | within ±10 % | within ±25 % | median abs error |"
+             " worst |"
              " baseline median | ρ | fitted factors (dense other / 1×1 / 3×3 / memory-bound /"
              " elementwise / data movement / µs per op) |")
-    L.append("|---|---|---:|---:|---:|---:|---:|---:|---|")
+    L.append("|---|---|---|---:|---:|---:|---:|---:|---:|---|")
     for d in per_device:
         if "errors" not in d:
-            L.append(f"| {d['device']} | {d['soc']} | – | – | – | – | – | – | {d['note']} |")
+            L.append(f"| {d['device']} | {d['table']} | {d['soc']} | – | – | – | – | – | – |"
+                     f" {d['note']} |")
             continue
         e = d["errors"]
         a = [abs(x) for x in e]
         b = [abs(x) for x in d["baseline"]]
         f = d["factors"]
         b_text = f"{100 * statistics.median(b):.1f} %" if b else "–"
-        L.append(f"| {d['device']} | {d['soc']} | {sum(x <= .1 for x in a)}/{len(a)} |"
+        L.append(f"| {d['device']} | {d['table']} | {d['soc']} | {sum(x <= .1 for x in a)}/{len(a)} |"
                  f" {sum(x <= .25 for x in a)}/{len(a)} | {100 * statistics.median(a):.1f} % |"
                  f" {100 * max(a):.0f} % | {b_text} |")
         L[-1] += (f" {d['rho']:.2f} | {f['dense']:.3g} / {f['dense_pointwise']:.3g} /"
@@ -486,12 +508,15 @@ def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_devi
         L.append(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]:.2f} | {r[4]:.2f} | {pct(r[5])} |")
     L.append("")
     L.append("## All single-thread predictions\n")
-    L.append("| device | model | published ms | predicted ms | error | baseline error |")
-    L.append("|---|---|---:|---:|---:|---:|")
-    for r in rows_single:
-        L.append(f"| {r[0]} | {r[1]} | {r[2]:.2f} | {r[3]:.2f} | {pct(r[4])} |"
-                 f" {pct(r[5]) if r[5] is not None else '–'} |")
-    L.append("")
+    L.append(f"In `{rel(args.predictions)}` (device, table, model, published and predicted ms,"
+             " error, the baseline's error; one row per prediction).\n")
+    with open(args.predictions, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["device", "table", "model", "published_ms", "predicted_ms", "error",
+                    "baseline_error"])
+        for r in rows_single:
+            w.writerow([r[0], r[6], r[1], f"{r[2]:.2f}", f"{r[3]:.2f}", f"{r[4]:+.4f}",
+                        f"{r[5]:+.4f}" if r[5] is not None else ""])
     L.append("## Default device classes\n")
     L.append(f"The classes of `{rel(args.device_classes)}` as the emulator fits them: their"
              " `calibration_points` (published figures; each point's source is in the class's"
