@@ -15,7 +15,7 @@ namespace edgefleet {
 namespace loadtest {
 namespace {
 
-// Above this many sessions per arm the reasons call a metric undecidable in
+// Above this many devices per arm the reasons call a metric undecidable in
 // practice rather than print the number.
 constexpr int64_t kPracticalSessions = 10'000'000;
 
@@ -40,28 +40,44 @@ double Mean(const std::vector<double>& v) {
   return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / v.size();
 }
 
-RankTestResult RankTest(const ArmAggregate& a, const ArmAggregate& b, int m, bool paired,
+// Rank test of metric m on one value per device: a device's sessions share
+// its speed draw (and, hashed, its arm), so they are not independent
+// observations. Paired: the mean over a device's sessions of B - A;
+// hashed: each arm's device means (DeviceValues).
+RankTestResult RankTest(const ArmAggregate& a, const ArmAggregate& b, Metric metric, bool paired,
                         std::string* name) {
-  const auto& ua = a.unit_values[m];
-  const auto& ub = b.unit_values[m];
   if (paired) {
     *name = "wilcoxon_signed_rank";
-    std::vector<double> d;  // B - A over units present in both arms.
+    const auto& ua = a.unit_values[static_cast<int>(metric)];
+    const auto& ub = b.unit_values[static_cast<int>(metric)];
+    std::vector<double> d;  // Per device, over units present in both arms.
+    uint32_t device = 0;
+    int count = 0;
     for (size_t i = 0, j = 0; i < ua.size() && j < ub.size();) {
       if (ua[i].first < ub[j].first) {
         ++i;
       } else if (ub[j].first < ua[i].first) {
         ++j;
       } else {
-        d.push_back(ub[j++].second - ua[i++].second);
+        // Both arms share the numbering: the unit's device is a's.
+        const uint32_t unit_device = a.unit_device[ua[i].first];
+        if (count > 0 && unit_device != device) {
+          d.back() /= count;
+          count = 0;
+        }
+        if (count == 0) d.push_back(0);
+        device = unit_device;
+        d.back() += ub[j++].second - ua[i++].second;
+        ++count;
       }
     }
+    if (count > 0) d.back() /= count;
     return WilcoxonSignedRank(d);
   }
   *name = "mann_whitney_u";
   std::vector<double> xa, xb;
-  for (const auto& [unit, v] : ua) xa.push_back(v);
-  for (const auto& [unit, v] : ub) xb.push_back(v);
+  for (const auto& [device, v] : DeviceValues(a, metric)) xa.push_back(v);
+  for (const auto& [device, v] : DeviceValues(b, metric)) xb.push_back(v);
   return MannWhitneyU(xb, xa);
 }
 
@@ -86,7 +102,7 @@ bool BuildStrata(const FleetAggregate& fleet, int m, const std::map<std::string,
   return !strata->empty();
 }
 
-// Sessions per arm that would decide an undecided decision quantile
+// Devices per arm that would decide an undecided decision quantile
 // (QuantileRow::units_to_decide).
 int64_t UnitsToDecideRow(const QuantileRow& q, int64_t units, int64_t minimum, double theta) {
   const QuantileComparison& d = q.diff;
@@ -151,6 +167,8 @@ MetricReport AnalyzeMetric(const FleetAggregate& fleet, const ScopeAggregate& sc
   for (QuantileComparison& d : diffs) {
     RescaleComparison(bo.confidence, o.confidence, &d);
   }
+  const auto devices_a = static_cast<int64_t>(DeviceValues(arm_a, metric).size());
+  const auto devices_b = static_cast<int64_t>(DeviceValues(arm_b, metric).size());
   std::vector<Stratum> strata;
   std::vector<StratifiedComparison> mixture;
   if (weights != nullptr && BuildStrata(fleet, m, *weights, &strata, &r.stratify_note)) {
@@ -184,11 +202,11 @@ MetricReport AnalyzeMetric(const FleetAggregate& fleet, const ScopeAggregate& sc
     count.units_needed = std::max(count.needed, o.min_units);
     count.a = EstimateWithEarlyStopping(a.values(), d.p, o.early_stopping_confidence);
     count.b = EstimateWithEarlyStopping(b.values(), d.p, o.early_stopping_confidence);
-    count.units_a = static_cast<int64_t>(arm_a.unit_values[m].size());
-    count.units_b = static_cast<int64_t>(arm_b.unit_values[m].size());
+    count.units_a = devices_a;
+    count.units_b = devices_b;
     r.sample_counts.push_back(count);
   }
-  r.rank = RankTest(arm_a, arm_b, m, paired, &r.rank_test);
+  r.rank = RankTest(arm_a, arm_b, metric, paired, &r.rank_test);
 
   std::vector<QuantileEvidence> evidence;
   for (double p : o.decision_quantiles) {
@@ -300,8 +318,7 @@ std::string Reason(const ScopeReport& scope, const MetricReport& m) {
         "; no practical size would decide it (an estimate sits near "
         "the ±θ threshold)";
   } else if (most > 0) {
-    text +=
-        "; ~" + std::to_string(most) + " sessions per arm would decide it if the estimates held";
+    text += "; ~" + std::to_string(most) + " devices per arm would decide it if the estimates held";
   } else if (most < 0) {
     text += "; no sample size would decide it at the current estimate";
   }

@@ -1,9 +1,11 @@
 #include "loadtest/report/analysis.h"
 
+#include <map>
 #include <set>
 
 #include "gtest/gtest.h"
 #include "loadtest/report/exit_code.h"
+#include "loadtest/stats/rank_tests.h"
 #include "loadtest/testing/synthetic_fleet.h"
 
 namespace edgefleet {
@@ -102,6 +104,60 @@ TEST(AnalysisTest, HashedSampleRatioCheckCountsDevicesSessionsAsClusters) {
   EXPECT_DOUBLE_EQ(r.scopes[0].srm.design_effect, 2);
   EXPECT_NEAR(r.scopes[0].srm.chi_square, devices_chi_square, 1e-9);
   for (const ScopeReport& s : r.scopes) EXPECT_DOUBLE_EQ(s.srm.design_effect, 2) << s.name;
+}
+
+// With several sessions per device the rank tests and the sample counts
+// take one value per device: each device's mean load time, computed here
+// from the records by hand, into the scipy-checked tests (stats/rank_tests.h).
+TEST(AnalysisTest, RankTestsAndSampleCountsTakeOneValuePerDevice) {
+  for (Design design : {Design::kHashed, Design::kPaired}) {
+    SyntheticFleetOptions fleet = Fleet(120, 6);
+    fleet.design = design;
+    fleet.sessions_per_device = 3;
+    const ResultSet results = GenerateSyntheticFleet(fleet);
+    // (arm, device) -> (sum, count) of load times; (device, session) -> the
+    // arms' load times for the paired differences.
+    std::map<std::pair<int, uint64_t>, std::pair<double, int>> sums;
+    std::map<std::pair<uint64_t, uint32_t>, std::map<int, double>> sessions;
+    for (const SessionRecord& rec : results.records()) {
+      if (!rec.Loaded() || rec.outcome == Outcome::kHarnessError) continue;
+      const double v = static_cast<double>(rec.LoadTotalUs());
+      auto& s = sums[{static_cast<int>(rec.arm), rec.device_id}];
+      s.first += v;
+      ++s.second;
+      sessions[{rec.device_id, rec.session_index}][static_cast<int>(rec.arm)] = v;
+    }
+    std::vector<double> means[2];
+    for (const auto& [key, s] : sums) means[key.first].push_back(s.first / s.second);
+    AnalysisOptions options;
+    options.bootstrap_replicates = 200;
+    const Report r = Analyze(Aggregate(results), options);
+    const MetricReport& load = r.scopes[0].metrics[static_cast<int>(Metric::kLoadTime)];
+    RankTestResult want;
+    if (design == Design::kHashed) {
+      want = MannWhitneyU(means[1], means[0]);
+      EXPECT_EQ(want.n, means[0].size() + means[1].size());
+      EXPECT_EQ(load.sample_counts[0].units_a, static_cast<int64_t>(means[0].size()));
+      EXPECT_EQ(load.sample_counts[0].units_b, static_cast<int64_t>(means[1].size()));
+    } else {
+      std::map<uint64_t, std::pair<double, int>> diffs;
+      for (const auto& [key, arms] : sessions) {
+        if (arms.size() < 2) continue;
+        auto& d = diffs[key.first];
+        d.first += arms.at(1) - arms.at(0);
+        ++d.second;
+      }
+      std::vector<double> d;
+      for (const auto& [device, s] : diffs) d.push_back(s.first / s.second);
+      want = WilcoxonSignedRank(d);
+      EXPECT_EQ(load.sample_counts[0].units_a, static_cast<int64_t>(means[0].size()));
+    }
+    // Devices, not their 3 sessions.
+    EXPECT_GT(load.n_a, 2 * load.sample_counts[0].units_a);
+    EXPECT_DOUBLE_EQ(load.rank.statistic, want.statistic);
+    EXPECT_DOUBLE_EQ(load.rank.p_value, want.p_value);
+    EXPECT_EQ(load.rank.n, want.n);
+  }
 }
 
 TEST(AnalysisTest, BudgetLowersReplicatesButNotBelowTheFloor) {

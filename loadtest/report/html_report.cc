@@ -113,7 +113,7 @@ void ChecksTable(const Report& report, std::ostringstream& html) {
       for (const SampleCount& c : m.sample_counts) {
         html << "<td>" << (c.Enough() ? "✔ " : "✘ ") << c.a.queries << " / " << c.b.queries;
         if (c.units_a != c.a.queries || c.units_b != c.b.queries) {
-          html << " in " << c.units_a << " / " << c.units_b << " sessions";
+          html << " in " << c.units_a << " / " << c.units_b << " devices";
         }
         html << " (" << c.needed << ")</td>";
       }

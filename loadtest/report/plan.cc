@@ -78,8 +78,10 @@ Plan PlanExperiment(const FleetAggregate& pilot, const PlanOptions& o) {
               ? UnitsPerArmForQuantileChange(claim_alpha, o.power, p.unit_variance,
                                              (1 + o.effect) / (1 + o.min_effect) - 1)
               : UnitsPerArmForQuantileChange(alpha, o.power, p.unit_variance, o.effect);
-      p.clear_sessions = std::max(p.clear_sessions, o.min_units);
-      p.detect_sessions = std::max(p.detect_sessions, o.min_units);
+      // min_units counts devices: its sessions at the spec's sessions per device.
+      const int64_t min_sessions = o.min_units * o.sessions_per_device;
+      p.clear_sessions = std::max(p.clear_sessions, min_sessions);
+      p.detect_sessions = std::max(p.detect_sessions, min_sessions);
       p.clear_devices = DevicesFor(p.clear_sessions, p.share, o);
       p.detect_devices = DevicesFor(p.detect_sessions, p.share, o);
     }
@@ -125,7 +127,7 @@ std::string RenderPlan(const Plan& plan) {
      << ". Sessions are per arm; devices are the whole fleet's size that "
         "gives the scope that many; quantile sizes are at least the "
         "report's min_units = "
-     << o.min_units << " sessions per arm.\n\n"
+     << o.min_units << " devices per arm.\n\n"
      << "| scope | share | pilot sessions/arm | s² of log q | clear: "
         "sessions / devices | detect: sessions / devices | ANR B (pilot) | "
         "ceiling | ANR below ceiling: sessions / devices |\n"

@@ -12,7 +12,8 @@
 //    interval above +θ at the Bonferroni confidence) when X > θ, else a
 //    95 % interval excluding 0; both at the requested power
 //    (stats/power.h UnitsPerArmForQuantileChange);
-//  - both at least min_units (the report decides nothing below it);
+//  - both at least min_units devices' sessions (the report decides nothing
+//    below min_units devices per arm);
 //  - the fleet size that gives the class that many sessions per arm, given
 //    its population share, sessions per device and the design;
 //  - for the ANR guardrail, sessions of arm B to show the rate is below the
@@ -43,8 +44,9 @@ struct PlanOptions {
   double confidence = 0.95;  // Of the report's intervals.
   double min_effect = 0.05;  // θ of the decision rule.
   int comparisons = 1;       // k behind the Bonferroni claim confidence.
-  // Floor on sessions per arm: the report's min_units (the cluster
-  // bootstrap undercovers below it), whatever the formula says.
+  // Floor on devices per arm: the report's min_units (the cluster
+  // bootstrap undercovers below it), whatever the formula says; the
+  // session sizes are at least min_units * sessions_per_device.
   int64_t min_units = 30;
   double anr_ceiling_overall = 0.0047;
   double anr_ceiling_class = 0.08;

@@ -35,7 +35,7 @@ struct AnalysisOptions {
   std::vector<double> quantiles = {0.5, 0.9, 0.99};
   std::vector<double> decision_quantiles = {0.5, 0.9};
   double early_stopping_confidence = 0.99;  // LoadGen's c.
-  // Fewest sessions per arm behind any quantile verdict: with fewer
+  // Fewest devices per arm behind any quantile verdict: with fewer
   // clusters the bootstrap interval undercovers (docs/statistics.md).
   int64_t min_units = 30;
   int bootstrap_replicates = 1000;
@@ -75,16 +75,17 @@ struct AnalysisOptions {
 inline constexpr int kMinReplicates = 200;
 
 // "Enough samples for this percentile?" LoadGen counts queries
-// (observations). Observations of one session are not independent, and the
-// cluster bootstrap undercovers with few clusters, so a verdict also needs
-// units_needed = max(needed, min_units) independent sessions per arm.
+// (observations). Observations of one device are not independent (its
+// sessions share its speed draw), and the cluster bootstrap undercovers with
+// few clusters, so a verdict also needs units_needed = max(needed,
+// min_units) devices per arm.
 struct SampleCount {
   double p = 0;
   int64_t needed = 0;        // LoadGen minimum for this percentile.
-  int64_t units_needed = 0;  // Sessions per arm the verdict requires.
+  int64_t units_needed = 0;  // Devices per arm the verdict requires.
   EarlyStoppingEstimate a;   // Over observations, as LoadGen.
   EarlyStoppingEstimate b;
-  int64_t units_a = 0;  // Sessions contributing observations.
+  int64_t units_a = 0;  // Devices contributing observations.
   int64_t units_b = 0;
   bool Enough() const {
     return a.enough && b.enough && units_a >= units_needed && units_b >= units_needed;
@@ -97,7 +98,7 @@ struct QuantileRow {
   QuantileComparison diff;  // Bootstrap CI of b - a and b / a - 1.
   // The relative change's interval at the claim confidence.
   double claim_lower = 0, claim_upper = 0;
-  // Decision quantiles left undecided: sessions per arm that would decide
+  // Decision quantiles left undecided: devices per arm that would decide
   // it if the estimate stayed where it is (intervals shrink as 1/sqrt(n);
   // stats/power.h UnitsToDecide), at least the sample-count minimum.
   // 0 when decided or not a decision quantile; -1 when no size would (the

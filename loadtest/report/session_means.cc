@@ -66,7 +66,8 @@ SessionMeanReport AnalyzeSessionMeans(const FleetAggregate& fleet, const ScopeAg
             continue;
           }
           ++with;
-          units.push_back({static_cast<uint32_t>(k), arm == 1, std::log(value), x});
+          units.push_back(
+              {static_cast<uint32_t>(k), arm == 1, std::log(value), x, a.unit_device[unit]});
         }
       }
     }

@@ -120,7 +120,7 @@ TEST(StratifiedFleetTest, WithoutSpecSharesObservedSharesAreUsed) {
   EXPECT_TRUE(OverallSteady(pooled).pooled.empty());
 }
 
-TEST(StratifiedFleetTest, InconclusiveMetricSaysHowManySessionsWouldDecideIt) {
+TEST(StratifiedFleetTest, InconclusiveMetricSaysHowManyDevicesWouldDecideIt) {
   SyntheticFleetOptions fleet;
   fleet.classes = Bimodal();
   fleet.devices = 80;  // Too few: wide intervals, inconclusive.
@@ -133,10 +133,10 @@ TEST(StratifiedFleetTest, InconclusiveMetricSaysHowManySessionsWouldDecideIt) {
   ASSERT_EQ(m.verdict, Verdict::kInconclusive);
   int64_t most = 0;
   for (const QuantileRow& q : m.quantiles) most = std::max(most, q.units_to_decide);
-  EXPECT_GT(most, 40);  // More than the ~40 sessions per arm it has.
+  EXPECT_GT(most, 40);  // More than the ~40 devices per arm it has.
   bool mentioned = false;
   for (const std::string& reason : r.reasons) {
-    mentioned |= reason.find("sessions per arm would decide it") != std::string::npos;
+    mentioned |= reason.find("devices per arm would decide it") != std::string::npos;
   }
   EXPECT_TRUE(mentioned);
 }

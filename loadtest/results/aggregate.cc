@@ -81,7 +81,9 @@ void AddRecord(const SessionRecord& r, UnitNumbering::Numbers n, ArmAggregate* a
   if (arm->unit_device_time_factor.size() <= unit) {
     arm->unit_device_time_factor.resize(unit + 1, 0.0);
     arm->unit_pre_period_us.resize(unit + 1, -1);
+    arm->unit_device.resize(unit + 1, 0);
   }
+  arm->unit_device[unit] = n.device;
   arm->unit_device_time_factor[unit] = r.device_time_factor;
   arm->unit_pre_period_us[unit] = r.pre_period_us;
   arm->retries += r.retries;
@@ -184,6 +186,27 @@ FleetAggregate Aggregate(const ResultSet& results) {
       for (ClusteredSample& sample : a.samples) sample.Sort();
     }
   }
+  return out;
+}
+
+std::vector<std::pair<uint32_t, double>> DeviceValues(const ArmAggregate& arm, Metric m) {
+  // Units are numbered in record order and a device's records are
+  // consecutive, so a device's units are consecutive in unit_values.
+  std::vector<std::pair<uint32_t, double>> out;
+  double sum = 0;
+  int count = 0;
+  for (const auto& [unit, value] : arm.unit_values[static_cast<int>(m)]) {
+    const uint32_t device = arm.unit_device[unit];
+    if (count > 0 && device != out.back().first) {
+      out.back().second = sum / count;
+      sum = 0;
+      count = 0;
+    }
+    if (count == 0) out.emplace_back(device, 0.0);
+    sum += value;
+    ++count;
+  }
+  if (count > 0) out.back().second = sum / count;
   return out;
 }
 

@@ -2,8 +2,8 @@
 // records of a (merged) ResultSet. A scope is the whole fleet ("overall") or
 // one device class.
 //
-// Units: a unit is one (device, session), the observation of the rank tests
-// and the covariates. The bootstrap's resampling cluster is the device, the
+// Units: a unit is one (device, session), the observation of the
+// covariates. The bootstrap's resampling cluster is the device, the
 // unit of randomization (hashed design) and of the per-device speed draw, so
 // the sessions of one device are correlated: every observation in `samples`
 // carries its device's number, and a replicate weighs all of a device's
@@ -13,12 +13,14 @@
 // numbered in canonical record order (a device's records are consecutive),
 // so the aggregate (and every statistic computed from it) is a pure function
 // of the record set; with one session per device the two numberings agree.
+// The rank tests and the sample counts take one value per device
+// (DeviceValues): the mean of its sessions' values.
 //
 // What counts where:
 //  - load time and first inference: sessions that completed a first
 //    inference (SessionRecord::Loaded());
-//  - steady latency: every steady-state latency, unit = its session; the
-//    rank test uses each session's median latency;
+//  - steady latency: every steady-state latency, unit = its session; a
+//    session's unit value is its median latency;
 //  - peak memory: every device session (all outcomes but harness errors);
 //  - ANR rate: device sessions with >= 1 ANR / device sessions;
 //  - OOM rate: OOM-killed sessions / device sessions;
@@ -64,11 +66,13 @@ struct ArmAggregate {
   // Observations per metric, each with its device number (the bootstrap's
   // resampling cluster, < devices), sorted.
   std::array<ClusteredSample, kMetricCount> samples;
-  // One summary per unit for the rank tests, ordered by unit:
-  // (unit, value). Steady latency: the session's median.
+  // One summary per unit, ordered by unit: (unit, value). Steady latency:
+  // the session's median.
   std::array<std::vector<std::pair<uint32_t, double>>, kMetricCount> unit_values;
   uint32_t units = 0;    // Size of this arm's unit (device session) space.
   uint32_t devices = 0;  // Size of this arm's device space.
+  // Device number of each unit, indexed by unit (sized as the covariates).
+  std::vector<uint32_t> unit_device;
   // Covariates of each unit, indexed by unit (SessionRecord's
   // device_time_factor and pre_period_us; 0 / -1 where unknown). Sized to
   // the largest unit seen plus one.
@@ -115,6 +119,12 @@ struct FleetAggregate {
 
 // REQUIRES: results canonicalized (ResultSet::Canonicalize or MergeShards).
 FleetAggregate Aggregate(const ResultSet& results);
+
+// One value per device of metric m, the mean of its units' values (steady
+// latency: of its sessions' medians), ordered by device: (device, value).
+// The observations of the rank tests and the count behind min_units: a
+// device's sessions are not independent (one speed draw, one assignment).
+std::vector<std::pair<uint32_t, double>> DeviceValues(const ArmAggregate& arm, Metric m);
 
 inline constexpr char kOverallScope[] = "overall";
 

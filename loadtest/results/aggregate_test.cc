@@ -107,6 +107,15 @@ TEST(AggregateTest, SamplesCarryTheDeviceUnitValuesTheSession) {
   EXPECT_EQ(a.samples[steady].units(), (std::vector<uint32_t>{0, 0, 0, 0, 1, 1, 1, 1, 1, 1}));
   EXPECT_EQ(a.unit_values[steady], (std::vector<std::pair<uint32_t, double>>{
                                        {0, 10}, {1, 20}, {2, 50}, {3, 60}, {4, 70}}));
+  EXPECT_EQ(a.unit_device, (std::vector<uint32_t>{0, 0, 1, 1, 1}));
+  // One value per device: device 3's sessions (10 + 20) / 2, device 7's
+  // (50 + 60 + 70) / 3; every session's load time is 100 + 20 + 30.
+  EXPECT_EQ(DeviceValues(a, Metric::kSteadyLatency),
+            (std::vector<std::pair<uint32_t, double>>{{0, 15}, {1, 60}}));
+  EXPECT_EQ(DeviceValues(a, Metric::kLoadTime),
+            (std::vector<std::pair<uint32_t, double>>{{0, 150}, {1, 150}}));
+  EXPECT_EQ(DeviceValues(h.scopes[1].arms[1], Metric::kSteadyLatency),
+            (std::vector<std::pair<uint32_t, double>>{{0, 40}}));
   EXPECT_EQ(h.scopes[1].arms[1].units, 1u);
   EXPECT_EQ(h.scopes[1].arms[1].devices, 1u);
 
@@ -120,6 +129,11 @@ TEST(AggregateTest, SamplesCarryTheDeviceUnitValuesTheSession) {
     EXPECT_EQ(arm.devices, 2u);
     EXPECT_EQ(arm.samples[steady].units(), (std::vector<uint32_t>{0, 0, 0, 0, 1, 1}));
   }
+  // Device 2's sessions on A: (1 + 3) / 2; on B: (2 + 4) / 2.
+  EXPECT_EQ(DeviceValues(p.scopes[0].arms[0], Metric::kSteadyLatency),
+            (std::vector<std::pair<uint32_t, double>>{{0, 2}, {1, 5}}));
+  EXPECT_EQ(DeviceValues(p.scopes[0].arms[1], Metric::kSteadyLatency),
+            (std::vector<std::pair<uint32_t, double>>{{0, 3}, {1, 6}}));
 }
 
 TEST(AggregateTest, OutcomesDecideWhatCounts) {

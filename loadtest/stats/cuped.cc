@@ -1,6 +1,8 @@
 #include "loadtest/stats/cuped.h"
 
 #include <cmath>
+#include <map>
+#include <utility>
 
 #include "loadtest/stats/distributions.h"
 
@@ -16,6 +18,21 @@ struct ArmSums {
   double sum_x = 0;
 };
 
+// Residuals summed per cluster of one stratum and arm: (plain, adjusted).
+using ClusterSums = std::map<uint32_t, std::pair<double, double>>;
+
+// Cluster-robust variance of a mean of n units from its clusters' residual
+// sums (`adjusted`: the second of each pair).
+double MeanVariance(const ClusterSums& clusters, double n, bool adjusted) {
+  double ss = 0;
+  for (const auto& [cluster, e] : clusters) {
+    const double sum = adjusted ? e.second : e.first;
+    ss += sum * sum;
+  }
+  const double g = static_cast<double>(clusters.size());
+  return g / (g - 1) * ss / (n * n);
+}
+
 }  // namespace
 
 CupedComparison CupedCompare(const std::vector<CovariateUnit>& units,
@@ -26,19 +43,22 @@ CupedComparison CupedCompare(const std::vector<CovariateUnit>& units,
   double total_weight = 0;
   for (double w : weights) total_weight += w;
 
-  // Pass 1: counts and means per stratum and arm.
+  // Pass 1: counts and means per stratum and arm, and their clusters.
   std::vector<ArmSums> sums(2 * strata);
+  std::vector<ClusterSums> clusters(2 * strata);
   for (const CovariateUnit& u : units) {
-    ArmSums& s = sums[2 * u.stratum + (u.arm_b ? 1 : 0)];
+    const size_t k = 2 * u.stratum + (u.arm_b ? 1 : 0);
+    ArmSums& s = sums[k];
     s.n += 1;
     s.sum_y += u.y;
     s.sum_x += u.x;
+    clusters[k][u.cluster];
   }
   for (size_t s = 0; s < strata; ++s) {
     if (weights[s] <= 0) continue;
     for (int arm = 0; arm < 2; ++arm) {
-      if (sums[2 * s + arm].n < 2) {
-        out.note = "stratum " + std::to_string(s) + " has fewer than 2 units on arm " +
+      if (clusters[2 * s + arm].size() < 2) {
+        out.note = "stratum " + std::to_string(s) + " has fewer than 2 devices on arm " +
                    (arm == 0 ? "A" : "B");
         return out;
       }
@@ -71,7 +91,7 @@ CupedComparison CupedCompare(const std::vector<CovariateUnit>& units,
     out.theta[s] = varies[s] && sxx[s] > 0 ? sxy[s] / sxx[s] : 0.0;
   }
 
-  // Pass 2: arm means of y and y' per stratum, then centred squares.
+  // Pass 2: arm means of y and y' per stratum, then residuals per cluster.
   std::vector<double> arm_mean(2 * strata, 0), arm_mean_adj(2 * strata, 0);
   for (const CovariateUnit& u : units) {
     const size_t k = 2 * u.stratum + (u.arm_b ? 1 : 0);
@@ -84,13 +104,11 @@ CupedComparison CupedCompare(const std::vector<CovariateUnit>& units,
       arm_mean_adj[k] /= sums[k].n;
     }
   }
-  std::vector<double> ss(2 * strata, 0), ss_adj(2 * strata, 0);
   for (const CovariateUnit& u : units) {
     const size_t k = 2 * u.stratum + (u.arm_b ? 1 : 0);
-    const double d = u.y - arm_mean[k];
-    const double d_adj = u.y - out.theta[u.stratum] * (u.x - mean_x[u.stratum]) - arm_mean_adj[k];
-    ss[k] += d * d;
-    ss_adj[k] += d_adj * d_adj;
+    std::pair<double, double>& e = clusters[k][u.cluster];
+    e.first += u.y - arm_mean[k];
+    e.second += u.y - out.theta[u.stratum] * (u.x - mean_x[u.stratum]) - arm_mean_adj[k];
   }
 
   double est = 0, var = 0, est_adj = 0, var_adj = 0;
@@ -101,8 +119,12 @@ CupedComparison CupedCompare(const std::vector<CovariateUnit>& units,
     const double nb = sums[2 * s + 1].n;
     est += w * (arm_mean[2 * s + 1] - arm_mean[2 * s]);
     est_adj += w * (arm_mean_adj[2 * s + 1] - arm_mean_adj[2 * s]);
-    var += w * w * (ss[2 * s + 1] / (nb - 1) / nb + ss[2 * s] / (na - 1) / na);
-    var_adj += w * w * (ss_adj[2 * s + 1] / (nb - 1) / nb + ss_adj[2 * s] / (na - 1) / na);
+    var +=
+        w * w *
+        (MeanVariance(clusters[2 * s + 1], nb, false) + MeanVariance(clusters[2 * s], na, false));
+    var_adj +=
+        w * w *
+        (MeanVariance(clusters[2 * s + 1], nb, true) + MeanVariance(clusters[2 * s], na, true));
   }
   const double z = NormalQuantile(0.5 + confidence / 2);
   auto fill = [z](double e, double v, MeanDifference* d) {

@@ -9,9 +9,15 @@
 //
 //   theta_s = cov(Y, X) / var(X)   over the stratum's units of both arms
 //   Y'      = Y - theta_s (X - mean_s X)
-//   d_s     = mean_B(Y') - mean_A(Y'),  var(d_s) = s_B^2 / n_B + s_A^2 / n_A
+//   d_s     = mean_B(Y') - mean_A(Y'),  var(d_s) = v_B + v_A
 //
-// (s^2 the arm's sample variance of Y', n - 1 denominator). Theta comes
+// Units come in clusters (a device's sessions share its speed draw and its
+// assignment), so an arm's mean has the cluster-robust variance
+//
+//   v = G / (G - 1) * sum_g (sum_{i in g} (Y'_i - mean Y'))^2 / n^2
+//
+// over its G clusters and n units; with one unit per cluster this is
+// s^2 / n (s^2 the sample variance, n - 1 denominator). Theta comes
 // from the pooled arms, never from one arm, so it carries no treatment
 // effect. A stratum whose X does not vary gets theta_s = 0. The fleet
 // estimate is sum_s w_s d_s with variance sum_s w_s^2 var(d_s), w_s the
@@ -43,6 +49,9 @@ struct CovariateUnit {
   bool arm_b = false;    // false: arm A
   double y = 0;          // outcome, finite
   double x = 0;          // pre-treatment covariate, finite
+  // The unit's cluster (device) within its stratum and arm: units with the
+  // same number are one cluster.
+  uint32_t cluster = 0;
 };
 
 // A difference of means with its normal interval.
@@ -54,8 +63,8 @@ struct MeanDifference {
 };
 
 struct CupedComparison {
-  // False when some stratum with a positive weight has fewer than two units
-  // on an arm (its variance is undefined); `note` says which. The figures
+  // False when some stratum with a positive weight has fewer than two
+  // clusters on an arm (its variance is undefined); `note` says which. The figures
   // below are then left at zero.
   bool valid = false;
   std::string note;
