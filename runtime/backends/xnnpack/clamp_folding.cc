@@ -25,10 +25,6 @@ bool CarriesOutputRange(NodeType type) {
   }
 }
 
-bool IsPerTensorInt8(const Value& v) {
-  return v.type == DataType::kQint8 && v.quant == QuantKind::kPerTensor;
-}
-
 }  // namespace
 
 size_t FoldInt8Clamps(Graph& g, const NodeRuns& runs) {
@@ -53,8 +49,8 @@ size_t FoldInt8Clamps(Graph& g, const NodeRuns& runs) {
       fused.outputs[0] = n.outputs[0];
       fused.output_min = std::fmax(producer.output_min, n.output_min);
       fused.output_max = std::fmin(producer.output_max, n.output_max);
-      if (readers[mid] == 1 && !a.is_external() && IsPerTensorInt8(a) && IsPerTensorInt8(b) &&
-          fused.output_min <= fused.output_max && runs(g, fused)) {
+      if (readers[mid] == 1 && !a.is_external() && a.is_per_tensor_qint8() &&
+          b.is_per_tensor_qint8() && fused.output_min <= fused.output_max && runs(g, fused)) {
         kept.back() = std::move(fused);
         ++folded;
         continue;

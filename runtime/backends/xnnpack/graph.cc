@@ -1,5 +1,7 @@
 #include "runtime/backends/xnnpack/graph.h"
 
+#include <cmath>
+
 namespace edgefleet {
 namespace xnnpack {
 
@@ -57,6 +59,11 @@ size_t DataTypeSize(DataType type) {
     default:
       return 0;
   }
+}
+
+bool Value::is_per_tensor_qint8() const {
+  return type == DataType::kQint8 && quant == QuantKind::kPerTensor && zero_point >= -128 &&
+         zero_point <= 127 && std::isfinite(scale) && scale > 0;
 }
 
 size_t Value::numel() const {

@@ -78,6 +78,8 @@ struct Value {
   size_t numel() const;
   size_t nbytes() const { return numel() * DataTypeSize(type); }
   bool is_constant() const { return data != nullptr; }
+  // qint8 with one zero point in int8 and a finite positive scale.
+  bool is_per_tensor_qint8() const;
   bool is_external() const { return external_id != kInvalidId; }
 };
 

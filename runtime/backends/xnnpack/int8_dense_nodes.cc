@@ -84,11 +84,6 @@ int32_t QuantizedBound(float v, const Value& y) {
   return static_cast<int32_t>(std::lrintf(q));
 }
 
-bool IsPerTensorInt8(const Value& v) {
-  return v.type == DataType::kQint8 && v.quant == QuantKind::kPerTensor && v.zero_point >= -128 &&
-         v.zero_point <= 127 && std::isfinite(v.scale) && v.scale > 0;
-}
-
 }  // namespace
 
 bool Int8DenseKernelPreferred(const Graph& g, const Node& n) {
@@ -101,9 +96,9 @@ bool Int8DenseKernelPreferred(const Graph& g, const Node& n) {
   const Value& x = g.values[n.inputs[0]];
   const Value& w = g.values[n.inputs[1]];
   const Value& y = g.values[n.outputs[0]];
-  if (!IsPerTensorInt8(x) || !IsPerTensorInt8(y) || !w.is_constant() || w.dims.size() != 4 ||
-      w.dims[1] != n.window.kernel_h || w.dims[2] != n.window.kernel_w || w.dims[0] == 0 ||
-      w.dims[3] == 0 || w.dims[3] > kMaxInt8DenseDepth ||
+  if (!x.is_per_tensor_qint8() || !y.is_per_tensor_qint8() || !w.is_constant() ||
+      w.dims.size() != 4 || w.dims[1] != n.window.kernel_h || w.dims[2] != n.window.kernel_w ||
+      w.dims[0] == 0 || w.dims[3] == 0 || w.dims[3] > kMaxInt8DenseDepth ||
       w.dims[1] * w.dims[2] > kMaxInt8DenseDepth / w.dims[3]) {
     return false;
   }

@@ -5,19 +5,10 @@
 
 namespace edgefleet {
 namespace xnnpack {
-namespace {
-
-bool IsPerTensorInt8(const Value& v) {
-  return v.type == DataType::kQint8 && v.quant == QuantKind::kPerTensor && v.zero_point >= -128 &&
-         v.zero_point <= 127 && std::isfinite(v.scale) && v.scale > 0;
-}
-
-}  // namespace
-
 bool Int8TableSupports(const Graph& g, const Node& n) {
   return n.type == NodeType::kClamp && n.inputs.size() == 1 && n.outputs.size() == 1 &&
-         n.inputs[0] != kInvalidId && IsPerTensorInt8(g.values[n.inputs[0]]) &&
-         IsPerTensorInt8(g.values[n.outputs[0]]);
+         n.inputs[0] != kInvalidId && g.values[n.inputs[0]].is_per_tensor_qint8() &&
+         g.values[n.outputs[0]].is_per_tensor_qint8();
 }
 
 void RunInt8TableNode(const Graph& g, const Node& n, const std::vector<Dims>& dims, const void* in,
