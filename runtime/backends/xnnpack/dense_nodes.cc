@@ -38,9 +38,10 @@ bool IsFastDenseConv(const Graph& g, const Node& n) {
 // A fully connected layer or a pointwise convolution: y[rows][units] =
 // x[rows][depth] * filter^T + bias, the filter [units][depth] (OHWI with
 // 1x1 taps, or FullyConnected's layout), [depth][units] when transposed
-// (FullyConnected's flag, or `packed`).
+// (FullyConnected's flag, or `packed`), or column panels (`packed` with
+// `panels`).
 Error RunMatrixNode(KernelContext& ctx, const Node& n, const std::vector<Dims>& dims,
-                    const void* const* in, float* y, const float* packed) {
+                    const void* const* in, float* y, const float* packed, bool panels) {
   const Dims& xd = dims[n.inputs[0]];
   const Dims& wd = dims[n.inputs[1]];
   const bool fc_transposed =
@@ -55,7 +56,10 @@ Error RunMatrixNode(KernelContext& ctx, const Node& n, const std::vector<Dims>& 
   const float* w = packed != nullptr ? packed : static_cast<const float*>(in[1]);
   // B(unit, depth) = w[unit][depth], or w[depth][unit] when transposed.
   const optimized::StridedOperand a(x, k, 1);
-  const optimized::StridedOperand b(w, transposed ? 1 : k, transposed ? units : 1);
+  const optimized::StridedOperand strided(w, transposed ? 1 : k, transposed ? units : 1);
+  const optimized::PanelOperand in_panels(w, k);
+  const optimized::GemmOperand& b =
+      panels ? static_cast<const optimized::GemmOperand&>(in_panels) : strided;
   optimized::GemmEpilogue epilogue;
   epilogue.col_bias = static_cast<const float*>(in[2]);
   epilogue.lo = n.output_min;
@@ -67,8 +71,16 @@ Error RunMatrixNode(KernelContext& ctx, const Node& n, const std::vector<Dims>& 
 }
 
 Error RunConvolution(KernelContext& ctx, const Node& n, const std::vector<Dims>& dims,
-                     const void* const* in, float* y, const float* packed) {
+                     const void* const* in, float* y, const float* packed, bool panels) {
   const optimized::ConvGeometry g = ConvGeometryOf(n, dims);
+  if (panels) {
+    EF_CHECK_OR_RETURN(optimized::ConvolutionNhwcPanels(ctx, g, static_cast<const float*>(in[0]),
+                                                        packed, static_cast<const float*>(in[2]), y,
+                                                        n.output_min, n.output_max),
+                       Error::kMemoryAllocationFailed,
+                       "xnnpack: %s: kernel scratch memory exhausted", NodeTypeName(n.type));
+    return Error::kOk;
+  }
   int64_t strides[4];  // oc, ic (within the group), kh, kw
   if (n.type == NodeType::kDepthwiseConv2d) {
     // [1, kh, kw, out_c]: one input channel per group.
@@ -156,9 +168,29 @@ bool DenseKernelPreferred(const Graph& g, const Node& n) {
          g.values[n.inputs[1]].is_constant();
 }
 
+namespace {
+
+// A node whose filter PackDenseFilter writes as the GEMM's column panels:
+// pointwise and one-group convolutions the GEMM runs (not the small-input
+// direct kernel, which reads [kh][kw][in_c][out_c]).
+bool FilterInPanels(const Graph& g, const Node& n) {
+  if (n.type != NodeType::kConv2d || n.window.groups != 1) return false;
+  const Dims& wd = g.values[n.inputs[1]].dims;
+  return IsPointwiseConv(n) ||
+         (wd.size() == 4 && wd[3] > static_cast<size_t>(optimized::kSmallInputMaxChannels));
+}
+
+}  // namespace
+
 size_t PackedFilterFloats(const Graph& g, const Node& n) {
   if (!DenseKernelPreferred(g, n) || (n.flags & kTransposeWeights) != 0) return 0;
-  return g.values[n.inputs[1]].numel();
+  const Value& w = g.values[n.inputs[1]];
+  if (FilterInPanels(g, n)) {
+    const size_t units = w.dims[0];
+    return static_cast<size_t>(optimized::PanelFloats(static_cast<int64_t>(units),
+                                                      static_cast<int64_t>(w.numel() / units)));
+  }
+  return w.numel();
 }
 
 void PackDenseFilter(const Graph& g, const Node& n, float* packed) {
@@ -166,6 +198,11 @@ void PackDenseFilter(const Graph& g, const Node& n, float* packed) {
   const size_t units = w.dims[0];
   const size_t depth = units == 0 ? 0 : w.numel() / units;
   const auto* src = static_cast<const float*>(w.data);
+  if (FilterInPanels(g, n)) {
+    optimized::PackPanels(optimized::StridedOperand(src, static_cast<int64_t>(depth), 1),
+                          static_cast<int64_t>(units), static_cast<int64_t>(depth), packed);
+    return;
+  }
   constexpr size_t kTile = 32;  // tiles keep both sides of the transpose in cache
   for (size_t u0 = 0; u0 < units; u0 += kTile) {
     for (size_t k0 = 0; k0 < depth; k0 += kTile) {
@@ -192,10 +229,11 @@ void PackDenseFilter(const Graph& g, const Node& n, float* packed) {
 Error RunDenseNode(KernelContext& ctx, const Graph& g, const Node& n, const std::vector<Dims>& dims,
                    const void* const* in, void* const* out, const float* packed_filter) {
   auto* y = static_cast<float*>(out[0]);
+  const bool panels = packed_filter != nullptr && FilterInPanels(g, n);
   if (n.type == NodeType::kFullyConnected || IsPointwiseConv(n)) {
-    return RunMatrixNode(ctx, n, dims, in, y, packed_filter);
+    return RunMatrixNode(ctx, n, dims, in, y, packed_filter, panels);
   }
-  return RunConvolution(ctx, n, dims, in, y, packed_filter);
+  return RunConvolution(ctx, n, dims, in, y, packed_filter, panels);
 }
 
 }  // namespace xnnpack

@@ -46,13 +46,19 @@ bool DenseKernelSupports(const Graph& graph, const Node& node);
 bool DenseKernelPreferred(const Graph& graph, const Node& node);
 
 // Floats of the packed copy PackDenseFilter makes of `node`'s filter: its
-// element count for a node DenseKernelPreferred takes, 0 for other nodes
+// element count, rounded up to whole panels where PackDenseFilter writes
+// panels, for a node DenseKernelPreferred takes, 0 for other nodes
 // and for a filter already in the order the GEMM reads.
 size_t PackedFilterFloats(const Graph& graph, const Node& node);
 
-// Writes `node`'s constant filter transposed to [depth][units] (a
-// convolution's OHWI filter to [kh][kw][in_c][out_c]), which the GEMM reads
-// in place, to `dst` (PackedFilterFloats(graph, node) floats).
+// Writes `node`'s constant filter, in the layout its kernel reads in place,
+// to `dst` (PackedFilterFloats(graph, node) floats): for a one-group
+// convolution on the GEMM, the [out_c x (kh, kw, in_c)] matrix in the
+// GEMM's column panels (optimized::PackPanels: one contiguous stream per
+// panel, the prefetchers' best case for a weight that comes from DRAM);
+// otherwise transposed to [depth][units] (a fully connected layer's
+// filter; a small-input convolution's OHWI filter to
+// [kh][kw][in_c][out_c]).
 void PackDenseFilter(const Graph& graph, const Node& node, float* dst);
 
 // Runs `node` (REQUIRES: DenseKernelSupports, shapes validated by

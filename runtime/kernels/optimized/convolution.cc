@@ -39,6 +39,9 @@ struct ConvCall {
   // The weight is a strided matrix over oc and the GEMM depth in the
   // layout's order: (ic, kh, kw) for NCHW, (kh, kw, ic) for channels-last.
   bool w_dense = false;
+  // Channels-last, one group: the weight as the GEMM's B in column panels
+  // (PackPanels over (oc, (kh, kw, ic))), read instead of w; null otherwise.
+  const float* w_panels = nullptr;
   // A fused activation: every output clamped to [lo, hi] (NaN stays).
   float lo = -__builtin_inff(), hi = __builtin_inff();
   PostOp post = PostOp::kNone;  // after the clamp
@@ -286,8 +289,11 @@ bool ConvGemm(KernelContext& ctx, const ConvCall& call) {
       const float* wg = GroupWeightData(call, grp);
       const StridedOperand rows(wg, call.w_strides[0], nchw ? 1 : call.w_strides[1]);
       const ConvWeight any(g, taps, wg, call.w_strides, !nchw);
-      const GemmOperand& weight =
-          WeightInPlace(call, taps) ? static_cast<const GemmOperand&>(rows) : any;
+      const PanelOperand panels(call.w_panels, depth);
+      const GemmOperand& weight = call.w_panels != nullptr ? static_cast<const GemmOperand&>(panels)
+                                  : WeightInPlace(call, taps)
+                                      ? static_cast<const GemmOperand&>(rows)
+                                      : any;
       bool ok;
       if (nchw) {
         const float* xg = x + n * in_image + grp * cin_g * g.in_h * g.in_w;
@@ -513,6 +519,21 @@ bool ConvolutionNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, 
   call.lo = lo;
   call.hi = hi;
   return RunConv(ctx, call);
+}
+
+bool ConvolutionNhwcPanels(KernelContext& ctx, const ConvGeometry& g, const float* x,
+                           const float* w_panels, const float* bias, float* y, float lo, float hi) {
+  ConvCall call{};
+  call.x = x;
+  call.w_panels = w_panels;
+  call.bias = bias;
+  call.y = y;
+  call.layout = Layout::kNhwc;
+  call.g = g;
+  call.lo = lo;
+  call.hi = hi;
+  if (g.batch * g.out_c * g.out_pixels() == 0) return true;
+  return ConvGemm(ctx, call);
 }
 
 const Kernel kFusedConvolutionKernel = {"edgefleet::fused_convolution.out", FusedConvolutionOut,

@@ -32,6 +32,15 @@ bool ConvolutionNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, 
                      const int64_t* w_strides, const float* bias, float* y,
                      float lo = -__builtin_inff(), float hi = __builtin_inff());
 
+// The same for one group (REQUIRES: g.groups == 1) with the filter as
+// the packed GEMM's B in column panels: PackPanels (gemm.h) over the
+// [out_c x (kh, kw, in_c)] matrix of the OHWI filter, made once by the
+// caller. Runs on the GEMM (reading a 1x1 image in place, packing
+// patches otherwise).
+bool ConvolutionNhwcPanels(KernelContext& ctx, const ConvGeometry& g, const float* x,
+                           const float* w_panels, const float* bias, float* y,
+                           float lo = -__builtin_inff(), float hi = __builtin_inff());
+
 }  // namespace optimized
 }  // namespace edgefleet
 

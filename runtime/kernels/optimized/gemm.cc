@@ -65,6 +65,9 @@ struct GemmProblem {
   int64_t k, kc, mc, nc;
   const GemmOperand* a;
   const GemmOperand* b;
+  // B's column panels (PanelOperand) of the micro-kernel's width, read in
+  // place; null otherwise.
+  const float* b_panels;
   // A read in place (full mr-row panels) when its rows are contiguous along
   // the depth: a_data[i * lda + p]; null otherwise.
   const float* a_data;
@@ -100,10 +103,11 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
       const bool accumulate = g.accumulate || pc > 0;
       // B in place: only the ragged last panel needs packing, and not even
       // that where the micro-kernel has masked edge tiles.
-      const bool in_place = g.b->Rows(jc, pc, kcb, t.rows);
+      const bool panels = g.b_panels != nullptr;
+      const bool in_place = !panels && g.b->Rows(jc, pc, kcb, t.rows);
       const bool edges = mk.edge_fn[0] != nullptr;
       const int64_t direct_cols = !in_place ? 0 : edges ? ncb : ncb / mk.nr * mk.nr;
-      if (direct_cols < ncb) {
+      if (!panels && direct_cols < ncb) {
         g.b->Pack(jc + direct_cols, ncb - direct_cols, pc, kcb, mk.nr, t.b_panels);
       }
       for (int64_t ic = t.m0; ic < t.m1; ic += g.mc) {
@@ -116,7 +120,10 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
         }
         for (int64_t jr = 0; jr < ncb; jr += mk.nr) {
           const int cols = static_cast<int>(std::min<int64_t>(mk.nr, ncb - jr));
-          const float* b = t.b_panels + (jr - direct_cols) * kcb;
+          // Panels packed ahead: jc + jr starts a panel (tasks and blocks
+          // split B at whole panels).
+          const float* b = panels ? g.b_panels + ((jc + jr) / mk.nr * g.k + pc) * mk.nr
+                                  : t.b_panels + (jr - direct_cols) * kcb;
           const bool b_in_place = jr < direct_cols;
           const bool last = g.epilogue != nullptr && pc + kcb == g.k;
           // A strip narrower than a tile runs on the masked edge kernel.
@@ -424,6 +431,28 @@ bool StridedOperand::Rows(int64_t f0, int64_t k0, int64_t nk, const float** rows
   return true;
 }
 
+int PanelWidth() { return GetMicroKernel(HostIsa()).nr; }
+
+int64_t PanelFloats(int64_t n, int64_t depth) { return RoundUp(n, PanelWidth()) * depth; }
+
+void PackPanels(const GemmOperand& b, int64_t n, int64_t depth, float* dst) {
+  if (n > 0 && depth > 0) b.Pack(0, n, 0, depth, PanelWidth(), dst);
+}
+
+void PanelOperand::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width,
+                        float* dst) const {
+  const int w = width_;
+  for (int64_t p = 0; p * width < nf; ++p) {
+    float* d = dst + p * nk * width;
+    for (int64_t k = 0; k < nk; ++k) {
+      for (int lane = 0; lane < width; ++lane) {
+        const int64_t j = f0 + p * width + lane;
+        d[k * width + lane] = j < f0 + nf ? data_[(j / w * depth_ + k0 + k) * w + j % w] : 0.0f;
+      }
+    }
+  }
+}
+
 namespace {
 
 // c(r, j) = clamp(c(r, j) + rb[r] + cb[j]) over rows x cols; rb / cb may be
@@ -480,13 +509,25 @@ bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const GemmOperand
     if (epilogue != nullptr) epilogue->Apply(c, ldc, 0, m, 0, n);
     return true;
   }
-  const MicroKernel& mk = GetMicroKernel(HostIsa());
+  const MicroKernel& mk = GetMicroKernel(HostIsa(), m);
   int threads = ctx.num_threads();
   if (!ParallelismAvailable() || m * n * k < kMinParallelMacs) {
     threads = 1;
   }
-  GemmProblem g{&mk,        k,       std::min<int64_t>(mk.kc, k), 0, 0, &a, &b, nullptr, 0, c, ldc,
-                accumulate, epilogue};
+  GemmProblem g{&mk,
+                k,
+                std::min<int64_t>(mk.kc, k),
+                0,
+                0,
+                &a,
+                &b,
+                b.Panels(mk.nr),
+                nullptr,
+                0,
+                c,
+                ldc,
+                accumulate,
+                epilogue};
   StridedMatrix a_view;
   if (a.AsStrided(&a_view) && a_view.depth_stride == 1) {
     g.a_data = a_view.data;
@@ -497,10 +538,10 @@ bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const GemmOperand
   // steps of what the micro-kernel computes without waste: short tiles and
   // edge tiles' vectors (half a tile's columns) where the ISA has them,
   // whole tiles otherwise (MobileNetV2's 49 x 160 splits into two chunks of
-  // 2.5 tiles, not 3 and 2).
+  // 2.5 tiles, not 3 and 2); B's panels packed ahead split whole.
   const bool split_n = CeilDiv(n, mk.nr) >= CeilDiv(m, mk.mr);
   const int64_t m_step = mk.short_mr > 0 ? mk.short_mr : mk.mr;
-  const int64_t n_step = mk.edge_fn[0] != nullptr ? mk.nr / 2 : mk.nr;
+  const int64_t n_step = mk.edge_fn[0] != nullptr && g.b_panels == nullptr ? mk.nr / 2 : mk.nr;
   GemmTask tasks[kMaxTasks];
   int num_tasks = 0;
   for (threads = std::clamp(threads, 1, kMaxTasks); threads >= 1; threads /= 2) {

@@ -7,7 +7,9 @@
 // (12 x 32), AVX2+FMA (6 x 16) or a baseline 4 x 8, chosen by HostIsa().
 // Operands already laid out for the micro-kernel are read in place instead
 // of packed: rows of A contiguous along the depth (weights), rows of B
-// contiguous along the columns (activations); only ragged edges are packed.
+// contiguous along the columns (activations), and a B packed in column
+// panels ahead of time (PanelOperand: a weight packed at load); only ragged
+// edges are packed.
 // C's edges narrower or shorter than a tile run on masked edge kernels and
 // short tiles where the ISA has them (AVX-512, AVX2; B's ragged columns
 // then stay in place too), on a scratch tile otherwise.
@@ -59,6 +61,10 @@ class GemmOperand {
   // the operand, and returns true; false if the operand must be packed.
   virtual bool Rows(int64_t f0, int64_t k0, int64_t nk, const float** rows) const { return false; }
 
+  // For a B operand kept in column panels (PanelOperand): the panels, if
+  // they are `width` columns wide; null otherwise.
+  virtual const float* Panels(int width) const { return nullptr; }
+
  protected:
   ~GemmOperand() = default;
 };
@@ -77,6 +83,39 @@ class StridedOperand final : public GemmOperand {
 
  private:
   StridedMatrix m_;
+};
+
+// The width of the column panels the GEMM reads in place on this host (its
+// micro-kernel's tile width).
+int PanelWidth();
+
+// Floats of `n` columns of a depth-`depth` B as panels of PanelWidth().
+int64_t PanelFloats(int64_t n, int64_t depth);
+
+// Writes B (columns [0, n), depth [0, depth) of `b`) to `dst` as
+// PanelFloats(n, depth) floats of column panels: panel q holds columns
+// [q * w, (q + 1) * w), w = PanelWidth(), as depth rows of w floats, zero
+// past column n. A weight packed so once (at load) is read by the
+// micro-kernel as one contiguous stream per panel: on a weight that comes
+// from DRAM or L3 (every layer of a model too big for the caches), the
+// hardware prefetchers' best case, where a row-major B is read in short
+// runs a whole row apart.
+void PackPanels(const GemmOperand& b, int64_t n, int64_t depth, float* dst);
+
+// B kept in column panels of `width` columns by PackPanels (width =
+// PanelWidth() when it ran): element(j, k) = data[(j / width * depth + k) *
+// width + j % width]. REQUIRES: the GEMM's depth is `depth`.
+class PanelOperand final : public GemmOperand {
+ public:
+  PanelOperand(const float* data, int64_t depth, int width = PanelWidth())
+      : data_(data), depth_(depth), width_(width) {}
+  void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width, float* dst) const override;
+  const float* Panels(int width) const override { return width == width_ ? data_ : nullptr; }
+
+ private:
+  const float* data_;
+  int64_t depth_;
+  int width_;
 };
 
 // What the GEMM does to each element of C once its sum is complete (while

@@ -418,6 +418,21 @@ __attribute__((target("avx512f,avx2,fma"))) void Avx512RowsFn(int64_t kc, int64_
                                                               const TileEpilogue* ep) {
   MicroAvx512<12, A>(kc, tiles, a, RowsB{rows, col}, c, ldc, accumulate, ep);
 }
+template <typename A>
+__attribute__((target("avx512f,avx2,fma"))) void Avx512Fn7(int64_t kc, int64_t tiles, AOperand a,
+                                                           const float* b, int64_t ldb, float* c,
+                                                           int64_t ldc, bool accumulate,
+                                                           const TileEpilogue* ep) {
+  MicroAvx512<7, A>(kc, tiles, a, PackedB{b, ldb}, c, ldc, accumulate, ep);
+}
+template <typename A>
+__attribute__((target("avx512f,avx2,fma"))) void Avx512RowsFn7(int64_t kc, int64_t tiles,
+                                                               AOperand a, const float* const* rows,
+                                                               int64_t col, float* c, int64_t ldc,
+                                                               bool accumulate,
+                                                               const TileEpilogue* ep) {
+  MicroAvx512<7, A>(kc, tiles, a, RowsB{rows, col}, c, ldc, accumulate, ep);
+}
 template <int kMr, typename A>
 __attribute__((target("avx2,fma"))) void Avx2EdgeFn(int64_t kc, int64_t tiles, AOperand a,
                                                     const float* b, int64_t ldb, int cols, float* c,
@@ -491,9 +506,32 @@ constexpr MicroKernel kAvx512 = {
     256,
     192,
     1024};
+// 7 x 32: for A whose rows come in sevens (the 7 x 7 images of every
+// ImageNet network's last stage), which 12-row tiles cover with a 1-row
+// short tile.
+constexpr MicroKernel kAvx512Rows7 = {
+    {Avx512Fn7<PackedA<7>>, Avx512Fn7<RowsA<7>>},
+    {Avx512RowsFn7<PackedA<7>>, Avx512RowsFn7<RowsA<7>>},
+    {Avx512EdgeFn<7, PackedA<7>>, Avx512EdgeFn<7, RowsA<7>>},
+    {Avx512EdgeRowsFn<7, PackedA<7>>, Avx512EdgeRowsFn<7, RowsA<7>>},
+    nullptr,
+    nullptr,
+    0,
+    7,
+    32,
+    256,
+    196,
+    1024};
 #endif
 
 }  // namespace
+
+const MicroKernel& GetMicroKernel(Isa isa, int64_t m) {
+#if defined(__x86_64__)
+  if (isa == Isa::kAvx512 && m % 7 == 0 && m % 4 != 0) return kAvx512Rows7;
+#endif
+  return GetMicroKernel(isa);
+}
 
 const MicroKernel& GetMicroKernel(Isa isa) {
 #if defined(__x86_64__)

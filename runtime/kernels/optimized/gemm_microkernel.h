@@ -81,6 +81,9 @@ struct MicroKernel {
 // The micro-kernel for `isa`.
 const MicroKernel& GetMicroKernel(Isa isa);
 
+// The micro-kernel for `isa` and an A of `m` rows.
+const MicroKernel& GetMicroKernel(Isa isa, int64_t m);
+
 }  // namespace optimized
 }  // namespace edgefleet
 

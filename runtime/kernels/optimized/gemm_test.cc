@@ -189,6 +189,64 @@ TEST(GemmTest, EdgeTilesAreTheBitsOfFullTiles) {
   });
 }
 
+TEST(GemmTest, PanelsAreTheBitsOfRowMajorB) {
+  // B packed in column panels ahead (PackPanels, PanelOperand) is read in
+  // place by the micro-kernels: each element of C must be the same bits as
+  // with B read from its rows, for ragged panels (n not a multiple of the
+  // width), rows in sevens (the 7-row AVX-512 kernel), several cache blocks
+  // of depth, threads splitting either side, and an epilogue.
+  const std::vector<float> bias = Random<float>(80, 6);
+  GemmEpilogue ep;
+  ep.col_bias = bias.data();
+  ep.lo = -0.25f;
+  ep.hi = 0.5f;
+  std::vector<uint64_t> temp_memory(1 << 18);
+  ForEachIsa([&] {
+    for (int64_t m : {4, 12, 13, 28, 49, 50, 700}) {
+      for (int64_t n : {2, 7, 32, 33, 70}) {
+        for (int64_t k : {1, 17, 300}) {
+          for (int threads : {1, 3}) {
+            SCOPED_TRACE(::testing::Message()
+                         << "m=" << m << " n=" << n << " k=" << k << " threads=" << threads);
+            const std::vector<float> a = Random<float>(m * k, 7);
+            const std::vector<float> b = Random<float>(k * n, 8);
+            const StridedOperand av(a.data(), k, 1), rows(b.data(), 1, n);
+            std::vector<float> panels(PanelFloats(n, k), -1.0f);
+            PackPanels(rows, n, k, panels.data());
+            const PanelOperand bp(panels.data(), k);
+            ASSERT_NE(bp.Panels(PanelWidth()), nullptr);
+            std::vector<float> c_rows(m * n + 1, 3.0f), c_panels(m * n + 1, 3.0f);
+            MemoryAllocator temp(temp_memory.data(), temp_memory.size() * 8);
+            KernelContext ctx(&temp, threads);
+            ASSERT_TRUE(Gemm(ctx, m, n, k, av, rows, c_rows.data(), n, false, &ep));
+            temp.Reset();
+            ASSERT_TRUE(Gemm(ctx, m, n, k, av, bp, c_panels.data(), n, false, &ep));
+            for (int64_t i = 0; i < m * n; ++i) {
+              ASSERT_EQ(BitsOf(c_panels[i]), BitsOf(c_rows[i])) << "at " << i;
+            }
+            EXPECT_EQ(c_panels[m * n], 3.0f) << "wrote past C";
+          }
+        }
+      }
+    }
+  });
+  // Packed under one width and read under another (or into a matrix-vector
+  // product), the panels are unpacked through PanelOperand::Pack.
+  const std::vector<float> a = Random<float>(3 * 40, 1), b = Random<float>(40 * 37, 2);
+  const StridedOperand av(a.data(), 40, 1), rows(b.data(), 1, 37);
+  std::vector<float> panels((37 + 7) / 8 * 8 * 40);
+  rows.Pack(0, 37, 0, 40, 8, panels.data());
+  const PanelOperand bp(panels.data(), 40, 8);
+  std::vector<float> c_rows(3 * 37), c_panels(3 * 37);
+  MemoryAllocator temp(temp_memory.data(), temp_memory.size() * 8);
+  KernelContext ctx(&temp, 1);
+  ASSERT_TRUE(Gemm(ctx, 3, 37, 40, av, rows, c_rows.data(), 37, false));
+  ASSERT_TRUE(Gemm(ctx, 3, 37, 40, av, bp, c_panels.data(), 37, false));
+  for (int64_t i = 0; i < 3 * 37; ++i) {
+    ASSERT_NEAR(c_panels[i], c_rows[i], 1e-5f * (1.0f + std::fabs(c_rows[i]))) << "at " << i;
+  }
+}
+
 TEST(GemmTest, TooLittleScratchIsReported) {
   const std::vector<float> a(64 * 64, 1.0f), b(64 * 64, 1.0f);
   std::vector<float> c(64 * 64, 7.0f);

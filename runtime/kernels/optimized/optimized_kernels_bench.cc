@@ -62,6 +62,10 @@ void GemmShapes(benchmark::internal::Benchmark* b) {
     b->Args({576, 1, 144, isa});    // squeeze-excite 1x1 conv on 1x1
     b->Args({1280, 49, 320, isa});  // mobilenet_v2 last 1x1 conv
     b->Args({512, 49, 4608, isa});  // resnet18 3x3 conv at 7x7
+    b->Args({3136, 64, 576, isa});  // resnet18 3x3 convs as NHWC GEMMs (the delegate's)
+    b->Args({784, 128, 1152, isa});
+    b->Args({196, 256, 2304, isa});
+    b->Args({49, 512, 4608, isa});
   }
 }
 BENCHMARK(BM_Gemm)->Apply(GemmShapes);
