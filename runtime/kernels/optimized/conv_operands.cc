@@ -215,6 +215,26 @@ void Im2colNhwc::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width,
   }
 }
 
+void Im2colNhwc::RowPointers(int64_t f0, int64_t nf, int64_t k0, const float* zeros,
+                             const float** rows) const {
+  const ConvGeometry& g = g_;
+  const int64_t cin_g = g.in_c_per_group();
+  const int64_t tap = k0 / cin_g, ic = k0 % cin_g;
+  const int64_t dh = tap / g.k_w * g.dilation[0] - g.pad[0];
+  const int64_t dw = tap % g.k_w * g.dilation[1] - g.pad[1];
+  int64_t oh = f0 / g.out_w, ow = f0 % g.out_w;
+  for (int64_t f = 0; f < nf; ++f) {
+    const int64_t ih = oh * g.stride[0] + dh, iw = ow * g.stride[1] + dw;
+    rows[f] = ih >= 0 && ih < g.in_h && iw >= 0 && iw < g.in_w
+                  ? x_ + (ih * g.in_w + iw) * g.in_c + ic
+                  : zeros;
+    if (++ow == g.out_w) {
+      ow = 0;
+      ++oh;
+    }
+  }
+}
+
 void ConvWeight::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width, float* dst) const {
   const int64_t cin_g = g_.in_c_per_group();
   const int64_t taps = taps_.count;

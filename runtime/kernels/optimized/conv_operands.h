@@ -116,6 +116,13 @@ class Im2colNhwc final : public GemmOperand {
  public:
   Im2colNhwc(const ConvGeometry& g, const float* x) : g_(g), x_(x) {}
   void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width, float* dst) const override;
+  // The rest of the group's channels under k0's tap: a pixel's channels
+  // are contiguous.
+  int64_t RowRun(int64_t k0) const override {
+    return g_.in_c_per_group() - k0 % g_.in_c_per_group();
+  }
+  void RowPointers(int64_t f0, int64_t nf, int64_t k0, const float* zeros,
+                   const float** rows) const override;
 
  private:
   const ConvGeometry& g_;

@@ -153,6 +153,27 @@ TEST(ConvolutionTest, LargerLayers) {
   for (const ConvCase& c : cases) CheckConv(c, false);
 }
 
+TEST(ConvolutionTest, ChannelsLastReadThroughRowPointers) {
+  // Channels-last convolutions over at least 32 channels per group read the
+  // image through row pointers (one per pixel and tap; padding at a zero
+  // row) instead of packing patches: tiles crossing output rows, strides,
+  // dilation, taps in the padding, two groups, a run of channels longer
+  // than a depth block, batches and threads.
+  const ConvCase cases[] = {{1, 64, 13, 11, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},
+                            {2, 48, 15, 15, 33, 3, 3, 2, 2, 1, 1, 1, 1, 1, false},
+                            {1, 32, 12, 12, 16, 3, 3, 1, 1, 2, 2, 2, 2, 1, true},
+                            {1, 80, 9, 9, 24, 3, 3, 1, 1, 1, 1, 1, 1, 2, true},
+                            {1, 300, 7, 7, 20, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},
+                            {1, 64, 16, 16, 32, 3, 3, 1, 1, 12, 12, 12, 12, 1, true},
+                            {1, 40, 10, 9, 8, 5, 3, 2, 1, 2, 1, 1, 2, 1, false}};
+  ForEachIsa([&] {
+    for (const ConvCase& c : cases) {
+      CheckConv(c, true);
+      CheckConv(c, true, false, 3);
+    }
+  });
+}
+
 TEST(ConvolutionTest, ThreadsAndScarceScratch) {
   ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
   const ConvCase cases[] = {{1, 32, 20, 20, 48, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},

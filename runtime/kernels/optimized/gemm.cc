@@ -5,6 +5,7 @@
 
 #include "runtime/kernels/optimized/cpu_features.h"
 #include "runtime/kernels/optimized/gemm_microkernel.h"
+#include "runtime/kernels/optimized/gemv.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 #include "runtime/kernels/optimized/vec.h"
 
@@ -12,18 +13,13 @@ namespace edgefleet {
 namespace optimized {
 namespace {
 
-// Below this many multiply-adds a GEMM runs on one thread: waking workers
-// costs more than it saves.
-constexpr int64_t kMinParallelMacs = int64_t{1} << 17;
 constexpr size_t kPanelAlignment = 64;
 constexpr int kMaxTile = 16 * 32;
 constexpr int kMaxTasks = ThreadPool::kMaxThreads;
-// A with fewer rows than this runs as matrix-vector products reading B in
-// place: packing B would cost more than the arithmetic.
-constexpr int64_t kGemvMaxRows = 4;
-// Matrix-vector products over a B of at least this many bytes (about the
-// per-core L2) stream B row by row (GemvStream).
-constexpr int64_t kStreamBytes = int64_t{1} << 20;
+// A is read through row pointers (GemmOperand::RowPointers) when each row
+// holds at least this many depth indices contiguously: with fewer, a depth
+// block per run costs more in C's loads and stores than packing A.
+constexpr int64_t kMinRowRun = 32;
 
 int64_t RoundUp(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 int64_t CeilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
@@ -55,9 +51,10 @@ void PackTransposed(const float* src, int64_t rs, int64_t nk, int cols, int widt
 // The blocks one thread computes: rows [m0, m1) x columns [n0, n1) of C.
 struct GemmTask {
   int64_t m0, m1, n0, n1;
-  float* a_panels;     // mc x kc
-  float* b_panels;     // kc x nc
-  const float** rows;  // kc row pointers of B read in place
+  float* a_panels;       // mc x kc
+  float* b_panels;       // kc x nc
+  const float** rows;    // kc row pointers of B read in place
+  const float** a_rows;  // mc row pointers of A (indirect A)
 };
 
 struct GemmProblem {
@@ -72,6 +69,10 @@ struct GemmProblem {
   // the depth: a_data[i * lda + p]; null otherwise.
   const float* a_data;
   int64_t lda;
+  // A read through row pointers (full mr-row panels), depth blocks ending
+  // where the rows' runs end; `zeros` is kc zero floats for its padding.
+  bool a_indirect;
+  const float* zeros;
   float* c;
   int64_t ldc;
   bool accumulate;
@@ -98,8 +99,9 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
   const MicroKernel& mk = *g.kernel;
   for (int64_t jc = t.n0; jc < t.n1; jc += g.nc) {
     const int64_t ncb = std::min(g.nc, t.n1 - jc);
-    for (int64_t pc = 0; pc < g.k; pc += g.kc) {
-      const int64_t kcb = std::min(g.kc, g.k - pc);
+    for (int64_t pc = 0, kcb = 0; pc < g.k; pc += kcb) {
+      kcb = std::min(g.kc, g.k - pc);
+      if (g.a_indirect) kcb = std::min(kcb, g.a->RowRun(pc));
       const bool accumulate = g.accumulate || pc > 0;
       // B in place: only the ragged last panel needs packing, and not even
       // that where the micro-kernel has masked edge tiles.
@@ -112,8 +114,13 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
       }
       for (int64_t ic = t.m0; ic < t.m1; ic += g.mc) {
         const int64_t mcb = std::min(g.mc, t.m1 - ic);
-        // Rows of A in place: only a ragged last panel is packed.
-        const int64_t direct_rows = g.a_data != nullptr ? mcb / mk.mr * mk.mr : 0;
+        // Rows of A in place (or through pointers): only a ragged last
+        // panel is packed.
+        const AMode a_mode = g.a_data != nullptr ? kAStrided : g.a_indirect ? kAIndirect : kAPacked;
+        const int64_t direct_rows = a_mode != kAPacked ? mcb / mk.mr * mk.mr : 0;
+        if (a_mode == kAIndirect && direct_rows > 0) {
+          g.a->RowPointers(ic, direct_rows, pc, g.zeros, t.a_rows);
+        }
         if (direct_rows < mcb) {
           g.a->Pack(ic + direct_rows, mcb - direct_rows, pc, kcb, mk.mr,
                     t.a_panels + direct_rows * kcb);
@@ -130,18 +137,20 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
           const bool narrow = cols < mk.nr && edges;
           // `tiles` tiles from row ir of the block into c (rows of A in
           // place or packed panels): one micro-kernel call.
-          const auto call = [&](int64_t ir, int64_t tiles, bool a_in_place, float* c, int64_t ldc,
+          const auto call = [&](int64_t ir, int64_t tiles, AMode mode, float* c, int64_t ldc,
                                 bool acc, const TileEpilogue* ep) {
-            const AOperand a = a_in_place ? AOperand{g.a_data + (ic + ir) * g.lda + pc, g.lda}
-                                          : AOperand{t.a_panels + ir * kcb, 0};
+            const AOperand a = mode == kAStrided
+                                   ? AOperand{g.a_data + (ic + ir) * g.lda + pc, g.lda}
+                               : mode == kAIndirect ? AOperand{nullptr, 0, t.a_rows + ir}
+                                                    : AOperand{t.a_panels + ir * kcb, 0};
             if (narrow && b_in_place) {
-              mk.edge_rows_fn[a_in_place](kcb, tiles, a, t.rows, jr, cols, c, ldc, acc, ep);
+              mk.edge_rows_fn[mode](kcb, tiles, a, t.rows, jr, cols, c, ldc, acc, ep);
             } else if (narrow) {
-              mk.edge_fn[a_in_place](kcb, tiles, a, b, mk.nr, cols, c, ldc, acc, ep);
+              mk.edge_fn[mode](kcb, tiles, a, b, mk.nr, cols, c, ldc, acc, ep);
             } else if (b_in_place) {
-              mk.rows_fn[a_in_place](kcb, tiles, a, t.rows, jr, c, ldc, acc, ep);
+              mk.rows_fn[mode](kcb, tiles, a, t.rows, jr, c, ldc, acc, ep);
             } else {
-              mk.fn[a_in_place](kcb, tiles, a, b, mk.nr, c, ldc, acc, ep);
+              mk.fn[mode](kcb, tiles, a, b, mk.nr, c, ldc, acc, ep);
             }
           };
           // The epilogue of tiles from row i of the block in this strip
@@ -154,18 +163,18 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
           };
           // Full-height tiles, in runs that share this B strip (rows of A
           // in place, then packed full panels), straight into C.
-          const auto run_full = [&](int64_t ir0, int64_t ir1, bool a_in_place) {
+          const auto run_full = [&](int64_t ir0, int64_t ir1, AMode mode) {
             if (ir1 <= ir0) return;
             TileEpilogue tile_ep;
             if (last) tile_ep = epilogue_at(ir0, true);
-            call(ir0, (ir1 - ir0) / mk.mr, a_in_place, g.c + (ic + ir0) * g.ldc + jc + jr, g.ldc,
+            call(ir0, (ir1 - ir0) / mk.mr, mode, g.c + (ic + ir0) * g.ldc + jc + jr, g.ldc,
                  accumulate, last ? &tile_ep : nullptr);
           };
           int64_t edge_from = 0;
           if (cols == mk.nr || narrow) {
             edge_from = mcb / mk.mr * mk.mr;
-            run_full(0, direct_rows, true);
-            run_full(direct_rows, edge_from, false);
+            run_full(0, direct_rows, a_mode);
+            run_full(direct_rows, edge_from, kAPacked);
           }
           // Edge tiles: ragged rows, or ragged columns without an edge
           // kernel. The ragged rows' panel (packed) runs in short tiles
@@ -207,7 +216,8 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
             if (short_tiles) {
               short_call(i, tile, mk.nr, false, nullptr);
             } else {
-              call(i, 1, i < direct_rows, tile, mk.nr, false, in_registers ? &tile_ep : nullptr);
+              call(i, 1, i < direct_rows ? a_mode : kAPacked, tile, mk.nr, false,
+                   in_registers ? &tile_ep : nullptr);
             }
             AddTile(g, tile, c, rows, cols, accumulate);
             if (last && !in_registers) {
@@ -220,182 +230,6 @@ void RunTask(const GemmProblem& g, const GemmTask& t) {
   }
 }
 
-// out[j] = sum over p of x[p] * b[p * ldb + j] for j < n, for a B too big
-// to stay in cache (kStreamBytes): B is read once, row after row, four rows
-// at a time in address order — the prefetchers' best case, where GemvRows'
-// runs of 16 vectors per row jump a whole row between reads. The partial
-// sums live in `out`. Each output's sum has GemvRows' order (from zero, p
-// ascending, one multiply-add per p), so the results are the same bits.
-template <int W>
-struct GemvStream {
-  [[gnu::always_inline]] static inline void Run(int64_t n, int64_t k, const float* x,
-                                                const float* b, int64_t ldb, float* out) {
-    using V = Vf<W>;
-    const int64_t vec_end = n / W * W;
-    for (int64_t p = 0; p < k; p += 4) {
-      const int rows = static_cast<int>(std::min<int64_t>(4, k - p));
-      const float* r = b + p * ldb;
-      const V x0 = Splat<W>(x[p]);
-      const V x1 = Splat<W>(rows > 1 ? x[p + 1] : 0.0f);
-      const V x2 = Splat<W>(rows > 2 ? x[p + 2] : 0.0f);
-      const V x3 = Splat<W>(rows > 3 ? x[p + 3] : 0.0f);
-      for (int64_t j = 0; j < vec_end; j += W) {
-        V acc = p == 0 ? V{} : Load<W>(out + j);
-        acc += x0 * Load<W>(r + j);
-        if (rows > 1) acc += x1 * Load<W>(r + ldb + j);
-        if (rows > 2) acc += x2 * Load<W>(r + 2 * ldb + j);
-        if (rows > 3) acc += x3 * Load<W>(r + 3 * ldb + j);
-        Store<W>(out + j, acc);
-      }
-      for (int64_t j = vec_end; j < n; ++j) {
-        float acc = p == 0 ? 0.0f : out[j];
-        for (int q = 0; q < rows; ++q) acc += x[p + q] * r[q * ldb + j];
-        out[j] = acc;
-      }
-    }
-  }
-};
-
-// c[j] (+)= sum over p of x[p] * b[p * ldb + j] for j < n: B's rows are
-// contiguous, so the output is accumulated 4 vectors at a time.
-template <int W>
-struct GemvRows {
-  [[gnu::always_inline]] static inline void Run(int64_t n, int64_t k, const float* x,
-                                                const float* b, int64_t ldb, float* c,
-                                                bool accumulate) {
-    using V = Vf<W>;
-    int64_t j = 0;
-    // 16 vectors of columns per pass over the depth: each row of B is then
-    // read in runs of 16 * W floats (long enough for the prefetchers when
-    // B's rows are far apart, e.g. a transposed classifier weight).
-    for (; j + 16 * W <= n; j += 16 * W) {
-      V acc[16] = {};
-      for (int64_t p = 0; p < k; ++p) {
-        const V xp = Splat<W>(x[p]);
-        const float* row = b + p * ldb + j;
-#pragma GCC unroll 16
-        for (int u = 0; u < 16; ++u) acc[u] += xp * Load<W>(row + u * W);
-      }
-#pragma GCC unroll 16
-      for (int u = 0; u < 16; ++u) {
-        if (accumulate) acc[u] += Load<W>(c + j + u * W);
-        Store<W>(c + j + u * W, acc[u]);
-      }
-    }
-    for (; j + 4 * W <= n; j += 4 * W) {
-      V acc[4] = {};
-      for (int64_t p = 0; p < k; ++p) {
-        const V xp = Splat<W>(x[p]);
-        const float* row = b + p * ldb + j;
-#pragma GCC unroll 4
-        for (int u = 0; u < 4; ++u) acc[u] += xp * Load<W>(row + u * W);
-      }
-#pragma GCC unroll 4
-      for (int u = 0; u < 4; ++u) {
-        if (accumulate) acc[u] += Load<W>(c + j + u * W);
-        Store<W>(c + j + u * W, acc[u]);
-      }
-    }
-    for (; j + W <= n; j += W) {  // narrow outputs (a squeeze-excite layer's 24)
-      V acc = {};
-      for (int64_t p = 0; p < k; ++p) acc += Splat<W>(x[p]) * Load<W>(b + p * ldb + j);
-      if (accumulate) acc += Load<W>(c + j);
-      Store<W>(c + j, acc);
-    }
-    for (; j < n; ++j) {
-      float acc = 0;
-      for (int64_t p = 0; p < k; ++p) acc += x[p] * b[p * ldb + j];
-      c[j] = accumulate ? c[j] + acc : acc;
-    }
-  }
-};
-
-// c[j * cs] (+)= dot(x, b + j * ldb) for j < n: B's columns are
-// contiguous, so four dot products run side by side over the depth.
-template <int W>
-struct GemvDots {
-  [[gnu::always_inline]] static inline void Run(int64_t n, int64_t k, const float* x,
-                                                const float* b, int64_t ldb, float* c, int64_t cs,
-                                                bool accumulate) {
-    using V = Vf<W>;
-    for (int64_t j = 0; j < n; j += 4) {
-      const int cols = static_cast<int>(std::min<int64_t>(4, n - j));
-      const float* col[4];
-      for (int u = 0; u < 4; ++u) col[u] = b + (j + std::min(u, cols - 1)) * ldb;
-      V acc[4] = {};
-      int64_t p = 0;
-      for (; p + W <= k; p += W) {
-        const V xp = Load<W>(x + p);
-#pragma GCC unroll 4
-        for (int u = 0; u < 4; ++u) acc[u] += xp * Load<W>(col[u] + p);
-      }
-      for (int u = 0; u < cols; ++u) {
-        float sum = 0;
-        for (int l = 0; l < W; ++l) sum += acc[u][l];
-        for (int64_t q = p; q < k; ++q) sum += x[q] * col[u][q];
-        float* out = c + (j + u) * cs;
-        *out = accumulate ? *out + sum : sum;
-      }
-    }
-  }
-};
-
-// out[j * out_stride] (+)= sum over p of x[p] * M(j, p) for j < n, where
-// M(j, p) = mat.data[j * mat.free_stride + p * mat.depth_stride], split
-// over threads by output chunks. False if M has no unit stride (or the
-// output is strided while M's free stride is the unit one).
-bool MatVec(KernelContext& ctx, int64_t n, int64_t k, const float* x, const StridedMatrix& mat,
-            float* out, int64_t out_stride, bool accumulate) {
-  const bool rows = mat.free_stride == 1 && out_stride == 1;
-  if (!rows && mat.depth_stride != 1) return false;
-  const int64_t chunk = n * k < kMinParallelMacs ? n : RoundUp(CeilDiv(n, ctx.num_threads()), 64);
-  // A streamed B sums into the output, or into scratch when accumulating.
-  const bool stream = rows && n * k * static_cast<int64_t>(sizeof(float)) >= kStreamBytes;
-  float* sums = out;
-  if (stream && accumulate) {
-    sums = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * n, kPanelAlignment));
-    if (sums == nullptr) return false;
-  }
-  ParallelFor(CeilDiv(n, chunk), ctx.num_threads(), [&](int64_t t) {
-    const int64_t j0 = t * chunk, nj = std::min(chunk, n - j0);
-    if (stream) {
-      RunVectorized<GemvStream>(nj, k, x, mat.data + j0, mat.depth_stride, sums + j0);
-      if (accumulate) {
-        for (int64_t j = j0; j < j0 + nj; ++j) out[j] = sums[j] + out[j];
-      }
-    } else if (rows) {
-      RunVectorized<GemvRows>(nj, k, x, mat.data + j0, mat.depth_stride, out + j0, accumulate);
-    } else {
-      RunVectorized<GemvDots>(nj, k, x, mat.data + j0 * mat.free_stride, mat.free_stride,
-                              out + j0 * out_stride, out_stride, accumulate);
-    }
-  });
-  return true;
-}
-
-// A GEMM with few rows (or a single column) as matrix-vector products that
-// read the big operand in place. Returns false if that does not apply.
-bool SmallGemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const GemmOperand& a,
-               const GemmOperand& b, float* c, int64_t ldc, bool accumulate) {
-  StridedMatrix view;
-  if (m < kGemvMaxRows && b.AsStrided(&view) && (view.free_stride == 1 || view.depth_stride == 1)) {
-    auto* x = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * m * k, kPanelAlignment));
-    if (x == nullptr) return false;
-    for (int64_t i = 0; i < m; ++i) a.Pack(i, 1, 0, k, 1, x + i * k);
-    for (int64_t i = 0; i < m; ++i) {
-      MatVec(ctx, n, k, x + i * k, view, c + i * ldc, 1, accumulate);
-    }
-    return true;
-  }
-  if (n == 1 && a.AsStrided(&view) &&
-      (view.depth_stride == 1 || (view.free_stride == 1 && ldc == 1))) {
-    auto* x = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * k, kPanelAlignment));
-    if (x == nullptr) return false;
-    b.Pack(0, 1, 0, k, 1, x);
-    return MatVec(ctx, m, k, x, view, c, ldc, accumulate);
-  }
-  return false;
-}
 }  // namespace
 
 void StridedOperand::Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width,
@@ -524,6 +358,8 @@ bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const GemmOperand
                 b.Panels(mk.nr),
                 nullptr,
                 0,
+                false,
+                nullptr,
                 c,
                 ldc,
                 accumulate,
@@ -532,6 +368,8 @@ bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const GemmOperand
   if (a.AsStrided(&a_view) && a_view.depth_stride == 1) {
     g.a_data = a_view.data;
     g.lda = a_view.free_stride;
+  } else {
+    g.a_indirect = a.RowRun(0) >= kMinRowRun;
   }
   // Split the longer side of C (in tiles) into one chunk per thread; if the
   // scratch does not fit, fall back to fewer threads. Chunks are whole
@@ -554,20 +392,26 @@ bool Gemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const GemmOperand
     const int64_t a_floats = RoundUp(g.mc * g.kc, 16);
     const int64_t b_floats = RoundUp(g.nc * g.kc, 16);
     const int64_t row_floats = RoundUp(g.kc * sizeof(float*) / sizeof(float), 16);
-    const int64_t task_floats = a_floats + b_floats + row_floats;
+    const int64_t a_row_floats =
+        g.a_indirect ? RoundUp(g.mc * sizeof(float*) / sizeof(float), 16) : 0;
+    const int64_t zero_floats = g.a_indirect ? RoundUp(g.kc, 16) : 0;
+    const int64_t task_floats = a_floats + b_floats + row_floats + a_row_floats;
     num_tasks = static_cast<int>(split_n ? CeilDiv(n, n_chunk) : CeilDiv(m, m_chunk));
     auto* panels = static_cast<float*>(
-        ctx.AllocateTemp(sizeof(float) * num_tasks * task_floats, kPanelAlignment));
+        ctx.AllocateTemp(sizeof(float) * (zero_floats + num_tasks * task_floats), kPanelAlignment));
     if (panels != nullptr) {
+      std::fill(panels, panels + zero_floats, 0.0f);
+      g.zeros = panels;
       for (int t = 0; t < num_tasks; ++t) {
-        float* ap = panels + t * task_floats;
+        float* ap = panels + zero_floats + t * task_floats;
         tasks[t] = {split_n ? 0 : t * m_chunk,
                     split_n ? m : std::min(m, (t + 1) * m_chunk),
                     split_n ? t * n_chunk : 0,
                     split_n ? std::min(n, (t + 1) * n_chunk) : n,
                     ap,
                     ap + a_floats,
-                    reinterpret_cast<const float**>(ap + a_floats + b_floats)};
+                    reinterpret_cast<const float**>(ap + a_floats + b_floats),
+                    reinterpret_cast<const float**>(ap + a_floats + b_floats + row_floats)};
       }
       break;
     }

@@ -6,7 +6,9 @@
 // runs a register-blocked MR x NR micro-kernel over every tile: AVX-512
 // (12 x 32), AVX2+FMA (6 x 16) or a baseline 4 x 8, chosen by HostIsa().
 // Operands already laid out for the micro-kernel are read in place instead
-// of packed: rows of A contiguous along the depth (weights), rows of B
+// of packed: rows of A contiguous along the depth (weights), A through row
+// pointers where each filter tap's run of channels is contiguous (a
+// channels-last image: the indirect GEMM of XNNPACK), rows of B
 // contiguous along the columns (activations), and a B packed in column
 // panels ahead of time (PanelOperand: a weight packed at load); only ragged
 // edges are packed.
@@ -60,6 +62,18 @@ class GemmOperand {
   // element(f, k0 + kk) = rows[kk][f - f0] for every free index f >= f0 of
   // the operand, and returns true; false if the operand must be packed.
   virtual bool Rows(int64_t f0, int64_t k0, int64_t nk, const float** rows) const { return false; }
+
+  // For an A operand read through row pointers (a channels-last image
+  // under one filter tap: Im2colNhwc): how many depth indices from k0 on
+  // every row holds contiguously; 0 if the operand must be packed.
+  virtual int64_t RowRun(int64_t k0) const { return 0; }
+
+  // Sets rows[f - f0] for f0 <= f < f0 + nf so that element(f, k0 + kk) =
+  // rows[f - f0][kk] for kk < RowRun(k0), pointing rows outside the
+  // operand's data (padding) at `zeros` (RowRun(k0) zero floats).
+  // REQUIRES: RowRun(k0) > 0. Called concurrently from several threads.
+  virtual void RowPointers(int64_t f0, int64_t nf, int64_t k0, const float* zeros,
+                           const float** rows) const {}
 
   // For a B operand kept in column panels (PanelOperand): the panels, if
   // they are `width` columns wide; null otherwise.

@@ -50,6 +50,17 @@ struct RowsA {
   }
 };
 
+template <int kMr>
+struct IndirectA {
+  const float* row[kMr];
+  int64_t p = 0;
+  explicit IndirectA(AOperand op) {
+    for (int i = 0; i < kMr; ++i) row[i] = op.rows[i];
+  }
+  float at(int i) const { return row[i][p]; }
+  void next() { ++p; }
+};
+
 // Walks a run of full row tiles down A and C (and the row bias with them):
 // the micro-kernels compute `tiles` consecutive kMr x nr tiles that share
 // their B columns in one call, so a tile costs no call of its own. A packed
@@ -66,11 +77,14 @@ struct TileWalk {
         c(c0),
         ep(e != nullptr ? *e : TileEpilogue{}),
         has_ep(e != nullptr),
-        a_step(a_op.lda != 0 ? kMr * a_op.lda : kMr * kc),
+        a_step(a_op.rows != nullptr ? 0
+               : a_op.lda != 0      ? kMr * a_op.lda
+                                    : kMr * kc),
         c_step(kMr * ldc) {}
   const TileEpilogue* epilogue() const { return has_ep ? &ep : nullptr; }
   void Next() {
     a.a += a_step;
+    if (a.rows != nullptr) a.rows += kMr;
     c += c_step;
     if (ep.row_bias != nullptr) ep.row_bias += kMr;
   }
@@ -375,18 +389,19 @@ void GenericRowsFn(int64_t kc, int64_t tiles, AOperand a, const float* const* ro
                    float* c, int64_t ldc, bool accumulate, const TileEpilogue* ep) {
   MicroGeneric<A>(kc, tiles, a, RowsB{rows, col}, c, ldc, accumulate, ep);
 }
-constexpr MicroKernel kGeneric = {{GenericFn<PackedA<4>>, GenericFn<RowsA<4>>},
-                                  {GenericRowsFn<PackedA<4>>, GenericRowsFn<RowsA<4>>},
-                                  {nullptr, nullptr},
-                                  {nullptr, nullptr},
-                                  nullptr,
-                                  nullptr,
-                                  0,
-                                  4,
-                                  8,
-                                  256,
-                                  128,
-                                  1024};
+constexpr MicroKernel kGeneric = {
+    {GenericFn<PackedA<4>>, GenericFn<RowsA<4>>, GenericFn<IndirectA<4>>},
+    {GenericRowsFn<PackedA<4>>, GenericRowsFn<RowsA<4>>, GenericRowsFn<IndirectA<4>>},
+    {nullptr, nullptr, nullptr},
+    {nullptr, nullptr, nullptr},
+    nullptr,
+    nullptr,
+    0,
+    4,
+    8,
+    256,
+    128,
+    1024};
 #if defined(__x86_64__)
 // The vector kernels' entry points carry the kernel's target, so the body
 // inlines into them (an entry without it would cost a second call per tile).
@@ -481,23 +496,25 @@ __attribute__((target("avx512f,avx2,fma"))) void Avx512EdgeRowsFn(
 #pragma GCC diagnostic pop
 #endif
 // Short tiles: 3 of the AVX2 kernel's 6 rows, 4 of the AVX-512 kernel's 12.
-constexpr MicroKernel kAvx2 = {{Avx2Fn<PackedA<6>>, Avx2Fn<RowsA<6>>},
-                               {Avx2RowsFn<PackedA<6>>, Avx2RowsFn<RowsA<6>>},
-                               {Avx2EdgeFn<6, PackedA<6>>, Avx2EdgeFn<6, RowsA<6>>},
-                               {Avx2EdgeRowsFn<6, PackedA<6>>, Avx2EdgeRowsFn<6, RowsA<6>>},
-                               Avx2EdgeFn<3, PackedA<3, 6>>,
-                               Avx2EdgeRowsFn<3, PackedA<3, 6>>,
-                               3,
-                               6,
-                               16,
-                               256,
-                               144,
-                               1024};
+constexpr MicroKernel kAvx2 = {
+    {Avx2Fn<PackedA<6>>, Avx2Fn<RowsA<6>>, Avx2Fn<IndirectA<6>>},
+    {Avx2RowsFn<PackedA<6>>, Avx2RowsFn<RowsA<6>>, Avx2RowsFn<IndirectA<6>>},
+    {Avx2EdgeFn<6, PackedA<6>>, Avx2EdgeFn<6, RowsA<6>>, Avx2EdgeFn<6, IndirectA<6>>},
+    {Avx2EdgeRowsFn<6, PackedA<6>>, Avx2EdgeRowsFn<6, RowsA<6>>, Avx2EdgeRowsFn<6, IndirectA<6>>},
+    Avx2EdgeFn<3, PackedA<3, 6>>,
+    Avx2EdgeRowsFn<3, PackedA<3, 6>>,
+    3,
+    6,
+    16,
+    256,
+    144,
+    1024};
 constexpr MicroKernel kAvx512 = {
-    {Avx512Fn<PackedA<12>>, Avx512Fn<RowsA<12>>},
-    {Avx512RowsFn<PackedA<12>>, Avx512RowsFn<RowsA<12>>},
-    {Avx512EdgeFn<12, PackedA<12>>, Avx512EdgeFn<12, RowsA<12>>},
-    {Avx512EdgeRowsFn<12, PackedA<12>>, Avx512EdgeRowsFn<12, RowsA<12>>},
+    {Avx512Fn<PackedA<12>>, Avx512Fn<RowsA<12>>, Avx512Fn<IndirectA<12>>},
+    {Avx512RowsFn<PackedA<12>>, Avx512RowsFn<RowsA<12>>, Avx512RowsFn<IndirectA<12>>},
+    {Avx512EdgeFn<12, PackedA<12>>, Avx512EdgeFn<12, RowsA<12>>, Avx512EdgeFn<12, IndirectA<12>>},
+    {Avx512EdgeRowsFn<12, PackedA<12>>, Avx512EdgeRowsFn<12, RowsA<12>>,
+     Avx512EdgeRowsFn<12, IndirectA<12>>},
     Avx512EdgeFn<4, PackedA<4, 12>>,
     Avx512EdgeRowsFn<4, PackedA<4, 12>>,
     4,
@@ -510,10 +527,11 @@ constexpr MicroKernel kAvx512 = {
 // ImageNet network's last stage), which 12-row tiles cover with a 1-row
 // short tile.
 constexpr MicroKernel kAvx512Rows7 = {
-    {Avx512Fn7<PackedA<7>>, Avx512Fn7<RowsA<7>>},
-    {Avx512RowsFn7<PackedA<7>>, Avx512RowsFn7<RowsA<7>>},
-    {Avx512EdgeFn<7, PackedA<7>>, Avx512EdgeFn<7, RowsA<7>>},
-    {Avx512EdgeRowsFn<7, PackedA<7>>, Avx512EdgeRowsFn<7, RowsA<7>>},
+    {Avx512Fn7<PackedA<7>>, Avx512Fn7<RowsA<7>>, Avx512Fn7<IndirectA<7>>},
+    {Avx512RowsFn7<PackedA<7>>, Avx512RowsFn7<RowsA<7>>, Avx512RowsFn7<IndirectA<7>>},
+    {Avx512EdgeFn<7, PackedA<7>>, Avx512EdgeFn<7, RowsA<7>>, Avx512EdgeFn<7, IndirectA<7>>},
+    {Avx512EdgeRowsFn<7, PackedA<7>>, Avx512EdgeRowsFn<7, RowsA<7>>,
+     Avx512EdgeRowsFn<7, IndirectA<7>>},
     nullptr,
     nullptr,
     0,

@@ -13,11 +13,17 @@ namespace edgefleet {
 namespace optimized {
 
 // How a micro-kernel reads A(i, p), i < mr: from a packed panel,
-// a[p * mr + i] (lda = 0), or from rows of A in place, a[i * lda + p].
+// a[p * mr + i] (lda = 0), from rows of A in place, a[i * lda + p], or
+// through row pointers, rows[i][p] (the indirect kernels; tile t's rows at
+// rows[t * mr + i]).
 struct AOperand {
   const float* a;
   int64_t lda;
+  const float* const* rows = nullptr;
 };
+
+// The ways a micro-kernel reads A: indices of MicroKernel's entry points.
+enum AMode { kAPacked = 0, kAStrided = 1, kAIndirect = 2, kAModes = 3 };
 
 // What a micro-kernel does to its tile's sums before storing them (the last
 // depth block of a GEMM with an epilogue, gemm.h): v += row_bias[i] (if
@@ -36,7 +42,8 @@ struct TileEpilogue {
 // epilogue `ep` if not null, where B(p, j) is
 //   b[p * ldb + j]          (MicroKernelFn: a packed panel, ldb = nr), or
 //   b_rows[p][b_col + j]    (MicroKernelRowsFn: rows of B read in place).
-// Each comes in a packed-A ([0]) and an A-in-place ([1]) version.
+// Each comes in a version per AMode (packed A, rows in place, row
+// pointers).
 using MicroKernelFn = void (*)(int64_t kc, int64_t tiles, AOperand a, const float* b, int64_t ldb,
                                float* c, int64_t ldc, bool accumulate, const TileEpilogue* ep);
 using MicroKernelRowsFn = void (*)(int64_t kc, int64_t tiles, AOperand a,
@@ -59,12 +66,12 @@ using MicroKernelEdgeRowsFn = void (*)(int64_t kc, int64_t tiles, AOperand a,
                                        const TileEpilogue* ep);
 
 struct MicroKernel {
-  MicroKernelFn fn[2];
-  MicroKernelRowsFn rows_fn[2];
+  MicroKernelFn fn[kAModes];
+  MicroKernelRowsFn rows_fn[kAModes];
   // Null where the instruction set has no masked loads and stores (the
   // baseline): its edge tiles are computed in a scratch tile.
-  MicroKernelEdgeFn edge_fn[2];
-  MicroKernelEdgeRowsFn edge_rows_fn[2];
+  MicroKernelEdgeFn edge_fn[kAModes];
+  MicroKernelEdgeRowsFn edge_rows_fn[kAModes];
   // Tiles of short_mr rows (tiles = 1) of a packed A panel, with any
   // 0 < cols <= nr: rows q .. q + short_mr - 1 of the mr-wide panel
   // (A(i, p) = a[p * mr + q + i], lda = 0). The bottom edge of C, where
