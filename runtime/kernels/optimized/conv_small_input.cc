@@ -54,12 +54,34 @@ struct RowBody {
       return;
     } else {
       V acc[kPixels][kVectors];
-#pragma GCC unroll 4
+#pragma GCC unroll 12
       for (int p = 0; p < kPixels; ++p) {
-#pragma GCC unroll 2
+#pragma GCC unroll 4
         for (int v = 0; v < kVectors; ++v) acc[p][v] = V{};
       }
-      for (int64_t kh = 0; kh < g->k_h; ++kh) {
+      // A row of taps (kw, ic) of an interior block is one run of k_w * c_n
+      // input values per pixel when the columns are not dilated and the
+      // filter's (kw, ic) are one run too: one loop over the run.
+      const bool runs = !kChecked && g->dilation[1] == 1 && f->kw == c_n * f->ic;
+      for (int64_t kh = 0; kh < g->k_h && runs; ++kh) {
+        const int64_t ih = ih0 + kh * g->dilation[0];
+        if (ih < 0 || ih >= g->in_h) continue;
+        const float* x_run = x_img + (ih * g->in_w + ow * g->stride[1] - g->pad[1]) * c_n;
+        const int64_t pixel_step = g->stride[1] * c_n;
+        const float* w_run = f->w + oc + kh * f->kh;
+        for (int64_t j = 0; j < g->k_w * c_n; ++j) {
+          V wv[kVectors];
+#pragma GCC unroll 4
+          for (int v = 0; v < kVectors; ++v) wv[v] = Load<W>(w_run + j * f->ic + v * W);
+#pragma GCC unroll 12
+          for (int p = 0; p < kPixels; ++p) {
+            const V xv = Splat<W>(x_run[p * pixel_step + j]);
+#pragma GCC unroll 4
+            for (int v = 0; v < kVectors; ++v) acc[p][v] += xv * wv[v];
+          }
+        }
+      }
+      for (int64_t kh = 0; kh < g->k_h && !runs; ++kh) {
         const int64_t ih = ih0 + kh * g->dilation[0];
         if (ih < 0 || ih >= g->in_h) continue;
         const float* x_row = x_img + ih * g->in_w * c_n;
@@ -67,23 +89,23 @@ struct RowBody {
           const float* w_tap = f->w + oc + kh * f->kh + kw * f->kw;
           for (int64_t ic = 0; ic < c_n; ++ic) {
             V wv[kVectors];
-#pragma GCC unroll 2
-            for (int v = 0; v < kVectors; ++v) wv[v] = Load<W>(w_tap + ic * f->ic + v * W);
 #pragma GCC unroll 4
+            for (int v = 0; v < kVectors; ++v) wv[v] = Load<W>(w_tap + ic * f->ic + v * W);
+#pragma GCC unroll 12
             for (int p = 0; p < kPixels; ++p) {
               const int64_t iw = (ow + p) * g->stride[1] - g->pad[1] + kw * g->dilation[1];
               if (kChecked && (iw < 0 || iw >= g->in_w)) continue;
               const V xv = Splat<W>(x_row[iw * c_n + ic]);
-#pragma GCC unroll 2
+#pragma GCC unroll 4
               for (int v = 0; v < kVectors; ++v) acc[p][v] += xv * wv[v];
             }
           }
         }
       }
       const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
-#pragma GCC unroll 4
+#pragma GCC unroll 12
       for (int p = 0; p < kPixels; ++p) {
-#pragma GCC unroll 2
+#pragma GCC unroll 4
         for (int v = 0; v < kVectors; ++v) {
           V out = acc[p][v];
           if (bias != nullptr) out += Load<W>(bias + oc + v * W);
@@ -94,17 +116,33 @@ struct RowBody {
     }
   }
 
+  // Register blocking: kVectors * W output channels by Pixels(kVectors)
+  // output pixels, up to kAccumulators accumulators (of 32 vector registers
+  // with AVX-512, 16 otherwise, leaving room for the filter's vectors and
+  // the broadcast input).
+  static constexpr int kMaxVectors = W == 16 ? 4 : 2;
+  static constexpr int kAccumulators = W == 16 ? 24 : 12;
+  static constexpr int Pixels(int vectors) {
+    return vectors == 0 ? 4 : kAccumulators / vectors > 12 ? 12 : kAccumulators / vectors;
+  }
+
   // Every output pixel of the row for kVectors * W channels from oc.
   template <int kVectors>
   [[gnu::always_inline]] static inline void Channels(const ConvGeometry* g, const float* x_img,
                                                      const Filter* f, const float* bias,
                                                      int64_t ih0, int64_t in_lo, int64_t in_hi,
                                                      int64_t oc, float* y_row, float lo, float hi) {
+    constexpr int kPixels = Pixels(kVectors);
     int64_t ow = 0;
     for (; ow < in_lo; ++ow)
       Block<1, kVectors, true>(g, x_img, f, bias, ih0, ow, oc, y_row, lo, hi);
-    for (; ow + 4 <= in_hi; ow += 4) {
-      Block<4, kVectors, false>(g, x_img, f, bias, ih0, ow, oc, y_row, lo, hi);
+    for (; ow + kPixels <= in_hi; ow += kPixels) {
+      Block<kPixels, kVectors, false>(g, x_img, f, bias, ih0, ow, oc, y_row, lo, hi);
+    }
+    if constexpr (kPixels > 4) {
+      for (; ow + 4 <= in_hi; ow += 4) {
+        Block<4, kVectors, false>(g, x_img, f, bias, ih0, ow, oc, y_row, lo, hi);
+      }
     }
     for (; ow < g->out_w; ++ow) {
       Block<1, kVectors, true>(g, x_img, f, bias, ih0, ow, oc, y_row, lo, hi);
@@ -122,6 +160,11 @@ struct RowBody {
       float* y_row = y + r * g->out_w * g->out_c;
       const int64_t ih0 = oh * g->stride[0] - g->pad[0];
       int64_t oc = 0;
+      if constexpr (kMaxVectors == 4) {
+        for (; oc + 4 * W <= g->out_c; oc += 4 * W) {
+          Channels<4>(g, x_img, f, bias, ih0, in_lo, in_hi, oc, y_row, lo, hi);
+        }
+      }
       for (; oc + 2 * W <= g->out_c; oc += 2 * W) {
         Channels<2>(g, x_img, f, bias, ih0, in_lo, in_hi, oc, y_row, lo, hi);
       }

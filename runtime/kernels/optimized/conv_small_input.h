@@ -1,10 +1,13 @@
 // A one-group float32 convolution over few input channels (an RGB image's
-// three), channels-last, computed directly: for a block of four output
-// pixels and two vectors of output channels, each (kh, kw, ic) tap's input
-// value is broadcast and multiplied into eight accumulators. The GEMM over
-// packed patches would run at a depth of kh * kw * in_c (27 for a 3x3 RGB
-// layer), where its micro-kernel spends much of its time in prologue and
-// epilogue, after packing every patch.
+// three), channels-last, computed directly: for a block of output pixels
+// and vectors of output channels (6 x 64 channels, 12 x 32 or 12 x 16 with
+// AVX-512: 24 accumulators; 12 with 16 vector registers), each (kh, kw, ic)
+// tap's input value is broadcast and multiply-added (fused, as the GEMM's
+// micro-kernels do) into the block's accumulators; in the image's interior
+// a row's (kw, ic) taps are one run of the input. The GEMM over packed
+// patches would run at a depth of kh * kw * in_c (27 for a 3x3 RGB layer),
+// where its micro-kernel spends much of its time in prologue and epilogue,
+// after packing every patch.
 //
 // Stateless; buffers belong to the caller. Thread-compatible: output rows
 // split over ctx's threads (the kernels' pool or the runner installed on the
