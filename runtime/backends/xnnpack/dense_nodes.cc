@@ -5,6 +5,8 @@
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/conv_small_input.h"
 #include "runtime/kernels/optimized/convolution.h"
+#include "runtime/kernels/optimized/cpu_features.h"
+#include "runtime/kernels/optimized/depthwise.h"
 #include "runtime/kernels/optimized/gemm.h"
 #include "runtime/kernels/optimized/vec.h"
 
@@ -33,6 +35,21 @@ bool IsFastDenseConv(const Graph& g, const Node& n) {
   if (w.dims.size() != 4) return false;
   return w.dims[3] >= kMinDenseWindowChannels ||
          w.dims[3] <= static_cast<size_t>(optimized::kSmallInputMaxChannels);
+}
+
+// A depthwise convolution without a depth multiplier on an AVX-512 host,
+// where our direct kernel (optimized/depthwise.h) runs it faster than the
+// system XNNPACK; on AVX2 hosts it was measured slower, and stays there
+// (docs/xnnpack-delegate.md, "Engine per node"). The filter is
+// [1, kh, kw, out_c].
+bool IsFastDepthwiseConv(const Graph& g, const Node& n) {
+  if (n.type != NodeType::kDepthwiseConv2d || optimized::HostIsa() != optimized::Isa::kAvx512) {
+    return false;
+  }
+  const Dims& xd = g.values[n.inputs[0]].dims;
+  const Dims& wd = g.values[n.inputs[1]].dims;
+  return xd.size() == 4 && wd.size() == 4 && wd[3] == xd[3] &&
+         static_cast<int64_t>(wd[1] * wd[2]) <= optimized::kMaxDepthwiseTaps;
 }
 
 // A fully connected layer or a pointwise convolution: y[rows][units] =
@@ -164,7 +181,8 @@ bool DenseKernelSupports(const Graph& g, const Node& n) {
 
 bool DenseKernelPreferred(const Graph& g, const Node& n) {
   return DenseKernelSupports(g, n) &&
-         (n.type == NodeType::kFullyConnected || IsPointwiseConv(n) || IsFastDenseConv(g, n)) &&
+         (n.type == NodeType::kFullyConnected || IsPointwiseConv(n) || IsFastDenseConv(g, n) ||
+          IsFastDepthwiseConv(g, n)) &&
          g.values[n.inputs[1]].is_constant();
 }
 
@@ -183,7 +201,11 @@ bool FilterInPanels(const Graph& g, const Node& n) {
 }  // namespace
 
 size_t PackedFilterFloats(const Graph& g, const Node& n) {
-  if (!DenseKernelPreferred(g, n) || (n.flags & kTransposeWeights) != 0) return 0;
+  // A depthwise filter is read where it is.
+  if (!DenseKernelPreferred(g, n) || (n.flags & kTransposeWeights) != 0 ||
+      n.type == NodeType::kDepthwiseConv2d) {
+    return 0;
+  }
   const Value& w = g.values[n.inputs[1]];
   if (FilterInPanels(g, n)) {
     const size_t units = w.dims[0];

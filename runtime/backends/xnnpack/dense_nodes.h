@@ -39,10 +39,12 @@ bool DenseKernelSupports(const Graph& graph, const Node& node);
 
 // The rule: true for the nodes our kernels run faster than the system
 // XNNPACK — fully connected layers, pointwise convolutions (1x1, stride 1,
-// no padding, one group) and one-group convolutions with a larger window
+// no padding, one group), one-group convolutions with a larger window
 // over at least 16 or at most 4 input channels (a first layer over an
-// image), all float32 with a constant filter. Other convolutions (grouped,
-// depthwise, one group over 5 to 15 channels) stay with XNNPACK.
+// image) and, on AVX-512 hosts, depthwise convolutions without a depth
+// multiplier, all float32 with a constant filter. Other convolutions
+// (grouped, depthwise elsewhere, one group over 5 to 15 channels) stay
+// with XNNPACK.
 bool DenseKernelPreferred(const Graph& graph, const Node& node);
 
 // Floats of the packed copy PackDenseFilter makes of `node`'s filter: its

@@ -12,6 +12,7 @@
 #include <random>
 
 #include "runtime/core/memory_allocator.h"
+#include "runtime/kernels/optimized/cpu_features.h"
 
 namespace edgefleet {
 namespace xnnpack {
@@ -198,17 +199,21 @@ TEST(DenseNodes, MatchDirectSums) {
   }
 }
 
-// The rule: fully connected layers, pointwise convolutions, and one-group
-// convolutions over at least 16 or at most 4 input channels.
-TEST(DenseNodes, RuleTakesFullyConnectedPointwiseAndWideOrImageConvolutions) {
+// The rule: fully connected layers, pointwise convolutions, one-group
+// convolutions over at least 16 or at most 4 input channels, and on
+// AVX-512 hosts depthwise convolutions without a depth multiplier (read
+// in place: no packed copy).
+TEST(DenseNodes, RuleTakesFullyConnectedPointwiseWideOrImageAndDepthwiseConvolutions) {
+  const bool avx512 = optimized::HostIsa() == optimized::Isa::kAvx512;
   for (const Case& c : kCases) {
     Fixture f(c);
     const bool pointwise = c.kh == 1 && c.kw == 1 && c.stride == 1 && c.pad == 0;
-    const bool preferred =
-        c.type == NodeType::kFullyConnected || (c.type == NodeType::kConv2d && c.groups == 1 &&
-                                                (pointwise || c.group_in >= 16 || c.group_in <= 4));
+    const bool depthwise = c.type == NodeType::kDepthwiseConv2d && c.group_out == 1 && avx512;
+    const bool preferred = c.type == NodeType::kFullyConnected || depthwise ||
+                           (c.type == NodeType::kConv2d && c.groups == 1 &&
+                            (pointwise || c.group_in >= 16 || c.group_in <= 4));
     EXPECT_EQ(DenseKernelPreferred(f.graph, f.node), preferred) << c.name;
-    EXPECT_EQ(PackedFilterFloats(f.graph, f.node) > 0, preferred) << c.name;
+    EXPECT_EQ(PackedFilterFloats(f.graph, f.node) > 0, preferred && !depthwise) << c.name;
   }
 }
 
