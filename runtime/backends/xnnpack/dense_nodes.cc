@@ -58,7 +58,8 @@ bool IsFastDepthwiseConv(const Graph& g, const Node& n) {
 // (FullyConnected's flag, or `packed`), or column panels (`packed` with
 // `panels`).
 Error RunMatrixNode(KernelContext& ctx, const Node& n, const std::vector<Dims>& dims,
-                    const void* const* in, float* y, const float* packed, bool panels) {
+                    const void* const* in, float* y, const float* packed, bool panels,
+                    optimized::PostOp post) {
   const Dims& xd = dims[n.inputs[0]];
   const Dims& wd = dims[n.inputs[1]];
   const bool fc_transposed =
@@ -81,6 +82,7 @@ Error RunMatrixNode(KernelContext& ctx, const Node& n, const std::vector<Dims>& 
   epilogue.col_bias = static_cast<const float*>(in[2]);
   epilogue.lo = n.output_min;
   epilogue.hi = n.output_max;
+  epilogue.post = post;
   EF_CHECK_OR_RETURN(optimized::Gemm(ctx, rows, units, k, a, b, y, units, false, &epilogue),
                      Error::kMemoryAllocationFailed, "xnnpack: %s: kernel scratch memory exhausted",
                      NodeTypeName(n.type));
@@ -88,12 +90,13 @@ Error RunMatrixNode(KernelContext& ctx, const Node& n, const std::vector<Dims>& 
 }
 
 Error RunConvolution(KernelContext& ctx, const Node& n, const std::vector<Dims>& dims,
-                     const void* const* in, float* y, const float* packed, bool panels) {
+                     const void* const* in, float* y, const float* packed, bool panels,
+                     optimized::PostOp post) {
   const optimized::ConvGeometry g = ConvGeometryOf(n, dims);
   if (panels) {
     EF_CHECK_OR_RETURN(optimized::ConvolutionNhwcPanels(ctx, g, static_cast<const float*>(in[0]),
                                                         packed, static_cast<const float*>(in[2]), y,
-                                                        n.output_min, n.output_max),
+                                                        n.output_min, n.output_max, post),
                        Error::kMemoryAllocationFailed,
                        "xnnpack: %s: kernel scratch memory exhausted", NodeTypeName(n.type));
     return Error::kOk;
@@ -122,7 +125,7 @@ Error RunConvolution(KernelContext& ctx, const Node& n, const std::vector<Dims>&
   EF_CHECK_OR_RETURN(optimized::ConvolutionNhwc(
                          ctx, g, static_cast<const float*>(in[0]),
                          packed != nullptr ? packed : static_cast<const float*>(in[1]), strides,
-                         static_cast<const float*>(in[2]), y, n.output_min, n.output_max),
+                         static_cast<const float*>(in[2]), y, n.output_min, n.output_max, post),
                      Error::kMemoryAllocationFailed, "xnnpack: %s: kernel scratch memory exhausted",
                      NodeTypeName(n.type));
   return Error::kOk;
@@ -252,10 +255,12 @@ Error RunDenseNode(KernelContext& ctx, const Graph& g, const Node& n, const std:
                    const void* const* in, void* const* out, const float* packed_filter) {
   auto* y = static_cast<float*>(out[0]);
   const bool panels = packed_filter != nullptr && FilterInPanels(g, n);
+  const optimized::PostOp post =
+      n.activation == FusedActivation::kSilu ? optimized::PostOp::kSilu : optimized::PostOp::kNone;
   if (n.type == NodeType::kFullyConnected || IsPointwiseConv(n)) {
-    return RunMatrixNode(ctx, n, dims, in, y, packed_filter, panels);
+    return RunMatrixNode(ctx, n, dims, in, y, packed_filter, panels, post);
   }
-  return RunConvolution(ctx, n, dims, in, y, packed_filter, panels);
+  return RunConvolution(ctx, n, dims, in, y, packed_filter, panels, post);
 }
 
 }  // namespace xnnpack

@@ -64,7 +64,8 @@ size_t PackedFilterFloats(const Graph& graph, const Node& node);
 void PackDenseFilter(const Graph& graph, const Node& node, float* dst);
 
 // Runs `node` (REQUIRES: DenseKernelSupports, shapes validated by
-// InferOutputDims) on the current shapes `dims`; in[i] / out[0] are the
+// InferOutputDims) on the current shapes `dims`, its fused activation (a
+// folded SiLU) included; in[i] / out[0] are the
 // buffers of node.inputs[i] / node.outputs[0] (in[2] null without bias);
 // `packed_filter` is what PackDenseFilter wrote (or null: in[1] is read).
 // Errors: kMemoryAllocationFailed when ctx's scratch memory does not fit.

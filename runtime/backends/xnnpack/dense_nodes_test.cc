@@ -199,6 +199,37 @@ TEST(DenseNodes, MatchDirectSums) {
   }
 }
 
+// A folded SiLU (silu_folding.h): every kernel the rule can pick (GEMM on
+// panels or on the filter in place, packed patches, the small-input and
+// depthwise kernels, fully connected) writes x * sigmoid(x) of the node's
+// clamped output.
+TEST(DenseNodes, FusedSiluIsXTimesSigmoid) {
+  std::vector<uint8_t> scratch(8 << 20);
+  for (const Case& c : kCases) {
+    for (bool packed : {false, true}) {
+      Fixture f(c);
+      f.node.activation = FusedActivation::kSilu;
+      std::vector<float> filter(packed ? PackedFilterFloats(f.graph, f.node) : 0);
+      if (!filter.empty()) PackDenseFilter(f.graph, f.node, filter.data());
+      std::vector<float> want = f.Reference(c);
+      for (float& v : want) v = static_cast<float>(v / (1.0 + std::exp(-double{v})));
+      std::vector<float> y(want.size(), std::nanf(""));
+      MemoryAllocator temp(scratch.data(), scratch.size());
+      KernelContext ctx(&temp, 1);
+      const void* in[3] = {f.x.data(), f.w.data(), c.bias ? f.b.data() : nullptr};
+      void* out[1] = {y.data()};
+      ASSERT_EQ(RunDenseNode(ctx, f.graph, f.node, f.dims, in, out,
+                             filter.empty() ? nullptr : filter.data()),
+                Error::kOk)
+          << c.name;
+      for (size_t i = 0; i < want.size(); ++i) {
+        ASSERT_NEAR(y[i], want[i], 1e-4f * std::max(1.0f, std::fabs(want[i])))
+            << c.name << (packed ? " packed" : "") << " element " << i;
+      }
+    }
+  }
+}
+
 // The rule: fully connected layers, pointwise convolutions, one-group
 // convolutions over at least 16 or at most 4 input channels, and on
 // AVX-512 hosts depthwise convolutions without a depth multiplier (read

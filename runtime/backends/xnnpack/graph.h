@@ -147,6 +147,14 @@ struct WindowParams {  // convolution and pooling
   uint32_t adjustment_h = 0, adjustment_w = 0;
 };
 
+// An activation folded into the node that produces its input (never in a
+// payload: FoldFloatSilus, silu_folding.h). Only our dense kernels compute
+// it (the system XNNPACK has no such fused node).
+enum class FusedActivation : uint8_t {
+  kNone,
+  kSilu,  // y = x * sigmoid(x) of the node's clamped output
+};
+
 struct Node {
   NodeType type = NodeType::kNone;
   uint32_t debug_handle = 0;
@@ -162,6 +170,7 @@ struct Node {
   float scalar = 0.0f;         // ELU alpha, leaky slope, pad value
   uint32_t axis = 0;           // concatenation
   uint32_t new_height = 0, new_width = 0;
+  FusedActivation activation = FusedActivation::kNone;
 };
 
 struct Graph {

@@ -159,6 +159,7 @@ bool DefineNode(xnn_subgraph_t sg, const Node& n, const std::vector<uint32_t>& i
 }
 
 bool XnnpackAccepts(const Graph& graph, const Node& node) {
+  if (node.activation != FusedActivation::kNone) return false;  // ours only
   if (node.type == NodeType::kPReLU) {
     // This XNNPACK copies the slope at runtime creation, one value per
     // channel, without checking that it is static (fuzzing found the read

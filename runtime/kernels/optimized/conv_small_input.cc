@@ -28,7 +28,7 @@ struct RowBody {
   [[gnu::always_inline]] static inline void Block(const ConvGeometry* g, const float* x_img,
                                                   const Filter* f, const float* bias, int64_t ih0,
                                                   int64_t ow, int64_t oc, float* y_row, float lo_s,
-                                                  float hi_s) {
+                                                  float hi_s, PostOp post) {
     const int64_t c_n = g->in_c;
     if constexpr (kVectors == 0) {
       float acc[kPixels] = {};
@@ -49,7 +49,7 @@ struct RowBody {
       }
       for (int p = 0; p < kPixels; ++p) {
         const float b = bias != nullptr ? acc[p] + bias[oc] : acc[p];
-        y_row[(ow + p) * g->out_c + oc] = EpilogueS(b, lo_s, hi_s, PostOp::kNone);
+        y_row[(ow + p) * g->out_c + oc] = EpilogueS(b, lo_s, hi_s, post);
       }
       return;
     } else {
@@ -109,8 +109,7 @@ struct RowBody {
         for (int v = 0; v < kVectors; ++v) {
           V out = acc[p][v];
           if (bias != nullptr) out += Load<W>(bias + oc + v * W);
-          Store<W>(y_row + (ow + p) * g->out_c + oc + v * W,
-                   EpilogueV<W>(out, lo, hi, PostOp::kNone));
+          Store<W>(y_row + (ow + p) * g->out_c + oc + v * W, EpilogueV<W>(out, lo, hi, post));
         }
       }
     }
@@ -131,27 +130,29 @@ struct RowBody {
   [[gnu::always_inline]] static inline void Channels(const ConvGeometry* g, const float* x_img,
                                                      const Filter* f, const float* bias,
                                                      int64_t ih0, int64_t in_lo, int64_t in_hi,
-                                                     int64_t oc, float* y_row, float lo, float hi) {
+                                                     int64_t oc, float* y_row, float lo, float hi,
+                                                     PostOp post) {
     constexpr int kPixels = Pixels(kVectors);
     int64_t ow = 0;
     for (; ow < in_lo; ++ow)
-      Block<1, kVectors, true>(g, x_img, f, bias, ih0, ow, oc, y_row, lo, hi);
+      Block<1, kVectors, true>(g, x_img, f, bias, ih0, ow, oc, y_row, lo, hi, post);
     for (; ow + kPixels <= in_hi; ow += kPixels) {
-      Block<kPixels, kVectors, false>(g, x_img, f, bias, ih0, ow, oc, y_row, lo, hi);
+      Block<kPixels, kVectors, false>(g, x_img, f, bias, ih0, ow, oc, y_row, lo, hi, post);
     }
     if constexpr (kPixels > 4) {
       for (; ow + 4 <= in_hi; ow += 4) {
-        Block<4, kVectors, false>(g, x_img, f, bias, ih0, ow, oc, y_row, lo, hi);
+        Block<4, kVectors, false>(g, x_img, f, bias, ih0, ow, oc, y_row, lo, hi, post);
       }
     }
     for (; ow < g->out_w; ++ow) {
-      Block<1, kVectors, true>(g, x_img, f, bias, ih0, ow, oc, y_row, lo, hi);
+      Block<1, kVectors, true>(g, x_img, f, bias, ih0, ow, oc, y_row, lo, hi, post);
     }
   }
 
   [[gnu::always_inline]] static inline void Run(const ConvGeometry* g, const float* x,
                                                 const Filter* f, const float* bias, int64_t r0,
-                                                int64_t r1, float* y, float lo, float hi) {
+                                                int64_t r1, float* y, float lo, float hi,
+                                                PostOp post) {
     int64_t in_lo = 0, in_hi = 0;
     InteriorColumns(*g, &in_lo, &in_hi);
     for (int64_t r = r0; r < r1; ++r) {
@@ -162,17 +163,17 @@ struct RowBody {
       int64_t oc = 0;
       if constexpr (kMaxVectors == 4) {
         for (; oc + 4 * W <= g->out_c; oc += 4 * W) {
-          Channels<4>(g, x_img, f, bias, ih0, in_lo, in_hi, oc, y_row, lo, hi);
+          Channels<4>(g, x_img, f, bias, ih0, in_lo, in_hi, oc, y_row, lo, hi, post);
         }
       }
       for (; oc + 2 * W <= g->out_c; oc += 2 * W) {
-        Channels<2>(g, x_img, f, bias, ih0, in_lo, in_hi, oc, y_row, lo, hi);
+        Channels<2>(g, x_img, f, bias, ih0, in_lo, in_hi, oc, y_row, lo, hi, post);
       }
       for (; oc + W <= g->out_c; oc += W) {
-        Channels<1>(g, x_img, f, bias, ih0, in_lo, in_hi, oc, y_row, lo, hi);
+        Channels<1>(g, x_img, f, bias, ih0, in_lo, in_hi, oc, y_row, lo, hi, post);
       }
       for (; oc < g->out_c; ++oc) {
-        Channels<0>(g, x_img, f, bias, ih0, in_lo, in_hi, oc, y_row, lo, hi);
+        Channels<0>(g, x_img, f, bias, ih0, in_lo, in_hi, oc, y_row, lo, hi, post);
       }
     }
   }
@@ -182,11 +183,11 @@ struct RowBody {
 
 void ConvNhwcSmallInput(KernelContext& ctx, const ConvGeometry& g, const float* x, const float* w,
                         int64_t w_ic, int64_t w_kh, int64_t w_kw, const float* bias, float* y,
-                        float lo, float hi) {
+                        float lo, float hi, PostOp post) {
   const Filter f{w, w_ic, w_kh, w_kw};
   const Filter* fp = &f;
   ParallelForRanges(g.batch * g.out_h, kRowsGrain, ctx.num_threads(), [&](int64_t r0, int64_t r1) {
-    RunVectorized<RowBody>(&g, x, fp, bias, r0, r1, y, lo, hi);
+    RunVectorized<RowBody>(&g, x, fp, bias, r0, r1, y, lo, hi, post);
   });
 }
 

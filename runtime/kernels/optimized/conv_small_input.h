@@ -20,6 +20,7 @@
 
 #include "runtime/kernels/kernel_context.h"
 #include "runtime/kernels/optimized/conv_operands.h"
+#include "runtime/kernels/optimized/epilogue.h"
 
 namespace edgefleet {
 namespace optimized {
@@ -29,7 +30,8 @@ namespace optimized {
 inline constexpr int64_t kSmallInputMaxChannels = 4;
 
 // y [batch, out_h, out_w, out_c] = conv(x [batch, in_h, in_w, in_c], w) +
-// bias, clamped to [lo, hi] (x < lo -> lo, then x > hi -> hi; NaN stays).
+// bias, clamped to [lo, hi] (x < lo -> lo, then x > hi -> hi; NaN stays),
+// then `post` (epilogue.h).
 // `w` element (oc, ic, kh, kw) is at w[oc + ic * w_ic + kh * w_kh + kw *
 // w_kw] (output channels contiguous); bias [out_c] or null. Each output is
 // summed from zero over the taps that meet the input, in (kh, kw, ic)
@@ -37,7 +39,7 @@ inline constexpr int64_t kSmallInputMaxChannels = 4;
 // with one group; y overlaps neither x nor w.
 void ConvNhwcSmallInput(KernelContext& ctx, const ConvGeometry& g, const float* x, const float* w,
                         int64_t w_ic, int64_t w_kh, int64_t w_kw, const float* bias, float* y,
-                        float lo, float hi);
+                        float lo, float hi, PostOp post = PostOp::kNone);
 
 }  // namespace optimized
 }  // namespace edgefleet

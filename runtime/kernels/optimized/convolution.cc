@@ -341,9 +341,9 @@ bool RunConv(KernelContext& ctx, const ConvCall& call) {
     return true;
   }
   if (call.layout == Layout::kNhwc && g.groups == 1 && g.in_c <= kSmallInputMaxChannels &&
-      call.w_strides[0] == 1 && call.post == PostOp::kNone) {
+      call.w_strides[0] == 1) {
     ConvNhwcSmallInput(ctx, g, call.x, call.w, call.w_strides[1], call.w_strides[2],
-                       call.w_strides[3], bias, call.y, call.lo, call.hi);
+                       call.w_strides[3], bias, call.y, call.lo, call.hi, call.post);
     return true;
   }
   return ConvGemm(ctx, call);
@@ -502,7 +502,8 @@ void FusedConvolutionSiluOut(KernelContext& ctx, Span<EValue*> args) {
 }
 
 bool ConvolutionNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, const float* w,
-                     const int64_t* w_strides, const float* bias, float* y, float lo, float hi) {
+                     const int64_t* w_strides, const float* bias, float* y, float lo, float hi,
+                     PostOp post) {
   ConvCall call{};
   call.x = x;
   call.w = w;
@@ -518,11 +519,13 @@ bool ConvolutionNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, 
                  (w_strides[3] == cin_g * w_strides[1] && w_strides[2] == g.k_w * w_strides[3]);
   call.lo = lo;
   call.hi = hi;
+  call.post = post;
   return RunConv(ctx, call);
 }
 
 bool ConvolutionNhwcPanels(KernelContext& ctx, const ConvGeometry& g, const float* x,
-                           const float* w_panels, const float* bias, float* y, float lo, float hi) {
+                           const float* w_panels, const float* bias, float* y, float lo, float hi,
+                           PostOp post) {
   ConvCall call{};
   call.x = x;
   call.w_panels = w_panels;
@@ -532,6 +535,7 @@ bool ConvolutionNhwcPanels(KernelContext& ctx, const ConvGeometry& g, const floa
   call.g = g;
   call.lo = lo;
   call.hi = hi;
+  call.post = post;
   if (g.batch * g.out_c * g.out_pixels() == 0) return true;
   return ConvGemm(ctx, call);
 }

@@ -16,13 +16,15 @@
 
 #include "runtime/kernels/kernel_context.h"
 #include "runtime/kernels/optimized/conv_operands.h"
+#include "runtime/kernels/optimized/epilogue.h"
 
 namespace edgefleet {
 namespace optimized {
 
 // y [batch, out_h, out_w, out_c] = conv(x [batch, in_h, in_w, in_c], w) +
 // bias, each output then clamped to [lo, hi] (x < lo -> lo, then x > hi ->
-// hi; NaN stays). `w` element (oc, ic, kh, kw) (ic within the group) is at
+// hi; NaN stays), then `post` (epilogue.h). `w` element (oc, ic, kh, kw)
+// (ic within the group) is at
 // w[oc * w_strides[0] + ic * w_strides[1] + kh * w_strides[2] +
 // kw * w_strides[3]]; bias [out_c] or null. Returns false, with y
 // unspecified, if ctx's scratch memory does not fit. REQUIRES: `g` is a
@@ -30,7 +32,8 @@ namespace optimized {
 // channel counts); y overlaps neither x nor w.
 bool ConvolutionNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, const float* w,
                      const int64_t* w_strides, const float* bias, float* y,
-                     float lo = -__builtin_inff(), float hi = __builtin_inff());
+                     float lo = -__builtin_inff(), float hi = __builtin_inff(),
+                     PostOp post = PostOp::kNone);
 
 // The same for one group (REQUIRES: g.groups == 1) with the filter as
 // the packed GEMM's B in column panels: PackPanels (gemm.h) over the
@@ -39,7 +42,8 @@ bool ConvolutionNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, 
 // patches otherwise).
 bool ConvolutionNhwcPanels(KernelContext& ctx, const ConvGeometry& g, const float* x,
                            const float* w_panels, const float* bias, float* y,
-                           float lo = -__builtin_inff(), float hi = __builtin_inff());
+                           float lo = -__builtin_inff(), float hi = __builtin_inff(),
+                           PostOp post = PostOp::kNone);
 
 }  // namespace optimized
 }  // namespace edgefleet

@@ -20,6 +20,10 @@
 #include <cstdint>
 #include <type_traits>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include "runtime/kernels/optimized/cpu_features.h"
 
 namespace edgefleet {
@@ -63,6 +67,42 @@ template <int W>
 template <int W>
 [[gnu::always_inline]] inline Vf<W> Splat(float x) {
   return Vf<W>{} + x;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// The fused multiply-adds of MulAdd's AVX-512 and AVX2 bodies. Not
+// always_inline: a kernel body is inlined into its instruction set's
+// RunVectorized function first, and these into it after (an always_inline
+// function with a target attribute cannot go into the body itself, which
+// has none).
+inline __attribute__((target("avx512f"))) Vf<16> MulAdd16(Vf<16> a, Vf<16> b, Vf<16> c) {
+  return reinterpret_cast<Vf<16>>(_mm512_fmadd_ps(
+      reinterpret_cast<__m512>(a), reinterpret_cast<__m512>(b), reinterpret_cast<__m512>(c)));
+}
+inline __attribute__((target("avx2,fma"))) Vf<8> MulAdd8(Vf<8> a, Vf<8> b, Vf<8> c) {
+  return reinterpret_cast<Vf<8>>(_mm256_fmadd_ps(
+      reinterpret_cast<__m256>(a), reinterpret_cast<__m256>(b), reinterpret_cast<__m256>(c)));
+}
+#endif
+
+// a * b + c rounded once (a fused multiply-add), the same bits in every
+// lane and at every width: an FMA instruction in the AVX-512 and AVX2
+// bodies (GCC), fmaf per lane otherwise (one instruction where the target
+// has FMA, the C library's exact fmaf where it has not). For polynomial
+// kernels (vec_math.h), not for arithmetic the portable kernels do
+// unfused.
+template <int W>
+[[gnu::always_inline]] inline Vf<W> MulAdd(Vf<W> a, Vf<W> b, Vf<W> c) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  if constexpr (W == 16) {
+    return MulAdd16(a, b, c);
+  } else if constexpr (W == 8) {
+    return MulAdd8(a, b, c);
+  }
+#endif
+  Vf<W> r;
+  for (int i = 0; i < W; ++i) r[i] = __builtin_fmaf(a[i], b[i], c[i]);
+  return r;
 }
 
 // Lanes where `mask` is set take a, the others b.

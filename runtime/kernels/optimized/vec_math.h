@@ -20,19 +20,19 @@ namespace optimized {
 
 // exp(x - n ln 2) for an integer-valued n = round(x / ln 2): Cephes'
 // two-part ln 2 (the first part's product with n exact) and its degree-6
-// polynomial.
+// polynomial, in fused multiply-adds (MulAdd: the same bits at every
+// width).
 template <int W>
 [[gnu::always_inline]] inline Vf<W> ExpOfRemainder(Vf<W> x, Vf<W> n) {
   using V = Vf<W>;
-  const V r = x - n * Splat<W>(0.693359375f) - n * Splat<W>(-2.12194440e-4f);
+  const V r = MulAdd<W>(n, Splat<W>(2.12194440e-4f), MulAdd<W>(n, Splat<W>(-0.693359375f), x));
   V p = Splat<W>(1.9875691500e-4f);
-  p = p * r + Splat<W>(1.3981999507e-3f);
-  p = p * r + Splat<W>(8.3334519073e-3f);
-  p = p * r + Splat<W>(4.1665795894e-2f);
-  p = p * r + Splat<W>(1.6666665459e-1f);
-  p = p * r + Splat<W>(5.0000001201e-1f);
-  p = p * (r * r) + r + Splat<W>(1.0f);
-  return p;
+  p = MulAdd<W>(p, r, Splat<W>(1.3981999507e-3f));
+  p = MulAdd<W>(p, r, Splat<W>(8.3334519073e-3f));
+  p = MulAdd<W>(p, r, Splat<W>(4.1665795894e-2f));
+  p = MulAdd<W>(p, r, Splat<W>(1.6666665459e-1f));
+  p = MulAdd<W>(p, r, Splat<W>(5.0000001201e-1f));
+  return MulAdd<W>(p, r * r, r) + Splat<W>(1.0f);
 }
 
 template <int W>
