@@ -133,7 +133,15 @@ TEST(DeviceTimePredictorTest, CalibrationMeasuresMissingThreadScalingOnce) {
   std::vector<std::string> measured;
   predictor.set_thread_scaling_measurer([&](const std::string& model, const std::string& file) {
     measured.push_back(model);
-    EXPECT_NE(file.find("model.pte"), std::string::npos) << file;
+    // The repository's program the entry was measured from.
+    uint64_t bytes = 0;
+    std::string digest;
+    EXPECT_TRUE(FileStamp(file, &bytes, &digest).ok()) << file;
+    for (const v1::ModelHostProfile& m : before.models()) {
+      if (m.model() == model) {
+        EXPECT_EQ(digest, m.file_digest());
+      }
+    }
     return absl::StatusOr<ThreadScaling>(ThreadScaling{3000, 1875});  // 1.6x
   });
   // published_ref is known only by its entry: nothing to run, skipped.
