@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -34,6 +35,21 @@ struct WorkerArg {
   int index;
 };
 
+#ifdef __linux__
+// The kernel's relative capacity of `cpu` (heterogeneous ARM systems), or
+// 0 where it does not say (x86; all CPUs then count as equal).
+int CpuCapacity(int cpu) {
+  char path[64];
+  snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
+  FILE* f = fopen(path, "r");
+  if (f == nullptr) return 0;
+  int capacity = 0;
+  if (fscanf(f, "%d", &capacity) != 1) capacity = 0;
+  fclose(f);
+  return capacity;
+}
+#endif
+
 // Pins worker i (`threads[i]`) as PlanWorkerCpus says, within the calling
 // thread's allowed CPUs (which respects `taskset`). Linux only; a pin the
 // system refuses leaves that worker with its creator's CPUs.
@@ -42,12 +58,16 @@ void PinWorkers(const pthread_t* threads, int num_workers) {
   cpu_set_t allowed;
   if (num_workers < 1 || sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return;
   int cpus[CPU_SETSIZE];
+  int capacity[CPU_SETSIZE];
   int num_allowed = 0;
   for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &allowed)) cpus[num_allowed++] = cpu;
+    if (CPU_ISSET(cpu, &allowed)) {
+      capacity[num_allowed] = CpuCapacity(cpu);
+      cpus[num_allowed++] = cpu;
+    }
   }
   int planned[ThreadPool::kMaxThreads];
-  if (!PlanWorkerCpus(cpus, num_allowed, num_workers, planned)) return;
+  if (!PlanWorkerCpus(cpus, capacity, num_allowed, num_workers, planned)) return;
   for (int i = 0; i < num_workers; ++i) {
     cpu_set_t one;
     CPU_ZERO(&one);
@@ -68,8 +88,12 @@ ThreadPinning DefaultThreadPinning() {
                                                      : ThreadPinning::kWorkers;
 }
 
-bool PlanWorkerCpus(const int* allowed, int num_allowed, int num_workers, int* cpus) {
+bool PlanWorkerCpus(const int* allowed, const int* capacity, int num_allowed, int num_workers,
+                    int* cpus) {
   if (num_workers < 1 || num_allowed < num_workers + 1) return false;
+  for (int i = 1; i < num_allowed; ++i) {
+    if (capacity[i] != capacity[0]) return false;
+  }
   for (int i = 0; i < num_workers; ++i) cpus[i] = allowed[i + 1];
   return true;
 }

@@ -4,12 +4,13 @@
 // Create(n) starts n - 1 workers; the thread that calls ParallelFor is the
 // n-th and runs tasks too. Pinning (ThreadPinning::kWorkers, the default; see
 // DefaultThreadPinning): on Linux, when the creating thread may run on at
-// least n CPUs, worker i is pinned to the (i + 2)-th of them (the first is
-// left to callers, which are not pinned); never outside that set, and a pin
-// the system refuses leaves the worker where it was (its creator's set, which
-// is also what every worker keeps with fewer CPUs, e.g. under `taskset` to one
-// core, or with kNone). Workers sleep on a condition variable between
-// jobs (after a short spin, so back-to-back kernels do not pay a wake-up
+// least n CPUs, all of one capacity, worker i is pinned to the (i + 2)-th of
+// them (the first is left to callers, which are not pinned); never outside
+// that set, and a pin the system refuses leaves the worker where it was (its
+// creator's set, which is also what every worker keeps with fewer CPUs, e.g.
+// under `taskset` to one core, on big.LITTLE CPUs, or with kNone). The real
+// runtime's pthreadpool pins nothing. Workers sleep on a condition variable
+// between jobs (after a short spin, so back-to-back kernels do not pay a wake-up
 // each). The caller waits only for tasks that were claimed, never for a
 // worker that has not started (on an oversubscribed host it may not run for
 // a whole time slice): late workers find the job closed. Memory is
@@ -55,8 +56,11 @@ ThreadPinning DefaultThreadPinning();
 // The CPUs `num_workers` workers are pinned to: worker i gets allowed[i + 1]
 // (allowed[0] is left to callers), written to cpus[0..num_workers). False,
 // and nothing written, when there are fewer than num_workers + 1 allowed
-// CPUs or no workers.
-bool PlanWorkerCpus(const int* allowed, int num_allowed, int num_workers, int* cpus);
+// CPUs, no workers, or the allowed CPUs differ in capacity[] (big.LITTLE:
+// a fixed CPU could be a little core the scheduler would not have chosen;
+// Linux's cpu_capacity, all equal where the system does not say).
+bool PlanWorkerCpus(const int* allowed, const int* capacity, int num_allowed, int num_workers,
+                    int* cpus);
 
 class ThreadPool {
  public:

@@ -124,19 +124,24 @@ std::vector<WorkerPlace> WorkerPlaces(ThreadPool& pool) {
 
 TEST(ThreadPoolTest, PlanGivesEachWorkerTheNextAllowedCpu) {
   const int allowed[] = {2, 5, 7, 8};
+  const int equal[] = {0, 0, 0, 0};
   int cpus[3] = {-1, -1, -1};
-  ASSERT_TRUE(PlanWorkerCpus(allowed, 4, 3, cpus));
+  ASSERT_TRUE(PlanWorkerCpus(allowed, equal, 4, 3, cpus));
   EXPECT_EQ(cpus[0], 5);
   EXPECT_EQ(cpus[1], 7);
   EXPECT_EQ(cpus[2], 8);
   int two[2] = {-1, -1};
-  ASSERT_TRUE(PlanWorkerCpus(allowed, 4, 2, two));
+  const int big[] = {1024, 1024, 1024, 1024};
+  ASSERT_TRUE(PlanWorkerCpus(allowed, big, 4, 2, two));
   EXPECT_EQ(two[0], 5);
   EXPECT_EQ(two[1], 7);
-  // Too few CPUs (the caller keeps the first), or no workers: nothing.
-  EXPECT_FALSE(PlanWorkerCpus(allowed, 3, 3, cpus));
-  EXPECT_FALSE(PlanWorkerCpus(allowed, 1, 1, cpus));
-  EXPECT_FALSE(PlanWorkerCpus(allowed, 4, 0, cpus));
+  // Too few CPUs (the caller keeps the first), no workers, or CPUs of
+  // different capacities (big.LITTLE): nothing.
+  const int mixed[] = {1024, 1024, 446, 446};
+  EXPECT_FALSE(PlanWorkerCpus(allowed, equal, 3, 3, cpus));
+  EXPECT_FALSE(PlanWorkerCpus(allowed, equal, 1, 1, cpus));
+  EXPECT_FALSE(PlanWorkerCpus(allowed, equal, 4, 0, cpus));
+  EXPECT_FALSE(PlanWorkerCpus(allowed, mixed, 4, 1, cpus));
   EXPECT_EQ(cpus[0], 5);  // untouched
 }
 
