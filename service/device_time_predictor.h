@@ -125,7 +125,7 @@ class DeviceTimePredictor {
   // it was measured), once, and keeps it in the entry (two_thread_speedup
   // and the two times), leaving the entry's other fields as they are; an
   // entry missing altogether is measured whole first (For). What the
-  // calibration runs (`edgefleet-server --calibrate_only`, `predict
+  // calibration runs (`edgefleet-server calibrate`, `predict
   // --measure_thread_scaling`) so that a device class's multi-thread arms
   // scale as this runtime does. Models only the profile knows (not in the
   // repository) are skipped, and so is everything when this process may
