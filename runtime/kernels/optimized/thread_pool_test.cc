@@ -106,8 +106,9 @@ std::vector<WorkerPlace> WorkerPlaces(ThreadPool& pool) {
   const pthread_t caller = pthread_self();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   pool.ParallelFor(pool.num_threads(), pool.num_threads(), [&](int64_t) {
-    if (!pthread_equal(pthread_self(), caller)) {
-      const int slot = reported.fetch_add(1);
+    // (A worker takes a second task only after the deadline passed.)
+    const int slot = pthread_equal(pthread_self(), caller) ? workers : reported.fetch_add(1);
+    if (slot < workers) {
       WorkerPlace& place = places[static_cast<size_t>(slot)];
       CPU_ZERO(&place.mask);
       EXPECT_EQ(pthread_getaffinity_np(pthread_self(), sizeof(place.mask), &place.mask), 0);
