@@ -1,5 +1,6 @@
 #include "service/device_time_predictor.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "service/host_profiler.h"
@@ -16,7 +17,11 @@ DeviceTimePredictor::DeviceTimePredictor(const ModelRepository* repository, v1::
                                          std::string profile_path)
     : repository_(repository),
       profile_path_(std::move(profile_path)),
-      profile_(std::move(profile)) {}
+      profile_(std::move(profile)),
+      measure_scaling_([](const std::string& model, const std::string& path) {
+        const ProfileOptions options;
+        return MeasureThreadScaling(model, path, v1::KERNELS_DEFAULT, options.warmup, options.runs);
+      }) {}
 
 std::string DefaultHostProfilePath(const std::string& device_classes) {
   return device_classes.substr(0, device_classes.find(',')) +
@@ -139,11 +144,45 @@ absl::StatusOr<std::vector<v1::ModelHostProfile>> DeviceTimePredictor::Entries(
   return out;
 }
 
+absl::Status DeviceTimePredictor::MeasureMissingThreadScaling(const std::set<std::string>& models) {
+  MutexLock lock(&mu_);
+  const std::vector<std::string> available = repository_->ListModels();
+  for (const std::string& model : models) {
+    if (std::find(available.begin(), available.end(), model) == available.end()) continue;
+    absl::StatusOr<const v1::ModelHostProfile*> entry = EntryLocked(model);
+    if (!entry.ok()) return entry.status();
+    if ((*entry)->two_thread_speedup() > 0) continue;
+    absl::StatusOr<ModelFile> file = repository_->OpenModel(model, v1::STACK_EDGEFLEET);
+    if (!file.ok()) return file.status();
+    fprintf(stderr, "edgefleet-server: measuring the thread scaling of %s\n", model.c_str());
+    absl::StatusOr<ThreadScaling> scaling = measure_scaling_(model, file->path());
+    if (absl::IsFailedPrecondition(scaling.status())) return absl::OkStatus();  // one CPU
+    if (!scaling.ok()) return scaling.status();
+    // An entry of profile_, which this object owns.
+    SetThreadScaling(*scaling, const_cast<v1::ModelHostProfile*>(*entry));
+    changed_ = true;
+  }
+  return absl::OkStatus();
+}
+
+void DeviceTimePredictor::set_thread_scaling_measurer(ThreadScalingMeasurer measurer) {
+  MutexLock lock(&mu_);
+  measure_scaling_ = std::move(measurer);
+}
+
 void DeviceTimePredictor::AddMeasured(const v1::ModelHostProfile& entry) {
   MutexLock lock(&mu_);
-  if (FindHostProfile(profile_, entry.stack(), entry.model(), entry.kernels(), entry.file_bytes(),
-                      entry.file_digest()) == nullptr) {
+  const v1::ModelHostProfile* found =
+      FindHostProfile(profile_, entry.stack(), entry.model(), entry.kernels(), entry.file_bytes(),
+                      entry.file_digest());
+  if (found == nullptr) {
     *profile_.add_models() = entry;
+  } else if (found->two_thread_speedup() <= 0 && entry.two_thread_speedup() > 0) {
+    // An entry of profile_, which this object owns.
+    auto* kept = const_cast<v1::ModelHostProfile*>(found);
+    kept->set_two_thread_speedup(entry.two_thread_speedup());
+    kept->set_one_thread_wall_us(entry.one_thread_wall_us());
+    kept->set_two_thread_wall_us(entry.two_thread_wall_us());
   }
 }
 

@@ -21,6 +21,7 @@
 #ifndef EDGEFLEET_SERVICE_DEVICE_TIME_PREDICTOR_H_
 #define EDGEFLEET_SERVICE_DEVICE_TIME_PREDICTOR_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -34,6 +35,7 @@
 #include "edgefleet/v1/device_class.pb.h"
 #include "edgefleet/v1/host_profile.pb.h"
 #include "service/device_time_fit.h"
+#include "service/host_thread_scaling.h"
 #include "service/model_repository.h"
 #include "service/neighbour_offsets.h"
 
@@ -118,8 +120,28 @@ class DeviceTimePredictor {
   absl::StatusOr<std::vector<v1::ModelHostProfile>> Entries(
       const std::set<std::pair<std::string, v1::Stack>>& programs) EF_EXCLUDES(mu_);
 
+  // Measures our runtime's thread scaling (host_thread_scaling.h) of each of
+  // `models` whose edgefleet-stack entry lacks it (an entry written before
+  // it was measured), once, and keeps it in the entry (two_thread_speedup
+  // and the two times), leaving the entry's other fields as they are; an
+  // entry missing altogether is measured whole first (For). What the
+  // calibration runs (`edgefleet-server calibrate`, `predict
+  // --measure_thread_scaling`) so that a device class's multi-thread arms
+  // scale as this runtime does. Models only the profile knows (not in the
+  // repository) are skipped, and so is everything when this process may
+  // use one CPU. Errors: as For, and the measurement's.
+  absl::Status MeasureMissingThreadScaling(const std::set<std::string>& models) EF_EXCLUDES(mu_);
+
+  // What MeasureMissingThreadScaling measures a program file with; default:
+  // MeasureThreadScaling with the default kernels and ProfileOptions' warmup
+  // and runs. For tests.
+  using ThreadScalingMeasurer = std::function<absl::StatusOr<ThreadScaling>(
+      const std::string& model, const std::string& path)>;
+  void set_thread_scaling_measurer(ThreadScalingMeasurer measurer) EF_EXCLUDES(mu_);
+
   // Adds a measurement made elsewhere (a calibration file's) unless the
-  // profile has one of the same program.
+  // profile has one of the same program; if it has one without the thread
+  // scaling and `entry` has it, the scaling is taken into that one.
   void AddMeasured(const v1::ModelHostProfile& entry) EF_EXCLUDES(mu_);
 
   // Writes the profile to its path if measurements were added since the
@@ -141,6 +163,7 @@ class DeviceTimePredictor {
   mutable Mutex mu_;
   v1::HostProfile profile_ EF_GUARDED_BY(mu_);
   bool changed_ EF_GUARDED_BY(mu_) = false;
+  ThreadScalingMeasurer measure_scaling_ EF_GUARDED_BY(mu_);
   // (class name + points) -> fitted factors and offsets.
   struct Fit {
     DeviceFactors factors;

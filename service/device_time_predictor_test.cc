@@ -1,9 +1,14 @@
 #include "service/device_time_predictor.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
 
+#include "service/host_profiler.h"
 #include "service/host_thread_scaling.h"
 
 namespace edgefleet {
@@ -99,6 +104,105 @@ TEST(DeviceTimePredictorTest, ThreadsScaleAsTheRuntimeMeasuredOnTheHost) {
   EXPECT_NEAR(partial.runtime_serial, 1.0 / 3, 1e-12);
   EXPECT_GT(partial.ThreadSpeedup(4), 1.0);
   EXPECT_LT(partial.ThreadSpeedup(4), device_alone.ThreadSpeedup(4));
+}
+
+// small_cnn's entry as an older profile has it: measured, but without the
+// thread scaling.
+v1::HostProfile ProfileWithoutScaling(const ModelRepository* repo) {
+  DeviceTimePredictor measuring(repo, ProfileWithReference(), "");
+  EXPECT_TRUE(measuring.For(PhoneWithPoint(40), "small_cnn").ok());
+  v1::HostProfile profile = measuring.profile();
+  for (v1::ModelHostProfile& m : *profile.mutable_models()) {
+    m.clear_two_thread_speedup();
+    m.clear_one_thread_wall_us();
+    m.clear_two_thread_wall_us();
+  }
+  return profile;
+}
+
+// The calibration fills the missing thread scaling in, once, from the
+// measured times, and writes it back with nothing else changed; the
+// emulator's multi-thread figures then use it.
+TEST(DeviceTimePredictorTest, CalibrationMeasuresMissingThreadScalingOnce) {
+  absl::StatusOr<std::unique_ptr<ModelRepository>> repo = ModelRepository::Open("test/fixtures");
+  ASSERT_TRUE(repo.ok()) << repo.status();
+  const v1::HostProfile before = ProfileWithoutScaling(repo->get());
+  const std::string path =
+      ::testing::TempDir() + "/host_profile_" + std::to_string(getpid()) + ".textproto";
+  DeviceTimePredictor predictor(repo->get(), before, path);
+  std::vector<std::string> measured;
+  predictor.set_thread_scaling_measurer([&](const std::string& model, const std::string& file) {
+    measured.push_back(model);
+    // The repository's program the entry was measured from.
+    uint64_t bytes = 0;
+    std::string digest;
+    EXPECT_TRUE(FileStamp(file, &bytes, &digest).ok()) << file;
+    for (const v1::ModelHostProfile& m : before.models()) {
+      if (m.model() == model) {
+        EXPECT_EQ(digest, m.file_digest());
+      }
+    }
+    return absl::StatusOr<ThreadScaling>(ThreadScaling{3000, 1875});  // 1.6x
+  });
+  // published_ref is known only by its entry: nothing to run, skipped.
+  ASSERT_TRUE(predictor.MeasureMissingThreadScaling({"small_cnn", "published_ref"}).ok());
+  ASSERT_TRUE(predictor.MeasureMissingThreadScaling({"small_cnn"}).ok());
+  EXPECT_EQ(measured, std::vector<std::string>{"small_cnn"});
+  ASSERT_TRUE(predictor.SaveIfChanged().ok());
+
+  absl::StatusOr<v1::HostProfile> written = ReadHostProfile(path);
+  std::remove(path.c_str());
+  ASSERT_TRUE(written.ok()) << written.status();
+  ASSERT_EQ(written->models_size(), before.models_size());
+  for (int i = 0; i < before.models_size(); ++i) {
+    v1::ModelHostProfile expected = before.models(i);
+    if (expected.model() == "small_cnn") {
+      expected.set_one_thread_wall_us(3000);
+      expected.set_two_thread_wall_us(1875);
+      expected.set_two_thread_speedup(1.6);
+    }
+    EXPECT_EQ(written->models(i).SerializeAsString(), expected.SerializeAsString())
+        << expected.model();
+  }
+  absl::StatusOr<ModelOnDevice> r = predictor.For(PhoneWithPoint(40), "small_cnn");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_NEAR(r->runtime_serial, 0.25, 1e-12);  // 2 / 1.6 - 1
+
+  // One CPU: nothing measured, nothing changed; other errors are errors.
+  DeviceTimePredictor one_cpu(repo->get(), before, "");
+  one_cpu.set_thread_scaling_measurer([](const std::string&, const std::string&) {
+    return absl::StatusOr<ThreadScaling>(absl::FailedPreconditionError("one CPU"));
+  });
+  EXPECT_TRUE(one_cpu.MeasureMissingThreadScaling({"small_cnn"}).ok());
+  EXPECT_EQ(one_cpu.profile().SerializeAsString(), before.SerializeAsString());
+  one_cpu.set_thread_scaling_measurer([](const std::string&, const std::string&) {
+    return absl::StatusOr<ThreadScaling>(absl::InternalError("broken"));
+  });
+  EXPECT_EQ(one_cpu.MeasureMissingThreadScaling({"small_cnn"}).code(), absl::StatusCode::kInternal);
+}
+
+// A server started with a calibration file takes the scaling its entries
+// carry into the profile's entries of the same programs.
+TEST(DeviceTimePredictorTest, CalibrationEntriesFillInTheScaling) {
+  absl::StatusOr<std::unique_ptr<ModelRepository>> repo = ModelRepository::Open("test/fixtures");
+  ASSERT_TRUE(repo.ok()) << repo.status();
+  const v1::HostProfile before = ProfileWithoutScaling(repo->get());
+  DeviceTimePredictor predictor(repo->get(), before, "");
+  v1::ModelHostProfile calibrated;
+  for (const v1::ModelHostProfile& m : before.models()) {
+    if (m.model() == "small_cnn") calibrated = m;
+  }
+  SetThreadScaling({4000, 2500}, &calibrated);
+  predictor.AddMeasured(calibrated);
+  const v1::HostProfile after = predictor.profile();
+  ASSERT_EQ(after.models_size(), before.models_size());
+  for (const v1::ModelHostProfile& m : after.models()) {
+    if (m.model() != "small_cnn") continue;
+    EXPECT_EQ(m.two_thread_speedup(), 1.6);
+    EXPECT_EQ(m.one_thread_wall_us(), 4000);
+    EXPECT_EQ(m.two_thread_wall_us(), 2500);
+    EXPECT_EQ(m.total_us(), calibrated.total_us());
+  }
 }
 
 TEST(DeviceTimePredictorTest, UnknownModelsAndPointlessClassesAreRefused) {

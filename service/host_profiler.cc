@@ -72,12 +72,12 @@ absl::StatusOr<v1::ModelHostProfile> MeasureHostProfile(const std::string& model
       MeasureOperatorProfile(model, path, stack, kernels, options);
   if (!measured.ok()) return measured.status();
   if (stack == v1::STACK_EDGEFLEET) {
-    absl::StatusOr<double> speedup =
-        MeasureTwoThreadSpeedup(model, path, kernels, options.warmup, options.runs);
-    if (speedup.ok()) {
-      measured->summary.set_two_thread_speedup(*speedup);
-    } else if (!absl::IsFailedPrecondition(speedup.status())) {
-      return speedup.status();
+    absl::StatusOr<ThreadScaling> scaling =
+        MeasureThreadScaling(model, path, kernels, options.warmup, options.runs);
+    if (scaling.ok()) {
+      SetThreadScaling(*scaling, &measured->summary);
+    } else if (!absl::IsFailedPrecondition(scaling.status())) {
+      return scaling.status();
     }  // one CPU: not measured
   }
   return std::move(measured->summary);

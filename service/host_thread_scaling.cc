@@ -77,8 +77,13 @@ absl::StatusOr<uint64_t> TimeExecute(const std::string& model, Loaded& loaded) {
 
 }  // namespace
 
-absl::StatusOr<double> MeasureTwoThreadSpeedup(const std::string& model, const std::string& path,
-                                               v1::Kernels kernels, int warmup, int runs) {
+double ThreadScaling::Speedup() const {
+  return one_thread_us > 0 && two_thread_us > 0 ? one_thread_us / two_thread_us : 0;
+}
+
+absl::StatusOr<ThreadScaling> MeasureThreadScaling(const std::string& model,
+                                                   const std::string& path, v1::Kernels kernels,
+                                                   int warmup, int runs) {
   if (AllowedCpus() < 2) {
     return absl::FailedPreconditionError("this process may use fewer than two CPUs");
   }
@@ -103,7 +108,14 @@ absl::StatusOr<double> MeasureTwoThreadSpeedup(const std::string& model, const s
       if (i >= warmup) fastest[a] = std::min(fastest[a], *nanos);
     }
   }
-  return static_cast<double>(fastest[0]) / static_cast<double>(std::max<uint64_t>(fastest[1], 1));
+  return ThreadScaling{static_cast<double>(fastest[0]) / 1e3,
+                       static_cast<double>(fastest[1]) / 1e3};
+}
+
+void SetThreadScaling(const ThreadScaling& scaling, v1::ModelHostProfile* entry) {
+  entry->set_one_thread_wall_us(scaling.one_thread_us);
+  entry->set_two_thread_wall_us(scaling.two_thread_us);
+  entry->set_two_thread_speedup(scaling.Speedup());
 }
 
 double RuntimeSerialShare(double two_thread_speedup) {

@@ -2,15 +2,17 @@
 // on a model, measured once on this host, so the emulator does not assume
 // it (device_time_fit.h, PredictMs: the runtime's serial share).
 //
-// MeasureTwoThreadSpeedup() loads the model's program twice with our
-// runtime (the requested kernels), with one and with two threads, feeds
-// both the same seeded random inputs and alternates their executes
-// (warmup, then `runs` timed executes each, wall clock), and returns the
-// fastest one-thread execute over the fastest two-thread one: on a host
-// busy with other work, the executes least disturbed by it. Non-delegated
-// kernels get a two-thread pool of their own for the measurement (the
-// service's kernel pool has one thread per compute slot); the XNNPACK
-// delegate uses its method's pthreadpool as always.
+// MeasureThreadScaling() loads the model's program twice with our runtime
+// (the requested kernels), with one and with two threads, feeds both the
+// same seeded random inputs and alternates their executes (warmup, then
+// `runs` timed executes each, wall clock), and returns the fastest execute
+// of each: on a host busy with other work, the executes least disturbed by
+// it. Its Speedup() (one-thread time over two-thread time) is what the
+// host profile keeps as two_thread_speedup (SetThreadScaling writes both
+// times and their ratio). Non-delegated kernels get a two-thread pool of
+// their own for the measurement (the service's kernel pool has one thread
+// per compute slot); the XNNPACK delegate uses its method's pthreadpool as
+// always.
 //
 // RuntimeSerialShare() turns a speedup S into the share of the program's
 // work the runtime leaves on one thread (Amdahl's law at two threads:
@@ -30,11 +32,24 @@
 namespace edgefleet {
 namespace service {
 
+// The fastest one- and two-thread executes of a program, microseconds.
+struct ThreadScaling {
+  double one_thread_us = 0;
+  double two_thread_us = 0;
+  // one_thread_us / two_thread_us; 0 when either is not positive.
+  double Speedup() const;
+};
+
 // Errors: FAILED_PRECONDITION when this process may use fewer than two
 // CPUs (nothing to measure); the runtime's errors loading or running the
 // program.
-absl::StatusOr<double> MeasureTwoThreadSpeedup(const std::string& model, const std::string& path,
-                                               v1::Kernels kernels, int warmup, int runs);
+absl::StatusOr<ThreadScaling> MeasureThreadScaling(const std::string& model,
+                                                   const std::string& path, v1::Kernels kernels,
+                                                   int warmup, int runs);
+
+// Writes `scaling` into `entry`: one_thread_wall_us, two_thread_wall_us and
+// two_thread_speedup (their ratio).
+void SetThreadScaling(const ThreadScaling& scaling, v1::ModelHostProfile* entry);
 
 double RuntimeSerialShare(double two_thread_speedup);
 

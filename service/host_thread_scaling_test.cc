@@ -24,16 +24,30 @@ TEST(HostThreadScalingTest, MeasuresBothThreadCountsOnTheProgram) {
   cpu_set_t allowed;
   ASSERT_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
   if (CPU_COUNT(&allowed) < 2) GTEST_SKIP() << "this process may use one CPU";
-  absl::StatusOr<double> speedup =
-      MeasureTwoThreadSpeedup("small_cnn", kModel, v1::KERNELS_DEFAULT, 1, 3);
-  ASSERT_TRUE(speedup.ok()) << speedup.status();
-  EXPECT_TRUE(std::isfinite(*speedup));
-  EXPECT_GT(*speedup, 0.0);
+  absl::StatusOr<ThreadScaling> scaling =
+      MeasureThreadScaling("small_cnn", kModel, v1::KERNELS_DEFAULT, 1, 3);
+  ASSERT_TRUE(scaling.ok()) << scaling.status();
+  EXPECT_GT(scaling->one_thread_us, 0.0);
+  EXPECT_GT(scaling->two_thread_us, 0.0);
+  // What the profile keeps: both times and their ratio.
+  v1::ModelHostProfile entry;
+  SetThreadScaling(*scaling, &entry);
+  EXPECT_EQ(entry.one_thread_wall_us(), scaling->one_thread_us);
+  EXPECT_EQ(entry.two_thread_wall_us(), scaling->two_thread_us);
+  EXPECT_EQ(entry.two_thread_speedup(), scaling->one_thread_us / scaling->two_thread_us);
+  EXPECT_TRUE(std::isfinite(entry.two_thread_speedup()));
+}
+
+TEST(HostThreadScalingTest, SpeedupIsTheRatioOfTheTimes) {
+  EXPECT_EQ((ThreadScaling{3000, 1875}).Speedup(), 1.6);
+  EXPECT_EQ((ThreadScaling{1000, 1000}).Speedup(), 1.0);
+  EXPECT_EQ((ThreadScaling{0, 1000}).Speedup(), 0.0);  // not measured
+  EXPECT_EQ((ThreadScaling{1000, 0}).Speedup(), 0.0);
 }
 
 TEST(HostThreadScalingTest, OneCpuOrABadProgramIsAnError) {
-  absl::StatusOr<double> missing = MeasureTwoThreadSpeedup(
-      "nothing", "test/fixtures/no_such/model.pte", v1::KERNELS_DEFAULT, 0, 1);
+  absl::StatusOr<ThreadScaling> missing =
+      MeasureThreadScaling("nothing", "test/fixtures/no_such/model.pte", v1::KERNELS_DEFAULT, 0, 1);
   EXPECT_FALSE(missing.ok());
   EXPECT_NE(missing.status().code(), absl::StatusCode::kFailedPrecondition);
 
@@ -44,8 +58,8 @@ TEST(HostThreadScalingTest, OneCpuOrABadProgramIsAnError) {
   CPU_ZERO(&one);
   CPU_SET(first, &one);
   ASSERT_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
-  absl::StatusOr<double> single =
-      MeasureTwoThreadSpeedup("small_cnn", kModel, v1::KERNELS_DEFAULT, 0, 1);
+  absl::StatusOr<ThreadScaling> single =
+      MeasureThreadScaling("small_cnn", kModel, v1::KERNELS_DEFAULT, 0, 1);
   ASSERT_EQ(sched_setaffinity(0, sizeof(allowed), &allowed), 0);
   EXPECT_EQ(single.status().code(), absl::StatusCode::kFailedPrecondition) << single.status();
 }

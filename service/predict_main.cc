@@ -39,6 +39,9 @@ constexpr const char* kPredictUsage =
     "  --host_thread_scaling=on|off  on: threads also scale as our runtime does on this host\n"
     "                              (its measured two-thread speedup); off: as the device\n"
     "                              model alone, i.e. as the published runtime (on)\n"
+    "  --measure_thread_scaling    first measure our runtime's 1- and 2-thread latency of every\n"
+    "                              predicted model whose profile entry lacks it, and keep it\n"
+    "                              (written back with --host_profile)\n"
     "  --json                      one JSON object on stdout (off: a table)\n"
     "  -h, --help                  this text\n"
     "Flags are --name=value or --name value. Exit 0, 1 (a measurement failed), 2 (bad flags).\n";
@@ -124,7 +127,7 @@ int PredictMain(const std::vector<std::string>& args) {
       ParseOrExit("predict", kPredictUsage, args,
                   {"model_repository", "device_classes", "device_class", "calibrate", "model",
                    "threads", "stack", "host_profile", "host_thread_scaling"},
-                  {"json"}, &exit_code);
+                  {"json", "measure_thread_scaling"}, &exit_code);
   if (exit_code >= 0) return exit_code;
   const std::string root = flags->Get("model_repository");
   if (root.empty()) return Fail(2, absl::InvalidArgumentError("--model_repository is required"));
@@ -208,6 +211,14 @@ int PredictMain(const std::vector<std::string>& args) {
   const std::string scaling = flags->Get("host_thread_scaling", "on");
   if (scaling != "on" && scaling != "off") {
     return Fail(2, absl::InvalidArgumentError("--host_thread_scaling must be on or off"));
+  }
+  if (flags->switches.count("measure_thread_scaling") > 0 && stack == v1::STACK_EDGEFLEET) {
+    if (absl::Status s =
+            (*predictor)
+                ->MeasureMissingThreadScaling(std::set<std::string>(models.begin(), models.end()));
+        !s.ok()) {
+      return Fail(1, s);
+    }
   }
   std::vector<ModelOnDevice> predicted;
   for (const std::string& m : models) {

@@ -34,7 +34,15 @@ int Calibrate(const ServerConfig& config) {
   // own), kept with the calibration so that servers started with it agree
   // on device times.
   std::set<std::pair<std::string, v1::Stack>> models;
-  for (const v1::Arm& arm : (*parts)->arms->arms()) models.insert({arm.model(), arm.stack()});
+  std::set<std::string> ours;  // measured for our runtime's thread scaling too
+  for (const v1::Arm& arm : (*parts)->arms->arms()) {
+    models.insert({arm.model(), arm.stack()});
+    if (arm.stack() == v1::STACK_EDGEFLEET) ours.insert(arm.model());
+  }
+  if (absl::Status s = (*parts)->device_time->MeasureMissingThreadScaling(ours); !s.ok()) {
+    fprintf(stderr, "edgefleet-server: calibration failed: %s\n", std::string(s.message()).c_str());
+    return 1;
+  }
   absl::StatusOr<std::vector<v1::ModelHostProfile>> profiles =
       (*parts)->device_time->Entries(models);
   if (!profiles.ok()) {

@@ -17,6 +17,10 @@ rounds of each run's p50 wall-clock latency; parallel efficiency at T threads =
 p50(1) / (T * p50(T)) from the best figures; ratio = ours / ET at the same T (below 1: we are
 faster). The load average is printed before and after: on a shared host, wall-clock scaling
 figures are only as good as the idle cores were.
+
+--compare-pinning replaces the real runtime by ours again, with its thread pool's workers not
+pinned (EDGEFLEET_PIN_THREADS=0; thread_pool.h): the columns are then ours pinned (the
+default) and ours unpinned, alternated within every round the same way.
 """
 
 import argparse
@@ -39,11 +43,12 @@ def last_error(stderr):
     return lines[-1] if lines else "failed"
 
 
-def run_ours(binary, model, inputs, iterations, warmup, threads, cpus):
+def run_ours(binary, model, inputs, iterations, warmup, threads, cpus, pin_threads=True):
     cmd = pin(cpus) + [binary, "run", model, "--json", "--threads", str(threads),
                        "--iterations", str(iterations), "--warmup", str(warmup)]
     cmd += [x for p in inputs for x in ("--input", p)]
-    out = subprocess.run(cmd, capture_output=True, text=True)
+    env = dict(os.environ, EDGEFLEET_PIN_THREADS="1" if pin_threads else "0")
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if out.returncode != 0:
         return {"error": last_error(out.stderr)}
     return {"p50_ms": json.loads(out.stdout)["latency_ms"]["p50"]}
@@ -88,14 +93,17 @@ def main():
     ap.add_argument("--iterations", type=int, default=30)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--cpus", help="taskset CPU list for every run (default 0..max(threads)-1)")
+    ap.add_argument("--compare-pinning", action="store_true",
+                    help="ours pinned vs ours unpinned instead of ours vs the real runtime")
     ap.add_argument("--json")
     ap.add_argument("dirs", nargs="*")
     args = ap.parse_args()
     cpus = args.cpus or ",".join(str(c) for c in range(max(args.threads)))
     print(f"load average {loadavg()} (start); every run pinned to CPUs {cpus}; "
           f"{args.rounds} rounds x {args.iterations} iterations")
-    header = f"{'model':30} {'thr':>3} {'ours best':>9} {'ours med':>9} {'ET best':>8} {'ET med':>8} " \
-             f"{'ours/ET':>7} {'eff ours':>8} {'eff ET':>7}"
+    other = "unpin" if args.compare_pinning else "ET"
+    header = f"{'model':30} {'thr':>3} {'ours best':>9} {'ours med':>9} {other + ' best':>10} " \
+             f"{other + ' med':>9} {'ours/' + other:>10} {'eff ours':>8} {'eff ' + other:>9}"
     print(header, flush=True)
     rows = []
     for d in model_dirs(args.dirs):
@@ -105,10 +113,11 @@ def main():
         errors = []
         for _ in range(args.rounds):
             for t in args.threads:
-                for who, fn, model in (("ours", run_ours, "model.pte"), ("et", run_et, "model_xnnpack.pte")):
-                    if who == "ours":
-                        r = run_ours(args.edgefleet_run, os.path.join(d, model), inputs,
-                                     args.iterations, args.warmup, t, cpus)
+                for who, model in (("ours", "model.pte"), ("et", "model_xnnpack.pte")):
+                    if who == "ours" or args.compare_pinning:
+                        # "et" holds ours unpinned under --compare-pinning.
+                        r = run_ours(args.edgefleet_run, os.path.join(d, "model.pte"), inputs,
+                                     args.iterations, args.warmup, t, cpus, pin_threads=who == "ours")
                     else:
                         r = run_et(os.path.join(d, model), inputs, args.iterations, args.warmup, t, cpus)
                     if "error" in r:
@@ -137,8 +146,8 @@ def main():
                 return "-" if x is None else f"{x:.{p}f}"
 
             print(f"{name:30} {t:>3} {f(row['ours_best_ms']):>9} {f(row['ours_median_ms']):>9} "
-                  f"{f(row['et_best_ms']):>8} {f(row['et_median_ms']):>8} {f(row['ratio'], 2):>7} "
-                  f"{f(row['ours_efficiency'], 2):>8} {f(row['et_efficiency'], 2):>7}"
+                  f"{f(row['et_best_ms']):>10} {f(row['et_median_ms']):>9} {f(row['ratio'], 2):>10} "
+                  f"{f(row['ours_efficiency'], 2):>8} {f(row['et_efficiency'], 2):>9}"
                   + (f"  ({errors[0]})" if errors else ""), flush=True)
     print(f"load average {loadavg()} (end)")
     if args.json:

@@ -4,6 +4,9 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <new>
 #include <thread>
 
@@ -32,37 +35,70 @@ struct WorkerArg {
   int index;
 };
 
-// Pins `threads[i]` (worker i) to the (i + 2)-th CPU the process may run
-// on, when it may run on at least num_workers + 1 CPUs: the caller, not
-// pinned, keeps the first, and workers stay on their cores' caches instead
-// of migrating. With fewer CPUs (e.g. `taskset` to one core) nothing is
-// pinned. Linux only; a failed pin leaves that worker unpinned.
+#ifdef __linux__
+// The kernel's relative capacity of `cpu` (heterogeneous ARM systems), or
+// 0 where it does not say (x86; all CPUs then count as equal).
+int CpuCapacity(int cpu) {
+  char path[64];
+  snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
+  FILE* f = fopen(path, "r");
+  if (f == nullptr) return 0;
+  int capacity = 0;
+  if (fscanf(f, "%d", &capacity) != 1) capacity = 0;
+  fclose(f);
+  return capacity;
+}
+#endif
+
+// Pins worker i (`threads[i]`) as PlanWorkerCpus says, within the calling
+// thread's allowed CPUs (which respects `taskset`). Linux only; a pin the
+// system refuses leaves that worker with its creator's CPUs.
 void PinWorkers(const pthread_t* threads, int num_workers) {
 #ifdef __linux__
   cpu_set_t allowed;
-  if (num_workers < 1 || sched_getaffinity(0, sizeof(allowed), &allowed) != 0 ||
-      CPU_COUNT(&allowed) < num_workers + 1) {
-    return;
+  if (num_workers < 1 || sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return;
+  int cpus[CPU_SETSIZE];
+  int capacity[CPU_SETSIZE];
+  int num_allowed = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &allowed)) {
+      capacity[num_allowed] = CpuCapacity(cpu);
+      cpus[num_allowed++] = cpu;
+    }
   }
-  // There are at least num_workers + 1 allowed CPUs below CPU_SETSIZE.
-  const auto next_allowed = [&](int cpu) {
-    while (!CPU_ISSET(cpu, &allowed)) ++cpu;
-    return cpu;
-  };
-  int cpu = next_allowed(0);  // left to the caller
+  int planned[ThreadPool::kMaxThreads];
+  if (!PlanWorkerCpus(cpus, capacity, num_allowed, num_workers, planned)) return;
   for (int i = 0; i < num_workers; ++i) {
-    cpu = next_allowed(cpu + 1);
     cpu_set_t one;
     CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    pthread_setaffinity_np(threads[i], sizeof(one), &one);
+    CPU_SET(planned[i], &one);
+    pthread_setaffinity_np(threads[i], sizeof(one), &one);  // refused: left as it was
   }
+#else
+  (void)threads;
+  (void)num_workers;
 #endif
 }
 
 }  // namespace
 
-Result<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads) {
+ThreadPinning DefaultThreadPinning() {
+  const char* value = getenv("EDGEFLEET_PIN_THREADS");
+  return value != nullptr && strcmp(value, "0") == 0 ? ThreadPinning::kNone
+                                                     : ThreadPinning::kWorkers;
+}
+
+bool PlanWorkerCpus(const int* allowed, const int* capacity, int num_allowed, int num_workers,
+                    int* cpus) {
+  if (num_workers < 1 || num_allowed < num_workers + 1) return false;
+  for (int i = 1; i < num_allowed; ++i) {
+    if (capacity[i] != capacity[0]) return false;
+  }
+  for (int i = 0; i < num_workers; ++i) cpus[i] = allowed[i + 1];
+  return true;
+}
+
+Result<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads, ThreadPinning pinning) {
   EF_CHECK_OR_RETURN(num_threads >= 1 && num_threads <= kMaxThreads, Error::kInvalidArgument,
                      "thread pool size %d is not in [1, %d]", num_threads, kMaxThreads);
   std::unique_ptr<ThreadPool> pool(new (std::nothrow) ThreadPool(num_threads - 1));
@@ -79,7 +115,7 @@ Result<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads) {
     }
     pool->started_ = i + 1;
   }
-  PinWorkers(pool->threads_, pool->num_workers_);
+  if (pinning == ThreadPinning::kWorkers) PinWorkers(pool->threads_, pool->num_workers_);
   return pool;
 }
 

@@ -2,10 +2,15 @@
 // the optimized kernels.
 //
 // Create(n) starts n - 1 workers; the thread that calls ParallelFor is the
-// n-th and runs tasks too. On Linux, when the process may run on at least n
-// CPUs, worker i is pinned to the (i + 2)-th of them (the first is left to
-// callers, which are not pinned). Workers sleep on a condition variable between
-// jobs (after a short spin, so back-to-back kernels do not pay a wake-up
+// n-th and runs tasks too. Pinning (ThreadPinning::kWorkers, the default; see
+// DefaultThreadPinning): on Linux, when the creating thread may run on at
+// least n CPUs, all of one capacity, worker i is pinned to the (i + 2)-th of
+// them (the first is left to callers, which are not pinned); never outside
+// that set, and a pin the system refuses leaves the worker where it was (its
+// creator's set, which is also what every worker keeps with fewer CPUs, e.g.
+// under `taskset` to one core, on big.LITTLE CPUs, or with kNone). The real
+// runtime's pthreadpool pins nothing. Workers sleep on a condition variable
+// between jobs (after a short spin, so back-to-back kernels do not pay a wake-up
 // each). The caller waits only for tasks that were claimed, never for a
 // worker that has not started (on an oversubscribed host it may not run for
 // a whole time slice): late workers find the job closed. Memory is
@@ -38,15 +43,35 @@
 namespace edgefleet {
 namespace optimized {
 
+// Where a pool's workers run.
+enum class ThreadPinning {
+  kNone,     // wherever the scheduler puts them (as the real runtime's pthreadpool)
+  kWorkers,  // each on a CPU of its own when there are enough (above)
+};
+
+// kWorkers, unless the environment variable EDGEFLEET_PIN_THREADS is "0"
+// (kNone): lets a benchmark compare both on the same binary.
+ThreadPinning DefaultThreadPinning();
+
+// The CPUs `num_workers` workers are pinned to: worker i gets allowed[i + 1]
+// (allowed[0] is left to callers), written to cpus[0..num_workers). False,
+// and nothing written, when there are fewer than num_workers + 1 allowed
+// CPUs, no workers, or the allowed CPUs differ in capacity[] (big.LITTLE:
+// a fixed CPU could be a little core the scheduler would not have chosen;
+// Linux's cpu_capacity, all equal where the system does not say).
+bool PlanWorkerCpus(const int* allowed, const int* capacity, int num_allowed, int num_workers,
+                    int* cpus);
+
 class ThreadPool {
  public:
   // Most threads a pool has (workers plus the caller).
   static constexpr int kMaxThreads = 64;
 
-  // Starts num_threads - 1 workers. Errors: kInvalidArgument unless
-  // 1 <= num_threads <= kMaxThreads; kOutOfResources if a thread cannot be
-  // started.
-  static Result<std::unique_ptr<ThreadPool>> Create(int num_threads);
+  // Starts num_threads - 1 workers, placed as `pinning` says. Errors:
+  // kInvalidArgument unless 1 <= num_threads <= kMaxThreads; kOutOfResources
+  // if a thread cannot be started.
+  static Result<std::unique_ptr<ThreadPool>> Create(int num_threads,
+                                                    ThreadPinning pinning = DefaultThreadPinning());
 
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -103,8 +128,8 @@ class ThreadPool {
 };
 
 // Starts the kernels' pool with `num_threads` threads (clamped to
-// [1, ThreadPool::kMaxThreads]) unless it is already started, in which case
-// nothing changes. Thread-safe.
+// [1, ThreadPool::kMaxThreads]) and DefaultThreadPinning() unless it is
+// already started, in which case nothing changes. Thread-safe.
 Error StartKernelThreadPool(int num_threads);
 
 // The kernels' pool, or nullptr if none was started.

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -88,37 +89,118 @@ TEST(ThreadPoolTest, ConcurrentAndNestedCallers) {
   EXPECT_EQ(total.load(), 4 * 200 * 8 * 2);
 }
 
-TEST(ThreadPoolTest, WorkersArePinnedToTheirOwnCpu) {
-  cpu_set_t allowed;
-  ASSERT_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
-  if (CPU_COUNT(&allowed) < 2) GTEST_SKIP() << "one CPU: nothing is pinned";
-  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(2);
-  ASSERT_TRUE(pool.ok());
-  const std::thread::id caller = std::this_thread::get_id();
-  std::atomic<int> worker_cpus{0};  // CPUs in a worker's affinity mask
-  std::atomic<int> worker_cpu{-1};
+// What a worker reports from inside a task: its affinity mask and the CPU
+// it ran on.
+struct WorkerPlace {
+  cpu_set_t mask;
+  int cpu = -1;
+};
+
+// Every worker's place, read from inside a job of one task per thread (each
+// task waits, at most 5 s on a loaded host, until every worker has taken
+// one). Fails the test if a worker never ran.
+std::vector<WorkerPlace> WorkerPlaces(ThreadPool& pool) {
+  const int workers = pool.num_threads() - 1;
+  std::vector<WorkerPlace> places(static_cast<size_t>(workers));
+  std::atomic<int> reported{0};
+  const pthread_t caller = pthread_self();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  // Task 0 waits (at most 5 s, for a loaded host) until the worker ran one.
-  (*pool)->ParallelFor(64, 2, [&](int64_t t) {
-    if (std::this_thread::get_id() != caller) {
-      cpu_set_t mine;
-      if (pthread_getaffinity_np(pthread_self(), sizeof(mine), &mine) == 0) {
-        for (int c = 0; c < CPU_SETSIZE; ++c) {
-          if (CPU_ISSET(c, &mine)) worker_cpu = c;
-        }
-        worker_cpus = CPU_COUNT(&mine);
-      }
+  pool.ParallelFor(pool.num_threads(), pool.num_threads(), [&](int64_t) {
+    // (A worker takes a second task only after the deadline passed.)
+    const int slot = pthread_equal(pthread_self(), caller) ? workers : reported.fetch_add(1);
+    if (slot < workers) {
+      WorkerPlace& place = places[static_cast<size_t>(slot)];
+      CPU_ZERO(&place.mask);
+      EXPECT_EQ(pthread_getaffinity_np(pthread_self(), sizeof(place.mask), &place.mask), 0);
+      place.cpu = sched_getcpu();
     }
-    while (t == 0 && worker_cpus == 0 && std::chrono::steady_clock::now() < deadline) {
+    while (reported.load() < workers && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::yield();
     }
   });
-  ASSERT_NE(worker_cpus.load(), 0) << "the worker never ran a task";
-  EXPECT_EQ(worker_cpus.load(), 1);
+  EXPECT_EQ(reported.load(), workers) << "a worker never ran a task";
+  places.resize(static_cast<size_t>(std::min(reported.load(), workers)));
+  return places;
+}
+
+TEST(ThreadPoolTest, PlanGivesEachWorkerTheNextAllowedCpu) {
+  const int allowed[] = {2, 5, 7, 8};
+  const int equal[] = {0, 0, 0, 0};
+  int cpus[3] = {-1, -1, -1};
+  ASSERT_TRUE(PlanWorkerCpus(allowed, equal, 4, 3, cpus));
+  EXPECT_EQ(cpus[0], 5);
+  EXPECT_EQ(cpus[1], 7);
+  EXPECT_EQ(cpus[2], 8);
+  int two[2] = {-1, -1};
+  const int big[] = {1024, 1024, 1024, 1024};
+  ASSERT_TRUE(PlanWorkerCpus(allowed, big, 4, 2, two));
+  EXPECT_EQ(two[0], 5);
+  EXPECT_EQ(two[1], 7);
+  // Too few CPUs (the caller keeps the first), no workers, or CPUs of
+  // different capacities (big.LITTLE): nothing.
+  const int mixed[] = {1024, 1024, 446, 446};
+  EXPECT_FALSE(PlanWorkerCpus(allowed, equal, 3, 3, cpus));
+  EXPECT_FALSE(PlanWorkerCpus(allowed, equal, 1, 1, cpus));
+  EXPECT_FALSE(PlanWorkerCpus(allowed, equal, 4, 0, cpus));
+  EXPECT_FALSE(PlanWorkerCpus(allowed, mixed, 4, 1, cpus));
+  EXPECT_EQ(cpus[0], 5);  // untouched
+}
+
+TEST(ThreadPoolTest, WorkersArePinnedToDistinctAllowedCpus) {
+  cpu_set_t allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+  const int threads = std::min(CPU_COUNT(&allowed), 4);
+  if (threads < 2) GTEST_SKIP() << "one CPU: nothing is pinned";
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(threads, ThreadPinning::kWorkers);
+  ASSERT_TRUE(pool.ok());
   int first_allowed = 0;
   while (!CPU_ISSET(first_allowed, &allowed)) ++first_allowed;
-  EXPECT_NE(worker_cpu.load(), first_allowed) << "the first allowed CPU is the caller's";
-  EXPECT_TRUE(CPU_ISSET(worker_cpu.load(), &allowed));
+  cpu_set_t seen;
+  CPU_ZERO(&seen);
+  for (const WorkerPlace& place : WorkerPlaces(**pool)) {
+    ASSERT_EQ(CPU_COUNT(&place.mask), 1);
+    int cpu = 0;
+    while (!CPU_ISSET(cpu, &place.mask)) ++cpu;
+    EXPECT_TRUE(CPU_ISSET(cpu, &allowed)) << cpu;
+    EXPECT_NE(cpu, first_allowed) << "the first allowed CPU is the caller's";
+    EXPECT_FALSE(CPU_ISSET(cpu, &seen)) << "two workers on CPU " << cpu;
+    CPU_SET(cpu, &seen);
+    EXPECT_EQ(place.cpu, cpu);
+  }
+}
+
+// Workers keep the creating thread's CPUs: with pinning off, and with
+// pinning on but fewer CPUs than threads (here a one-CPU mask, as under
+// `taskset -c N`); the pool still runs every task.
+TEST(ThreadPoolTest, WorkersKeepTheCreatorsCpusWhenNotPinned) {
+  cpu_set_t allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+  int last_allowed = CPU_SETSIZE - 1;
+  while (!CPU_ISSET(last_allowed, &allowed)) --last_allowed;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(last_allowed, &one);
+  const struct Case {
+    ThreadPinning pinning;
+    const cpu_set_t* creator;
+  } cases[] = {{ThreadPinning::kNone, &allowed}, {ThreadPinning::kWorkers, &one}};
+  for (const Case& c : cases) {
+    std::thread creator([&] {
+      // This thread only: the test process keeps its CPUs.
+      ASSERT_EQ(sched_setaffinity(0, sizeof(*c.creator), c.creator), 0);
+      // Two threads: kWorkers would pin the worker whenever two CPUs are allowed.
+      Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(2, c.pinning);
+      ASSERT_TRUE(pool.ok());
+      for (const WorkerPlace& place : WorkerPlaces(**pool)) {
+        EXPECT_TRUE(CPU_EQUAL(&place.mask, c.creator));
+        EXPECT_TRUE(CPU_ISSET(place.cpu, c.creator)) << place.cpu;
+      }
+      std::atomic<int> runs{0};
+      (*pool)->ParallelFor(100, 2, [&](int64_t) { ++runs; });
+      EXPECT_EQ(runs.load(), 100);
+    });
+    creator.join();
+  }
 }
 
 TEST(ThreadPoolTest, SizeIsBounded) {
