@@ -28,12 +28,7 @@ bool CarriesOutputRange(NodeType type) {
 }  // namespace
 
 size_t FoldInt8Clamps(Graph& g, const NodeRuns& runs) {
-  std::vector<uint32_t> readers(g.values.size(), 0);
-  for (const Node& n : g.nodes) {
-    for (uint32_t id : n.inputs) {
-      if (id != kInvalidId && id < readers.size()) ++readers[id];
-    }
-  }
+  const std::vector<uint32_t> readers = CountReaders(g);
   size_t folded = 0;
   std::vector<Node> kept;
   kept.reserve(g.nodes.size());

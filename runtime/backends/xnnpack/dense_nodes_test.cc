@@ -163,6 +163,8 @@ const Case kCases[] = {
     {"conv3x3_wide", NodeType::kConv2d, 2, 7, 6, 20, 3, 3, 1, 1, 1, 1, 20, 24, true, 0, 6},
     {"conv5x3_wide_stride2_dilated", NodeType::kConv2d, 1, 13, 11, 16, 5, 3, 2, 2, 2, 1, 16, 9,
      false, -kInf, kInf},
+    {"conv3x3_48ch_row_pointers", NodeType::kConv2d, 1, 9, 7, 48, 3, 3, 2, 1, 1, 1, 48, 40, true,
+     -kInf, kInf},
     {"conv_dilated_grouped", NodeType::kConv2d, 1, 9, 9, 8, 3, 3, 1, 2, 2, 2, 4, 6, false, -1, 1},
     {"depthwise", NodeType::kDepthwiseConv2d, 1, 12, 12, 32, 3, 3, 1, 1, 1, 32, 1, 1, true, 0, 6},
     {"depthwise_stride2_x2", NodeType::kDepthwiseConv2d, 1, 9, 8, 5, 5, 5, 2, 1, 2, 5, 1, 2, true,
@@ -173,58 +175,38 @@ const Case kCases[] = {
      false, -0.5, 0.5},
 };
 
+// Every kernel the rule can pick (the GEMM on panels or on the filter in
+// place, packed patches or row pointers, the small-input and depthwise
+// kernels, fully connected), without and with a folded SiLU
+// (silu_folding.h: x * sigmoid(x) of the node's clamped output).
 TEST(DenseNodes, MatchDirectSums) {
   std::vector<uint8_t> scratch(8 << 20);
   for (const Case& c : kCases) {
     for (bool packed : {false, true}) {
-      Fixture f(c);
-      ASSERT_TRUE(DenseKernelSupports(f.graph, f.node)) << c.name;
-      std::vector<float> filter(packed ? PackedFilterFloats(f.graph, f.node) : 0);
-      if (!filter.empty()) PackDenseFilter(f.graph, f.node, filter.data());
-      const std::vector<float> want = f.Reference(c);
-      std::vector<float> y(want.size(), std::nanf(""));
-      MemoryAllocator temp(scratch.data(), scratch.size());
-      KernelContext ctx(&temp, 1);
-      const void* in[3] = {f.x.data(), f.w.data(), c.bias ? f.b.data() : nullptr};
-      void* out[1] = {y.data()};
-      ASSERT_EQ(RunDenseNode(ctx, f.graph, f.node, f.dims, in, out,
-                             filter.empty() ? nullptr : filter.data()),
-                Error::kOk)
-          << c.name;
-      for (size_t i = 0; i < want.size(); ++i) {
-        ASSERT_NEAR(y[i], want[i], 1e-4f * std::max(1.0f, std::fabs(want[i])))
-            << c.name << (packed ? " packed" : "") << " element " << i;
-      }
-    }
-  }
-}
-
-// A folded SiLU (silu_folding.h): every kernel the rule can pick (GEMM on
-// panels or on the filter in place, packed patches, the small-input and
-// depthwise kernels, fully connected) writes x * sigmoid(x) of the node's
-// clamped output.
-TEST(DenseNodes, FusedSiluIsXTimesSigmoid) {
-  std::vector<uint8_t> scratch(8 << 20);
-  for (const Case& c : kCases) {
-    for (bool packed : {false, true}) {
-      Fixture f(c);
-      f.node.activation = FusedActivation::kSilu;
-      std::vector<float> filter(packed ? PackedFilterFloats(f.graph, f.node) : 0);
-      if (!filter.empty()) PackDenseFilter(f.graph, f.node, filter.data());
-      std::vector<float> want = f.Reference(c);
-      for (float& v : want) v = static_cast<float>(v / (1.0 + std::exp(-double{v})));
-      std::vector<float> y(want.size(), std::nanf(""));
-      MemoryAllocator temp(scratch.data(), scratch.size());
-      KernelContext ctx(&temp, 1);
-      const void* in[3] = {f.x.data(), f.w.data(), c.bias ? f.b.data() : nullptr};
-      void* out[1] = {y.data()};
-      ASSERT_EQ(RunDenseNode(ctx, f.graph, f.node, f.dims, in, out,
-                             filter.empty() ? nullptr : filter.data()),
-                Error::kOk)
-          << c.name;
-      for (size_t i = 0; i < want.size(); ++i) {
-        ASSERT_NEAR(y[i], want[i], 1e-4f * std::max(1.0f, std::fabs(want[i])))
-            << c.name << (packed ? " packed" : "") << " element " << i;
+      for (FusedActivation act : {FusedActivation::kNone, FusedActivation::kSilu}) {
+        Fixture f(c);
+        f.node.activation = act;
+        ASSERT_TRUE(DenseKernelSupports(f.graph, f.node)) << c.name;
+        std::vector<float> filter(packed ? PackedFilterFloats(f.graph, f.node) : 0);
+        if (!filter.empty()) PackDenseFilter(f.graph, f.node, filter.data());
+        std::vector<float> want = f.Reference(c);
+        if (act == FusedActivation::kSilu) {
+          for (float& v : want) v = static_cast<float>(v / (1.0 + std::exp(-double{v})));
+        }
+        std::vector<float> y(want.size(), std::nanf(""));
+        MemoryAllocator temp(scratch.data(), scratch.size());
+        KernelContext ctx(&temp, 1);
+        const void* in[3] = {f.x.data(), f.w.data(), c.bias ? f.b.data() : nullptr};
+        void* out[1] = {y.data()};
+        ASSERT_EQ(RunDenseNode(ctx, f.graph, f.node, f.dims, in, out,
+                               filter.empty() ? nullptr : filter.data()),
+                  Error::kOk)
+            << c.name;
+        for (size_t i = 0; i < want.size(); ++i) {
+          ASSERT_NEAR(y[i], want[i], 1e-4f * std::max(1.0f, std::fabs(want[i])))
+              << c.name << (packed ? " packed" : "")
+              << (act == FusedActivation::kSilu ? " silu" : "") << " element " << i;
+        }
       }
     }
   }

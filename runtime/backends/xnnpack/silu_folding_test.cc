@@ -1,7 +1,7 @@
 // FoldFloatSilus: Sigmoid then Multiply after a float32 convolution our
 // dense kernels take becomes that convolution's fused SiLU (either operand
 // order); every condition that keeps the two nodes is checked on its own.
-// (The fused arithmetic: DenseNodes.FusedSiluIsXTimesSigmoid; the lowered
+// (The fused arithmetic: DenseNodes.MatchDirectSums; the lowered
 // EfficientNet-B0 against torch: ZooTest.)
 
 #include "runtime/backends/xnnpack/silu_folding.h"

@@ -501,41 +501,44 @@ void FusedConvolutionSiluOut(KernelContext& ctx, Span<EValue*> args) {
   FusedConvolution(ctx, args, PostOp::kSilu, kFusedConvolutionSiluKernel.name);
 }
 
-bool ConvolutionNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, const float* w,
-                     const int64_t* w_strides, const float* bias, float* y, float lo, float hi,
-                     PostOp post) {
+namespace {
+
+// A channels-last call without its filter.
+ConvCall NhwcCall(const ConvGeometry& g, const float* x, const float* bias, float* y, float lo,
+                  float hi, PostOp post) {
   ConvCall call{};
   call.x = x;
-  call.w = w;
   call.bias = bias;
   call.y = y;
   call.layout = Layout::kNhwc;
   call.g = g;
+  call.lo = lo;
+  call.hi = hi;
+  call.post = post;
+  return call;
+}
+
+}  // namespace
+
+bool ConvolutionNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, const float* w,
+                     const int64_t* w_strides, const float* bias, float* y, float lo, float hi,
+                     PostOp post) {
+  ConvCall call = NhwcCall(g, x, bias, y, lo, hi, post);
+  call.w = w;
   for (int i = 0; i < 4; ++i) call.w_strides[i] = w_strides[i];
   const int64_t cin_g = g.in_c_per_group();
   // In place when the filter is a matrix over (oc, depth), depth =
   // (kh * k_w + kw) * cin_g + ic: OHWI, or the delegate's transposed copy.
   call.w_dense = g.taps() == 1 ||
                  (w_strides[3] == cin_g * w_strides[1] && w_strides[2] == g.k_w * w_strides[3]);
-  call.lo = lo;
-  call.hi = hi;
-  call.post = post;
   return RunConv(ctx, call);
 }
 
 bool ConvolutionNhwcPanels(KernelContext& ctx, const ConvGeometry& g, const float* x,
                            const float* w_panels, const float* bias, float* y, float lo, float hi,
                            PostOp post) {
-  ConvCall call{};
-  call.x = x;
+  ConvCall call = NhwcCall(g, x, bias, y, lo, hi, post);
   call.w_panels = w_panels;
-  call.bias = bias;
-  call.y = y;
-  call.layout = Layout::kNhwc;
-  call.g = g;
-  call.lo = lo;
-  call.hi = hi;
-  call.post = post;
   if (g.batch * g.out_c * g.out_pixels() == 0) return true;
   return ConvGemm(ctx, call);
 }

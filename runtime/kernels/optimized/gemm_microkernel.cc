@@ -418,35 +418,20 @@ __attribute__((target("avx2,fma"))) void Avx2RowsFn(int64_t kc, int64_t tiles, A
                                                     const TileEpilogue* ep) {
   MicroAvx2<A>(kc, tiles, a, RowsB{rows, col}, c, ldc, accumulate, ep);
 }
-template <typename A>
+template <int kMr, typename A>
 __attribute__((target("avx512f,avx2,fma"))) void Avx512Fn(int64_t kc, int64_t tiles, AOperand a,
                                                           const float* b, int64_t ldb, float* c,
                                                           int64_t ldc, bool accumulate,
                                                           const TileEpilogue* ep) {
-  MicroAvx512<12, A>(kc, tiles, a, PackedB{b, ldb}, c, ldc, accumulate, ep);
+  MicroAvx512<kMr, A>(kc, tiles, a, PackedB{b, ldb}, c, ldc, accumulate, ep);
 }
-template <typename A>
+template <int kMr, typename A>
 __attribute__((target("avx512f,avx2,fma"))) void Avx512RowsFn(int64_t kc, int64_t tiles, AOperand a,
                                                               const float* const* rows, int64_t col,
                                                               float* c, int64_t ldc,
                                                               bool accumulate,
                                                               const TileEpilogue* ep) {
-  MicroAvx512<12, A>(kc, tiles, a, RowsB{rows, col}, c, ldc, accumulate, ep);
-}
-template <typename A>
-__attribute__((target("avx512f,avx2,fma"))) void Avx512Fn7(int64_t kc, int64_t tiles, AOperand a,
-                                                           const float* b, int64_t ldb, float* c,
-                                                           int64_t ldc, bool accumulate,
-                                                           const TileEpilogue* ep) {
-  MicroAvx512<7, A>(kc, tiles, a, PackedB{b, ldb}, c, ldc, accumulate, ep);
-}
-template <typename A>
-__attribute__((target("avx512f,avx2,fma"))) void Avx512RowsFn7(int64_t kc, int64_t tiles,
-                                                               AOperand a, const float* const* rows,
-                                                               int64_t col, float* c, int64_t ldc,
-                                                               bool accumulate,
-                                                               const TileEpilogue* ep) {
-  MicroAvx512<7, A>(kc, tiles, a, RowsB{rows, col}, c, ldc, accumulate, ep);
+  MicroAvx512<kMr, A>(kc, tiles, a, RowsB{rows, col}, c, ldc, accumulate, ep);
 }
 template <int kMr, typename A>
 __attribute__((target("avx2,fma"))) void Avx2EdgeFn(int64_t kc, int64_t tiles, AOperand a,
@@ -510,8 +495,8 @@ constexpr MicroKernel kAvx2 = {
     144,
     1024};
 constexpr MicroKernel kAvx512 = {
-    {Avx512Fn<PackedA<12>>, Avx512Fn<RowsA<12>>, Avx512Fn<IndirectA<12>>},
-    {Avx512RowsFn<PackedA<12>>, Avx512RowsFn<RowsA<12>>, Avx512RowsFn<IndirectA<12>>},
+    {Avx512Fn<12, PackedA<12>>, Avx512Fn<12, RowsA<12>>, Avx512Fn<12, IndirectA<12>>},
+    {Avx512RowsFn<12, PackedA<12>>, Avx512RowsFn<12, RowsA<12>>, Avx512RowsFn<12, IndirectA<12>>},
     {Avx512EdgeFn<12, PackedA<12>>, Avx512EdgeFn<12, RowsA<12>>, Avx512EdgeFn<12, IndirectA<12>>},
     {Avx512EdgeRowsFn<12, PackedA<12>>, Avx512EdgeRowsFn<12, RowsA<12>>,
      Avx512EdgeRowsFn<12, IndirectA<12>>},
@@ -527,8 +512,8 @@ constexpr MicroKernel kAvx512 = {
 // ImageNet network's last stage), which 12-row tiles cover with a 1-row
 // short tile.
 constexpr MicroKernel kAvx512Rows7 = {
-    {Avx512Fn7<PackedA<7>>, Avx512Fn7<RowsA<7>>, Avx512Fn7<IndirectA<7>>},
-    {Avx512RowsFn7<PackedA<7>>, Avx512RowsFn7<RowsA<7>>, Avx512RowsFn7<IndirectA<7>>},
+    {Avx512Fn<7, PackedA<7>>, Avx512Fn<7, RowsA<7>>, Avx512Fn<7, IndirectA<7>>},
+    {Avx512RowsFn<7, PackedA<7>>, Avx512RowsFn<7, RowsA<7>>, Avx512RowsFn<7, IndirectA<7>>},
     {Avx512EdgeFn<7, PackedA<7>>, Avx512EdgeFn<7, RowsA<7>>, Avx512EdgeFn<7, IndirectA<7>>},
     {Avx512EdgeRowsFn<7, PackedA<7>>, Avx512EdgeRowsFn<7, RowsA<7>>,
      Avx512EdgeRowsFn<7, IndirectA<7>>},
