@@ -163,13 +163,14 @@ struct PlaneBody {
 // four pixels); the order of the sums per output is the same either way.
 template <int W>
 struct RowBodyNhwc {
-  // Outputs [ow, ow + n) of the row, n <= 4, channel vector at c.
-  template <int kPixels, bool kChecked>
+  // Outputs [ow, ow + kPixels) of the row, the VW channels from c.
+  template <int kPixels, bool kChecked, int VW>
   [[gnu::always_inline]] static inline void Block(const ConvGeometry* g, const float* x,
                                                   const float* wt, const float* bias, int64_t ih0,
-                                                  int64_t ow, int64_t c, float* y, Vf<W> lo,
-                                                  Vf<W> hi, PostOp post) {
-    using V = Vf<W>;
+                                                  int64_t ow, int64_t c, float* y, float lo_s,
+                                                  float hi_s, PostOp post) {
+    using V = Vf<VW>;
+    const V lo = Splat<VW>(lo_s), hi = Splat<VW>(hi_s);
     const int64_t c_n = g->in_c;
     V acc[kPixels];
 #pragma GCC unroll 4
@@ -179,23 +180,54 @@ struct RowBodyNhwc {
       if (ih < 0 || ih >= g->in_h) continue;
       const float* xrow = x + ih * g->in_w * c_n + c;
       for (int64_t kw = 0; kw < g->k_w; ++kw) {
-        const V wv = Load<W>(wt + (kh * g->k_w + kw) * c_n + c);
+        const V wv = Load<VW>(wt + (kh * g->k_w + kw) * c_n + c);
 #pragma GCC unroll 4
         for (int p = 0; p < kPixels; ++p) {
           const int64_t iw = (ow + p) * g->stride[1] - g->pad[1] + kw * g->dilation[1];
           if (kChecked && (iw < 0 || iw >= g->in_w)) continue;
-          acc[p] += wv * Load<W>(xrow + iw * c_n);
+          acc[p] += wv * Load<VW>(xrow + iw * c_n);
         }
       }
     }
     if (bias != nullptr) {
-      const V bv = Load<W>(bias + c);
+      const V bv = Load<VW>(bias + c);
 #pragma GCC unroll 4
       for (int p = 0; p < kPixels; ++p) acc[p] += bv;
     }
 #pragma GCC unroll 4
     for (int p = 0; p < kPixels; ++p) {
-      Store<W>(y + (ow + p) * c_n + c, EpilogueV<W>(acc[p], lo, hi, post));
+      Store<VW>(y + (ow + p) * c_n + c, EpilogueV<VW>(acc[p], lo, hi, post));
+    }
+  }
+
+  // Every channel of outputs [ow, ow + kPixels): W at a time, then a
+  // channel tail in half and quarter vectors (72 = 4 x 16 + 8 channels),
+  // then one at a time. Each output's sum has the same order at every
+  // width, so the bits do not depend on where a channel falls.
+  template <int kPixels, bool kChecked>
+  [[gnu::always_inline]] static inline void Pixels(const ConvGeometry* g, const float* x,
+                                                   const float* wt, const float* bias, int64_t ih0,
+                                                   int64_t ow, float* y, float lo, float hi,
+                                                   PostOp post) {
+    const int64_t c_n = g->in_c;
+    int64_t c = 0;
+    for (; c + W <= c_n; c += W) {
+      Block<kPixels, kChecked, W>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
+    }
+    if constexpr (W >= 16) {
+      if (c + 8 <= c_n) {
+        Block<kPixels, kChecked, 8>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
+        c += 8;
+      }
+    }
+    if constexpr (W >= 8) {
+      if (c + 4 <= c_n) {
+        Block<kPixels, kChecked, 4>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
+        c += 4;
+      }
+    }
+    for (int p = 0; p < kPixels && c < c_n; ++p) {
+      ScalarTail(g, x, wt, bias, ih0, ow + p, c, y, lo, hi, post);
     }
   }
 
@@ -225,34 +257,14 @@ struct RowBodyNhwc {
 
   [[gnu::always_inline]] static inline void Run(const ConvGeometry* g, const float* x,
                                                 const float* wt, const float* bias, int64_t oh,
-                                                float* y, float lo_s, float hi_s, PostOp post) {
-    using V = Vf<W>;
-    const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
-    const int64_t c_n = g->in_c, vec_end = c_n / W * W;
+                                                float* y, float lo, float hi, PostOp post) {
     const int64_t ih0 = oh * g->stride[0] - g->pad[0];
     int64_t in_lo = 0, in_hi = 0;
     InteriorColumns(*g, &in_lo, &in_hi);
     int64_t ow = 0;
-    for (; ow < in_lo; ++ow) {
-      for (int64_t c = 0; c < vec_end; c += W) {
-        Block<1, true>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
-      }
-      ScalarTail(g, x, wt, bias, ih0, ow, vec_end, y, lo_s, hi_s, post);
-    }
-    for (; ow + 4 <= in_hi; ow += 4) {
-      for (int64_t c = 0; c < vec_end; c += W) {
-        Block<4, false>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
-      }
-      for (int p = 0; p < 4; ++p) {
-        ScalarTail(g, x, wt, bias, ih0, ow + p, vec_end, y, lo_s, hi_s, post);
-      }
-    }
-    for (; ow < g->out_w; ++ow) {
-      for (int64_t c = 0; c < vec_end; c += W) {
-        Block<1, true>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
-      }
-      ScalarTail(g, x, wt, bias, ih0, ow, vec_end, y, lo_s, hi_s, post);
-    }
+    for (; ow < in_lo; ++ow) Pixels<1, true>(g, x, wt, bias, ih0, ow, y, lo, hi, post);
+    for (; ow + 4 <= in_hi; ow += 4) Pixels<4, false>(g, x, wt, bias, ih0, ow, y, lo, hi, post);
+    for (; ow < g->out_w; ++ow) Pixels<1, true>(g, x, wt, bias, ih0, ow, y, lo, hi, post);
   }
 };
 
