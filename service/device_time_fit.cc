@@ -278,7 +278,7 @@ double PredictMs(const DeviceFactors& factors, const ModelCost& cost, const v1::
 
 absl::StatusOr<DeviceFactors> FitDevice(const std::vector<FitPoint>& points, const HostCosts& costs,
                                         const v1::DeviceModelPrior& prior, const v1::Cpu& cpu,
-                                        double default_parallel_fraction) {
+                                        double default_parallel_fraction, double deviation_scale) {
   if (absl::Status s = CheckPoints(points, costs); !s.ok()) return s;
   std::vector<FitPoint> single, multi;
   for (const FitPoint& p : points) (p.threads == 1 ? single : multi).push_back(p);
@@ -287,7 +287,7 @@ absl::StatusOr<DeviceFactors> FitDevice(const std::vector<FitPoint>& points, con
         "too few calibration points: at least one single-thread (model@1=ms) point is needed");
   }
   const ClassVector mu = PriorLogRatios(prior);
-  const double sigma = prior.sigma() > 0 ? prior.sigma() : kDefaultPriorSigma;
+  const double sigma = (prior.sigma() > 0 ? prior.sigma() : kDefaultPriorSigma) * deviation_scale;
   auto theta_of = [&](const Vector& x) {
     ClassVector theta{};
     for (int c = 0; c < kNumOpClasses; ++c) theta[c] = x[0] + mu[c] + x[1 + c];

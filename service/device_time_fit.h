@@ -106,10 +106,13 @@ double PredictMs(const DeviceFactors& factors, const ModelCost& cost, const v1::
                  int threads, double runtime_serial = 0);
 
 // Fits a device. `default_parallel_fraction` is used without multi-thread
-// points. Errors: INVALID_ARGUMENT as above.
+// points. `deviation_scale` multiplies the prior's sigma, the width of the
+// penalty on the deviations delta (neighbour_offsets.h chooses it).
+// Errors: INVALID_ARGUMENT as above.
 absl::StatusOr<DeviceFactors> FitDevice(const std::vector<FitPoint>& points, const HostCosts& costs,
                                         const v1::DeviceModelPrior& prior, const v1::Cpu& cpu,
-                                        double default_parallel_fraction);
+                                        double default_parallel_fraction,
+                                        double deviation_scale = 1);
 
 // One published device for the population prior.
 struct PublishedDevice {

@@ -216,12 +216,13 @@ absl::StatusOr<ModelOnDevice> DeviceTimePredictor::For(const v1::DeviceClass& de
     out.host_total_us = (*entry)->total_us();
   }
   const std::optional<NeighbourOffsets> neighbours =
-      ComputeNeighbourOffsets(points, *costs, profile_.prior());
+      ComputeNeighbourOffsets(points, *costs, profile_.prior(), PublishedCosts(profile_));
   if (neighbours.has_value()) *costs = WithNeighbourOffsets(*costs, *neighbours, profile_.prior());
   auto fit = fits_.find(key);
   if (fit == fits_.end()) {
-    absl::StatusOr<DeviceFactors> factors =
-        FitDevice(points, *costs, profile_.prior(), device.cpu(), device.cpu().parallel_fraction());
+    absl::StatusOr<DeviceFactors> factors = FitDeviceAtLeast(
+        points, *costs, profile_.prior(), device.cpu(), device.cpu().parallel_fraction(),
+        neighbours.has_value() ? neighbours->deviation_scale : 1.0);
     if (!factors.ok()) {
       return absl::Status(factors.status().code(), "device class " + device.name() + ": " +
                                                        std::string(factors.status().message()));

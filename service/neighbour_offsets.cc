@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <set>
 #include <utility>
+
+#include "absl/status/statusor.h"
 
 namespace edgefleet {
 namespace service {
@@ -22,6 +25,7 @@ struct Table {
   std::vector<std::string> models;
   std::vector<std::vector<double>> pattern;   // [device][calibration model]
   std::vector<double> speed;                  // [device]
+  std::vector<double> log_scale;              // [device]
   std::vector<std::vector<double>> residual;  // [device][model]
   std::vector<std::vector<char>> has;         // [device][model]
   std::vector<bool> calibration;              // [model]
@@ -65,6 +69,7 @@ Table EligibleDevices(const v1::DeviceModelPrior& prior, const std::vector<std::
     t.names.push_back(name);
     t.pattern.emplace_back();
     t.speed.push_back(0);
+    t.log_scale.push_back(device.second);
     CoordinatesOf(device.first, device.second, cal, &t.pattern.back(), &t.speed.back());
     t.residual.emplace_back(t.models.size(), 0.0);
     t.has.emplace_back(t.models.size(), 0);
@@ -143,6 +148,16 @@ std::vector<double> WeightedOffsets(const Table& t, const std::vector<double>& w
   return out;
 }
 
+// Device i's offsets from the other devices with `params`; `d2` its
+// squared pattern distances, `population` the population offsets without
+// it.
+std::vector<double> OffsetsWithout(const Table& t, size_t i, const std::vector<double>& d2,
+                                   const std::vector<double>& population,
+                                   const NeighbourParams& params) {
+  return WeightedOffsets(t, Weights(t, d2, t.speed[i], params, i), population,
+                         params.population_weight);
+}
+
 // Squared log error of predicting every eligible device's non-calibration
 // models from the other devices with `params` (the scale refitted to the
 // calibration models: the error of model m is (o_m - e_m) minus its mean
@@ -153,8 +168,7 @@ double LeaveOneDeviceOutError(const Table& t, const std::vector<std::vector<doub
                               const NeighbourParams& params) {
   double total = 0;
   for (size_t i = 0; i < t.names.size(); ++i) {
-    const std::vector<double> o = WeightedOffsets(t, Weights(t, d2[i], t.speed[i], params, i),
-                                                  population[i], params.population_weight);
+    const std::vector<double> o = OffsetsWithout(t, i, d2[i], population[i], params);
     double shift = 0;
     for (size_t k : t.calibration_index) shift += o[k] - t.residual[i][k];
     shift /= static_cast<double>(t.calibration_index.size());
@@ -184,11 +198,69 @@ std::vector<NeighbourParams> Candidates() {
   return out;
 }
 
+// The deviation scale (kDeviationScales) with the least squared log error
+// over the eligible devices' non-calibration models, each device fitted by
+// FitDevice to its calibration figures with its offsets from the other
+// devices under `params` (see the header); 1 when no device can be scored.
+// Only models with `published` costs take part; a device whose points every
+// scale refuses is left out.
+double ChooseDeviationScale(const Table& t, const std::vector<std::vector<double>>& d2,
+                            const std::vector<std::vector<double>>& population,
+                            const NeighbourParams& params, const HostCosts& published,
+                            const v1::DeviceModelPrior& prior) {
+  constexpr size_t kScales = std::size(kDeviationScales);
+  const ClassVector mu = PriorLogRatios(prior);
+  const v1::Cpu one_thread;  // single-thread points: no topology needed
+  std::vector<double> total(kScales, 0);
+  bool scored = false;
+  for (size_t i = 0; i < t.names.size(); ++i) {
+    const std::vector<double> o = OffsetsWithout(t, i, d2[i], population[i], params);
+    HostCosts costs;
+    std::map<std::string, double> figure;  // device i's published ms by model
+    for (size_t k = 0; k < t.models.size(); ++k) {
+      auto it = published.find(t.models[k]);
+      if (!t.has[i][k] || std::isnan(o[k]) || it == published.end()) continue;
+      DeviceFactors scale;
+      for (int c = 0; c < kNumOpClasses; ++c) scale.log_factor[c] = mu[c] + t.log_scale[i];
+      ModelCost cost(it->second.host_us);
+      figure[t.models[k]] =
+          std::exp(t.residual[i][k]) * PredictMs(scale, cost, one_thread, /*threads=*/1);
+      cost.log_offset = o[k];
+      costs[t.models[k]] = cost;
+    }
+    std::vector<FitPoint> points;
+    for (size_t k : t.calibration_index) {
+      if (figure.count(t.models[k])) points.push_back({t.models[k], 1, figure[t.models[k]]});
+    }
+    if (points.size() < t.calibration_index.size() || figure.size() == points.size()) continue;
+    std::vector<double> error(kScales, 0);
+    bool fitted = true;
+    for (size_t s = 0; s < kScales && fitted; ++s) {
+      absl::StatusOr<DeviceFactors> f =
+          FitDeviceAtLeast(points, costs, prior, one_thread, 0, kDeviationScales[s]);
+      fitted = f.ok();
+      if (!fitted) break;
+      for (size_t k = 0; k < t.models.size(); ++k) {
+        auto ms = figure.find(t.models[k]);
+        if (t.calibration[k] || ms == figure.end()) continue;
+        const double e = std::log(PredictMs(*f, costs.at(t.models[k]), one_thread, 1) / ms->second);
+        error[s] += e * e;
+      }
+    }
+    if (!fitted) continue;
+    for (size_t s = 0; s < kScales; ++s) total[s] += error[s];
+    scored = true;
+  }
+  if (!scored) return 1;
+  return kDeviationScales[std::min_element(total.begin(), total.end()) - total.begin()];
+}
+
 }  // namespace
 
 std::optional<NeighbourOffsets> ComputeNeighbourOffsets(const std::vector<FitPoint>& points,
                                                         const HostCosts& costs,
-                                                        const v1::DeviceModelPrior& prior) {
+                                                        const v1::DeviceModelPrior& prior,
+                                                        const HostCosts& published) {
   std::set<std::string> known;
   for (const auto& device : prior.device_residuals()) {
     for (const auto& residual : device.residuals()) known.insert(residual.model());
@@ -229,6 +301,7 @@ std::optional<NeighbourOffsets> ComputeNeighbourOffsets(const std::vector<FitPoi
   out.bandwidth = chosen.bandwidth;
   out.population_weight = chosen.population_weight;
   out.speed_weight = chosen.speed_weight;
+  out.deviation_scale = ChooseDeviationScale(t, d2, population, chosen, published, prior);
   std::vector<double> pattern;
   double speed = 0;
   CoordinatesOf(own, 0, cal, &pattern, &speed);
@@ -242,6 +315,35 @@ std::optional<NeighbourOffsets> ComputeNeighbourOffsets(const std::vector<FitPoi
   for (double v : w) total += v;
   for (size_t j = 0; j < w.size(); ++j) out.weight[t.names[j]] = w[j] / total;
   out.population_share = chosen.population_weight / total;
+  return out;
+}
+
+absl::StatusOr<DeviceFactors> FitDeviceAtLeast(const std::vector<FitPoint>& points,
+                                               const HostCosts& costs,
+                                               const v1::DeviceModelPrior& prior,
+                                               const v1::Cpu& cpu, double default_parallel_fraction,
+                                               double deviation_scale) {
+  absl::StatusOr<DeviceFactors> fit =
+      FitDevice(points, costs, prior, cpu, default_parallel_fraction, deviation_scale);
+  for (double wider : kDeviationScales) {
+    if (fit.ok() || fit.status().code() != absl::StatusCode::kInvalidArgument) break;
+    if (wider > deviation_scale && wider <= 1) {
+      fit = FitDevice(points, costs, prior, cpu, default_parallel_fraction, wider);
+    }
+  }
+  return fit;
+}
+
+HostCosts PublishedCosts(const v1::HostProfile& profile) {
+  HostCosts out;
+  for (const v1::DeviceModelPrior::ModelOffset& offset : profile.prior().model_offsets()) {
+    for (const v1::ModelHostProfile& m : profile.models()) {
+      if (m.stack() == v1::STACK_EDGEFLEET && m.model() == offset.model() &&
+          m.file_digest() == offset.file_digest() && out.count(m.model()) == 0) {
+        out[m.model()] = ModelCostOf(m, profile.prior());
+      }
+    }
+  }
   return out;
 }
 

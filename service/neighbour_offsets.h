@@ -36,6 +36,19 @@
 // h: equal weights), and the triple with the least squared log error is
 // used.
 //
+// The width of the new device's class deviations (FitDevice's
+// deviation_scale, a multiple of the prior's sigma) is chosen the same way,
+// after h, lambda and w: each eligible published device is fitted to its
+// calibration models (its figures: exp(log_scale + e_dm) times the model's
+// per-class time under the prior's ratios) with its leave-one-device-out
+// offsets, for every scale of kDeviationScales, and the scale whose fits
+// predict the devices' other models with the least squared log error is
+// used (a device whose points a scale refuses is scored with the next
+// wider scale that fits them, as FitDeviceAtLeast fits a new device). The
+// offsets already carry what the neighbours say of the device's
+// other models; a wide penalty lets three calibration points move the class
+// factors further than they can be known.
+//
 // Applies only when at least two calibration models have residuals in the
 // prior (one point has no pattern) and at least two published devices
 // have figures for all of them; otherwise NeighbourOffsets returns nothing
@@ -51,6 +64,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "edgefleet/v1/device_class.pb.h"
 #include "edgefleet/v1/host_profile.pb.h"
 #include "service/device_time_fit.h"
 
@@ -71,6 +86,10 @@ inline constexpr double kPopulationWeights[] = {0.01, 0.03, 0.1, 0.3, 1};
 // unit of pattern), 0 first (the speed ignored).
 inline constexpr double kSpeedWeights[] = {0, 0.03, 0.1, 0.3};
 
+// Candidate deviation scales: multiples of the prior's sigma (1 is
+// FitDevice's default).
+inline constexpr double kDeviationScales[] = {1.0 / 32, 1.0 / 16, 0.125, 0.25, 0.5, 1, 2, 4};
+
 struct NeighbourParams {
   double bandwidth = 0;          // h; 0 = infinite
   double population_weight = 0;  // lambda
@@ -81,6 +100,7 @@ struct NeighbourOffsets {
   double bandwidth = 0;          // chosen h; 0 = infinite
   double population_weight = 0;  // chosen lambda
   double speed_weight = 0;       // chosen w
+  double deviation_scale = 1;    // chosen multiple of the prior's sigma, for FitDevice
   // Model -> log offset r_m for the new device, for every model some
   // published device has a residual for.
   std::map<std::string, double> log_offset;
@@ -92,11 +112,30 @@ struct NeighbourOffsets {
 
 // The offsets for a device with single-thread calibration `points` (other
 // points are ignored), `costs` the models' host costs (their own offsets
-// are ignored) under `prior`'s ratios. nullopt when they do not apply (see
-// above).
+// are ignored) under `prior`'s ratios. `published` are the host costs of
+// the programs the prior's residuals were measured with (PublishedCosts);
+// the deviation scale is chosen on the models it has (1 when it has too
+// few). nullopt when they do not apply (see above).
 std::optional<NeighbourOffsets> ComputeNeighbourOffsets(const std::vector<FitPoint>& points,
                                                         const HostCosts& costs,
-                                                        const v1::DeviceModelPrior& prior);
+                                                        const v1::DeviceModelPrior& prior,
+                                                        const HostCosts& published);
+
+// FitDevice with deviation scale `deviation_scale`, or, when the points
+// are refused at that width (a fit that misses a point by more than a
+// factor 1.5), with the next wider scale of kDeviationScales up to 1 (the
+// prior's own width, whose refusal stands) that fits them; the last
+// error when none does.
+absl::StatusOr<DeviceFactors> FitDeviceAtLeast(const std::vector<FitPoint>& points,
+                                               const HostCosts& costs,
+                                               const v1::DeviceModelPrior& prior,
+                                               const v1::Cpu& cpu, double default_parallel_fraction,
+                                               double deviation_scale);
+
+// The costs of `profile`'s edgefleet programs that its prior has offsets
+// for with the same file digest (the programs its residuals were measured
+// with), by model.
+HostCosts PublishedCosts(const v1::HostProfile& profile);
 
 // `costs` with the log offsets of `offsets` for the models the prior has
 // population offsets for with the same file digest (the program the

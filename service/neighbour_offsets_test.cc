@@ -72,7 +72,7 @@ std::vector<FitPoint> Points(double sign, double scale) {
 TEST(NeighbourOffsetsTest, ANewDeviceTakesTheOffsetsOfItsFamily) {
   for (double sign : {1.0, -1.0}) {
     std::optional<NeighbourOffsets> n =
-        ComputeNeighbourOffsets(Points(sign, 1), Costs(), TwoFamilies());
+        ComputeNeighbourOffsets(Points(sign, 1), Costs(), TwoFamilies(), Costs());
     ASSERT_TRUE(n.has_value());
     // The bandwidth chosen without the new device separates the families.
     EXPECT_GT(n->bandwidth, 0);
@@ -110,14 +110,16 @@ TEST(NeighbourOffsetsTest, ADeviceUnlikeEveryPublishedOneTakesThePopulationOffse
     for (const auto& r : device.residuals()) of_model[r.model()].push_back(r.log_residual());
   }
 
-  std::optional<NeighbourOffsets> family = ComputeNeighbourOffsets(Points(1, 2), Costs(), prior);
+  std::optional<NeighbourOffsets> family =
+      ComputeNeighbourOffsets(Points(1, 2), Costs(), prior, Costs());
   ASSERT_TRUE(family.has_value());
   for (int m = 3; m < 6; ++m) {
     EXPECT_NEAR(family->log_offset.at("m" + std::to_string(m)), kPattern[m], 0.03) << m;
   }
 
   const double unlike[3] = {0.9, 0.0, -0.9};
-  std::optional<NeighbourOffsets> n = ComputeNeighbourOffsets(PointsWith(unlike), Costs(), prior);
+  std::optional<NeighbourOffsets> n =
+      ComputeNeighbourOffsets(PointsWith(unlike), Costs(), prior, Costs());
   ASSERT_TRUE(n.has_value());
   EXPECT_GT(n->population_share, 0.95);
   for (int m = 3; m < 6; ++m) {
@@ -144,7 +146,7 @@ TEST(NeighbourOffsetsTest, TheSpeedSeparatesFamiliesOfOneCalibrationPattern) {
   for (double sign : {1.0, -1.0}) {
     // Points(1, scale): the shared calibration pattern at that scale.
     std::optional<NeighbourOffsets> n =
-        ComputeNeighbourOffsets(Points(1, sign > 0 ? 1 : 8), Costs(), prior);
+        ComputeNeighbourOffsets(Points(1, sign > 0 ? 1 : 8), Costs(), prior, Costs());
     ASSERT_TRUE(n.has_value());
     EXPECT_GT(n->speed_weight, 0);
     for (int m = 3; m < 6; ++m) {
@@ -161,7 +163,8 @@ TEST(NeighbourOffsetsTest, EqualWeightsWhenTheDevicesShareOnePattern) {
   for (int d = 0; d < 4; ++d) {
     AddDevice(&prior, "d" + std::to_string(d), std::vector<double>(kPattern, kPattern + 6));
   }
-  std::optional<NeighbourOffsets> n = ComputeNeighbourOffsets(Points(-1, 1), Costs(), prior);
+  std::optional<NeighbourOffsets> n =
+      ComputeNeighbourOffsets(Points(-1, 1), Costs(), prior, Costs());
   ASSERT_TRUE(n.has_value());
   for (int m = 0; m < 6; ++m)
     EXPECT_NEAR(n->log_offset.at("m" + std::to_string(m)), kPattern[m], 1e-12);
@@ -171,18 +174,106 @@ TEST(NeighbourOffsetsTest, EqualWeightsWhenTheDevicesShareOnePattern) {
 TEST(NeighbourOffsetsTest, DoNotApplyWithoutAPattern) {
   const HostCosts costs = Costs();
   // One calibration model: nothing to compare devices by.
-  EXPECT_FALSE(ComputeNeighbourOffsets({{"m0", 1, 2.0}}, costs, TwoFamilies()).has_value());
+  EXPECT_FALSE(ComputeNeighbourOffsets({{"m0", 1, 2.0}}, costs, TwoFamilies(), costs).has_value());
   // Multi-thread points are not patterns of the single-thread residuals.
   EXPECT_FALSE(
-      ComputeNeighbourOffsets({{"m0", 1, 2.0}, {"m1", 4, 1.0}}, costs, TwoFamilies()).has_value());
+      ComputeNeighbourOffsets({{"m0", 1, 2.0}, {"m1", 4, 1.0}}, costs, TwoFamilies(), costs)
+          .has_value());
   // A prior without device residuals (written before they were kept).
-  EXPECT_FALSE(ComputeNeighbourOffsets(Points(1, 1), costs, v1::DeviceModelPrior()).has_value());
+  EXPECT_FALSE(
+      ComputeNeighbourOffsets(Points(1, 1), costs, v1::DeviceModelPrior(), costs).has_value());
   // Calibration models no published device has.
   HostCosts extra = costs;
   extra["x"] = extra["m0"];
   extra["y"] = extra["m1"];
-  EXPECT_FALSE(
-      ComputeNeighbourOffsets({{"x", 1, 2.0}, {"y", 1, 3.0}}, extra, TwoFamilies()).has_value());
+  EXPECT_FALSE(ComputeNeighbourOffsets({{"x", 1, 2.0}, {"y", 1, 3.0}}, extra, TwoFamilies(), costs)
+                   .has_value());
+}
+
+// Six models over two classes (dense and 1x1), m0 mostly 1x1, m5 mostly
+// dense: a device's deviation on one class moves the models unequally.
+HostCosts MixedCosts() {
+  HostCosts costs;
+  for (int m = 0; m < 6; ++m) {
+    ClassVector host{};
+    host[0] = 1000.0 * (m + 1);
+    host[1] = 1000.0 * (6 - m);
+    costs["m" + std::to_string(m)] = ModelCost(host);
+  }
+  return costs;
+}
+
+// Twelve published devices under zero population ratios and sigma 0.1.
+// With `class_deviation`, device d runs the 1x1 class exp(delta_d) times
+// the dense one (|delta_d| up to 0.6 = 6 sigma, no two alike) and has no
+// other residual; without, its residuals are small model-by-model noise
+// (+-0.05) with no class structure.
+v1::DeviceModelPrior MixedDevices(bool class_deviation) {
+  const HostCosts costs = MixedCosts();
+  v1::DeviceModelPrior prior;
+  prior.set_sigma(0.1);
+  for (int d = 0; d < 12; ++d) {
+    const double delta = 0.6 * ((d * 5) % 12 - 5.5) / 5.5;
+    std::vector<double> e;
+    for (int m = 0; m < 6; ++m) {
+      const ClassVector& host = costs.at("m" + std::to_string(m)).host_us;
+      e.push_back(class_deviation
+                      ? std::log((host[0] + std::exp(delta) * host[1]) / (host[0] + host[1]))
+                      : 0.05 * ((d * 7 + m * 3) % 5 - 2) / 2);
+    }
+    AddDevice(&prior, "d" + std::to_string(d), e);
+  }
+  return prior;
+}
+
+TEST(NeighbourOffsetsTest, TheDeviationScaleFollowsHowFarDevicesDeviateByClass) {
+  // Chosen by fitting each published device to its calibration models
+  // (m0..m2) and predicting its others: devices that differ by a class
+  // factor need a wide penalty (their deviations are 6 prior sigmas), devices
+  // whose residuals are noise without class structure a narrow one (a wide
+  // one moves the class factors to fit the calibration points' noise).
+  const HostCosts costs = MixedCosts();
+  std::optional<NeighbourOffsets> wide =
+      ComputeNeighbourOffsets(PointsWith({0.1, 0.0, -0.1}), costs, MixedDevices(true), costs);
+  ASSERT_TRUE(wide.has_value());
+  EXPECT_GE(wide->deviation_scale, 2);
+  std::optional<NeighbourOffsets> narrow =
+      ComputeNeighbourOffsets(PointsWith({0.1, 0.0, -0.1}), costs, MixedDevices(false), costs);
+  ASSERT_TRUE(narrow.has_value());
+  EXPECT_LE(narrow->deviation_scale, 0.25);
+  // Without the published programs' costs nothing can be scored: the
+  // prior's width.
+  std::optional<NeighbourOffsets> unscored =
+      ComputeNeighbourOffsets(PointsWith({0.1, 0.0, -0.1}), costs, MixedDevices(true), {});
+  ASSERT_TRUE(unscored.has_value());
+  EXPECT_EQ(unscored->deviation_scale, 1);
+}
+
+TEST(NeighbourOffsetsTest, ANarrowScaleThatRefusesThePointsGivesWayToAWiderOne) {
+  // A device running the 1x1 class e^1.5 times the dense one: m0 (mostly
+  // 1x1) and m5 (mostly dense) are 2.7 times apart where the population
+  // ratios put them equal. The narrowest penalty lets only the scale move
+  // and misses both points by more than the factor 1.5 FitDevice allows;
+  // FitDeviceAtLeast fits them with a wider one, and not past the prior's
+  // own width.
+  const HostCosts costs = MixedCosts();
+  v1::DeviceModelPrior prior;
+  prior.set_sigma(0.1);
+  std::vector<FitPoint> points;
+  for (int m : {0, 5}) {
+    const ClassVector& host = costs.at("m" + std::to_string(m)).host_us;
+    points.push_back({"m" + std::to_string(m), 1, (host[0] + std::exp(1.5) * host[1]) / 1e3});
+  }
+  const v1::Cpu cpu;
+  EXPECT_FALSE(FitDevice(points, costs, prior, cpu, 0, kDeviationScales[0]).ok());
+  absl::StatusOr<DeviceFactors> fit =
+      FitDeviceAtLeast(points, costs, prior, cpu, 0, kDeviationScales[0]);
+  ASSERT_TRUE(fit.ok()) << fit.status();
+  EXPECT_LT(fit->rms_log_error, std::log(1.5));
+  EXPECT_GT(fit->log_factor[1] - fit->log_factor[0], 0.1);  // the 1x1 class moved
+  // Points no width up to the prior's fits stay refused.
+  points[0].ms *= 20;
+  EXPECT_FALSE(FitDeviceAtLeast(points, costs, prior, cpu, 0, kDeviationScales[0]).ok());
 }
 
 TEST(NeighbourOffsetsTest, OffsetsApplyOnlyToTheProgramsTheyWereLearnedWith) {

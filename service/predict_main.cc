@@ -248,10 +248,12 @@ int PredictMain(const std::vector<std::string>& args) {
     const std::optional<NeighbourOffsets>& neighbours = predicted.front().neighbours;
     std::string offsets = "population";
     if (neighbours.has_value()) {
-      char text[96];
+      char text[160];
       snprintf(text, sizeof(text),
-               "neighbours, bandwidth %g, speed weight %g, population share %.2f",
-               neighbours->bandwidth, neighbours->speed_weight, neighbours->population_share);
+               "neighbours, bandwidth %g, speed weight %g, population share %.2f, deviation"
+               " scale %g",
+               neighbours->bandwidth, neighbours->speed_weight, neighbours->population_share,
+               neighbours->deviation_scale);
       offsets = neighbours->bandwidth > 0 ? text : "neighbours, equal weights";
     }
     printf(
