@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -100,26 +101,36 @@ struct WorkerPlace {
 // task waits, at most 5 s on a loaded host, until every worker has taken
 // one). Fails the test if a worker never ran.
 std::vector<WorkerPlace> WorkerPlaces(ThreadPool& pool) {
-  const int workers = pool.num_threads() - 1;
-  std::vector<WorkerPlace> places(static_cast<size_t>(workers));
-  std::atomic<int> reported{0};
+  const size_t workers = static_cast<size_t>(pool.num_threads() - 1);
+  std::vector<WorkerPlace> places(workers);
+  std::mutex mu;
+  std::vector<pthread_t> seen;  // workers that have reported, in slot order
+  std::atomic<size_t> reported{0};
   const pthread_t caller = pthread_self();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   pool.ParallelFor(pool.num_threads(), pool.num_threads(), [&](int64_t) {
-    // (A worker takes a second task only after the deadline passed.)
-    const int slot = pthread_equal(pthread_self(), caller) ? workers : reported.fetch_add(1);
-    if (slot < workers) {
-      WorkerPlace& place = places[static_cast<size_t>(slot)];
-      CPU_ZERO(&place.mask);
-      EXPECT_EQ(pthread_getaffinity_np(pthread_self(), sizeof(place.mask), &place.mask), 0);
-      place.cpu = sched_getcpu();
+    // A worker reports in its first task only (one whose first task ended
+    // may take the caller's, e.g. with a single worker).
+    if (!pthread_equal(pthread_self(), caller)) {
+      std::lock_guard<std::mutex> lock(mu);
+      const bool first = std::none_of(seen.begin(), seen.end(), [](pthread_t t) {
+        return pthread_equal(t, pthread_self()) != 0;
+      });
+      if (first && seen.size() < workers) {
+        WorkerPlace& place = places[seen.size()];
+        CPU_ZERO(&place.mask);
+        EXPECT_EQ(pthread_getaffinity_np(pthread_self(), sizeof(place.mask), &place.mask), 0);
+        place.cpu = sched_getcpu();
+        seen.push_back(pthread_self());
+        reported.store(seen.size());
+      }
     }
     while (reported.load() < workers && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::yield();
     }
   });
   EXPECT_EQ(reported.load(), workers) << "a worker never ran a task";
-  places.resize(static_cast<size_t>(std::min(reported.load(), workers)));
+  places.resize(reported.load());
   return places;
 }
 
