@@ -160,9 +160,6 @@ Result<RunReport> RunModel(const RunOptions& options) {
   std::vector<TraceRecord> records;
   std::unique_ptr<TraceRecorder> recorder;
 
-  // The real runtime initializes XNNPACK and starts its thread pool before
-  // any program loads; so does this, outside the timed load.
-  EF_RETURN_IF_ERROR(PrepareXnnpackBackend(report.options.threads));
   uint64_t start = MonotonicNanos();
   EF_ASSIGN_OR_RETURN(std::unique_ptr<Module> module, Module::Load(options.model, module_options));
   report.load_ms = MillisSince(start);
@@ -170,6 +167,16 @@ Result<RunReport> RunModel(const RunOptions& options) {
   const char* name = options.method.c_str();
   EF_RETURN_IF_ERROR(CheckMethodExists(module->program(), options.method));
   EF_ASSIGN_OR_RETURN(const MethodMeta meta, module->program().method_meta(name));
+  // The real runtime initializes XNNPACK and starts its thread pool before
+  // any program loads; so does this, outside the timed loads, for a method
+  // with an XNNPACK delegate (only: the pool's idle workers spin, and
+  // would take the CPU from the load of a method that never uses them).
+  for (size_t i = 0; i < meta.num_backends(); ++i) {
+    if (std::strcmp(meta.backend_name(i), "XnnpackBackend") == 0) {
+      EF_RETURN_IF_ERROR(PrepareXnnpackBackend(report.options.threads));
+      break;
+    }
+  }
   Result<MethodInputs> inputs = options.inputs.empty()
                                     ? MethodInputs::Random(meta, options.seed)
                                     : MethodInputsFromArrays(meta, arrays, options.inputs);
