@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 namespace edgefleet {
@@ -29,32 +28,26 @@ bool CarriesOutputRange(NodeType type) {
 
 size_t FoldInt8Clamps(Graph& g, const NodeRuns& runs) {
   const std::vector<uint32_t> readers = CountReaders(g);
-  size_t folded = 0;
-  std::vector<Node> kept;
-  kept.reserve(g.nodes.size());
-  for (Node& n : g.nodes) {
-    if (n.type == NodeType::kClamp && !kept.empty() && n.inputs.size() == 1 &&
-        n.outputs.size() == 1 && CarriesOutputRange(kept.back().type) &&
-        kept.back().outputs.size() == 1 && kept.back().outputs[0] == n.inputs[0]) {
-      const Node& producer = kept.back();
-      const uint32_t mid = producer.outputs[0];
-      const Value& a = g.values[mid];
-      const Value& b = g.values[n.outputs[0]];
-      Node fused = producer;
-      fused.outputs[0] = n.outputs[0];
-      fused.output_min = std::fmax(producer.output_min, n.output_min);
-      fused.output_max = std::fmin(producer.output_max, n.output_max);
-      if (readers[mid] == 1 && !a.is_external() && a.is_per_tensor_qint8() &&
-          b.is_per_tensor_qint8() && fused.output_min <= fused.output_max && runs(g, fused)) {
-        kept.back() = std::move(fused);
-        ++folded;
-        continue;
-      }
+  return FoldFollowers(g, [&](const Graph& graph, const Node& producer, size_t next, Node* fused) {
+    if (next >= graph.nodes.size()) return size_t{0};
+    const Node& n = graph.nodes[next];
+    if (n.type != NodeType::kClamp || n.inputs.size() != 1 || n.outputs.size() != 1 ||
+        !CarriesOutputRange(producer.type) || producer.outputs.size() != 1 ||
+        producer.outputs[0] != n.inputs[0]) {
+      return size_t{0};
     }
-    kept.push_back(std::move(n));
-  }
-  g.nodes = std::move(kept);
-  return folded;
+    const uint32_t mid = producer.outputs[0];
+    const Value& a = graph.values[mid];
+    const Value& b = graph.values[n.outputs[0]];
+    *fused = producer;
+    fused->outputs[0] = n.outputs[0];
+    fused->output_min = std::fmax(producer.output_min, n.output_min);
+    fused->output_max = std::fmin(producer.output_max, n.output_max);
+    const bool ok = readers[mid] == 1 && !a.is_external() && a.is_per_tensor_qint8() &&
+                    b.is_per_tensor_qint8() && fused->output_min <= fused->output_max &&
+                    runs(graph, *fused);
+    return size_t{ok ? 1u : 0u};
+  });
 }
 
 }  // namespace xnnpack

@@ -13,16 +13,12 @@
 #define EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_CLAMP_FOLDING_H_
 
 #include <cstddef>
-#include <functional>
 
 #include "runtime/backends/xnnpack/graph.h"
+#include "runtime/backends/xnnpack/node_folding.h"
 
 namespace edgefleet {
 namespace xnnpack {
-
-// Whether a node, as it would be after folding, still runs (on XNNPACK or
-// our kernels); a fold that would leave it unrunnable is not made.
-using NodeRuns = std::function<bool(const Graph&, const Node&)>;
 
 // Folds every Clamp from a per-tensor qint8 value to a per-tensor qint8
 // value whose input is the only output of a convolution, depthwise or

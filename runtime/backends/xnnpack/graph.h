@@ -187,17 +187,6 @@ struct Graph {
   size_t owned_constant_bytes = 0;  // bytes copied out of the payload
 };
 
-// How many node inputs read each value (indexed by value id).
-inline std::vector<uint32_t> CountReaders(const Graph& g) {
-  std::vector<uint32_t> readers(g.values.size(), 0);
-  for (const Node& n : g.nodes) {
-    for (uint32_t id : n.inputs) {
-      if (id != kInvalidId && id < readers.size()) ++readers[id];
-    }
-  }
-  return readers;
-}
-
 }  // namespace xnnpack
 }  // namespace edgefleet
 

@@ -1,6 +1,5 @@
 #include "runtime/backends/xnnpack/silu_folding.h"
 
-#include <utility>
 #include <vector>
 
 namespace edgefleet {
@@ -24,40 +23,28 @@ bool Unbounded(const Node& n) {
 
 size_t FoldFloatSilus(Graph& g, const NodeRuns& runs) {
   const std::vector<uint32_t> readers = CountReaders(g);
-  size_t folded = 0;
-  std::vector<Node> kept;
-  kept.reserve(g.nodes.size());
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    Node& p = g.nodes[i];
-    if (i + 2 < g.nodes.size() && IsFloatDense(g, p)) {
-      const Node& sig = g.nodes[i + 1];
-      const Node& mul = g.nodes[i + 2];
-      const uint32_t v = p.outputs[0];
-      const bool shape = sig.type == NodeType::kSigmoid && sig.inputs.size() == 1 &&
-                         sig.outputs.size() == 1 && sig.inputs[0] == v &&
-                         mul.type == NodeType::kMultiply && mul.inputs.size() == 2 &&
-                         mul.outputs.size() == 1 && Unbounded(sig) && Unbounded(mul);
-      if (shape) {
-        const uint32_t s = sig.outputs[0];
-        const bool operands = (mul.inputs[0] == v && mul.inputs[1] == s) ||
-                              (mul.inputs[0] == s && mul.inputs[1] == v);
-        Node fused = p;
-        fused.outputs[0] = mul.outputs[0];
-        fused.activation = FusedActivation::kSilu;
-        if (operands && readers[v] == 2 && readers[s] == 1 && !g.values[v].is_external() &&
-            !g.values[s].is_external() && g.values[s].type == DataType::kFp32 &&
-            g.values[mul.outputs[0]].type == DataType::kFp32 && runs(g, fused)) {
-          kept.push_back(std::move(fused));
-          ++folded;
-          i += 2;
-          continue;
-        }
-      }
+  return FoldFollowers(g, [&](const Graph& graph, const Node& p, size_t next, Node* fused) {
+    if (next + 1 >= graph.nodes.size() || !IsFloatDense(graph, p)) return size_t{0};
+    const Node& sig = graph.nodes[next];
+    const Node& mul = graph.nodes[next + 1];
+    const uint32_t v = p.outputs[0];
+    if (sig.type != NodeType::kSigmoid || sig.inputs.size() != 1 || sig.outputs.size() != 1 ||
+        sig.inputs[0] != v || mul.type != NodeType::kMultiply || mul.inputs.size() != 2 ||
+        mul.outputs.size() != 1 || !Unbounded(sig) || !Unbounded(mul)) {
+      return size_t{0};
     }
-    kept.push_back(std::move(p));
-  }
-  g.nodes = std::move(kept);
-  return folded;
+    const uint32_t s = sig.outputs[0];
+    const bool operands =
+        (mul.inputs[0] == v && mul.inputs[1] == s) || (mul.inputs[0] == s && mul.inputs[1] == v);
+    *fused = p;
+    fused->outputs[0] = mul.outputs[0];
+    fused->activation = FusedActivation::kSilu;
+    const bool ok = operands && readers[v] == 2 && readers[s] == 1 &&
+                    !graph.values[v].is_external() && !graph.values[s].is_external() &&
+                    graph.values[s].type == DataType::kFp32 &&
+                    graph.values[mul.outputs[0]].type == DataType::kFp32 && runs(graph, *fused);
+    return size_t{ok ? 2u : 0u};
+  });
 }
 
 }  // namespace xnnpack

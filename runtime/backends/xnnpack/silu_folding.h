@@ -12,8 +12,8 @@
 
 #include <cstddef>
 
-#include "runtime/backends/xnnpack/clamp_folding.h"
 #include "runtime/backends/xnnpack/graph.h"
+#include "runtime/backends/xnnpack/node_folding.h"
 
 namespace edgefleet {
 namespace xnnpack {

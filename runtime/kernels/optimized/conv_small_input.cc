@@ -21,6 +21,32 @@ template <int W>
 struct RowBody {
   using V = Vf<W>;
 
+  // acc += the (kw, ic) taps of filter row kh over input row x_row, tap by
+  // tap (columns in the padding skipped when kChecked).
+  template <int kPixels, int kVectors, bool kChecked>
+  [[gnu::always_inline]] static inline void Taps(const ConvGeometry* g, const float* x_row,
+                                                 const Filter* f, int64_t ow, int64_t oc,
+                                                 int64_t kh, Vf<W> (&acc)[kPixels][kVectors]) {
+    using V = Vf<W>;
+    const int64_t c_n = g->in_c;
+    for (int64_t kw = 0; kw < g->k_w; ++kw) {
+      const float* w_tap = f->w + oc + kh * f->kh + kw * f->kw;
+      for (int64_t ic = 0; ic < c_n; ++ic) {
+        V wv[kVectors];
+#pragma GCC unroll 4
+        for (int v = 0; v < kVectors; ++v) wv[v] = Load<W>(w_tap + ic * f->ic + v * W);
+#pragma GCC unroll 12
+        for (int p = 0; p < kPixels; ++p) {
+          const int64_t iw = (ow + p) * g->stride[1] - g->pad[1] + kw * g->dilation[1];
+          if (kChecked && (iw < 0 || iw >= g->in_w)) continue;
+          const V xv = Splat<W>(x_row[iw * c_n + ic]);
+#pragma GCC unroll 4
+          for (int v = 0; v < kVectors; ++v) acc[p][v] += xv * wv[v];
+        }
+      }
+    }
+  }
+
   // Output pixels [ow, ow + kPixels) of the row, kVectors * W output
   // channels from oc (kVectors 0: one channel, scalar). kChecked: skip the
   // column taps that fall in the padding.
@@ -63,11 +89,16 @@ struct RowBody {
       // input values per pixel when the columns are not dilated and the
       // filter's (kw, ic) are one run too: one loop over the run.
       const bool runs = !kChecked && g->dilation[1] == 1 && f->kw == c_n * f->ic;
-      for (int64_t kh = 0; kh < g->k_h && runs; ++kh) {
+      const int64_t pixel_step = g->stride[1] * c_n;
+      for (int64_t kh = 0; kh < g->k_h; ++kh) {
         const int64_t ih = ih0 + kh * g->dilation[0];
         if (ih < 0 || ih >= g->in_h) continue;
-        const float* x_run = x_img + (ih * g->in_w + ow * g->stride[1] - g->pad[1]) * c_n;
-        const int64_t pixel_step = g->stride[1] * c_n;
+        const float* x_row = x_img + ih * g->in_w * c_n;
+        if (!runs) {
+          Taps<kPixels, kVectors, kChecked>(g, x_row, f, ow, oc, kh, acc);
+          continue;
+        }
+        const float* x_run = x_row + (ow * g->stride[1] - g->pad[1]) * c_n;
         const float* w_run = f->w + oc + kh * f->kh;
         for (int64_t j = 0; j < g->k_w * c_n; ++j) {
           V wv[kVectors];
@@ -78,27 +109,6 @@ struct RowBody {
             const V xv = Splat<W>(x_run[p * pixel_step + j]);
 #pragma GCC unroll 4
             for (int v = 0; v < kVectors; ++v) acc[p][v] += xv * wv[v];
-          }
-        }
-      }
-      for (int64_t kh = 0; kh < g->k_h && !runs; ++kh) {
-        const int64_t ih = ih0 + kh * g->dilation[0];
-        if (ih < 0 || ih >= g->in_h) continue;
-        const float* x_row = x_img + ih * g->in_w * c_n;
-        for (int64_t kw = 0; kw < g->k_w; ++kw) {
-          const float* w_tap = f->w + oc + kh * f->kh + kw * f->kw;
-          for (int64_t ic = 0; ic < c_n; ++ic) {
-            V wv[kVectors];
-#pragma GCC unroll 4
-            for (int v = 0; v < kVectors; ++v) wv[v] = Load<W>(w_tap + ic * f->ic + v * W);
-#pragma GCC unroll 12
-            for (int p = 0; p < kPixels; ++p) {
-              const int64_t iw = (ow + p) * g->stride[1] - g->pad[1] + kw * g->dilation[1];
-              if (kChecked && (iw < 0 || iw >= g->in_w)) continue;
-              const V xv = Splat<W>(x_row[iw * c_n + ic]);
-#pragma GCC unroll 4
-              for (int v = 0; v < kVectors; ++v) acc[p][v] += xv * wv[v];
-            }
           }
         }
       }

@@ -57,51 +57,40 @@ struct GemvStream {
 };
 
 // c[j] (+)= sum over p of x[p] * b[p * ldb + j] for j < n: B's rows are
-// contiguous, so the output is accumulated 4 vectors at a time.
+// contiguous, so the output is accumulated 16, 4 or 1 vectors at a time.
 template <int W>
 struct GemvRows {
+  // Columns [j, j + kU * W): kU vectors of sums over the whole depth.
+  template <int kU>
+  [[gnu::always_inline]] static inline void Columns(int64_t j, int64_t k, const float* x,
+                                                    const float* b, int64_t ldb, float* c,
+                                                    bool accumulate) {
+    using V = Vf<W>;
+    V acc[kU] = {};
+    for (int64_t p = 0; p < k; ++p) {
+      const V xp = Splat<W>(x[p]);
+      const float* row = b + p * ldb + j;
+#pragma GCC unroll 16
+      for (int u = 0; u < kU; ++u) acc[u] += xp * Load<W>(row + u * W);
+    }
+#pragma GCC unroll 16
+    for (int u = 0; u < kU; ++u) {
+      if (accumulate) acc[u] += Load<W>(c + j + u * W);
+      Store<W>(c + j + u * W, acc[u]);
+    }
+  }
+
   [[gnu::always_inline]] static inline void Run(int64_t n, int64_t k, const float* x,
                                                 const float* b, int64_t ldb, float* c,
                                                 bool accumulate) {
-    using V = Vf<W>;
     int64_t j = 0;
     // 16 vectors of columns per pass over the depth: each row of B is then
     // read in runs of 16 * W floats (long enough for the prefetchers when
     // B's rows are far apart, e.g. a transposed classifier weight).
-    for (; j + 16 * W <= n; j += 16 * W) {
-      V acc[16] = {};
-      for (int64_t p = 0; p < k; ++p) {
-        const V xp = Splat<W>(x[p]);
-        const float* row = b + p * ldb + j;
-#pragma GCC unroll 16
-        for (int u = 0; u < 16; ++u) acc[u] += xp * Load<W>(row + u * W);
-      }
-#pragma GCC unroll 16
-      for (int u = 0; u < 16; ++u) {
-        if (accumulate) acc[u] += Load<W>(c + j + u * W);
-        Store<W>(c + j + u * W, acc[u]);
-      }
-    }
-    for (; j + 4 * W <= n; j += 4 * W) {
-      V acc[4] = {};
-      for (int64_t p = 0; p < k; ++p) {
-        const V xp = Splat<W>(x[p]);
-        const float* row = b + p * ldb + j;
-#pragma GCC unroll 4
-        for (int u = 0; u < 4; ++u) acc[u] += xp * Load<W>(row + u * W);
-      }
-#pragma GCC unroll 4
-      for (int u = 0; u < 4; ++u) {
-        if (accumulate) acc[u] += Load<W>(c + j + u * W);
-        Store<W>(c + j + u * W, acc[u]);
-      }
-    }
-    for (; j + W <= n; j += W) {  // narrow outputs (a squeeze-excite layer's 24)
-      V acc = {};
-      for (int64_t p = 0; p < k; ++p) acc += Splat<W>(x[p]) * Load<W>(b + p * ldb + j);
-      if (accumulate) acc += Load<W>(c + j);
-      Store<W>(c + j, acc);
-    }
+    for (; j + 16 * W <= n; j += 16 * W) Columns<16>(j, k, x, b, ldb, c, accumulate);
+    for (; j + 4 * W <= n; j += 4 * W) Columns<4>(j, k, x, b, ldb, c, accumulate);
+    // Narrow outputs (a squeeze-excite layer's 24).
+    for (; j + W <= n; j += W) Columns<1>(j, k, x, b, ldb, c, accumulate);
     for (; j < n; ++j) {
       float acc = 0;
       for (int64_t p = 0; p < k; ++p) acc += x[p] * b[p * ldb + j];
