@@ -12,7 +12,7 @@
 #include "runtime/backends/xnnpack/graph_validation.h"
 #include "runtime/backends/xnnpack/int8_dense_nodes.h"
 #include "runtime/backends/xnnpack/node_kernels.h"
-#include "runtime/backends/xnnpack/silu_folding.h"
+#include "runtime/backends/xnnpack/activation_folding.h"
 #include "runtime/backends/xnnpack/xnn_define.h"
 #include "runtime/backends/xnnpack/xnn_memory.h"
 #include "runtime/core/error_detail.h"
@@ -111,7 +111,7 @@ Error XnnpackDelegate::Plan() {
            XnnpackAccepts(graph, node);
   });
   // So do SiLUs (Sigmoid then Multiply) after nodes our dense kernels run.
-  if (dense_on_own_kernels_) FoldFloatSilus(*graph_, DenseKernelPreferred);
+  if (dense_on_own_kernels_) FoldFloatActivations(*graph_, DenseKernelPreferred);
   engines_.resize(g.nodes.size());
   packed_filters_.resize(g.nodes.size());
   for (size_t i = 0; i < g.nodes.size(); ++i) {

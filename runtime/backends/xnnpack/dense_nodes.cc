@@ -255,8 +255,10 @@ Error RunDenseNode(KernelContext& ctx, const Graph& g, const Node& n, const std:
                    const void* const* in, void* const* out, const float* packed_filter) {
   auto* y = static_cast<float*>(out[0]);
   const bool panels = packed_filter != nullptr && FilterInPanels(g, n);
-  const optimized::PostOp post =
-      n.activation == FusedActivation::kSilu ? optimized::PostOp::kSilu : optimized::PostOp::kNone;
+  const optimized::PostOp post = n.activation == FusedActivation::kSilu ? optimized::PostOp::kSilu
+                                 : n.activation == FusedActivation::kHardswish
+                                     ? optimized::PostOp::kHardswish
+                                     : optimized::PostOp::kNone;
   if (n.type == NodeType::kFullyConnected || IsPointwiseConv(n)) {
     return RunMatrixNode(ctx, n, dims, in, y, packed_filter, panels, post);
   }

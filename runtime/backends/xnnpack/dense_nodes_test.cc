@@ -177,21 +177,27 @@ const Case kCases[] = {
 
 // Every kernel the rule can pick (the GEMM on panels or on the filter in
 // place, packed patches or row pointers, the small-input and depthwise
-// kernels, fully connected), without and with a folded SiLU
-// (silu_folding.h: x * sigmoid(x) of the node's clamped output).
+// kernels, fully connected), without and with a folded SiLU or Hardswish
+// (activation_folding.h: x * sigmoid(x), x * clamp(x + 3, 0, 6) / 6 of the
+// node's clamped output).
 TEST(DenseNodes, MatchDirectSums) {
   std::vector<uint8_t> scratch(8 << 20);
   for (const Case& c : kCases) {
     for (bool packed : {false, true}) {
-      for (FusedActivation act : {FusedActivation::kNone, FusedActivation::kSilu}) {
+      for (FusedActivation act :
+           {FusedActivation::kNone, FusedActivation::kSilu, FusedActivation::kHardswish}) {
         Fixture f(c);
         f.node.activation = act;
         ASSERT_TRUE(DenseKernelSupports(f.graph, f.node)) << c.name;
         std::vector<float> filter(packed ? PackedFilterFloats(f.graph, f.node) : 0);
         if (!filter.empty()) PackDenseFilter(f.graph, f.node, filter.data());
         std::vector<float> want = f.Reference(c);
-        if (act == FusedActivation::kSilu) {
-          for (float& v : want) v = static_cast<float>(v / (1.0 + std::exp(-double{v})));
+        for (float& v : want) {
+          const double d = v;
+          if (act == FusedActivation::kSilu) v = static_cast<float>(d / (1.0 + std::exp(-d)));
+          if (act == FusedActivation::kHardswish) {
+            v = static_cast<float>(d * std::min(std::max(d + 3.0, 0.0), 6.0) / 6.0);
+          }
         }
         std::vector<float> y(want.size(), std::nanf(""));
         MemoryAllocator temp(scratch.data(), scratch.size());
@@ -204,8 +210,8 @@ TEST(DenseNodes, MatchDirectSums) {
             << c.name;
         for (size_t i = 0; i < want.size(); ++i) {
           ASSERT_NEAR(y[i], want[i], 1e-4f * std::max(1.0f, std::fabs(want[i])))
-              << c.name << (packed ? " packed" : "")
-              << (act == FusedActivation::kSilu ? " silu" : "") << " element " << i;
+              << c.name << (packed ? " packed" : "") << " activation " << static_cast<int>(act)
+              << " element " << i;
         }
       }
     }

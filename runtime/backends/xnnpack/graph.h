@@ -148,11 +148,12 @@ struct WindowParams {  // convolution and pooling
 };
 
 // An activation folded into the node that produces its input (never in a
-// payload: FoldFloatSilus, silu_folding.h). Only our dense kernels compute
-// it (the system XNNPACK has no such fused node).
+// payload: FoldFloatActivations, activation_folding.h). Only our dense
+// kernels compute it (the system XNNPACK has no such fused node).
 enum class FusedActivation : uint8_t {
   kNone,
-  kSilu,  // y = x * sigmoid(x) of the node's clamped output
+  kSilu,       // y = x * sigmoid(x) of the node's clamped output
+  kHardswish,  // y = x * clamp(x + 3, 0, 6) / 6 of the node's clamped output
 };
 
 struct Node {

@@ -1,5 +1,5 @@
 // The mechanism the load-time folding passes share (FoldInt8Clamps,
-// clamp_folding.h; FoldFloatSilus, silu_folding.h): nodes that follow a
+// clamp_folding.h; FoldFloatActivations, activation_folding.h): nodes that follow a
 // producer are folded into it, the producer rewritten and the followers
 // removed from the graph.
 //
