@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "runtime/backends/xnnpack/activation_folding.h"
 #include "runtime/backends/xnnpack/arena_plan.h"
 #include "runtime/backends/xnnpack/clamp_folding.h"
 #include "runtime/backends/xnnpack/dense_nodes.h"
 #include "runtime/backends/xnnpack/graph_validation.h"
 #include "runtime/backends/xnnpack/int8_dense_nodes.h"
 #include "runtime/backends/xnnpack/node_kernels.h"
-#include "runtime/backends/xnnpack/activation_folding.h"
 #include "runtime/backends/xnnpack/xnn_define.h"
 #include "runtime/backends/xnnpack/xnn_memory.h"
 #include "runtime/core/error_detail.h"

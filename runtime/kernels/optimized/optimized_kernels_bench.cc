@@ -2,7 +2,8 @@
 // per instruction set against the host's peak, the 1x1 convolutions of
 // MobileNetV2 (NHWC) and EfficientNet-B0 (NCHW) as GEMMs with their
 // epilogues at 1 and 2 threads, NCHW depthwise convolution
-// on EfficientNet-B0's geometries (GMAC/s), and the thread pool's
+// on EfficientNet-B0's geometries (GMAC/s), the channels-last first layers
+// over an RGB image (GMAC/s), and the thread pool's
 // hand-off cost (a ParallelFor of a fixed amount of work, back to back
 // while the workers spin, and after an idle gap that lets them sleep).
 
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "runtime/core/memory_allocator.h"
+#include "runtime/kernels/optimized/conv_small_input.h"
 #include "runtime/kernels/optimized/cpu_features.h"
 #include "runtime/kernels/optimized/depthwise.h"
 #include "runtime/kernels/optimized/gemm.h"
@@ -234,6 +236,42 @@ BENCHMARK(BM_Depthwise)
     ->ArgsProduct({{240}, {28}, {3, 5}, {1, 2}, {0, 1}})
     ->ArgsProduct({{672}, {14}, {5}, {1, 2}, {0, 1}})
     ->ArgsProduct({{1152}, {7}, {3, 5}, {1}, {0, 1}});
+
+// A channels-last first layer over one 224x224 RGB image
+// (ConvNhwcSmallInput): range(0) output channels, a range(1) x range(1)
+// kernel at stride 2 ("same" padding), with a bias; one thread, the host's
+// instruction set. GMAC/s counter.
+void BM_SmallInputConv(benchmark::State& state) {
+  ConvGeometry g{};
+  g.batch = 1;
+  g.in_c = 3;
+  g.out_c = state.range(0);
+  g.groups = 1;
+  g.in_h = g.in_w = 224;
+  g.k_h = g.k_w = state.range(1);
+  g.stride[0] = g.stride[1] = 2;
+  g.pad[0] = g.pad[1] = g.k_h / 2;
+  g.dilation[0] = g.dilation[1] = 1;
+  g.out_h = g.out_w = (g.in_h + 2 * g.pad[0] - g.k_h) / g.stride[0] + 1;
+  std::vector<float> x(g.in_c * g.in_h * g.in_w, 0.5f), w(g.out_c * g.in_c * g.taps(), 0.125f);
+  std::vector<float> b(g.out_c, 0.25f), y(g.out_c * g.out_pixels());
+  KernelContext ctx(nullptr, 1);
+  for (auto _ : state) {
+    // Filter [kh][kw][ic][oc], as the delegate keeps it.
+    ConvNhwcSmallInput(ctx, g, x.data(), w.data(), g.out_c, g.k_w * g.in_c * g.out_c,
+                       g.in_c * g.out_c, b.data(), y.data(), -__builtin_inff(), __builtin_inff());
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.counters["GMACs"] =
+      benchmark::Counter(static_cast<double>(g.out_c * g.out_pixels() * g.taps() * g.in_c),
+                         benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(IsaName(HostIsa()));
+}
+BENCHMARK(BM_SmallInputConv)
+    ->ArgNames({"out_c", "k"})
+    ->Args({16, 3})   // MobileNetV3
+    ->Args({32, 3})   // MobileNetV2, EfficientNet-B0
+    ->Args({64, 7});  // ResNet-18
 
 // The host ISA's GEMM on range(3) threads of the kernels' pool: the
 // parallel efficiency of the small-M shapes of late 1x1 convolutions.

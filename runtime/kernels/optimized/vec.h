@@ -64,11 +64,6 @@ template <int W>
   __builtin_memcpy(p, &v, sizeof(v));
 }
 
-template <int W>
-[[gnu::always_inline]] inline Vf<W> Splat(float x) {
-  return Vf<W>{} + x;
-}
-
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 // The fused multiply-adds of MulAdd's AVX-512 and AVX2 bodies. Not
 // always_inline: a kernel body is inlined into its instruction set's
@@ -83,7 +78,27 @@ inline __attribute__((target("avx2,fma"))) Vf<8> MulAdd8(Vf<8> a, Vf<8> b, Vf<8>
   return reinterpret_cast<Vf<8>>(_mm256_fmadd_ps(
       reinterpret_cast<__m256>(a), reinterpret_cast<__m256>(b), reinterpret_cast<__m256>(c)));
 }
+// Splat's broadcasts in the same bodies. GCC 12 builds a vector of one
+// repeated value lane by lane (a masked broadcast per lane) inside a
+// function with a target attribute; the broadcast instruction is one, and
+// a multiply-add takes it as its memory operand.
+inline __attribute__((target("avx512f"))) Vf<16> Splat16(float x) {
+  return reinterpret_cast<Vf<16>>(_mm512_maskz_broadcastss_ps(__mmask16(0xffff), _mm_set_ss(x)));
+}
+inline __attribute__((target("avx2"))) Vf<8> Splat8(float x) {
+  return reinterpret_cast<Vf<8>>(_mm256_broadcastss_ps(_mm_set_ss(x)));
+}
 #endif
+
+// Every lane x (-0.0 too).
+template <int W>
+[[gnu::always_inline]] inline Vf<W> Splat(float x) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  if constexpr (W == 16) return Splat16(x);
+  if constexpr (W == 8) return Splat8(x);
+#endif
+  return x - Vf<W>{};  // exact: a bare broadcast where GCC builds it well
+}
 
 // a * b + c rounded once (a fused multiply-add), the same bits in every
 // lane and at every width: an FMA instruction in the AVX-512 and AVX2
