@@ -94,8 +94,11 @@ inline __attribute__((target("avx2"))) Vf<8> Splat8(float x) {
 template <int W>
 [[gnu::always_inline]] inline Vf<W> Splat(float x) {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-  if constexpr (W == 16) return Splat16(x);
-  if constexpr (W == 8) return Splat8(x);
+  // A constant stays a constant vector (loaded once outside a loop).
+  if (!__builtin_constant_p(x)) {
+    if constexpr (W == 16) return Splat16(x);
+    if constexpr (W == 8) return Splat8(x);
+  }
 #endif
   return x - Vf<W>{};  // exact: a bare broadcast where GCC builds it well
 }

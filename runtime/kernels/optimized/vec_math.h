@@ -18,21 +18,25 @@
 namespace edgefleet {
 namespace optimized {
 
-// exp(x - n ln 2) for an integer-valued n = round(x / ln 2): Cephes'
-// two-part ln 2 (the first part's product with n exact) and its degree-6
-// polynomial, in fused multiply-adds (MulAdd: the same bits at every
-// width).
+// Cephes' polynomial p: exp(r) = 1 + r + r^2 p(r) for |r| <= ln 2 / 2, in
+// fused multiply-adds (MulAdd: the same bits at every width).
 template <int W>
-[[gnu::always_inline]] inline Vf<W> ExpOfRemainder(Vf<W> x, Vf<W> n) {
-  using V = Vf<W>;
-  const V r = MulAdd<W>(n, Splat<W>(2.12194440e-4f), MulAdd<W>(n, Splat<W>(-0.693359375f), x));
-  V p = Splat<W>(1.9875691500e-4f);
+[[gnu::always_inline]] inline Vf<W> ExpPolynomial(Vf<W> r) {
+  Vf<W> p = Splat<W>(1.9875691500e-4f);
   p = MulAdd<W>(p, r, Splat<W>(1.3981999507e-3f));
   p = MulAdd<W>(p, r, Splat<W>(8.3334519073e-3f));
   p = MulAdd<W>(p, r, Splat<W>(4.1665795894e-2f));
   p = MulAdd<W>(p, r, Splat<W>(1.6666665459e-1f));
-  p = MulAdd<W>(p, r, Splat<W>(5.0000001201e-1f));
-  return MulAdd<W>(p, r * r, r) + Splat<W>(1.0f);
+  return MulAdd<W>(p, r, Splat<W>(5.0000001201e-1f));
+}
+
+// exp(x - n ln 2) for an integer-valued n = round(x / ln 2): Cephes'
+// two-part ln 2 (the first part's product with n exact) and ExpPolynomial.
+template <int W>
+[[gnu::always_inline]] inline Vf<W> ExpOfRemainder(Vf<W> x, Vf<W> n) {
+  using V = Vf<W>;
+  const V r = MulAdd<W>(n, Splat<W>(2.12194440e-4f), MulAdd<W>(n, Splat<W>(-0.693359375f), x));
+  return MulAdd<W>(ExpPolynomial<W>(r), r * r, r) + Splat<W>(1.0f);
 }
 
 template <int W>
@@ -58,10 +62,13 @@ template <int W>
 // x > 0, e / (1 + e) otherwise (both one division). exp(-|x|) is Exp's
 // reduction and polynomial with its range work folded in: 2^n is taken
 // from the low bits of the rounding sum (the magic constant carries the
-// exponent bias), and |x| past 87.34, where 2^n would leave the normal
-// floats, gives e = 0 (sigmoid 0 or 1; the true value is below 1.2e-38).
-// About a quarter fewer operations than 1 / (1 + Exp(-x)), within 2 ulp
-// of the exact sigmoid like it; NaN stays NaN.
+// exponent bias) and multiplied in by the polynomial's last multiply-add,
+// and |x| past 87.34, where 2^n would leave the normal floats, gives e = 0
+// (sigmoid 0 or 1; the true value is below 1.2e-38). About a third fewer
+// operations than 1 / (1 + Exp(-x)), within 2.1 ulp of the exact sigmoid;
+// NaN stays NaN. (XNNPACK's degree-5 polynomial would save three more
+// operations but puts results 3.2 ulp from the exact sigmoid and 4 from
+// the portable kernel's.)
 template <int W>
 [[gnu::always_inline]] inline Vf<W> Sigmoid(Vf<W> x) {
   using V = Vf<W>;
@@ -73,14 +80,16 @@ template <int W>
   __builtin_memcpy(&z, &bits, sizeof(z));
   // n = round(z / ln 2) + 127 in the low mantissa bits: 1.5 * 2^23 + 127.
   const V magic = Splat<W>(12583039.0f);
-  V n = z * Splat<W>(1.44269504088896341f) + magic;
+  V n = MulAdd<W>(z, Splat<W>(1.44269504088896341f), magic);
   __builtin_memcpy(&bits, &n, sizeof(bits));
   bits <<= 23;
   V scale;  // 2^(n - 127)
   __builtin_memcpy(&scale, &bits, sizeof(scale));
   n = n - magic;
-  const V p = ExpOfRemainder<W>(z, n);
-  const V e = Select<W>(z < Splat<W>(-87.3365402f), V{}, p * scale);
+  // exp(r) - 1 = r + r^2 p(r) (ExpOfRemainder without its final + 1).
+  const V r = MulAdd<W>(n, Splat<W>(2.12194440e-4f), MulAdd<W>(n, Splat<W>(-0.693359375f), z));
+  const V t = MulAdd<W>(ExpPolynomial<W>(r), r * r, r);
+  const V e = Select<W>(z < Splat<W>(-87.3365402f), V{}, MulAdd<W>(t, scale, scale));
   const V one = Splat<W>(1.0f);
   return Select<W>(x > V{}, one, e) / (one + e);
 }
