@@ -2,7 +2,8 @@
 // per instruction set against the host's peak, the 1x1 convolutions of
 // MobileNetV2 (NHWC) and EfficientNet-B0 (NCHW) as GEMMs with their
 // epilogues at 1 and 2 threads, NCHW depthwise convolution
-// on EfficientNet-B0's geometries (GMAC/s), the channels-last first layers
+// on EfficientNet-B0's geometries and channels-last depthwise convolution
+// on MobileNetV2's (GMAC/s), the channels-last first layers
 // over an RGB image (GMAC/s), and the thread pool's
 // hand-off cost (a ParallelFor of a fixed amount of work, back to back
 // while the workers spin, and after an idle gap that lets them sleep).
@@ -236,6 +237,46 @@ BENCHMARK(BM_Depthwise)
     ->ArgsProduct({{240}, {28}, {3, 5}, {1, 2}, {0, 1}})
     ->ArgsProduct({{672}, {14}, {5}, {1, 2}, {0, 1}})
     ->ArgsProduct({{1152}, {7}, {3, 5}, {1}, {0, 1}});
+
+// Channels-last depthwise convolution (the XNNPACK delegate's layout), one
+// image: range(0) channels of range(1) x range(1), a 3 x 3 kernel at stride
+// range(2) ("same" padding), with a bias; one thread, the host's
+// instruction set. GMAC/s counter.
+void BM_DepthwiseNhwc(benchmark::State& state) {
+  ConvGeometry g{};
+  g.batch = 1;
+  g.in_c = g.out_c = g.groups = state.range(0);
+  g.in_h = g.in_w = state.range(1);
+  g.k_h = g.k_w = 3;
+  g.stride[0] = g.stride[1] = state.range(2);
+  g.pad[0] = g.pad[1] = 1;
+  g.dilation[0] = g.dilation[1] = 1;
+  g.out_h = g.out_w = (g.in_h + 2 * g.pad[0] - g.k_h) / g.stride[0] + 1;
+  std::vector<float> x(g.in_c * g.in_h * g.in_w, 0.5f), w(g.out_c * g.taps(), 0.125f);
+  std::vector<float> b(g.out_c, 0.25f), y(g.out_c * g.out_pixels());
+  const int64_t w_strides[4] = {1, 0, g.k_w * g.out_c, g.out_c};  // [1, kh, kw, c]
+  std::vector<uint64_t> temp(8 << 17);
+  MemoryAllocator allocator(temp.data(), temp.size() * 8);
+  for (auto _ : state) {
+    allocator.Reset();
+    KernelContext ctx(&allocator, 1);
+    if (!DepthwiseNhwc(ctx, g, x.data(), w.data(), w_strides, b.data(), y.data())) {
+      state.SkipWithError("no scratch");
+      return;
+    }
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.counters["GMACs"] =
+      benchmark::Counter(static_cast<double>(g.out_c * g.out_pixels() * g.taps()),
+                         benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(IsaName(HostIsa()));
+}
+BENCHMARK(BM_DepthwiseNhwc)
+    ->ArgNames({"c", "hw", "s"})
+    ->Args({96, 112, 2})  // MobileNetV2's second depthwise
+    ->Args({144, 56, 1})  // its third
+    ->Args({32, 112, 1})  // its first
+    ->Args({960, 7, 1});  // its last
 
 // A channels-last first layer over one 224x224 RGB image
 // (ConvNhwcSmallInput): range(0) output channels, a range(1) x range(1)
