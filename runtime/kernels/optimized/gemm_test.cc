@@ -91,6 +91,10 @@ TEST(GemmTest, SmallRowsAndColumnsUseMatrixVectorPaths) {
       CheckGemm(3, 77, 65, true, bt, true, 1);
       CheckGemm(130, 1, 90, bt, false, false, 1);
     }
+    // B of 1.2 MB, streamed row by row (ragged columns; from zero and
+    // accumulated).
+    CheckGemm(1, 1001, 300, false, false, false, 1);
+    CheckGemm(2, 1001, 300, false, false, true, 1);
   });
 }
 
