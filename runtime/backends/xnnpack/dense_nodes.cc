@@ -192,9 +192,12 @@ bool DenseKernelPreferred(const Graph& g, const Node& n) {
 namespace {
 
 // A node whose filter PackDenseFilter writes as the GEMM's column panels:
-// pointwise and one-group convolutions the GEMM runs (not the small-input
-// direct kernel, which reads [kh][kw][in_c][out_c]).
+// fully connected layers (a classifier's weight then streams from memory
+// panel by panel, GemvPanels), pointwise and one-group convolutions the
+// GEMM runs (not the small-input direct kernel, which reads
+// [kh][kw][in_c][out_c]).
 bool FilterInPanels(const Graph& g, const Node& n) {
+  if (n.type == NodeType::kFullyConnected) return true;
   if (n.type != NodeType::kConv2d || n.window.groups != 1) return false;
   const Dims& wd = g.values[n.inputs[1]].dims;
   return IsPointwiseConv(n) ||

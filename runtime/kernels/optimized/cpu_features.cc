@@ -32,6 +32,8 @@ Isa HostIsa() {
 
 void ForceIsa(Isa isa) { g_cap.store(static_cast<int>(isa), std::memory_order_relaxed); }
 
+int IsaLanes(Isa isa) { return isa == Isa::kAvx512 ? 16 : isa == Isa::kAvx2 ? 8 : 4; }
+
 const char* IsaName(Isa isa) {
   switch (isa) {
     case Isa::kAvx2:

@@ -27,6 +27,10 @@ void ForceIsa(Isa isa);
 
 const char* IsaName(Isa isa);
 
+// The float lanes of the vectors RunVectorized's body for `isa` computes
+// with (vec.h: 16, 8, 4).
+int IsaLanes(Isa isa);
+
 }  // namespace optimized
 }  // namespace edgefleet
 

@@ -195,8 +195,9 @@ TEST(GemmTest, EdgeTilesAreTheBitsOfFullTiles) {
 
 TEST(GemmTest, PanelsAreTheBitsOfRowMajorB) {
   // B packed in column panels ahead (PackPanels, PanelOperand) is read in
-  // place by the micro-kernels: each element of C must be the same bits as
-  // with B read from its rows, for ragged panels (n not a multiple of the
+  // place by the micro-kernels, and panel by panel by the matrix-vector
+  // path under four rows: each element of C must be the same bits as with
+  // B read from its rows, for ragged panels (n not a multiple of the
   // width), rows in sevens (the 7-row AVX-512 kernel), several cache blocks
   // of depth, threads splitting either side, and an epilogue.
   const std::vector<float> bias = Random<float>(80, 6);
@@ -206,8 +207,8 @@ TEST(GemmTest, PanelsAreTheBitsOfRowMajorB) {
   ep.hi = 0.5f;
   std::vector<uint64_t> temp_memory(1 << 18);
   ForEachIsa([&] {
-    for (int64_t m : {4, 12, 13, 28, 49, 50, 700}) {
-      for (int64_t n : {2, 7, 32, 33, 70}) {
+    for (int64_t m : {1, 3, 4, 12, 13, 28, 49, 50, 700}) {
+      for (int64_t n : {2, 7, 32, 33, 70, 1100}) {
         for (int64_t k : {1, 17, 300}) {
           for (int threads : {1, 3}) {
             SCOPED_TRACE(::testing::Message()

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "runtime/kernels/optimized/cpu_features.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 #include "runtime/kernels/optimized/vec.h"
 
@@ -21,12 +22,8 @@ int64_t RoundUp(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 int64_t CeilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
 
 // out[j] = sum over p of x[p] * b[p * ldb + j] for j < n, for a B too big
-// to stay in cache (kStreamBytes): B is read once, row after row in address
-// order, one row at a time: one sequential stream, the prefetchers' best
-// case. (Four rows at a time saved loads and stores of the partial sums
-// but made four streams of one row each, a few KiB, which the prefetchers
-// never caught up with: a classifier's 1280 x 1000 weight took 290-330 us
-// in MobileNetV2 and EfficientNet-B0 that way, 170-220 us now.) GemvRows'
+// to stay in cache (kStreamBytes): B is read once, row after row, four rows
+// at a time in address order — the prefetchers' best case, where GemvRows'
 // runs of 16 vectors per row jump a whole row between reads. The partial
 // sums live in `out`. Each output's sum has GemvRows' order (from zero, p
 // ascending, one multiply-add per p), so the results are the same bits.
@@ -36,15 +33,26 @@ struct GemvStream {
                                                 const float* b, int64_t ldb, float* out) {
     using V = Vf<W>;
     const int64_t vec_end = n / W * W;
-    for (int64_t p = 0; p < k; ++p) {
+    for (int64_t p = 0; p < k; p += 4) {
+      const int rows = static_cast<int>(std::min<int64_t>(4, k - p));
       const float* r = b + p * ldb;
-      const V xp = Splat<W>(x[p]);
+      const V x0 = Splat<W>(x[p]);
+      const V x1 = Splat<W>(rows > 1 ? x[p + 1] : 0.0f);
+      const V x2 = Splat<W>(rows > 2 ? x[p + 2] : 0.0f);
+      const V x3 = Splat<W>(rows > 3 ? x[p + 3] : 0.0f);
       for (int64_t j = 0; j < vec_end; j += W) {
         V acc = p == 0 ? V{} : Load<W>(out + j);
-        acc += xp * Load<W>(r + j);
+        acc += x0 * Load<W>(r + j);
+        if (rows > 1) acc += x1 * Load<W>(r + ldb + j);
+        if (rows > 2) acc += x2 * Load<W>(r + 2 * ldb + j);
+        if (rows > 3) acc += x3 * Load<W>(r + 3 * ldb + j);
         Store<W>(out + j, acc);
       }
-      for (int64_t j = vec_end; j < n; ++j) out[j] = (p == 0 ? 0.0f : out[j]) + x[p] * r[j];
+      for (int64_t j = vec_end; j < n; ++j) {
+        float acc = p == 0 ? 0.0f : out[j];
+        for (int q = 0; q < rows; ++q) acc += x[p + q] * r[q * ldb + j];
+        out[j] = acc;
+      }
     }
   }
 };
@@ -88,6 +96,61 @@ struct GemvRows {
       float acc = 0;
       for (int64_t p = 0; p < k; ++p) acc += x[p] * b[p * ldb + j];
       c[j] = accumulate ? c[j] + acc : acc;
+    }
+  }
+};
+
+// c[j] (+)= sum over p of x[p] * B(j, p) for the columns of panels
+// [q0, q1) of a B kept in column panels of `width` columns (PanelOperand, a
+// weight packed at load): each panel is one contiguous stream of depth rows
+// of `width` floats, its width / W vectors of sums kept in registers over
+// the whole depth. Each sum has GemvRows' order (from zero, p ascending,
+// one multiply-add per p), so the results are the same bits as with B's
+// rows. REQUIRES: width is 1 to 4 vectors of W.
+template <int W>
+struct GemvPanels {
+  template <int kU>
+  [[gnu::always_inline]] static inline void Panels(int64_t q0, int64_t q1, int64_t n, int64_t k,
+                                                   const float* x, const float* panels, float* c,
+                                                   bool accumulate) {
+    using V = Vf<W>;
+    constexpr int64_t kWidth = kU * W;
+    for (int64_t q = q0; q < q1; ++q) {
+      const float* panel = panels + q * k * kWidth;
+      V acc[kU] = {};
+      for (int64_t p = 0; p < k; ++p) {
+        const V xp = Splat<W>(x[p]);
+#pragma GCC unroll 4
+        for (int u = 0; u < kU; ++u) acc[u] += xp * Load<W>(panel + p * kWidth + u * W);
+      }
+      const int64_t j0 = q * kWidth;
+      if (j0 + kWidth <= n) {
+#pragma GCC unroll 4
+        for (int u = 0; u < kU; ++u) {
+          if (accumulate) acc[u] += Load<W>(c + j0 + u * W);
+          Store<W>(c + j0 + u * W, acc[u]);
+        }
+        continue;
+      }
+      for (int64_t j = j0; j < n; ++j) {  // the last, ragged panel
+        const float sum = acc[(j - j0) / W][(j - j0) % W];
+        c[j] = accumulate ? c[j] + sum : sum;
+      }
+    }
+  }
+
+  [[gnu::always_inline]] static inline void Run(int64_t q0, int64_t q1, int64_t n, int64_t k,
+                                                const float* x, const float* panels, int width,
+                                                float* c, bool accumulate) {
+    switch (width / W) {
+      case 1:
+        return Panels<1>(q0, q1, n, k, x, panels, c, accumulate);
+      case 2:
+        return Panels<2>(q0, q1, n, k, x, panels, c, accumulate);
+      case 3:
+        return Panels<3>(q0, q1, n, k, x, panels, c, accumulate);
+      default:
+        return Panels<4>(q0, q1, n, k, x, panels, c, accumulate);
     }
   }
 };
@@ -155,10 +218,39 @@ bool MatVec(KernelContext& ctx, int64_t n, int64_t k, const float* x, const Stri
   return true;
 }
 
+// Rows of a small A times a B in column panels of `width` (GemvPanels),
+// split over threads by panels. False when the width is not 1 to 4 vectors
+// of this host's, or the scratch does not fit.
+bool PanelMatVecs(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const GemmOperand& a,
+                  const float* panels, int width, float* c, int64_t ldc, bool accumulate) {
+  const int lanes = IsaLanes(HostIsa());
+  if (width % lanes != 0 || width / lanes < 1 || width / lanes > 4) return false;
+  auto* x = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * m * k, kAlignment));
+  if (x == nullptr) return false;
+  for (int64_t i = 0; i < m; ++i) a.Pack(i, 1, 0, k, 1, x + i * k);
+  const int64_t num_panels = CeilDiv(n, width);
+  const int threads = n * k < kMinParallelMacs ? 1 : ctx.num_threads();
+  const int64_t chunk = CeilDiv(num_panels, threads);
+  for (int64_t i = 0; i < m; ++i) {
+    ParallelFor(CeilDiv(num_panels, chunk), threads, [&](int64_t t) {
+      const int64_t q0 = t * chunk, q1 = std::min(num_panels, q0 + chunk);
+      RunVectorized<GemvPanels>(q0, q1, n, k, x + i * k, panels, width, c + i * ldc, accumulate);
+    });
+  }
+  return true;
+}
+
 }  // namespace
 
 bool SmallGemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const GemmOperand& a,
                const GemmOperand& b, float* c, int64_t ldc, bool accumulate) {
+  if (m < kGemvMaxRows) {
+    const int width = PanelWidth();
+    const float* panels = b.Panels(width);
+    if (panels != nullptr && PanelMatVecs(ctx, m, n, k, a, panels, width, c, ldc, accumulate)) {
+      return true;
+    }
+  }
   StridedMatrix view;
   if (m < kGemvMaxRows && b.AsStrided(&view) && (view.free_stride == 1 || view.depth_stride == 1)) {
     auto* x = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * m * k, kAlignment));

@@ -1,7 +1,8 @@
 // The packed GEMM's matrix-vector paths (gemm.h): a GEMM with fewer than
 // four rows of A, or one column of B, run as matrix-vector products that
 // read the big operand in place (packing it would cost more than the
-// arithmetic). Internal to the GEMM driver.
+// arithmetic), a B in column panels panel by panel. Internal to the GEMM
+// driver.
 //
 // Stateless; scratch from the caller's KernelContext. Thread-compatible:
 // work is split over ctx.num_threads() threads of the kernels' pool.
@@ -22,9 +23,9 @@ namespace optimized {
 constexpr int64_t kMinParallelMacs = int64_t{1} << 17;
 
 // C = (accumulate ? C : 0) + A * B as Gemm (gemm.h) without the epilogue,
-// when m is small (and B is a strided matrix with a unit stride) or n is 1
-// (and A is): returns true when it ran. False, with C untouched, when
-// neither applies or the scratch does not fit.
+// when m is small (and B is in column panels, or a strided matrix with a
+// unit stride) or n is 1 (and A is): returns true when it ran. False, with
+// C untouched, when neither applies or the scratch does not fit.
 bool SmallGemm(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const GemmOperand& a,
                const GemmOperand& b, float* c, int64_t ldc, bool accumulate);
 
