@@ -498,15 +498,14 @@ def write_report(args, prior_all, rows_single, rows_multi, rows_unseen, per_devi
     if close:
         L.append("- **Published figures within a few percent of each other.** Besides those"
                  " figures, ρ is below 0.9 on " + "; ".join(
-                     f"{d} ({rho:.2f}): " + ", ".join(
-                         f"`{a[1]}` ({a[2]:.2f} ms, error {pct(a[4])}) and `{b[1]}`"
-                         f" ({b[2]:.2f} ms, error {pct(b[4])}), published"
-                         f" {100 * (b[2] / a[2] - 1):.0f} % apart" for a, b in pairs)
-                     + " are predicted in the other order"
+                     f"{d} ({rho:.2f}), which has " + ", ".join(
+                         f"`{a[1]}` ({a[2]:.2f} ms, error {pct(a[4])}) predicted above `{b[1]}`"
+                         f" ({b[2]:.2f} ms, error {pct(b[4])}, published"
+                         f" {100 * (b[2] / a[2] - 1):.0f} % higher)" for a, b in pairs)
                      for d, rho, pairs in close)
                  + ". With seven models over a narrow range of latencies, errors well within"
-                 " ±25 % reorder neighbours: one model moved by one place past its neighbour"
-                 " leaves ρ at 0.96, by two places (two pairs swapped) at 0.89.")
+                 " ±25 % reorder neighbours: one pair predicted in the other order leaves ρ at"
+                 " 0.96, two (one model moved by two places) at 0.89.")
     L.append("- **ncnn fuses what our programs run as separate operators.** ncnn folds"
              " BatchNorm and the activation (ReLU, ReLU6, hardswish, sigmoid/SiLU) into the"
              " convolution and runs squeeze-and-excitation blocks with fused kernels; our"
