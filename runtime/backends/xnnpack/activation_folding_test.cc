@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "runtime/backends/xnnpack/dense_nodes.h"
+#include "runtime/backends/xnnpack/folding_test_graph.h"
 
 namespace edgefleet {
 namespace xnnpack {
@@ -40,21 +41,8 @@ struct ConvSiluGraph {
     fp32(5, {1, 4, 4, 16});  // y
     g.values[5].external_id = 1;
     g.values[5].flags = kFlagExternalOutput;
-    Node conv;
-    conv.type = NodeType::kConv2d;
-    conv.inputs = {0, 1, 2};
-    conv.outputs = {3};
-    conv.window.group_input_channels = 8;
-    conv.window.group_output_channels = 16;
-    Node sigmoid;
-    sigmoid.type = NodeType::kSigmoid;
-    sigmoid.inputs = {3};
-    sigmoid.outputs = {4};
-    Node mul;
-    mul.type = NodeType::kMultiply;
-    mul.inputs = {3, 4};
-    mul.outputs = {5};
-    g.nodes = {conv, sigmoid, mul};
+    g.nodes = {testing::Conv1x1(0, 1, 2, 3), testing::MakeNode(NodeType::kSigmoid, {3}, 4),
+               testing::MakeNode(NodeType::kMultiply, {3, 4}, 5)};
   }
   std::vector<float> weights = std::vector<float>(16 * 8, 0.5f);
   std::vector<float> bias = std::vector<float>(16, 0.25f);
@@ -66,11 +54,7 @@ bool Any(const Graph&, const Node&) { return true; }
 // The same convolution followed by y = hardswish(v) (value 4 unused).
 ConvSiluGraph WithHardswish() {
   ConvSiluGraph c;
-  Node hardswish;
-  hardswish.type = NodeType::kHardswish;
-  hardswish.inputs = {3};
-  hardswish.outputs = {5};
-  c.g.nodes = {c.g.nodes[0], hardswish};
+  c.g.nodes = {c.g.nodes[0], testing::MakeNode(NodeType::kHardswish, {3}, 5)};
   return c;
 }
 
@@ -121,11 +105,7 @@ TEST(FoldFloatActivations, KeepsTheHardswishWhenAConditionFails) {
   }
   {
     ConvSiluGraph c = WithHardswish();
-    Node reader;
-    reader.type = NodeType::kClamp;
-    reader.inputs = {3};
-    reader.outputs = {4};
-    c.g.nodes.push_back(reader);
+    c.g.nodes.push_back(testing::MakeNode(NodeType::kClamp, {3}, 4));
     ExpectKept(c, Any, "v has a second reader");
   }
   {
@@ -156,11 +136,7 @@ TEST(FoldFloatActivations, KeepsTheSiluWhenAConditionFails) {
   }
   {
     ConvSiluGraph c;
-    Node reader;
-    reader.type = NodeType::kClamp;
-    reader.inputs = {3};
-    reader.outputs = {4};
-    c.g.nodes.push_back(reader);
+    c.g.nodes.push_back(testing::MakeNode(NodeType::kClamp, {3}, 4));
     ExpectKept(c, Any, "v has a third reader");
   }
   {

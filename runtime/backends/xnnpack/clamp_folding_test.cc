@@ -12,6 +12,7 @@
 #include <cmath>
 #include <vector>
 
+#include "runtime/backends/xnnpack/folding_test_graph.h"
 #include "runtime/backends/xnnpack/int8_dense_nodes.h"
 #include "runtime/kernels/optimized/int8_pointwise_nhwc.h"
 
@@ -51,16 +52,8 @@ struct ConvClampGraph {
     int8(4, {1, 4, 4, 16}, 0.05f, -2);
     g.values[4].external_id = 1;
     g.values[4].flags = kFlagExternalOutput;
-    Node conv;
-    conv.type = NodeType::kConv2d;
-    conv.inputs = {0, 1, 2};
-    conv.outputs = {3};
-    conv.window.group_input_channels = 8;
-    conv.window.group_output_channels = 16;
-    Node clamp;
-    clamp.type = NodeType::kClamp;
-    clamp.inputs = {3};
-    clamp.outputs = {4};
+    const Node conv = testing::Conv1x1(0, 1, 2, 3);
+    Node clamp = testing::MakeNode(NodeType::kClamp, {3}, 4);
     clamp.output_min = 0.0f;
     clamp.output_max = 6.0f;
     g.nodes = {conv, clamp};
@@ -88,10 +81,7 @@ TEST(FoldInt8Clamps, AClampAfterOurConvolutionBecomesItsRange) {
 TEST(FoldInt8Clamps, AClampStaysWhenTheOutputHasAnotherReader) {
   if (!optimized::Int8PointwiseAvailable()) GTEST_SKIP() << "no AVX-512 VNNI on this host";
   ConvClampGraph c;
-  Node add;
-  add.type = NodeType::kAdd;
-  add.inputs = {3, 3};
-  add.outputs = {4};
+  const Node add = testing::MakeNode(NodeType::kAdd, {3, 3}, 4);
   c.g.nodes.push_back(add);
   EXPECT_EQ(FoldInt8Clamps(c.g, OurKernels), 0u);
   EXPECT_EQ(c.g.nodes.size(), 3u);

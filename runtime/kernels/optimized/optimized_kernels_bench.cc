@@ -194,31 +194,36 @@ BENCHMARK(BM_Pointwise)
     ->ArgsProduct({benchmark::CreateDenseRange(0, std::size(kPointwise) - 1, 1), {1, 2}})
     ->MeasureProcessCPUTime();
 
-// NCHW depthwise convolution, one image: range(0) channels of range(1) x
-// range(1), a range(2) x range(2) kernel at stride range(3) ("same"
-// padding), with a bias, then SiLU (range(4) = 1, as EfficientNet fuses
-// it) or nothing; one thread, the host's instruction set. GMAC/s counter.
-void BM_Depthwise(benchmark::State& state) {
+// One image of hw x hw pixels, in_c to out_c channels in `groups` groups,
+// a k x k window at `stride`, "same" padding.
+ConvGeometry SquareWindow(int64_t in_c, int64_t out_c, int64_t groups, int64_t hw, int64_t k,
+                          int64_t stride) {
   ConvGeometry g{};
   g.batch = 1;
-  g.in_c = g.out_c = g.groups = state.range(0);
-  g.in_h = g.in_w = state.range(1);
-  g.k_h = g.k_w = state.range(2);
-  g.stride[0] = g.stride[1] = state.range(3);
-  g.pad[0] = g.pad[1] = g.k_h / 2;
+  g.in_c = in_c;
+  g.out_c = out_c;
+  g.groups = groups;
+  g.in_h = g.in_w = hw;
+  g.k_h = g.k_w = k;
+  g.stride[0] = g.stride[1] = stride;
+  g.pad[0] = g.pad[1] = k / 2;
   g.dilation[0] = g.dilation[1] = 1;
-  g.out_h = g.out_w = (g.in_h + 2 * g.pad[0] - g.k_h) / g.stride[0] + 1;
-  const PostOp post = state.range(4) != 0 ? PostOp::kSilu : PostOp::kNone;
+  g.out_h = g.out_w = (hw + 2 * g.pad[0] - k) / stride + 1;
+  return g;
+}
+
+// Times `run(ctx, x, w, bias, y)`, a depthwise convolution of geometry g
+// on one thread (false: no scratch); GMAC/s counter.
+template <typename Run>
+void TimeDepthwise(benchmark::State& state, const ConvGeometry& g, const Run& run) {
   std::vector<float> x(g.in_c * g.in_h * g.in_w, 0.5f), w(g.out_c * g.taps(), 0.125f);
   std::vector<float> b(g.out_c, 0.25f), y(g.out_c * g.out_pixels());
-  const int64_t w_strides[4] = {g.taps(), g.taps(), g.k_w, 1};
   std::vector<uint64_t> temp(8 << 17);
   MemoryAllocator allocator(temp.data(), temp.size() * 8);
   for (auto _ : state) {
     allocator.Reset();
     KernelContext ctx(&allocator, 1);
-    if (!DepthwiseNchw(ctx, g, x.data(), w.data(), w_strides, b.data(), y.data(), -__builtin_inff(),
-                       __builtin_inff(), false, post)) {
+    if (!run(ctx, x.data(), w.data(), b.data(), y.data())) {
       state.SkipWithError("no scratch");
       return;
     }
@@ -228,6 +233,22 @@ void BM_Depthwise(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(g.out_c * g.out_pixels() * g.taps()),
                          benchmark::Counter::kIsIterationInvariantRate);
   state.SetLabel(IsaName(HostIsa()));
+}
+
+// NCHW depthwise convolution, one image: range(0) channels of range(1) x
+// range(1), a range(2) x range(2) kernel at stride range(3) ("same"
+// padding), with a bias, then SiLU (range(4) = 1, as EfficientNet fuses
+// it) or nothing; one thread, the host's instruction set.
+void BM_Depthwise(benchmark::State& state) {
+  const int64_t c = state.range(0);
+  const ConvGeometry g = SquareWindow(c, c, c, state.range(1), state.range(2), state.range(3));
+  const PostOp post = state.range(4) != 0 ? PostOp::kSilu : PostOp::kNone;
+  const int64_t w_strides[4] = {g.taps(), g.taps(), g.k_w, 1};
+  TimeDepthwise(state, g,
+                [&](KernelContext& ctx, const float* x, const float* w, const float* b, float* y) {
+                  return DepthwiseNchw(ctx, g, x, w, w_strides, b, y, -__builtin_inff(),
+                                       __builtin_inff(), false, post);
+                });
 }
 BENCHMARK(BM_Depthwise)
     ->ArgNames({"c", "hw", "k", "s", "silu"})
@@ -241,35 +262,15 @@ BENCHMARK(BM_Depthwise)
 // Channels-last depthwise convolution (the XNNPACK delegate's layout), one
 // image: range(0) channels of range(1) x range(1), a 3 x 3 kernel at stride
 // range(2) ("same" padding), with a bias; one thread, the host's
-// instruction set. GMAC/s counter.
+// instruction set.
 void BM_DepthwiseNhwc(benchmark::State& state) {
-  ConvGeometry g{};
-  g.batch = 1;
-  g.in_c = g.out_c = g.groups = state.range(0);
-  g.in_h = g.in_w = state.range(1);
-  g.k_h = g.k_w = 3;
-  g.stride[0] = g.stride[1] = state.range(2);
-  g.pad[0] = g.pad[1] = 1;
-  g.dilation[0] = g.dilation[1] = 1;
-  g.out_h = g.out_w = (g.in_h + 2 * g.pad[0] - g.k_h) / g.stride[0] + 1;
-  std::vector<float> x(g.in_c * g.in_h * g.in_w, 0.5f), w(g.out_c * g.taps(), 0.125f);
-  std::vector<float> b(g.out_c, 0.25f), y(g.out_c * g.out_pixels());
+  const int64_t c = state.range(0);
+  const ConvGeometry g = SquareWindow(c, c, c, state.range(1), 3, state.range(2));
   const int64_t w_strides[4] = {1, 0, g.k_w * g.out_c, g.out_c};  // [1, kh, kw, c]
-  std::vector<uint64_t> temp(8 << 17);
-  MemoryAllocator allocator(temp.data(), temp.size() * 8);
-  for (auto _ : state) {
-    allocator.Reset();
-    KernelContext ctx(&allocator, 1);
-    if (!DepthwiseNhwc(ctx, g, x.data(), w.data(), w_strides, b.data(), y.data())) {
-      state.SkipWithError("no scratch");
-      return;
-    }
-    benchmark::DoNotOptimize(y.data());
-  }
-  state.counters["GMACs"] =
-      benchmark::Counter(static_cast<double>(g.out_c * g.out_pixels() * g.taps()),
-                         benchmark::Counter::kIsIterationInvariantRate);
-  state.SetLabel(IsaName(HostIsa()));
+  TimeDepthwise(state, g,
+                [&](KernelContext& ctx, const float* x, const float* w, const float* b, float* y) {
+                  return DepthwiseNhwc(ctx, g, x, w, w_strides, b, y);
+                });
 }
 BENCHMARK(BM_DepthwiseNhwc)
     ->ArgNames({"c", "hw", "s"})
@@ -283,17 +284,7 @@ BENCHMARK(BM_DepthwiseNhwc)
 // kernel at stride 2 ("same" padding), with a bias; one thread, the host's
 // instruction set. GMAC/s counter.
 void BM_SmallInputConv(benchmark::State& state) {
-  ConvGeometry g{};
-  g.batch = 1;
-  g.in_c = 3;
-  g.out_c = state.range(0);
-  g.groups = 1;
-  g.in_h = g.in_w = 224;
-  g.k_h = g.k_w = state.range(1);
-  g.stride[0] = g.stride[1] = 2;
-  g.pad[0] = g.pad[1] = g.k_h / 2;
-  g.dilation[0] = g.dilation[1] = 1;
-  g.out_h = g.out_w = (g.in_h + 2 * g.pad[0] - g.k_h) / g.stride[0] + 1;
+  const ConvGeometry g = SquareWindow(3, state.range(0), 1, 224, state.range(1), 2);
   std::vector<float> x(g.in_c * g.in_h * g.in_w, 0.5f), w(g.out_c * g.in_c * g.taps(), 0.125f);
   std::vector<float> b(g.out_c, 0.25f), y(g.out_c * g.out_pixels());
   KernelContext ctx(nullptr, 1);
