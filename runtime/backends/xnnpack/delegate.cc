@@ -100,9 +100,9 @@ Error XnnpackDelegate::Plan() {
   const Graph& g = *graph_;
   // 1. Engine per node: our kernels for the nodes the system XNNPACK
   // computes differently from the real runtime (OwnKernelPreferred) and for
-  // those our optimized kernels run faster (DenseKernelPreferred, when the
-  // method may use them); else XNNPACK when it accepts the node, else our
-  // kernels.
+  // those our kernels run faster (OwnKernelPreferred, DenseKernelPreferred,
+  // when the method may use our optimized kernels); else XNNPACK when it
+  // accepts the node, else our kernels.
   XnnpackMemoryScope scope;  // initializes XNNPACK for the probes
   EF_RETURN_IF_ERROR(scope.status());
   // Clamps go into their producers first, as the real runtime fuses them.
@@ -116,7 +116,7 @@ Error XnnpackDelegate::Plan() {
   packed_filters_.resize(g.nodes.size());
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
-    if (OwnKernelPreferred(g, n)) {
+    if (OwnKernelPreferred(g, n, dense_on_own_kernels_)) {
       engines_[i] = Engine::kOwnKernel;
     } else if (dense_on_own_kernels_ && Int8DenseKernelPreferred(g, n)) {
       engines_[i] = Engine::kOwnInt8;

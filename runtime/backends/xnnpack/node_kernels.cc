@@ -6,7 +6,9 @@
 #include <cstring>
 #include <vector>
 
+#include "runtime/backends/xnnpack/global_pooling_nodes.h"
 #include "runtime/backends/xnnpack/int8_dot.h"
+#include "runtime/backends/xnnpack/int8_saturate.h"
 #include "runtime/backends/xnnpack/int8_table_nodes.h"
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/activation.h"
@@ -244,19 +246,6 @@ Error Unary(const Node& n, const float* x, float* y, size_t count, int num_threa
   return Error::kOk;
 }
 
-// Clamps to [lo, hi] within int8; NaN becomes lo. The bounds themselves come
-// from a node's output range and may be infinite or NaN (a payload's
-// output_min / output_max): they are first clamped to int8 (NaN: the full
-// range). A cast of NaN or of an out-of-range float to an integer is
-// undefined behaviour.
-int8_t SaturateInt8(float v, float lo, float hi) {
-  lo = lo >= -128.0f ? (lo <= 127.0f ? lo : 127.0f) : -128.0f;
-  hi = hi <= 127.0f ? (hi >= -128.0f ? hi : -128.0f) : 127.0f;
-  if (!(v >= lo)) return static_cast<int8_t>(lo);
-  if (!(v <= hi)) return static_cast<int8_t>(hi);
-  return static_cast<int8_t>(v);
-}
-
 // fp32 -> qdint8: per row, asymmetric int8 covering [min(0, lo), max(0, hi)].
 void QuantizeRows(const Value& out, const Dims& d, const float* x, int8_t* q) {
   const size_t numel = Product(d, 0, d.size());
@@ -416,35 +405,6 @@ bool QuantizedConvTranspose(KernelContext& ctx, const Graph& g, const Node& n,
   return true;
 }
 
-// qint8 global average pooling of NHWC [n, h, w, c] -> [n, 1, 1, c],
-// requantized as the real runtime's XNNPACK does: the integer sum (less the
-// input zero point) times input scale / (output scale * h * w), plus the
-// output zero point, then rounded half to even and clamped to the node's
-// output range. The 2022 system XNNPACK rounds before adding the output
-// zero point; the two differ on every tie, and power-of-two scales make
-// ties common.
-void QuantizedGlobalAveragePooling(const Graph& g, const Node& n, const std::vector<Dims>& dims,
-                                   const int8_t* x, int8_t* y) {
-  const Value& in = In(g, n, 0);
-  const Value& out = Out(g, n, 0);
-  const Dims& d = dims[n.inputs[0]];
-  const size_t pixels = d[1] * d[2], channels = d[3];
-  const float scale = in.scale / (out.scale * static_cast<float>(pixels));
-  const float lo = std::max(-128.0f, std::nearbyint(n.output_min / out.scale) + out.zero_point);
-  const float hi = std::min(127.0f, std::nearbyint(n.output_max / out.scale) + out.zero_point);
-  const int64_t zero_sum = int64_t{in.zero_point} * static_cast<int64_t>(pixels);
-  for (size_t b = 0; b < d[0]; ++b) {
-    const int8_t* xb = x + b * pixels * channels;
-    for (size_t c = 0; c < channels; ++c) {
-      int64_t acc = 0;  // 64 bits: h * w is bounded only by the value size limit
-      for (size_t p = 0; p < pixels; ++p) acc += xb[p * channels + c];
-      const float v =
-          static_cast<float>(acc - zero_sum) * scale + static_cast<float>(out.zero_point);
-      y[b * channels + c] = SaturateInt8(std::nearbyint(v), lo, hi);
-    }
-  }
-}
-
 }  // namespace
 
 size_t OwnBufferBytes(const Value& v, const Dims& dims) {
@@ -455,8 +415,9 @@ size_t OwnBufferBytes(const Value& v, const Dims& dims) {
   return numel * DataTypeSize(v.type);
 }
 
-bool OwnKernelPreferred(const Graph& g, const Node& n) {
-  return n.type == NodeType::kGlobalAvgPooling2d && OwnKernelSupports(g, n);
+bool OwnKernelPreferred(const Graph& g, const Node& n, bool optimized) {
+  return n.type == NodeType::kGlobalAvgPooling2d && OwnKernelSupports(g, n) &&
+         (optimized || Out(g, n, 0).type != DataType::kFp32);
 }
 
 bool OwnKernelSupports(const Graph& g, const Node& n) {
@@ -491,7 +452,7 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
       return out.type != DataType::kQdint8;
     }
     case NodeType::kGlobalAvgPooling2d:
-      return IsStaticInt8(In(g, n, 0)) && IsStaticInt8(Out(g, n, 0));
+      return GlobalAveragePoolingSupports(g, n);
     case NodeType::kConvert:
       return In(g, n, 0).type == DataType::kFp32 && Out(g, n, 0).type == DataType::kQdint8 &&
              Out(g, n, 0).quant == QuantKind::kPerToken;
@@ -576,8 +537,7 @@ Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::v
       RunInt8TableNode(g, n, dims, in[0], out[0]);
       return Error::kOk;
     case NodeType::kGlobalAvgPooling2d:
-      QuantizedGlobalAveragePooling(g, n, dims, static_cast<const int8_t*>(in[0]),
-                                    static_cast<int8_t*>(out[0]));
+      RunGlobalAveragePooling(ctx, g, n, dims, in[0], out[0]);
       return Error::kOk;
     case NodeType::kConvTranspose2d:
       EF_CHECK_OR_RETURN(QuantizedConvTranspose(ctx, g, n, dims, in, static_cast<int8_t*>(out[0])),

@@ -54,7 +54,7 @@ struct PoolingGraph {
 TEST(OwnNodeKernels, Int8GlobalAveragePoolingRoundsAfterTheZeroPoint) {
   PoolingGraph p({1, 2, 2, 3});
   EXPECT_TRUE(OwnKernelSupports(p.graph, p.node));
-  EXPECT_TRUE(OwnKernelPreferred(p.graph, p.node));
+  EXPECT_TRUE(OwnKernelPreferred(p.graph, p.node, /*optimized=*/false));
   const std::vector<int8_t> x = {1, 0, -10, 2, 0, -10, 0, 0, -10, 0, 0, -7};
   EXPECT_EQ(p.Run(x), (std::vector<int8_t>{8, 7, -12}));
 }
@@ -68,16 +68,6 @@ TEST(OwnNodeKernels, Int8GlobalAveragePoolingClampsPerImage) {
   EXPECT_EQ(p.Run(x), (std::vector<int8_t>{8, 127}));
   p.node.output_max = 1.0f;
   EXPECT_EQ(p.Run(x), (std::vector<int8_t>{5, 5}));
-}
-
-TEST(OwnNodeKernels, Float32GlobalAveragePoolingStaysWithXnnpack) {
-  PoolingGraph p({1, 2, 2, 3});
-  for (Value& v : p.graph.values) {
-    v.type = DataType::kFp32;
-    v.quant = QuantKind::kNone;
-  }
-  EXPECT_FALSE(OwnKernelSupports(p.graph, p.node));
-  EXPECT_FALSE(OwnKernelPreferred(p.graph, p.node));
 }
 
 // XNNStaticTranspose on our kernel: y's dim i is x's dim perm[i], checked by
