@@ -30,8 +30,10 @@ bool UnaryOn(const Graph& g, const Node& n, NodeType type, uint32_t v) {
 size_t MatchActivation(const Graph& g, size_t next, uint32_t v,
                        const std::vector<uint32_t>& readers, FusedActivation* act, uint32_t* out) {
   const Node& first = g.nodes[next];
-  if (UnaryOn(g, first, NodeType::kHardswish, v) && readers[v] == 1) {
-    *act = FusedActivation::kHardswish;
+  if (readers[v] == 1 &&
+      (UnaryOn(g, first, NodeType::kHardswish, v) || UnaryOn(g, first, NodeType::kSigmoid, v))) {
+    *act =
+        first.type == NodeType::kSigmoid ? FusedActivation::kSigmoid : FusedActivation::kHardswish;
     *out = first.outputs[0];
     return 1;
   }

@@ -71,12 +71,16 @@ TEST(FoldFloatActivations, SigmoidAndMultiplyAfterOurConvolutionBecomeItsSilu) {
   }
 }
 
-TEST(FoldFloatActivations, HardswishAfterOurConvolutionBecomesItsActivation) {
-  ConvSiluGraph c = WithHardswish();
-  EXPECT_EQ(FoldFloatActivations(c.g, DenseKernelPreferred), 1u);
-  ASSERT_EQ(c.g.nodes.size(), 1u);
-  EXPECT_EQ(c.g.nodes[0].activation, FusedActivation::kHardswish);
-  EXPECT_EQ(c.g.nodes[0].outputs[0], 5u);
+TEST(FoldFloatActivations, HardswishOrSigmoidAfterOurConvolutionBecomesItsActivation) {
+  for (NodeType type : {NodeType::kHardswish, NodeType::kSigmoid}) {
+    ConvSiluGraph c = WithHardswish();
+    c.g.nodes[1].type = type;
+    EXPECT_EQ(FoldFloatActivations(c.g, DenseKernelPreferred), 1u);
+    ASSERT_EQ(c.g.nodes.size(), 1u);
+    EXPECT_EQ(c.g.nodes[0].activation,
+              type == NodeType::kSigmoid ? FusedActivation::kSigmoid : FusedActivation::kHardswish);
+    EXPECT_EQ(c.g.nodes[0].outputs[0], 5u);
+  }
 }
 
 void ExpectKept(ConvSiluGraph& c, const NodeRuns& runs, const char* why) {
@@ -124,9 +128,15 @@ TEST(FoldFloatActivations, KeepsTheSiluWhenAConditionFails) {
         c, [](const Graph&, const Node&) { return false; }, "the node would not run");
   }
   {
+    // sigmoid(v)^2: the multiply does not read v, so no SiLU; the sigmoid
+    // alone folds, the multiply stays.
     ConvSiluGraph c;
-    c.g.nodes[2].inputs = {4, 4};  // sigmoid(v)^2
-    ExpectKept(c, Any, "the multiply does not read v");
+    c.g.nodes[2].inputs = {4, 4};
+    EXPECT_EQ(FoldFloatActivations(c.g, Any), 1u);
+    ASSERT_EQ(c.g.nodes.size(), 2u);
+    EXPECT_EQ(c.g.nodes[0].activation, FusedActivation::kSigmoid);
+    EXPECT_EQ(c.g.nodes[0].outputs[0], 4u);
+    EXPECT_EQ(c.g.nodes[1].type, NodeType::kMultiply);
   }
   {
     ConvSiluGraph c;

@@ -258,10 +258,10 @@ Error RunDenseNode(KernelContext& ctx, const Graph& g, const Node& n, const std:
                    const void* const* in, void* const* out, const float* packed_filter) {
   auto* y = static_cast<float*>(out[0]);
   const bool panels = packed_filter != nullptr && FilterInPanels(g, n);
-  const optimized::PostOp post = n.activation == FusedActivation::kSilu ? optimized::PostOp::kSilu
-                                 : n.activation == FusedActivation::kHardswish
-                                     ? optimized::PostOp::kHardswish
-                                     : optimized::PostOp::kNone;
+  optimized::PostOp post = optimized::PostOp::kNone;
+  if (n.activation == FusedActivation::kSilu) post = optimized::PostOp::kSilu;
+  if (n.activation == FusedActivation::kHardswish) post = optimized::PostOp::kHardswish;
+  if (n.activation == FusedActivation::kSigmoid) post = optimized::PostOp::kSigmoid;
   if (n.type == NodeType::kFullyConnected || IsPointwiseConv(n)) {
     return RunMatrixNode(ctx, n, dims, in, y, packed_filter, panels, post);
   }

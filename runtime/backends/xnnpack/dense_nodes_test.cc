@@ -177,15 +177,15 @@ const Case kCases[] = {
 
 // Every kernel the rule can pick (the GEMM on panels or on the filter in
 // place, packed patches or row pointers, the small-input and depthwise
-// kernels, fully connected), without and with a folded SiLU or Hardswish
-// (activation_folding.h: x * sigmoid(x), x * clamp(x + 3, 0, 6) / 6 of the
-// node's clamped output).
+// kernels, fully connected), without and with a folded SiLU, Hardswish or
+// Sigmoid (activation_folding.h: x * sigmoid(x), x * clamp(x + 3, 0, 6) / 6,
+// sigmoid(x) of the node's clamped output).
 TEST(DenseNodes, MatchDirectSums) {
   std::vector<uint8_t> scratch(8 << 20);
   for (const Case& c : kCases) {
     for (bool packed : {false, true}) {
-      for (FusedActivation act :
-           {FusedActivation::kNone, FusedActivation::kSilu, FusedActivation::kHardswish}) {
+      for (FusedActivation act : {FusedActivation::kNone, FusedActivation::kSilu,
+                                  FusedActivation::kHardswish, FusedActivation::kSigmoid}) {
         Fixture f(c);
         f.node.activation = act;
         ASSERT_TRUE(DenseKernelSupports(f.graph, f.node)) << c.name;
@@ -195,6 +195,7 @@ TEST(DenseNodes, MatchDirectSums) {
         for (float& v : want) {
           const double d = v;
           if (act == FusedActivation::kSilu) v = static_cast<float>(d / (1.0 + std::exp(-d)));
+          if (act == FusedActivation::kSigmoid) v = static_cast<float>(1.0 / (1.0 + std::exp(-d)));
           if (act == FusedActivation::kHardswish) {
             v = static_cast<float>(d * std::min(std::max(d + 3.0, 0.0), 6.0) / 6.0);
           }

@@ -12,9 +12,7 @@ namespace edgefleet {
 namespace xnnpack {
 namespace {
 
-// Fewest input elements split over threads, and fewest channels a thread
-// takes.
-constexpr int64_t kMinParallelElements = 64 * 1024;
+// Fewest channels a thread takes.
 constexpr int64_t kChannelGrain = 64;
 
 bool IsStaticInt8(const Value& v) {
@@ -58,7 +56,7 @@ void FloatGlobalAveragePooling(KernelContext& ctx, const Node& n, const std::vec
   const int64_t batch = static_cast<int64_t>(d[0]), pixels = static_cast<int64_t>(d[1] * d[2]),
                 channels = static_cast<int64_t>(d[3]);
   const float count = static_cast<float>(pixels);
-  const int threads = pixels * channels < kMinParallelElements ? 1 : ctx.num_threads();
+  const int threads = pixels * channels < optimized::kMinParallelElements ? 1 : ctx.num_threads();
   for (int64_t b = 0; b < batch; ++b) {
     const float* xb = x + b * pixels * channels;
     float* yb = y + b * channels;

@@ -154,6 +154,7 @@ enum class FusedActivation : uint8_t {
   kNone,
   kSilu,       // y = x * sigmoid(x) of the node's clamped output
   kHardswish,  // y = x * clamp(x + 3, 0, 6) / 6 of the node's clamped output
+  kSigmoid,    // y = sigmoid(x) of the node's clamped output
 };
 
 struct Node {

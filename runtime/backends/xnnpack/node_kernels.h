@@ -5,9 +5,10 @@
 // XNNPACK cannot take (one slope, or one not static), fully connected
 // layers and transposed convolutions on static int8 with per-channel
 // weights, dynamically quantized
-// (qd8) fully connected layers with their activation quantizer, and global
+// (qd8) fully connected layers with their activation quantizer, global
 // average pooling (global_pooling_nodes.h: float32, and static int8 rounded
-// as the real runtime's XNNPACK does).
+// as the real runtime's XNNPACK does), and float32 multiplies
+// (channel_scale_nodes.h).
 // They run between XNNPACK segments on the delegate's layouts (NHWC inside
 // the delegated region, whatever the serialized dims say).
 //
@@ -43,8 +44,8 @@ bool OwnKernelSupports(const Graph& graph, const Node& node);
 // accepts them: static int8 global average pooling (the 2022 XNNPACK
 // rounds before adding the output zero point, the real runtime after),
 // and with `optimized` (the method may use our optimized kernels) float32
-// global average pooling (ours is faster, and one XNNPACK step fewer
-// between our nodes).
+// global average pooling and multiplies by a per-channel scale (ours are
+// faster, and one XNNPACK step fewer between our nodes each).
 bool OwnKernelPreferred(const Graph& graph, const Node& node, bool optimized);
 
 // Runs `node` on values of the current shapes `dims` (indexed by value id;

@@ -16,8 +16,6 @@ namespace edgefleet {
 namespace optimized {
 namespace {
 
-constexpr int64_t kMinParallelElements = 64 * 1024;
-
 // y[i] = x[i] * scale[i * ss] + shift[i * ss] for i < n (ss 0 or 1).
 template <int W>
 struct AffineBody {

@@ -23,8 +23,6 @@ namespace edgefleet {
 namespace optimized {
 namespace {
 
-constexpr int64_t kMinParallelElements = 64 * 1024;
-
 // Runs rows [0, rows) of `row_fn(r)` on the kernels' threads when large.
 template <typename F>
 void ForEachRow(KernelContext& ctx, int64_t rows, int64_t row_len, F&& row_fn) {

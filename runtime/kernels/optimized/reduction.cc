@@ -24,7 +24,6 @@ namespace {
 
 using portable::StridedLoop;
 
-constexpr int64_t kMinParallelElements = 64 * 1024;
 // Fewest channels a thread takes in the channels-innermost case.
 constexpr int64_t kChannelGrain = 64;
 
