@@ -191,10 +191,13 @@ BENCHMARK(BM_Pointwise)
     ->ArgsProduct({benchmark::CreateDenseRange(0, std::size(kPointwise) - 1, 1), {1, 2}})
     ->MeasureProcessCPUTime();
 
-// NCHW depthwise convolution, one image: range(0) channels of range(1) x
+// Depthwise convolution, one image: range(0) channels of range(1) x
 // range(1), a range(2) x range(2) kernel at stride range(3) ("same"
 // padding), with a bias, then SiLU (range(4) = 1, as EfficientNet fuses
-// it) or nothing; one thread, the host's instruction set. GMAC/s counter.
+// it) or nothing; NCHW (DepthwiseNchw: per-plane rows or the channels-last
+// detour, whichever it picks) or, range(5) = 1, channels-last data
+// (DepthwiseNhwc, as the XNNPACK delegate runs it); one thread, the host's
+// instruction set. GMAC/s counter.
 void BM_Depthwise(benchmark::State& state) {
   ConvGeometry g{};
   g.batch = 1;
@@ -214,8 +217,12 @@ void BM_Depthwise(benchmark::State& state) {
   for (auto _ : state) {
     allocator.Reset();
     KernelContext ctx(&allocator, 1);
-    if (!DepthwiseNchw(ctx, g, x.data(), w.data(), w_strides, b.data(), y.data(), -__builtin_inff(),
-                       __builtin_inff(), false, post)) {
+    const bool ok = state.range(5) != 0
+                        ? DepthwiseNhwc(ctx, g, x.data(), w.data(), w_strides, b.data(), y.data(),
+                                        -__builtin_inff(), __builtin_inff(), post)
+                        : DepthwiseNchw(ctx, g, x.data(), w.data(), w_strides, b.data(), y.data(),
+                                        -__builtin_inff(), __builtin_inff(), false, post);
+    if (!ok) {
       state.SkipWithError("no scratch");
       return;
     }
@@ -227,13 +234,13 @@ void BM_Depthwise(benchmark::State& state) {
   state.SetLabel(IsaName(HostIsa()));
 }
 BENCHMARK(BM_Depthwise)
-    ->ArgNames({"c", "hw", "k", "s", "silu"})
-    ->ArgsProduct({{32}, {112}, {3}, {1}, {0, 1}})
-    ->ArgsProduct({{96}, {112}, {3}, {2}, {0, 1}})
-    ->ArgsProduct({{144}, {56}, {3, 5}, {1, 2}, {0, 1}})
-    ->ArgsProduct({{240}, {28}, {3, 5}, {1, 2}, {0, 1}})
-    ->ArgsProduct({{672}, {14}, {5}, {1, 2}, {0, 1}})
-    ->ArgsProduct({{1152}, {7}, {3, 5}, {1}, {0, 1}});
+    ->ArgNames({"c", "hw", "k", "s", "silu", "nhwc"})
+    ->ArgsProduct({{32}, {112}, {3}, {1}, {0, 1}, {0, 1}})
+    ->ArgsProduct({{96}, {112}, {3}, {2}, {0, 1}, {0, 1}})
+    ->ArgsProduct({{144}, {56}, {3, 5}, {1, 2}, {0, 1}, {0, 1}})
+    ->ArgsProduct({{240}, {28}, {3, 5}, {1, 2}, {0, 1}, {0, 1}})
+    ->ArgsProduct({{672}, {14}, {5}, {1, 2}, {0, 1}, {0, 1}})
+    ->ArgsProduct({{1152}, {7}, {3, 5}, {1}, {0, 1}, {0, 1}});
 
 // The host ISA's GEMM on range(3) threads of the kernels' pool: the
 // parallel efficiency of the small-M shapes of late 1x1 convolutions.
