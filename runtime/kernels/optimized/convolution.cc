@@ -20,6 +20,7 @@
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
 #include "runtime/kernels/optimized/pointwise_panels.h"
+#include "runtime/kernels/optimized/small_input_nchw.h"
 #include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/portable_kernels.h"
 
@@ -349,6 +350,11 @@ bool RunConv(KernelContext& ctx, const ConvCall& call) {
       call.w_strides[0] == 1) {
     ConvNhwcSmallInput(ctx, g, call.x, call.w, call.w_strides[1], call.w_strides[2],
                        call.w_strides[3], bias, call.y, call.lo, call.hi, call.post);
+    return true;
+  }
+  if (call.layout == Layout::kNchw && !call.in_place && SmallInputNchwApplies(g) &&
+      ConvNchwSmallInput(ctx, g, call.x, call.w, call.w_strides, bias, call.y, call.lo, call.hi,
+                         call.post)) {
     return true;
   }
   if (call.layout == Layout::kNchw && call.pointwise_panels != nullptr && !call.in_place &&
