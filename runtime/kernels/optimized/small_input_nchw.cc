@@ -7,7 +7,8 @@ namespace edgefleet {
 namespace optimized {
 
 bool SmallInputNchwApplies(const ConvGeometry& g) {
-  return g.groups == 1 && g.in_c <= kSmallInputMaxChannels && g.k_h > 1;
+  return g.groups == 1 && g.in_c <= kSmallInputMaxChannels && g.k_h > 1 &&
+         g.taps() <= kMaxSmallInputNchwTaps;
 }
 
 bool ConvNchwSmallInput(KernelContext& ctx, const ConvGeometry& g, const float* x, const float* w,
