@@ -19,8 +19,8 @@
 #include "runtime/kernels/optimized/grouped_conv.h"
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
-#include "runtime/kernels/optimized/pointwise_panels.h"
 #include "runtime/kernels/optimized/small_input_nchw.h"
+#include "runtime/kernels/optimized/small_plane_panels.h"
 #include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/portable_kernels.h"
 
@@ -44,9 +44,9 @@ struct ConvCall {
   // Channels-last, one group: the weight as the GEMM's B in column panels
   // (PackPanels over (oc, (kh, kw, ic))), read instead of w; null otherwise.
   const float* w_panels = nullptr;
-  // NCHW: the weight's panels for PointwiseNchwPanels (pointwise_panels.h),
+  // NCHW: the weight's panels for SmallPlaneNchwPanels (small_plane_panels.h),
   // `panel_width` wide, or null.
-  const float* pointwise_panels = nullptr;
+  const float* small_plane_panels = nullptr;
   int panel_width = 0;
   // A fused activation: every output clamped to [lo, hi] (NaN stays).
   float lo = -__builtin_inff(), hi = __builtin_inff();
@@ -357,10 +357,12 @@ bool RunConv(KernelContext& ctx, const ConvCall& call) {
                          call.post)) {
     return true;
   }
-  if (call.layout == Layout::kNchw && call.pointwise_panels != nullptr && !call.in_place &&
-      PointwisePanelsApply(g) &&
-      PointwiseNchwPanels(ctx, g, call.x, call.pointwise_panels, call.panel_width, bias, call.y,
-                          call.lo, call.hi, call.post)) {
+  // In place (batch 1) too: the patches are read into the GEMM's packing
+  // and C goes to scratch before anything is written to out.
+  if (call.layout == Layout::kNchw && call.small_plane_panels != nullptr &&
+      (!call.in_place || g.batch == 1) && SmallPlanePanelsApply(g) &&
+      SmallPlaneNchwPanels(ctx, g, call.x, call.small_plane_panels, call.panel_width, bias, call.y,
+                           call.lo, call.hi, call.post)) {
     return true;
   }
   return ConvGemm(ctx, call);
@@ -440,7 +442,7 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
 namespace {
 
 // args: the convolution's 0-8, min, max, [the weight's panels
-// (pointwise_panels.h),] out, ret.
+// (small_plane_panels.h),] out, ret.
 void FusedConvolution(KernelContext& ctx, Span<EValue*> args, PostOp post, const char* name) {
   const bool with_panels = args.size() == 14;
   float bounds[2] = {-__builtin_inff(), __builtin_inff()};
@@ -469,11 +471,18 @@ void FusedConvolution(KernelContext& ctx, Span<EValue*> args, PostOp post, const
   alignas(Tensor) unsigned char copy_storage[sizeof(Tensor)];
   EValue copy_value;
   ConvCall call;
+  const auto epilogue = [&](ConvCall& c) {
+    c.lo = bounds[0];
+    c.hi = bounds[1];
+    c.post = post;
+    if (panels != nullptr && panels->dim() == 2) {
+      c.small_plane_panels = panels->data_as<const float>();
+      c.panel_width = panels->size(1);
+    }
+  };
   if (in != nullptr && out != nullptr && Overlaps(*in, *out)) {
     if (ParseInPlace(conv_args, &call)) {
-      call.lo = bounds[0];
-      call.hi = bounds[1];
-      call.post = post;
+      epilogue(call);
       if (RunConv(ctx, call)) return;
       call = ConvCall();
     }
@@ -490,13 +499,7 @@ void FusedConvolution(KernelContext& ctx, Span<EValue*> args, PostOp post, const
     conv[0] = &copy_value;
   }
   if (ParseConv(conv_args, &call)) {
-    call.lo = bounds[0];
-    call.hi = bounds[1];
-    call.post = post;
-    if (panels != nullptr && panels->dim() == 2) {
-      call.pointwise_panels = panels->data_as<const float>();
-      call.panel_width = panels->size(1);
-    }
+    epilogue(call);
     if (RunConv(ctx, call)) return;
   }
   portable::ConvolutionOut(ctx, conv_args);
