@@ -348,7 +348,8 @@ TEST(MeanTest, MatchesPortable) {
 TEST(MeanTest, SpatialMeansAreThePortableBits) {
   TestIntList spatial{-1, -2};
   const std::vector<std::vector<int32_t>> shapes = {
-      {1, 37, 13, 11}, {2, 16, 8, 8}, {1, 33, 64, 3}, {1, 1152, 7, 7}, {1, 96, 56, 56}};
+      {1, 37, 13, 11}, {2, 16, 8, 8},   {1, 33, 64, 3}, {1, 1152, 7, 7},
+      {1, 96, 56, 56}, {1, 17, 16, 16}, {1, 20, 15, 20}};
   ForEachIsa([&] {
     for (const std::vector<int32_t>& shape : shapes) {
       SCOPED_TRACE(::testing::Message() << shape[1] << "x" << shape[2] << "x" << shape[3]);

@@ -13,7 +13,6 @@
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
 #include "runtime/kernels/optimized/thread_pool.h"
-#include "runtime/kernels/optimized/transpose.h"
 #include "runtime/kernels/optimized/vec.h"
 #include "runtime/kernels/portable/kernel_args.h"
 #include "runtime/kernels/portable/portable_kernels.h"
@@ -45,7 +44,12 @@ void SumRuns(const float* x, int64_t step, int64_t n, int64_t count, float* sums
     alignas(64) float tile[kChunk * kLanes];
     int64_t i = 0;
     for (; i + kChunk <= count; i += kChunk) {
-      Transpose2d<float>(x + j * step + i, step, tile, kLanes, kChunk, kLanes);
+      for (int64_t a = 0; a < kChunk; a += 4) {
+        for (int l = 0; l < kLanes; l += 4) {
+          const float* r = x + (j + l) * step + i + a;
+          Transpose4x4(r, r + step, r + 2 * step, r + 3 * step, tile + a * kLanes + l, kLanes);
+        }
+      }
       for (int64_t a = 0; a < kChunk; ++a) {
         for (int l = 0; l < kLanes; ++l) s[l] += tile[a * kLanes + l];
       }
