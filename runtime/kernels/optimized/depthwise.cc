@@ -277,7 +277,7 @@ int Threads(KernelContext& ctx, int64_t outputs) {
 
 // Which of the two NCHW strategies runs: per-plane rows (each plane copied
 // padded and split by column phase first) or channels-last on a transposed
-// copy. Measured per layer (docs/performance.md, "Non-delegated programs"):
+// copy. Measured per layer (docs/performance-nchw.md):
 // the rows lose where the phase split or the lanes past a short row cost
 // more than the two transposes — strided windows (the split copies the
 // plane for outputs a quarter its size: EfficientNet-B0's 240 x 28 x 28,

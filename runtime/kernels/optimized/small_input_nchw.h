@@ -6,10 +6,9 @@
 // The NCHW GEMM path runs such a layer at a depth of in_c * kh * kw (27 for
 // a 3x3 RGB stem) over a stride-phase copy of the image, and for most
 // strided stems through a staging copy of the output (its rows are one
-// junk column longer): EfficientNet-B0's 3x3/2 stem took 890 us there
-// against 425 for the channels-last kernel through the XNNPACK delegate;
-// the two transposes cost far less than the difference (docs/performance.md,
-// "Non-delegated programs").
+// junk column longer): EfficientNet-B0's 3x3/2 stem took 845 us there,
+// 736 this way (the channels-last kernel alone, through the XNNPACK
+// delegate: 425; the rest is the two transposes). docs/performance-nchw.md.
 //
 // Stateless; buffers belong to the caller. Thread-compatible (ctx's threads).
 
