@@ -6,9 +6,9 @@
 #include "runtime/kernels/kernel_registry.h"
 #include "runtime/kernels/optimized/conv_fusion.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
-#include "runtime/kernels/optimized/small_plane_panels.h"
 #include "runtime/kernels/optimized/quantized_fusion.h"
 #include "runtime/kernels/optimized/safe_softmax.h"
+#include "runtime/kernels/optimized/small_plane_panels.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 
 namespace edgefleet {
