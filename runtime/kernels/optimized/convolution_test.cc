@@ -107,6 +107,8 @@ const ConvCase kCases[] = {
     {2, 6, 15, 13, 6, 3, 3, 2, 2, 1, 1, 1, 1, 6, false},    // depthwise s2
     {1, 10, 7, 7, 10, 5, 5, 1, 1, 2, 2, 1, 1, 10, true},    // depthwise 5x5
     {1, 4, 9, 9, 8, 3, 3, 1, 1, 1, 1, 1, 1, 4, true},       // multiplier 2
+    {1, 4, 7, 7, 8, 3, 3, 1, 1, 1, 1, 1, 1, 4, true},       // multiplier 2, 7 rows (rows path)
+    {1, 3, 6, 5, 6, 3, 3, 1, 1, 1, 1, 1, 1, 3, false},      // multiplier 2, 6 rows of 5
     {1, 5, 11, 11, 5, 3, 3, 3, 3, 2, 2, 2, 2, 5, true},     // dw stride 3 dil 2
     {1, 32, 7, 7, 32, 3, 3, 1, 1, 1, 1, 1, 1, 32, true},    // dw small plane
     {1, 20, 9, 23, 20, 5, 5, 2, 2, 2, 2, 1, 1, 20, true},   // dw 5x5 s2, wide rows

@@ -277,19 +277,19 @@ int Threads(KernelContext& ctx, int64_t outputs) {
 
 // Which of the two NCHW strategies runs: per-plane rows (each plane copied
 // padded and split by column phase first) or channels-last on a transposed
-// copy. Measured per layer (docs/performance-nchw.md):
-// the rows lose where the phase split or the lanes past a short row cost
-// more than the two transposes — strided windows (the split copies the
-// plane for outputs a quarter its size: EfficientNet-B0's 240 x 28 x 28,
-// 3 x 3 / 2 took 146 us in the model against 85) and rows using less than
-// half a vector (1152 x 7 x 7: 162 against 80) — and win on stride-1
-// planes of 14 or more columns. Above about 1 MiB per image the transposes
-// cost more than the split (144 x 56 x 56, 5 x 5 / 2: 297 against 541 us).
+// copy. Measured per layer on AVX-512 (docs/performance-nchw.md): the rows
+// lose where the phase split or the per-plane copy costs more than the two
+// transposes — strided windows (the split copies the plane for outputs a
+// quarter its size: EfficientNet-B0's 240 x 28 x 28, 3 x 3 / 2 took 146 us
+// in the model against 85) and rows of at most one vector (480 x 14 x 14,
+// 3 x 3: 145 against 99; 1152 x 7 x 7: 162 against 80) — and win on wider
+// stride-1 planes. Above about 1 MiB per image the transposes cost more
+// than the split (96 x 112 x 112, 3 x 3 / 2: 524 against 948 us).
 bool PreferChannelsLast(const ConvGeometry& g) {
   constexpr int64_t kMaxImageFloats = 256 * 1024;
   if (g.out_c != g.in_c || g.in_c * g.in_h * g.in_w > kMaxImageFloats) return false;
   const int64_t lanes = HostIsa() == Isa::kAvx512 ? 16 : HostIsa() == Isa::kAvx2 ? 8 : 4;
-  return g.stride[0] > 1 || g.stride[1] > 1 || 2 * g.out_w <= lanes;
+  return g.stride[0] > 1 || g.stride[1] > 1 || g.out_w <= lanes;
 }
 
 // NCHW through channels-last: transpose each image to H x W x C, run the
