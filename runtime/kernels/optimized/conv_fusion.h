@@ -41,6 +41,8 @@ inline constexpr PlanPass kFuseConvolutionPass = {"fuse_convolution", FuseConvol
 // aten::convolution.out, then each output clamped to [min, max] (None: no
 // bound) exactly as clamp.out does. Calls the fast paths can't take run
 // the portable convolution, then the clamp.
+// The plan pass pack_small_plane_panels (small_plane_panels.h) may add one
+// argument before out: the weight's panels for the transposed 1x1 path.
 // When out shares the input's memory the kernel computes in place where
 // its fast path reads the whole input first (FusedConvolutionInPlace), and
 // otherwise on a copy of the input in temp memory (failing with

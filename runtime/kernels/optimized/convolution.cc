@@ -19,6 +19,8 @@
 #include "runtime/kernels/optimized/grouped_conv.h"
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
+#include "runtime/kernels/optimized/small_input_nchw.h"
+#include "runtime/kernels/optimized/small_plane_panels.h"
 #include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/portable_kernels.h"
 
@@ -42,6 +44,10 @@ struct ConvCall {
   // Channels-last, one group: the weight as the GEMM's B in column panels
   // (PackPanels over (oc, (kh, kw, ic))), read instead of w; null otherwise.
   const float* w_panels = nullptr;
+  // NCHW: the weight's panels for SmallPlaneNchwPanels (small_plane_panels.h),
+  // `panel_width` wide, or null.
+  const float* small_plane_panels = nullptr;
+  int panel_width = 0;
   // A fused activation: every output clamped to [lo, hi] (NaN stays).
   float lo = -__builtin_inff(), hi = __builtin_inff();
   PostOp post = PostOp::kNone;  // after the clamp
@@ -346,6 +352,19 @@ bool RunConv(KernelContext& ctx, const ConvCall& call) {
                        call.w_strides[3], bias, call.y, call.lo, call.hi, call.post);
     return true;
   }
+  if (call.layout == Layout::kNchw && !call.in_place && SmallInputNchwApplies(g) &&
+      ConvNchwSmallInput(ctx, g, call.x, call.w, call.w_strides, bias, call.y, call.lo, call.hi,
+                         call.post)) {
+    return true;
+  }
+  // In place (batch 1) too: the patches are read into the GEMM's packing
+  // and C goes to scratch before anything is written to out.
+  if (call.layout == Layout::kNchw && call.small_plane_panels != nullptr &&
+      (!call.in_place || g.batch == 1) && SmallPlanePanelsApply(g) &&
+      SmallPlaneNchwPanels(ctx, g, call.x, call.small_plane_panels, call.panel_width, bias, call.y,
+                           call.lo, call.hi, call.post)) {
+    return true;
+  }
   return ConvGemm(ctx, call);
 }
 
@@ -422,23 +441,27 @@ void ConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
 
 namespace {
 
+// args: the convolution's 0-8, min, max, [the weight's panels
+// (small_plane_panels.h),] out, ret.
 void FusedConvolution(KernelContext& ctx, Span<EValue*> args, PostOp post, const char* name) {
+  const bool with_panels = args.size() == 14;
   float bounds[2] = {-__builtin_inff(), __builtin_inff()};
   for (int i = 0; i < 2; ++i) {
     Scalar s;
-    if (args.size() == 13 && PeekScalar(args, 9 + i, &s)) {
+    if ((args.size() == 13 || with_panels) && PeekScalar(args, 9 + i, &s)) {
       bounds[i] = portable::ScalarTo<float>(s);
-    } else if (args.size() != 13 || !PeekNone(args, 9 + i)) {
+    } else if ((args.size() != 13 && !with_panels) || !PeekNone(args, 9 + i)) {
       SetErrorDetail("%s: bad arguments", name);
       ctx.Fail(Error::kInvalidArgument);
       return;
     }
   }
+  const Tensor* panels = with_panels ? PeekFloatTensor(args, 11) : nullptr;
   // The convolution's own arguments, out twice.
   EValue* conv[11];
   for (int i = 0; i < 9; ++i) conv[i] = args[i];
-  conv[9] = args[11];
-  conv[10] = args[12];
+  conv[9] = args[args.size() - 2];
+  conv[10] = args[args.size() - 1];
   const Span<EValue*> conv_args(conv, 11);
   // The plan pass may let out take the input's memory (the memory planner
   // reuses a dead input for the output of the instruction it absorbed):
@@ -448,11 +471,18 @@ void FusedConvolution(KernelContext& ctx, Span<EValue*> args, PostOp post, const
   alignas(Tensor) unsigned char copy_storage[sizeof(Tensor)];
   EValue copy_value;
   ConvCall call;
+  const auto epilogue = [&](ConvCall& c) {
+    c.lo = bounds[0];
+    c.hi = bounds[1];
+    c.post = post;
+    if (panels != nullptr && panels->dim() == 2) {
+      c.small_plane_panels = panels->data_as<const float>();
+      c.panel_width = panels->size(1);
+    }
+  };
   if (in != nullptr && out != nullptr && Overlaps(*in, *out)) {
     if (ParseInPlace(conv_args, &call)) {
-      call.lo = bounds[0];
-      call.hi = bounds[1];
-      call.post = post;
+      epilogue(call);
       if (RunConv(ctx, call)) return;
       call = ConvCall();
     }
@@ -469,14 +499,12 @@ void FusedConvolution(KernelContext& ctx, Span<EValue*> args, PostOp post, const
     conv[0] = &copy_value;
   }
   if (ParseConv(conv_args, &call)) {
-    call.lo = bounds[0];
-    call.hi = bounds[1];
-    call.post = post;
+    epilogue(call);
     if (RunConv(ctx, call)) return;
   }
   portable::ConvolutionOut(ctx, conv_args);
   if (ctx.failed()) return;
-  Tensor& result = args[11]->to_tensor();
+  Tensor& result = args[args.size() - 2]->to_tensor();
   call.lo = bounds[0];
   call.hi = bounds[1];
   call.post = post;

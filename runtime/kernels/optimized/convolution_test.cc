@@ -97,6 +97,8 @@ const ConvCase kCases[] = {
     {1, 16, 7, 7, 40, 1, 1, 1, 1, 0, 0, 1, 1, 1, true},     // pointwise 7x7
     {1, 8, 14, 14, 12, 1, 1, 2, 2, 0, 0, 1, 1, 1, true},    // 1x1 stride 2
     {1, 3, 30, 30, 10, 7, 7, 2, 2, 3, 3, 1, 1, 1, false},   // 7x7 stem
+    {2, 3, 11, 9, 12, 3, 3, 2, 2, 1, 1, 1, 1, 1, true},     // stem, batch 2
+    {1, 1, 12, 10, 5, 3, 5, 1, 2, 2, 1, 2, 1, 1, false},    // 1 channel, 3x5, dilated rows
     {1, 6, 12, 12, 6, 3, 3, 1, 1, 2, 2, 2, 2, 1, true},     // dilation 2
     {1, 4, 6, 6, 5, 3, 3, 1, 1, 4, 4, 4, 4, 1, true},       // taps in padding
     {1, 4, 5, 5, 3, 3, 3, 1, 1, 6, 6, 6, 6, 1, false},      // only the center
@@ -105,6 +107,8 @@ const ConvCase kCases[] = {
     {2, 6, 15, 13, 6, 3, 3, 2, 2, 1, 1, 1, 1, 6, false},    // depthwise s2
     {1, 10, 7, 7, 10, 5, 5, 1, 1, 2, 2, 1, 1, 10, true},    // depthwise 5x5
     {1, 4, 9, 9, 8, 3, 3, 1, 1, 1, 1, 1, 1, 4, true},       // multiplier 2
+    {1, 4, 7, 7, 8, 3, 3, 1, 1, 1, 1, 1, 1, 4, true},       // multiplier 2, 7 rows (rows path)
+    {1, 3, 6, 5, 6, 3, 3, 1, 1, 1, 1, 1, 1, 3, false},      // multiplier 2, 6 rows of 5
     {1, 5, 11, 11, 5, 3, 3, 3, 3, 2, 2, 2, 2, 5, true},     // dw stride 3 dil 2
     {1, 32, 7, 7, 32, 3, 3, 1, 1, 1, 1, 1, 1, 32, true},    // dw small plane
     {1, 20, 9, 23, 20, 5, 5, 2, 2, 2, 2, 1, 1, 20, true},   // dw 5x5 s2, wide rows

@@ -275,24 +275,21 @@ int Threads(KernelContext& ctx, int64_t outputs) {
 
 }  // namespace
 
-// Vector operations of the two NCHW strategies, roughly: per-plane rows
-// (narrow planes waste lanes; the plane is copied first) or channels-last
-// on a transposed copy, where an output pixel outside the runs of four
-// interior columns (RowBodyNhwc) is one chain of dependent adds, about four
-// times the cost of a pixel in a run.
+// Which of the two NCHW strategies runs: per-plane rows (each plane copied
+// padded and split by column phase first) or channels-last on a transposed
+// copy. Measured per layer on AVX-512 (docs/performance-nchw.md): the rows
+// lose where the phase split or the per-plane copy costs more than the two
+// transposes — strided windows (the split copies the plane for outputs a
+// quarter its size: EfficientNet-B0's 240 x 28 x 28, 3 x 3 / 2 took 146 us
+// in the model against 85) and rows of at most one vector (480 x 14 x 14,
+// 3 x 3: 145 against 99; 1152 x 7 x 7: 162 against 80) — and win on wider
+// stride-1 planes. Above about 1 MiB per image the transposes cost more
+// than the split (96 x 112 x 112, 3 x 3 / 2: 524 against 948 us).
 bool PreferChannelsLast(const ConvGeometry& g) {
-  if (g.out_c != g.in_c) return false;
+  constexpr int64_t kMaxImageFloats = 256 * 1024;
+  if (g.out_c != g.in_c || g.in_c * g.in_h * g.in_w > kMaxImageFloats) return false;
   const int64_t lanes = HostIsa() == Isa::kAvx512 ? 16 : HostIsa() == Isa::kAvx2 ? 8 : 4;
-  const int64_t vectors_per_row = (g.out_w + lanes - 1) / lanes;
-  const int64_t padded = (g.in_h + 2 * g.pad[0]) * (g.in_w + 2 * g.pad[1]);
-  const int64_t rows_cost = g.in_c * (g.out_h * vectors_per_row * g.taps() + padded / lanes);
-  int64_t in_lo = 0, in_hi = 0;
-  InteriorColumns(g, &in_lo, &in_hi);
-  const int64_t in_runs = std::max<int64_t>(in_hi - in_lo, 0) / 4 * 4;
-  const int64_t pixel_cost = g.out_h * (in_runs + 4 * (g.out_w - in_runs));
-  const int64_t nhwc_cost = pixel_cost * ((g.in_c + lanes - 1) / lanes) * g.taps() +
-                            2 * g.in_c * (g.in_h * g.in_w + g.out_pixels()) / lanes;
-  return nhwc_cost < rows_cost;
+  return g.stride[0] > 1 || g.stride[1] > 1 || g.out_w <= lanes;
 }
 
 // NCHW through channels-last: transpose each image to H x W x C, run the

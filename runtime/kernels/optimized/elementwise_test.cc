@@ -343,6 +343,30 @@ TEST(MeanTest, MatchesPortable) {
   });
 }
 
+// Spatial means whose runs are summed through transposed tiles (16 outputs,
+// 64 elements at a time) and their remainders: the portable kernel's bits.
+TEST(MeanTest, SpatialMeansAreThePortableBits) {
+  TestIntList spatial{-1, -2};
+  const std::vector<std::vector<int32_t>> shapes = {
+      {1, 37, 13, 11}, {2, 16, 8, 8},   {1, 33, 64, 3}, {1, 1152, 7, 7},
+      {1, 96, 56, 56}, {1, 17, 16, 16}, {1, 20, 15, 20}};
+  ForEachIsa([&] {
+    for (const std::vector<int32_t>& shape : shapes) {
+      SCOPED_TRACE(::testing::Message() << shape[1] << "x" << shape[2] << "x" << shape[3]);
+      RandomTensor x(shape, 272);
+      EValue keepdim = EValue::FromBool(true), none;
+      const std::vector<int32_t> out_shape = {shape[0], shape[1], 1, 1};
+      TestTensor<float> ref(out_shape), opt(out_shape);
+      const auto args = [&](TestTensor<float>& out) {
+        return std::vector<EValue*>{x.t.ev(), spatial.ev(), &keepdim, &none, out.ev(), out.ev()};
+      };
+      ASSERT_EQ(Call(portable::MeanOut, args(ref)), Error::kOk) << LastErrorDetail();
+      ASSERT_EQ(Call(MeanOut, args(opt)), Error::kOk) << LastErrorDetail();
+      ExpectMatch(opt.Values(), ref.Values(), testing::kExact, "mean");
+    }
+  });
+}
+
 // ---- softmax and layer norm ----
 
 TEST(SoftmaxTest, MatchesPortableWithinFewUlp) {

@@ -1,12 +1,11 @@
 // Micro-benchmarks of the optimized kernels' building blocks: GEMM GFLOP/s
 // per instruction set against the host's peak, the 1x1 convolutions of
 // MobileNetV2 (NHWC) and EfficientNet-B0 (NCHW) as GEMMs with their
-// epilogues at 1 and 2 threads, NCHW depthwise convolution
-// on EfficientNet-B0's geometries and channels-last depthwise convolution
-// on MobileNetV2's (GMAC/s), the channels-last first layers
-// over an RGB image (GMAC/s), and the thread pool's
-// hand-off cost (a ParallelFor of a fixed amount of work, back to back
-// while the workers spin, and after an idle gap that lets them sleep).
+// epilogues at 1 and 2 threads, NCHW and channels-last depthwise
+// convolution on EfficientNet-B0's geometries (GMAC/s), the channels-last
+// first layers over an RGB image (GMAC/s), and the thread pool's hand-off
+// cost (a ParallelFor of a fixed amount of work, back to back while the
+// workers spin, and after an idle gap that lets them sleep).
 
 #include <benchmark/benchmark.h>
 
@@ -212,18 +211,31 @@ ConvGeometry SquareWindow(int64_t in_c, int64_t out_c, int64_t groups, int64_t h
   return g;
 }
 
-// Times `run(ctx, x, w, bias, y)`, a depthwise convolution of geometry g
-// on one thread (false: no scratch); GMAC/s counter.
-template <typename Run>
-void TimeDepthwise(benchmark::State& state, const ConvGeometry& g, const Run& run) {
+// Depthwise convolution, one image: range(0) channels of range(1) x
+// range(1), a range(2) x range(2) kernel at stride range(3) ("same"
+// padding), with a bias, then SiLU (range(4) = 1, as EfficientNet fuses
+// it) or nothing; NCHW (DepthwiseNchw: per-plane rows or the channels-last
+// detour, whichever it picks) or, range(5) = 1, channels-last data
+// (DepthwiseNhwc, as the XNNPACK delegate runs it); one thread, the host's
+// instruction set. GMAC/s counter.
+void BM_Depthwise(benchmark::State& state) {
+  const int64_t c = state.range(0);
+  const ConvGeometry g = SquareWindow(c, c, c, state.range(1), state.range(2), state.range(3));
+  const PostOp post = state.range(4) != 0 ? PostOp::kSilu : PostOp::kNone;
   std::vector<float> x(g.in_c * g.in_h * g.in_w, 0.5f), w(g.out_c * g.taps(), 0.125f);
   std::vector<float> b(g.out_c, 0.25f), y(g.out_c * g.out_pixels());
+  const int64_t w_strides[4] = {g.taps(), g.taps(), g.k_w, 1};
   std::vector<uint64_t> temp(8 << 17);
   MemoryAllocator allocator(temp.data(), temp.size() * 8);
   for (auto _ : state) {
     allocator.Reset();
     KernelContext ctx(&allocator, 1);
-    if (!run(ctx, x.data(), w.data(), b.data(), y.data())) {
+    const bool ok = state.range(5) != 0
+                        ? DepthwiseNhwc(ctx, g, x.data(), w.data(), w_strides, b.data(), y.data(),
+                                        -__builtin_inff(), __builtin_inff(), post)
+                        : DepthwiseNchw(ctx, g, x.data(), w.data(), w_strides, b.data(), y.data(),
+                                        -__builtin_inff(), __builtin_inff(), false, post);
+    if (!ok) {
       state.SkipWithError("no scratch");
       return;
     }
@@ -234,50 +246,14 @@ void TimeDepthwise(benchmark::State& state, const ConvGeometry& g, const Run& ru
                          benchmark::Counter::kIsIterationInvariantRate);
   state.SetLabel(IsaName(HostIsa()));
 }
-
-// NCHW depthwise convolution, one image: range(0) channels of range(1) x
-// range(1), a range(2) x range(2) kernel at stride range(3) ("same"
-// padding), with a bias, then SiLU (range(4) = 1, as EfficientNet fuses
-// it) or nothing; one thread, the host's instruction set.
-void BM_Depthwise(benchmark::State& state) {
-  const int64_t c = state.range(0);
-  const ConvGeometry g = SquareWindow(c, c, c, state.range(1), state.range(2), state.range(3));
-  const PostOp post = state.range(4) != 0 ? PostOp::kSilu : PostOp::kNone;
-  const int64_t w_strides[4] = {g.taps(), g.taps(), g.k_w, 1};
-  TimeDepthwise(state, g,
-                [&](KernelContext& ctx, const float* x, const float* w, const float* b, float* y) {
-                  return DepthwiseNchw(ctx, g, x, w, w_strides, b, y, -__builtin_inff(),
-                                       __builtin_inff(), false, post);
-                });
-}
 BENCHMARK(BM_Depthwise)
-    ->ArgNames({"c", "hw", "k", "s", "silu"})
-    ->ArgsProduct({{32}, {112}, {3}, {1}, {0, 1}})
-    ->ArgsProduct({{96}, {112}, {3}, {2}, {0, 1}})
-    ->ArgsProduct({{144}, {56}, {3, 5}, {1, 2}, {0, 1}})
-    ->ArgsProduct({{240}, {28}, {3, 5}, {1, 2}, {0, 1}})
-    ->ArgsProduct({{672}, {14}, {5}, {1, 2}, {0, 1}})
-    ->ArgsProduct({{1152}, {7}, {3, 5}, {1}, {0, 1}});
-
-// Channels-last depthwise convolution (the XNNPACK delegate's layout), one
-// image: range(0) channels of range(1) x range(1), a 3 x 3 kernel at stride
-// range(2) ("same" padding), with a bias; one thread, the host's
-// instruction set.
-void BM_DepthwiseNhwc(benchmark::State& state) {
-  const int64_t c = state.range(0);
-  const ConvGeometry g = SquareWindow(c, c, c, state.range(1), 3, state.range(2));
-  const int64_t w_strides[4] = {1, 0, g.k_w * g.out_c, g.out_c};  // [1, kh, kw, c]
-  TimeDepthwise(state, g,
-                [&](KernelContext& ctx, const float* x, const float* w, const float* b, float* y) {
-                  return DepthwiseNhwc(ctx, g, x, w, w_strides, b, y);
-                });
-}
-BENCHMARK(BM_DepthwiseNhwc)
-    ->ArgNames({"c", "hw", "s"})
-    ->Args({96, 112, 2})  // MobileNetV2's second depthwise
-    ->Args({144, 56, 1})  // its third
-    ->Args({32, 112, 1})  // its first
-    ->Args({960, 7, 1});  // its last
+    ->ArgNames({"c", "hw", "k", "s", "silu", "nhwc"})
+    ->ArgsProduct({{32}, {112}, {3}, {1}, {0, 1}, {0, 1}})
+    ->ArgsProduct({{96}, {112}, {3}, {2}, {0, 1}, {0, 1}})
+    ->ArgsProduct({{144}, {56}, {3, 5}, {1, 2}, {0, 1}, {0, 1}})
+    ->ArgsProduct({{240}, {28}, {3, 5}, {1, 2}, {0, 1}, {0, 1}})
+    ->ArgsProduct({{672}, {14}, {5}, {1, 2}, {0, 1}, {0, 1}})
+    ->ArgsProduct({{1152}, {7}, {3, 5}, {1}, {0, 1}, {0, 1}});
 
 // A channels-last first layer over one 224x224 RGB image
 // (ConvNhwcSmallInput): range(0) output channels, a range(1) x range(1)

@@ -8,6 +8,7 @@
 #include "runtime/kernels/optimized/optimized_kernels.h"
 #include "runtime/kernels/optimized/quantized_fusion.h"
 #include "runtime/kernels/optimized/safe_softmax.h"
+#include "runtime/kernels/optimized/small_plane_panels.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 
 namespace edgefleet {
@@ -71,7 +72,7 @@ const Kernel kOptimizedKernels[] = {
 
 // Init-time rewrites run by Method::Load on plans using optimized kernels.
 const PlanPass kOptimizedPlanPasses[] = {kFuseQuantizedConvolutionPass, kFuseConvolutionPass,
-                                         kFuseSafeSoftmaxPass};
+                                         kPackSmallPlanePanelsPass, kFuseSafeSoftmaxPass};
 
 }  // namespace
 }  // namespace optimized
