@@ -288,7 +288,7 @@ int Threads(KernelContext& ctx, int64_t outputs) {
 bool PreferChannelsLast(const ConvGeometry& g) {
   constexpr int64_t kMaxImageFloats = 256 * 1024;
   if (g.out_c != g.in_c || g.in_c * g.in_h * g.in_w > kMaxImageFloats) return false;
-  const int64_t lanes = HostIsa() == Isa::kAvx512 ? 16 : HostIsa() == Isa::kAvx2 ? 8 : 4;
+  const int64_t lanes = IsaLanes(HostIsa());
   return g.stride[0] > 1 || g.stride[1] > 1 || g.out_w <= lanes;
 }
 
