@@ -104,7 +104,10 @@ bool Applies(const PlanEditor& plan, Span<EValue*> args, int64_t* depth_stride) 
   } else {
     return false;
   }
-  if (w->size(1) != x->size(1) || y->size(1) != w->size(0) || x->size(0) < 1) return false;
+  if (w->size(1) != x->size(1) || y->size(1) != w->size(0) || x->size(0) < 1 ||
+      y->size(0) != x->size(0)) {
+    return false;
+  }
   return y->numel() / (y->size(0) * static_cast<int64_t>(y->size(1))) <= kMaxPanelPixels;
 }
 

@@ -31,6 +31,7 @@ struct Case {
   int32_t n, cin, h, w, cout, k;
   bool bias, relu;
   int64_t stride = 1, pad = 0, dil = 1;
+  int32_t out_n = -1;  // the output's batch when it differs from the input's (a malformed plan)
 };
 
 // x -> convolution [-> relu] as a plan, the weight and bias constant.
@@ -43,8 +44,9 @@ class Chain {
     x_ = Own({c.n, c.cin, c.h, c.w}, Random<float>(int64_t{c.n} * c.cin * c.h * c.w, 1, -2, 2));
     w_ = Own({c.cout, c.cin, c.k, c.k}, Random<float>(int64_t{c.cout} * c.cin * c.k * c.k, 2));
     b_ = Own({c.cout}, Random<float>(c.cout, 3));
-    y_ = Own({c.n, c.cout, oh, ow});
-    r_ = Own({c.n, c.cout, oh, ow});
+    const int32_t out_n = c.out_n < 0 ? c.n : c.out_n;
+    y_ = Own({out_n, c.cout, oh, ow});
+    r_ = Own({out_n, c.cout, oh, ow});
     stride_.reset(new TestIntList{c.stride, c.stride});
     dil_.reset(new TestIntList{c.dil, c.dil});
     pad_.reset(new TestIntList{c.pad, c.pad});
@@ -125,8 +127,10 @@ INSTANTIATE_TEST_SUITE_P(Shapes, PackSmallPlanePanelsTest, ::testing::ValuesIn(k
 
 TEST(PackSmallPlanePanels, LeavesOtherConvolutionsAlone) {
   const Case others[] = {
-      {1, 8, 9, 8, 12, 1, true, false},          // 72 pixels: above kMaxPanelPixels
-      {1, 8, 11, 11, 12, 3, true, false, 1, 1},  // 3 x 3, 121 pixels
+      {1, 8, 9, 8, 12, 1, true, false},              // 72 pixels: above kMaxPanelPixels
+      {1, 8, 11, 11, 12, 3, true, false, 1, 1},      // 3 x 3, 121 pixels
+      {1, 8, 4, 4, 12, 1, true, false, 1, 0, 1, 0},  // malformed: an empty output batch
+      {1, 8, 4, 4, 12, 1, true, false, 1, 0, 1, 2},  // malformed: output batch 2 of 1
   };
   for (const Case& c : others) {
     Chain chain(c);
