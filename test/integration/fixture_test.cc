@@ -1,7 +1,9 @@
 // Every committed fixture (test/fixtures/<name>/, written by the real
 // ExecuTorch exporter from a torch model) must reproduce torch eager's
 // outputs: |ours - torch| <= 1e-5 * max(1, |torch|) for every element, with
-// portable kernels only and with the default kernel choice. Both programs of
+// portable kernels only and with the default kernel choice, at one thread and
+// at two (the XNNPACK delegate's operators then run on the runtime's thread
+// pool through the pthreadpool entry points it defines). Both programs of
 // a fixture are run: model.pte (no delegate) and model_xnnpack.pte (lowered
 // with XnnpackPartitioner, run by the XNNPACK delegate). For quantized
 // fixtures the expected outputs are the real ExecuTorch runtime's on the same
@@ -63,7 +65,7 @@ void ExpectClose(const tools::NpyArray& ours, const tools::NpyArray& ref, const 
                         << ", torch gives " << b[worst_at];
 }
 
-class FixtureTest : public ::testing::TestWithParam<std::tuple<std::string, bool>> {
+class FixtureTest : public ::testing::TestWithParam<std::tuple<std::string, bool, int>> {
  protected:
   static void SetUpTestSuite() {
     ASSERT_EQ(RegisterPortableKernels(), Error::kOk);
@@ -73,10 +75,11 @@ class FixtureTest : public ::testing::TestWithParam<std::tuple<std::string, bool
 };
 
 TEST_P(FixtureTest, MatchesTorchEager) {
-  const auto& [name, portable_only] = GetParam();
+  const auto& [name, portable_only, threads] = GetParam();
   const std::string dir = kFixtureDir + "/" + name.substr(0, name.find('/'));
   Module::Options options;
   if (portable_only) options.method.kernels = KernelPreference::kPortableOnly;
+  options.method.num_threads = threads;
   Result<std::unique_ptr<Module>> module = Module::Load(kFixtureDir + "/" + name, options);
   ASSERT_TRUE(module.ok()) << LastErrorDetail();
   Result<Method*> method = (*module)->LoadMethod("forward");
@@ -127,13 +130,14 @@ TEST_P(FixtureTest, MatchesTorchEager) {
 
 INSTANTIATE_TEST_SUITE_P(Committed, FixtureTest,
                          ::testing::Combine(::testing::ValuesIn(testing::FixturePrograms()),
-                                            ::testing::Bool()),
+                                            ::testing::Bool(), ::testing::Values(1, 2)),
                          [](const ::testing::TestParamInfo<FixtureTest::ParamType>& info) {
                            std::string name = std::get<0>(info.param);
                            const size_t slash = name.find('/');
                            name = name.substr(0, slash) +
                                   (name.substr(slash + 1) == "model.pte" ? "" : "_xnnpack");
-                           return name + (std::get<1>(info.param) ? "_portable" : "_default");
+                           return name + (std::get<1>(info.param) ? "_portable" : "_default") +
+                                  "_" + std::to_string(std::get<2>(info.param)) + "thr";
                          });
 
 TEST(FixtureSetTest, FixturesArePresent) {

@@ -71,12 +71,11 @@ const char* EngineName(Engine engine) {
 }
 
 Result<std::unique_ptr<XnnpackDelegate>> XnnpackDelegate::Create(std::unique_ptr<Graph> graph,
-                                                                 SharedThreadpool threadpool,
-                                                                 int num_threads,
+                                                                 void* threadpool, int num_threads,
                                                                  bool dense_on_own_kernels) {
   std::unique_ptr<XnnpackDelegate> d(new XnnpackDelegate());
   d->graph_ = std::move(graph);
-  d->threadpool_ = std::move(threadpool);
+  d->threadpool_ = threadpool;
   d->num_threads_ = std::max(num_threads, 1);
   d->dense_on_own_kernels_ = dense_on_own_kernels;
   EF_RETURN_IF_ERROR(d->Plan());
@@ -328,8 +327,7 @@ Error XnnpackDelegate::Build() {
       // up at once (MobileNetV2 at 2 threads: p50 about 2x better than with
       // yielding workers on a loaded 2-core host).
       xnn_status status =
-          ok ? xnn_create_runtime_v2(sg, static_cast<pthreadpool_t>(threadpool_.get()), 0,
-                                     &step.runtime)
+          ok ? xnn_create_runtime_v2(sg, static_cast<pthreadpool_t>(threadpool_), 0, &step.runtime)
              : xnn_status_invalid_parameter;
       xnn_delete_subgraph(sg);
       EF_CHECK_OR_RETURN(status == xnn_status_success, Error::kInvalidProgram,
@@ -419,7 +417,7 @@ Error XnnpackDelegate::Bind(Span<EValue*> args) {
 }
 
 Error XnnpackDelegate::RunWithThreads(Error (*body)(void* context), void* context) {
-  PthreadpoolRunner runner(threadpool_.get());
+  PthreadpoolRunner runner(threadpool_);
   const optimized::ScopedParallelRunner scoped(threadpool_ != nullptr ? &runner : nullptr);
   return body(context);
 }
@@ -428,7 +426,7 @@ Error XnnpackDelegate::Execute(MemoryAllocator* temp, Span<EValue*> args, EventT
   EF_RETURN_IF_ERROR(Bind(args));
   const Graph& g = *graph_;
   // Our kernels run on the method's pthreadpool too: one set of threads.
-  PthreadpoolRunner runner(threadpool_.get());
+  PthreadpoolRunner runner(threadpool_);
   const optimized::ScopedParallelRunner scoped(threadpool_ != nullptr ? &runner : nullptr);
   for (Step& step : steps_) {
     if (tracer == nullptr) {

@@ -49,8 +49,7 @@ class XnnpackDelegate {
   // them. Errors: kNotSupported naming a node neither XNNPACK nor our kernels
   // can run, kInvalidProgram when XNNPACK rejects the graph.
   static Result<std::unique_ptr<XnnpackDelegate>> Create(std::unique_ptr<Graph> graph,
-                                                         SharedThreadpool threadpool,
-                                                         int num_threads,
+                                                         void* threadpool, int num_threads,
                                                          bool dense_on_own_kernels);
   ~XnnpackDelegate();
   XnnpackDelegate(const XnnpackDelegate&) = delete;
@@ -107,8 +106,8 @@ class XnnpackDelegate {
   // Boundary values' memory (arena_plan.h), made at each Build (contents
   // unspecified until their producers write them).
   PageBlock arena_;
-  SharedThreadpool threadpool_;  // pthreadpool_t, shared with the method's other delegates
-  int num_threads_ = 1;          // for our kernels
+  void* threadpool_ = nullptr;  // pthreadpool_t (method_threadpool.h), not owned
+  int num_threads_ = 1;         // for our kernels
   bool dense_on_own_kernels_ = false;
   // Per node on our dense or int8 kernels: its filter packed for them (or
   // null), inside packed_filter_block_.

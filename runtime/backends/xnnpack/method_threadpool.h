@@ -1,27 +1,36 @@
-// MethodThreadpools: one pthreadpool per Method, shared by all of that
-// method's XNNPACK delegates (a method runs its delegates one after another,
-// so they never compete for it), sized by MethodOptions::num_threads.
+// MethodThreadpool: the pthreadpool_t a method's XNNPACK delegates run on,
+// backed by this runtime's own ThreadPool (runtime/kernels/optimized/
+// thread_pool.h) instead of threads of the system pthreadpool.
 //
-// A method is identified by its method allocator, which lives exactly as
-// long as the method. When the last delegate holding a pool is destroyed,
-// the pool is parked (its threads asleep) for the next method that asks for
-// the same number of threads; at most kMaxParkedThreadpools are parked (the
-// oldest is destroyed to make room). Parked pools live until the process
-// exits. Starting threads is
-// then paid once per process, as in the real runtime, whose pthreadpool is a
-// process-wide singleton made before any program loads
-// (PrestartThreadpool does that ahead of a timed load).
+// XNNPACK runs every parallel operator through pthreadpool's C API
+// (pthreadpool_parallelize_1d ... _6d_tile_2d, pthreadpool_get_threads_count).
+// This library defines those entry points (method_threadpool.cc); a program
+// linking it resolves XNNPACK's calls to them. A handle from MethodThreadpool
+// runs the call's items on our pool; any other handle (a pool another library
+// created with the system's pthreadpool_create, e.g. libtorch's in the same
+// process) is passed on to the system pthreadpool unchanged, and a null
+// handle runs on the calling thread, as pthreadpool defines it. Why: the
+// system pthreadpool (Debian's, 2021) makes the caller of every parallel
+// operator wait until each worker has checked in, even one that found no
+// work, and its idle workers spin up to 10^6 pauses; our pool never waits
+// for a worker that has not started (docs/threads.md). PTHREADPOOL_FLAG_
+// DISABLE_DENORMALS is honoured (flush-to-zero on every thread running the
+// call's items, restored after), so results are the bits the system
+// pthreadpool gives.
 //
-// Thread-safe (one mutex); the pools themselves are used by one thread at a
-// time, like the Method. PthreadpoolRunner lends a pool to our own kernels,
-// so the delegate's XNNPACK runtimes and its nodes on our kernels share one
-// set of threads.
+// A handle stands for a thread count, not for threads: every method asking
+// for n threads gets the same handle, which runs on the kernels' pool when
+// that has at least n threads (RegisterOptimizedKernels; one set of threads
+// for the kernels and the delegates), else on a pool of n threads of its
+// own, started on first use and kept until the process exits (at most one
+// per thread count).
+//
+// Thread-safe: handles may be used from any thread, concurrently; a call
+// that finds its pool busy (another method running on another thread)
+// runs its items on its own thread (ThreadPool::ParallelFor).
 
 #ifndef EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_METHOD_THREADPOOL_H_
 #define EDGEFLEET_RUNTIME_BACKENDS_XNNPACK_METHOD_THREADPOOL_H_
-
-#include <cstddef>
-#include <memory>
 
 #include "runtime/core/result.h"
 #include "runtime/kernels/optimized/thread_pool.h"
@@ -29,28 +38,21 @@
 namespace edgefleet {
 namespace xnnpack {
 
-// A pthreadpool_t owned through shared_ptr; get() is null for one thread
-// (XNNPACK then runs on the calling thread).
-using SharedThreadpool = std::shared_ptr<void>;
+// The pthreadpool_t for `num_threads` threads (clamped to
+// ThreadPool::kMaxThreads): null for one thread (XNNPACK then runs on the
+// calling thread). Not owned; valid until the process exits. Errors:
+// kOutOfResources when a pool of that size must be started and cannot.
+Result<void*> MethodThreadpool(int num_threads);
 
-// How many released pools are kept for reuse (each holds its threads).
-inline constexpr size_t kMaxParkedThreadpools = 2;
+// The ThreadPool a handle from MethodThreadpool runs on (for tests and
+// diagnostics), or null for any other handle.
+optimized::ThreadPool* ThreadPoolOf(const void* pthreadpool);
 
-// The pool of the method identified by `method_key` with `num_threads`
-// threads: the method's own if it has one, else a parked pool of that size,
-// else a new one. Errors: kOutOfResources when the threads cannot start.
-Result<SharedThreadpool> MethodThreadpool(const void* method_key, int num_threads);
-
-// Starts a pool of `num_threads` threads and parks it (no-op for one thread
-// or when one of that size is parked already). Errors as MethodThreadpool.
-Error PrestartThreadpool(int num_threads);
-
-// Pools parked now (for tests and diagnostics).
-size_t ParkedThreadpoolCount();
-
-// Runs the optimized kernels' parallel-for jobs on a pthreadpool (install it
-// with optimized::ScopedParallelRunner while the kernels run). Does not own
-// the pool; use from one thread at a time.
+// Runs the optimized kernels' parallel-for jobs on a handle from
+// MethodThreadpool (install it with optimized::ScopedParallelRunner while
+// the kernels run), so a delegated method's own kernels use the same
+// threads and thread count as its XNNPACK operators. Does not own the
+// handle; use from one thread at a time.
 class PthreadpoolRunner final : public optimized::ParallelRunner {
  public:
   explicit PthreadpoolRunner(void* pthreadpool) : pool_(pthreadpool) {}

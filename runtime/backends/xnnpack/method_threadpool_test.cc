@@ -1,10 +1,15 @@
-// MethodThreadpool: a method's delegates share its pool; a released pool is
-// parked (a bounded number of them) and the next method of that size takes
-// it instead of starting threads, as does a pool started ahead of a load.
-// PthreadpoolRunner: while installed, the optimized kernels' ParallelFor runs
-// on the method's pthreadpool (every task once, spread over its threads),
-// never on the kernels' own pool; a ParallelFor nested in a task runs
-// inline; the previous runner comes back when the scope ends.
+// MethodThreadpool and the pthreadpool entry points it defines: every
+// parallelize variant XNNPACK calls visits each item (tile) of its index
+// space exactly once with the tile sizes pthreadpool.h defines — on our
+// handles (threads sharing the items), on a null handle (the calling thread)
+// and on a pool the system pthreadpool created (passed on to it);
+// PTHREADPOOL_FLAG_DISABLE_DENORMALS flushes denormals inside the call and
+// leaves the caller's floating-point mode as it was; a handle runs on a pool
+// with at least its thread count (the kernels' pool when that is big
+// enough), and a lowered program run at two threads sends XNNPACK's
+// operators there. PthreadpoolRunner: while installed, the optimized kernels'
+// ParallelFor runs on the handle's pool (every task once, spread over its
+// threads); a ParallelFor nested in a task runs inline.
 
 #include "runtime/backends/xnnpack/method_threadpool.h"
 
@@ -13,28 +18,313 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
 #include <vector>
 
+#include "runtime/backends/xnnpack/xnnpack_backend.h"
+#include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/thread_pool.h"
+#include "runtime/kernels/portable/register_portable_kernels.h"
+#include "runtime/module/host_tensor.h"
+#include "runtime/module/module.h"
 
 namespace edgefleet {
 namespace xnnpack {
 namespace {
 
-TEST(PthreadpoolRunner, KernelsRunOnTheMethodPool) {
-  ASSERT_EQ(optimized::StartKernelThreadPool(2), Error::kOk);
-  const optimized::ThreadPool* kernel_pool = optimized::KernelThreadPool();
-  ASSERT_NE(kernel_pool, nullptr);
-  const int key = 0;
-  Result<SharedThreadpool> pool = MethodThreadpool(&key, 2);
-  ASSERT_TRUE(pool.ok());
-  ASSERT_NE(pool.get().get(), nullptr);
+using Call = std::vector<size_t>;  // one call's arguments after the context
 
-  const uint64_t kernel_jobs = kernel_pool->jobs_started();
-  PthreadpoolRunner runner(pool.get().get());
+// Records every call the pool makes, from any thread.
+struct Recorder {
+  std::mutex mu;
+  std::map<Call, int> calls;
+  std::set<std::thread::id> threads;
+  void Add(Call c) {
+    std::lock_guard<std::mutex> lock(mu);
+    ++calls[c];
+    threads.insert(std::this_thread::get_id());
+  }
+};
+
+// Every call the index space (ranges; tiles where tiled, 0 where not)
+// must produce: untiled dims give their index, tiled dims their start, and
+// the tiled dims' sizes follow in order (pthreadpool.h's argument order).
+std::map<Call, int> Expected(const std::vector<size_t>& ranges, const std::vector<size_t>& tiles) {
+  std::map<Call, int> out;
+  std::function<void(size_t, Call, Call)> walk = [&](size_t d, Call starts, Call sizes) {
+    if (d == ranges.size()) {
+      Call c = starts;
+      c.insert(c.end(), sizes.begin(), sizes.end());
+      ++out[c];
+      return;
+    }
+    const size_t step = tiles[d] == 0 ? 1 : tiles[d];
+    for (size_t s = 0; s < ranges[d]; s += step) {
+      Call st = starts, sz = sizes;
+      st.push_back(s);
+      if (tiles[d] != 0) sz.push_back(ranges[d] - s < step ? ranges[d] - s : step);
+      walk(d + 1, st, sz);
+    }
+  };
+  walk(0, {}, {});
+  return out;
+}
+
+Recorder& R(void* context) { return *static_cast<Recorder*>(context); }
+
+// Runs every variant on `pool` and checks its calls; with `empty`, also a
+// call with an empty range (the system pthreadpool asserts on those).
+void CheckEveryVariant(pthreadpool_t pool, const char* what, bool empty = true) {
+  SCOPED_TRACE(what);
+  const uint32_t f = 0;
+  {
+    Recorder r;
+    pthreadpool_parallelize_1d(
+        pool, [](void* c, size_t i) { R(c).Add({i}); }, &r, 37, f);
+    EXPECT_EQ(r.calls, Expected({37}, {0}));
+  }
+  {
+    Recorder r;
+    pthreadpool_parallelize_1d_tile_1d(
+        pool,
+        [](void* c, size_t i, size_t n) {
+          R(c).Add({i, n});
+        },
+        &r, 37, 8, f);
+    EXPECT_EQ(r.calls, Expected({37}, {8}));
+    EXPECT_EQ(r.calls.count({32, 5}), 1u) << "the last tile holds the 5 left";
+  }
+  {
+    Recorder r;
+    pthreadpool_parallelize_2d(
+        pool,
+        [](void* c, size_t i, size_t j) {
+          R(c).Add({i, j});
+        },
+        &r, 5, 7, f);
+    EXPECT_EQ(r.calls, Expected({5, 7}, {0, 0}));
+  }
+  {
+    Recorder r;
+    pthreadpool_parallelize_2d_tile_1d(
+        pool,
+        [](void* c, size_t i, size_t j, size_t n) {
+          R(c).Add({i, j, n});
+        },
+        &r, 5, 7, 3, f);
+    EXPECT_EQ(r.calls, Expected({5, 7}, {0, 3}));
+  }
+  {
+    Recorder r;
+    pthreadpool_parallelize_2d_tile_2d(
+        pool,
+        [](void* c, size_t i, size_t j, size_t ni, size_t nj) {
+          R(c).Add({i, j, ni, nj});
+        },
+        &r, 5, 7, 2, 3, f);
+    EXPECT_EQ(r.calls, Expected({5, 7}, {2, 3}));
+    EXPECT_EQ(r.calls.size(), 9u);
+    EXPECT_EQ(r.calls.count({4, 6, 1, 1}), 1u);
+  }
+  {
+    Recorder r;
+    pthreadpool_parallelize_3d(
+        pool,
+        [](void* c, size_t i, size_t j, size_t k) {
+          R(c).Add({i, j, k});
+        },
+        &r, 2, 3, 4, f);
+    EXPECT_EQ(r.calls, Expected({2, 3, 4}, {0, 0, 0}));
+  }
+  {
+    Recorder r;
+    pthreadpool_parallelize_3d_tile_2d(
+        pool,
+        [](void* c, size_t i, size_t j, size_t k, size_t nj, size_t nk) {
+          R(c).Add({i, j, k, nj, nk});
+        },
+        &r, 3, 5, 9, 2, 4, f);
+    EXPECT_EQ(r.calls, Expected({3, 5, 9}, {0, 2, 4}));
+  }
+  {
+    Recorder r;
+    pthreadpool_parallelize_4d(
+        pool,
+        [](void* c, size_t i, size_t j, size_t k, size_t l) {
+          R(c).Add({i, j, k, l});
+        },
+        &r, 2, 3, 1, 5, f);
+    EXPECT_EQ(r.calls, Expected({2, 3, 1, 5}, {0, 0, 0, 0}));
+  }
+  {
+    Recorder r;
+    pthreadpool_parallelize_4d_tile_2d(
+        pool,
+        [](void* c, size_t i, size_t j, size_t k, size_t l, size_t nk, size_t nl) {
+          R(c).Add({i, j, k, l, nk, nl});
+        },
+        &r, 2, 3, 7, 6, 3, 4, f);
+    EXPECT_EQ(r.calls, Expected({2, 3, 7, 6}, {0, 0, 3, 4}));
+  }
+  {
+    Recorder r;
+    pthreadpool_parallelize_5d(
+        pool,
+        [](void* c, size_t i, size_t j, size_t k, size_t l, size_t m) {
+          R(c).Add({i, j, k, l, m});
+        },
+        &r, 2, 1, 3, 2, 4, f);
+    EXPECT_EQ(r.calls, Expected({2, 1, 3, 2, 4}, {0, 0, 0, 0, 0}));
+  }
+  {
+    Recorder r;
+    pthreadpool_parallelize_5d_tile_2d(
+        pool,
+        [](void* c, size_t i, size_t j, size_t k, size_t l, size_t m, size_t nl, size_t nm) {
+          R(c).Add({i, j, k, l, m, nl, nm});
+        },
+        &r, 2, 2, 3, 5, 7, 2, 3, f);
+    EXPECT_EQ(r.calls, Expected({2, 2, 3, 5, 7}, {0, 0, 0, 2, 3}));
+  }
+  {
+    Recorder r;
+    pthreadpool_parallelize_6d_tile_2d(
+        pool,
+        [](void* c, size_t i, size_t j, size_t k, size_t l, size_t m, size_t n, size_t nm,
+           size_t nn) {
+          R(c).Add({i, j, k, l, m, n, nm, nn});
+        },
+        &r, 2, 1, 2, 3, 5, 4, 2, 3, f);
+    EXPECT_EQ(r.calls, Expected({2, 1, 2, 3, 5, 4}, {0, 0, 0, 0, 2, 3}));
+  }
+  if (empty) {
+    Recorder r;  // an empty range: no call
+    pthreadpool_parallelize_2d_tile_2d(
+        pool,
+        [](void* c, size_t i, size_t j, size_t, size_t) {
+          R(c).Add({i, j});
+        },
+        &r, 0, 7, 2, 3, f);
+    EXPECT_TRUE(r.calls.empty());
+  }
+}
+
+TEST(MethodThreadpool, OneThreadIsTheCallingThread) {
+  Result<void*> pool = MethodThreadpool(1);
+  ASSERT_TRUE(pool.ok());
+  EXPECT_EQ(*pool, nullptr);
+  EXPECT_EQ(pthreadpool_get_threads_count(nullptr), 1u);
+  CheckEveryVariant(nullptr, "null handle");
+}
+
+TEST(MethodThreadpool, OurHandlesCoverEveryItemOnce) {
+  for (const int threads : {2, 3}) {
+    Result<void*> pool = MethodThreadpool(threads);
+    ASSERT_TRUE(pool.ok());
+    ASSERT_NE(*pool, nullptr);
+    EXPECT_EQ(MethodThreadpool(threads).get(), *pool) << "one handle per thread count";
+    auto* p = static_cast<pthreadpool_t>(*pool);
+    EXPECT_EQ(pthreadpool_get_threads_count(p), static_cast<size_t>(threads));
+    optimized::ThreadPool* runs_on = ThreadPoolOf(*pool);
+    ASSERT_NE(runs_on, nullptr);
+    EXPECT_GE(runs_on->num_threads(), threads);
+    const uint64_t jobs = runs_on->jobs_started();
+    CheckEveryVariant(p, threads == 2 ? "our 2-thread handle" : "our 3-thread handle");
+    EXPECT_GT(runs_on->jobs_started(), jobs) << "the calls should have gone to our pool";
+  }
+}
+
+TEST(MethodThreadpool, OtherPoolsGoToTheSystemPthreadpool) {
+  pthreadpool_t system = pthreadpool_create(2);
+  ASSERT_NE(system, nullptr);
+  EXPECT_EQ(ThreadPoolOf(system), nullptr);
+  EXPECT_EQ(pthreadpool_get_threads_count(system), 2u) << "the system pool's own answer";
+  CheckEveryVariant(system, "system pthreadpool", /*empty=*/false);
+  pthreadpool_destroy(system);
+}
+
+TEST(MethodThreadpool, AHandleRunsOnAPoolWithItsThreadCount) {
+  // 7 threads: a count no other test asks for, so this call picks its pool.
+  ASSERT_EQ(optimized::StartKernelThreadPool(2), Error::kOk);
+  optimized::ThreadPool* kernels = optimized::KernelThreadPool();
+  ASSERT_NE(kernels, nullptr);
+  Result<void*> pool = MethodThreadpool(7);
+  ASSERT_TRUE(pool.ok());
+  optimized::ThreadPool* runs_on = ThreadPoolOf(*pool);
+  ASSERT_NE(runs_on, nullptr);
+  if (kernels->num_threads() >= 7) {
+    EXPECT_EQ(runs_on, kernels) << "the kernels' pool is big enough: one set of threads";
+  } else {
+    EXPECT_NE(runs_on, kernels);
+    EXPECT_EQ(runs_on->num_threads(), 7);
+  }
+  EXPECT_EQ(MethodThreadpool(1000).get(),
+            MethodThreadpool(optimized::ThreadPool::kMaxThreads).get())
+      << "clamped";
+}
+
+TEST(MethodThreadpool, XnnpackOperatorsOfALoweredProgramRunOnIt) {
+  ASSERT_EQ(RegisterPortableKernels(), Error::kOk);  // the program's ops outside the delegate
+  ASSERT_EQ(RegisterXnnpackBackend(), Error::kOk);
+  Module::Options options;
+  options.method.num_threads = 2;
+  // Portable kernels: every delegated node on XNNPACK, none on our dense kernels.
+  options.method.kernels = KernelPreference::kPortableOnly;
+  Result<std::unique_ptr<Module>> module =
+      Module::Load(EF_SOURCE_DIR "/test/fixtures/mobilenet_v2_035/model_xnnpack.pte", options);
+  ASSERT_TRUE(module.ok()) << LastErrorDetail();
+  Result<Method*> method = (*module)->LoadMethod("forward");
+  ASSERT_TRUE(method.ok()) << LastErrorDetail();
+  optimized::ThreadPool* pool = ThreadPoolOf(*MethodThreadpool(2));
+  ASSERT_NE(pool, nullptr);
+  Result<TensorInfo> info = (*method)->meta().input_tensor_info(0);
+  ASSERT_TRUE(info.ok());
+  Result<std::unique_ptr<HostTensor>> input = HostTensor::Create(info->dtype, info->sizes);
+  ASSERT_TRUE(input.ok());
+  ASSERT_EQ((*method)->SetInput(0, (*input)->value()), Error::kOk) << LastErrorDetail();
+  const uint64_t jobs = pool->jobs_started();
+  ASSERT_EQ((*method)->Execute(), Error::kOk) << LastErrorDetail();
+  EXPECT_GT(pool->jobs_started(), jobs) << "XNNPACK's operators should run on our pool";
+}
+
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
+TEST(MethodThreadpool, DisableDenormalsFlushesInsideTheCallOnly) {
+  Result<void*> pool = MethodThreadpool(2);
+  ASSERT_TRUE(pool.ok());
+  struct Job {
+    volatile float a = 1e-30f, b = 1e-10f;  // product 1e-40: a denormal
+    std::atomic<int> zero{0}, nonzero{0};
+  };
+  const auto task = [](void* c, size_t) {
+    Job& j = *static_cast<Job*>(c);
+    const float product = j.a * j.b;
+    ++(product == 0.0f ? j.zero : j.nonzero);
+  };
+  for (void* p : {static_cast<void*>(nullptr), *pool}) {
+    Job flushed, kept;
+    pthreadpool_parallelize_1d(static_cast<pthreadpool_t>(p), task, &flushed, 64,
+                               PTHREADPOOL_FLAG_DISABLE_DENORMALS);
+    EXPECT_EQ(flushed.zero.load(), 64) << "denormal results flushed to zero";
+    pthreadpool_parallelize_1d(static_cast<pthreadpool_t>(p), task, &kept, 64, 0);
+    EXPECT_EQ(kept.nonzero.load(), 64) << "without the flag denormals stay";
+    const volatile float a = 1e-30f, b = 1e-10f;
+    EXPECT_NE(a * b, 0.0f) << "the caller's mode is restored";
+  }
+}
+#endif
+
+TEST(PthreadpoolRunner, KernelsRunOnTheHandlesPool) {
+  Result<void*> pool = MethodThreadpool(2);
+  ASSERT_TRUE(pool.ok());
+  ASSERT_NE(*pool, nullptr);
+  optimized::ThreadPool* runs_on = ThreadPoolOf(*pool);
+  ASSERT_NE(runs_on, nullptr);
+  const uint64_t jobs = runs_on->jobs_started();
+  PthreadpoolRunner runner(*pool);
   constexpr int64_t kTasks = 2000;
   std::vector<std::atomic<int>> runs(kTasks);
   std::mutex mu;
@@ -63,8 +353,7 @@ TEST(PthreadpoolRunner, KernelsRunOnTheMethodPool) {
         }
       }
       if (t % 500 == 0) {
-        // Nested: inline on this thread (on the caller, a nested call on
-        // the same pthreadpool would wait for itself).
+        // Nested: inline on this thread.
         const std::thread::id self = std::this_thread::get_id();
         optimized::ParallelFor(8, 2, [&](int64_t) {
           EXPECT_EQ(std::this_thread::get_id(), self);
@@ -75,62 +364,9 @@ TEST(PthreadpoolRunner, KernelsRunOnTheMethodPool) {
   }
   for (int64_t t = 0; t < kTasks; ++t) ASSERT_EQ(runs[t].load(), 1) << t;
   EXPECT_EQ(nested.load(), 4 * 8);
-  EXPECT_EQ(kernel_pool->jobs_started(), kernel_jobs) << "a task went to the kernels' own pool";
-  EXPECT_EQ(threads.size(), 2u) << "the method pool's two threads should share the tasks";
+  EXPECT_GT(runs_on->jobs_started(), jobs);
+  EXPECT_EQ(threads.size(), 2u) << "the pool's two threads should share the tasks";
   EXPECT_EQ(optimized::CurrentParallelRunner(), nullptr);
-}
-
-TEST(MethodThreadpool, AReleasedPoolGoesToTheNextMethod) {
-  const int a = 0, b = 0, c = 0;
-  void* released;
-  {
-    Result<SharedThreadpool> pool = MethodThreadpool(&a, 3);
-    ASSERT_TRUE(pool.ok());
-    Result<SharedThreadpool> again = MethodThreadpool(&a, 3);  // the method's other delegate
-    ASSERT_TRUE(again.ok());
-    EXPECT_EQ(again->get(), pool->get());
-    Result<SharedThreadpool> other = MethodThreadpool(&b, 3);  // another method: its own
-    ASSERT_TRUE(other.ok());
-    EXPECT_NE(other->get(), pool->get());
-    released = other->get();
-    pool->reset();
-    again->reset();  // a's pool parked now, then b's
-  }
-  const size_t parked = ParkedThreadpoolCount();
-  EXPECT_GE(parked, 1u);
-  EXPECT_LE(parked, kMaxParkedThreadpools);
-  Result<SharedThreadpool> next = MethodThreadpool(&c, 3);
-  ASSERT_TRUE(next.ok());
-  EXPECT_EQ(ParkedThreadpoolCount(), parked - 1);
-  EXPECT_EQ(pthreadpool_get_threads_count(static_cast<pthreadpool_t>(next->get())), 3u);
-  EXPECT_EQ(next->get(), released) << "the most recently parked pool of that size goes first";
-}
-
-TEST(MethodThreadpool, AStartedPoolGoesToTheNextMethod) {
-  ASSERT_EQ(PrestartThreadpool(5), Error::kOk);
-  const size_t parked = ParkedThreadpoolCount();
-  ASSERT_EQ(PrestartThreadpool(5), Error::kOk);  // one of that size is parked already
-  EXPECT_EQ(ParkedThreadpoolCount(), parked);
-  const int key = 0;
-  Result<SharedThreadpool> pool = MethodThreadpool(&key, 5);
-  ASSERT_TRUE(pool.ok());
-  EXPECT_EQ(pthreadpool_get_threads_count(static_cast<pthreadpool_t>(pool->get())), 5u);
-  EXPECT_EQ(ParkedThreadpoolCount(), parked - 1);
-  EXPECT_EQ(PrestartThreadpool(1), Error::kOk);  // one thread: no pool
-  EXPECT_EQ(ParkedThreadpoolCount(), parked - 1);
-}
-
-TEST(MethodThreadpool, ParkingIsBounded) {
-  const int keys[kMaxParkedThreadpools + 2] = {};
-  {
-    std::vector<SharedThreadpool> pools;
-    for (const int& key : keys) {
-      Result<SharedThreadpool> pool = MethodThreadpool(&key, 2);
-      ASSERT_TRUE(pool.ok());
-      pools.push_back(*pool);
-    }
-  }
-  EXPECT_EQ(ParkedThreadpoolCount(), kMaxParkedThreadpools);
 }
 
 }  // namespace

@@ -25,11 +25,10 @@ class XnnpackBackend final : public BackendInterface {
         std::unique_ptr<xnnpack::Graph> graph,
         xnnpack::DecodeGraph(processed->data(), processed->size(), context.named_data));
     processed->Free();  // the graph keeps nothing that points into it
-    EF_ASSIGN_OR_RETURN(xnnpack::SharedThreadpool pool,
-                        xnnpack::MethodThreadpool(context.method_allocator, context.num_threads));
+    EF_ASSIGN_OR_RETURN(void* pool, xnnpack::MethodThreadpool(context.num_threads));
     EF_ASSIGN_OR_RETURN(std::unique_ptr<XnnpackDelegate> delegate,
-                        XnnpackDelegate::Create(std::move(graph), std::move(pool),
-                                                context.num_threads, context.optimized_kernels));
+                        XnnpackDelegate::Create(std::move(graph), pool, context.num_threads,
+                                                context.optimized_kernels));
     return static_cast<DelegateHandle*>(delegate.release());
   }
 
@@ -89,7 +88,7 @@ Error RegisterXnnpackBackend() {
 
 Error PrepareXnnpackBackend(int num_threads) {
   { const xnnpack::XnnpackMemoryScope initialized; }
-  return xnnpack::PrestartThreadpool(num_threads);
+  return xnnpack::MethodThreadpool(num_threads).error();
 }
 
 }  // namespace edgefleet

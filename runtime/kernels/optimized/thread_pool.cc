@@ -163,11 +163,15 @@ void ThreadPool::WorkerLoop(int index) {
       if (stop_) return;
       seen = generation_.load(std::memory_order_relaxed);
       if (!job_open_ || index >= wanted_workers_) continue;
-      ++joined_workers_;
+      joined_workers_.fetch_add(1, std::memory_order_relaxed);
     }
     RunTasks();
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (--joined_workers_ == 0) left_.notify_all();
+    // The caller spins on the count first; the lock orders this notify
+    // after its check when it went to sleep instead.
+    if (joined_workers_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      left_.notify_all();
+    }
   }
 }
 
@@ -200,11 +204,20 @@ void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn, void* contex
       std::this_thread::yield();
     }
   }
-  // Close the job; workers that joined leave once they find no task.
-  std::unique_lock<std::mutex> lock(mutex_);
-  job_open_ = false;
-  left_.wait(lock, [&] { return joined_workers_ == 0; });
-  lock.unlock();
+  // Close the job; workers that joined leave once they find no task
+  // (spin, then sleep: a sleep and its wake-up cost more than a short job).
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job_open_ = false;
+  }
+  for (int spin = 0; spin < kSpinIterations && joined_workers_.load(std::memory_order_acquire) != 0;
+       ++spin) {
+    CpuRelax();
+  }
+  if (joined_workers_.load(std::memory_order_acquire) != 0) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    left_.wait(lock, [&] { return joined_workers_.load(std::memory_order_acquire) == 0; });
+  }
   job_mutex_.unlock();
 }
 

@@ -121,8 +121,10 @@ class ThreadPool {
   std::condition_variable wake_;  // a new generation (or stop)
   std::condition_variable left_;  // joined_workers_ dropped to 0
   std::atomic<uint64_t> generation_{0};
-  bool job_open_ = false;   // workers may still join the current job
-  int joined_workers_ = 0;  // workers inside the current job
+  bool job_open_ = false;  // workers may still join the current job
+  // Workers inside the current job: joined under mutex_ while job_open_,
+  // left without it.
+  std::atomic<int> joined_workers_{0};
   bool stop_ = false;
   std::atomic<uint64_t> jobs_started_{0};
 };
