@@ -42,6 +42,21 @@ Requant RequantOf(const Packed& pk) {
           static_cast<float>(s.out_max)};
 }
 
+// rq of every lane of y, the first n lanes stored to out: the same bits as
+// Requant's scalar formula (round half to even by the 1.5 * 2^23 trick,
+// exact below 2^22; larger values saturate either way; NaN gives lo).
+template <int W>
+[[gnu::always_inline]] inline void RequantStore(Vf<W> y, const Requant& rq, int8_t* out,
+                                                int64_t n) {
+  const Vf<W> magic = Splat<W>(12582912.0f), lo = Splat<W>(rq.lo), hi = Splat<W>(rq.hi);
+  Vf<W> q = y * Splat<W>(rq.inv);
+  q = ((q + magic) - magic) + Splat<W>(rq.zero_point);
+  q = Select<W>(q >= lo, Select<W>(q <= hi, q, hi), lo);
+  const Vq<W, int8_t> bytes =
+      __builtin_convertvector(__builtin_convertvector(q, Vm<W>), Vq<W, int8_t>);
+  __builtin_memcpy(out, &bytes, static_cast<size_t>(n));
+}
+
 // What dequantize_per_tensor gives for every int8 code, indexed by the
 // code's byte.
 void DequantizeTable(const QuantizedConvSpec& s, float* table) {
@@ -104,10 +119,9 @@ template <int W, int R>
   }
   const int64_t n = std::min<int64_t>(2 * W, nc - j0);
   for (int i = 0; i < R; ++i) {
-    float y[2 * W];
-    Store<W>(y, acc[i][0]);
-    Store<W>(y + W, acc[i][1]);
-    for (int64_t j = 0; j < n; ++j) out[i][j0 + j] = rq(y[j] + b[i]);
+    const Vf<W> bias = Splat<W>(b[i]);
+    RequantStore<W>(acc[i][0] + bias, rq, out[i] + j0, std::min<int64_t>(W, n));
+    if (n > W) RequantStore<W>(acc[i][1] + bias, rq, out[i] + j0 + W, n - W);
   }
 }
 
@@ -133,6 +147,32 @@ struct ConvTile {
       int8_t* o[1] = {out + r * out_stride};
       for (int64_t j0 = 0; j0 < nc; j0 += 2 * W)
         ConvBlock<W, 1>(col, depth, wr, bias + r, j0, nc, rq, o);
+    }
+  }
+};
+
+// Depthwise (one input and one output channel per group), one channel:
+// rows of output positions in the lanes, each tap of W neighbours one load
+// from the channel's dequantized, padded plane split by column phase
+// (column c of the padded plane at phased[(c % stride_w) * phase_plane +
+// row * phase_width + c / stride_w]); taps[t] is tap t's offset there from
+// the output row's first input row. Loads past a row's end only fill lanes
+// that are not stored.
+template <int W>
+struct DepthwiseRows {
+  [[gnu::always_inline]] static void Run(const float* phased, const int64_t* taps, int64_t depth,
+                                         int64_t row_step, const float* weight, float bias,
+                                         int64_t oh, int64_t ow, Requant rq, int8_t* out) {
+    const Vf<W> b = Splat<W>(bias);
+    for (int64_t r = 0; r < oh; ++r) {
+      const float* base = phased + r * row_step;
+      for (int64_t c0 = 0; c0 < ow; c0 += W) {
+        Vf<W> acc = Splat<W>(0.0f);
+        for (int64_t t = 0; t < depth; ++t) {
+          acc = acc + Splat<W>(weight[t]) * Load<W>(base + taps[t] + c0);
+        }
+        RequantStore<W>(acc + b, rq, out + r * ow + c0, std::min<int64_t>(W, ow - c0));
+      }
     }
   }
 };
@@ -210,16 +250,96 @@ void PackChainWeights(const QuantizedConvSpec& s, const int8_t* weight, const fl
   }
 }
 
+namespace {
+
+// Floats of one channel's phased plane (DepthwiseRows), plus a vector of
+// slack for the loads past the last row's end.
+struct PhasedShape {
+  int64_t rows, phase_width, phase_plane, floats;
+};
+
+PhasedShape PhasedShapeOf(const QuantizedConvSpec& s, int64_t h, int64_t w) {
+  const int64_t rows = h + 2 * s.pad_h, pw = w + 2 * s.pad_w;
+  const int64_t phase_width = (pw + s.stride_w - 1) / s.stride_w + 16;
+  return {rows, phase_width, rows * phase_width, s.stride_w * rows * phase_width + 16};
+}
+
+// The channel's plane x (h x w int8) dequantized through `table`, zero in
+// the padding and the slack, split by column phase.
+void BuildPhasedPlane(const QuantizedConvSpec& s, const PhasedShape& ps, const float* table,
+                      const int8_t* x, int64_t h, int64_t w, float* phased) {
+  for (int64_t p = 0; p < s.stride_w; ++p) {
+    float* plane = phased + p * ps.phase_plane;
+    for (int64_t r = 0; r < ps.rows; ++r) {
+      const int64_t ir = r - s.pad_h;
+      float* dst = plane + r * ps.phase_width;
+      for (int64_t i = 0; i < ps.phase_width; ++i) {
+        const int64_t ic = i * s.stride_w + p - s.pad_w;
+        dst[i] = ir >= 0 && ir < h && ic >= 0 && ic < w
+                     ? table[static_cast<uint8_t>(x[ir * w + ic])]
+                     : 0.0f;
+      }
+    }
+  }
+  for (int64_t i = s.stride_w * ps.phase_plane; i < ps.floats; ++i) phased[i] = 0.0f;
+}
+
+bool RunDepthwiseChain(KernelContext& ctx, const Packed& pk, const int8_t* x, int8_t* y,
+                       int64_t batch, int64_t h, int64_t w, int64_t oh, int64_t ow) {
+  const QuantizedConvSpec& s = pk.spec;
+  const PhasedShape ps = PhasedShapeOf(s, h, w);
+  const int64_t units = batch * s.groups;
+  const int threads =
+      units * oh * ow * pk.depth >= kMinParallelMacs
+          ? static_cast<int>(std::min<int64_t>(std::max(1, ctx.num_threads()), units))
+          : 1;
+  float* planes = static_cast<float*>(
+      ctx.AllocateTemp(static_cast<size_t>(threads) * ps.floats * sizeof(float), kAlign));
+  float* table = static_cast<float*>(ctx.AllocateTemp(256 * sizeof(float), kAlign));
+  int64_t* taps = static_cast<int64_t*>(
+      ctx.AllocateTemp(static_cast<size_t>(pk.depth) * sizeof(int64_t), kAlign));
+  if (planes == nullptr || table == nullptr || taps == nullptr) return false;
+  DequantizeTable(s, table);
+  for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
+    for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
+      const int64_t col = kw * s.dilation_w;
+      taps[kh * s.kernel_w + kw] =
+          kh * s.dilation_h * ps.phase_width + col % s.stride_w * ps.phase_plane + col / s.stride_w;
+    }
+  }
+  const Requant rq = RequantOf(pk);
+  ParallelFor(threads, threads, [&](int64_t t) {
+    float* phased = planes + t * ps.floats;
+    for (int64_t u = t; u < units; u += threads) {
+      const int64_t c = u % s.groups;
+      BuildPhasedPlane(s, ps, table, x + u * h * w, h, w, phased);
+      RunVectorized<DepthwiseRows>(static_cast<const float*>(phased),
+                                   static_cast<const int64_t*>(taps), pk.depth,
+                                   s.stride_h * ps.phase_width, pk.float_weight() + c * pk.depth,
+                                   pk.bias()[c], oh, ow, rq, y + u * oh * ow);
+    }
+  });
+  return true;
+}
+
+}  // namespace
+
 bool RunConvChain(KernelContext& ctx, const Packed& pk, const int8_t* x, int8_t* y, int64_t batch,
                   int64_t h, int64_t w, int64_t oh, int64_t ow) {
   const QuantizedConvSpec& s = pk.spec;
   const int64_t cin = s.in_channels / s.groups, cout = s.out_channels / s.groups;
+  if (cin == 1 && cout == 1) return RunDepthwiseChain(ctx, pk, x, y, batch, h, w, oh, ow);
   const int64_t p = oh * ow, depth = pk.depth;
   const int64_t tiles = (p + kTile - 1) / kTile;
-  const int64_t row_blocks = (cout + kRowBlock - 1) / kRowBlock;
-  const int64_t units = batch * s.groups * tiles * row_blocks;
+  // A unit is a tile of positions and a block of output channels; with
+  // enough tiles for the threads, a unit takes all of its tile's channels,
+  // so the tile's columns are built once.
   const int threads =
       batch * s.out_channels * p * depth >= kMinParallelMacs ? std::max(1, ctx.num_threads()) : 1;
+  const int64_t tile_units = batch * s.groups * tiles;
+  const int64_t row_blocks = tile_units >= threads ? 1 : (cout + kRowBlock - 1) / kRowBlock;
+  const int64_t block_rows = row_blocks == 1 ? cout : kRowBlock;
+  const int64_t units = tile_units * row_blocks;
   const size_t col_floats = static_cast<size_t>(depth) * kTile;
   float* cols = static_cast<float*>(
       ctx.AllocateTemp(static_cast<size_t>(threads) * col_floats * sizeof(float), kAlign));
@@ -235,7 +355,7 @@ bool RunConvChain(KernelContext& ctx, const Packed& pk, const int8_t* x, int8_t*
                     n = u / (row_blocks * tiles * s.groups);
       const int64_t p0 = tile * kTile, nc = std::min(kTile, p - p0);
       Im2ColFloat(s, table, x + (n * s.in_channels + g * cin) * h * w, h, w, ow, p0, nc, col);
-      const int64_t r0 = rb * kRowBlock, r1 = std::min(cout, r0 + kRowBlock);
+      const int64_t r0 = rb * block_rows, r1 = std::min(cout, r0 + block_rows);
       RunVectorized<ConvTile>(static_cast<const float*>(col), depth,
                               pk.float_weight() + g * cout * depth, pk.bias() + g * cout, r0, r1,
                               nc, rq, y + (n * s.out_channels + g * cout) * p + p0, p);
