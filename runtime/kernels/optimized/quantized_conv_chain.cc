@@ -66,32 +66,50 @@ void DequantizeTable(const QuantizedConvSpec& s, float* table) {
   }
 }
 
+// The im2col of a 1 x 1, stride 1, unpadded convolution: col[ci][j] =
+// x_f of channel ci at position p0 + j (the table's formula, (q - zx) * sx,
+// rounded the same way), zero from nc up to kTile.
+template <int W>
+struct DirectColumns {
+  [[gnu::always_inline]] static void Run(const int8_t* x, int64_t plane, int64_t cin, int64_t p0,
+                                         int64_t nc, float zx, float sx, const float* table,
+                                         float* col) {
+    const Vf<W> zero_point = Splat<W>(zx), scale = Splat<W>(sx);
+    for (int64_t ci = 0; ci < cin; ++ci) {
+      const int8_t* src = x + ci * plane + p0;
+      float* dst = col + ci * kTile;
+      int64_t j = 0;
+      for (; j + W <= nc; j += W) {
+        Vq<W, int8_t> bytes;
+        __builtin_memcpy(&bytes, src + j, sizeof(bytes));
+        Store<W>(dst + j, (__builtin_convertvector(bytes, Vf<W>) - zero_point) * scale);
+      }
+      for (; j < nc; ++j) dst[j] = table[static_cast<uint8_t>(src[j])];
+      for (; j < kTile; ++j) dst[j] = 0.0f;
+    }
+  }
+};
+
 // col[k][j] = x_f of tap k (in channel, kh, kw) at output position
 // p0 + j, 0 at padding; columns from nc up to kTile are zero.
 void Im2ColFloat(const QuantizedConvSpec& s, const float* table, const int8_t* x, int64_t h,
                  int64_t w, int64_t ow, int64_t p0, int64_t nc, float* col) {
   const int64_t cin = s.in_channels / s.groups;
-  const bool direct = s.kernel_h == 1 && s.kernel_w == 1 && s.stride_h == 1 && s.stride_w == 1 &&
-                      s.pad_h == 0 && s.pad_w == 0;
   float* dst = col;
   for (int64_t ci = 0; ci < cin; ++ci) {
     const int8_t* plane = x + ci * h * w;
     for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
       for (int64_t kw = 0; kw < s.kernel_w; ++kw, dst += kTile) {
-        if (direct) {
-          for (int64_t j = 0; j < nc; ++j) dst[j] = table[static_cast<uint8_t>(plane[p0 + j])];
-        } else {
-          int64_t r = p0 / ow, c = p0 % ow;
-          for (int64_t j = 0; j < nc; ++j) {
-            const int64_t ih = r * s.stride_h - s.pad_h + kh * s.dilation_h;
-            const int64_t iw = c * s.stride_w - s.pad_w + kw * s.dilation_w;
-            dst[j] = ih >= 0 && ih < h && iw >= 0 && iw < w
-                         ? table[static_cast<uint8_t>(plane[ih * w + iw])]
-                         : 0.0f;
-            if (++c == ow) {
-              c = 0;
-              ++r;
-            }
+        int64_t r = p0 / ow, c = p0 % ow;
+        for (int64_t j = 0; j < nc; ++j) {
+          const int64_t ih = r * s.stride_h - s.pad_h + kh * s.dilation_h;
+          const int64_t iw = c * s.stride_w - s.pad_w + kw * s.dilation_w;
+          dst[j] = ih >= 0 && ih < h && iw >= 0 && iw < w
+                       ? table[static_cast<uint8_t>(plane[ih * w + iw])]
+                       : 0.0f;
+          if (++c == ow) {
+            c = 0;
+            ++r;
           }
         }
         for (int64_t j = nc; j < kTile; ++j) dst[j] = 0.0f;
@@ -347,6 +365,9 @@ bool RunConvChain(KernelContext& ctx, const Packed& pk, const int8_t* x, int8_t*
   if (cols == nullptr || table == nullptr) return false;
   DequantizeTable(s, table);
   const Requant rq = RequantOf(pk);
+  const bool direct = s.kernel_h == 1 && s.kernel_w == 1 && s.stride_h == 1 && s.stride_w == 1 &&
+                      s.pad_h == 0 && s.pad_w == 0;
+  const float zx = static_cast<float>(s.in_zero_point);
   ParallelFor(threads, threads, [&](int64_t t) {
     float* col = cols + t * col_floats;
     for (int64_t u = t; u < units; u += threads) {
@@ -354,7 +375,13 @@ bool RunConvChain(KernelContext& ctx, const Packed& pk, const int8_t* x, int8_t*
       const int64_t g = u / (row_blocks * tiles) % s.groups,
                     n = u / (row_blocks * tiles * s.groups);
       const int64_t p0 = tile * kTile, nc = std::min(kTile, p - p0);
-      Im2ColFloat(s, table, x + (n * s.in_channels + g * cin) * h * w, h, w, ow, p0, nc, col);
+      const int8_t* xg = x + (n * s.in_channels + g * cin) * h * w;
+      if (direct) {
+        RunVectorized<DirectColumns>(xg, h * w, cin, p0, nc, zx, s.in_scale,
+                                     static_cast<const float*>(table), col);
+      } else {
+        Im2ColFloat(s, table, xg, h, w, ow, p0, nc, col);
+      }
       const int64_t r0 = rb * block_rows, r1 = std::min(cout, r0 + block_rows);
       RunVectorized<ConvTile>(static_cast<const float*>(col), depth,
                               pk.float_weight() + g * cout * depth, pk.bias() + g * cout, r0, r1,
