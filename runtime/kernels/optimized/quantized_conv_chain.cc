@@ -286,20 +286,20 @@ PhasedShape PhasedShapeOf(const QuantizedConvSpec& s, int64_t h, int64_t w) {
 // the padding and the slack, split by column phase.
 void BuildPhasedPlane(const QuantizedConvSpec& s, const PhasedShape& ps, const float* table,
                       const int8_t* x, int64_t h, int64_t w, float* phased) {
+  std::fill(phased, phased + ps.floats, 0.0f);
   for (int64_t p = 0; p < s.stride_w; ++p) {
-    float* plane = phased + p * ps.phase_plane;
-    for (int64_t r = 0; r < ps.rows; ++r) {
-      const int64_t ir = r - s.pad_h;
-      float* dst = plane + r * ps.phase_width;
-      for (int64_t i = 0; i < ps.phase_width; ++i) {
-        const int64_t ic = i * s.stride_w + p - s.pad_w;
-        dst[i] = ir >= 0 && ir < h && ic >= 0 && ic < w
-                     ? table[static_cast<uint8_t>(x[ir * w + ic])]
-                     : 0.0f;
+    // Phase p's entries i with an input column: ic = i * stride + p - pad in [0, w).
+    const int64_t first = std::max<int64_t>(0, (s.pad_w - p + s.stride_w - 1) / s.stride_w);
+    const int64_t end = std::min<int64_t>(
+        ps.phase_width, w - 1 + s.pad_w - p < 0 ? 0 : (w - 1 + s.pad_w - p) / s.stride_w + 1);
+    for (int64_t ir = 0; ir < h; ++ir) {
+      float* dst = phased + p * ps.phase_plane + (ir + s.pad_h) * ps.phase_width;
+      const int8_t* src = x + ir * w + p - s.pad_w;
+      for (int64_t i = first; i < end; ++i) {
+        dst[i] = table[static_cast<uint8_t>(src[i * s.stride_w])];
       }
     }
   }
-  for (int64_t i = s.stride_w * ps.phase_plane; i < ps.floats; ++i) phased[i] = 0.0f;
 }
 
 bool RunDepthwiseChain(KernelContext& ctx, const Packed& pk, const int8_t* x, int8_t* y,
