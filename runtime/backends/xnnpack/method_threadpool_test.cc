@@ -76,140 +76,127 @@ std::map<Call, int> Expected(const std::vector<size_t>& ranges, const std::vecto
 
 Recorder& R(void* context) { return *static_cast<Recorder*>(context); }
 
+// The calls `run` makes a Recorder receive, checked against Expected.
+template <typename Run>
+std::map<Call, int> CheckCalls(const std::vector<size_t>& ranges, const std::vector<size_t>& tiles,
+                               const Run& run) {
+  Recorder r;
+  run(&r);
+  EXPECT_EQ(r.calls, Expected(ranges, tiles));
+  return r.calls;
+}
+
+using S = size_t;
+
 // Runs every variant on `pool` and checks its calls; with `empty`, also a
 // call with an empty range (the system pthreadpool asserts on those).
-void CheckEveryVariant(pthreadpool_t pool, const char* what, bool empty = true) {
+void CheckEveryVariant(pthreadpool_t p, const char* what, bool empty = true) {
   SCOPED_TRACE(what);
   const uint32_t f = 0;
-  {
-    Recorder r;
+  CheckCalls({37}, {0}, [&](Recorder* r) {
     pthreadpool_parallelize_1d(
-        pool, [](void* c, size_t i) { R(c).Add({i}); }, &r, 37, f);
-    EXPECT_EQ(r.calls, Expected({37}, {0}));
-  }
-  {
-    Recorder r;
+        p, [](void* c, S i) { R(c).Add({i}); }, r, 37, f);
+  });
+  const auto tiled = CheckCalls({37}, {8}, [&](Recorder* r) {
     pthreadpool_parallelize_1d_tile_1d(
-        pool,
-        [](void* c, size_t i, size_t n) {
+        p,
+        [](void* c, S i, S n) {
           R(c).Add({i, n});
         },
-        &r, 37, 8, f);
-    EXPECT_EQ(r.calls, Expected({37}, {8}));
-    EXPECT_EQ(r.calls.count({32, 5}), 1u) << "the last tile holds the 5 left";
-  }
-  {
-    Recorder r;
+        r, 37, 8, f);
+  });
+  EXPECT_EQ(tiled.count({32, 5}), 1u) << "the last tile holds the 5 left";
+  CheckCalls({5, 7}, {0, 0}, [&](Recorder* r) {
     pthreadpool_parallelize_2d(
-        pool,
-        [](void* c, size_t i, size_t j) {
+        p,
+        [](void* c, S i, S j) {
           R(c).Add({i, j});
         },
-        &r, 5, 7, f);
-    EXPECT_EQ(r.calls, Expected({5, 7}, {0, 0}));
-  }
-  {
-    Recorder r;
+        r, 5, 7, f);
+  });
+  CheckCalls({5, 7}, {0, 3}, [&](Recorder* r) {
     pthreadpool_parallelize_2d_tile_1d(
-        pool,
-        [](void* c, size_t i, size_t j, size_t n) {
+        p,
+        [](void* c, S i, S j, S n) {
           R(c).Add({i, j, n});
         },
-        &r, 5, 7, 3, f);
-    EXPECT_EQ(r.calls, Expected({5, 7}, {0, 3}));
-  }
-  {
-    Recorder r;
+        r, 5, 7, 3, f);
+  });
+  const auto tiles2 = CheckCalls({5, 7}, {2, 3}, [&](Recorder* r) {
     pthreadpool_parallelize_2d_tile_2d(
-        pool,
-        [](void* c, size_t i, size_t j, size_t ni, size_t nj) {
-          R(c).Add({i, j, ni, nj});
+        p,
+        [](void* c, S i, S j, S a, S b) {
+          R(c).Add({i, j, a, b});
         },
-        &r, 5, 7, 2, 3, f);
-    EXPECT_EQ(r.calls, Expected({5, 7}, {2, 3}));
-    EXPECT_EQ(r.calls.size(), 9u);
-    EXPECT_EQ(r.calls.count({4, 6, 1, 1}), 1u);
-  }
-  {
-    Recorder r;
+        r, 5, 7, 2, 3, f);
+  });
+  EXPECT_EQ(tiles2.size(), 9u);
+  EXPECT_EQ(tiles2.count({4, 6, 1, 1}), 1u);
+  CheckCalls({2, 3, 4}, {0, 0, 0}, [&](Recorder* r) {
     pthreadpool_parallelize_3d(
-        pool,
-        [](void* c, size_t i, size_t j, size_t k) {
+        p,
+        [](void* c, S i, S j, S k) {
           R(c).Add({i, j, k});
         },
-        &r, 2, 3, 4, f);
-    EXPECT_EQ(r.calls, Expected({2, 3, 4}, {0, 0, 0}));
-  }
-  {
-    Recorder r;
+        r, 2, 3, 4, f);
+  });
+  CheckCalls({3, 5, 9}, {0, 2, 4}, [&](Recorder* r) {
     pthreadpool_parallelize_3d_tile_2d(
-        pool,
-        [](void* c, size_t i, size_t j, size_t k, size_t nj, size_t nk) {
-          R(c).Add({i, j, k, nj, nk});
+        p,
+        [](void* c, S i, S j, S k, S a, S b) {
+          R(c).Add({i, j, k, a, b});
         },
-        &r, 3, 5, 9, 2, 4, f);
-    EXPECT_EQ(r.calls, Expected({3, 5, 9}, {0, 2, 4}));
-  }
-  {
-    Recorder r;
+        r, 3, 5, 9, 2, 4, f);
+  });
+  CheckCalls({2, 3, 1, 5}, {0, 0, 0, 0}, [&](Recorder* r) {
     pthreadpool_parallelize_4d(
-        pool,
-        [](void* c, size_t i, size_t j, size_t k, size_t l) {
+        p,
+        [](void* c, S i, S j, S k, S l) {
           R(c).Add({i, j, k, l});
         },
-        &r, 2, 3, 1, 5, f);
-    EXPECT_EQ(r.calls, Expected({2, 3, 1, 5}, {0, 0, 0, 0}));
-  }
-  {
-    Recorder r;
+        r, 2, 3, 1, 5, f);
+  });
+  CheckCalls({2, 3, 7, 6}, {0, 0, 3, 4}, [&](Recorder* r) {
     pthreadpool_parallelize_4d_tile_2d(
-        pool,
-        [](void* c, size_t i, size_t j, size_t k, size_t l, size_t nk, size_t nl) {
-          R(c).Add({i, j, k, l, nk, nl});
+        p,
+        [](void* c, S i, S j, S k, S l, S a, S b) {
+          R(c).Add({i, j, k, l, a, b});
         },
-        &r, 2, 3, 7, 6, 3, 4, f);
-    EXPECT_EQ(r.calls, Expected({2, 3, 7, 6}, {0, 0, 3, 4}));
-  }
-  {
-    Recorder r;
+        r, 2, 3, 7, 6, 3, 4, f);
+  });
+  CheckCalls({2, 1, 3, 2, 4}, {0, 0, 0, 0, 0}, [&](Recorder* r) {
     pthreadpool_parallelize_5d(
-        pool,
-        [](void* c, size_t i, size_t j, size_t k, size_t l, size_t m) {
+        p,
+        [](void* c, S i, S j, S k, S l, S m) {
           R(c).Add({i, j, k, l, m});
         },
-        &r, 2, 1, 3, 2, 4, f);
-    EXPECT_EQ(r.calls, Expected({2, 1, 3, 2, 4}, {0, 0, 0, 0, 0}));
-  }
-  {
-    Recorder r;
+        r, 2, 1, 3, 2, 4, f);
+  });
+  CheckCalls({2, 2, 3, 5, 7}, {0, 0, 0, 2, 3}, [&](Recorder* r) {
     pthreadpool_parallelize_5d_tile_2d(
-        pool,
-        [](void* c, size_t i, size_t j, size_t k, size_t l, size_t m, size_t nl, size_t nm) {
-          R(c).Add({i, j, k, l, m, nl, nm});
+        p,
+        [](void* c, S i, S j, S k, S l, S m, S a, S b) {
+          R(c).Add({i, j, k, l, m, a, b});
         },
-        &r, 2, 2, 3, 5, 7, 2, 3, f);
-    EXPECT_EQ(r.calls, Expected({2, 2, 3, 5, 7}, {0, 0, 0, 2, 3}));
-  }
-  {
-    Recorder r;
+        r, 2, 2, 3, 5, 7, 2, 3, f);
+  });
+  CheckCalls({2, 1, 2, 3, 5, 4}, {0, 0, 0, 0, 2, 3}, [&](Recorder* r) {
     pthreadpool_parallelize_6d_tile_2d(
-        pool,
-        [](void* c, size_t i, size_t j, size_t k, size_t l, size_t m, size_t n, size_t nm,
-           size_t nn) {
-          R(c).Add({i, j, k, l, m, n, nm, nn});
+        p,
+        [](void* c, S i, S j, S k, S l, S m, S n, S a, S b) {
+          R(c).Add({i, j, k, l, m, n, a, b});
         },
-        &r, 2, 1, 2, 3, 5, 4, 2, 3, f);
-    EXPECT_EQ(r.calls, Expected({2, 1, 2, 3, 5, 4}, {0, 0, 0, 0, 2, 3}));
-  }
-  if (empty) {
-    Recorder r;  // an empty range: no call
-    pthreadpool_parallelize_2d_tile_2d(
-        pool,
-        [](void* c, size_t i, size_t j, size_t, size_t) {
-          R(c).Add({i, j});
-        },
-        &r, 0, 7, 2, 3, f);
-    EXPECT_TRUE(r.calls.empty());
+        r, 2, 1, 2, 3, 5, 4, 2, 3, f);
+  });
+  if (empty) {  // an empty range: no call
+    CheckCalls({0, 7}, {2, 3}, [&](Recorder* r) {
+      pthreadpool_parallelize_2d_tile_2d(
+          p,
+          [](void* c, S i, S j, S, S) {
+            R(c).Add({i, j});
+          },
+          r, 0, 7, 2, 3, f);
+    });
   }
 }
 
