@@ -30,6 +30,18 @@ inline void CpuRelax() {
 #endif
 }
 
+// Locks `lock`'s mutex, spinning on try_lock first: the pool's critical
+// sections are a few stores, and a contended std::mutex otherwise puts the
+// thread to sleep at once (a futex wait, then a wake-up of tens of
+// microseconds) on every job whose hand-off it happens to meet.
+void LockSpinning(std::unique_lock<std::mutex>& lock) {
+  for (int spin = 0; spin < kSpinIterations; ++spin) {
+    if (lock.try_lock()) return;
+    CpuRelax();
+  }
+  lock.lock();
+}
+
 struct WorkerArg {
   ThreadPool* pool;
   int index;
@@ -158,7 +170,8 @@ void ThreadPool::WorkerLoop(int index) {
       // worker joins only while the job is open: the caller does not wait
       // for workers that never started (on a busy host they may not be
       // scheduled for a whole time slice).
-      std::unique_lock<std::mutex> lock(mutex_);
+      std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+      LockSpinning(lock);
       wake_.wait(lock, [&] { return generation_.load(std::memory_order_relaxed) != seen; });
       if (stop_) return;
       seen = generation_.load(std::memory_order_relaxed);
@@ -169,7 +182,8 @@ void ThreadPool::WorkerLoop(int index) {
     // The caller spins on the count first; the lock orders this notify
     // after its check when it went to sleep instead.
     if (joined_workers_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+      LockSpinning(lock);
       left_.notify_all();
     }
   }
@@ -183,7 +197,8 @@ void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn, void* contex
   }
   jobs_started_.fetch_add(1, std::memory_order_relaxed);
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+    LockSpinning(lock);
     fn_ = fn;
     context_ = context;
     num_tasks_ = num_tasks;
@@ -207,7 +222,8 @@ void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn, void* contex
   // Close the job; workers that joined leave once they find no task
   // (spin, then sleep: a sleep and its wake-up cost more than a short job).
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+    LockSpinning(lock);
     job_open_ = false;
   }
   for (int spin = 0; spin < kSpinIterations && joined_workers_.load(std::memory_order_acquire) != 0;
@@ -215,7 +231,8 @@ void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn, void* contex
     CpuRelax();
   }
   if (joined_workers_.load(std::memory_order_acquire) != 0) {
-    std::unique_lock<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+    LockSpinning(lock);
     left_.wait(lock, [&] { return joined_workers_.load(std::memory_order_acquire) == 0; });
   }
   job_mutex_.unlock();
