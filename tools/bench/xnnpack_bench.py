@@ -8,7 +8,10 @@ Usage (with tools/.venv/bin/python, after a build; `make models` adds the zoo):
 Programs: every model_xnnpack.pte in .cache/models/<name>/ and test/fixtures/<name>/
 (or the directories given). For each program and thread count, in one run, on the
 same file and inputs (input_<i>.npy, else seeded random), `rounds` rounds alternating
-the two runtimes (A, B, A, B, ...), each a fresh process:
+the two runtimes in ABBA order (A, B, B, A, A, B, ...), each a fresh process, so each
+runtime also has runs that follow its own: a process started right after the real
+runtime's (a Python process of several hundred MiB) pays for the memory it freed (the
+VM zeroes pages again), which with plain A, B alternation always fell on our loads:
   ours  edgefleet-run run --json --threads T          (our runtime + XNNPACK delegate)
   ET    executorch.runtime with its thread pool reset to T (_unsafe_reset_threadpool)
 Single-thread runs are pinned to one core with `taskset -c 0`; T-thread runs to
@@ -152,20 +155,24 @@ def main():
         inputs = inputs_of(d)
         for t in args.threads:
             ours, et = [], []
-            for _ in range(args.rounds):
-                ours.append(run_ours(args.edgefleet_run, model, inputs, args.iterations, args.warmup, t))
-                et.append(run_et(model, inputs, args.iterations, args.warmup, t))
-                if t == 1:
-                    ours[-1]["cpu_ms"] = zoo_bench.run_ours(args.edgefleet_run, model, inputs,
-                                                            args.iterations, args.warmup,
-                                                            portable=False).get("cpu_ms")
-                    # Every node XNNPACK accepts on XNNPACK (--portable-only): the
-                    # engine-per-node rule's alternative (docs/xnnpack-delegate.md).
-                    ours[-1]["cpu_xf_ms"] = zoo_bench.run_ours(args.edgefleet_run, model, inputs,
-                                                               args.iterations, args.warmup,
-                                                               portable=True).get("cpu_ms")
-                    et[-1]["cpu_ms"] = zoo_bench.run_et(model, inputs, args.iterations,
-                                                        args.warmup).get("cpu_ms")
+            for r in range(args.rounds):
+                pair = [lambda: ours.append(run_ours(args.edgefleet_run, model, inputs,
+                                                     args.iterations, args.warmup, t)),
+                        lambda: et.append(run_et(model, inputs, args.iterations, args.warmup, t))]
+                for run in pair if r % 2 == 0 else reversed(pair):
+                    run()
+            # CPU time per inference at one thread, after the timed rounds.
+            for r in range(args.rounds if t == 1 else 0):
+                ours[r]["cpu_ms"] = zoo_bench.run_ours(args.edgefleet_run, model, inputs,
+                                                       args.iterations, args.warmup,
+                                                       portable=False).get("cpu_ms")
+                # Every node XNNPACK accepts on XNNPACK (--portable-only): the
+                # engine-per-node rule's alternative (docs/xnnpack-delegate.md).
+                ours[r]["cpu_xf_ms"] = zoo_bench.run_ours(args.edgefleet_run, model, inputs,
+                                                          args.iterations, args.warmup,
+                                                          portable=True).get("cpu_ms")
+                et[r]["cpu_ms"] = zoo_bench.run_et(model, inputs, args.iterations,
+                                                   args.warmup).get("cpu_ms")
             row = {"program": os.path.relpath(model, ROOT), "threads": t,
                    "ours_load_ms": best(ours, "load_ms"), "et_load_ms": best(et, "load_ms"),
                    "ours_p50_ms": best(ours, "p50_ms"), "et_p50_ms": best(et, "p50_ms"),
