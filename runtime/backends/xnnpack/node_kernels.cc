@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "runtime/backends/xnnpack/channel_scale_nodes.h"
+#include "runtime/backends/xnnpack/float_binary_nodes.h"
 #include "runtime/backends/xnnpack/global_pooling_nodes.h"
 #include "runtime/backends/xnnpack/int8_dot.h"
 #include "runtime/backends/xnnpack/int8_saturate.h"
@@ -417,7 +417,7 @@ size_t OwnBufferBytes(const Value& v, const Dims& dims) {
 }
 
 bool OwnKernelPreferred(const Graph& g, const Node& n, bool optimized) {
-  if (optimized && IsChannelScale(g, n)) return true;
+  if (optimized && (IsChannelScale(g, n) || IsSameShapeAdd(g, n))) return true;
   return n.type == NodeType::kGlobalAvgPooling2d && OwnKernelSupports(g, n) &&
          (optimized || Out(g, n, 0).type != DataType::kFp32);
 }
@@ -427,6 +427,7 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
     case NodeType::kBatchMatrixMultiply:
     case NodeType::kScaledDotProductAttention:
     case NodeType::kMultiply:
+    case NodeType::kAdd:
     case NodeType::kTanh:
     case NodeType::kExp:
     case NodeType::kLog:
@@ -545,6 +546,10 @@ Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::v
     case NodeType::kMultiply:
       RunMultiply(ctx, n, dims, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]),
                   static_cast<float*>(out[0]));
+      return Error::kOk;
+    case NodeType::kAdd:
+      RunAdd(ctx, n, dims, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]),
+             static_cast<float*>(out[0]));
       return Error::kOk;
     case NodeType::kConvTranspose2d:
       EF_CHECK_OR_RETURN(QuantizedConvTranspose(ctx, g, n, dims, in, static_cast<int8_t*>(out[0])),

@@ -7,8 +7,8 @@
 // weights, dynamically quantized
 // (qd8) fully connected layers with their activation quantizer, global
 // average pooling (global_pooling_nodes.h: float32, and static int8 rounded
-// as the real runtime's XNNPACK does), and float32 multiplies
-// (channel_scale_nodes.h).
+// as the real runtime's XNNPACK does), and float32 multiplies and adds
+// (float_binary_nodes.h).
 // They run between XNNPACK segments on the delegate's layouts (NHWC inside
 // the delegated region, whatever the serialized dims say).
 //

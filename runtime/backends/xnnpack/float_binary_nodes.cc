@@ -1,4 +1,4 @@
-#include "runtime/backends/xnnpack/channel_scale_nodes.h"
+#include "runtime/backends/xnnpack/float_binary_nodes.h"
 
 #include <cstdint>
 
@@ -9,8 +9,9 @@ namespace edgefleet {
 namespace xnnpack {
 namespace {
 
-// Fewest pixels a thread takes.
+// Fewest pixels (channel scale) and elements (add) a thread takes.
 constexpr int64_t kPixelGrain = 16;
+constexpr int64_t kElementGrain = 4096;
 
 size_t Numel(const Dims& d) {
   size_t n = 1;
@@ -59,9 +60,28 @@ struct ScaleRows {
   }
 };
 
-// General broadcasting, element by element (right-aligned dims).
-void BroadcastMultiply(const Node& n, const Dims& ad, const Dims& bd, const Dims& yd,
-                       const float* a, const float* b, float* y) {
+// y[k] = a[k] + b[k] for k in [k0, k1), clamped.
+template <int W>
+struct AddRange {
+  [[gnu::always_inline]] static inline void Run(const float* a, const float* b, int64_t k0,
+                                                int64_t k1, float lo_s, float hi_s, float* y) {
+    using V = optimized::Vf<W>;
+    const V lo = optimized::Splat<W>(lo_s), hi = optimized::Splat<W>(hi_s);
+    int64_t k = k0;
+    for (; k + W <= k1; k += W) {
+      V v = optimized::Load<W>(a + k) + optimized::Load<W>(b + k);
+      v = optimized::Select<W>(v < lo, lo, v);
+      optimized::Store<W>(y + k, optimized::Select<W>(v > hi, hi, v));
+    }
+    for (; k < k1; ++k) y[k] = Clamp(a[k] + b[k], lo_s, hi_s);
+  }
+};
+
+// General broadcasting, element by element (right-aligned dims): y = op(a,
+// b) clamped.
+template <typename Op>
+void BroadcastBinary(const Node& n, const Dims& ad, const Dims& bd, const Dims& yd, const float* a,
+                     const float* b, float* y, Op op) {
   const size_t rank = yd.size();
   size_t a_stride[kMaxDims] = {}, b_stride[kMaxDims] = {};
   size_t as = 1, bs = 1;
@@ -81,7 +101,7 @@ void BroadcastMultiply(const Node& n, const Dims& ad, const Dims& bd, const Dims
       ao += index[i] * a_stride[i];
       bo += index[i] * b_stride[i];
     }
-    y[k] = Clamp(a[ao] * b[bo], n.output_min, n.output_max);
+    y[k] = Clamp(op(a[ao], b[bo]), n.output_min, n.output_max);
     for (size_t i = rank; i-- > 0;) {
       if (++index[i] < yd[i]) break;
       index[i] = 0;
@@ -89,13 +109,18 @@ void BroadcastMultiply(const Node& n, const Dims& ad, const Dims& bd, const Dims
   }
 }
 
-}  // namespace
-
-bool IsChannelScale(const Graph& g, const Node& n) {
-  if (n.type != NodeType::kMultiply || n.inputs.size() != 2 || n.outputs.size() != 1) return false;
+bool AllFp32(const Graph& g, const Node& n) {
+  if (n.inputs.size() != 2 || n.outputs.size() != 1) return false;
   for (uint32_t id : {n.inputs[0], n.inputs[1], n.outputs[0]}) {
     if (g.values[id].type != DataType::kFp32) return false;
   }
+  return true;
+}
+
+}  // namespace
+
+bool IsChannelScale(const Graph& g, const Node& n) {
+  if (n.type != NodeType::kMultiply || !AllFp32(g, n)) return false;
   const Dims& a = g.values[n.inputs[0]].dims;
   const Dims& b = g.values[n.inputs[1]].dims;
   const Dims& y = g.values[n.outputs[0]].dims;
@@ -109,7 +134,7 @@ void RunMultiply(KernelContext& ctx, const Node& n, const std::vector<Dims>& dim
   const Dims& yd = dims[n.outputs[0]];
   const bool a_full = ad == yd && ScalesChannels(bd, yd);
   if (!a_full && !(bd == yd && ScalesChannels(ad, yd))) {
-    BroadcastMultiply(n, ad, bd, yd, a, b, y);
+    BroadcastBinary(n, ad, bd, yd, a, b, y, [](float u, float v) { return u * v; });
     return;
   }
   const float* x = a_full ? a : b;
@@ -127,6 +152,28 @@ void RunMultiply(KernelContext& ctx, const Node& n, const std::vector<Dims>& dim
       optimized::RunVectorized<ScaleRows>(xb, sb, p0, p1, c, n.output_min, n.output_max, yb);
     });
   }
+}
+
+bool IsSameShapeAdd(const Graph& g, const Node& n) {
+  if (n.type != NodeType::kAdd || !AllFp32(g, n)) return false;
+  const Dims& y = g.values[n.outputs[0]].dims;
+  return g.values[n.inputs[0]].dims == y && g.values[n.inputs[1]].dims == y;
+}
+
+void RunAdd(KernelContext& ctx, const Node& n, const std::vector<Dims>& dims, const float* a,
+            const float* b, float* y) {
+  const Dims& ad = dims[n.inputs[0]];
+  const Dims& bd = dims[n.inputs[1]];
+  const Dims& yd = dims[n.outputs[0]];
+  if (ad != yd || bd != yd) {
+    BroadcastBinary(n, ad, bd, yd, a, b, y, [](float u, float v) { return u + v; });
+    return;
+  }
+  const int64_t total = static_cast<int64_t>(Numel(yd));
+  const int threads = total < optimized::kMinParallelElements ? 1 : ctx.num_threads();
+  optimized::ParallelForRanges(total, kElementGrain, threads, [&](int64_t k0, int64_t k1) {
+    optimized::RunVectorized<AddRange>(a, b, k0, k1, n.output_min, n.output_max, y);
+  });
 }
 
 }  // namespace xnnpack

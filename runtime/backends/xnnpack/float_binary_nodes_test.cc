@@ -1,11 +1,11 @@
-// Float32 Multiply on our kernel (channel_scale_nodes.h): which shapes are
-// a per-channel scale, and products against ones computed here element by
-// element with numpy broadcasting (the same bits: one rounding each), for
-// the per-channel fast path (either operand order, a scale per batch
-// image, threads splitting the pixels, the output range) and the general
-// broadcasting the kernel falls back to.
+// Float32 Multiply and Add on our kernels (float_binary_nodes.h): which
+// shapes are a per-channel scale or a same-shape add, and products and sums
+// against ones computed here element by element with numpy broadcasting
+// (the same bits: one rounding each), for the fast paths (either operand
+// order, a scale per batch image, threads splitting the work, the output
+// range) and the general broadcasting the kernels fall back to.
 
-#include "runtime/backends/xnnpack/channel_scale_nodes.h"
+#include "runtime/backends/xnnpack/float_binary_nodes.h"
 
 #include <gtest/gtest.h>
 
@@ -21,8 +21,8 @@ namespace edgefleet {
 namespace xnnpack {
 namespace {
 
-struct MultiplyGraph {
-  MultiplyGraph(const Dims& a, const Dims& b, const Dims& y) {
+struct BinaryGraph {
+  BinaryGraph(const Dims& a, const Dims& b, const Dims& y, NodeType type = NodeType::kMultiply) {
     g.values.resize(3);
     const Dims shapes[3] = {a, b, y};
     for (uint32_t id = 0; id < 3; ++id) {
@@ -30,7 +30,7 @@ struct MultiplyGraph {
       g.values[id].type = DataType::kFp32;
       g.values[id].dims = shapes[id];
     }
-    node.type = NodeType::kMultiply;
+    node.type = type;
     node.inputs = {0, 1};
     node.outputs = {2};
     g.nodes = {node};
@@ -60,11 +60,11 @@ float At(const std::vector<float>& x, const Dims& d, const Dims& y, size_t k) {
   return x[offset];
 }
 
-void CheckMultiply(const Dims& ad, const Dims& bd, const Dims& yd, float lo, float hi,
-                   int threads) {
+void CheckBinary(NodeType type, const Dims& ad, const Dims& bd, const Dims& yd, float lo, float hi,
+                 int threads) {
   SCOPED_TRACE(::testing::Message() << "a rank " << ad.size() << " b rank " << bd.size()
                                     << " numel " << Numel(yd) << " threads " << threads);
-  MultiplyGraph m(ad, bd, yd);
+  BinaryGraph m(ad, bd, yd, type);
   m.node.output_min = lo;
   m.node.output_max = hi;
   std::mt19937 rng(3);
@@ -79,14 +79,15 @@ void CheckMultiply(const Dims& ad, const Dims& bd, const Dims& yd, float lo, flo
   ASSERT_TRUE(OwnKernelSupports(m.g, m.node));
   ASSERT_EQ(RunOwnNode(ctx, m.g, m.node, dims, in, out), Error::kOk);
   for (size_t k = 0; k < y.size(); ++k) {
-    const float want = std::min(std::max(At(a, ad, yd, k) * At(b, bd, yd, k), lo), hi);
+    const float u = At(a, ad, yd, k), v = At(b, bd, yd, k);
+    const float want = std::min(std::max(type == NodeType::kAdd ? u + v : u * v, lo), hi);
     ASSERT_EQ(y[k], want) << "at " << k;
   }
 }
 
 TEST(ChannelScale, ShapesThatScaleChannels) {
   const auto scales = [](const Dims& a, const Dims& b, const Dims& y) {
-    MultiplyGraph m(a, b, y);
+    BinaryGraph m(a, b, y);
     return IsChannelScale(m.g, m.node);
   };
   EXPECT_TRUE(scales({1, 4, 4, 8}, {1, 1, 1, 8}, {1, 4, 4, 8}));
@@ -96,7 +97,7 @@ TEST(ChannelScale, ShapesThatScaleChannels) {
   EXPECT_FALSE(scales({1, 4, 4, 8}, {1, 4, 1, 8}, {1, 4, 4, 8}));  // per row
   EXPECT_FALSE(scales({1, 4, 4, 8}, {1, 1, 1, 1}, {1, 4, 4, 8}));  // a scalar
   EXPECT_FALSE(scales({1, 4, 4, 8}, {1, 4, 4, 8}, {1, 4, 4, 8}));  // elementwise
-  MultiplyGraph quantized({1, 4, 4, 8}, {1, 1, 1, 8}, {1, 4, 4, 8});
+  BinaryGraph quantized({1, 4, 4, 8}, {1, 1, 1, 8}, {1, 4, 4, 8});
   for (Value& v : quantized.g.values) v.type = DataType::kQint8;
   EXPECT_FALSE(IsChannelScale(quantized.g, quantized.node));
   EXPECT_FALSE(OwnKernelSupports(quantized.g, quantized.node));
@@ -105,14 +106,45 @@ TEST(ChannelScale, ShapesThatScaleChannels) {
 TEST(ChannelScale, MultipliesAsBroadcastElementByElement) {
   ASSERT_EQ(optimized::StartKernelThreadPool(3), Error::kOk);
   for (int threads : {1, 3}) {
-    CheckMultiply({1, 5, 7, 37}, {1, 1, 1, 37}, {1, 5, 7, 37}, -INFINITY, INFINITY, threads);
-    CheckMultiply({1, 1, 1, 37}, {1, 5, 7, 37}, {1, 5, 7, 37}, -INFINITY, INFINITY, threads);
-    CheckMultiply({2, 3, 3, 16}, {2, 1, 1, 16}, {2, 3, 3, 16}, -INFINITY, INFINITY, threads);
+    CheckBinary(NodeType::kMultiply, {1, 5, 7, 37}, {1, 1, 1, 37}, {1, 5, 7, 37}, -INFINITY,
+                INFINITY, threads);
+    CheckBinary(NodeType::kMultiply, {1, 1, 1, 37}, {1, 5, 7, 37}, {1, 5, 7, 37}, -INFINITY,
+                INFINITY, threads);
+    CheckBinary(NodeType::kMultiply, {2, 3, 3, 16}, {2, 1, 1, 16}, {2, 3, 3, 16}, -INFINITY,
+                INFINITY, threads);
     // Split over threads, clamped.
-    CheckMultiply({1, 40, 40, 48}, {48}, {1, 40, 40, 48}, -0.5f, 0.75f, threads);
+    CheckBinary(NodeType::kMultiply, {1, 40, 40, 48}, {48}, {1, 40, 40, 48}, -0.5f, 0.75f, threads);
     // Not a channel scale: general broadcasting.
-    CheckMultiply({2, 1, 3}, {4, 1}, {2, 4, 3}, -INFINITY, INFINITY, threads);
-    CheckMultiply({3, 5}, {3, 5}, {3, 5}, -1.0f, 1.0f, threads);
+    CheckBinary(NodeType::kMultiply, {2, 1, 3}, {4, 1}, {2, 4, 3}, -INFINITY, INFINITY, threads);
+    CheckBinary(NodeType::kMultiply, {3, 5}, {3, 5}, {3, 5}, -1.0f, 1.0f, threads);
+  }
+}
+
+TEST(SameShapeAdd, ShapesThatAreSameShapeAdds) {
+  BinaryGraph same({1, 7, 7, 24}, {1, 7, 7, 24}, {1, 7, 7, 24}, NodeType::kAdd);
+  EXPECT_TRUE(IsSameShapeAdd(same.g, same.node));
+  EXPECT_TRUE(OwnKernelPreferred(same.g, same.node, /*optimized=*/true));
+  EXPECT_FALSE(OwnKernelPreferred(same.g, same.node, /*optimized=*/false));
+  BinaryGraph broadcast({1, 7, 7, 24}, {24}, {1, 7, 7, 24}, NodeType::kAdd);
+  EXPECT_FALSE(IsSameShapeAdd(broadcast.g, broadcast.node));
+  EXPECT_FALSE(OwnKernelPreferred(broadcast.g, broadcast.node, /*optimized=*/true));
+  BinaryGraph multiply({3, 5}, {3, 5}, {3, 5});
+  EXPECT_FALSE(IsSameShapeAdd(multiply.g, multiply.node));
+  BinaryGraph quantized({3, 5}, {3, 5}, {3, 5}, NodeType::kAdd);
+  for (Value& v : quantized.g.values) v.type = DataType::kQint8;
+  EXPECT_FALSE(IsSameShapeAdd(quantized.g, quantized.node));
+}
+
+TEST(SameShapeAdd, AddsAsBroadcastElementByElement) {
+  ASSERT_EQ(optimized::StartKernelThreadPool(3), Error::kOk);
+  for (int threads : {1, 3}) {
+    CheckBinary(NodeType::kAdd, {1, 5, 7, 37}, {1, 5, 7, 37}, {1, 5, 7, 37}, -INFINITY, INFINITY,
+                threads);
+    // Split over threads (ragged ranges), clamped.
+    CheckBinary(NodeType::kAdd, {1, 57, 41, 31}, {1, 57, 41, 31}, {1, 57, 41, 31}, -0.5f, 0.75f,
+                threads);
+    // Shapes that changed at run time: general broadcasting.
+    CheckBinary(NodeType::kAdd, {2, 1, 3}, {4, 1}, {2, 4, 3}, -INFINITY, INFINITY, threads);
   }
 }
 
