@@ -1,0 +1,273 @@
+#include "runtime/kernels/optimized/channels_last_regions.h"
+
+#include <cstring>
+#include <new>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/kernels/optimized/conv_fusion.h"
+#include "runtime/kernels/optimized/conv_operands.h"
+#include "runtime/kernels/optimized/gemm.h"
+#include "runtime/kernels/plan_pass_util.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace {
+
+enum class Kind { kOther, kConv, kUnary, kBinary, kMean };
+
+struct OpShape {
+  const char* name;
+  size_t args;
+  Kind kind;
+};
+
+constexpr OpShape kOps[] = {
+    {"aten::convolution.out", 11, Kind::kConv},
+    {"edgefleet::fused_convolution.out", 13, Kind::kConv},
+    {"edgefleet::fused_convolution_hardswish.out", 13, Kind::kConv},
+    {"edgefleet::fused_convolution_hardsigmoid.out", 13, Kind::kConv},
+    {"edgefleet::fused_convolution_sigmoid.out", 13, Kind::kConv},
+    {"edgefleet::fused_convolution_silu.out", 13, Kind::kConv},
+    {"aten::relu.out", 3, Kind::kUnary},
+    {"aten::hardtanh.out", 5, Kind::kUnary},
+    {"aten::clamp.out", 5, Kind::kUnary},
+    {"aten::hardswish.out", 3, Kind::kUnary},
+    {"aten::hardsigmoid.out", 3, Kind::kUnary},
+    {"aten::sigmoid.out", 3, Kind::kUnary},
+    {"aten::tanh.out", 3, Kind::kUnary},
+    {"aten::add.out", 5, Kind::kBinary},
+    {"aten::sub.out", 5, Kind::kBinary},
+    {"aten::mul.out", 4, Kind::kBinary},
+    {"aten::div.out", 4, Kind::kBinary},
+    {"aten::add.Scalar_out", 5, Kind::kUnary},
+    {"aten::sub.Scalar_out", 5, Kind::kUnary},
+    {"aten::mul.Scalar_out", 4, Kind::kUnary},
+    {"aten::div.Scalar_out", 4, Kind::kUnary},
+    {"aten::mean.out", 6, Kind::kMean},
+};
+
+Kind KindOf(const char* op, size_t args) {
+  if (op == nullptr) return Kind::kOther;
+  for (const OpShape& s : kOps) {
+    if (args == s.args && std::strcmp(op, s.name) == 0) return s.kind;
+  }
+  return Kind::kOther;
+}
+
+// True if argument `a` of an instruction of `kind` with `n` arguments may
+// be a relabeled tensor: a read the kernel takes in either layout, or out.
+bool LayoutFreeSlot(Kind kind, size_t a, size_t n) {
+  switch (kind) {
+    case Kind::kConv:
+    case Kind::kUnary:
+      return a == 0 || a + 2 >= n;
+    case Kind::kBinary:
+      return a <= 1 || a + 2 >= n;
+    case Kind::kMean:
+      return a == 0;
+    case Kind::kOther:
+      break;
+  }
+  return false;
+}
+
+// A float32 4-D default-order tensor with planes of more than one pixel:
+// one whose layout matters.
+bool Relabelable(const EValue* v) {
+  if (v == nullptr || !v->is_tensor()) return false;
+  const Tensor& t = v->to_tensor();
+  return t.dtype() == ScalarType::kFloat && t.dim() == 4 && t.IsDefaultDimOrder() &&
+         t.numel() > 0 && static_cast<int64_t>(t.size(2)) * t.size(3) > 1;
+}
+
+bool SameSizes(const Tensor& a, const Tensor& b) {
+  if (a.dim() != b.dim()) return false;
+  for (int d = 0; d < a.dim(); ++d) {
+    if (a.size(d) != b.size(d)) return false;
+  }
+  return true;
+}
+
+// Union-find over the candidate tensors, node 0 standing for "must stay
+// NCHW".
+class Groups {
+ public:
+  size_t Node(const EValue* v) {
+    auto [it, added] = index_.emplace(v, parent_.size());
+    if (added) parent_.push_back(parent_.size());
+    return it->second;
+  }
+  size_t Find(size_t n) {
+    while (parent_[n] != n) n = parent_[n] = parent_[parent_[n]];
+    return n;
+  }
+  void Join(size_t a, size_t b) {
+    a = Find(a);
+    b = Find(b);
+    if (a == b) return;
+    if (a < b) std::swap(a, b);
+    parent_[a] = b;  // the smaller root: 0 wins
+  }
+  // Joins the tensors (or pins a candidate to NCHW when the other is not one).
+  void Tie(const EValue* a, const EValue* b) {
+    const bool ca = Relabelable(a), cb = Relabelable(b);
+    if (ca && cb) {
+      Join(Node(a), Node(b));
+    } else if (ca || cb) {
+      Pin(ca ? a : b);
+    }
+  }
+  void Pin(const EValue* v) {
+    if (Relabelable(v)) Join(Node(v), 0);
+  }
+  const std::unordered_map<const EValue*, size_t>& nodes() const { return index_; }
+
+ private:
+  std::unordered_map<const EValue*, size_t> index_{{nullptr, 0}};
+  std::vector<size_t> parent_{0};
+};
+
+// Pins what may not be relabeled and ties what must share a layout.
+void Analyze(PlanEditor& plan, Groups* groups) {
+  for (size_t pc = 0; pc < plan.num_instructions(); ++pc) {
+    const char* op = plan.op(pc);
+    if (op == nullptr) continue;
+    const Span<EValue*> args = plan.args(pc);
+    const Kind kind = KindOf(op, args.size());
+    for (size_t a = 0; a < args.size(); ++a) {
+      if (args[a]->tag() == Tag::kListTensor || args[a]->tag() == Tag::kListOptionalTensor ||
+          !LayoutFreeSlot(kind, a, args.size())) {
+        ForEachArgValue(Span<EValue* const>(&args[a], 1), [&](const EValue* v) { groups->Pin(v); });
+      }
+    }
+    const EValue* out = args[args.size() - 1];
+    if (kind == Kind::kMean || kind == Kind::kOther) {
+      groups->Pin(out);
+    } else if (kind == Kind::kUnary) {
+      groups->Tie(args[0], out);
+    } else if (kind == Kind::kBinary) {
+      if (!out->is_tensor()) continue;
+      for (size_t a = 0; a < 2; ++a) {
+        if (!args[a]->is_tensor()) continue;
+        if (SameSizes(args[a]->to_tensor(), out->to_tensor())) {
+          groups->Tie(args[a], out);
+        } else if (Relabelable(args[a])) {  // a broadcast over planes: leave it all
+          groups->Pin(args[a]);
+          groups->Pin(out);
+        }
+      }
+    }
+    if (args[args.size() - 2] != out) groups->Pin(args[args.size() - 2]);
+  }
+  for (const auto& [v, node] : groups->nodes()) {
+    if (v == nullptr) continue;
+    const int64_t w = plan.writer(v);
+    const Kind writer =
+        w < 0 ? Kind::kOther : KindOf(plan.op(w), plan.args(static_cast<size_t>(w)).size());
+    if (plan.is_constant(v) || plan.is_method_io(v) || writer == Kind::kOther ||
+        writer == Kind::kMean || plan.num_readers(v) != NumNamingReaders(plan, v)) {
+      groups->Pin(v);
+    }
+  }
+}
+
+bool ChannelsLast(const EValue* v) {
+  if (v == nullptr || !v->is_tensor() || v->to_tensor().dim() != 4) return false;
+  const Span<const uint8_t> o = v->to_tensor().dim_order();
+  return o[0] == 0 && o[1] == 2 && o[2] == 3 && o[3] == 1;
+}
+
+// A float32 [rows, width] tensor over new method memory.
+struct OwnedMatrix {
+  int32_t sizes[2];
+  uint8_t dim_order[2];
+  int32_t strides[2];
+  alignas(Tensor) unsigned char storage[sizeof(Tensor)];
+};
+
+// The fused kernel for a convolution of `op`, or null.
+const Kernel* FusedKernel(const char* op) {
+  if (std::strcmp(op, "aten::convolution.out") == 0) return &kFusedConvolutionKernel;
+  for (const Kernel* k : {&kFusedConvolutionKernel, &kFusedConvolutionHardswishKernel,
+                          &kFusedConvolutionHardsigmoidKernel, &kFusedConvolutionSigmoidKernel,
+                          &kFusedConvolutionSiluKernel}) {
+    if (std::strcmp(op, k->name) == 0) return k;
+  }
+  return nullptr;
+}
+
+// Gives the one-group convolution at `pc` (a side of it relabeled) its
+// filter as channels-last panels. False when memory ran out.
+bool PackChannelsLastPanels(PlanEditor& plan, size_t pc) {
+  const Span<EValue*> args = plan.args(pc);
+  const Kernel* fused = FusedKernel(plan.op(pc));
+  const EValue* wv = args[1];
+  if (fused == nullptr || !wv->is_tensor() || !plan.is_constant(wv) || !args[8]->is_int() ||
+      args[8]->to_int() != 1 || !args[6]->is_bool() || args[6]->to_bool()) {
+    return true;
+  }
+  const Tensor& w = wv->to_tensor();
+  if (w.dtype() != ScalarType::kFloat || w.dim() != 4 || w.numel() == 0 || w.data() == nullptr) {
+    return true;
+  }
+  ConvGeometry g{};
+  g.out_c = w.size(0);
+  g.in_c = w.size(1);
+  g.k_h = w.size(2);
+  g.k_w = w.size(3);
+  g.groups = 1;
+  const int64_t depth = g.in_c * g.taps();
+  const int width = PanelWidth();
+  const int64_t rows = PanelFloats(g.out_c, depth) / width;
+  if (rows > INT32_MAX) return true;
+  void* meta = plan.Allocate(sizeof(OwnedMatrix), alignof(OwnedMatrix));
+  void* bytes = plan.Allocate(sizeof(float) * rows * width, 64);
+  if (meta == nullptr || bytes == nullptr) return false;
+  auto* o = new (meta) OwnedMatrix{{static_cast<int32_t>(rows), width}, {0, 1}, {width, 1}, {}};
+  Tensor* t = new (o->storage) Tensor(ScalarType::kFloat, 2, o->sizes, o->dim_order, o->strides,
+                                      bytes, ShapeDynamism::kStatic);
+  const int64_t strides[4] = {w.stride(0), w.stride(1), w.stride(2), w.stride(3)};
+  const TapList taps = TapList::All(g);
+  PackPanels(ConvWeight(g, taps, w.data_as<const float>(), strides, true), g.out_c, depth,
+             static_cast<float*>(bytes));
+  EValue* panels = plan.NewValue(EValue::FromTensor(t));
+  EValue* none = args.size() == 11 ? plan.NewValue(EValue()) : nullptr;
+  if (panels == nullptr || (args.size() == 11 && none == nullptr)) return false;
+  EValue* call[14];
+  for (int i = 0; i < 9; ++i) call[i] = args[i];
+  call[9] = args.size() == 11 ? none : args[9];
+  call[10] = args.size() == 11 ? none : args[10];
+  call[11] = panels;
+  call[12] = args[args.size() - 2];
+  call[13] = args[args.size() - 1];
+  return plan.Replace(pc, *fused, Span<EValue* const>(call, 14)) == Error::kOk;
+}
+
+}  // namespace
+
+void RunChannelsLastRegions(PlanEditor& plan) {
+  Groups groups;
+  Analyze(plan, &groups);
+  int32_t sizes[4] = {1, 1, 1, 1};
+  uint8_t order[4] = {0, 2, 3, 1};
+  int32_t strides[4];
+  const Tensor channels_last(ScalarType::kFloat, 4, sizes, order, strides, nullptr,
+                             ShapeDynamism::kStatic);
+  for (const auto& [v, node] : groups.nodes()) {
+    if (v != nullptr && groups.Find(node) != 0) {
+      v->to_tensor().CopyDimOrderFrom(channels_last);
+    }
+  }
+  for (size_t pc = 0; pc < plan.num_instructions(); ++pc) {
+    if (KindOf(plan.op(pc), plan.args(pc).size()) != Kind::kConv) continue;
+    const Span<EValue*> args = plan.args(pc);
+    if ((ChannelsLast(args[0]) || ChannelsLast(args[args.size() - 1])) &&
+        !PackChannelsLastPanels(plan, pc)) {
+      return;
+    }
+  }
+}
+
+}  // namespace optimized
+}  // namespace edgefleet

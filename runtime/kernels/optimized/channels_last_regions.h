@@ -1,0 +1,53 @@
+// Plan pass "channels_last_regions": NCHW convolution chains run
+// channels-last, as the XNNPACK delegate runs them (the same NHWC kernels:
+// DepthwiseNhwc, the GEMM over packed filter panels), without a delegate.
+//
+// A region is a set of float32 4-D intermediate tensors (planes of more
+// than one pixel, default dim order) that the pass relabels channels-last
+// (dim order 0, 2, 3, 1; strides recomputed): same sizes, same bytes, same
+// planned memory, only the order of the elements in it changes. A tensor
+// is relabeled only when every instruction naming it runs it correctly in
+// either layout:
+//   - written by a convolution (aten::convolution.out or a fused one,
+//     conv_fusion.h; not transposed), an elementwise activation (relu,
+//     hardtanh, clamp, hardswish, hardsigmoid, sigmoid, tanh) or a binary
+//     add / sub / mul / div (tensor or Scalar operand);
+//   - read only as such a convolution's input, such an activation's or
+//     binary op's operand, or aten::mean.out's input;
+//   - not a method input or output, not a constant, one writer, no view
+//     sharing its memory.
+// Activations and binary ops need their operands and out in one layout
+// (same-size tensor operands: broadcast operands of 1 x 1 planes read
+// alike in both layouts), so those tensors form one group, relabeled
+// together or not at all. A convolution may see its input and output in
+// different layouts: the kernels bridge them (conv_layout_bridge.h), so a
+// region's edges cost one transpose each. aten::mean.out reads a
+// channels-last input and writes its (never relabeled) default-order out.
+//
+// One-group convolutions reading or writing a relabeled tensor get their
+// filter packed at load as the channels-last GEMM's B (PackPanels, gemm.h,
+// over [out_c x (kh, kw, in_c)]): the fused kernel with the panels as the
+// argument before out (the small-plane pass's slot, small_plane_panels.h,
+// which leaves channels-last convolutions alone). Panels count against the
+// method's constant budget; without room the convolution packs its filter
+// per call. Runs after fuse_convolution and before pack_small_plane_panels.
+//
+// Stateless; thread-compatible.
+
+#ifndef EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_CHANNELS_LAST_REGIONS_H_
+#define EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_CHANNELS_LAST_REGIONS_H_
+
+#include "runtime/kernels/plan_pass.h"
+
+namespace edgefleet {
+namespace optimized {
+
+void RunChannelsLastRegions(PlanEditor& plan);
+
+inline constexpr PlanPass kChannelsLastRegionsPass = {"channels_last_regions",
+                                                      RunChannelsLastRegions};
+
+}  // namespace optimized
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_CHANNELS_LAST_REGIONS_H_

@@ -1,0 +1,244 @@
+// The channels_last_regions plan pass on a small network held by a test
+// PlanEditor: an RGB-like stem, a depthwise block with a residual add, a
+// spatial mean feeding a per-channel gate (squeeze-and-excitation), a last
+// convolution feeding a permute. The pass must relabel exactly the tensors
+// every user of which runs either layout, and the rewritten plan (optimized
+// kernels, channels-last inside, layout bridges at the edges) must compute
+// what the portable kernels compute on the unrewritten plan, within the
+// GEMM's dot-product bound, at every instruction set.
+
+#include "runtime/kernels/optimized/channels_last_regions.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/kernels/optimized/conv_fusion.h"
+#include "runtime/kernels/optimized/optimized_kernels.h"
+#include "runtime/kernels/optimized/test_plan_editor.h"
+#include "runtime/kernels/optimized/test_util.h"
+#include "runtime/kernels/portable/portable_kernels.h"
+
+namespace edgefleet {
+namespace optimized {
+namespace {
+
+using testing::Random;
+using testing::TestIntList;
+using testing::TestPlan;
+using testing::TestTensor;
+using testing::Tolerance;
+
+// Which of the network's variations a test builds.
+struct Variant {
+  bool extra_permute_of_r1 = false;  // r1 also read by a permute (not layout-free)
+  bool h1_is_output = false;         // h1 a method output inside the chain
+  bool relu_in_place = false;        // r1 = relu(c1) written over c1 (one value)
+  bool fuse = true;                  // fuse_convolution first
+  bool no_budget = false;            // no method memory for panels
+};
+
+class Net {
+ public:
+  explicit Net(Variant v) : v_(v) {
+    x_ = Own("x", {1, 3, 12, 12}, Random<float>(3 * 144, 1, -2, 2));
+    w1_ = Own("w1", {8, 3, 3, 3}, Random<float>(8 * 27, 2));
+    b1_ = Own("b1", {8}, Random<float>(8, 3));
+    wd_ = Own("wd", {8, 1, 3, 3}, Random<float>(72, 4));
+    wp_ = Own("wp", {8, 8, 1, 1}, Random<float>(64, 5));
+    wq_ = Own("wq", {16, 8, 3, 3}, Random<float>(16 * 72, 6));
+    for (const char* n : {"c1", "r1", "d1", "h1", "p1", "a1", "g"}) Own(n, {1, 8, 6, 6});
+    Own("m", {1, 8, 1, 1});
+    Own("s", {1, 8, 1, 1});
+    Own("q", {1, 16, 6, 6});
+    Own("o", {1, 6, 6, 16});
+    Own("e", {1, 6, 6, 8});
+  }
+
+  // The network as a plan; `opt`: optimized kernels, else portable.
+  void Build(TestPlan& plan, bool opt) {
+    for (TestTensor<float>* c : {w1_, b1_, wd_, wp_, wq_}) plan.SetConstant(c->ev());
+    plan.SetIo(x_->ev());
+    const auto conv = opt ? optimized::ConvolutionOut : portable::ConvolutionOut;
+    Conv(plan, conv, x_, w1_, b1_, 2, 1, 1, "c1");
+    EValue* r1 = v_.relu_in_place ? T("c1") : T("r1");
+    plan.Add("aten::relu.out", opt ? optimized::ReluOut : portable::ReluOut, {T("c1"), r1, r1});
+    Conv(plan, conv, v_.relu_in_place ? t_["c1"].get() : t_["r1"].get(), wd_, nullptr, 1, 1, 8,
+         "d1");
+    plan.Add("aten::hardswish.out", opt ? optimized::HardswishOut : portable::HardswishOut,
+             {T("d1"), T("h1"), T("h1")});
+    Conv(plan, conv, t_["h1"].get(), wp_, nullptr, 1, 0, 1, "p1");
+    plan.Add("aten::add.out", opt ? optimized::AddOut : portable::AddOut,
+             {T("p1"), r1, &one_, T("a1"), T("a1")});
+    plan.Add("aten::mean.out", opt ? optimized::MeanOut : portable::MeanOut,
+             {T("a1"), hw_.ev(), &keepdim_, &none_, T("m"), T("m")});
+    plan.Add("aten::sigmoid.out", opt ? optimized::SigmoidOut : portable::SigmoidOut,
+             {T("m"), T("s"), T("s")});
+    plan.Add("aten::mul.out", opt ? optimized::MulOut : portable::MulOut,
+             {T("a1"), T("s"), T("g"), T("g")});
+    Conv(plan, conv, t_["g"].get(), wq_, nullptr, 1, 1, 1, "q");
+    const auto permute = opt ? optimized::PermuteCopyOut : portable::PermuteCopyOut;
+    plan.Add("aten::permute_copy.out", permute, {T("q"), nhwc_.ev(), T("o"), T("o")});
+    if (v_.extra_permute_of_r1) {
+      plan.Add("aten::permute_copy.out", permute, {r1, nhwc_.ev(), T("e"), T("e")});
+      plan.SetIo(T("e"));
+    }
+    if (v_.h1_is_output) plan.SetIo(T("h1"));
+    plan.SetIo(T("o"));
+  }
+
+  TestTensor<float>* operator[](const std::string& name) { return t_.at(name).get(); }
+  EValue* T(const std::string& name) { return t_.at(name)->ev(); }
+  bool ChannelsLast(const std::string& name) {
+    const Span<const uint8_t> o = t_.at(name)->tensor().dim_order();
+    return o.size() == 4 && o[0] == 0 && o[1] == 2 && o[2] == 3 && o[3] == 1;
+  }
+  // Every intermediate in logical order.
+  std::map<std::string, std::vector<float>> Values() {
+    std::map<std::string, std::vector<float>> values;
+    for (const char* n : {"c1", "d1", "h1", "p1", "a1", "m", "s", "g", "q", "o"}) {
+      values[n] = t_.at(n)->Values();
+    }
+    return values;
+  }
+
+ private:
+  TestTensor<float>* Own(const std::string& name, std::vector<int32_t> sizes,
+                         std::vector<float> values = {}) {
+    t_[name].reset(new TestTensor<float>(sizes, values));
+    return t_[name].get();
+  }
+  void Conv(TestPlan& plan, OpFunction fn, TestTensor<float>* x, TestTensor<float>* w,
+            TestTensor<float>* b, int64_t stride, int64_t pad, int64_t groups,
+            const std::string& out) {
+    lists_.emplace_back(new TestIntList{stride, stride});
+    TestIntList* s = lists_.back().get();
+    lists_.emplace_back(new TestIntList{pad, pad});
+    TestIntList* p = lists_.back().get();
+    ints_.emplace_back(new EValue(EValue::FromInt(groups)));
+    plan.Add("aten::convolution.out", fn,
+             {x->ev(), w->ev(), b != nullptr ? b->ev() : &none_, s->ev(), p->ev(), dil_.ev(),
+              &transposed_, out_pad_.ev(), ints_.back().get(), T(out), T(out)});
+  }
+
+  Variant v_;
+  std::map<std::string, std::unique_ptr<TestTensor<float>>> t_;
+  TestTensor<float>*x_, *w1_, *b1_, *wd_, *wp_, *wq_;
+  std::vector<std::unique_ptr<TestIntList>> lists_;
+  std::vector<std::unique_ptr<EValue>> ints_;
+  TestIntList dil_{1, 1}, out_pad_{0, 0}, hw_{-1, -2}, nhwc_{0, 2, 3, 1};
+  EValue none_, transposed_ = EValue::FromBool(false), keepdim_ = EValue::FromBool(true),
+                one_ = EValue::FromInt(1);
+};
+
+// The portable results of the unrewritten network.
+std::map<std::string, std::vector<float>> Reference(Variant v) {
+  Net net(v);
+  TestPlan plan;
+  net.Build(plan, false);
+  EXPECT_EQ(plan.Execute(), Error::kOk);
+  return net.Values();
+}
+
+// Within the dot-product bound of a depth-72 convolution chain, loosely.
+constexpr Tolerance kBound{1e-5, 1e-5};
+
+// Runs the pass on the variant and checks the relabeled set and the
+// results at every instruction set.
+void Check(Variant v, const std::vector<std::string>& channels_last) {
+  const auto expected = Reference(v);
+  Net net(v);
+  TestPlan plan;
+  net.Build(plan, true);
+  if (v.fuse) FuseConvolution(plan);
+  if (v.no_budget) plan.budget_ = 0;
+  RunChannelsLastRegions(plan);
+  for (const char* n : {"x", "c1", "r1", "d1", "h1", "p1", "a1", "m", "s", "g", "q", "o", "e"}) {
+    bool want = false;
+    for (const std::string& c : channels_last) want |= c == n;
+    if (v.fuse && std::string(n) == "c1") want = false;  // not in the fused plan
+    EXPECT_EQ(net.ChannelsLast(n), want) << n;
+  }
+  testing::ForEachIsa([&] {
+    for (const char* n : {"c1", "d1", "h1", "p1", "a1", "m", "s", "g", "q", "o"}) {
+      net[n]->Set(std::vector<float>(expected.at(n).size(), -1234.0f));
+    }
+    ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
+    const auto actual = net.Values();
+    for (const auto& [name, values] : expected) {
+      // c1: dead once fused into the relu, holding r1 when the relu is in place.
+      if ((v.fuse || v.relu_in_place) && name == "c1") continue;
+      testing::ExpectMatch(actual.at(name), values, kBound, name);
+    }
+  });
+}
+
+TEST(ChannelsLastRegions, RelabelsTheChainBetweenTheStemAndThePermute) {
+  Check({}, {"c1", "r1", "d1", "h1", "p1", "a1", "g"});
+}
+
+TEST(ChannelsLastRegions, WithoutFusion) {
+  Variant v;
+  v.fuse = false;
+  Check(v, {"c1", "r1", "d1", "h1", "p1", "a1", "g"});
+}
+
+TEST(ChannelsLastRegions, ATensorAlsoReadByAnotherOpKeepsItsWholeGroupNchw) {
+  // r1 ties c1 (relu), a1 (add) and g (mul): all stay; d1 -> h1 is free.
+  Variant v;
+  v.extra_permute_of_r1 = true;
+  Check(v, {"d1", "h1"});
+}
+
+TEST(ChannelsLastRegions, AMethodOutputInsideTheChainStaysNchw) {
+  Variant v;
+  v.h1_is_output = true;
+  Check(v, {"c1", "r1", "p1", "a1", "g"});
+}
+
+TEST(ChannelsLastRegions, AnInPlaceActivationKeepsItsGroupNchw) {
+  // c1 then has two writers (the stem and the relu): it, and a1, g, p1
+  // tied to it, stay; d1 -> h1 is free.
+  Variant v;
+  v.relu_in_place = true;
+  v.fuse = false;
+  Check(v, {"d1", "h1"});
+}
+
+TEST(ChannelsLastRegions, OneGroupConvolutionsTouchingARegionGetPanels) {
+  Net net({});
+  TestPlan plan;
+  net.Build(plan, true);
+  FuseConvolution(plan);
+  RunChannelsLastRegions(plan);
+  size_t with_panels = 0, depthwise = 0;
+  for (size_t pc = 0; pc < plan.num_instructions(); ++pc) {
+    if (plan.op(pc) == nullptr) continue;
+    const Span<EValue*> args = plan.args(pc);
+    if (args.size() == 14) ++with_panels;
+    if (args.size() >= 11 && args[8]->is_int() && args[8]->to_int() == 8) ++depthwise;
+  }
+  EXPECT_EQ(with_panels, 3u);  // the stem, the 1x1 and the last 3x3
+  EXPECT_EQ(depthwise, 1u);
+}
+
+TEST(ChannelsLastRegions, WithoutBudgetForPanelsTheFiltersArePackedPerCall) {
+  Variant v;
+  v.no_budget = true;
+  Check(v, {"c1", "r1", "d1", "h1", "p1", "a1", "g"});
+  Net net(v);
+  TestPlan plan;
+  net.Build(plan, true);
+  plan.budget_ = 0;
+  RunChannelsLastRegions(plan);
+  for (size_t pc = 0; pc < plan.num_instructions(); ++pc) {
+    if (plan.op(pc) != nullptr) {
+      EXPECT_LE(plan.args(pc).size(), 11u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace optimized
+}  // namespace edgefleet

@@ -1,0 +1,32 @@
+// A convolution whose input and output tensors are in different layouts
+// (one NCHW, the other channels-last), as the plan pass
+// channels_last_regions (channels_last_regions.h) leaves them at the edges
+// of the regions it runs channels-last: the NCHW side goes through a
+// channels-last copy in temp memory (a transpose per image), and the
+// convolution itself runs channels-last.
+//
+// Stateless; thread-compatible (ctx's threads for the transposes).
+
+#ifndef EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_CONV_LAYOUT_BRIDGE_H_
+#define EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_CONV_LAYOUT_BRIDGE_H_
+
+#include "runtime/kernels/kernel_context.h"
+#include "runtime/kernels/kernel_registry.h"
+
+namespace edgefleet {
+namespace optimized {
+
+// If `args` (a convolution kernel's: input first, out and return slot
+// last) hold a float32 4-D input and out, one in the default dim order and
+// the other channels-last, calls `conv` with the NCHW one replaced by a
+// channels-last copy (the input transposed before, or the output
+// transposed after the call) and returns true, failures reported through
+// ctx (kMemoryAllocationFailed when the copy does not fit in temp memory).
+// Otherwise returns false having done nothing. `conv` must not call back
+// with the same mixed layouts.
+bool ConvAcrossLayouts(KernelContext& ctx, Span<EValue*> args, OpFunction conv);
+
+}  // namespace optimized
+}  // namespace edgefleet
+
+#endif  // EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_CONV_LAYOUT_BRIDGE_H_
