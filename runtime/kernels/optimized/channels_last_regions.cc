@@ -7,6 +7,7 @@
 
 #include "runtime/kernels/optimized/conv_fusion.h"
 #include "runtime/kernels/optimized/conv_operands.h"
+#include "runtime/kernels/optimized/conv_small_input.h"
 #include "runtime/kernels/optimized/gemm.h"
 #include "runtime/kernels/plan_pass_util.h"
 
@@ -14,7 +15,7 @@ namespace edgefleet {
 namespace optimized {
 namespace {
 
-enum class Kind { kOther, kConv, kUnary, kBinary, kMean };
+enum class Kind { kOther, kConv, kUnary, kBinary, kMean, kBatchNorm };
 
 struct OpShape {
   const char* name;
@@ -45,12 +46,29 @@ constexpr OpShape kOps[] = {
     {"aten::mul.Scalar_out", 4, Kind::kUnary},
     {"aten::div.Scalar_out", 4, Kind::kUnary},
     {"aten::mean.out", 6, Kind::kMean},
+    {"aten::_native_batch_norm_legit_no_training.out", 11, Kind::kBatchNorm},
 };
 
-Kind KindOf(const char* op, size_t args) {
+// The batch norm's out, then its save_mean, save_invstd (empty) and the
+// list of the three.
+constexpr size_t kBatchNormOut = 7, kBatchNormResults = 10;
+
+// Grouped convolutions other than depthwise ones stay NCHW: the direct
+// grouped kernel (grouped_conv.h) has no channels-last form, and the GEMM
+// per group packing its filter per call took RegNet-Y-400MF's 1.3 x 1.8
+// times as long.
+bool GroupedNotDepthwise(Span<EValue* const> args) {
+  if (!args[8]->is_int() || args[8]->to_int() == 1) return false;
+  return !args[1]->is_tensor() || args[1]->to_tensor().dim() < 2 ||
+         args[1]->to_tensor().size(1) != 1;
+}
+
+Kind KindOf(const char* op, Span<EValue* const> args) {
   if (op == nullptr) return Kind::kOther;
   for (const OpShape& s : kOps) {
-    if (args == s.args && std::strcmp(op, s.name) == 0) return s.kind;
+    if (args.size() == s.args && std::strcmp(op, s.name) == 0) {
+      return s.kind == Kind::kConv && GroupedNotDepthwise(args) ? Kind::kOther : s.kind;
+    }
   }
   return Kind::kOther;
 }
@@ -66,6 +84,8 @@ bool LayoutFreeSlot(Kind kind, size_t a, size_t n) {
       return a <= 1 || a + 2 >= n;
     case Kind::kMean:
       return a == 0;
+    case Kind::kBatchNorm:
+      return a == 0 || a == kBatchNormOut || a == kBatchNormResults;
     case Kind::kOther:
       break;
   }
@@ -134,17 +154,20 @@ void Analyze(PlanEditor& plan, Groups* groups) {
     const char* op = plan.op(pc);
     if (op == nullptr) continue;
     const Span<EValue*> args = plan.args(pc);
-    const Kind kind = KindOf(op, args.size());
+    const Kind kind = KindOf(op, args);
     for (size_t a = 0; a < args.size(); ++a) {
-      if (args[a]->tag() == Tag::kListTensor || args[a]->tag() == Tag::kListOptionalTensor ||
-          !LayoutFreeSlot(kind, a, args.size())) {
+      const bool list =
+          args[a]->tag() == Tag::kListTensor || args[a]->tag() == Tag::kListOptionalTensor;
+      if (!LayoutFreeSlot(kind, a, args.size()) || (list && kind != Kind::kBatchNorm)) {
         ForEachArgValue(Span<EValue* const>(&args[a], 1), [&](const EValue* v) { groups->Pin(v); });
+      } else if (Relabelable(args[a])) {
+        groups->Node(args[a]);
       }
     }
-    const EValue* out = args[args.size() - 1];
+    const EValue* out = args[kind == Kind::kBatchNorm ? kBatchNormOut : args.size() - 1];
     if (kind == Kind::kMean || kind == Kind::kOther) {
       groups->Pin(out);
-    } else if (kind == Kind::kUnary) {
+    } else if (kind == Kind::kUnary || kind == Kind::kBatchNorm) {
       groups->Tie(args[0], out);
     } else if (kind == Kind::kBinary) {
       if (!out->is_tensor()) continue;
@@ -158,13 +181,15 @@ void Analyze(PlanEditor& plan, Groups* groups) {
         }
       }
     }
-    if (args[args.size() - 2] != out) groups->Pin(args[args.size() - 2]);
+    if (kind != Kind::kBatchNorm && args[args.size() - 2] != out) {
+      groups->Pin(args[args.size() - 2]);
+    }
   }
   for (const auto& [v, node] : groups->nodes()) {
     if (v == nullptr) continue;
     const int64_t w = plan.writer(v);
     const Kind writer =
-        w < 0 ? Kind::kOther : KindOf(plan.op(w), plan.args(static_cast<size_t>(w)).size());
+        w < 0 ? Kind::kOther : KindOf(plan.op(w), plan.args(static_cast<size_t>(w)));
     if (plan.is_constant(v) || plan.is_method_io(v) || writer == Kind::kOther ||
         writer == Kind::kMean || plan.num_readers(v) != NumNamingReaders(plan, v)) {
       groups->Pin(v);
@@ -178,13 +203,30 @@ bool ChannelsLast(const EValue* v) {
   return o[0] == 0 && o[1] == 2 && o[2] == 3 && o[3] == 1;
 }
 
-// A float32 [rows, width] tensor over new method memory.
-struct OwnedMatrix {
-  int32_t sizes[2];
-  uint8_t dim_order[2];
-  int32_t strides[2];
-  alignas(Tensor) unsigned char storage[sizeof(Tensor)];
-};
+// A float32 tensor of `dim` <= 4 dims over new method memory, or null.
+EValue* NewTensor(PlanEditor& plan, int dim, const int32_t* sizes, const uint8_t* order,
+                  float** data) {
+  struct Owned {
+    int32_t sizes[4];
+    uint8_t dim_order[4];
+    int32_t strides[4];
+    alignas(Tensor) unsigned char storage[sizeof(Tensor)];
+  };
+  int64_t numel = 1;
+  for (int d = 0; d < dim; ++d) numel *= sizes[d];
+  void* meta = plan.Allocate(sizeof(Owned), alignof(Owned));
+  void* bytes = plan.Allocate(sizeof(float) * numel, 64);
+  if (meta == nullptr || bytes == nullptr) return nullptr;
+  auto* o = new (meta) Owned{};
+  for (int d = 0; d < dim; ++d) {
+    o->sizes[d] = sizes[d];
+    o->dim_order[d] = order[d];
+  }
+  Tensor* t = new (o->storage) Tensor(ScalarType::kFloat, dim, o->sizes, o->dim_order, o->strides,
+                                      bytes, ShapeDynamism::kStatic);
+  *data = static_cast<float*>(bytes);
+  return plan.NewValue(EValue::FromTensor(t));
+}
 
 // The fused kernel for a convolution of `op`, or null.
 const Kernel* FusedKernel(const char* op) {
@@ -198,8 +240,11 @@ const Kernel* FusedKernel(const char* op) {
 }
 
 // Gives the one-group convolution at `pc` (a side of it relabeled) its
-// filter as channels-last panels. False when memory ran out.
-bool PackChannelsLastPanels(PlanEditor& plan, size_t pc) {
+// filter in a channels-last form: column panels for the GEMM, or for at
+// most kSmallInputMaxChannels input channels (an RGB stem) a copy with the
+// output channels innermost, as the direct small-input kernel reads it
+// (conv_small_input.h). False when memory ran out.
+bool PrepareChannelsLastFilter(PlanEditor& plan, size_t pc) {
   const Span<EValue*> args = plan.args(pc);
   const Kernel* fused = FusedKernel(plan.op(pc));
   const EValue* wv = args[1];
@@ -218,30 +263,50 @@ bool PackChannelsLastPanels(PlanEditor& plan, size_t pc) {
   g.k_w = w.size(3);
   g.groups = 1;
   const int64_t depth = g.in_c * g.taps();
-  const int width = PanelWidth();
-  const int64_t rows = PanelFloats(g.out_c, depth) / width;
-  if (rows > INT32_MAX) return true;
-  void* meta = plan.Allocate(sizeof(OwnedMatrix), alignof(OwnedMatrix));
-  void* bytes = plan.Allocate(sizeof(float) * rows * width, 64);
-  if (meta == nullptr || bytes == nullptr) return false;
-  auto* o = new (meta) OwnedMatrix{{static_cast<int32_t>(rows), width}, {0, 1}, {width, 1}, {}};
-  Tensor* t = new (o->storage) Tensor(ScalarType::kFloat, 2, o->sizes, o->dim_order, o->strides,
-                                      bytes, ShapeDynamism::kStatic);
   const int64_t strides[4] = {w.stride(0), w.stride(1), w.stride(2), w.stride(3)};
-  const TapList taps = TapList::All(g);
-  PackPanels(ConvWeight(g, taps, w.data_as<const float>(), strides, true), g.out_c, depth,
-             static_cast<float*>(bytes));
-  EValue* panels = plan.NewValue(EValue::FromTensor(t));
+  const float* src = w.data_as<const float>();
+  const bool small_input = g.in_c <= kSmallInputMaxChannels;
+  EValue* filter = nullptr;
+  float* data = nullptr;
+  if (small_input) {
+    // [oc, ic, kh, kw] stored as [kh][kw][ic][oc].
+    const uint8_t order[4] = {2, 3, 1, 0};
+    filter = NewTensor(plan, 4, w.sizes().data(), order, &data);
+    if (filter == nullptr) return false;
+    for (int64_t t = 0; t < g.taps(); ++t) {
+      const int64_t offset = t / g.k_w * strides[2] + t % g.k_w * strides[3];
+      for (int64_t ic = 0; ic < g.in_c; ++ic) {
+        for (int64_t oc = 0; oc < g.out_c; ++oc) {
+          data[(t * g.in_c + ic) * g.out_c + oc] = src[oc * strides[0] + ic * strides[1] + offset];
+        }
+      }
+    }
+  } else {
+    const int width = PanelWidth();
+    const int64_t rows = PanelFloats(g.out_c, depth) / width;
+    if (rows > INT32_MAX) return true;
+    const int32_t sizes[2] = {static_cast<int32_t>(rows), width};
+    const uint8_t order[2] = {0, 1};
+    filter = NewTensor(plan, 2, sizes, order, &data);
+    if (filter == nullptr) return false;
+    const TapList taps = TapList::All(g);
+    PackPanels(ConvWeight(g, taps, src, strides, true), g.out_c, depth, data);
+  }
   EValue* none = args.size() == 11 ? plan.NewValue(EValue()) : nullptr;
-  if (panels == nullptr || (args.size() == 11 && none == nullptr)) return false;
+  if (args.size() == 11 && none == nullptr) return false;
   EValue* call[14];
-  for (int i = 0; i < 9; ++i) call[i] = args[i];
-  call[9] = args.size() == 11 ? none : args[9];
-  call[10] = args.size() == 11 ? none : args[10];
-  call[11] = panels;
-  call[12] = args[args.size() - 2];
-  call[13] = args[args.size() - 1];
-  return plan.Replace(pc, *fused, Span<EValue* const>(call, 14)) == Error::kOk;
+  size_t n = 0;
+  for (int i = 0; i < 9; ++i) call[n++] = args[i];
+  call[n++] = args.size() == 11 ? none : args[9];
+  call[n++] = args.size() == 11 ? none : args[10];
+  if (small_input) {
+    call[1] = filter;
+  } else {
+    call[n++] = filter;
+  }
+  call[n++] = args[args.size() - 2];
+  call[n++] = args[args.size() - 1];
+  return plan.Replace(pc, *fused, Span<EValue* const>(call, n)) == Error::kOk;
 }
 
 }  // namespace
@@ -260,10 +325,10 @@ void RunChannelsLastRegions(PlanEditor& plan) {
     }
   }
   for (size_t pc = 0; pc < plan.num_instructions(); ++pc) {
-    if (KindOf(plan.op(pc), plan.args(pc).size()) != Kind::kConv) continue;
+    if (KindOf(plan.op(pc), plan.args(pc)) != Kind::kConv) continue;
     const Span<EValue*> args = plan.args(pc);
     if ((ChannelsLast(args[0]) || ChannelsLast(args[args.size() - 1])) &&
-        !PackChannelsLastPanels(plan, pc)) {
+        !PrepareChannelsLastFilter(plan, pc)) {
       return;
     }
   }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "runtime/kernels/optimized/conv_fusion.h"
+#include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
 #include "runtime/kernels/optimized/test_plan_editor.h"
 #include "runtime/kernels/optimized/test_util.h"
@@ -28,6 +29,7 @@ using testing::Random;
 using testing::TestIntList;
 using testing::TestPlan;
 using testing::TestTensor;
+using testing::TestTensorList;
 using testing::Tolerance;
 
 // Which of the network's variations a test builds.
@@ -219,8 +221,14 @@ TEST(ChannelsLastRegions, OneGroupConvolutionsTouchingARegionGetPanels) {
     if (args.size() == 14) ++with_panels;
     if (args.size() >= 11 && args[8]->is_int() && args[8]->to_int() == 8) ++depthwise;
   }
-  EXPECT_EQ(with_panels, 3u);  // the stem, the 1x1 and the last 3x3
+  EXPECT_EQ(with_panels, 2u);  // the 1x1 and the last 3x3
   EXPECT_EQ(depthwise, 1u);
+  // The 3-channel stem: its filter with the output channels innermost.
+  const Tensor& stem = plan.args(0)[1]->to_tensor();
+  EXPECT_EQ(plan.args(0).size(), 13u);
+  EXPECT_EQ(stem.stride(0), 1);
+  EXPECT_EQ(stem.stride(1), 8);
+  EXPECT_EQ(stem.stride(2), 3 * 3 * 8);
 }
 
 TEST(ChannelsLastRegions, WithoutBudgetForPanelsTheFiltersArePackedPerCall) {
@@ -237,6 +245,88 @@ TEST(ChannelsLastRegions, WithoutBudgetForPanelsTheFiltersArePackedPerCall) {
       EXPECT_LE(plan.args(pc).size(), 11u);
     }
   }
+}
+
+// Convolution straight into convolution, and an unfused batch norm whose
+// results slot is the list of its three outputs (as exported): y1, y2, y3
+// relabeled, the method's input and output not.
+TEST(ChannelsLastRegions, ConvolutionsAndABatchNormInARow) {
+  TestTensor<float> x({1, 4, 10, 10}, Random<float>(400, 11, -2, 2));
+  TestTensor<float> wa({8, 4, 3, 3}, Random<float>(288, 12)),
+      wb({8, 8, 1, 1}, Random<float>(64, 13));
+  TestTensor<float> wc({8, 1, 3, 3}, Random<float>(72, 14));
+  TestTensor<float> gamma({8}, Random<float>(8, 15, 0.5, 1.5)), beta({8}, Random<float>(8, 16));
+  TestTensor<float> mean({8}, Random<float>(8, 17)), var({8}, Random<float>(8, 18, 0.1, 2.0));
+  TestTensor<float> y1({1, 8, 10, 10}), y2({1, 8, 10, 10}), y3({1, 8, 10, 10}), z({1, 8, 10, 10});
+  TestTensor<float> save_mean({0}), save_invstd({0});
+  TestTensorList results({y3.ev(), save_mean.ev(), save_invstd.ev()});
+  TestIntList one{1, 1}, zero{0, 0};
+  EValue none, no = EValue::FromBool(false), g1 = EValue::FromInt(1), g8 = EValue::FromInt(8);
+  EValue momentum = EValue::FromDouble(0.1), eps = EValue::FromDouble(1e-5);
+  const auto build = [&](TestPlan& plan, bool opt) {
+    for (auto* c : {&wa, &wb, &wc, &gamma, &beta, &mean, &var}) plan.SetConstant(c->ev());
+    plan.SetIo(x.ev());
+    plan.SetIo(z.ev());
+    const auto conv = opt ? optimized::ConvolutionOut : portable::ConvolutionOut;
+    plan.Add("aten::convolution.out", conv,
+             {x.ev(), wa.ev(), &none, one.ev(), one.ev(), one.ev(), &no, zero.ev(), &g1, y1.ev(),
+              y1.ev()});
+    plan.Add("aten::convolution.out", conv,
+             {y1.ev(), wb.ev(), &none, one.ev(), zero.ev(), one.ev(), &no, zero.ev(), &g1, y2.ev(),
+              y2.ev()});
+    plan.Add("aten::_native_batch_norm_legit_no_training.out",
+             opt ? optimized::BatchNormOut : portable::NativeBatchNormNoTrainingOut,
+             {y2.ev(), gamma.ev(), beta.ev(), mean.ev(), var.ev(), &momentum, &eps, y3.ev(),
+              save_mean.ev(), save_invstd.ev(), results.ev()},
+             4);
+    plan.Add("aten::convolution.out", conv,
+             {y3.ev(), wc.ev(), &none, one.ev(), one.ev(), one.ev(), &no, zero.ev(), &g8, z.ev(),
+              z.ev()});
+  };
+  TestPlan reference;
+  build(reference, false);
+  ASSERT_EQ(reference.Execute(), Error::kOk);
+  const std::vector<float> expected = z.Values(), expected_y3 = y3.Values();
+  TestPlan plan;
+  build(plan, true);
+  RunChannelsLastRegions(plan);
+  for (auto* t : {&y1, &y2, &y3}) EXPECT_TRUE(IsChannelsLast(t->tensor()));
+  for (auto* t : {&x, &z}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
+  testing::ForEachIsa([&] {
+    z.Set(std::vector<float>(expected.size(), -1234.0f));
+    ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
+    testing::ExpectMatch(z.Values(), expected, kBound, "z");
+    testing::ExpectMatch(y3.Values(), expected_y3, kBound, "y3");
+  });
+}
+
+// A grouped convolution (2 groups of 4 channels) keeps its input and
+// output NCHW: no tensor of x -> conv -> y1 -> grouped -> y2 -> conv -> z
+// is relabeled.
+TEST(ChannelsLastRegions, GroupedConvolutionsStayNchw) {
+  TestTensor<float> x({1, 4, 8, 8}, Random<float>(256, 21, -2, 2));
+  TestTensor<float> wa({8, 4, 3, 3}, Random<float>(288, 22)),
+      wg({8, 4, 3, 3}, Random<float>(288, 23));
+  TestTensor<float> wc({8, 8, 1, 1}, Random<float>(64, 24));
+  TestTensor<float> y1({1, 8, 8, 8}), y2({1, 8, 8, 8}), z({1, 8, 8, 8});
+  TestIntList one{1, 1}, zero{0, 0};
+  EValue none, no = EValue::FromBool(false), g1 = EValue::FromInt(1), g2 = EValue::FromInt(2);
+  TestPlan plan;
+  for (auto* c : {&wa, &wg, &wc}) plan.SetConstant(c->ev());
+  plan.SetIo(x.ev());
+  plan.SetIo(z.ev());
+  plan.Add("aten::convolution.out", optimized::ConvolutionOut,
+           {x.ev(), wa.ev(), &none, one.ev(), one.ev(), one.ev(), &no, zero.ev(), &g1, y1.ev(),
+            y1.ev()});
+  plan.Add("aten::convolution.out", optimized::ConvolutionOut,
+           {y1.ev(), wg.ev(), &none, one.ev(), one.ev(), one.ev(), &no, zero.ev(), &g2, y2.ev(),
+            y2.ev()});
+  plan.Add("aten::convolution.out", optimized::ConvolutionOut,
+           {y2.ev(), wc.ev(), &none, one.ev(), zero.ev(), one.ev(), &no, zero.ev(), &g1, z.ev(),
+            z.ev()});
+  RunChannelsLastRegions(plan);
+  for (auto* t : {&y1, &y2}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
+  EXPECT_EQ(plan.args(0).size(), 11u);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "runtime/kernels/optimized/conv_layout_bridge.h"
 
+#include <cstring>
 #include <new>
 
 #include "runtime/core/error_detail.h"
@@ -53,16 +54,24 @@ bool ConvAcrossLayouts(KernelContext& ctx, Span<EValue*> args, OpFunction conv) 
     return false;
   }
   const bool in_nchw = in->IsDefaultDimOrder() && IsChannelsLast(*out);
-  if (!in_nchw && !(IsChannelsLast(*in) && out->IsDefaultDimOrder())) return false;
-  Tensor* nchw = in_nchw ? in : out;
-  void* data = ctx.AllocateTemp(nchw->nbytes() + 1, 64);
+  // Channels-last over the input's memory: the output is computed into
+  // temp and copied when it is no larger than the input (else the kernel
+  // copies the input).
+  const bool over_input = IsChannelsLast(*in) && IsChannelsLast(*out) && Overlaps(*in, *out) &&
+                          out->nbytes() <= in->nbytes();
+  if (!in_nchw && !over_input && !(IsChannelsLast(*in) && out->IsDefaultDimOrder())) {
+    return false;
+  }
+  Tensor* replaced = in_nchw ? in : out;
+  void* data = ctx.AllocateTemp(replaced->nbytes() + 1, 64);
   if (data == nullptr) {
-    SetErrorDetail("convolution: temp memory for a %zu-byte channels-last copy", nchw->nbytes());
+    SetErrorDetail("convolution: temp memory for a %zu-byte channels-last copy",
+                   replaced->nbytes());
     ctx.Fail(Error::kMemoryAllocationFailed);
     return true;
   }
   ChannelsLastCopy copy;
-  Tensor* t = copy.Make(*nchw, data);
+  Tensor* t = copy.Make(*replaced, data);
   EValue value = EValue::FromTensor(t);
   EValue* call[kMaxArgs];
   for (size_t i = 0; i < args.size(); ++i) call[i] = args[i];
@@ -73,7 +82,10 @@ bool ConvAcrossLayouts(KernelContext& ctx, Span<EValue*> args, OpFunction conv) 
     call[args.size() - 2] = call[args.size() - 1] = &value;
   }
   conv(ctx, Span<EValue*>(call, args.size()));
-  if (!in_nchw && !ctx.failed()) {
+  if (ctx.failed() || in_nchw) return true;
+  if (over_input) {
+    std::memcpy(out->mutable_data(), data, out->nbytes());
+  } else {
     ToNchw(*out, t->data_as<const float>(), out->data_as<float>(), ctx.num_threads());
   }
   return true;

@@ -22,8 +22,11 @@ namespace optimized {
 // channels-last copy (the input transposed before, or the output
 // transposed after the call) and returns true, failures reported through
 // ctx (kMemoryAllocationFailed when the copy does not fit in temp memory).
-// Otherwise returns false having done nothing. `conv` must not call back
-// with the same mixed layouts.
+// Also, for a channels-last input and output over the same memory (the
+// memory planner's reuse of a dead input), with out no larger than the
+// input, runs `conv` into a temp out and copies it over (the kernel would
+// otherwise copy the input first). Otherwise returns false having done
+// nothing. `conv` must not call back with the same arguments' layouts.
 bool ConvAcrossLayouts(KernelContext& ctx, Span<EValue*> args, OpFunction conv);
 
 }  // namespace optimized
