@@ -141,6 +141,11 @@ class Groups {
   void Pin(const EValue* v) {
     if (Relabelable(v)) Join(Node(v), 0);
   }
+  // The root of v's group, 0 when v is pinned or no candidate.
+  size_t Root(const EValue* v) {
+    const auto it = index_.find(v);
+    return it == index_.end() ? 0 : Find(it->second);
+  }
   const std::unordered_map<const EValue*, size_t>& nodes() const { return index_; }
 
  private:
@@ -309,18 +314,52 @@ bool PrepareChannelsLastFilter(PlanEditor& plan, size_t pc) {
   return plan.Replace(pc, *fused, Span<EValue* const>(call, n)) == Error::kOk;
 }
 
+// The groups worth relabeling (see the header): those a convolution reads or
+// writes with both its sides channels-last. A group whose every
+// convolution is bridged (its other side NCHW) would pay a transpose per
+// convolution and gain nothing (RegNet's 1x1 layers around its grouped
+// ones, ResNet's layers beside a max pool). Dropping a group may strand
+// another, so this repeats until nothing changes. Returns the kept roots.
+std::vector<bool> GroupsWorthRelabeling(const PlanEditor& plan, Groups& groups) {
+  std::vector<bool> keep(groups.nodes().size() + 1, false);
+  for (const auto& [v, node] : groups.nodes()) keep[groups.Find(node)] = v != nullptr;
+  keep[0] = false;
+  for (bool changed = true; changed;) {
+    std::vector<bool> native(keep.size(), false);
+    for (size_t pc = 0; pc < plan.num_instructions(); ++pc) {
+      if (KindOf(plan.op(pc), plan.args(pc)) != Kind::kConv) continue;
+      const Span<EValue*> args = plan.args(pc);
+      const size_t in = groups.Root(args[0]), out = groups.Root(args[args.size() - 1]);
+      if (keep[in] && keep[out]) native[in] = native[out] = true;
+    }
+    changed = false;
+    for (size_t r = 1; r < keep.size(); ++r) {
+      if (keep[r] && !native[r]) {
+        keep[r] = false;
+        changed = true;
+      }
+    }
+  }
+  return keep;
+}
+
 }  // namespace
 
-void RunChannelsLastRegions(PlanEditor& plan) {
+void RelabelChannelsLastRegions(PlanEditor& plan, bool only_worthwhile) {
   Groups groups;
   Analyze(plan, &groups);
+  std::vector<bool> keep = GroupsWorthRelabeling(plan, groups);
+  if (!only_worthwhile) {
+    for (const auto& [v, node] : groups.nodes()) keep[groups.Find(node)] = v != nullptr;
+    keep[0] = false;
+  }
   int32_t sizes[4] = {1, 1, 1, 1};
   uint8_t order[4] = {0, 2, 3, 1};
   int32_t strides[4];
   const Tensor channels_last(ScalarType::kFloat, 4, sizes, order, strides, nullptr,
                              ShapeDynamism::kStatic);
   for (const auto& [v, node] : groups.nodes()) {
-    if (v != nullptr && groups.Find(node) != 0) {
+    if (v != nullptr && keep[groups.Find(node)]) {
       v->to_tensor().CopyDimOrderFrom(channels_last);
     }
   }
@@ -333,6 +372,8 @@ void RunChannelsLastRegions(PlanEditor& plan) {
     }
   }
 }
+
+void RunChannelsLastRegions(PlanEditor& plan) { RelabelChannelsLastRegions(plan, true); }
 
 }  // namespace optimized
 }  // namespace edgefleet

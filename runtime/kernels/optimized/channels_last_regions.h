@@ -24,6 +24,12 @@
 // region's edges cost one transpose each. aten::mean.out reads a
 // channels-last input and writes its (never relabeled) default-order out.
 //
+// Of the groups the rules allow, the pass relabels those that a
+// convolution reads or writes with both of its sides channels-last
+// (repeated until stable): a group whose every convolution is bridged would
+// pay a transpose per convolution and gain nothing (RegNet's 1x1 layers
+// around its grouped ones; ResNet's first stage, beside the max pool).
+//
 // One-group convolutions reading or writing a relabeled tensor get their
 // filter packed at load as the channels-last GEMM's B (PackPanels, gemm.h,
 // over [out_c x (kh, kw, in_c)]): the fused kernel with the panels as the
@@ -43,6 +49,11 @@ namespace edgefleet {
 namespace optimized {
 
 void RunChannelsLastRegions(PlanEditor& plan);
+
+// The pass with `only_worthwhile` = true. With false, every group the
+// rules above allow is relabeled, also those whose every convolution is
+// bridged (for tests of the rules).
+void RelabelChannelsLastRegions(PlanEditor& plan, bool only_worthwhile);
 
 inline constexpr PlanPass kChannelsLastRegionsPass = {"channels_last_regions",
                                                       RunChannelsLastRegions};

@@ -39,6 +39,7 @@ struct Variant {
   bool relu_in_place = false;        // r1 = relu(c1) written over c1 (one value)
   bool fuse = true;                  // fuse_convolution first
   bool no_budget = false;            // no method memory for panels
+  bool all_groups = true;            // every allowed group, not only the worthwhile ones
 };
 
 class Net {
@@ -155,7 +156,7 @@ void Check(Variant v, const std::vector<std::string>& channels_last) {
   net.Build(plan, true);
   if (v.fuse) FuseConvolution(plan);
   if (v.no_budget) plan.budget_ = 0;
-  RunChannelsLastRegions(plan);
+  RelabelChannelsLastRegions(plan, !v.all_groups);
   for (const char* n : {"x", "c1", "r1", "d1", "h1", "p1", "a1", "m", "s", "g", "q", "o", "e"}) {
     bool want = false;
     for (const std::string& c : channels_last) want |= c == n;
@@ -206,6 +207,21 @@ TEST(ChannelsLastRegions, AnInPlaceActivationKeepsItsGroupNchw) {
   v.relu_in_place = true;
   v.fuse = false;
   Check(v, {"d1", "h1"});
+}
+
+TEST(ChannelsLastRegions, ThePassSkipsGroupsWhoseEveryConvolutionIsBridged) {
+  Variant v;
+  v.all_groups = false;
+  Check(v, {"c1", "r1", "d1", "h1", "p1", "a1", "g"});  // d1 -> p1 runs channels-last
+  // With r1's group pinned by the permute, d1 -> h1 sits between two
+  // bridged convolutions: left alone.
+  v.extra_permute_of_r1 = true;
+  Check(v, {});
+  // With h1 an output, r1's group is read and written by bridged
+  // convolutions only (the stem's input, d1, p1 and q's outputs NCHW).
+  v.extra_permute_of_r1 = false;
+  v.h1_is_output = true;
+  Check(v, {});
 }
 
 TEST(ChannelsLastRegions, OneGroupConvolutionsTouchingARegionGetPanels) {
@@ -290,7 +306,7 @@ TEST(ChannelsLastRegions, ConvolutionsAndABatchNormInARow) {
   TestPlan plan;
   build(plan, true);
   RunChannelsLastRegions(plan);
-  for (auto* t : {&y1, &y2, &y3}) EXPECT_TRUE(IsChannelsLast(t->tensor()));
+  for (auto* t : {&y1, &y2, &y3}) EXPECT_TRUE(IsChannelsLast(t->tensor()));  // the pass proper
   for (auto* t : {&x, &z}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
   testing::ForEachIsa([&] {
     z.Set(std::vector<float>(expected.size(), -1234.0f));
@@ -324,7 +340,7 @@ TEST(ChannelsLastRegions, GroupedConvolutionsStayNchw) {
   plan.Add("aten::convolution.out", optimized::ConvolutionOut,
            {y2.ev(), wc.ev(), &none, one.ev(), zero.ev(), one.ev(), &no, zero.ev(), &g1, z.ev(),
             z.ev()});
-  RunChannelsLastRegions(plan);
+  RelabelChannelsLastRegions(plan, false);  // the rules alone
   for (auto* t : {&y1, &y2}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
   EXPECT_EQ(plan.args(0).size(), 11u);
 }
