@@ -15,7 +15,7 @@ namespace edgefleet {
 namespace optimized {
 namespace {
 
-enum class Kind { kOther, kConv, kUnary, kBinary, kMean, kBatchNorm };
+enum class Kind { kOther, kConv, kUnary, kBinary, kMean, kBatchNorm, kMaxPool };
 
 struct OpShape {
   const char* name;
@@ -47,11 +47,15 @@ constexpr OpShape kOps[] = {
     {"aten::div.Scalar_out", 4, Kind::kUnary},
     {"aten::mean.out", 6, Kind::kMean},
     {"aten::_native_batch_norm_legit_no_training.out", 11, Kind::kBatchNorm},
+    {"aten::max_pool2d_with_indices.out", 9, Kind::kMaxPool},
 };
 
 // The batch norm's out, then its save_mean, save_invstd (empty) and the
 // list of the three.
 constexpr size_t kBatchNormOut = 7, kBatchNormResults = 10;
+// The max pool's out (its input stays NCHW: the kernel computes into a
+// copy and transposes it), then its indices and the list of both.
+constexpr size_t kMaxPoolOut = 6, kMaxPoolResults = 8;
 
 // Grouped convolutions other than depthwise ones stay NCHW: the direct
 // grouped kernel (grouped_conv.h) has no channels-last form, and the GEMM
@@ -86,6 +90,8 @@ bool LayoutFreeSlot(Kind kind, size_t a, size_t n) {
       return a == 0;
     case Kind::kBatchNorm:
       return a == 0 || a == kBatchNormOut || a == kBatchNormResults;
+    case Kind::kMaxPool:
+      return a == kMaxPoolOut || a == kMaxPoolResults;
     case Kind::kOther:
       break;
   }
@@ -163,13 +169,16 @@ void Analyze(PlanEditor& plan, Groups* groups) {
     for (size_t a = 0; a < args.size(); ++a) {
       const bool list =
           args[a]->tag() == Tag::kListTensor || args[a]->tag() == Tag::kListOptionalTensor;
-      if (!LayoutFreeSlot(kind, a, args.size()) || (list && kind != Kind::kBatchNorm)) {
+      if (!LayoutFreeSlot(kind, a, args.size()) ||
+          (list && kind != Kind::kBatchNorm && kind != Kind::kMaxPool)) {
         ForEachArgValue(Span<EValue* const>(&args[a], 1), [&](const EValue* v) { groups->Pin(v); });
       } else if (Relabelable(args[a])) {
         groups->Node(args[a]);
       }
     }
-    const EValue* out = args[kind == Kind::kBatchNorm ? kBatchNormOut : args.size() - 1];
+    const EValue* out = args[kind == Kind::kBatchNorm ? kBatchNormOut
+                             : kind == Kind::kMaxPool ? kMaxPoolOut
+                                                      : args.size() - 1];
     if (kind == Kind::kMean || kind == Kind::kOther) {
       groups->Pin(out);
     } else if (kind == Kind::kUnary || kind == Kind::kBatchNorm) {
@@ -186,7 +195,7 @@ void Analyze(PlanEditor& plan, Groups* groups) {
         }
       }
     }
-    if (kind != Kind::kBatchNorm && args[args.size() - 2] != out) {
+    if (kind != Kind::kBatchNorm && kind != Kind::kMaxPool && args[args.size() - 2] != out) {
       groups->Pin(args[args.size() - 2]);
     }
   }

@@ -345,6 +345,58 @@ TEST(ChannelsLastRegions, GroupedConvolutionsStayNchw) {
   EXPECT_EQ(plan.args(0).size(), 11u);
 }
 
+// A max pool writes a region's first tensor (ResNet's stem): its input
+// stays NCHW, its out p is relabeled, and p, the indices and z match.
+TEST(ChannelsLastRegions, AMaxPoolOpensARegion) {
+  TestTensor<float> x({1, 3, 12, 12}, Random<float>(432, 31, -2, 2));
+  TestTensor<float> wa({8, 3, 3, 3}, Random<float>(216, 32)),
+      wb({8, 8, 3, 3}, Random<float>(576, 33));
+  TestTensor<float> wc({8, 8, 1, 1}, Random<float>(64, 34));
+  TestTensor<float> y1({1, 8, 12, 12}), p({1, 8, 6, 6}), y2({1, 8, 6, 6}), z({1, 8, 6, 6});
+  TestTensor<int64_t> indices({1, 8, 6, 6});
+  TestTensorList results({p.ev(), indices.ev()});
+  TestIntList one{1, 1}, two{2, 2}, zero{0, 0}, three{3, 3};
+  EValue none, no = EValue::FromBool(false), g1 = EValue::FromInt(1);
+  const auto build = [&](TestPlan& plan, bool opt) {
+    for (auto* c : {&wa, &wb, &wc}) plan.SetConstant(c->ev());
+    plan.SetIo(x.ev());
+    plan.SetIo(z.ev());
+    const auto conv = opt ? optimized::ConvolutionOut : portable::ConvolutionOut;
+    plan.Add("aten::convolution.out", conv,
+             {x.ev(), wa.ev(), &none, one.ev(), one.ev(), one.ev(), &no, zero.ev(), &g1, y1.ev(),
+              y1.ev()});
+    plan.Add("aten::max_pool2d_with_indices.out",
+             opt ? optimized::MaxPool2dWithIndicesOut : portable::MaxPool2dWithIndicesOut,
+             {y1.ev(), three.ev(), two.ev(), one.ev(), one.ev(), &no, p.ev(), indices.ev(),
+              results.ev()},
+             3);
+    plan.Add("aten::convolution.out", conv,
+             {p.ev(), wb.ev(), &none, one.ev(), one.ev(), one.ev(), &no, zero.ev(), &g1, y2.ev(),
+              y2.ev()});
+    plan.Add("aten::convolution.out", conv,
+             {y2.ev(), wc.ev(), &none, one.ev(), zero.ev(), one.ev(), &no, zero.ev(), &g1, z.ev(),
+              z.ev()});
+  };
+  TestPlan reference;
+  build(reference, false);
+  ASSERT_EQ(reference.Execute(), Error::kOk);
+  const std::vector<float> expected = z.Values(), expected_p = p.Values();
+  const std::vector<int64_t> expected_indices = indices.Values();
+  TestPlan plan;
+  build(plan, true);
+  RunChannelsLastRegions(plan);
+  for (auto* t : {&p, &y2}) EXPECT_TRUE(IsChannelsLast(t->tensor()));
+  for (auto* t : {&x, &y1, &z}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
+  testing::ForEachIsa([&] {
+    z.Set(std::vector<float>(expected.size(), -1234.0f));
+    p.Set(std::vector<float>(expected_p.size(), -1234.0f));
+    ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
+    testing::ExpectMatch(z.Values(), expected, kBound, "z");
+    testing::ExpectMatch(p.Values(), expected_p, kBound, "p");
+    testing::ExpectMatch(indices.Values(), expected_indices, testing::kExact, "indices");
+  });
+}
+
 }  // namespace
 }  // namespace optimized
 }  // namespace edgefleet

@@ -27,7 +27,8 @@ struct ChannelsLastCopy {
   }
 };
 
-// Per image: [c][pixels] <-> [pixels][c].
+}  // namespace
+
 void ToChannelsLast(const Tensor& t, const float* src, float* dst, int threads) {
   const int64_t c = t.size(1), pixels = static_cast<int64_t>(t.size(2)) * t.size(3);
   for (int64_t n = 0; n < t.size(0); ++n) {
@@ -42,8 +43,6 @@ void ToNchw(const Tensor& t, const float* src, float* dst, int threads) {
                                threads);
   }
 }
-
-}  // namespace
 
 bool ConvAcrossLayouts(KernelContext& ctx, Span<EValue*> args, OpFunction conv) {
   if (args.size() < 3 || args.size() > kMaxArgs) return false;

@@ -5,6 +5,9 @@
 // channels-last copy in temp memory (a transpose per image), and the
 // convolution itself runs channels-last.
 //
+// Also the transposes themselves, for other kernels bridging layouts (the
+// max pool's channels-last output, pooling.cc).
+//
 // Stateless; thread-compatible (ctx's threads for the transposes).
 
 #ifndef EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_CONV_LAYOUT_BRIDGE_H_
@@ -28,6 +31,12 @@ namespace optimized {
 // otherwise copy the input first). Otherwise returns false having done
 // nothing. `conv` must not call back with the same arguments' layouts.
 bool ConvAcrossLayouts(KernelContext& ctx, Span<EValue*> args, OpFunction conv);
+
+// The float32 elements of a 4-D tensor of `t`'s sizes from NCHW order at
+// `src` to channels-last order at `dst`, and back, image by image.
+// REQUIRES: the buffers do not overlap.
+void ToChannelsLast(const Tensor& t, const float* src, float* dst, int threads);
+void ToNchw(const Tensor& t, const float* src, float* dst, int threads);
 
 }  // namespace optimized
 }  // namespace edgefleet
