@@ -57,21 +57,11 @@ constexpr size_t kBatchNormOut = 7, kBatchNormResults = 10;
 // copy and transposes it), then its indices and the list of both.
 constexpr size_t kMaxPoolOut = 6, kMaxPoolResults = 8;
 
-// Grouped convolutions other than depthwise ones stay NCHW: the direct
-// grouped kernel (grouped_conv.h) has no channels-last form, and the GEMM
-// per group packing its filter per call took RegNet-Y-400MF's 1.3 x 1.8
-// times as long.
-bool GroupedNotDepthwise(Span<EValue* const> args) {
-  if (!args[8]->is_int() || args[8]->to_int() == 1) return false;
-  return !args[1]->is_tensor() || args[1]->to_tensor().dim() < 2 ||
-         args[1]->to_tensor().size(1) != 1;
-}
-
 Kind KindOf(const char* op, Span<EValue* const> args) {
   if (op == nullptr) return Kind::kOther;
   for (const OpShape& s : kOps) {
     if (args.size() == s.args && std::strcmp(op, s.name) == 0) {
-      return s.kind == Kind::kConv && GroupedNotDepthwise(args) ? Kind::kOther : s.kind;
+      return s.kind;
     }
   }
   return Kind::kOther;
@@ -253,6 +243,49 @@ const Kernel* FusedKernel(const char* op) {
   return nullptr;
 }
 
+// The fused kernel `fused` at `pc` with the convolution's arguments, its
+// weight replaced by `weight` when not null, and `extra` before out when
+// not null. False when memory ran out.
+bool ReplaceConvolution(PlanEditor& plan, size_t pc, const Kernel& fused, EValue* weight,
+                        EValue* extra) {
+  const Span<EValue*> args = plan.args(pc);
+  EValue* none = args.size() == 11 ? plan.NewValue(EValue()) : nullptr;
+  if (args.size() == 11 && none == nullptr) return false;
+  EValue* call[14];
+  size_t n = 0;
+  for (int i = 0; i < 9; ++i) call[n++] = args[i];
+  if (weight != nullptr) call[1] = weight;
+  call[n++] = args.size() == 11 ? none : args[9];
+  call[n++] = args.size() == 11 ? none : args[10];
+  if (extra != nullptr) call[n++] = extra;
+  call[n++] = args[args.size() - 2];
+  call[n++] = args[args.size() - 1];
+  return plan.Replace(pc, fused, Span<EValue* const>(call, n)) == Error::kOk;
+}
+
+// A grouped convolution's filter as a channels-last (OHWI) copy: the
+// channels-last GEMM reads each group's [out_c / groups x (kh, kw, ic)]
+// rows in place, as the XNNPACK delegate's grouped layers do.
+bool ChannelsLastFilter(PlanEditor& plan, size_t pc, const Kernel& fused, const Tensor& w) {
+  const uint8_t order[4] = {0, 2, 3, 1};
+  float* data = nullptr;
+  EValue* filter = NewTensor(plan, 4, w.sizes().data(), order, &data);
+  if (filter == nullptr) return false;
+  const Tensor& t = filter->to_tensor();
+  const float* src = w.data_as<const float>();
+  for (int32_t o = 0; o < w.size(0); ++o) {
+    for (int32_t i = 0; i < w.size(1); ++i) {
+      for (int32_t h = 0; h < w.size(2); ++h) {
+        for (int32_t k = 0; k < w.size(3); ++k) {
+          data[o * t.stride(0) + i * t.stride(1) + h * t.stride(2) + k * t.stride(3)] =
+              src[o * w.stride(0) + i * w.stride(1) + h * w.stride(2) + k * w.stride(3)];
+        }
+      }
+    }
+  }
+  return ReplaceConvolution(plan, pc, fused, filter, nullptr);
+}
+
 // Gives the one-group convolution at `pc` (a side of it relabeled) its
 // filter in a channels-last form: column panels for the GEMM, or for at
 // most kSmallInputMaxChannels input channels (an RGB stem) a copy with the
@@ -263,13 +296,15 @@ bool PrepareChannelsLastFilter(PlanEditor& plan, size_t pc) {
   const Kernel* fused = FusedKernel(plan.op(pc));
   const EValue* wv = args[1];
   if (fused == nullptr || !wv->is_tensor() || !plan.is_constant(wv) || !args[8]->is_int() ||
-      args[8]->to_int() != 1 || !args[6]->is_bool() || args[6]->to_bool()) {
+      args[8]->to_int() < 1 || !args[6]->is_bool() || args[6]->to_bool()) {
     return true;
   }
   const Tensor& w = wv->to_tensor();
-  if (w.dtype() != ScalarType::kFloat || w.dim() != 4 || w.numel() == 0 || w.data() == nullptr) {
+  if (w.dtype() != ScalarType::kFloat || w.dim() != 4 || w.numel() == 0 || w.data() == nullptr ||
+      (args[8]->to_int() > 1 && w.size(1) == 1)) {  // depthwise: the kernel reads any layout
     return true;
   }
+  if (args[8]->to_int() > 1) return ChannelsLastFilter(plan, pc, *fused, w);
   ConvGeometry g{};
   g.out_c = w.size(0);
   g.in_c = w.size(1);
@@ -306,44 +341,37 @@ bool PrepareChannelsLastFilter(PlanEditor& plan, size_t pc) {
     const TapList taps = TapList::All(g);
     PackPanels(ConvWeight(g, taps, src, strides, true), g.out_c, depth, data);
   }
-  EValue* none = args.size() == 11 ? plan.NewValue(EValue()) : nullptr;
-  if (args.size() == 11 && none == nullptr) return false;
-  EValue* call[14];
-  size_t n = 0;
-  for (int i = 0; i < 9; ++i) call[n++] = args[i];
-  call[n++] = args.size() == 11 ? none : args[9];
-  call[n++] = args.size() == 11 ? none : args[10];
-  if (small_input) {
-    call[1] = filter;
-  } else {
-    call[n++] = filter;
-  }
-  call[n++] = args[args.size() - 2];
-  call[n++] = args[args.size() - 1];
-  return plan.Replace(pc, *fused, Span<EValue* const>(call, n)) == Error::kOk;
+  return small_input ? ReplaceConvolution(plan, pc, *fused, filter, nullptr)
+                     : ReplaceConvolution(plan, pc, *fused, nullptr, filter);
 }
 
-// The groups worth relabeling (see the header): those a convolution reads or
-// writes with both its sides channels-last. A group whose every
-// convolution is bridged (its other side NCHW) would pay a transpose per
-// convolution and gain nothing (RegNet's 1x1 layers around its grouped
-// ones, ResNet's layers beside a max pool). Dropping a group may strand
-// another, so this repeats until nothing changes. Returns the kept roots.
+// The groups worth relabeling (see the header): those that at least as
+// many convolutions read or write with both sides channels-last as with
+// the other side NCHW (a bridge: one transpose; a max pool writing the
+// group counts as one too). Dropping a group changes its neighbours'
+// counts, so this repeats until nothing changes. Returns the kept roots.
 std::vector<bool> GroupsWorthRelabeling(const PlanEditor& plan, Groups& groups) {
   std::vector<bool> keep(groups.nodes().size() + 1, false);
   for (const auto& [v, node] : groups.nodes()) keep[groups.Find(node)] = v != nullptr;
   keep[0] = false;
   for (bool changed = true; changed;) {
-    std::vector<bool> native(keep.size(), false);
+    std::vector<int64_t> score(keep.size(), 0);  // native minus bridged
     for (size_t pc = 0; pc < plan.num_instructions(); ++pc) {
-      if (KindOf(plan.op(pc), plan.args(pc)) != Kind::kConv) continue;
       const Span<EValue*> args = plan.args(pc);
+      const Kind kind = KindOf(plan.op(pc), args);
+      if (kind == Kind::kMaxPool) {
+        score[groups.Root(args[kMaxPoolOut])] -= 1;
+        continue;
+      }
+      if (kind != Kind::kConv) continue;
       const size_t in = groups.Root(args[0]), out = groups.Root(args[args.size() - 1]);
-      if (keep[in] && keep[out]) native[in] = native[out] = true;
+      const bool both = keep[in] && keep[out];
+      score[in] += both ? 1 : -1;
+      score[out] += both ? 1 : -1;
     }
     changed = false;
     for (size_t r = 1; r < keep.size(); ++r) {
-      if (keep[r] && !native[r]) {
+      if (keep[r] && score[r] < 0) {
         keep[r] = false;
         changed = true;
       }

@@ -24,18 +24,21 @@
 // region's edges cost one transpose each. aten::mean.out reads a
 // channels-last input and writes its (never relabeled) default-order out.
 //
-// Of the groups the rules allow, the pass relabels those that a
-// convolution reads or writes with both of its sides channels-last
-// (repeated until stable): a group whose every convolution is bridged would
-// pay a transpose per convolution and gain nothing (RegNet's 1x1 layers
-// around its grouped ones; ResNet's first stage, beside the max pool).
+// Of the groups the rules allow, the pass relabels those that at least as
+// many convolutions read or write with both sides channels-last as with a
+// bridge (repeated until stable): a group mostly bridged would pay a
+// transpose per convolution and gain little.
 //
-// One-group convolutions reading or writing a relabeled tensor get their
-// filter packed at load as the channels-last GEMM's B (PackPanels, gemm.h,
-// over [out_c x (kh, kw, in_c)]): the fused kernel with the panels as the
-// argument before out (the small-plane pass's slot, small_plane_panels.h,
-// which leaves channels-last convolutions alone). Panels count against the
-// method's constant budget; without room the convolution packs its filter
+// Convolutions reading or writing a relabeled tensor get their filter in a
+// channels-last form at load, as the XNNPACK delegate's layers do: one
+// group, packed as the channels-last GEMM's B (PackPanels, gemm.h, over
+// [out_c x (kh, kw, in_c)]) and passed as the argument before out (the
+// small-plane pass's slot, small_plane_panels.h, which leaves
+// channels-last convolutions alone); at most kSmallInputMaxChannels input
+// channels (RGB stems), a copy with the output channels innermost for the
+// direct small-input kernel; grouped, an OHWI copy whose groups the GEMM
+// reads in place; depthwise, as it is. The copies count against the
+// method's constant budget; without room a convolution packs its filter
 // per call. Runs after fuse_convolution and before pack_small_plane_panels.
 //
 // Stateless; thread-compatible.

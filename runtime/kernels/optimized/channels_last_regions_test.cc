@@ -316,10 +316,10 @@ TEST(ChannelsLastRegions, ConvolutionsAndABatchNormInARow) {
   });
 }
 
-// A grouped convolution (2 groups of 4 channels) keeps its input and
-// output NCHW: no tensor of x -> conv -> y1 -> grouped -> y2 -> conv -> z
-// is relabeled.
-TEST(ChannelsLastRegions, GroupedConvolutionsStayNchw) {
+// A grouped convolution (2 groups of 4 channels) between two others runs
+// channels-last on an OHWI copy of its filter: y1 and y2 relabeled, z
+// as the portable kernels compute it.
+TEST(ChannelsLastRegions, GroupedConvolutionsReadAnOhwiFilter) {
   TestTensor<float> x({1, 4, 8, 8}, Random<float>(256, 21, -2, 2));
   TestTensor<float> wa({8, 4, 3, 3}, Random<float>(288, 22)),
       wg({8, 4, 3, 3}, Random<float>(288, 23));
@@ -327,22 +327,36 @@ TEST(ChannelsLastRegions, GroupedConvolutionsStayNchw) {
   TestTensor<float> y1({1, 8, 8, 8}), y2({1, 8, 8, 8}), z({1, 8, 8, 8});
   TestIntList one{1, 1}, zero{0, 0};
   EValue none, no = EValue::FromBool(false), g1 = EValue::FromInt(1), g2 = EValue::FromInt(2);
+  const auto build = [&](TestPlan& plan, bool opt) {
+    for (auto* c : {&wa, &wg, &wc}) plan.SetConstant(c->ev());
+    plan.SetIo(x.ev());
+    plan.SetIo(z.ev());
+    const auto conv = opt ? optimized::ConvolutionOut : portable::ConvolutionOut;
+    plan.Add("aten::convolution.out", conv,
+             {x.ev(), wa.ev(), &none, one.ev(), one.ev(), one.ev(), &no, zero.ev(), &g1, y1.ev(),
+              y1.ev()});
+    plan.Add("aten::convolution.out", conv,
+             {y1.ev(), wg.ev(), &none, one.ev(), one.ev(), one.ev(), &no, zero.ev(), &g2, y2.ev(),
+              y2.ev()});
+    plan.Add("aten::convolution.out", conv,
+             {y2.ev(), wc.ev(), &none, one.ev(), zero.ev(), one.ev(), &no, zero.ev(), &g1, z.ev(),
+              z.ev()});
+  };
+  TestPlan reference;
+  build(reference, false);
+  ASSERT_EQ(reference.Execute(), Error::kOk);
+  const std::vector<float> expected = z.Values();
   TestPlan plan;
-  for (auto* c : {&wa, &wg, &wc}) plan.SetConstant(c->ev());
-  plan.SetIo(x.ev());
-  plan.SetIo(z.ev());
-  plan.Add("aten::convolution.out", optimized::ConvolutionOut,
-           {x.ev(), wa.ev(), &none, one.ev(), one.ev(), one.ev(), &no, zero.ev(), &g1, y1.ev(),
-            y1.ev()});
-  plan.Add("aten::convolution.out", optimized::ConvolutionOut,
-           {y1.ev(), wg.ev(), &none, one.ev(), one.ev(), one.ev(), &no, zero.ev(), &g2, y2.ev(),
-            y2.ev()});
-  plan.Add("aten::convolution.out", optimized::ConvolutionOut,
-           {y2.ev(), wc.ev(), &none, one.ev(), zero.ev(), one.ev(), &no, zero.ev(), &g1, z.ev(),
-            z.ev()});
-  RelabelChannelsLastRegions(plan, false);  // the rules alone
-  for (auto* t : {&y1, &y2}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
-  EXPECT_EQ(plan.args(0).size(), 11u);
+  build(plan, true);
+  RunChannelsLastRegions(plan);
+  for (auto* t : {&y1, &y2}) EXPECT_TRUE(IsChannelsLast(t->tensor()));
+  ASSERT_EQ(plan.args(1).size(), 13u);
+  EXPECT_TRUE(IsChannelsLast(plan.args(1)[1]->to_tensor()));
+  testing::ForEachIsa([&] {
+    z.Set(std::vector<float>(expected.size(), -1234.0f));
+    ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
+    testing::ExpectMatch(z.Values(), expected, kBound, "z");
+  });
 }
 
 // A max pool writes a region's first tensor (ResNet's stem): its input
