@@ -57,6 +57,14 @@ constexpr size_t kBatchNormOut = 7, kBatchNormResults = 10;
 // copy and transposes it), then its indices and the list of both.
 constexpr size_t kMaxPoolOut = 6, kMaxPoolResults = 8;
 
+// A grouped convolution other than a depthwise one: its kernel computes
+// NCHW, bridging each channels-last side (conv_layout_bridge.h).
+bool Grouped(Span<EValue* const> args) {
+  if (!args[8]->is_int() || args[8]->to_int() == 1) return false;
+  return !args[1]->is_tensor() || args[1]->to_tensor().dim() != 4 ||
+         args[1]->to_tensor().size(1) != 1;
+}
+
 Kind KindOf(const char* op, Span<EValue* const> args) {
   if (op == nullptr) return Kind::kOther;
   for (const OpShape& s : kOps) {
@@ -263,29 +271,6 @@ bool ReplaceConvolution(PlanEditor& plan, size_t pc, const Kernel& fused, EValue
   return plan.Replace(pc, fused, Span<EValue* const>(call, n)) == Error::kOk;
 }
 
-// A grouped convolution's filter as a channels-last (OHWI) copy: the
-// channels-last GEMM reads each group's [out_c / groups x (kh, kw, ic)]
-// rows in place, as the XNNPACK delegate's grouped layers do.
-bool ChannelsLastFilter(PlanEditor& plan, size_t pc, const Kernel& fused, const Tensor& w) {
-  const uint8_t order[4] = {0, 2, 3, 1};
-  float* data = nullptr;
-  EValue* filter = NewTensor(plan, 4, w.sizes().data(), order, &data);
-  if (filter == nullptr) return false;
-  const Tensor& t = filter->to_tensor();
-  const float* src = w.data_as<const float>();
-  for (int32_t o = 0; o < w.size(0); ++o) {
-    for (int32_t i = 0; i < w.size(1); ++i) {
-      for (int32_t h = 0; h < w.size(2); ++h) {
-        for (int32_t k = 0; k < w.size(3); ++k) {
-          data[o * t.stride(0) + i * t.stride(1) + h * t.stride(2) + k * t.stride(3)] =
-              src[o * w.stride(0) + i * w.stride(1) + h * w.stride(2) + k * w.stride(3)];
-        }
-      }
-    }
-  }
-  return ReplaceConvolution(plan, pc, fused, filter, nullptr);
-}
-
 // Gives the one-group convolution at `pc` (a side of it relabeled) its
 // filter in a channels-last form: column panels for the GEMM, or for at
 // most kSmallInputMaxChannels input channels (an RGB stem) a copy with the
@@ -295,16 +280,16 @@ bool PrepareChannelsLastFilter(PlanEditor& plan, size_t pc) {
   const Span<EValue*> args = plan.args(pc);
   const Kernel* fused = FusedKernel(plan.op(pc));
   const EValue* wv = args[1];
+  // Depthwise kernels read any filter layout; other grouped convolutions
+  // run on NCHW copies (conv_layout_bridge.h).
   if (fused == nullptr || !wv->is_tensor() || !plan.is_constant(wv) || !args[8]->is_int() ||
-      args[8]->to_int() < 1 || !args[6]->is_bool() || args[6]->to_bool()) {
+      args[8]->to_int() != 1 || !args[6]->is_bool() || args[6]->to_bool()) {
     return true;
   }
   const Tensor& w = wv->to_tensor();
-  if (w.dtype() != ScalarType::kFloat || w.dim() != 4 || w.numel() == 0 || w.data() == nullptr ||
-      (args[8]->to_int() > 1 && w.size(1) == 1)) {  // depthwise: the kernel reads any layout
+  if (w.dtype() != ScalarType::kFloat || w.dim() != 4 || w.numel() == 0 || w.data() == nullptr) {
     return true;
   }
-  if (args[8]->to_int() > 1) return ChannelsLastFilter(plan, pc, *fused, w);
   ConvGeometry g{};
   g.out_c = w.size(0);
   g.in_c = w.size(1);
@@ -365,7 +350,7 @@ std::vector<bool> GroupsWorthRelabeling(const PlanEditor& plan, Groups& groups) 
       }
       if (kind != Kind::kConv) continue;
       const size_t in = groups.Root(args[0]), out = groups.Root(args[args.size() - 1]);
-      const bool both = keep[in] && keep[out];
+      const bool both = keep[in] && keep[out] && !Grouped(args);
       score[in] += both ? 1 : -1;
       score[out] += both ? 1 : -1;
     }

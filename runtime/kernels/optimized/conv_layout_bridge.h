@@ -25,11 +25,13 @@ namespace optimized {
 // channels-last copy (the input transposed before, or the output
 // transposed after the call) and returns true, failures reported through
 // ctx (kMemoryAllocationFailed when the copy does not fit in temp memory).
-// Also, for a channels-last input and output over the same memory (the
-// memory planner's reuse of a dead input), with out no larger than the
-// input, runs `conv` into a temp out and copies it over (the kernel would
-// otherwise copy the input first). Otherwise returns false having done
-// nothing. `conv` must not call back with the same arguments' layouts.
+// A grouped convolution the direct NCHW kernel takes (GroupedDirectApplies,
+// grouped_conv.h) instead runs on an NCHW copy of each channels-last side
+// (RegNet-Y-400MF's grouped layers: 0.4 ms there against 2.0 through the
+// channels-last GEMM group by group). And for a channels-last input and output over the same memory
+// (the memory planner's reuse of a dead input), with out no larger than the input, runs `conv` into
+// a temp out and copies it over (the kernel would otherwise copy the input first). Otherwise
+// returns false having done nothing. `conv` must not call back with the same arguments' layouts.
 bool ConvAcrossLayouts(KernelContext& ctx, Span<EValue*> args, OpFunction conv);
 
 // The float32 elements of a 4-D tensor of `t`'s sizes from NCHW order at

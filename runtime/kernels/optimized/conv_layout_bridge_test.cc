@@ -1,7 +1,8 @@
 // ConvAcrossLayouts through the convolution kernels: an NCHW input with a
-// channels-last output and the reverse, and a channels-last output over its
-// input's memory, against the portable convolution on separate NCHW
-// buffers (within the GEMM's dot-product bound), at every instruction set.
+// channels-last output and the reverse, grouped convolutions with either
+// side channels-last, and a channels-last output over its input's memory, against the portable
+// convolution on separate NCHW buffers (within the GEMM's dot-product bound), at every instruction
+// set.
 
 #include "runtime/kernels/optimized/conv_layout_bridge.h"
 
@@ -85,6 +86,13 @@ TEST(ConvAcrossLayouts, NchwInChannelsLastOut) {
 TEST(ConvAcrossLayouts, ChannelsLastInNchwOut) {
   Check({kNhwc, kNchw, 1, 2, false});
   Check({kNhwc, kNchw, 8, 1, false});
+}
+
+TEST(ConvAcrossLayouts, GroupedRunsOnNchwCopies) {
+  Check({kNhwc, kNhwc, 2, 1, false});
+  Check({kNchw, kNhwc, 2, 2, false});
+  Check({kNhwc, kNchw, 2, 1, false});
+  Check({kNhwc, kNhwc, 2, 2, true});
 }
 
 TEST(ConvAcrossLayouts, ChannelsLastOutOverItsInput) {
