@@ -42,6 +42,30 @@ struct Variant {
   bool all_groups = true;            // every allowed group, not only the worthwhile ones
 };
 
+// convolution.out calls (dilation 1) for hand-made plans, owning their
+// scalar arguments; `opt`: the optimized kernel, else the portable one.
+class ConvCalls {
+ public:
+  void Add(TestPlan& plan, bool opt, TestTensor<float>* x, TestTensor<float>* w,
+           TestTensor<float>* b, int64_t stride, int64_t pad, int64_t groups,
+           TestTensor<float>* y) {
+    lists_.emplace_back(new TestIntList{stride, stride});
+    TestIntList* s = lists_.back().get();
+    lists_.emplace_back(new TestIntList{pad, pad});
+    TestIntList* p = lists_.back().get();
+    ints_.emplace_back(new EValue(EValue::FromInt(groups)));
+    plan.Add("aten::convolution.out", opt ? optimized::ConvolutionOut : portable::ConvolutionOut,
+             {x->ev(), w->ev(), b != nullptr ? b->ev() : &none_, s->ev(), p->ev(), dil_.ev(),
+              &transposed_, out_pad_.ev(), ints_.back().get(), y->ev(), y->ev()});
+  }
+
+ private:
+  std::vector<std::unique_ptr<TestIntList>> lists_;
+  std::vector<std::unique_ptr<EValue>> ints_;
+  TestIntList dil_{1, 1}, out_pad_{0, 0};
+  EValue none_, transposed_ = EValue::FromBool(false);
+};
+
 class Net {
  public:
   explicit Net(Variant v) : v_(v) {
@@ -63,15 +87,14 @@ class Net {
   void Build(TestPlan& plan, bool opt) {
     for (TestTensor<float>* c : {w1_, b1_, wd_, wp_, wq_}) plan.SetConstant(c->ev());
     plan.SetIo(x_->ev());
-    const auto conv = opt ? optimized::ConvolutionOut : portable::ConvolutionOut;
-    Conv(plan, conv, x_, w1_, b1_, 2, 1, 1, "c1");
+    convs_.Add(plan, opt, x_, w1_, b1_, 2, 1, 1, (*this)["c1"]);
     EValue* r1 = v_.relu_in_place ? T("c1") : T("r1");
     plan.Add("aten::relu.out", opt ? optimized::ReluOut : portable::ReluOut, {T("c1"), r1, r1});
-    Conv(plan, conv, v_.relu_in_place ? t_["c1"].get() : t_["r1"].get(), wd_, nullptr, 1, 1, 8,
-         "d1");
+    convs_.Add(plan, opt, (*this)[v_.relu_in_place ? "c1" : "r1"], wd_, nullptr, 1, 1, 8,
+               (*this)["d1"]);
     plan.Add("aten::hardswish.out", opt ? optimized::HardswishOut : portable::HardswishOut,
              {T("d1"), T("h1"), T("h1")});
-    Conv(plan, conv, t_["h1"].get(), wp_, nullptr, 1, 0, 1, "p1");
+    convs_.Add(plan, opt, (*this)["h1"], wp_, nullptr, 1, 0, 1, (*this)["p1"]);
     plan.Add("aten::add.out", opt ? optimized::AddOut : portable::AddOut,
              {T("p1"), r1, &one_, T("a1"), T("a1")});
     plan.Add("aten::mean.out", opt ? optimized::MeanOut : portable::MeanOut,
@@ -80,7 +103,7 @@ class Net {
              {T("m"), T("s"), T("s")});
     plan.Add("aten::mul.out", opt ? optimized::MulOut : portable::MulOut,
              {T("a1"), T("s"), T("g"), T("g")});
-    Conv(plan, conv, t_["g"].get(), wq_, nullptr, 1, 1, 1, "q");
+    convs_.Add(plan, opt, (*this)["g"], wq_, nullptr, 1, 1, 1, (*this)["q"]);
     const auto permute = opt ? optimized::PermuteCopyOut : portable::PermuteCopyOut;
     plan.Add("aten::permute_copy.out", permute, {T("q"), nhwc_.ev(), T("o"), T("o")});
     if (v_.extra_permute_of_r1) {
@@ -112,27 +135,12 @@ class Net {
     t_[name].reset(new TestTensor<float>(sizes, values));
     return t_[name].get();
   }
-  void Conv(TestPlan& plan, OpFunction fn, TestTensor<float>* x, TestTensor<float>* w,
-            TestTensor<float>* b, int64_t stride, int64_t pad, int64_t groups,
-            const std::string& out) {
-    lists_.emplace_back(new TestIntList{stride, stride});
-    TestIntList* s = lists_.back().get();
-    lists_.emplace_back(new TestIntList{pad, pad});
-    TestIntList* p = lists_.back().get();
-    ints_.emplace_back(new EValue(EValue::FromInt(groups)));
-    plan.Add("aten::convolution.out", fn,
-             {x->ev(), w->ev(), b != nullptr ? b->ev() : &none_, s->ev(), p->ev(), dil_.ev(),
-              &transposed_, out_pad_.ev(), ints_.back().get(), T(out), T(out)});
-  }
-
   Variant v_;
   std::map<std::string, std::unique_ptr<TestTensor<float>>> t_;
   TestTensor<float>*x_, *w1_, *b1_, *wd_, *wp_, *wq_;
-  std::vector<std::unique_ptr<TestIntList>> lists_;
-  std::vector<std::unique_ptr<EValue>> ints_;
-  TestIntList dil_{1, 1}, out_pad_{0, 0}, hw_{-1, -2}, nhwc_{0, 2, 3, 1};
-  EValue none_, transposed_ = EValue::FromBool(false), keepdim_ = EValue::FromBool(true),
-                one_ = EValue::FromInt(1);
+  ConvCalls convs_;
+  TestIntList hw_{-1, -2}, nhwc_{0, 2, 3, 1};
+  EValue none_, keepdim_ = EValue::FromBool(true), one_ = EValue::FromInt(1);
 };
 
 // The portable results of the unrewritten network.
@@ -276,28 +284,20 @@ TEST(ChannelsLastRegions, ConvolutionsAndABatchNormInARow) {
   TestTensor<float> y1({1, 8, 10, 10}), y2({1, 8, 10, 10}), y3({1, 8, 10, 10}), z({1, 8, 10, 10});
   TestTensor<float> save_mean({0}), save_invstd({0});
   TestTensorList results({y3.ev(), save_mean.ev(), save_invstd.ev()});
-  TestIntList one{1, 1}, zero{0, 0};
-  EValue none, no = EValue::FromBool(false), g1 = EValue::FromInt(1), g8 = EValue::FromInt(8);
+  ConvCalls convs;
   EValue momentum = EValue::FromDouble(0.1), eps = EValue::FromDouble(1e-5);
   const auto build = [&](TestPlan& plan, bool opt) {
     for (auto* c : {&wa, &wb, &wc, &gamma, &beta, &mean, &var}) plan.SetConstant(c->ev());
     plan.SetIo(x.ev());
     plan.SetIo(z.ev());
-    const auto conv = opt ? optimized::ConvolutionOut : portable::ConvolutionOut;
-    plan.Add("aten::convolution.out", conv,
-             {x.ev(), wa.ev(), &none, one.ev(), one.ev(), one.ev(), &no, zero.ev(), &g1, y1.ev(),
-              y1.ev()});
-    plan.Add("aten::convolution.out", conv,
-             {y1.ev(), wb.ev(), &none, one.ev(), zero.ev(), one.ev(), &no, zero.ev(), &g1, y2.ev(),
-              y2.ev()});
+    convs.Add(plan, opt, &x, &wa, nullptr, 1, 1, 1, &y1);
+    convs.Add(plan, opt, &y1, &wb, nullptr, 1, 0, 1, &y2);
     plan.Add("aten::_native_batch_norm_legit_no_training.out",
              opt ? optimized::BatchNormOut : portable::NativeBatchNormNoTrainingOut,
              {y2.ev(), gamma.ev(), beta.ev(), mean.ev(), var.ev(), &momentum, &eps, y3.ev(),
               save_mean.ev(), save_invstd.ev(), results.ev()},
              4);
-    plan.Add("aten::convolution.out", conv,
-             {y3.ev(), wc.ev(), &none, one.ev(), one.ev(), one.ev(), &no, zero.ev(), &g8, z.ev(),
-              z.ev()});
+    convs.Add(plan, opt, &y3, &wc, nullptr, 1, 1, 8, &z);
   };
   TestPlan reference;
   build(reference, false);
@@ -326,22 +326,14 @@ TEST(ChannelsLastRegions, GroupedConvolutionsBetweenChannelsLastTensors) {
       wg({8, 4, 3, 3}, Random<float>(288, 23));
   TestTensor<float> wc({8, 8, 1, 1}, Random<float>(64, 24));
   TestTensor<float> y1({1, 8, 8, 8}), y2({1, 8, 8, 8}), z({1, 8, 8, 8});
-  TestIntList one{1, 1}, zero{0, 0};
-  EValue none, no = EValue::FromBool(false), g1 = EValue::FromInt(1), g2 = EValue::FromInt(2);
+  ConvCalls convs;
   const auto build = [&](TestPlan& plan, bool opt) {
     for (auto* c : {&wa, &wg, &wc}) plan.SetConstant(c->ev());
     plan.SetIo(x.ev());
     plan.SetIo(z.ev());
-    const auto conv = opt ? optimized::ConvolutionOut : portable::ConvolutionOut;
-    plan.Add("aten::convolution.out", conv,
-             {x.ev(), wa.ev(), &none, one.ev(), one.ev(), one.ev(), &no, zero.ev(), &g1, y1.ev(),
-              y1.ev()});
-    plan.Add("aten::convolution.out", conv,
-             {y1.ev(), wg.ev(), &none, one.ev(), one.ev(), one.ev(), &no, zero.ev(), &g2, y2.ev(),
-              y2.ev()});
-    plan.Add("aten::convolution.out", conv,
-             {y2.ev(), wc.ev(), &none, one.ev(), zero.ev(), one.ev(), &no, zero.ev(), &g1, z.ev(),
-              z.ev()});
+    convs.Add(plan, opt, &x, &wa, nullptr, 1, 1, 1, &y1);
+    convs.Add(plan, opt, &y1, &wg, nullptr, 1, 1, 2, &y2);
+    convs.Add(plan, opt, &y2, &wc, nullptr, 1, 0, 1, &z);
   };
   TestPlan reference;
   build(reference, false);
@@ -370,27 +362,21 @@ TEST(ChannelsLastRegions, AMaxPoolOpensARegion) {
   TestTensor<float> y1({1, 8, 12, 12}), p({1, 8, 6, 6}), y2({1, 8, 6, 6}), z({1, 8, 6, 6});
   TestTensor<int64_t> indices({1, 8, 6, 6});
   TestTensorList results({p.ev(), indices.ev()});
-  TestIntList one{1, 1}, two{2, 2}, zero{0, 0}, three{3, 3};
-  EValue none, no = EValue::FromBool(false), g1 = EValue::FromInt(1);
+  ConvCalls convs;
+  TestIntList one{1, 1}, two{2, 2}, three{3, 3};
+  EValue no = EValue::FromBool(false);
   const auto build = [&](TestPlan& plan, bool opt) {
     for (auto* c : {&wa, &wb, &wc}) plan.SetConstant(c->ev());
     plan.SetIo(x.ev());
     plan.SetIo(z.ev());
-    const auto conv = opt ? optimized::ConvolutionOut : portable::ConvolutionOut;
-    plan.Add("aten::convolution.out", conv,
-             {x.ev(), wa.ev(), &none, one.ev(), one.ev(), one.ev(), &no, zero.ev(), &g1, y1.ev(),
-              y1.ev()});
+    convs.Add(plan, opt, &x, &wa, nullptr, 1, 1, 1, &y1);
     plan.Add("aten::max_pool2d_with_indices.out",
              opt ? optimized::MaxPool2dWithIndicesOut : portable::MaxPool2dWithIndicesOut,
              {y1.ev(), three.ev(), two.ev(), one.ev(), one.ev(), &no, p.ev(), indices.ev(),
               results.ev()},
              3);
-    plan.Add("aten::convolution.out", conv,
-             {p.ev(), wb.ev(), &none, one.ev(), one.ev(), one.ev(), &no, zero.ev(), &g1, y2.ev(),
-              y2.ev()});
-    plan.Add("aten::convolution.out", conv,
-             {y2.ev(), wc.ev(), &none, one.ev(), zero.ev(), one.ev(), &no, zero.ev(), &g1, z.ev(),
-              z.ev()});
+    convs.Add(plan, opt, &p, &wb, nullptr, 1, 1, 1, &y2);
+    convs.Add(plan, opt, &y2, &wc, nullptr, 1, 0, 1, &z);
   };
   TestPlan reference;
   build(reference, false);
