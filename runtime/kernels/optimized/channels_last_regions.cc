@@ -9,6 +9,7 @@
 #include "runtime/kernels/optimized/conv_operands.h"
 #include "runtime/kernels/optimized/conv_small_input.h"
 #include "runtime/kernels/optimized/gemm.h"
+#include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/plan_pass_util.h"
 
 namespace edgefleet {
@@ -105,6 +106,12 @@ bool Relabelable(const EValue* v) {
          t.numel() > 0 && static_cast<int64_t>(t.size(2)) * t.size(3) > 1;
 }
 
+// A broadcast operand that reads alike against either layout of a 4-D
+// out: [N, C, 1, 1] (a squeeze-and-excitation gate) or one element.
+bool PerChannel(const Tensor& t) {
+  return t.numel() == 1 || (t.dim() == 4 && t.size(2) == 1 && t.size(3) == 1);
+}
+
 bool SameSizes(const Tensor& a, const Tensor& b) {
   if (a.dim() != b.dim()) return false;
   for (int d = 0; d < a.dim(); ++d) {
@@ -185,9 +192,10 @@ void Analyze(PlanEditor& plan, Groups* groups) {
       if (!out->is_tensor()) continue;
       for (size_t a = 0; a < 2; ++a) {
         if (!args[a]->is_tensor()) continue;
-        if (SameSizes(args[a]->to_tensor(), out->to_tensor())) {
+        const Tensor& t = args[a]->to_tensor();
+        if (SameSizes(t, out->to_tensor())) {
           groups->Tie(args[a], out);
-        } else if (Relabelable(args[a])) {  // a broadcast over planes: leave it all
+        } else if (!PerChannel(t)) {  // another broadcast: leave it all NCHW
           groups->Pin(args[a]);
           groups->Pin(out);
         }
@@ -210,9 +218,7 @@ void Analyze(PlanEditor& plan, Groups* groups) {
 }
 
 bool ChannelsLast(const EValue* v) {
-  if (v == nullptr || !v->is_tensor() || v->to_tensor().dim() != 4) return false;
-  const Span<const uint8_t> o = v->to_tensor().dim_order();
-  return o[0] == 0 && o[1] == 2 && o[2] == 3 && o[3] == 1;
+  return v != nullptr && v->is_tensor() && IsChannelsLast(v->to_tensor());
 }
 
 // A float32 tensor of `dim` <= 4 dims over new method memory, or null.

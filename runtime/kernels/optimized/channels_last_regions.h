@@ -17,10 +17,10 @@
 //   - not a method input or output, not a constant, one writer, no view
 //     sharing its memory.
 // Activations and binary ops need their operands and out in one layout
-// (same-size tensor operands: broadcast operands of 1 x 1 planes read
-// alike in both layouts), so those tensors form one group, relabeled
-// together or not at all. A convolution may see its input and output in
-// different layouts: the kernels bridge them (conv_layout_bridge.h), so a
+// (same-size tensor operands; broadcast operands of 1 x 1 planes or one
+// element read alike in both layouts, other broadcasts keep the op NCHW),
+// so those tensors form one group, relabeled together or not at all. A convolution may see its
+// input and output in different layouts: the kernels bridge them (conv_layout_bridge.h), so a
 // region's edges cost one transpose each. aten::mean.out reads a
 // channels-last input and writes its (never relabeled) default-order out.
 //

@@ -398,6 +398,43 @@ TEST(ChannelsLastRegions, AMaxPoolOpensARegion) {
   });
 }
 
+// An add broadcasting a [C, H, W] constant over y2 (a broadcast that does
+// not read alike in both layouts): y2 and the sum stay NCHW, y1 does not.
+TEST(ChannelsLastRegions, APlaneBroadcastKeepsItsOpNchw) {
+  TestTensor<float> x({1, 4, 6, 6}, Random<float>(144, 51, -2, 2));
+  TestTensor<float> wa({8, 4, 3, 3}, Random<float>(288, 52)),
+      wb({8, 8, 1, 1}, Random<float>(64, 53));
+  TestTensor<float> wc({8, 8, 1, 1}, Random<float>(64, 54)),
+      plane({8, 6, 6}, Random<float>(288, 55));
+  TestTensor<float> y1({1, 8, 6, 6}), y2({1, 8, 6, 6}), y3({1, 8, 6, 6}), z({1, 8, 6, 6});
+  ConvCalls convs;
+  EValue alpha = EValue::FromInt(1);
+  const auto build = [&](TestPlan& plan, bool opt) {
+    for (auto* c : {&wa, &wb, &wc, &plane}) plan.SetConstant(c->ev());
+    plan.SetIo(x.ev());
+    plan.SetIo(z.ev());
+    convs.Add(plan, opt, &x, &wa, nullptr, 1, 1, 1, &y1);
+    convs.Add(plan, opt, &y1, &wb, nullptr, 1, 0, 1, &y2);
+    plan.Add("aten::add.out", opt ? optimized::AddOut : portable::AddOut,
+             {y2.ev(), plane.ev(), &alpha, y3.ev(), y3.ev()});
+    convs.Add(plan, opt, &y3, &wc, nullptr, 1, 0, 1, &z);
+  };
+  TestPlan reference;
+  build(reference, false);
+  ASSERT_EQ(reference.Execute(), Error::kOk);
+  const std::vector<float> expected = z.Values();
+  TestPlan plan;
+  build(plan, true);
+  RelabelChannelsLastRegions(plan, false);
+  EXPECT_TRUE(IsChannelsLast(y1.tensor()));
+  for (auto* t : {&y2, &y3}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
+  testing::ForEachIsa([&] {
+    z.Set(std::vector<float>(expected.size(), -1234.0f));
+    ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
+    testing::ExpectMatch(z.Values(), expected, kBound, "z");
+  });
+}
+
 }  // namespace
 }  // namespace optimized
 }  // namespace edgefleet
