@@ -9,6 +9,7 @@
 
 #include "runtime/kernels/optimized/channels_last_regions.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -155,6 +156,36 @@ std::map<std::string, std::vector<float>> Reference(Variant v) {
 // Within the dot-product bound of a depth-72 convolution chain, loosely.
 constexpr Tolerance kBound{1e-5, 1e-5};
 
+// Builds a plan twice: with the portable kernels (the reference values of
+// `watched`), then with the optimized ones, rewritten by `rewrite`;
+// `check` runs in between (layouts, the reference's other outputs), then
+// the rewritten plan runs at every instruction set from poisoned
+// `watched` tensors and must reproduce them.
+void ExpectRewriteMatches(const std::function<void(TestPlan&, bool)>& build,
+                          const std::function<void(TestPlan&)>& rewrite,
+                          const std::vector<TestTensor<float>*>& watched,
+                          const std::function<void(const TestPlan&)>& check) {
+  TestPlan reference;
+  build(reference, false);
+  ASSERT_EQ(reference.Execute(), Error::kOk);
+  std::vector<std::vector<float>> expected;
+  for (TestTensor<float>* t : watched) expected.push_back(t->Values());
+  TestPlan plan;
+  build(plan, true);
+  rewrite(plan);
+  check(plan);
+  testing::ForEachIsa([&] {
+    for (size_t i = 0; i < watched.size(); ++i) {
+      watched[i]->Set(std::vector<float>(expected[i].size(), -1234.0f));
+    }
+    ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
+    for (size_t i = 0; i < watched.size(); ++i) {
+      testing::ExpectMatch(watched[i]->Values(), expected[i], kBound,
+                           "watched " + std::to_string(i));
+    }
+  });
+}
+
 // Runs the pass on the variant and checks the relabeled set and the
 // results at every instruction set.
 void Check(Variant v, const std::vector<std::string>& channels_last) {
@@ -299,21 +330,12 @@ TEST(ChannelsLastRegions, ConvolutionsAndABatchNormInARow) {
              4);
     convs.Add(plan, opt, &y3, &wc, nullptr, 1, 1, 8, &z);
   };
-  TestPlan reference;
-  build(reference, false);
-  ASSERT_EQ(reference.Execute(), Error::kOk);
-  const std::vector<float> expected = z.Values(), expected_y3 = y3.Values();
-  TestPlan plan;
-  build(plan, true);
-  RunChannelsLastRegions(plan);
-  for (auto* t : {&y1, &y2, &y3}) EXPECT_TRUE(IsChannelsLast(t->tensor()));  // the pass proper
-  for (auto* t : {&x, &z}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
-  testing::ForEachIsa([&] {
-    z.Set(std::vector<float>(expected.size(), -1234.0f));
-    ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
-    testing::ExpectMatch(z.Values(), expected, kBound, "z");
-    testing::ExpectMatch(y3.Values(), expected_y3, kBound, "y3");
-  });
+  ExpectRewriteMatches(
+      build, [](TestPlan& plan) { RunChannelsLastRegions(plan); }, {&z, &y3},
+      [&](const TestPlan& plan) {
+        for (auto* t : {&y1, &y2, &y3}) EXPECT_TRUE(IsChannelsLast(t->tensor()));
+        for (auto* t : {&x, &z}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
+      });
 }
 
 // A grouped convolution (2 groups of 4 channels) between two others, its
@@ -335,21 +357,13 @@ TEST(ChannelsLastRegions, GroupedConvolutionsBetweenChannelsLastTensors) {
     convs.Add(plan, opt, &y1, &wg, nullptr, 1, 1, 2, &y2);
     convs.Add(plan, opt, &y2, &wc, nullptr, 1, 0, 1, &z);
   };
-  TestPlan reference;
-  build(reference, false);
-  ASSERT_EQ(reference.Execute(), Error::kOk);
-  const std::vector<float> expected = z.Values();
-  TestPlan plan;
-  build(plan, true);
-  RelabelChannelsLastRegions(plan, false);
-  for (auto* t : {&y1, &y2}) EXPECT_TRUE(IsChannelsLast(t->tensor()));
-  EXPECT_EQ(plan.args(1).size(), 11u);
-  EXPECT_TRUE(plan.args(1)[1]->to_tensor().IsDefaultDimOrder());
-  testing::ForEachIsa([&] {
-    z.Set(std::vector<float>(expected.size(), -1234.0f));
-    ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
-    testing::ExpectMatch(z.Values(), expected, kBound, "z");
-  });
+  ExpectRewriteMatches(
+      build, [](TestPlan& plan) { RelabelChannelsLastRegions(plan, false); }, {&z},
+      [&](const TestPlan& plan) {
+        for (auto* t : {&y1, &y2}) EXPECT_TRUE(IsChannelsLast(t->tensor()));
+        EXPECT_EQ(plan.args(1).size(), 11u);
+        EXPECT_TRUE(plan.args(1)[1]->to_tensor().IsDefaultDimOrder());
+      });
 }
 
 // A max pool writes a region's first tensor (ResNet's stem): its input
@@ -378,24 +392,16 @@ TEST(ChannelsLastRegions, AMaxPoolOpensARegion) {
     convs.Add(plan, opt, &p, &wb, nullptr, 1, 1, 1, &y2);
     convs.Add(plan, opt, &y2, &wc, nullptr, 1, 0, 1, &z);
   };
-  TestPlan reference;
-  build(reference, false);
-  ASSERT_EQ(reference.Execute(), Error::kOk);
-  const std::vector<float> expected = z.Values(), expected_p = p.Values();
-  const std::vector<int64_t> expected_indices = indices.Values();
-  TestPlan plan;
-  build(plan, true);
-  RunChannelsLastRegions(plan);
-  for (auto* t : {&p, &y2}) EXPECT_TRUE(IsChannelsLast(t->tensor()));
-  for (auto* t : {&x, &y1, &z}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
-  testing::ForEachIsa([&] {
-    z.Set(std::vector<float>(expected.size(), -1234.0f));
-    p.Set(std::vector<float>(expected_p.size(), -1234.0f));
-    ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
-    testing::ExpectMatch(z.Values(), expected, kBound, "z");
-    testing::ExpectMatch(p.Values(), expected_p, kBound, "p");
-    testing::ExpectMatch(indices.Values(), expected_indices, testing::kExact, "indices");
-  });
+  std::vector<int64_t> expected_indices;
+  ExpectRewriteMatches(
+      build, [](TestPlan& plan) { RunChannelsLastRegions(plan); }, {&z, &p},
+      [&](const TestPlan& plan) {
+        for (auto* t : {&p, &y2}) EXPECT_TRUE(IsChannelsLast(t->tensor()));
+        for (auto* t : {&x, &y1, &z}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
+        expected_indices = indices.Values();  // the reference's, then poisoned
+        indices.Set(std::vector<int64_t>(expected_indices.size(), -7));
+      });
+  testing::ExpectMatch(indices.Values(), expected_indices, testing::kExact, "indices");
 }
 
 // An add broadcasting a [C, H, W] constant over y2 (a broadcast that does
@@ -419,20 +425,12 @@ TEST(ChannelsLastRegions, APlaneBroadcastKeepsItsOpNchw) {
              {y2.ev(), plane.ev(), &alpha, y3.ev(), y3.ev()});
     convs.Add(plan, opt, &y3, &wc, nullptr, 1, 0, 1, &z);
   };
-  TestPlan reference;
-  build(reference, false);
-  ASSERT_EQ(reference.Execute(), Error::kOk);
-  const std::vector<float> expected = z.Values();
-  TestPlan plan;
-  build(plan, true);
-  RelabelChannelsLastRegions(plan, false);
-  EXPECT_TRUE(IsChannelsLast(y1.tensor()));
-  for (auto* t : {&y2, &y3}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
-  testing::ForEachIsa([&] {
-    z.Set(std::vector<float>(expected.size(), -1234.0f));
-    ASSERT_EQ(plan.Execute(), Error::kOk) << LastErrorDetail();
-    testing::ExpectMatch(z.Values(), expected, kBound, "z");
-  });
+  ExpectRewriteMatches(
+      build, [](TestPlan& plan) { RelabelChannelsLastRegions(plan, false); }, {&z},
+      [&](const TestPlan& plan) {
+        EXPECT_TRUE(IsChannelsLast(y1.tensor()));
+        for (auto* t : {&y2, &y3}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
+      });
 }
 
 }  // namespace
