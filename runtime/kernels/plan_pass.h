@@ -7,9 +7,13 @@
 // instruction's kernel and arguments (fusing a convolution with the batch
 // norm after it, or a dequantize -> convolution -> quantize chain into one
 // int8 convolution over pre-packed weights) and remove instructions whose
-// work the replacement took over. Method::Load runs every registered pass,
-// in registration order, when the method uses optimized kernels; then it
-// folds instructions whose inputs are all constant (executor/constant_folding).
+// work the replacement took over. It may also change the dim order of
+// intermediate tensors it reaches through args() (same sizes and bytes),
+// when every live instruction naming them runs that layout
+// (optimized/channels_last_regions.h); never of constants or method I/O.
+// Method::Load runs every registered pass, in registration order, when the
+// method uses optimized kernels; then it folds instructions whose inputs
+// are all constant (executor/constant_folding).
 //
 // Rules for passes: never change what the method computes beyond
 // floating-point reassociation; leave the plan untouched when a pattern does

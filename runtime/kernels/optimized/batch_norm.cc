@@ -4,6 +4,7 @@
 // (default dim order, rank >= 2: every channel a contiguous run per batch)
 // and channels-last ones (channels innermost: one scale/shift vector).
 
+#include <algorithm>
 #include <cmath>
 
 #include "runtime/kernels/optimized/kernel_util.h"
@@ -15,6 +16,9 @@
 namespace edgefleet {
 namespace optimized {
 namespace {
+
+// Channels-last: floats per call of the affine body (a block of pixels).
+constexpr int64_t kAffineBlockFloats = 512;
 
 // y[i] = x[i] * scale[i * ss] + shift[i * ss] for i < n (ss 0 or 1).
 template <int W>
@@ -93,11 +97,22 @@ bool TryBatchNorm(KernelContext& ctx, Span<EValue*> args) {
   float* y = out.data_as<float>();
   const int threads = numel < kMinParallelElements ? 1 : ctx.num_threads();
   if (IsChannelsLast(in)) {
+    // Blocks of pixels over the parameters repeated as often, so that a
+    // call runs whole vectors rather than one short row per pixel.
     const int64_t pixels = numel / channels;
-    ParallelFor(pixels, threads, [&](int64_t p) {
-      RunVectorized<AffineBody>(x + p * channels, y + p * channels, channels,
-                                static_cast<const float*>(scale), static_cast<const float*>(shift),
-                                int64_t{1});
+    const int64_t block = std::min(pixels, std::max<int64_t>(1, kAffineBlockFloats / channels));
+    auto* repeated =
+        static_cast<float*>(ctx.AllocateTemp(sizeof(float) * 2 * block * channels, 64));
+    if (repeated == nullptr) return false;
+    for (int64_t p = 0; p < block; ++p) {
+      std::copy(scale, scale + channels, repeated + p * channels);
+      std::copy(shift, shift + channels, repeated + (block + p) * channels);
+    }
+    ParallelFor((pixels + block - 1) / block, threads, [&](int64_t b) {
+      const int64_t p0 = b * block, n = std::min(block, pixels - p0) * channels;
+      RunVectorized<AffineBody>(x + p0 * channels, y + p0 * channels, n,
+                                static_cast<const float*>(repeated),
+                                static_cast<const float*>(repeated + block * channels), int64_t{1});
     });
   } else {
     const int64_t run = numel / (in.size(0) * channels);  // inner dims

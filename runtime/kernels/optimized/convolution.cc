@@ -12,6 +12,7 @@
 
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/conv_fusion.h"
+#include "runtime/kernels/optimized/conv_layout_bridge.h"
 #include "runtime/kernels/optimized/conv_operands.h"
 #include "runtime/kernels/optimized/conv_small_input.h"
 #include "runtime/kernels/optimized/depthwise.h"
@@ -434,6 +435,7 @@ bool ConvolutionSupports(Span<EValue* const> args) {
 }
 
 void ConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
+  if (ConvAcrossLayouts(ctx, args, ConvolutionOut)) return;
   ConvCall call;
   if (ParseConv(args, &call) && RunConv(ctx, call)) return;
   portable::ConvolutionOut(ctx, args);
@@ -443,7 +445,11 @@ namespace {
 
 // args: the convolution's 0-8, min, max, [the weight's panels
 // (small_plane_panels.h),] out, ret.
-void FusedConvolution(KernelContext& ctx, Span<EValue*> args, PostOp post, const char* name) {
+// `self`: the fused kernel (its name for errors; it runs again through
+// ConvAcrossLayouts).
+void FusedConvolution(KernelContext& ctx, Span<EValue*> args, PostOp post, const Kernel& self) {
+  if (ConvAcrossLayouts(ctx, args, self.fn)) return;
+  const char* name = self.name;
   const bool with_panels = args.size() == 14;
   float bounds[2] = {-__builtin_inff(), __builtin_inff()};
   for (int i = 0; i < 2; ++i) {
@@ -475,7 +481,9 @@ void FusedConvolution(KernelContext& ctx, Span<EValue*> args, PostOp post, const
     c.lo = bounds[0];
     c.hi = bounds[1];
     c.post = post;
-    if (panels != nullptr && panels->dim() == 2) {
+    if (panels != nullptr && panels->dim() == 2 && c.layout == Layout::kNhwc) {
+      c.w_panels = panels->size(1) == PanelWidth() ? panels->data_as<const float>() : nullptr;
+    } else if (panels != nullptr && panels->dim() == 2) {
       c.small_plane_panels = panels->data_as<const float>();
       c.panel_width = panels->size(1);
     }
@@ -514,19 +522,19 @@ void FusedConvolution(KernelContext& ctx, Span<EValue*> args, PostOp post, const
 }  // namespace
 
 void FusedConvolutionOut(KernelContext& ctx, Span<EValue*> args) {
-  FusedConvolution(ctx, args, PostOp::kNone, kFusedConvolutionKernel.name);
+  FusedConvolution(ctx, args, PostOp::kNone, kFusedConvolutionKernel);
 }
 void FusedConvolutionHardswishOut(KernelContext& ctx, Span<EValue*> args) {
-  FusedConvolution(ctx, args, PostOp::kHardswish, kFusedConvolutionHardswishKernel.name);
+  FusedConvolution(ctx, args, PostOp::kHardswish, kFusedConvolutionHardswishKernel);
 }
 void FusedConvolutionHardsigmoidOut(KernelContext& ctx, Span<EValue*> args) {
-  FusedConvolution(ctx, args, PostOp::kHardsigmoid, kFusedConvolutionHardsigmoidKernel.name);
+  FusedConvolution(ctx, args, PostOp::kHardsigmoid, kFusedConvolutionHardsigmoidKernel);
 }
 void FusedConvolutionSigmoidOut(KernelContext& ctx, Span<EValue*> args) {
-  FusedConvolution(ctx, args, PostOp::kSigmoid, kFusedConvolutionSigmoidKernel.name);
+  FusedConvolution(ctx, args, PostOp::kSigmoid, kFusedConvolutionSigmoidKernel);
 }
 void FusedConvolutionSiluOut(KernelContext& ctx, Span<EValue*> args) {
-  FusedConvolution(ctx, args, PostOp::kSilu, kFusedConvolutionSiluKernel.name);
+  FusedConvolution(ctx, args, PostOp::kSilu, kFusedConvolutionSiluKernel);
 }
 
 namespace {

@@ -259,9 +259,13 @@ TEST(BatchNormTest, MatchesPortable) {
     std::vector<uint8_t> order;
     bool affine;
   };
-  const Case cases[] = {{{2, 5}, {}, true},        {{1, 3, 17}, {}, false},
-                        {{2, 16, 7, 9}, {}, true}, {{1, 24, 5, 5}, {0, 2, 3, 1}, true},
-                        {{1, 8, 0, 3}, {}, true},  {{1, 70, 40, 40}, {}, true}};
+  const Case cases[] = {{{2, 5}, {}, true},
+                        {{1, 3, 17}, {}, false},
+                        {{2, 16, 7, 9}, {}, true},
+                        {{1, 24, 5, 5}, {0, 2, 3, 1}, true},
+                        {{1, 8, 0, 3}, {}, true},
+                        {{1, 70, 40, 40}, {}, true},
+                        {{2, 7, 30, 30}, {0, 2, 3, 1}, true}};  // channels-last pixel blocks
   ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
   ForEachIsa([&] {
     for (const Case& c : cases) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "runtime/kernels/optimized/conv_layout_bridge.h"
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
 #include "runtime/kernels/optimized/phased_plane.h"
@@ -245,7 +246,39 @@ bool MaxPool2dSupports(Span<EValue* const> args) {
          in->IsDefaultDimOrder() && out->IsDefaultDimOrder() && indices->IsDefaultDimOrder();
 }
 
+namespace {
+
+// A channels-last out over an NCHW input (a region's edge,
+// channels_last_regions.h): the pool into a default-order copy in temp,
+// then transposed into out.
+bool TryMaxPoolChannelsLastOut(KernelContext& ctx, Span<EValue*> args) {
+  if (args.size() != 9) return false;
+  const Tensor* in = PeekFloatTensor(args, 0);
+  const Tensor* out = PeekFloatTensor(args, 6);
+  if (in == nullptr || out == nullptr || in->dim() != 4 || !in->IsDefaultDimOrder() ||
+      !IsChannelsLast(*out)) {
+    return false;
+  }
+  void* data = ctx.AllocateTemp(out->nbytes() + 1, 64);
+  if (data == nullptr) return false;
+  int32_t sizes[4];
+  uint8_t order[4] = {0, 1, 2, 3};
+  int32_t strides[4];
+  for (int d = 0; d < 4; ++d) sizes[d] = out->size(d);
+  Tensor nchw(ScalarType::kFloat, 4, sizes, order, strides, data, ShapeDynamism::kStatic);
+  EValue value = EValue::FromTensor(&nchw);
+  EValue* call[9];
+  for (int i = 0; i < 9; ++i) call[i] = args[i];
+  call[6] = &value;
+  if (!TryMaxPool(ctx, Span<EValue*>(call, 9))) return false;
+  ToChannelsLast(*out, static_cast<const float*>(data), out->data_as<float>(), ctx.num_threads());
+  return true;
+}
+
+}  // namespace
+
 void MaxPool2dWithIndicesOut(KernelContext& ctx, Span<EValue*> args) {
+  if (TryMaxPoolChannelsLastOut(ctx, args)) return;
   if (!TryMaxPool(ctx, args)) portable::MaxPool2dWithIndicesOut(ctx, args);
 }
 

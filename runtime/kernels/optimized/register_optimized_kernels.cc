@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "runtime/kernels/kernel_registry.h"
+#include "runtime/kernels/optimized/channels_last_regions.h"
 #include "runtime/kernels/optimized/conv_fusion.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
 #include "runtime/kernels/optimized/quantized_fusion.h"
@@ -72,7 +73,8 @@ const Kernel kOptimizedKernels[] = {
 
 // Init-time rewrites run by Method::Load on plans using optimized kernels.
 const PlanPass kOptimizedPlanPasses[] = {kFuseQuantizedConvolutionPass, kFuseConvolutionPass,
-                                         kPackSmallPlanePanelsPass, kFuseSafeSoftmaxPass};
+                                         kChannelsLastRegionsPass, kPackSmallPlanePanelsPass,
+                                         kFuseSafeSoftmaxPass};
 
 }  // namespace
 }  // namespace optimized

@@ -27,8 +27,9 @@
 // kw)]) as a [floats / width, width] tensor in method memory, width =
 // PanelWidth() at load; the weight stays for the other paths. Leaves the
 // plan untouched when memory runs out. The panels add the filters of these
-// layers to the method's derived constants once more (ResNet-18: its 7 x 7
-// stage, 33 MiB).
+// layers to the method's derived constants once more (ResNet-18's 7 x 7
+// stage, 33 MiB, when it stays NCHW; channels_last_regions.h, which runs
+// first, usually makes it channels-last and packs its own panels).
 //
 // Stateless; thread-compatible (uses the kernels' thread pool through ctx).
 
