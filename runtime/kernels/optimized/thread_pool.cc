@@ -148,10 +148,16 @@ void* ThreadPool::WorkerMain(void* raw) {
   return nullptr;
 }
 
-void ThreadPool::RunTasks() {
+void ThreadPool::RunTasks(bool from_back) {
   for (;;) {
-    const int64_t task = next_task_.fetch_add(1, std::memory_order_relaxed);
-    if (task >= num_tasks_) return;
+    uint64_t range = unclaimed_.load(std::memory_order_relaxed);
+    int64_t task;
+    do {
+      const uint64_t front = range & 0xffffffffu, back = range >> 32;
+      if (front >= back) return;
+      task = static_cast<int64_t>(from_back ? back - 1 : front);
+    } while (!unclaimed_.compare_exchange_weak(
+        range, from_back ? range - (uint64_t{1} << 32) : range + 1, std::memory_order_relaxed));
     fn_(context_, task);
     done_tasks_.fetch_add(1, std::memory_order_acq_rel);
   }
@@ -178,7 +184,7 @@ void ThreadPool::WorkerLoop(int index) {
       if (!job_open_ || index >= wanted_workers_) continue;
       joined_workers_.fetch_add(1, std::memory_order_relaxed);
     }
-    RunTasks();
+    RunTasks(/*from_back=*/true);
     // The caller spins on the count first; the lock orders this notify
     // after its check when it went to sleep instead.
     if (joined_workers_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
@@ -190,6 +196,27 @@ void ThreadPool::WorkerLoop(int index) {
 }
 
 void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn, void* context) {
+  // A job holds at most 2^32 - 1 tasks (unclaimed_'s halves); more run as
+  // several jobs.
+  constexpr int64_t kMaxJobTasks = 0xffffffff;
+  if (num_tasks > kMaxJobTasks) {
+    struct Slice {
+      TaskFn fn;
+      void* context;
+      int64_t first;
+    };
+    for (int64_t first = 0; first < num_tasks; first += kMaxJobTasks) {
+      Slice slice{fn, context, first};
+      Run(
+          std::min(kMaxJobTasks, num_tasks - first), max_threads,
+          [](void* s, int64_t task) {
+            const Slice& slice = *static_cast<const Slice*>(s);
+            slice.fn(slice.context, slice.first + task);
+          },
+          &slice);
+    }
+    return;
+  }
   const int64_t threads = std::min<int64_t>({max_threads, num_workers_ + 1, num_tasks});
   if (threads <= 1 || !job_mutex_.try_lock()) {
     for (int64_t t = 0; t < num_tasks; ++t) fn(context, t);
@@ -201,15 +228,14 @@ void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn, void* contex
     LockSpinning(lock);
     fn_ = fn;
     context_ = context;
-    num_tasks_ = num_tasks;
     wanted_workers_ = static_cast<int>(threads - 1);
-    next_task_.store(0, std::memory_order_relaxed);
+    unclaimed_.store(static_cast<uint64_t>(num_tasks) << 32, std::memory_order_relaxed);
     done_tasks_.store(0, std::memory_order_relaxed);
     job_open_ = true;
     generation_.fetch_add(1, std::memory_order_relaxed);
   }
   wake_.notify_all();
-  RunTasks();
+  RunTasks(/*from_back=*/false);
   // Tasks other threads claimed: wait for them (spin, then yield the core,
   // which a preempted worker may need).
   for (int spin = 0; done_tasks_.load(std::memory_order_acquire) != num_tasks; ++spin) {

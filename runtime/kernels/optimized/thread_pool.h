@@ -85,7 +85,11 @@ class ThreadPool {
 
   // Calls fn(task) once for every task in [0, num_tasks), on at most
   // max_threads threads (the caller included), and returns when all calls
-  // have returned. Tasks are handed out dynamically, in increasing order.
+  // have returned. Tasks are handed out dynamically: the caller takes them
+  // from the front, in increasing order, the workers from the back, so on
+  // two threads each keeps the same part of every job (the first and the
+  // last rows of an image, layer after layer: the data stays in its core's
+  // cache) until they meet.
   template <typename F>
   void ParallelFor(int64_t num_tasks, int max_threads, F&& fn) {
     using Fn = std::remove_reference_t<F>;
@@ -99,7 +103,9 @@ class ThreadPool {
 
   explicit ThreadPool(int num_workers) : num_workers_(num_workers) {}
   void Run(int64_t num_tasks, int max_threads, TaskFn fn, void* context);
-  void RunTasks();
+  // Claims and runs tasks until none is left: from the front (the caller)
+  // or from the back (workers).
+  void RunTasks(bool from_back);
   void WorkerLoop(int index);
   static void* WorkerMain(void* arg);
 
@@ -112,9 +118,9 @@ class ThreadPool {
   // The current job; written together with generation_, under mutex_.
   TaskFn fn_ = nullptr;
   void* context_ = nullptr;
-  int64_t num_tasks_ = 0;
   int wanted_workers_ = 0;
-  std::atomic<int64_t> next_task_{0};
+  // The tasks not yet claimed: [front, back), front in the low 32 bits.
+  std::atomic<uint64_t> unclaimed_{0};
   std::atomic<int64_t> done_tasks_{0};
 
   std::mutex mutex_;
