@@ -181,10 +181,13 @@ void Analyze(PlanEditor& plan, Groups* groups) {
         groups->Node(args[a]);
       }
     }
+    // Every argument of another op is pinned above; a known op has its
+    // argument count (KindOf), so the indices below exist.
+    if (kind == Kind::kOther) continue;
     const EValue* out = args[kind == Kind::kBatchNorm ? kBatchNormOut
                              : kind == Kind::kMaxPool ? kMaxPoolOut
                                                       : args.size() - 1];
-    if (kind == Kind::kMean || kind == Kind::kOther) {
+    if (kind == Kind::kMean) {
       groups->Pin(out);
     } else if (kind == Kind::kUnary || kind == Kind::kBatchNorm) {
       groups->Tie(args[0], out);
