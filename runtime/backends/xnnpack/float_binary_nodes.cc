@@ -109,18 +109,16 @@ void BroadcastBinary(const Node& n, const Dims& ad, const Dims& bd, const Dims& 
   }
 }
 
-bool AllFp32(const Graph& g, const Node& n) {
-  if (n.inputs.size() != 2 || n.outputs.size() != 1) return false;
-  for (uint32_t id : {n.inputs[0], n.inputs[1], n.outputs[0]}) {
-    if (g.values[id].type != DataType::kFp32) return false;
-  }
-  return true;
+// A node of two float32 inputs and one float32 output.
+bool Fp32Binary(const Graph& g, const Node& n) {
+  return n.inputs.size() == 2 && n.outputs.size() == 1 && n.inputs[0] != kInvalidId &&
+         n.inputs[1] != kInvalidId && AllFp32(g, n);
 }
 
 }  // namespace
 
 bool IsChannelScale(const Graph& g, const Node& n) {
-  if (n.type != NodeType::kMultiply || !AllFp32(g, n)) return false;
+  if (n.type != NodeType::kMultiply || !Fp32Binary(g, n)) return false;
   const Dims& a = g.values[n.inputs[0]].dims;
   const Dims& b = g.values[n.inputs[1]].dims;
   const Dims& y = g.values[n.outputs[0]].dims;
@@ -155,7 +153,7 @@ void RunMultiply(KernelContext& ctx, const Node& n, const std::vector<Dims>& dim
 }
 
 bool IsSameShapeAdd(const Graph& g, const Node& n) {
-  if (n.type != NodeType::kAdd || !AllFp32(g, n)) return false;
+  if (n.type != NodeType::kAdd || !Fp32Binary(g, n)) return false;
   const Dims& y = g.values[n.outputs[0]].dims;
   return g.values[n.inputs[0]].dims == y && g.values[n.inputs[1]].dims == y;
 }

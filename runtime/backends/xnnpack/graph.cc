@@ -126,5 +126,15 @@ const char* NodeTypeName(NodeType type) {
   return i < sizeof(kNames) / sizeof(kNames[0]) ? kNames[i] : "unknown";
 }
 
+bool AllFp32(const Graph& g, const Node& n) {
+  for (uint32_t id : n.inputs) {
+    if (id != kInvalidId && g.values[id].type != DataType::kFp32) return false;
+  }
+  for (uint32_t id : n.outputs) {
+    if (g.values[id].type != DataType::kFp32) return false;
+  }
+  return true;
+}
+
 }  // namespace xnnpack
 }  // namespace edgefleet

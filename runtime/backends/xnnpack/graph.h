@@ -189,6 +189,10 @@ struct Graph {
   size_t owned_constant_bytes = 0;  // bytes copied out of the payload
 };
 
+// Whether every value `node` reads (absent optional inputs aside) and
+// writes is float32.
+bool AllFp32(const Graph& graph, const Node& node);
+
 }  // namespace xnnpack
 }  // namespace edgefleet
 

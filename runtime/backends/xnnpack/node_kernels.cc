@@ -47,16 +47,6 @@ bool Int32BiasOk(const Graph& g, const Node& n) {
   return (b.type == DataType::kQint32 || b.type == DataType::kQcint32) && b.is_constant();
 }
 
-bool AllFp32(const Graph& g, const Node& n) {
-  for (uint32_t id : n.inputs) {
-    if (id != kInvalidId && g.values[id].type != DataType::kFp32) return false;
-  }
-  for (uint32_t id : n.outputs) {
-    if (g.values[id].type != DataType::kFp32) return false;
-  }
-  return true;
-}
-
 // Rows of a per-token quantized value: all but its last num_nonbatch_dims dims.
 size_t TokenRows(const Value& v, const Dims& d) {
   const size_t nonbatch = static_cast<size_t>(v.num_nonbatch_dims);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "runtime/kernels/optimized/phased_plane.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 #include "runtime/kernels/optimized/vec.h"
 
@@ -172,10 +173,9 @@ struct ConvTile {
 // Depthwise (one input and one output channel per group), one channel:
 // rows of output positions in the lanes, each tap of W neighbours one load
 // from the channel's dequantized, padded plane split by column phase
-// (column c of the padded plane at phased[(c % stride_w) * phase_plane +
-// row * phase_width + c / stride_w]); taps[t] is tap t's offset there from
-// the output row's first input row. Loads past a row's end only fill lanes
-// that are not stored.
+// (phased_plane.h); taps[t] is tap t's offset there from the output row's
+// first input row. Loads past a row's end only fill lanes that are not
+// stored.
 template <int W>
 struct DepthwiseRows {
   [[gnu::always_inline]] static void Run(const float* phased, const int64_t* taps, int64_t depth,
@@ -270,70 +270,60 @@ void PackChainWeights(const QuantizedConvSpec& s, const int8_t* weight, const fl
 
 namespace {
 
-// Floats of one channel's phased plane (DepthwiseRows), plus a vector of
-// slack for the loads past the last row's end.
-struct PhasedShape {
-  int64_t rows, phase_width, phase_plane, floats;
-};
-
-PhasedShape PhasedShapeOf(const QuantizedConvSpec& s, int64_t h, int64_t w) {
-  const int64_t rows = h + 2 * s.pad_h, pw = w + 2 * s.pad_w;
-  const int64_t phase_width = (pw + s.stride_w - 1) / s.stride_w + 16;
-  return {rows, phase_width, rows * phase_width, s.stride_w * rows * phase_width + 16};
-}
-
-// The channel's plane x (h x w int8) dequantized through `table`, zero in
-// the padding and the slack, split by column phase.
-void BuildPhasedPlane(const QuantizedConvSpec& s, const PhasedShape& ps, const float* table,
-                      const int8_t* x, int64_t h, int64_t w, float* phased) {
-  std::fill(phased, phased + ps.floats, 0.0f);
-  for (int64_t p = 0; p < s.stride_w; ++p) {
-    // Phase p's entries i with an input column: ic = i * stride + p - pad in [0, w).
-    const int64_t first = std::max<int64_t>(0, (s.pad_w - p + s.stride_w - 1) / s.stride_w);
-    const int64_t end = std::min<int64_t>(
-        ps.phase_width, w - 1 + s.pad_w - p < 0 ? 0 : (w - 1 + s.pad_w - p) / s.stride_w + 1);
-    for (int64_t ir = 0; ir < h; ++ir) {
-      float* dst = phased + p * ps.phase_plane + (ir + s.pad_h) * ps.phase_width;
-      const int8_t* src = x + ir * w + p - s.pad_w;
-      for (int64_t i = first; i < end; ++i) {
-        dst[i] = table[static_cast<uint8_t>(src[i * s.stride_w])];
-      }
-    }
-  }
+// The convolution's geometry for one channel's plane (phased_plane.h).
+ConvGeometry PlaneGeometry(const QuantizedConvSpec& s, int64_t h, int64_t w, int64_t oh,
+                           int64_t ow) {
+  ConvGeometry g{};
+  g.batch = g.in_c = g.out_c = g.groups = 1;
+  g.in_h = h;
+  g.in_w = w;
+  g.out_h = oh;
+  g.out_w = ow;
+  g.k_h = s.kernel_h;
+  g.k_w = s.kernel_w;
+  g.stride[0] = s.stride_h;
+  g.stride[1] = s.stride_w;
+  g.pad[0] = s.pad_h;
+  g.pad[1] = s.pad_w;
+  g.dilation[0] = s.dilation_h;
+  g.dilation[1] = s.dilation_w;
+  return g;
 }
 
 bool RunDepthwiseChain(KernelContext& ctx, const Packed& pk, const int8_t* x, int8_t* y,
                        int64_t batch, int64_t h, int64_t w, int64_t oh, int64_t ow) {
   const QuantizedConvSpec& s = pk.spec;
-  const PhasedShape ps = PhasedShapeOf(s, h, w);
+  const ConvGeometry g = PlaneGeometry(s, h, w, oh, ow);
+  const PhasedPlane shape = PhasedPlane::For(g);
+  // Per thread: the channel's plane dequantized, then its phased plane.
+  const int64_t thread_floats = h * w + shape.scratch_floats();
   const int64_t units = batch * s.groups;
   const int threads =
       units * oh * ow * pk.depth >= kMinParallelMacs
           ? static_cast<int>(std::min<int64_t>(std::max(1, ctx.num_threads()), units))
           : 1;
-  float* planes = static_cast<float*>(
-      ctx.AllocateTemp(static_cast<size_t>(threads) * ps.floats * sizeof(float), kAlign));
+  float* scratch = static_cast<float*>(
+      ctx.AllocateTemp(static_cast<size_t>(threads * thread_floats) * sizeof(float), kAlign));
   float* table = static_cast<float*>(ctx.AllocateTemp(256 * sizeof(float), kAlign));
   int64_t* taps = static_cast<int64_t*>(
       ctx.AllocateTemp(static_cast<size_t>(pk.depth) * sizeof(int64_t), kAlign));
-  if (planes == nullptr || table == nullptr || taps == nullptr) return false;
+  if (scratch == nullptr || table == nullptr || taps == nullptr) return false;
   DequantizeTable(s, table);
-  for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
-    for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
-      const int64_t col = kw * s.dilation_w;
-      taps[kh * s.kernel_w + kw] =
-          kh * s.dilation_h * ps.phase_width + col % s.stride_w * ps.phase_plane + col / s.stride_w;
-    }
-  }
+  shape.TapOffsets(g, taps);
   const Requant rq = RequantOf(pk);
   ParallelFor(threads, threads, [&](int64_t t) {
-    float* phased = planes + t * ps.floats;
+    float* plane = scratch + t * thread_floats;
+    PhasedPlane phased = shape;
+    phased.data = plane + h * w;
+    float* row = phased.InitScratch();
     for (int64_t u = t; u < units; u += threads) {
       const int64_t c = u % s.groups;
-      BuildPhasedPlane(s, ps, table, x + u * h * w, h, w, phased);
-      RunVectorized<DepthwiseRows>(static_cast<const float*>(phased),
+      const int8_t* xc = x + u * h * w;
+      for (int64_t i = 0; i < h * w; ++i) plane[i] = table[static_cast<uint8_t>(xc[i])];
+      BuildPhasedPlane(g, plane, 0.0f, phased, row);
+      RunVectorized<DepthwiseRows>(static_cast<const float*>(phased.data),
                                    static_cast<const int64_t*>(taps), pk.depth,
-                                   s.stride_h * ps.phase_width, pk.float_weight() + c * pk.depth,
+                                   s.stride_h * phased.row_len, pk.float_weight() + c * pk.depth,
                                    pk.bias()[c], oh, ow, rq, y + u * oh * ow);
     }
   });

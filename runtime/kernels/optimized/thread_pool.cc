@@ -196,29 +196,11 @@ void ThreadPool::WorkerLoop(int index) {
 }
 
 void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn, void* context) {
-  // A job holds at most 2^32 - 1 tasks (unclaimed_'s halves); more run as
-  // several jobs.
+  // A job holds at most 2^32 - 1 tasks (unclaimed_'s halves); more (no
+  // kernel comes near) run on the calling thread.
   constexpr int64_t kMaxJobTasks = 0xffffffff;
-  if (num_tasks > kMaxJobTasks) {
-    struct Slice {
-      TaskFn fn;
-      void* context;
-      int64_t first;
-    };
-    for (int64_t first = 0; first < num_tasks; first += kMaxJobTasks) {
-      Slice slice{fn, context, first};
-      Run(
-          std::min(kMaxJobTasks, num_tasks - first), max_threads,
-          [](void* s, int64_t task) {
-            const Slice& slice = *static_cast<const Slice*>(s);
-            slice.fn(slice.context, slice.first + task);
-          },
-          &slice);
-    }
-    return;
-  }
   const int64_t threads = std::min<int64_t>({max_threads, num_workers_ + 1, num_tasks});
-  if (threads <= 1 || !job_mutex_.try_lock()) {
+  if (threads <= 1 || num_tasks > kMaxJobTasks || !job_mutex_.try_lock()) {
     for (int64_t t = 0; t < num_tasks; ++t) fn(context, t);
     return;
   }
