@@ -14,12 +14,16 @@ namespace optimized {
 
 // How a micro-kernel reads A(i, p), i < mr: from a packed panel,
 // a[p * mr + i] (lda = 0), from rows of A in place, a[i * lda + p], or
-// through row pointers, rows[i][p] (the indirect kernels; tile t's rows at
-// rows[t * mr + i]).
+// through row pointers (the indirect kernels): the depth in runs of `run`,
+// run r's row pointers at rows[r * lda + i] (tile t's at rows[r * lda +
+// t * mr + i]), A(i, r * run + q) = rows[r * lda + i][q]. A channels-last
+// convolution's runs are its filter taps: the tile's sums stay in
+// registers across taps.
 struct AOperand {
   const float* a;
   int64_t lda;
   const float* const* rows = nullptr;
+  int64_t run = 0;
 };
 
 // The ways a micro-kernel reads A: indices of MicroKernel's entry points.
@@ -88,8 +92,9 @@ struct MicroKernel {
 // The micro-kernel for `isa`.
 const MicroKernel& GetMicroKernel(Isa isa);
 
-// The micro-kernel for `isa` and an A of `m` rows.
-const MicroKernel& GetMicroKernel(Isa isa, int64_t m);
+// The micro-kernel for `isa` and an A of `m` rows, read through row
+// pointers if `a_indirect`.
+const MicroKernel& GetMicroKernel(Isa isa, int64_t m, bool a_indirect);
 
 }  // namespace optimized
 }  // namespace edgefleet

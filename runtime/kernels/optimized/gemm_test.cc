@@ -252,6 +252,92 @@ TEST(GemmTest, PanelsAreTheBitsOfRowMajorB) {
   }
 }
 
+// An A read through row pointers in runs of depth `run` (as a channels-last
+// image under each filter tap): run r of row f is its own block of `data`,
+// or the GEMM's zero row where (f + r) % 5 == 0 (a tap in the padding).
+class RunsOperand final : public GemmOperand {
+ public:
+  RunsOperand(const float* data, int64_t m, int64_t run) : data_(data), m_(m), run_(run) {}
+  float Element(int64_t f, int64_t k) const {
+    const int64_t r = k / run_;
+    return (f + r) % 5 == 0 ? 0.0f : data_[(r * m_ + f) * run_ + k % run_];
+  }
+  void Pack(int64_t f0, int64_t nf, int64_t k0, int64_t nk, int width, float* dst) const override {
+    for (int64_t p = 0; p * width < nf; ++p) {
+      for (int64_t kk = 0; kk < nk; ++kk) {
+        for (int j = 0; j < width; ++j) {
+          const int64_t f = p * width + j;
+          dst[(p * nk + kk) * width + j] = f < nf ? Element(f0 + f, k0 + kk) : 0.0f;
+        }
+      }
+    }
+  }
+  int64_t RowRun(int64_t k0) const override { return run_ - k0 % run_; }
+  void RowPointers(int64_t f0, int64_t nf, int64_t k0, const float* zeros,
+                   const float** rows) const override {
+    const int64_t r = k0 / run_;
+    for (int64_t f = f0; f < f0 + nf; ++f) {
+      rows[f - f0] = (f + r) % 5 == 0 ? zeros : data_ + (r * m_ + f) * run_ + k0 % run_;
+    }
+  }
+
+ private:
+  const float* data_;
+  int64_t m_, run_;
+};
+
+TEST(GemmTest, RowPointersSpanRunsInOneDepthBlock) {
+  // The micro-kernels keep a tile's sums in registers across runs of row
+  // pointers (a convolution's taps) and take each run's pointers as it
+  // starts: against a double reference, for runs of 32 to 300 (longer than
+  // a depth block), 1 to 25 of them, B from rows (packed per block) and in
+  // panels packed ahead (deeper blocks), ragged rows and columns, threads.
+  std::vector<uint64_t> temp_memory(1 << 19);
+  ForEachIsa([&] {
+    for (int64_t run : {32, 40, 64, 300}) {
+      for (int64_t runs : {1, 3, 9, 25}) {
+        for (int64_t m : {7, 13, 50, 150}) {
+          for (int64_t n : {16, 70}) {
+            for (int threads : {1, 3}) {
+              const int64_t k = run * runs;
+              if (k * m > 150000) continue;
+              SCOPED_TRACE(::testing::Message() << "run=" << run << " runs=" << runs << " m=" << m
+                                                << " n=" << n << " threads=" << threads);
+              const std::vector<float> a = Random<float>(m * k, 11);
+              const std::vector<float> b = Random<float>(k * n, 12);
+              const RunsOperand av(a.data(), m, run);
+              const StridedOperand rows(b.data(), 1, n);
+              std::vector<float> panels(PanelFloats(n, k));
+              PackPanels(rows, n, k, panels.data());
+              const PanelOperand bp(panels.data(), k);
+              for (const GemmOperand* bv :
+                   {static_cast<const GemmOperand*>(&rows), static_cast<const GemmOperand*>(&bp)}) {
+                std::vector<float> c(m * n + 1, 3.0f);
+                MemoryAllocator temp(temp_memory.data(), temp_memory.size() * 8);
+                KernelContext ctx(&temp, threads);
+                ASSERT_TRUE(Gemm(ctx, m, n, k, av, *bv, c.data(), n, false));
+                for (int64_t i = 0; i < m; ++i) {
+                  for (int64_t j = 0; j < n; ++j) {
+                    double exact = 0, scale = 0;
+                    for (int64_t p = 0; p < k; ++p) {
+                      const double t = double(av.Element(i, p)) * b[p * n + j];
+                      exact += t;
+                      scale += std::fabs(t);
+                    }
+                    ASSERT_NEAR(c[i * n + j], exact, 2 * (k + 1) * kUnit * scale + 1e-30)
+                        << "at (" << i << ", " << j << ")";
+                  }
+                }
+                EXPECT_EQ(c[m * n], 3.0f) << "wrote past C";
+              }
+            }
+          }
+        }
+      }
+    }
+  });
+}
+
 TEST(GemmTest, TooLittleScratchIsReported) {
   const std::vector<float> a(64 * 64, 1.0f), b(64 * 64, 1.0f);
   std::vector<float> c(64 * 64, 7.0f);
