@@ -14,6 +14,10 @@ namespace optimized {
 namespace {
 
 constexpr int64_t kMinParallelOutputs = 16 * 1024;
+// Channels-last tasks: rows per thread below which rows are split by
+// channels too, in blocks of at least this many channels.
+constexpr int64_t kMinRowsPerThread = 8;
+constexpr int64_t kMinBlockChannels = 64;
 
 int64_t CeilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
 
@@ -200,17 +204,16 @@ struct RowBodyNhwc {
     }
   }
 
-  // Every channel of outputs [ow, ow + kPixels): W at a time, then a
+  // Channels [c0, c_n) of outputs [ow, ow + kPixels): W at a time, then a
   // channel tail in half and quarter vectors (72 = 4 x 16 + 8 channels),
   // then one at a time. Each output's sum has the same order at every
   // width, so the bits do not depend on where a channel falls.
   template <int kPixels, bool kChecked>
   [[gnu::always_inline]] static inline void Pixels(const ConvGeometry* g, const float* x,
                                                    const float* wt, const float* bias, int64_t ih0,
-                                                   int64_t ow, float* y, float lo, float hi,
-                                                   PostOp post) {
-    const int64_t c_n = g->in_c;
-    int64_t c = 0;
+                                                   int64_t ow, int64_t c0, int64_t c_n, float* y,
+                                                   float lo, float hi, PostOp post) {
+    int64_t c = c0;
     for (; c + W <= c_n; c += W) {
       Block<kPixels, kChecked, W>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
     }
@@ -227,19 +230,19 @@ struct RowBodyNhwc {
       }
     }
     for (int p = 0; p < kPixels && c < c_n; ++p) {
-      ScalarTail(g, x, wt, bias, ih0, ow + p, c, y, lo, hi, post);
+      ScalarTail(g, x, wt, bias, ih0, ow + p, c, c_n, y, lo, hi, post);
     }
   }
 
-  // Channels [c0, c_n) of output pixel ow, one at a time.
+  // Channels [c0, c1) of output pixel ow, one at a time.
   [[gnu::always_inline]] static inline void ScalarTail(const ConvGeometry* g, const float* x,
                                                        const float* wt, const float* bias,
                                                        int64_t ih0, int64_t ow, int64_t c0,
-                                                       float* y, float lo_s, float hi_s,
+                                                       int64_t c1, float* y, float lo_s, float hi_s,
                                                        PostOp post) {
     const int64_t c_n = g->in_c;
     const int64_t iw0 = ow * g->stride[1] - g->pad[1];
-    for (int64_t c = c0; c < c_n; ++c) {
+    for (int64_t c = c0; c < c1; ++c) {
       float acc = 0.0f;
       for (int64_t kh = 0; kh < g->k_h; ++kh) {
         const int64_t ih = ih0 + kh * g->dilation[0];
@@ -255,16 +258,20 @@ struct RowBodyNhwc {
     }
   }
 
+  // Channels [c0, c1) of output row oh.
   [[gnu::always_inline]] static inline void Run(const ConvGeometry* g, const float* x,
                                                 const float* wt, const float* bias, int64_t oh,
-                                                float* y, float lo, float hi, PostOp post) {
+                                                int64_t c0, int64_t c1, float* y, float lo,
+                                                float hi, PostOp post) {
     const int64_t ih0 = oh * g->stride[0] - g->pad[0];
     int64_t in_lo = 0, in_hi = 0;
     InteriorColumns(*g, &in_lo, &in_hi);
     int64_t ow = 0;
-    for (; ow < in_lo; ++ow) Pixels<1, true>(g, x, wt, bias, ih0, ow, y, lo, hi, post);
-    for (; ow + 4 <= in_hi; ow += 4) Pixels<4, false>(g, x, wt, bias, ih0, ow, y, lo, hi, post);
-    for (; ow < g->out_w; ++ow) Pixels<1, true>(g, x, wt, bias, ih0, ow, y, lo, hi, post);
+    for (; ow < in_lo; ++ow) Pixels<1, true>(g, x, wt, bias, ih0, ow, c0, c1, y, lo, hi, post);
+    for (; ow + 4 <= in_hi; ow += 4) {
+      Pixels<4, false>(g, x, wt, bias, ih0, ow, c0, c1, y, lo, hi, post);
+    }
+    for (; ow < g->out_w; ++ow) Pixels<1, true>(g, x, wt, bias, ih0, ow, c0, c1, y, lo, hi, post);
   }
 };
 
@@ -374,20 +381,35 @@ bool DepthwiseNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, co
                    const int64_t* w_strides, const float* bias, float* y, float lo, float hi,
                    PostOp post) {
   const int64_t taps = g.taps(), c_n = g.in_c;
-  auto* wt = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * taps * c_n, 64));
-  if (wt == nullptr) return false;
-  for (int64_t t = 0; t < taps; ++t) {
-    for (int64_t c = 0; c < c_n; ++c) {
-      wt[t * c_n + c] = w[c * w_strides[0] + t / g.k_w * w_strides[2] + t % g.k_w * w_strides[3]];
+  // The kernel reads the filter tap-major, [kh][kw][c]: the delegate's
+  // layout, read in place; any other is copied so first.
+  const float* weights = w;
+  if (w_strides[0] != 1 || w_strides[3] != c_n || w_strides[2] != g.k_w * c_n) {
+    auto* wt = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * taps * c_n, 64));
+    if (wt == nullptr) return false;
+    for (int64_t t = 0; t < taps; ++t) {
+      for (int64_t c = 0; c < c_n; ++c) {
+        wt[t * c_n + c] = w[c * w_strides[0] + t / g.k_w * w_strides[2] + t % g.k_w * w_strides[3]];
+      }
     }
+    weights = wt;
   }
   const int64_t rows = g.batch * g.out_h;
   const int threads = Threads(ctx, rows * g.out_w * c_n);
-  const float* weights = wt;
-  ParallelFor(rows, threads, [&](int64_t r) {
+  // A task is a row, or on few rows (the 7 x 7 and 14 x 14 layers: 7 rows
+  // split 4 : 3 between two threads) part of a row's channels, in blocks of
+  // whole vectors.
+  int64_t blocks = 1;
+  if (threads > 1 && rows < kMinRowsPerThread * threads) {
+    blocks = std::min(CeilDiv(kMinRowsPerThread * threads, rows), CeilDiv(c_n, kMinBlockChannels));
+  }
+  const int64_t block = (CeilDiv(c_n, blocks) + 15) / 16 * 16;
+  blocks = CeilDiv(c_n, block);
+  ParallelFor(rows * blocks, threads, [&](int64_t task) {
+    const int64_t r = task / blocks, c0 = task % blocks * block;
     const int64_t n = r / g.out_h, oh = r % g.out_h;
-    RunVectorized<RowBodyNhwc>(&g, x + n * g.in_h * g.in_w * c_n, weights, bias, oh,
-                               y + r * g.out_w * c_n, lo, hi, post);
+    RunVectorized<RowBodyNhwc>(&g, x + n * g.in_h * g.in_w * c_n, weights, bias, oh, c0,
+                               std::min(c_n, c0 + block), y + r * g.out_w * c_n, lo, hi, post);
   });
   return true;
 }

@@ -138,6 +138,8 @@ TEST(ParallelDeterminism, Convolutions) {
       {"depthwise s2", 96, 113, 111, 96, 3, 2, 1, 96, false, Grain::kSplits},
       {"depthwise 5x5 7x7", 577, 7, 7, 577, 5, 1, 2, 577, false, Grain::kSplits},
       {"depthwise channels-last", 144, 29, 27, 144, 3, 1, 1, 144, true, Grain::kSplits},
+      // Few rows: tasks split each row's channels too (ragged last block).
+      {"depthwise channels-last 7x7", 961, 7, 7, 961, 3, 1, 1, 961, true, Grain::kSplits},
       {"depthwise small", 8, 9, 9, 8, 3, 1, 1, 8, false, Grain::kSmall},
   };
   for (const ConvCase& c : cases) {
