@@ -11,6 +11,7 @@
 #include "runtime/backends/xnnpack/int8_dot.h"
 #include "runtime/backends/xnnpack/int8_saturate.h"
 #include "runtime/backends/xnnpack/int8_table_nodes.h"
+#include "runtime/backends/xnnpack/unit_pooling_nodes.h"
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/activation.h"
 #include "runtime/kernels/optimized/gemm.h"
@@ -447,6 +448,9 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
     }
     case NodeType::kGlobalAvgPooling2d:
       return GlobalAveragePoolingSupports(g, n);
+    case NodeType::kAvgPooling2d:
+    case NodeType::kMaxPooling2d:
+      return UnitPoolingSupports(g, n);
     case NodeType::kConvert:
       return In(g, n, 0).type == DataType::kFp32 && Out(g, n, 0).type == DataType::kQdint8 &&
              Out(g, n, 0).quant == QuantKind::kPerToken;
@@ -532,6 +536,11 @@ Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::v
       return Error::kOk;
     case NodeType::kGlobalAvgPooling2d:
       RunGlobalAveragePooling(ctx, g, n, dims, in[0], out[0]);
+      return Error::kOk;
+    case NodeType::kAvgPooling2d:
+    case NodeType::kMaxPooling2d:
+      RunUnitPooling(n, dims[n.inputs[0]], yd, static_cast<const float*>(in[0]),
+                     static_cast<float*>(out[0]));
       return Error::kOk;
     case NodeType::kMultiply:
       RunMultiply(ctx, n, dims, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]),
