@@ -46,6 +46,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 RTOL = 1e-4
 
 from probe_xnnpack_cases import CASES  # noqa: E402
+import probe_xnnpack_attrs  # noqa: E402,F401  (registers more float32 programs)
+import probe_xnnpack_quant  # noqa: E402,F401  (registers more quantized programs)
 
 
 def export_case(c, reuse_path):
