@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "runtime/backends/xnnpack/dynamic_conv_nodes.h"
 #include "runtime/backends/xnnpack/float_binary_nodes.h"
 #include "runtime/backends/xnnpack/global_pooling_nodes.h"
 #include "runtime/backends/xnnpack/int8_dot.h"
@@ -455,8 +456,12 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
       return In(g, n, 0).type == DataType::kFp32 && Out(g, n, 0).type == DataType::kQdint8 &&
              Out(g, n, 0).quant == QuantKind::kPerToken;
     case NodeType::kConvTranspose2d:
-      return IsStaticInt8(In(g, n, 0)) && IsStaticInt8(Out(g, n, 0)) &&
-             Int8Weights(In(g, n, 1), 0) && Int32BiasOk(g, n);
+      return (IsStaticInt8(In(g, n, 0)) && IsStaticInt8(Out(g, n, 0)) &&
+              Int8Weights(In(g, n, 1), 0) && Int32BiasOk(g, n)) ||
+             DynamicConvolutionSupports(g, n);
+    case NodeType::kConv2d:
+    case NodeType::kDepthwiseConv2d:
+      return DynamicConvolutionSupports(g, n);
     case NodeType::kFullyConnected: {
       const Value& x = In(g, n, 0);
       const Value& w = In(g, n, 1);
@@ -551,8 +556,14 @@ Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::v
              static_cast<float*>(out[0]));
       return Error::kOk;
     case NodeType::kConvTranspose2d:
-      EF_CHECK_OR_RETURN(QuantizedConvTranspose(ctx, g, n, dims, in, static_cast<int8_t*>(out[0])),
-                         Error::kMemoryAllocationFailed, "xnnpack: scratch memory exhausted");
+    case NodeType::kConv2d:
+    case NodeType::kDepthwiseConv2d:
+      EF_CHECK_OR_RETURN(
+          y.type == DataType::kFp32
+              ? RunDynamicConvolution(ctx, g, n, dims, in[0], in[1], in[2],
+                                      static_cast<float*>(out[0]))
+              : QuantizedConvTranspose(ctx, g, n, dims, in, static_cast<int8_t*>(out[0])),
+          Error::kMemoryAllocationFailed, "xnnpack: scratch memory exhausted");
       return Error::kOk;
     case NodeType::kFullyConnected:
       if (y.type == DataType::kQint8) {
