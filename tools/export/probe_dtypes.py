@@ -2,9 +2,9 @@
 cases torch defines (int64 index arithmetic, bool masks, integer division and
 remainder signs, type promotion, casts and rounding, int8/uint8 wrap-around,
 float16 and bfloat16 compute, empty tensors, NaN and infinity propagation,
-0-d tensors), and every float32 program of probe_xnnpack_attrs.py exported
-without a partitioner (as `nd_<name>`: the same operator families on the
-portable and optimized kernels). Each registers itself in
+0-d tensors), and every float32 program of probe_xnnpack_attrs.py and
+probe_xnnpack_edges.py exported without a partitioner (as `nd_<name>`: the
+same operator families on the portable and optimized kernels). Each registers itself in
 probe_models.PROGRAMS.
 """
 
@@ -13,6 +13,7 @@ import torch.nn.functional as F
 from torch import nn
 
 import probe_xnnpack_attrs  # noqa: F401  (registers its cases in CASES)
+import probe_xnnpack_edges  # noqa: F401  (likewise)
 from probe_models import PROGRAMS, Lambda, _plain, program
 from probe_xnnpack_cases import CASES
 
@@ -166,7 +167,7 @@ def zero_dim_scalars():
 
 
 for _name, _build in list(CASES.items()):
-    if _build.__module__ != probe_xnnpack_attrs.__name__:
+    if _build.__module__ not in (probe_xnnpack_attrs.__name__, probe_xnnpack_edges.__name__):
         continue
 
     def _nd(build=_build):
