@@ -221,6 +221,7 @@ Error Unary(const Node& n, const float* x, float* y, size_t count, int num_threa
       Map(x, y, count, lo, hi, [](float v) { return std::cos(v); });
       break;
     case NodeType::kCopy:
+    case NodeType::kClamp:  // float32: those XNNPACK refuses (min >= max)
       if (lo > -INFINITY || hi < INFINITY) {
         Map(x, y, count, lo, hi, [](float v) { return v; });
       } else {
@@ -477,8 +478,10 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
              (n.inputs[2] == kInvalidId || In(g, n, 2).type == DataType::kFp32) &&
              Out(g, n, 0).type == DataType::kFp32;
     }
-    default:  // a Clamp that requantizes
-      return Int8TableSupports(g, n);
+    case NodeType::kClamp:
+      return AllFp32(g, n) || Int8TableSupports(g, n);
+    default:
+      return false;
   }
 }
 
@@ -537,6 +540,7 @@ Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::v
       QuantizeRows(y, yd, static_cast<const float*>(in[0]), static_cast<int8_t*>(out[0]));
       return Error::kOk;
     case NodeType::kClamp:
+      if (y.type == DataType::kFp32) break;  // Unary, below
       RunInt8TableNode(g, n, dims, in[0], out[0]);
       return Error::kOk;
     case NodeType::kGlobalAvgPooling2d:
@@ -573,9 +577,10 @@ Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::v
       }
       return Error::kOk;
     default:
-      return Unary(n, static_cast<const float*>(in[0]), static_cast<float*>(out[0]),
-                   Product(yd, 0, yd.size()), num_threads);
+      break;
   }
+  return Unary(n, static_cast<const float*>(in[0]), static_cast<float*>(out[0]),
+               Product(yd, 0, yd.size()), num_threads);
 }
 
 }  // namespace xnnpack
