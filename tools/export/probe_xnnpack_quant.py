@@ -16,18 +16,8 @@ import torch.nn.functional as F
 from torch import nn
 from torch.export import Dim
 
+from probe_models import _bn_stats
 from probe_xnnpack_cases import Fn, case, r
-
-
-def _bn_stats(m):
-    with torch.no_grad():
-        for bn in m.modules():
-            if isinstance(bn, (nn.BatchNorm1d, nn.BatchNorm2d)):
-                bn.running_mean.uniform_(-0.5, 0.5)
-                bn.running_var.uniform_(0.5, 2)
-                bn.weight.uniform_(0.5, 1.5)
-                bn.bias.uniform_(-0.5, 0.5)
-    return m.eval()
 
 
 @case

@@ -9,12 +9,6 @@ namespace edgefleet {
 namespace xnnpack {
 namespace {
 
-size_t Numel(const Dims& d) {
-  size_t n = 1;
-  for (size_t s : d) n *= s;
-  return n;
-}
-
 // Index of filter element (output channel oc, tap ky, kx, group input
 // channel ci) in the node's filter layout: [OC, KH, KW, IC / groups], or
 // depthwise [1, KH, KW, OC] (one input channel per output channel).
@@ -89,8 +83,8 @@ bool RunDynamicConvolution(KernelContext& ctx, const Graph& g, const Node& n,
   const Dims& yd = dims[n.outputs[0]];
   const size_t ih = xd[1], iw = xd[2], ic = xd[3];
   const size_t oh = yd[1], ow = yd[2], oc = yd[3];
-  const size_t x_numel = Numel(xd);
   const size_t image = ih * iw * ic;
+  const size_t x_numel = xd[0] * image;
   // Rows hold whole images (num_nonbatch_dims >= 3): row of image i.
   const size_t nonbatch = std::min(static_cast<size_t>(xv.num_nonbatch_dims), xd.size());
   size_t row_elems = 1;
