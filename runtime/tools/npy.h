@@ -1,9 +1,9 @@
 // Reading and writing NumPy .npy arrays (format versions 1.0, 2.0 and 3.0).
 //
 // An NpyArray owns a logical C-order (row-major) copy of the elements.
-// Supported dtypes: <f4 <f8 <i8 <i4 <i2 |i1 |u1 |b1; fortran_order must be
-// False. ParseNpy treats its input as untrusted (it is fuzzed): the header is
-// bounded (kMaxNpyHeaderBytes, rank <= kMaxNpyRank), numel * itemsize is
+// Supported dtypes: <f4 <f8 <f2 <i8 <i4 <i2 |i1 |u1 |b1 (bfloat16 has no
+// NumPy dtype); fortran_order must be False. ParseNpy treats its input as untrusted (it is fuzzed):
+// the header is bounded (kMaxNpyHeaderBytes, rank <= kMaxNpyRank), numel * itemsize is
 // overflow-checked, and the data must fill the rest of the buffer exactly.
 //
 // Stateless functions; thread-safe. Errors are recorded with SetErrorDetail

@@ -19,7 +19,7 @@ struct DescrEntry {
 constexpr DescrEntry kDescrs[] = {
     {"<f4", ScalarType::kFloat}, {"<f8", ScalarType::kDouble}, {"<i8", ScalarType::kLong},
     {"<i4", ScalarType::kInt},   {"<i2", ScalarType::kShort},  {"|i1", ScalarType::kChar},
-    {"|u1", ScalarType::kByte},  {"|b1", ScalarType::kBool},
+    {"|u1", ScalarType::kByte},  {"|b1", ScalarType::kBool},   {"<f2", ScalarType::kHalf},
 };
 
 // A cursor over the header text. Every method stops at the end of the text.
@@ -196,12 +196,10 @@ Result<ScalarType> ScalarTypeFromNpyDescr(const std::string& descr) {
   for (const DescrEntry& entry : kDescrs) {
     if (descr == entry.descr) return entry.type;
   }
-  EF_CHECK_OR_RETURN(descr != "<f2", Error::kNotSupported,
-                     "float16 ('<f2') arrays are not supported");
   EF_CHECK_OR_RETURN(descr.empty() || descr[0] != '>', Error::kNotSupported,
                      "big-endian dtype '%s' is not supported", descr.c_str());
   EF_FAIL(Error::kNotSupported,
-          "unsupported dtype '%s' (supported: <f4 <f8 <i8 <i4 <i2 |i1 |u1 |b1)", descr.c_str());
+          "unsupported dtype '%s' (supported: <f4 <f8 <f2 <i8 <i4 <i2 |i1 |u1 |b1)", descr.c_str());
 }
 
 const char* NpyDescrFromScalarType(ScalarType type) {

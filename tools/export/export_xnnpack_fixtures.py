@@ -113,7 +113,7 @@ class ConvMix(nn.Module):
         return self.head(z.mean(dim=(2, 3)))
 
 
-def quantize_pt2e(module, example, dynamic, dynamic_shapes=None):
+def quantize_pt2e(module, example, dynamic, dynamic_shapes=None, per_channel=True):
     from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
         XNNPACKQuantizer,
         get_symmetric_quantization_config,
@@ -121,7 +121,7 @@ def quantize_pt2e(module, example, dynamic, dynamic_shapes=None):
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
     quantizer = XNNPACKQuantizer().set_global(
-        get_symmetric_quantization_config(is_per_channel=True, is_dynamic=dynamic)
+        get_symmetric_quantization_config(is_per_channel=per_channel, is_dynamic=dynamic)
     )
     gm = torch.export.export(module, example, dynamic_shapes=dynamic_shapes, strict=True).module()
     gm = prepare_pt2e(gm, quantizer)

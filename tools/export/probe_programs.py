@@ -41,6 +41,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from probe_models import PROGRAMS  # noqa: E402
 import probe_ops  # noqa: E402,F401  (registers the operator mixes)
+import probe_dtypes  # noqa: E402,F401  (registers dtype and edge-case programs)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RTOL = {np.float32: 1e-4, np.float64: 1e-10, np.float16: 1e-3, "bfloat16": 8e-3}

@@ -15,8 +15,9 @@ each with `edgefleet-run run` and compares:
   ("ok-ET" where the lowered program itself differs from eager and ours
   matches the real ExecuTorch runtime on it within the same bound);
 * quantized with the real ExecuTorch runtime on the same file: static int8
-  outputs within one quantization step of the output (>= 99.9 % of the
-  elements, none further than two), dynamic int8 within 1e-4 relative.
+  (per-channel weights, or per-tensor ones: kind "int8pt") outputs within
+  one quantization step of the output (>= 99.9 % of the elements, none
+  further than two), dynamic int8 within 1e-4 relative.
 
 Usage (venv python, from the repository root):
   tools/export/probe_xnnpack.py [--run BUILD/edgefleet-run] [--out DIR] [NAME ...]
@@ -46,6 +47,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 RTOL = 1e-4
 
 from probe_xnnpack_cases import CASES  # noqa: E402
+import probe_xnnpack_attrs  # noqa: E402,F401  (registers more float32 programs)
+import probe_xnnpack_quant  # noqa: E402,F401  (registers more quantized programs)
+import probe_xnnpack_edges  # noqa: E402,F401  (registers edge values and degenerate shapes)
 
 
 def export_case(c, reuse_path):
@@ -54,8 +58,9 @@ def export_case(c, reuse_path):
     kind = c.get("kind", "fp32")
     module = c["module"].eval()
     example = c.get("export", c["inputs"][0])
-    if kind != "fp32":
-        module = xf.quantize_pt2e(module, example, kind == "dyn8", c.get("dynamic_shapes"))
+    if kind != "fp32":  # "int8pt": static int8 with per-tensor weights
+        module = xf.quantize_pt2e(module, example, kind == "dyn8", c.get("dynamic_shapes"),
+                                  per_channel=kind != "int8pt")
     if reuse_path:
         with open(reuse_path, "rb") as f:
             return module, f.read(), kind
@@ -122,7 +127,7 @@ def compare(kind, module, got, want):
             continue
         err = np.where(np.isfinite(w), err, 0)
         worst = max(worst, float(err.max()))
-        if kind == "int8":
+        if kind in ("int8", "int8pt"):
             step = output_step(module, j)
             if step is None:  # a float output: same rule as dynamic
                 bad = err > RTOL * np.maximum(1, np.abs(w))

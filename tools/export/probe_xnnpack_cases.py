@@ -1,7 +1,8 @@
 """The programs of probe_xnnpack.py: each case builds a module and its inputs.
 
 Each case returns a dict: module, inputs (list of input tuples: the first is
-the export example unless `export` is given), kind ("fp32", "int8", "dyn8"),
+the export example unless `export` is given), kind ("fp32", "int8",
+"int8pt" (per-tensor weights), "dyn8"),
 optional dynamic_shapes and export (example inputs to export with). CASES maps
 a case's name (its function name without the c_ prefix) to its builder.
 """

@@ -10,6 +10,7 @@
 #include "runtime/backends/xnnpack/arena_plan.h"
 #include "runtime/backends/xnnpack/clamp_folding.h"
 #include "runtime/backends/xnnpack/dense_nodes.h"
+#include "runtime/backends/xnnpack/dynamic_conv_nodes.h"
 #include "runtime/backends/xnnpack/graph_validation.h"
 #include "runtime/backends/xnnpack/int8_dense_nodes.h"
 #include "runtime/backends/xnnpack/node_kernels.h"
@@ -104,6 +105,8 @@ Error XnnpackDelegate::Plan() {
   // accepts the node, else our kernels.
   XnnpackMemoryScope scope;  // initializes XNNPACK for the probes
   EF_RETURN_IF_ERROR(scope.status());
+  // The real runtime quantizes a pointwise qd8 convolution's input per pixel.
+  QuantizePointwiseInputsPerPixel(*graph_);
   // Clamps go into their producers first, as the real runtime fuses them.
   FoldInt8Clamps(*graph_, [this](const Graph& graph, const Node& node) {
     return (dense_on_own_kernels_ && Int8DenseKernelPreferred(graph, node)) ||

@@ -347,10 +347,11 @@ class Decoder {
     if (const auto* mm = x.output_min_max()) {
       n.output_min = mm->output_min();
       n.output_max = mm->output_max();
-      EF_CHECK_OR_RETURN(
-          !(n.output_min > n.output_max) && !std::isnan(n.output_min) && !std::isnan(n.output_max),
-          Error::kInvalidProgram, "xnnpack payload: node output range [%g, %g]",
-          static_cast<double>(n.output_min), static_cast<double>(n.output_max));
+      // min > max is PyTorch's clamp(x, min, max) with min above max: every
+      // element becomes max (min(max(x, lo), hi)).
+      EF_CHECK_OR_RETURN(!std::isnan(n.output_min) && !std::isnan(n.output_max),
+                         Error::kInvalidProgram, "xnnpack payload: node output range [%g, %g]",
+                         static_cast<double>(n.output_min), static_cast<double>(n.output_max));
     }
     const void* body = x.xnode_union();
     EF_CHECK_OR_RETURN(body != nullptr, Error::kInvalidProgram,

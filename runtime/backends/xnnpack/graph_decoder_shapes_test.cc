@@ -231,11 +231,11 @@ TEST(GraphDecoder, RejectsShapesThatDoNotMatchTheNode) {
       {"node of unknown type",
        [](TestGraph& t) { t.g.xnodes[1]->xnode_union.Reset(); },
        {Error::kNotSupported, "node type 0"}},
-      {"output range min > max",
+      {"output range with a NaN bound",
        [](TestGraph& t) {
          t.g.xnodes[0]->output_min_max = std::make_unique<fb::OutputMinMaxT>();
          t.g.xnodes[0]->output_min_max->output_min = 1;
-         t.g.xnodes[0]->output_min_max->output_max = 0;
+         t.g.xnodes[0]->output_min_max->output_max = std::numeric_limits<float>::quiet_NaN();
        },
        {Error::kInvalidProgram, "output range"}},
   });

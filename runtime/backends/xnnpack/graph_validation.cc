@@ -353,6 +353,22 @@ Error InferOutputDims(const Graph& graph, const Node& n, const std::vector<Dims>
   EF_FAIL(Error::kInvalidProgram, "xnnpack payload: empty node");
 }
 
+namespace {
+
+// The exporter serializes the qdint8 output of an XNNConvert whose input
+// is an NCHW -> NHWC transpose with the NCHW dims (a dynamically quantized
+// ConvTranspose2d reading a method input); the real runtime's XNNPACK
+// infers the shapes of internal values and never reads them. Such a value
+// (internal, same rank and element count as inferred) takes the inferred
+// dims.
+bool IsRelaidQuantizerOutput(const Node& n, const Value& v, const Dims& inferred) {
+  return n.type == NodeType::kConvert && v.type == DataType::kQdint8 && !v.is_external() &&
+         !v.is_constant() && (v.flags & (kFlagExternalInput | kFlagExternalOutput)) == 0 &&
+         v.dims.size() == inferred.size() && Numel(v.dims) == Numel(inferred);
+}
+
+}  // namespace
+
 Error ValidateGraph(Graph& graph) {
   std::vector<Dims> dims(graph.values.size());
   std::vector<bool> ready(graph.values.size(), false);
@@ -372,10 +388,14 @@ Error ValidateGraph(Graph& graph) {
     Dims out[2];
     EF_RETURN_IF_ERROR(InferOutputDims(graph, n, dims, out));
     for (size_t i = 0; i < n.outputs.size(); ++i) {
-      const Value& v = graph.values[n.outputs[i]];
+      Value& v = graph.values[n.outputs[i]];
       EF_CHECK_OR_RETURN(!ready[v.id], Error::kInvalidProgram,
                          "xnnpack payload: %s writes value %u, which is already defined",
                          NodeTypeName(n.type), v.id);
+      if (IsRelaidQuantizerOutput(n, v, out[i])) {
+        v.dims = out[i];
+        dims[v.id] = out[i];
+      }
       EF_CHECK_OR_RETURN(out[i] == v.dims, Error::kInvalidProgram,
                          "xnnpack payload: %s output %u has the wrong shape", NodeTypeName(n.type),
                          v.id);

@@ -6,11 +6,13 @@
 #include <cstring>
 #include <vector>
 
+#include "runtime/backends/xnnpack/dynamic_conv_nodes.h"
 #include "runtime/backends/xnnpack/float_binary_nodes.h"
 #include "runtime/backends/xnnpack/global_pooling_nodes.h"
 #include "runtime/backends/xnnpack/int8_dot.h"
 #include "runtime/backends/xnnpack/int8_saturate.h"
 #include "runtime/backends/xnnpack/int8_table_nodes.h"
+#include "runtime/backends/xnnpack/unit_pooling_nodes.h"
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/activation.h"
 #include "runtime/kernels/optimized/gemm.h"
@@ -219,6 +221,7 @@ Error Unary(const Node& n, const float* x, float* y, size_t count, int num_threa
       Map(x, y, count, lo, hi, [](float v) { return std::cos(v); });
       break;
     case NodeType::kCopy:
+    case NodeType::kClamp:  // float32: those XNNPACK refuses (min >= max)
       if (lo > -INFINITY || hi < INFINITY) {
         Map(x, y, count, lo, hi, [](float v) { return v; });
       } else {
@@ -447,12 +450,19 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
     }
     case NodeType::kGlobalAvgPooling2d:
       return GlobalAveragePoolingSupports(g, n);
+    case NodeType::kAvgPooling2d:
+    case NodeType::kMaxPooling2d:
+      return UnitPoolingSupports(g, n);
     case NodeType::kConvert:
       return In(g, n, 0).type == DataType::kFp32 && Out(g, n, 0).type == DataType::kQdint8 &&
              Out(g, n, 0).quant == QuantKind::kPerToken;
     case NodeType::kConvTranspose2d:
-      return IsStaticInt8(In(g, n, 0)) && IsStaticInt8(Out(g, n, 0)) &&
-             Int8Weights(In(g, n, 1), 0) && Int32BiasOk(g, n);
+      return (IsStaticInt8(In(g, n, 0)) && IsStaticInt8(Out(g, n, 0)) &&
+              Int8Weights(In(g, n, 1), 0) && Int32BiasOk(g, n)) ||
+             DynamicConvolutionSupports(g, n);
+    case NodeType::kConv2d:
+    case NodeType::kDepthwiseConv2d:
+      return DynamicConvolutionSupports(g, n);
     case NodeType::kFullyConnected: {
       const Value& x = In(g, n, 0);
       const Value& w = In(g, n, 1);
@@ -468,8 +478,10 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
              (n.inputs[2] == kInvalidId || In(g, n, 2).type == DataType::kFp32) &&
              Out(g, n, 0).type == DataType::kFp32;
     }
-    default:  // a Clamp that requantizes
-      return Int8TableSupports(g, n);
+    case NodeType::kClamp:
+      return AllFp32(g, n) || Int8TableSupports(g, n);
+    default:
+      return false;
   }
 }
 
@@ -528,10 +540,16 @@ Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::v
       QuantizeRows(y, yd, static_cast<const float*>(in[0]), static_cast<int8_t*>(out[0]));
       return Error::kOk;
     case NodeType::kClamp:
+      if (y.type == DataType::kFp32) break;  // Unary, below
       RunInt8TableNode(g, n, dims, in[0], out[0]);
       return Error::kOk;
     case NodeType::kGlobalAvgPooling2d:
       RunGlobalAveragePooling(ctx, g, n, dims, in[0], out[0]);
+      return Error::kOk;
+    case NodeType::kAvgPooling2d:
+    case NodeType::kMaxPooling2d:
+      RunUnitPooling(n, dims[n.inputs[0]], yd, static_cast<const float*>(in[0]),
+                     static_cast<float*>(out[0]));
       return Error::kOk;
     case NodeType::kMultiply:
       RunMultiply(ctx, n, dims, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]),
@@ -542,8 +560,14 @@ Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::v
              static_cast<float*>(out[0]));
       return Error::kOk;
     case NodeType::kConvTranspose2d:
-      EF_CHECK_OR_RETURN(QuantizedConvTranspose(ctx, g, n, dims, in, static_cast<int8_t*>(out[0])),
-                         Error::kMemoryAllocationFailed, "xnnpack: scratch memory exhausted");
+    case NodeType::kConv2d:
+    case NodeType::kDepthwiseConv2d:
+      EF_CHECK_OR_RETURN(
+          y.type == DataType::kFp32
+              ? RunDynamicConvolution(ctx, g, n, dims, in[0], in[1], in[2],
+                                      static_cast<float*>(out[0]))
+              : QuantizedConvTranspose(ctx, g, n, dims, in, static_cast<int8_t*>(out[0])),
+          Error::kMemoryAllocationFailed, "xnnpack: scratch memory exhausted");
       return Error::kOk;
     case NodeType::kFullyConnected:
       if (y.type == DataType::kQint8) {
@@ -553,9 +577,10 @@ Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::v
       }
       return Error::kOk;
     default:
-      return Unary(n, static_cast<const float*>(in[0]), static_cast<float*>(out[0]),
-                   Product(yd, 0, yd.size()), num_threads);
+      break;
   }
+  return Unary(n, static_cast<const float*>(in[0]), static_cast<float*>(out[0]),
+               Product(yd, 0, yd.size()), num_threads);
 }
 
 }  // namespace xnnpack

@@ -5,9 +5,13 @@
 // XNNPACK cannot take (one slope, or one not static), fully connected
 // layers and transposed convolutions on static int8 with per-channel
 // weights, dynamically quantized
-// (qd8) fully connected layers with their activation quantizer, global
+// (qd8) fully connected layers with their activation quantizer, and qd8
+// convolutions (dynamic_conv_nodes.h), global
+// float32 clamps with an empty range (min >= max, PyTorch's clamp with min
+// above max or hardtanh(x, v, v): every element becomes max), global
 // average pooling (global_pooling_nodes.h: float32, and static int8 rounded
-// as the real runtime's XNNPACK does), and float32 multiplies and adds
+// as the real runtime's XNNPACK does), average and max pooling with a
+// 1 x 1 window (unit_pooling_nodes.h), and float32 multiplies and adds
 // (float_binary_nodes.h).
 // They run between XNNPACK segments on the delegate's layouts (NHWC inside
 // the delegated region, whatever the serialized dims say).

@@ -160,6 +160,8 @@ bool DefineNode(xnn_subgraph_t sg, const Node& n, const std::vector<uint32_t>& i
 
 bool XnnpackAccepts(const Graph& graph, const Node& node) {
   if (node.activation != FusedActivation::kNone) return false;  // ours only
+  // Its operators refuse an empty range (min >= max) when they are created.
+  if (!(node.output_min < node.output_max)) return false;
   if (node.type == NodeType::kPReLU) {
     // This XNNPACK copies the slope at runtime creation, one value per
     // channel, without checking that it is static (fuzzing found the read

@@ -1,5 +1,6 @@
 #include "runtime/kernels/optimized/conv_layout_bridge.h"
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 
@@ -14,7 +15,11 @@ namespace {
 
 constexpr size_t kMaxArgs = 16;
 
-// A float32 tensor of `like`'s sizes over `data`, channels-last or NCHW.
+// A float32 tensor of `like`'s sizes over `data`, channels-last or NCHW,
+// with `like`'s dynamism and bound: a copy standing for a kernel's out is
+// resized by the kernel as out would be (a bounded-dynamic out keeps its
+// previous execution's sizes until then), over temp memory of
+// CapacityBytes(like).
 struct LayoutCopy {
   int32_t sizes[4];
   uint8_t dim_order[4] = {0, 2, 3, 1};
@@ -26,10 +31,27 @@ struct LayoutCopy {
       sizes[d] = like.size(d);
       if (!channels_last) dim_order[d] = static_cast<uint8_t>(d);
     }
-    return new (storage)
-        Tensor(ScalarType::kFloat, 4, sizes, dim_order, strides, data, ShapeDynamism::kStatic);
+    Tensor* t = new (storage)
+        Tensor(ScalarType::kFloat, 4, sizes, dim_order, strides, data, like.dynamism());
+    t->set_numel_bound(std::max(like.numel(), like.numel_bound()));
+    return t;
   }
 };
+
+// Bytes of a float32 tensor of `t`'s element capacity (its numel bound, at
+// least its numel): what a copy standing for `t` as a kernel's out needs.
+size_t CapacityBytes(const Tensor& t) {
+  return static_cast<size_t>(std::max(t.numel(), t.numel_bound())) * sizeof(float);
+}
+
+// After a kernel wrote into `copy` (standing for `out`, with out's
+// dynamism and bound): gives out the sizes the kernel gave the copy. False,
+// with ctx failed, if out cannot take them.
+bool FitToCopy(KernelContext& ctx, Tensor& out, const Tensor& copy) {
+  const Error e = out.Resize(copy.sizes());
+  if (e != Error::kOk) ctx.Fail(e);
+  return e == Error::kOk;
+}
 
 // A grouped (not depthwise) convolution the direct NCHW kernel takes
 // (grouped_conv.h): faster on NCHW copies of a channels-last input and
@@ -57,7 +79,7 @@ void ConvOnNchwCopies(KernelContext& ctx, Span<EValue*> args, OpFunction conv, T
                       Tensor& out) {
   const bool in_cl = IsChannelsLast(in), out_cl = IsChannelsLast(out);
   float* x = in_cl ? static_cast<float*>(ctx.AllocateTemp(in.nbytes() + 1, 64)) : nullptr;
-  float* y = out_cl ? static_cast<float*>(ctx.AllocateTemp(out.nbytes() + 1, 64)) : nullptr;
+  float* y = out_cl ? static_cast<float*>(ctx.AllocateTemp(CapacityBytes(out) + 1, 64)) : nullptr;
   if ((in_cl && x == nullptr) || (out_cl && y == nullptr)) {
     SetErrorDetail("convolution: temp memory for NCHW copies of %zu + %zu bytes", in.nbytes(),
                    out.nbytes());
@@ -78,7 +100,9 @@ void ConvOnNchwCopies(KernelContext& ctx, Span<EValue*> args, OpFunction conv, T
     call[args.size() - 2] = call[args.size() - 1] = &out_value;
   }
   conv(ctx, Span<EValue*>(call, args.size()));
-  if (out_cl && !ctx.failed()) ToChannelsLast(out, y, out.data_as<float>(), ctx.num_threads());
+  if (out_cl && !ctx.failed() && FitToCopy(ctx, out, out_value.to_tensor())) {
+    ToChannelsLast(out, y, out.data_as<float>(), ctx.num_threads());
+  }
 }
 
 }  // namespace
@@ -120,7 +144,7 @@ bool ConvAcrossLayouts(KernelContext& ctx, Span<EValue*> args, OpFunction conv) 
     return false;
   }
   Tensor* replaced = in_nchw ? in : out;
-  void* data = ctx.AllocateTemp(replaced->nbytes() + 1, 64);
+  void* data = ctx.AllocateTemp((in_nchw ? in->nbytes() : CapacityBytes(*out)) + 1, 64);
   if (data == nullptr) {
     SetErrorDetail("convolution: temp memory for a %zu-byte channels-last copy",
                    replaced->nbytes());
@@ -139,7 +163,7 @@ bool ConvAcrossLayouts(KernelContext& ctx, Span<EValue*> args, OpFunction conv) 
     call[args.size() - 2] = call[args.size() - 1] = &value;
   }
   conv(ctx, Span<EValue*>(call, args.size()));
-  if (ctx.failed() || in_nchw) return true;
+  if (ctx.failed() || in_nchw || !FitToCopy(ctx, *out, *t)) return true;
   if (over_input) {
     std::memcpy(out->mutable_data(), data, out->nbytes());
   } else {

@@ -32,6 +32,8 @@ namespace optimized {
 // (the memory planner's reuse of a dead input), with out no larger than the input, runs `conv` into
 // a temp out and copies it over (the kernel would otherwise copy the input first). Otherwise
 // returns false having done nothing. `conv` must not call back with the same arguments' layouts.
+// A bounded-dynamic out (holding its previous execution's sizes) takes the sizes `conv` gives
+// its copy.
 bool ConvAcrossLayouts(KernelContext& ctx, Span<EValue*> args, OpFunction conv);
 
 // The float32 elements of a 4-D tensor of `t`'s sizes from NCHW order at

@@ -1,11 +1,13 @@
 // ConvAcrossLayouts through the convolution kernels: an NCHW input with a
 // channels-last output and the reverse, grouped convolutions with either
-// side channels-last, and a channels-last output over its input's memory, against the portable
+// side channels-last, a channels-last output over its input's memory, and bounded-dynamic outs
+// holding another batch's sizes, against the portable
 // convolution on separate NCHW buffers (within the GEMM's dot-product bound), at every instruction
 // set.
 
 #include "runtime/kernels/optimized/conv_layout_bridge.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "runtime/kernels/optimized/conv_fusion.h"
@@ -28,6 +30,10 @@ struct Case {
   std::vector<uint8_t> in_order, out_order;
   int64_t groups, stride;
   bool over_input;  // out's data is in's
+  // Batch of out's sizes before the call (bounded-dynamic, capacity for the
+  // larger of it and 2): a method's out keeps its previous execution's
+  // sizes until the kernel resizes it to the input's batch, 2.
+  int32_t out_batch = 2;
 };
 
 // t's elements in logical order, read from its data pointer.
@@ -65,12 +71,16 @@ void Check(const Case& c) {
   ASSERT_EQ(testing::Call(portable::ConvolutionOut, ref), Error::kOk);
   const std::vector<float> expected = ry.Values();
   testing::ForEachIsa([&] {
-    TestTensor<float> x({2, 8, 9, 9}, xs, c.in_order), y({2, 8, o, o}, {}, c.out_order);
+    const int64_t capacity = std::max(c.out_batch, 2) * 8 * o * o;
+    TestTensor<float> x({2, 8, 9, 9}, xs, c.in_order),
+        y({c.out_batch, 8, o, o}, {}, c.out_order, ShapeDynamism::kDynamicBound, capacity);
     if (c.over_input) y.tensor().set_data(x.tensor().mutable_data());
     ASSERT_EQ(testing::Call(FusedConvolutionOut, args(x, y)), Error::kOk) << LastErrorDetail();
+    ASSERT_EQ(y.tensor().size(0), 2);
     testing::ExpectMatch(Logical(y.tensor()), expected, kBound, "fused convolution");
     if (c.over_input) return;
-    TestTensor<float> x2({2, 8, 9, 9}, xs, c.in_order), y2({2, 8, o, o}, {}, c.out_order);
+    TestTensor<float> x2({2, 8, 9, 9}, xs, c.in_order),
+        y2({c.out_batch, 8, o, o}, {}, c.out_order, ShapeDynamism::kDynamicBound, capacity);
     std::vector<EValue*> plain = args(x2, y2);
     plain.erase(plain.begin() + 9, plain.begin() + 11);
     ASSERT_EQ(testing::Call(optimized::ConvolutionOut, plain), Error::kOk) << LastErrorDetail();
@@ -93,6 +103,14 @@ TEST(ConvAcrossLayouts, GroupedRunsOnNchwCopies) {
   Check({kNchw, kNhwc, 2, 2, false});
   Check({kNhwc, kNchw, 2, 1, false});
   Check({kNhwc, kNhwc, 2, 2, true});
+}
+
+TEST(ConvAcrossLayouts, BoundedDynamicOutTakesTheInputsBatch) {
+  for (int32_t out_batch : {3, 1}) {                // out's previous sizes larger, smaller
+    Check({kNhwc, kNchw, 1, 2, false, out_batch});  // the out bridged through a copy
+    Check({kNhwc, kNhwc, 2, 1, false, out_batch});  // grouped: NCHW copies
+    Check({kNchw, kNhwc, 1, 1, false, out_batch});
+  }
 }
 
 TEST(ConvAcrossLayouts, ChannelsLastOutOverItsInput) {

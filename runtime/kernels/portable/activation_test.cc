@@ -125,6 +125,16 @@ TEST(UnaryMathTest, NegDtypesLayoutsAndErrors) {
   EXPECT_EQ(out.Values(), (F{1, 2, 3, 4}));
   ASSERT_EQ(RunKernel(AbsOut, {xi.ev(), oi.ev(), oi.ev()}), Error::kOk);
   EXPECT_EQ(oi.Values(), (std::vector<int8_t>{-128, 5}));
+  // Signed zeros, as torch: neg(0.0) is -0.0, abs(-0.0) is +0.0 (1 / abs(-0.0)
+  // is +inf).
+  TestTensor<float> zeros({2}, {0.0f, -0.0f});
+  TestTensor<float> zo({2});
+  ASSERT_EQ(RunKernel(NegOut, {zeros.ev(), zo.ev(), zo.ev()}), Error::kOk);
+  EXPECT_TRUE(std::signbit(zo.Values()[0]));
+  EXPECT_FALSE(std::signbit(zo.Values()[1]));
+  ASSERT_EQ(RunKernel(AbsOut, {zeros.ev(), zo.ev(), zo.ev()}), Error::kOk);
+  EXPECT_FALSE(std::signbit(zo.Values()[0]));
+  EXPECT_FALSE(std::signbit(zo.Values()[1]));
   TestTensor<float> empty({0, 2});
   TestTensor<float> eo({0, 2});
   EXPECT_EQ(RunKernel(NegOut, {empty.ev(), eo.ev(), eo.ev()}), Error::kOk);

@@ -71,7 +71,11 @@ inline T WrapMul(T a, T b) {
 }
 template <typename T>
 inline T WrapNeg(T a) {
-  return WrapSub<T>(T(0), a);
+  if constexpr (std::is_integral_v<T>) {
+    return WrapSub<T>(T(0), a);
+  } else {
+    return -a;  // -(+0.0) is -0.0 (0 - x would give +0.0), as in PyTorch
+  }
 }
 
 // Elements converted per run by the mixed-dtype loops (on the stack).

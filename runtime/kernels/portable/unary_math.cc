@@ -4,6 +4,7 @@
 // for integers).
 
 #include <cmath>
+#include <type_traits>
 
 #include "runtime/kernels/portable/portable_kernels.h"
 #include "runtime/kernels/portable/unary_kernel.h"
@@ -95,9 +96,14 @@ void AbsOut(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* in = args.GetTensor(0);
   Tensor* out = args.GetTensor(1);
   if (!args.ok()) return;
-  // abs(INT_MIN) wraps to INT_MIN, as in PyTorch.
-  RealUnary(args, *in, in->dtype(), *out,
-            [](auto x) { return x < decltype(x)(0) ? WrapNeg(x) : x; });
+  // abs(INT_MIN) wraps to INT_MIN, and abs(-0.0) is +0.0, as in PyTorch.
+  RealUnary(args, *in, in->dtype(), *out, [](auto x) {
+    if constexpr (std::is_integral_v<decltype(x)>) {
+      return x < decltype(x)(0) ? WrapNeg(x) : x;
+    } else {
+      return std::fabs(x);
+    }
+  });
 }
 
 void FloorOut(KernelContext& ctx, Span<EValue*> args) {
