@@ -47,6 +47,28 @@ struct RowBody {
     }
   }
 
+  // acc[p] += the run of `len` (kw, ic) taps of one filter row, pixel p's
+  // inputs at x_run + p * step (kStep if not 0, else `step`), the filter's
+  // at w_run + j * w_ic.
+  template <int kPixels, int kVectors, int kStep>
+  [[gnu::always_inline]] static inline void Run(const float* x_run, const float* w_run, int64_t len,
+                                                int64_t w_ic, int64_t step,
+                                                Vf<W> (&acc)[kPixels][kVectors]) {
+    using V = Vf<W>;
+    const int64_t pixel_step = kStep != 0 ? kStep : step;
+    for (int64_t j = 0; j < len; ++j) {
+      V wv[kVectors];
+#pragma GCC unroll 4
+      for (int v = 0; v < kVectors; ++v) wv[v] = Load<W>(w_run + j * w_ic + v * W);
+#pragma GCC unroll 12
+      for (int p = 0; p < kPixels; ++p) {
+        const V xv = Splat<W>(x_run[p * pixel_step + j]);
+#pragma GCC unroll 4
+        for (int v = 0; v < kVectors; ++v) acc[p][v] += xv * wv[v];
+      }
+    }
+  }
+
   // Output pixels [ow, ow + kPixels) of the row, kVectors * W output
   // channels from oc (kVectors 0: one channel, scalar). kChecked: skip the
   // column taps that fall in the padding.
@@ -100,16 +122,15 @@ struct RowBody {
         }
         const float* x_run = x_row + (ow * g->stride[1] - g->pad[1]) * c_n;
         const float* w_run = f->w + oc + kh * f->kh;
-        for (int64_t j = 0; j < g->k_w * c_n; ++j) {
-          V wv[kVectors];
-#pragma GCC unroll 4
-          for (int v = 0; v < kVectors; ++v) wv[v] = Load<W>(w_run + j * f->ic + v * W);
-#pragma GCC unroll 12
-          for (int p = 0; p < kPixels; ++p) {
-            const V xv = Splat<W>(x_run[p * pixel_step + j]);
-#pragma GCC unroll 4
-            for (int v = 0; v < kVectors; ++v) acc[p][v] += xv * wv[v];
-          }
+        // RGB at stride 2 or 1 (every stem): the pixels' offsets are
+        // constants, so each multiply-add reads its input at a fixed
+        // displacement instead of through one of twelve index registers.
+        if (pixel_step == 6) {
+          Run<kPixels, kVectors, 6>(x_run, w_run, g->k_w * c_n, f->ic, pixel_step, acc);
+        } else if (pixel_step == 3) {
+          Run<kPixels, kVectors, 3>(x_run, w_run, g->k_w * c_n, f->ic, pixel_step, acc);
+        } else {
+          Run<kPixels, kVectors, 0>(x_run, w_run, g->k_w * c_n, f->ic, pixel_step, acc);
         }
       }
       const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
