@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Exports programs beyond the zoo and checks the runtime against torch eager.
 
-For every program of probe_models.py and probe_ops.py (segmentation with GroupNorm and
-transposed convolution, bidirectional LSTM/GRU, audio encoders, ViT/DeiT,
-mobile blocks, and mixes of index, sort, scan, resampling and reduction
-operators; float64, float16 and bfloat16 parts; bounded dynamic shapes) it
+For every program of probe_models.py, probe_ops.py and probe_dtypes.py
+(segmentation with GroupNorm and transposed convolution, bidirectional
+LSTM/GRU, audio encoders, ViT/DeiT, mobile blocks, and mixes of index,
+sort, scan, resampling and reduction operators; float64, float16 and
+bfloat16 parts; bounded dynamic shapes; dtype semantics, empty tensors,
+NaN/inf; the XNNPACK probe's float32 programs without a partitioner) it
 
   1. exports with torch.export -> to_edge_transform_and_lower (NO
      partitioner) -> to_executorch into OUT/<name>/model.pte, with seeded

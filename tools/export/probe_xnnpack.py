@@ -50,6 +50,7 @@ from probe_xnnpack_cases import CASES  # noqa: E402
 import probe_xnnpack_attrs  # noqa: E402,F401  (registers more float32 programs)
 import probe_xnnpack_quant  # noqa: E402,F401  (registers more quantized programs)
 import probe_xnnpack_edges  # noqa: E402,F401  (registers edge values and degenerate shapes)
+import probe_xnnpack_vision  # noqa: E402,F401  (registers whole torchvision networks)
 
 
 def export_case(c, reuse_path):

@@ -6,8 +6,8 @@
 // with output padding, two images with their own quantization parameters,
 // a pointwise convolution with a scale and zero point per pixel,
 // the output range; the nodes it does not take. And graph validation's
-// acceptance of the exporter's qdint8 quantizer output declared in the
-// layout before a transpose.
+// acceptance of internal values the exporter declares with permuted dims
+// (a quantizer's output after a transpose, cancelling transposes).
 
 #include "runtime/backends/xnnpack/dynamic_conv_nodes.h"
 
@@ -270,6 +270,39 @@ TEST(DynamicConvolution, QuantizerOutputDeclaredBeforeTheTransposeTakesTheInferr
     if (Numel(declared) == 100) {
       EXPECT_EQ(e, Error::kOk);
       EXPECT_EQ(g.values[1].dims, (Dims{1, 5, 5, 4}));
+    } else {
+      EXPECT_EQ(e, Error::kInvalidProgram);
+    }
+  }
+}
+
+// ConvNeXt's downsampling layer, dynamically quantized: two transposes that
+// cancel out, the second's output declared with NCHW dims [1, 8, 6, 6] for
+// NHWC data [1, 6, 6, 8]: valid, it takes the inferred dims; declared with
+// dims that are no permutation of them, the usual shape error.
+TEST(DynamicConvolution, TransposeOutputDeclaredWithPermutedDimsTakesTheInferredDims) {
+  for (const Dims& declared : {Dims{1, 8, 6, 6}, Dims{1, 8, 3, 12}}) {
+    Graph g;
+    g.values.resize(3);
+    g.values[0] = {0, DataType::kFp32, {1, 6, 6, 8}};
+    g.values[0].external_id = 0;
+    g.values[0].flags = kFlagExternalInput;
+    g.values[1] = {1, DataType::kFp32, {1, 6, 8, 6}};
+    g.values[2] = {2, DataType::kFp32, declared};
+    Node first;
+    first.type = NodeType::kStaticTranspose;
+    first.inputs = {0};
+    first.outputs = {1};
+    first.list_a = {0, 2, 3, 1};
+    Node second = first;
+    second.inputs = {1};
+    second.outputs = {2};
+    second.list_a = {0, 3, 1, 2};
+    g.nodes = {first, second};
+    const Error e = ValidateGraph(g);
+    if (declared[2] == 6) {
+      EXPECT_EQ(e, Error::kOk);
+      EXPECT_EQ(g.values[2].dims, (Dims{1, 6, 6, 8}));
     } else {
       EXPECT_EQ(e, Error::kInvalidProgram);
     }

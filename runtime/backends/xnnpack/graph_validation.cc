@@ -355,16 +355,24 @@ Error InferOutputDims(const Graph& graph, const Node& n, const std::vector<Dims>
 
 namespace {
 
-// The exporter serializes the qdint8 output of an XNNConvert whose input
-// is an NCHW -> NHWC transpose with the NCHW dims (a dynamically quantized
-// ConvTranspose2d reading a method input); the real runtime's XNNPACK
-// infers the shapes of internal values and never reads them. Such a value
-// (internal, same rank and element count as inferred) takes the inferred
-// dims.
-bool IsRelaidQuantizerOutput(const Node& n, const Value& v, const Dims& inferred) {
-  return n.type == NodeType::kConvert && v.type == DataType::kQdint8 && !v.is_external() &&
-         !v.is_constant() && (v.flags & (kFlagExternalInput | kFlagExternalOutput)) == 0 &&
-         v.dims.size() == inferred.size() && Numel(v.dims) == Numel(inferred);
+// The exporter declares some internal values that hold channels-last data
+// with their NCHW dims: the qdint8 output of an XNNConvert after the
+// input's NCHW -> NHWC transpose (a dynamically quantized ConvTranspose2d
+// reading a method input), the second of two transposes that cancel out
+// before a dynamically quantized convolution (ConvNeXt's downsampling
+// layers). The real runtime's XNNPACK infers the shapes of internal values
+// and never reads the declared ones; such a value (internal, its declared
+// dims a permutation of the inferred ones) takes the inferred dims.
+bool IsRelaidInternalValue(const Value& v, const Dims& inferred) {
+  if (v.is_external() || v.is_constant() ||
+      (v.flags & (kFlagExternalInput | kFlagExternalOutput)) != 0 ||
+      v.dims.size() != inferred.size()) {
+    return false;
+  }
+  Dims a = v.dims, b = inferred;
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  return a == b;
 }
 
 }  // namespace
@@ -392,7 +400,7 @@ Error ValidateGraph(Graph& graph) {
       EF_CHECK_OR_RETURN(!ready[v.id], Error::kInvalidProgram,
                          "xnnpack payload: %s writes value %u, which is already defined",
                          NodeTypeName(n.type), v.id);
-      if (IsRelaidQuantizerOutput(n, v, out[i])) {
+      if (IsRelaidInternalValue(v, out[i])) {
         v.dims = out[i];
         dims[v.id] = out[i];
       }

@@ -1,10 +1,10 @@
 // Semantic validation of a decoded Graph, before any byte reaches XNNPACK or
 // a node kernel: every node's operands exist and have the rank and shape its
 // operation implies (the output shape is inferred from the inputs and the
-// node's parameters and must equal the declared one; one exception: the
-// qdint8 output of an XNNConvert the exporter declares in the layout before
-// a transpose, same rank and element count, takes the inferred shape, as
-// the real runtime's XNNPACK infers it), values are written at
+// node's parameters and must equal the declared one; one exception: an
+// internal value the exporter declares with its dims permuted (channels-last
+// data declared with NCHW dims) takes the inferred shape, as the real
+// runtime's XNNPACK infers it), values are written at
 // most once and only read after they are written, constants and external
 // inputs are never written, and the graph's inputs and outputs are recorded.
 // Pure functions; thread-compatible.

@@ -240,7 +240,15 @@ Error Unary(const Node& n, const float* x, float* y, size_t count, int num_threa
   return Error::kOk;
 }
 
-// fp32 -> qdint8: per row, asymmetric int8 covering [min(0, lo), max(0, hi)].
+// fp32 -> qdint8: per row, asymmetric int8 covering [min(0, lo), max(0, hi)],
+// in the real runtime's XNNPACK arithmetic (xnn_f32_qd8_asymmetric_
+// quantization_params, then its f32 -> qs8 conversion): the multiplier
+// s = 255 / (max - min) in float, the zero point from whichever end rounds
+// with the smaller error, q = round-half-even(x * s) + zero point, and the
+// dequantization scale 1 / s. (x / ((max - min) / 255) differs from x * s in
+// the last bit now and then, and a tie then rounds the other way: one
+// quantization step, which a deep model such as Swin-T carries to its
+// output.)
 void QuantizeRows(const Value& out, const Dims& d, const float* x, int8_t* q) {
   const size_t numel = Product(d, 0, d.size());
   const size_t rows = TokenRows(out, d);
@@ -253,14 +261,16 @@ void QuantizeRows(const Value& out, const Dims& d, const float* x, int8_t* q) {
       lo = std::min(lo, xr[c]);
       hi = std::max(hi, xr[c]);
     }
-    const float scale = hi > lo ? (hi - lo) / 255.0f : 1.0f;
-    const float zp_real = -128.0f - lo / scale;
+    const float s = hi == lo ? 1.0f : 255.0f / (hi - lo);
+    const float lo_s = lo * s, hi_s = hi * s;
+    const float zp_real =
+        (-128.0f + lo_s) + (127.0f + hi_s) > 0.0f ? -128.0f - lo_s : 127.0f - hi_s;
     const int32_t zp = SaturateInt8(std::nearbyint(zp_real), -128.0f, 127.0f);
     for (size_t c = 0; c < cols; ++c) {
-      const float v = std::nearbyint(xr[c] / scale) + static_cast<float>(zp);
+      const float v = std::nearbyint(xr[c] * s) + static_cast<float>(zp);
       q[r * cols + c] = SaturateInt8(v, -128.0f, 127.0f);
     }
-    params[r] = {scale, zp};
+    params[r] = {1.0f / s, zp};
   }
 }
 
