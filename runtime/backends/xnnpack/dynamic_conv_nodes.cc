@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "runtime/backends/xnnpack/dense_nodes.h"
 #include "runtime/backends/xnnpack/node_kernels.h"
 
 namespace edgefleet {
@@ -27,13 +28,6 @@ size_t GroupInputChannels(const Node& n) {
   return n.type == NodeType::kDepthwiseConv2d ? 1 : n.window.group_input_channels;
 }
 
-bool IsPointwise(const Node& n) {
-  const WindowParams& p = n.window;
-  return n.type == NodeType::kConv2d && p.groups == 1 && p.kernel_h == 1 && p.kernel_w == 1 &&
-         p.stride_h == 1 && p.stride_w == 1 && p.pad_top == 0 && p.pad_right == 0 &&
-         p.pad_bottom == 0 && p.pad_left == 0;
-}
-
 }  // namespace
 
 void QuantizePointwiseInputsPerPixel(Graph& g) {
@@ -49,7 +43,7 @@ void QuantizePointwiseInputsPerPixel(Graph& g) {
       for (uint32_t id : n.inputs) {
         if (id != q.id) continue;
         any = true;
-        all_pointwise = all_pointwise && IsPointwise(n) && n.inputs[0] == q.id;
+        all_pointwise = all_pointwise && IsPointwiseConv(n) && n.inputs[0] == q.id;
       }
     }
     if (any && all_pointwise) q.num_nonbatch_dims = 1;
@@ -67,7 +61,7 @@ bool DynamicConvolutionSupports(const Graph& g, const Node& n) {
   const uint32_t channel_dim = n.type == NodeType::kDepthwiseConv2d ? 3 : 0;
   const bool bias_ok = n.inputs[2] == kInvalidId || g.values[n.inputs[2]].type == DataType::kFp32;
   return x.type == DataType::kQdint8 && x.quant == QuantKind::kPerToken &&
-         (x.num_nonbatch_dims >= 3 || (x.num_nonbatch_dims == 1 && IsPointwise(n))) &&
+         (x.num_nonbatch_dims >= 3 || (x.num_nonbatch_dims == 1 && IsPointwiseConv(n))) &&
          w.type == DataType::kQcint8 && w.quant == QuantKind::kPerChannel && w.is_constant() &&
          w.channel_dim == channel_dim && w.dims.size() == 4 &&
          w.channel_scales.size() == w.dims[channel_dim] && bias_ok && y.type == DataType::kFp32;

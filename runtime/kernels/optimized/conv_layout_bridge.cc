@@ -82,7 +82,7 @@ void ConvOnNchwCopies(KernelContext& ctx, Span<EValue*> args, OpFunction conv, T
   float* y = out_cl ? static_cast<float*>(ctx.AllocateTemp(CapacityBytes(out) + 1, 64)) : nullptr;
   if ((in_cl && x == nullptr) || (out_cl && y == nullptr)) {
     SetErrorDetail("convolution: temp memory for NCHW copies of %zu + %zu bytes", in.nbytes(),
-                   out.nbytes());
+                   CapacityBytes(out));
     ctx.Fail(Error::kMemoryAllocationFailed);
     return;
   }
@@ -144,10 +144,10 @@ bool ConvAcrossLayouts(KernelContext& ctx, Span<EValue*> args, OpFunction conv) 
     return false;
   }
   Tensor* replaced = in_nchw ? in : out;
-  void* data = ctx.AllocateTemp((in_nchw ? in->nbytes() : CapacityBytes(*out)) + 1, 64);
+  const size_t copy_bytes = in_nchw ? in->nbytes() : CapacityBytes(*out);
+  void* data = ctx.AllocateTemp(copy_bytes + 1, 64);
   if (data == nullptr) {
-    SetErrorDetail("convolution: temp memory for a %zu-byte channels-last copy",
-                   replaced->nbytes());
+    SetErrorDetail("convolution: temp memory for a %zu-byte channels-last copy", copy_bytes);
     ctx.Fail(Error::kMemoryAllocationFailed);
     return true;
   }

@@ -51,9 +51,9 @@ struct RowBody {
   // inputs at x_run + p * step (kStep if not 0, else `step`), the filter's
   // at w_run + j * w_ic.
   template <int kPixels, int kVectors, int kStep>
-  [[gnu::always_inline]] static inline void Run(const float* x_run, const float* w_run, int64_t len,
-                                                int64_t w_ic, int64_t step,
-                                                Vf<W> (&acc)[kPixels][kVectors]) {
+  [[gnu::always_inline]] static inline void TapRun(const float* x_run, const float* w_run,
+                                                   int64_t len, int64_t w_ic, int64_t step,
+                                                   Vf<W> (&acc)[kPixels][kVectors]) {
     using V = Vf<W>;
     const int64_t pixel_step = kStep != 0 ? kStep : step;
     for (int64_t j = 0; j < len; ++j) {
@@ -126,11 +126,11 @@ struct RowBody {
         // constants, so each multiply-add reads its input at a fixed
         // displacement instead of through one of twelve index registers.
         if (pixel_step == 6) {
-          Run<kPixels, kVectors, 6>(x_run, w_run, g->k_w * c_n, f->ic, pixel_step, acc);
+          TapRun<kPixels, kVectors, 6>(x_run, w_run, g->k_w * c_n, f->ic, pixel_step, acc);
         } else if (pixel_step == 3) {
-          Run<kPixels, kVectors, 3>(x_run, w_run, g->k_w * c_n, f->ic, pixel_step, acc);
+          TapRun<kPixels, kVectors, 3>(x_run, w_run, g->k_w * c_n, f->ic, pixel_step, acc);
         } else {
-          Run<kPixels, kVectors, 0>(x_run, w_run, g->k_w * c_n, f->ic, pixel_step, acc);
+          TapRun<kPixels, kVectors, 0>(x_run, w_run, g->k_w * c_n, f->ic, pixel_step, acc);
         }
       }
       const V lo = Splat<W>(lo_s), hi = Splat<W>(hi_s);
