@@ -148,19 +148,34 @@ void* ThreadPool::WorkerMain(void* raw) {
   return nullptr;
 }
 
-void ThreadPool::RunTasks(bool from_back) {
-  for (;;) {
-    uint64_t range = unclaimed_.load(std::memory_order_relaxed);
-    int64_t task;
-    do {
-      const uint64_t front = range & 0xffffffffu, back = range >> 32;
-      if (front >= back) return;
-      task = static_cast<int64_t>(from_back ? back - 1 : front);
-    } while (!unclaimed_.compare_exchange_weak(
-        range, from_back ? range - (uint64_t{1} << 32) : range + 1, std::memory_order_relaxed));
-    fn_(context_, task);
-    done_tasks_.fetch_add(1, std::memory_order_acq_rel);
+namespace {
+
+// Claims the first (or last) task of `unclaimed`'s [front, back) into
+// *task; false when it is empty.
+bool Claim(std::atomic<uint64_t>& unclaimed, bool from_back, int64_t* task) {
+  uint64_t range = unclaimed.load(std::memory_order_relaxed);
+  do {
+    const uint64_t front = range & 0xffffffffu, back = range >> 32;
+    if (front >= back) return false;
+    *task = static_cast<int64_t>(from_back ? back - 1 : front);
+  } while (!unclaimed.compare_exchange_weak(
+      range, from_back ? range - (uint64_t{1} << 32) : range + 1, std::memory_order_relaxed));
+  return true;
+}
+
+}  // namespace
+
+void ThreadPool::RunTasks(int slot) {
+  int64_t done = 0;
+  int64_t task;
+  for (int i = 0; i < job_threads_; ++i) {
+    Share& share = shares_[(slot + i) % job_threads_];
+    while (Claim(share.unclaimed, /*from_back=*/i > 0, &task)) {
+      fn_(context_, task);
+      ++done;
+    }
   }
+  if (done > 0) done_tasks_.fetch_add(done, std::memory_order_acq_rel);
 }
 
 void ThreadPool::WorkerLoop(int index) {
@@ -184,7 +199,7 @@ void ThreadPool::WorkerLoop(int index) {
       if (!job_open_ || index >= wanted_workers_) continue;
       joined_workers_.fetch_add(1, std::memory_order_relaxed);
     }
-    RunTasks(/*from_back=*/true);
+    RunTasks(index + 1);
     // The caller spins on the count first; the lock orders this notify
     // after its check when it went to sleep instead.
     if (joined_workers_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
@@ -196,7 +211,7 @@ void ThreadPool::WorkerLoop(int index) {
 }
 
 void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn, void* context) {
-  // A job holds at most 2^32 - 1 tasks (unclaimed_'s halves); more (no
+  // A job holds at most 2^32 - 1 tasks (a share's halves); more (no
   // kernel comes near) run on the calling thread.
   constexpr int64_t kMaxJobTasks = 0xffffffff;
   const int64_t threads = std::min<int64_t>({max_threads, num_workers_ + 1, num_tasks});
@@ -211,13 +226,18 @@ void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn, void* contex
     fn_ = fn;
     context_ = context;
     wanted_workers_ = static_cast<int>(threads - 1);
-    unclaimed_.store(static_cast<uint64_t>(num_tasks) << 32, std::memory_order_relaxed);
+    job_threads_ = static_cast<int>(threads);
+    for (int64_t s = 0; s < threads; ++s) {
+      const uint64_t front = static_cast<uint64_t>(num_tasks * s / threads);
+      const uint64_t back = static_cast<uint64_t>(num_tasks * (s + 1) / threads);
+      shares_[s].unclaimed.store(back << 32 | front, std::memory_order_relaxed);
+    }
     done_tasks_.store(0, std::memory_order_relaxed);
     job_open_ = true;
     generation_.fetch_add(1, std::memory_order_relaxed);
   }
   wake_.notify_all();
-  RunTasks(/*from_back=*/false);
+  RunTasks(/*slot=*/0);
   // Tasks other threads claimed: wait for them (spin, then yield the core,
   // which a preempted worker may need).
   for (int spin = 0; done_tasks_.load(std::memory_order_acquire) != num_tasks; ++spin) {

@@ -103,9 +103,10 @@ class ThreadPool {
 
   explicit ThreadPool(int num_workers) : num_workers_(num_workers) {}
   void Run(int64_t num_tasks, int max_threads, TaskFn fn, void* context);
-  // Claims and runs tasks until none is left: from the front (the caller)
-  // or from the back (workers).
-  void RunTasks(bool from_back);
+  // Claims and runs tasks until none is left: first its own share (`slot`:
+  // 0 the caller's, i + 1 worker i's) from the front, then the others' from
+  // the back.
+  void RunTasks(int slot);
   void WorkerLoop(int index);
   static void* WorkerMain(void* arg);
 
@@ -119,9 +120,17 @@ class ThreadPool {
   TaskFn fn_ = nullptr;
   void* context_ = nullptr;
   int wanted_workers_ = 0;
-  // The tasks not yet claimed: [front, back), front in the low 32 bits.
-  std::atomic<uint64_t> unclaimed_{0};
-  std::atomic<int64_t> done_tasks_{0};
+  int job_threads_ = 0;  // wanted_workers_ + 1: the shares below in use
+  // The current job's tasks not yet claimed, a contiguous share per thread
+  // ([front, back), front in the low 32 bits), each on a cache line of its
+  // own: a thread claims its own share without contention, and a thread
+  // runs the same part of every job (the same rows of consecutive layers,
+  // still in its cache) unless it finishes first and takes over another's.
+  struct alignas(64) Share {
+    std::atomic<uint64_t> unclaimed{0};
+  };
+  Share shares_[kMaxThreads];
+  alignas(64) std::atomic<int64_t> done_tasks_{0};
 
   std::mutex mutex_;
   std::condition_variable wake_;  // a new generation (or stop)

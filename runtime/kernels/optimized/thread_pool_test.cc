@@ -38,6 +38,37 @@ TEST(ThreadPoolTest, RunsEveryTaskOnce) {
   }
 }
 
+// Each thread starts at its own contiguous share of the job: the caller at
+// task 0, worker i at share i + 1's first task. Every task waits until all
+// three threads have started one (or 10 s), so no thread can finish its
+// share and take another's before the others claim their first task.
+TEST(ThreadPoolTest, EachThreadStartsWithItsOwnShare) {
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(3);
+  ASSERT_TRUE(pool.ok());
+  std::mutex mutex;
+  std::vector<std::pair<std::thread::id, int64_t>> first;  // per thread, its first task
+  std::atomic<int> started{0};
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  (*pool)->ParallelFor(9, 3, [&](int64_t task) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      const std::thread::id self = std::this_thread::get_id();
+      if (std::none_of(first.begin(), first.end(),
+                       [&](const auto& f) { return f.first == self; })) {
+        first.emplace_back(self, task);
+        ++started;
+      }
+    }
+    while (started.load() < 3 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+  });
+  std::vector<int64_t> tasks;
+  for (const auto& f : first) tasks.push_back(f.second);
+  std::sort(tasks.begin(), tasks.end());
+  EXPECT_EQ(tasks, (std::vector<int64_t>{0, 3, 6}));
+}
+
 // A runner installed for the thread takes ParallelFor's jobs (nested calls
 // run inline), and the previous one is back when its scope ends.
 TEST(ThreadPoolTest, ScopedRunnerTakesTheJobs) {
