@@ -204,28 +204,84 @@ struct RowBodyNhwc {
     }
   }
 
+  // Block for a K x K window at column stride S and no dilation, columns
+  // unchecked: each input column of a window row is loaded once for all
+  // kPixels outputs that read it ((kPixels - 1) * S + K loads a row, not
+  // K * kPixels), and the taps unroll. Each output's sum has Block's order.
+  template <int kPixels, int K, int S, int VW>
+  [[gnu::always_inline]] static inline void FixedBlock(const ConvGeometry* g, const float* x,
+                                                       const float* wt, const float* bias,
+                                                       int64_t ih0, int64_t ow, int64_t c, float* y,
+                                                       float lo_s, float hi_s, PostOp post) {
+    using V = Vf<VW>;
+    constexpr int kCols = (kPixels - 1) * S + K;
+    const V lo = Splat<VW>(lo_s), hi = Splat<VW>(hi_s);
+    const int64_t c_n = g->in_c;
+    const float* xcol = x + (ow * S - g->pad[1]) * c_n + c;
+    V acc[kPixels];
+#pragma GCC unroll 8
+    for (int p = 0; p < kPixels; ++p) acc[p] = V{};
+#pragma GCC unroll 5
+    for (int kh = 0; kh < K; ++kh) {
+      const int64_t ih = ih0 + kh;
+      if (ih < 0 || ih >= g->in_h) continue;
+      const float* xrow = xcol + ih * g->in_w * c_n;
+      V col[kCols];
+#pragma GCC unroll 16
+      for (int j = 0; j < kCols; ++j) col[j] = Load<VW>(xrow + j * c_n);
+#pragma GCC unroll 5
+      for (int kw = 0; kw < K; ++kw) {
+        const V wv = Load<VW>(wt + (kh * K + kw) * c_n + c);
+#pragma GCC unroll 8
+        for (int p = 0; p < kPixels; ++p) acc[p] += wv * col[p * S + kw];
+      }
+    }
+    if (bias != nullptr) {
+      const V bv = Load<VW>(bias + c);
+#pragma GCC unroll 8
+      for (int p = 0; p < kPixels; ++p) acc[p] += bv;
+    }
+#pragma GCC unroll 8
+    for (int p = 0; p < kPixels; ++p) {
+      Store<VW>(y + (ow + p) * c_n + c, EpilogueV<VW>(acc[p], lo, hi, post));
+    }
+  }
+
+  // Block, or FixedBlock when the window is a fixed K x K (K > 0).
+  template <int kPixels, bool kChecked, int K, int S, int VW>
+  [[gnu::always_inline]] static inline void AnyBlock(const ConvGeometry* g, const float* x,
+                                                     const float* wt, const float* bias,
+                                                     int64_t ih0, int64_t ow, int64_t c, float* y,
+                                                     float lo, float hi, PostOp post) {
+    if constexpr (K > 0 && !kChecked) {
+      FixedBlock<kPixels, K, S, VW>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
+    } else {
+      Block<kPixels, kChecked, VW>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
+    }
+  }
+
   // Channels [c0, c_n) of outputs [ow, ow + kPixels): W at a time, then a
   // channel tail in half and quarter vectors (72 = 4 x 16 + 8 channels),
   // then one at a time. Each output's sum has the same order at every
   // width, so the bits do not depend on where a channel falls.
-  template <int kPixels, bool kChecked>
+  template <int kPixels, bool kChecked, int K, int S>
   [[gnu::always_inline]] static inline void Pixels(const ConvGeometry* g, const float* x,
                                                    const float* wt, const float* bias, int64_t ih0,
                                                    int64_t ow, int64_t c0, int64_t c_n, float* y,
                                                    float lo, float hi, PostOp post) {
     int64_t c = c0;
     for (; c + W <= c_n; c += W) {
-      Block<kPixels, kChecked, W>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
+      AnyBlock<kPixels, kChecked, K, S, W>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
     }
     if constexpr (W >= 16) {
       if (c + 8 <= c_n) {
-        Block<kPixels, kChecked, 8>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
+        AnyBlock<kPixels, kChecked, K, S, 8>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
         c += 8;
       }
     }
     if constexpr (W >= 8) {
       if (c + 4 <= c_n) {
-        Block<kPixels, kChecked, 4>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
+        AnyBlock<kPixels, kChecked, K, S, 4>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
         c += 4;
       }
     }
@@ -258,8 +314,10 @@ struct RowBodyNhwc {
     }
   }
 
-  // Channels [c0, c1) of output row oh.
-  [[gnu::always_inline]] static inline void Run(const ConvGeometry* g, const float* x,
+  // Channels [c0, c1) of output row oh; the interior columns with a fixed
+  // K x K window at column stride S when K > 0.
+  template <int K, int S>
+  [[gnu::always_inline]] static inline void Row(const ConvGeometry* g, const float* x,
                                                 const float* wt, const float* bias, int64_t oh,
                                                 int64_t c0, int64_t c1, float* y, float lo,
                                                 float hi, PostOp post) {
@@ -267,11 +325,37 @@ struct RowBodyNhwc {
     int64_t in_lo = 0, in_hi = 0;
     InteriorColumns(*g, &in_lo, &in_hi);
     int64_t ow = 0;
-    for (; ow < in_lo; ++ow) Pixels<1, true>(g, x, wt, bias, ih0, ow, c0, c1, y, lo, hi, post);
-    for (; ow + 4 <= in_hi; ow += 4) {
-      Pixels<4, false>(g, x, wt, bias, ih0, ow, c0, c1, y, lo, hi, post);
+    for (; ow < in_lo; ++ow) {
+      Pixels<1, true, K, S>(g, x, wt, bias, ih0, ow, c0, c1, y, lo, hi, post);
     }
-    for (; ow < g->out_w; ++ow) Pixels<1, true>(g, x, wt, bias, ih0, ow, c0, c1, y, lo, hi, post);
+    for (; ow + 4 <= in_hi; ow += 4) {
+      Pixels<4, false, K, S>(g, x, wt, bias, ih0, ow, c0, c1, y, lo, hi, post);
+    }
+    for (; ow < in_hi; ++ow) {
+      Pixels<1, false, K, S>(g, x, wt, bias, ih0, ow, c0, c1, y, lo, hi, post);
+    }
+    for (; ow < g->out_w; ++ow) {
+      Pixels<1, true, K, S>(g, x, wt, bias, ih0, ow, c0, c1, y, lo, hi, post);
+    }
+  }
+
+  // Channels [c0, c1) of output row oh.
+  [[gnu::always_inline]] static inline void Run(const ConvGeometry* g, const float* x,
+                                                const float* wt, const float* bias, int64_t oh,
+                                                int64_t c0, int64_t c1, float* y, float lo,
+                                                float hi, PostOp post) {
+    const bool square = g->k_h == g->k_w && g->dilation[0] == 1 && g->dilation[1] == 1;
+    if (square && g->k_w == 3 && g->stride[1] == 1) {
+      Row<3, 1>(g, x, wt, bias, oh, c0, c1, y, lo, hi, post);
+    } else if (square && g->k_w == 3 && g->stride[1] == 2) {
+      Row<3, 2>(g, x, wt, bias, oh, c0, c1, y, lo, hi, post);
+    } else if (square && g->k_w == 5 && g->stride[1] == 1) {
+      Row<5, 1>(g, x, wt, bias, oh, c0, c1, y, lo, hi, post);
+    } else if (square && g->k_w == 5 && g->stride[1] == 2) {
+      Row<5, 2>(g, x, wt, bias, oh, c0, c1, y, lo, hi, post);
+    } else {
+      Row<0, 0>(g, x, wt, bias, oh, c0, c1, y, lo, hi, post);
+    }
   }
 };
 

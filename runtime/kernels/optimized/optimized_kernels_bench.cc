@@ -155,7 +155,7 @@ constexpr PointwiseShape kPointwise[] = {
 void BM_Pointwise(benchmark::State& state) {
   const PointwiseShape& s = kPointwise[state.range(0)];
   const int threads = static_cast<int>(state.range(1));
-  if (threads > 1 && StartKernelThreadPool(4) != Error::kOk) {
+  if (threads > 1 && StartKernelThreadPool(2) != Error::kOk) {
     state.SkipWithError("no thread pool");
     return;
   }
@@ -218,7 +218,9 @@ ConvGeometry SquareWindow(int64_t in_c, int64_t out_c, int64_t groups, int64_t h
 // detour, whichever it picks) or, range(5) = 1, channels-last data
 // (DepthwiseNhwc, as the XNNPACK delegate runs it); one thread, the host's
 // instruction set. GMAC/s counter.
-void BM_Depthwise(benchmark::State& state) {
+// A depthwise layer from the state's c, hw, k, s, silu and nhwc arguments
+// on `threads` threads.
+void TimeDepthwise(benchmark::State& state, int threads) {
   const int64_t c = state.range(0);
   const ConvGeometry g = SquareWindow(c, c, c, state.range(1), state.range(2), state.range(3));
   const PostOp post = state.range(4) != 0 ? PostOp::kSilu : PostOp::kNone;
@@ -229,7 +231,7 @@ void BM_Depthwise(benchmark::State& state) {
   MemoryAllocator allocator(temp.data(), temp.size() * 8);
   for (auto _ : state) {
     allocator.Reset();
-    KernelContext ctx(&allocator, 1);
+    KernelContext ctx(&allocator, threads);
     const bool ok = state.range(5) != 0
                         ? DepthwiseNhwc(ctx, g, x.data(), w.data(), w_strides, b.data(), y.data(),
                                         -__builtin_inff(), __builtin_inff(), post)
@@ -246,6 +248,8 @@ void BM_Depthwise(benchmark::State& state) {
                          benchmark::Counter::kIsIterationInvariantRate);
   state.SetLabel(IsaName(HostIsa()));
 }
+
+void BM_Depthwise(benchmark::State& state) { TimeDepthwise(state, 1); }
 BENCHMARK(BM_Depthwise)
     ->ArgNames({"c", "hw", "k", "s", "silu", "nhwc"})
     ->ArgsProduct({{32}, {112}, {3}, {1}, {0, 1}, {0, 1}})
@@ -284,7 +288,7 @@ BENCHMARK(BM_SmallInputConv)
 // The host ISA's GEMM on range(3) threads of the kernels' pool: the
 // parallel efficiency of the small-M shapes of late 1x1 convolutions.
 void BM_GemmThreads(benchmark::State& state) {
-  if (StartKernelThreadPool(4) != Error::kOk) {
+  if (StartKernelThreadPool(2) != Error::kOk) {
     state.SkipWithError("no thread pool");
     return;
   }
@@ -298,6 +302,24 @@ BENCHMARK(BM_GemmThreads)
     ->ArgsProduct({{49}, {576}, {96}, {1, 2}})
     ->ArgsProduct({{49}, {1280}, {320}, {1, 2}})
     ->ArgsProduct({{784}, {192}, {32}, {1, 2}})
+    ->UseRealTime();
+
+// MobileNetV2's channels-last depthwise layers (the delegate's) at 1 and 2
+// threads.
+void BM_DepthwiseThreads(benchmark::State& state) {
+  if (StartKernelThreadPool(2) != Error::kOk) {
+    state.SkipWithError("no thread pool");
+    return;
+  }
+  TimeDepthwise(state, static_cast<int>(state.range(6)));
+}
+BENCHMARK(BM_DepthwiseThreads)
+    ->ArgNames({"c", "hw", "k", "s", "silu", "nhwc", "threads"})
+    ->ArgsProduct({{144}, {56}, {3}, {1, 2}, {0}, {1}, {1, 2}})
+    ->ArgsProduct({{192}, {28}, {3}, {1, 2}, {0}, {1}, {1, 2}})
+    ->ArgsProduct({{384}, {14}, {3}, {1}, {0}, {1}, {1, 2}})
+    ->ArgsProduct({{576}, {14}, {3}, {2}, {0}, {1}, {1, 2}})
+    ->ArgsProduct({{960}, {7}, {3}, {1}, {0}, {1}, {1, 2}})
     ->UseRealTime();
 
 // About `units` microseconds of arithmetic the compiler cannot drop.
@@ -317,7 +339,7 @@ void BM_ParallelFor(benchmark::State& state) {
   const int64_t tasks = state.range(0), units = state.range(1);
   const int threads = static_cast<int>(state.range(2));
   const bool idle = state.range(3) != 0;
-  if (StartKernelThreadPool(4) != Error::kOk) {
+  if (StartKernelThreadPool(2) != Error::kOk) {
     state.SkipWithError("no thread pool");
     return;
   }
@@ -339,6 +361,10 @@ BENCHMARK(BM_ParallelFor)
     ->Args({2, 10, 1, 0})
     ->Args({2, 10, 2, 0})
     ->Args({2, 10, 2, 1})
+    ->Args({32, 0, 1, 0})
+    ->Args({32, 0, 2, 0})
+    ->Args({32, 1, 1, 0})
+    ->Args({32, 1, 2, 0})
     ->UseRealTime();
 
 }  // namespace

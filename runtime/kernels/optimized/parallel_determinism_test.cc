@@ -140,6 +140,11 @@ TEST(ParallelDeterminism, Convolutions) {
       {"depthwise channels-last", 144, 29, 27, 144, 3, 1, 1, 144, true, Grain::kSplits},
       // Few rows: tasks split each row's channels too (ragged last block).
       {"depthwise channels-last 7x7", 961, 7, 7, 961, 3, 1, 1, 961, true, Grain::kSplits},
+      // Fixed 3x3 / 5x5 windows at strides 1 and 2, channel tails of half,
+      // quarter and single lanes.
+      {"depthwise channels-last 3x3 s2", 37, 61, 63, 37, 3, 2, 1, 37, true, Grain::kSplits},
+      {"depthwise channels-last 5x5", 100, 15, 17, 100, 5, 1, 2, 100, true, Grain::kSplits},
+      {"depthwise channels-last 5x5 s2", 72, 45, 43, 72, 5, 2, 2, 72, true, Grain::kSplits},
       {"depthwise small", 8, 9, 9, 8, 3, 1, 1, 8, false, Grain::kSmall},
   };
   for (const ConvCase& c : cases) {
