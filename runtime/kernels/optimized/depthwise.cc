@@ -204,11 +204,12 @@ struct RowBodyNhwc {
     }
   }
 
-  // Block for a K x K window at column stride S and no dilation, columns
-  // unchecked: each input column of a window row is loaded once for all
-  // kPixels outputs that read it ((kPixels - 1) * S + K loads a row, not
-  // K * kPixels), and the taps unroll. Each output's sum has Block's order.
-  template <int kPixels, int K, int S, int VW>
+  // Block for a K x K window at column stride S and no dilation: each input
+  // column of a window row is loaded once for all kPixels outputs that read
+  // it ((kPixels - 1) * S + K loads a row, not K * kPixels), and the taps
+  // unroll. kChecked: columns outside the row are neither loaded nor
+  // summed. Each output's sum has Block's order.
+  template <int kPixels, bool kChecked, int K, int S, int VW>
   [[gnu::always_inline]] static inline void FixedBlock(const ConvGeometry* g, const float* x,
                                                        const float* wt, const float* bias,
                                                        int64_t ih0, int64_t ow, int64_t c, float* y,
@@ -217,7 +218,11 @@ struct RowBodyNhwc {
     constexpr int kCols = (kPixels - 1) * S + K;
     const V lo = Splat<VW>(lo_s), hi = Splat<VW>(hi_s);
     const int64_t c_n = g->in_c;
-    const float* xcol = x + (ow * S - g->pad[1]) * c_n + c;
+    const int64_t iw0 = ow * S - g->pad[1];
+    const float* xcol = x + iw0 * c_n + c;
+    bool inside[kCols];
+#pragma GCC unroll 16
+    for (int j = 0; j < kCols; ++j) inside[j] = !kChecked || (iw0 + j >= 0 && iw0 + j < g->in_w);
     V acc[kPixels];
 #pragma GCC unroll 8
     for (int p = 0; p < kPixels; ++p) acc[p] = V{};
@@ -228,12 +233,14 @@ struct RowBodyNhwc {
       const float* xrow = xcol + ih * g->in_w * c_n;
       V col[kCols];
 #pragma GCC unroll 16
-      for (int j = 0; j < kCols; ++j) col[j] = Load<VW>(xrow + j * c_n);
+      for (int j = 0; j < kCols; ++j) col[j] = inside[j] ? Load<VW>(xrow + j * c_n) : V{};
 #pragma GCC unroll 5
       for (int kw = 0; kw < K; ++kw) {
         const V wv = Load<VW>(wt + (kh * K + kw) * c_n + c);
 #pragma GCC unroll 8
-        for (int p = 0; p < kPixels; ++p) acc[p] += wv * col[p * S + kw];
+        for (int p = 0; p < kPixels; ++p) {
+          if (inside[p * S + kw]) acc[p] += wv * col[p * S + kw];
+        }
       }
     }
     if (bias != nullptr) {
@@ -253,8 +260,8 @@ struct RowBodyNhwc {
                                                      const float* wt, const float* bias,
                                                      int64_t ih0, int64_t ow, int64_t c, float* y,
                                                      float lo, float hi, PostOp post) {
-    if constexpr (K > 0 && !kChecked) {
-      FixedBlock<kPixels, K, S, VW>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
+    if constexpr (K > 0) {
+      FixedBlock<kPixels, kChecked, K, S, VW>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
     } else {
       Block<kPixels, kChecked, VW>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
     }
@@ -314,8 +321,10 @@ struct RowBodyNhwc {
     }
   }
 
-  // Channels [c0, c1) of output row oh; the interior columns with a fixed
-  // K x K window at column stride S when K > 0.
+  // Channels [c0, c1) of output row oh, with a fixed K x K window at column
+  // stride S when K > 0: then every column runs in blocks of four (rows of
+  // at least four; the last block overlaps the one before it and writes the
+  // same values again), the edge blocks checked.
   template <int K, int S>
   [[gnu::always_inline]] static inline void Row(const ConvGeometry* g, const float* x,
                                                 const float* wt, const float* bias, int64_t oh,
@@ -325,14 +334,22 @@ struct RowBodyNhwc {
     int64_t in_lo = 0, in_hi = 0;
     InteriorColumns(*g, &in_lo, &in_hi);
     int64_t ow = 0;
+    if (K > 0 && g->out_w >= 4) {
+      for (; ow < g->out_w; ow += 4) {
+        const int64_t o = std::min(ow, g->out_w - 4);
+        if (o >= in_lo && o + 4 <= in_hi) {
+          Pixels<4, false, K, S>(g, x, wt, bias, ih0, o, c0, c1, y, lo, hi, post);
+        } else {
+          Pixels<4, true, K, S>(g, x, wt, bias, ih0, o, c0, c1, y, lo, hi, post);
+        }
+      }
+      return;
+    }
     for (; ow < in_lo; ++ow) {
       Pixels<1, true, K, S>(g, x, wt, bias, ih0, ow, c0, c1, y, lo, hi, post);
     }
     for (; ow + 4 <= in_hi; ow += 4) {
       Pixels<4, false, K, S>(g, x, wt, bias, ih0, ow, c0, c1, y, lo, hi, post);
-    }
-    for (; ow < in_hi; ++ow) {
-      Pixels<1, false, K, S>(g, x, wt, bias, ih0, ow, c0, c1, y, lo, hi, post);
     }
     for (; ow < g->out_w; ++ow) {
       Pixels<1, true, K, S>(g, x, wt, bias, ih0, ow, c0, c1, y, lo, hi, post);
