@@ -280,6 +280,26 @@ bool ReplaceConvolution(PlanEditor& plan, size_t pc, const Kernel& fused, EValue
   return plan.Replace(pc, fused, Span<EValue* const>(call, n)) == Error::kOk;
 }
 
+// Gives the depthwise convolution at `pc` (a side of it relabeled; weight
+// [c, 1, kh, kw]) its filter tap-major, [kh][kw][c], the order the
+// channels-last depthwise kernel reads in place (it copies any other on
+// every call). False when memory ran out.
+bool PrepareDepthwiseFilter(PlanEditor& plan, size_t pc) {
+  const Span<EValue*> args = plan.args(pc);
+  const Tensor& w = args[1]->to_tensor();
+  const int64_t c = w.size(0), taps = static_cast<int64_t>(w.size(2)) * w.size(3);
+  const uint8_t order[4] = {1, 2, 3, 0};
+  float* data = nullptr;
+  EValue* filter = NewTensor(plan, 4, w.sizes().data(), order, &data);
+  if (filter == nullptr) return false;
+  const float* src = w.data_as<const float>();
+  for (int64_t t = 0; t < taps; ++t) {
+    const int64_t offset = t / w.size(3) * w.stride(2) + t % w.size(3) * w.stride(3);
+    for (int64_t ch = 0; ch < c; ++ch) data[t * c + ch] = src[ch * w.stride(0) + offset];
+  }
+  return ReplaceConvolution(plan, pc, *FusedKernel(plan.op(pc)), filter, nullptr);
+}
+
 // Gives the one-group convolution at `pc` (a side of it relabeled) its
 // filter in a channels-last form: column panels for the GEMM, or for at
 // most kSmallInputMaxChannels input channels (an RGB stem) a copy with the
@@ -289,15 +309,17 @@ bool PrepareChannelsLastFilter(PlanEditor& plan, size_t pc) {
   const Span<EValue*> args = plan.args(pc);
   const Kernel* fused = FusedKernel(plan.op(pc));
   const EValue* wv = args[1];
-  // Depthwise kernels read any filter layout; other grouped convolutions
-  // run on NCHW copies (conv_layout_bridge.h).
+  // Other grouped convolutions run on NCHW copies (conv_layout_bridge.h).
   if (fused == nullptr || !wv->is_tensor() || !plan.is_constant(wv) || !args[8]->is_int() ||
-      args[8]->to_int() != 1 || !args[6]->is_bool() || args[6]->to_bool()) {
+      !args[6]->is_bool() || args[6]->to_bool()) {
     return true;
   }
   const Tensor& w = wv->to_tensor();
   if (w.dtype() != ScalarType::kFloat || w.dim() != 4 || w.numel() == 0 || w.data() == nullptr) {
     return true;
+  }
+  if (args[8]->to_int() != 1) {
+    return args[8]->to_int() != w.size(0) || w.size(1) != 1 || PrepareDepthwiseFilter(plan, pc);
   }
   ConvGeometry g{};
   g.out_c = w.size(0);

@@ -37,7 +37,8 @@
 // channels-last convolutions alone); at most kSmallInputMaxChannels input
 // channels (RGB stems), a copy with the output channels innermost for the
 // direct small-input kernel; grouped, an OHWI copy whose groups the GEMM
-// reads in place; depthwise, as it is. The copies count against the
+// reads in place; depthwise, a tap-major copy
+// ([kh][kw][c]) its kernel reads in place. The copies count against the
 // method's constant budget; without room a convolution packs its filter
 // per call. Runs after fuse_convolution and before pack_small_plane_panels.
 //

@@ -263,7 +263,7 @@ TEST(ChannelsLastRegions, ThePassSkipsGroupsWhoseEveryConvolutionIsBridged) {
   Check(v, {});
 }
 
-TEST(ChannelsLastRegions, OneGroupConvolutionsTouchingARegionGetPanels) {
+TEST(ChannelsLastRegions, ConvolutionsTouchingARegionGetChannelsLastFilters) {
   Net net({});
   TestPlan plan;
   net.Build(plan, true);
@@ -274,7 +274,14 @@ TEST(ChannelsLastRegions, OneGroupConvolutionsTouchingARegionGetPanels) {
     if (plan.op(pc) == nullptr) continue;
     const Span<EValue*> args = plan.args(pc);
     if (args.size() == 14) ++with_panels;
-    if (args.size() >= 11 && args[8]->is_int() && args[8]->to_int() == 8) ++depthwise;
+    if (args.size() >= 11 && args[8]->is_int() && args[8]->to_int() == 8) {
+      ++depthwise;
+      // Its filter [8, 1, 3, 3] tap-major, [kh][kw][c], as its kernel reads it.
+      const Tensor& w = args[1]->to_tensor();
+      EXPECT_EQ(w.stride(0), 1);
+      EXPECT_EQ(w.stride(3), 8);
+      EXPECT_EQ(w.stride(2), 3 * 8);
+    }
   }
   EXPECT_EQ(with_panels, 2u);  // the 1x1 and the last 3x3
   EXPECT_EQ(depthwise, 1u);
