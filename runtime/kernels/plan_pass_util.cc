@@ -1,7 +1,9 @@
 #include "runtime/kernels/plan_pass_util.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <new>
 
 namespace edgefleet {
 
@@ -67,6 +69,24 @@ bool ConstNumber(const PlanEditor& plan, const EValue* value, double* out) {
     return false;
   }
   return std::isfinite(*out);
+}
+
+EValue* NewFloatMatrix(PlanEditor& plan, int64_t rows, int32_t cols, float** data) {
+  struct OwnedMatrix {
+    int32_t sizes[2];
+    uint8_t dim_order[2];
+    int32_t strides[2];
+    alignas(Tensor) unsigned char storage[sizeof(Tensor)];
+  };
+  if (rows > INT32_MAX) return nullptr;
+  void* meta = plan.Allocate(sizeof(OwnedMatrix), alignof(OwnedMatrix));
+  void* bytes = plan.Allocate(sizeof(float) * rows * cols, 64);
+  if (meta == nullptr || bytes == nullptr) return nullptr;
+  auto* o = new (meta) OwnedMatrix{{static_cast<int32_t>(rows), cols}, {0, 1}, {cols, 1}, {}};
+  Tensor* t = new (o->storage) Tensor(ScalarType::kFloat, 2, o->sizes, o->dim_order, o->strides,
+                                      bytes, ShapeDynamism::kStatic);
+  *data = static_cast<float*>(bytes);
+  return plan.NewValue(EValue::FromTensor(t));
 }
 
 }  // namespace edgefleet

@@ -69,6 +69,11 @@ bool IsOp(const PlanEditor& plan, int64_t pc, const char* name);
 // A finite Int or Double argument that no instruction writes, as a double.
 bool ConstNumber(const PlanEditor& plan, const EValue* value, double* out);
 
+// A new float32 [rows, cols] value (default dim order) over new method
+// memory from plan.Allocate, its data in *data; null when memory ran out
+// or rows do not fit the tensor's int32 sizes.
+EValue* NewFloatMatrix(PlanEditor& plan, int64_t rows, int32_t cols, float** data);
+
 }  // namespace edgefleet
 
 #endif  // EDGEFLEET_RUNTIME_KERNELS_PLAN_PASS_UTIL_H_

@@ -3,8 +3,10 @@
 // copied); the bias epilogue computes alpha * (A @ B) + beta * bias exactly
 // as the portable kernel does.
 
+#include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/gemm.h"
 #include "runtime/kernels/optimized/kernel_util.h"
+#include "runtime/kernels/optimized/matmul_panels.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
 #include "runtime/kernels/portable/dtype_util.h"
 #include "runtime/kernels/portable/portable_kernels.h"
@@ -67,10 +69,12 @@ void Epilogue(const Tensor* bias, float beta, float alpha, Tensor& out) {
 }
 
 // out[b] = a[b] @ m2[b] (+ epilogue) for rank-2 (or, batched, rank-3)
-// operands. Returns false, having written nothing, to leave the call to the
-// portable kernel.
+// operands; with `b_panels` (rank 2 only), B is read from those column
+// panels of width PanelWidth() (matmul_panels.h) instead of b's data.
+// Returns false, having written nothing, to leave the call to the portable
+// kernel.
 bool Matmul(KernelContext& ctx, const Tensor& a, const Tensor& b, const Tensor* bias, float beta,
-            float alpha, Tensor& out, bool batched) {
+            float alpha, Tensor& out, bool batched, const float* b_panels = nullptr) {
   const int rank = batched ? 3 : 2;
   const int off = batched ? 1 : 0;
   if (a.dim() != rank || b.dim() != rank || a.size(off + 1) != b.size(off) ||
@@ -93,7 +97,9 @@ bool Matmul(KernelContext& ctx, const Tensor& a, const Tensor& b, const Tensor* 
     const int64_t bo = batched ? i * b.stride(0) : 0;
     const StridedOperand av(a.data_as<const float>() + ao, a.stride(off), a.stride(off + 1));
     const StridedOperand bv(b.data_as<const float>() + bo, b.stride(off + 1), b.stride(off));
-    if (!Gemm(ctx, m, n, k, av, bv, out.data_as<float>() + i * m * n, n, false)) {
+    const PanelOperand bp(b_panels, k);
+    const GemmOperand& bo_ = b_panels != nullptr ? static_cast<const GemmOperand&>(bp) : bv;
+    if (!Gemm(ctx, m, n, k, av, bo_, out.data_as<float>() + i * m * n, n, false)) {
       return false;
     }
   }
@@ -157,6 +163,36 @@ void AddmmOut(KernelContext& ctx, Span<EValue*> args) {
   portable::AddmmOut(ctx, args);
 }
 
+// edgefleet::addmm_panels.out (matmul_panels.h): bias or None, mat1, mat2,
+// beta, alpha, panels, out, out.
+static void AddmmPanelsOut(KernelContext& ctx, Span<EValue*> args) {
+  if (args.size() != 8) {
+    SetErrorDetail("edgefleet::addmm_panels.out: %zu arguments, not 8", args.size());
+    ctx.Fail(Error::kInvalidArgument);
+    return;
+  }
+  const bool with_bias = !PeekNone(args, 0);
+  EValue* call[7] = {args[0], args[1], args[2], args[3], args[4], args[6], args[7]};
+  const Span<EValue*> addmm(call, 7);
+  const Tensor* panels = PeekFloatTensor(args, 5);
+  const Tensor* b = PeekFloatTensor(args, 2);
+  Scalar beta, alpha;
+  if (panels != nullptr && b != nullptr && b->dim() == 2 && panels->dim() == 2 &&
+      panels->size(1) == PanelWidth() && panels->numel() == PanelFloats(b->size(1), b->size(0)) &&
+      PeekScalar(args, 3, &beta) && PeekScalar(args, 4, &alpha) &&
+      beta.kind != Scalar::Kind::kBool && alpha.kind != Scalar::Kind::kBool &&
+      PeekFloatTensor(args, 1) != nullptr && PeekFloatTensor(args, 6) != nullptr &&
+      PeekTensor(args, 6)->IsDefaultDimOrder() && (!with_bias || PeekFloatTensor(args, 0)) &&
+      Matmul(ctx, *PeekTensor(args, 1), *b, with_bias ? PeekTensor(args, 0) : nullptr,
+             ScalarTo<float>(beta), ScalarTo<float>(alpha), *PeekTensor(args, 6), false,
+             panels->data_as<const float>())) {
+    return;
+  }
+  if (with_bias) return AddmmOut(ctx, addmm);
+  EValue* mm[4] = {args[1], args[2], args[6], args[7]};
+  MmOut(ctx, Span<EValue*>(mm, 4));
+}
+
 void LinearOut(KernelContext& ctx, Span<EValue*> args) {
   if (!LinearSupports(args)) return portable::LinearOut(ctx, args);
   const Tensor& in = *PeekTensor(args, 0);
@@ -186,6 +222,9 @@ void LinearOut(KernelContext& ctx, Span<EValue*> args) {
   }
   Epilogue(bias, 1.0f, 1.0f, out);
 }
+
+const Kernel kAddmmPanelsKernel = {"edgefleet::addmm_panels.out", AddmmPanelsOut, nullptr,
+                                   KernelVariant::kOptimized};
 
 }  // namespace optimized
 }  // namespace edgefleet

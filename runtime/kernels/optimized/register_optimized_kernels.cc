@@ -6,6 +6,7 @@
 #include "runtime/kernels/kernel_registry.h"
 #include "runtime/kernels/optimized/channels_last_regions.h"
 #include "runtime/kernels/optimized/conv_fusion.h"
+#include "runtime/kernels/optimized/matmul_panels.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
 #include "runtime/kernels/optimized/quantized_fusion.h"
 #include "runtime/kernels/optimized/safe_softmax.h"
@@ -73,8 +74,8 @@ const Kernel kOptimizedKernels[] = {
 
 // Init-time rewrites run by Method::Load on plans using optimized kernels.
 const PlanPass kOptimizedPlanPasses[] = {kFuseQuantizedConvolutionPass, kFuseConvolutionPass,
-                                         kChannelsLastRegionsPass, kPackSmallPlanePanelsPass,
-                                         kFuseSafeSoftmaxPass};
+                                         kChannelsLastRegionsPass,      kPackSmallPlanePanelsPass,
+                                         kPackMatmulPanelsPass,         kFuseSafeSoftmaxPass};
 
 }  // namespace
 }  // namespace optimized

@@ -1,7 +1,6 @@
 #include "runtime/kernels/optimized/small_plane_panels.h"
 
 #include <cstring>
-#include <new>
 
 #include "runtime/kernels/optimized/conv_fusion.h"
 #include "runtime/kernels/optimized/gemm.h"
@@ -43,26 +42,6 @@ bool SmallPlaneNchwPanels(KernelContext& ctx, const ConvGeometry& g, const float
 }
 
 namespace {
-
-// A float32 [rows, width] tensor over new method memory.
-struct OwnedMatrix {
-  int32_t sizes[2];
-  uint8_t dim_order[2];
-  int32_t strides[2];
-  alignas(Tensor) unsigned char storage[sizeof(Tensor)];
-};
-
-EValue* NewMatrix(PlanEditor& plan, int64_t rows, int width, float** data) {
-  if (rows > INT32_MAX) return nullptr;
-  void* meta = plan.Allocate(sizeof(OwnedMatrix), alignof(OwnedMatrix));
-  void* bytes = plan.Allocate(sizeof(float) * rows * width, 64);
-  if (meta == nullptr || bytes == nullptr) return nullptr;
-  auto* o = new (meta) OwnedMatrix{{static_cast<int32_t>(rows), width}, {0, 1}, {width, 1}, {}};
-  Tensor* t = new (o->storage) Tensor(ScalarType::kFloat, 2, o->sizes, o->dim_order, o->strides,
-                                      bytes, ShapeDynamism::kStatic);
-  *data = static_cast<float*>(bytes);
-  return plan.NewValue(EValue::FromTensor(t));
-}
 
 // The fused kernel `op` names (with clamp bounds at args 9, 10), or null.
 const Kernel* FusedKernel(const char* op) {
@@ -130,7 +109,7 @@ void PackSmallPlanePanels(PlanEditor& plan) {
     const int64_t oc = w.size(0), depth = w.numel() / oc;
     float* panels = nullptr;
     const int width = PanelWidth();
-    EValue* panel_value = NewMatrix(plan, PanelFloats(oc, depth) / width, width, &panels);
+    EValue* panel_value = NewFloatMatrix(plan, PanelFloats(oc, depth) / width, width, &panels);
     EValue* none = plain ? plan.NewValue(EValue()) : nullptr;
     if (panel_value == nullptr || (plain && none == nullptr)) return;
     PackPanels(StridedOperand(w.data_as<const float>(), w.stride(0), depth_stride), oc, depth,
