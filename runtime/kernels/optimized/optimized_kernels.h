@@ -18,6 +18,19 @@
 namespace edgefleet {
 namespace optimized {
 
+// mask_ops.cc: attention's masking ops, aten::eq.Scalar_out (float32 ->
+// bool), aten::logical_not.out (bool), aten::any.out over the last dim
+// (bool) and aten::where.self_out (bool condition, float32 operands, each
+// the out's shape, one element or the out's shape with a last dim of 1).
+void EqScalarOut(KernelContext& ctx, Span<EValue*> args);
+void LogicalNotOut(KernelContext& ctx, Span<EValue*> args);
+void AnyOut(KernelContext& ctx, Span<EValue*> args);
+void WhereSelfOut(KernelContext& ctx, Span<EValue*> args);
+bool EqScalarSupports(Span<EValue* const> args);
+bool LogicalNotSupports(Span<EValue* const> args);
+bool AnySupports(Span<EValue* const> args);
+bool WhereSupports(Span<EValue* const> args);
+
 // matmul.cc: aten::{mm,bmm,addmm,linear}.out through the packed GEMM.
 // Operands in any dim order; out (and linear's input) in the default one.
 void MmOut(KernelContext& ctx, Span<EValue*> args);

@@ -19,6 +19,7 @@ namespace {
 
 constexpr DtypeSet kFloat32{ScalarType::kFloat};
 constexpr DtypeSet kInt8{ScalarType::kChar, ScalarType::kByte};
+constexpr DtypeSet kBool{ScalarType::kBool};
 
 // `dtypes`: what the kernel accepts as its first tensor argument
 // (runtime/kernels/dtype_set.h); `supports` then checks the whole call.
@@ -50,6 +51,10 @@ const Kernel kOptimizedKernels[] = {
     Optimized("aten::tanh.out", TanhOut, UnarySupports, kFloat32),
     Optimized("aten::gelu.out", GeluOut, UnarySupports, kFloat32),
     Optimized("aten::_softmax.out", SoftmaxOut, SoftmaxSupports, kFloat32),
+    Optimized("aten::eq.Scalar_out", EqScalarOut, EqScalarSupports, kFloat32),
+    Optimized("aten::logical_not.out", LogicalNotOut, LogicalNotSupports, kBool),
+    Optimized("aten::any.out", AnyOut, AnySupports, kBool),
+    Optimized("aten::where.self_out", WhereSelfOut, WhereSupports, kBool),
     Optimized("aten::native_layer_norm.out", LayerNormOut, LayerNormSupports, kFloat32),
     Optimized("aten::_native_batch_norm_legit_no_training.out", BatchNormOut, BatchNormSupports,
               kFloat32),
