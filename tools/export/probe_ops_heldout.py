@@ -6,7 +6,8 @@ var_mean, std_mean, logcumsumexp and cumprod: not core ATen), arg-reductions, to
 and sort on ties, where / masked_fill with broadcast masks and promoted
 scalars, gather / scatter / index_select / index_put with int32 and int64
 indices and a masked assignment, a detection head's post-processing, an
-LSTM with proj_size, 1-D and 3-D instance / group norms; and every float32
+LSTM with proj_size, padding modes before a Conv1d, 1-D and 3-D instance /
+group norms; and every float32
 program of probe_xnnpack_heldout.py exported without a partitioner too (as
 `nd_<name>`). Each registers itself in probe_models.PROGRAMS.
 """
@@ -59,9 +60,11 @@ def arg_reductions_on_ties():
 
 @program
 def topk_sort_indices_on_ties():
-    """The indices, not only the values, of top-k and sort on ties; PyTorch
-    documents neither order (stable=True is refused by the exporter), so a
-    difference here is reported, not necessarily a bug."""
+    """The indices, not only the values, of top-k and sort on ties. PyTorch
+    documents neither order, but its CPU kernels fix both (sort is stable,
+    top-k selects with std::nth_element) and the real runtime's topk gives
+    the same indices; ours returned the lowest tied index first until
+    session 15 (runtime/kernels/portable/topk.cc)."""
     def fn(x):
         return tuple(torch.topk(x, 4, dim=-1)) + tuple(torch.sort(x, dim=-1, descending=True))
     return _plain(Lambda(fn), torch.randint(0, 3, (3, 10)).float())
@@ -100,6 +103,18 @@ def index_ops_int32_int64():
     x = torch.randn(4, 6)
     return _plain(Lambda(fn), x, torch.randint(0, 6, (4, 3)), torch.tensor([5, 0, 3], dtype=torch.int32),
                   x > 0.5)
+
+
+@program
+def pad_modes_before_conv1d():
+    """Reflect / replicate / circular padding before a Conv1d (the XNNPACK
+    partitioner refuses this one)."""
+    c1 = nn.Conv1d(4, 5, 3, stride=2)
+
+    def fn(a):
+        return (c1(F.pad(a, (3, 0), mode="reflect")), c1(F.pad(a, (1, 4), mode="replicate")),
+                c1(F.pad(a, (2, 2), mode="circular")))
+    return _plain(Lambda(fn), torch.randn(3, 4, 13))
 
 
 class DetectionPost(nn.Module):

@@ -172,16 +172,17 @@ def c_avg_pool_edge_semantics():
 
 @case
 def c_pad_modes_before_conv():
-    def f(s, x, a):
+    def f(s, x):
         return (s.c(F.pad(x, (1, 2, 2, 1), mode="reflect")), s.c(F.pad(x, (0, 3, 1, 0), mode="replicate")),
-                s.c(F.pad(x, (2, 1, 1, 2), mode="circular")), s.c1(F.pad(a, (3, 0), mode="reflect")),
-                s.c1(F.pad(a, (1, 4), mode="replicate")), s.c1(F.pad(a, (2, 2), mode="circular")))
-    mods = dict(c=nn.Conv2d(4, 6, 3), c1=nn.Conv1d(4, 5, 3, stride=2))
-    return dict(module=Fn(f, **mods), inputs=[(r(3, 4, 7, 8), r(3, 4, 13))])
+                s.c(F.pad(x, (2, 1, 1, 2), mode="circular")))
+    return dict(module=Fn(f, c=nn.Conv2d(4, 6, 3)), inputs=[(r(3, 4, 7, 8),)])
+
+
+# Padding before a Conv1d: the partitioner's ChannelsLastTaggedReshapePass refuses it (probe_ops_heldout.py runs it).
 
 
 @case
-def c_int8_pad_modes_before_conv():
+def c_int8_pad_modes_before_conv():  # the real runtime refuses the file (its XNNPACK: invalid parameter)
     def f(s, x):
         return s.b(F.relu(s.a(F.pad(x, (1, 1, 1, 1), mode="reflect")))), s.a(F.pad(x, (2, 0, 0, 2), mode="replicate"))
     mods = dict(a=nn.Conv2d(4, 6, 3), b=nn.Conv2d(6, 6, 3, padding=1))
