@@ -48,6 +48,32 @@ def c_wav2vec_feature_encoder():
                 inputs=[(r(3, 800),), (r(1, 800),)])
 
 
+class Conv1dStack(nn.Module):
+    """Strided and dilated 1-D convolutions with ReLU and a pointwise skip."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv1d(4, 16, 10, stride=5)
+        self.b = nn.Conv1d(16, 16, 3, stride=2, dilation=2)
+        self.c = nn.Conv1d(16, 16, 2, stride=2)
+        self.skip = nn.Conv1d(16, 16, 1)
+
+    def forward(self, x):
+        h = F.relu(self.a(x))
+        return self.c(F.relu(self.b(h))), self.skip(h) + h
+
+
+# The wav2vec encoder over a bounded-dynamic waveform length: torch.export
+# refuses it (it cannot prove the last convolution's length is never 1).
+
+
+@case
+def c_int8_conv1d_stack_dynamic_batch():
+    ds = ({0: Dim("b", min=1, max=4)},)
+    return dict(module=Conv1dStack(), kind="int8", dynamic_shapes=ds, export=(r(3, 4, 300),),
+                inputs=[(r(3, 4, 300),), (r(1, 4, 300),)])
+
+
 class CausalTCN(nn.Module):
     """Dilated causal convolutions (left padding by dilation x (k - 1)),
     residual adds and a strided downsampling convolution."""
@@ -68,6 +94,13 @@ class CausalTCN(nn.Module):
 @case
 def c_causal_tcn_dilated():
     return dict(module=CausalTCN(), inputs=[(r(3, 4, 57),)])
+
+
+@case
+def c_causal_tcn_dynamic_length():
+    ds = ({2: Dim("t", min=20, max=200)},)
+    return dict(module=CausalTCN(), dynamic_shapes=ds, export=(r(2, 4, 57),),
+                inputs=[(r(2, 4, 57),), (r(2, 4, 200),), (r(2, 4, 23),)])
 
 
 class BiRNNHead(nn.Module):
