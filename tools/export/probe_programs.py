@@ -17,14 +17,18 @@ NaN/inf; the XNNPACK probe's float32 programs without a partitioner) it
   3. compares every output with torch eager: float32 within
      1e-4 x max(1, |ref|) per element (float64 1e-10, float16 / bfloat16 the
      dtype's epsilon scaled the same way), integer and bool outputs exactly,
-     and prints one table row per program.
+     and prints one table row per program;
+  4. with `--threads 1 2 3`, runs both modes at each thread count
+     (`edgefleet-run --threads T`), compares each run as in 3, and requires
+     the outputs at every count to be bit-identical to those at the first
+     count ("BITS" otherwise: docs/threads.md says which kernels promise it).
 
 Nothing is downloaded: weights and inputs are seeded (torch.manual_seed of
 crc32(name)). Run with the tools' venv from the repository root:
 
     tools/.venv/bin/python tools/export/probe_programs.py \
         [--runner build/default/runtime/tools/edgefleet-run] [--out .cache/probe] \
-        [--only NAME ...] [--reexport]
+        [--only NAME ...] [--reexport] [--threads T ...]
 
 Exit status 1 if any program fails to export-and-match (an export refused by
 torch itself is reported as `export-refused` and does not count).
@@ -44,6 +48,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from probe_models import PROGRAMS  # noqa: E402
 import probe_ops  # noqa: E402,F401  (registers the operator mixes)
 import probe_dtypes  # noqa: E402,F401  (registers dtype and edge-case programs)
+import probe_ops_heldout  # noqa: E402,F401  (registers session 15's held-out programs)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RTOL = {np.float32: 1e-4, np.float64: 1e-10, np.float16: 1e-3, "bfloat16": 8e-3}
@@ -128,7 +133,22 @@ def _compare(expected, out_dir):
     return worst, ok, notes
 
 
-def run_one(runner, name, out_base, reexport):
+def _bit_differences(expected, first_dir, dir_):
+    """Notes for each output whose bytes in dir_ differ from first_dir's."""
+    notes = []
+    for j in range(len(expected)):
+        a = np.load(os.path.join(first_dir, f"output_{j}.npy"))
+        b = np.load(os.path.join(dir_, f"output_{j}.npy"))
+        if a.dtype != b.dtype or a.shape != b.shape:
+            notes.append(f"output_{j} dtype/shape differs")
+        elif a.tobytes() != b.tobytes():
+            n = int(np.sum(np.any(a.view(np.uint8).reshape(a.size, -1) != b.view(np.uint8).reshape(b.size, -1), axis=1)))
+            d = float(np.nanmax(np.abs(a.astype(np.float64) - b.astype(np.float64))))
+            notes.append(f"output_{j}: {n} elements differ in bits (max {d:.3g})")
+    return notes
+
+
+def run_one(runner, name, out_base, reexport, counts=None):
     out_dir = os.path.join(out_base, name)
     try:
         path, inputs, expected = export_one(name, out_dir, reexport)
@@ -139,20 +159,37 @@ def run_one(runner, name, out_base, reexport):
     insp = subprocess.run([runner, "inspect", path], capture_output=True, text=True, timeout=120)
     missing = [m.strip() for m in re.findall(r"((?:\d+ operators|operator \S+) (?:are|is) not registered[^\n]*)", insp.stdout + insp.stderr)]
     for mode, extra in (("default", []), ("portable", ["--portable-only"])):
-        d = os.path.join(out_dir, "out_" + mode)
-        os.makedirs(d, exist_ok=True)
-        for f in os.listdir(d):
-            os.remove(os.path.join(d, f))
-        args = [runner, "run", path, "--output-dir", d, "--iterations", "0"]
-        for f in inputs:
-            args += ["--input", f]
-        r = subprocess.run(args + extra, capture_output=True, text=True, timeout=300)
-        if r.returncode != 0:
-            err = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
-            row[mode] = ("run-error", float("inf"), [err[:200]])
-            continue
-        worst, ok, notes = _compare(expected, d)
-        row[mode] = ("ok" if ok else "MISMATCH", worst, notes)
+        first, status, worst_all, notes_all = None, "ok", 0.0, []
+        for t in counts or [None]:
+            at = "" if t is None or len(counts) == 1 else f"@{t} "
+            d = os.path.join(out_dir, f"out_{mode}" + ("" if t is None else f"_{t}"))
+            os.makedirs(d, exist_ok=True)
+            for f in os.listdir(d):
+                os.remove(os.path.join(d, f))
+            args = [runner, "run", path, "--output-dir", d, "--iterations", "0"]
+            if t is not None:
+                args += ["--threads", str(t)]
+            for f in inputs:
+                args += ["--input", f]
+            r = subprocess.run(args + extra, capture_output=True, text=True, timeout=300)
+            if r.returncode != 0:
+                err = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
+                status, worst_all = "run-error", float("inf")
+                notes_all.append(at + err[:200])
+                continue
+            worst, ok, notes = _compare(expected, d)
+            worst_all = max(worst_all, worst)
+            notes_all += [at + n for n in notes]
+            if not ok and status == "ok":
+                status = "MISMATCH"
+            if first is None:
+                first = d
+                continue
+            bits = _bit_differences(expected, first, d)
+            if bits:
+                status = "BITS" if status == "ok" else status
+                notes_all.append(f"{mode} @{t} vs @{counts[0]}: " + "; ".join(bits))
+        row[mode] = (status, worst_all, notes_all)
     results = {row[m][0] for m in ("default", "portable")}
     row["result"] = "ok" if results == {"ok"} else "/".join(sorted(results))
     row["detail"] = "; ".join(row["default"][2] + [n for n in row["portable"][2] if n not in row["default"][2]])
@@ -170,6 +207,8 @@ def main():
     p.add_argument("--only", nargs="*", help="program names (default: all)")
     p.add_argument("--reexport", action="store_true", help="export again even if model.pte exists")
     p.add_argument("--list", action="store_true", help="print the program names and exit")
+    p.add_argument("--threads", type=int, nargs="+", default=None,
+                   help="run each program at these thread counts and require the same bits at each")
     a = p.parse_args()
     if a.list:
         print("\n".join(PROGRAMS))
@@ -181,7 +220,7 @@ def main():
     rows, failed = [], 0
     print(f"| program | result | max err (default) | max err (portable) | detail |\n|---|---|---:|---:|---|")
     for n in names:
-        row = run_one(a.runner, n, a.out, a.reexport)
+        row = run_one(a.runner, n, a.out, a.reexport, a.threads)
         rows.append(row)
         if row["result"] not in ("ok", "export-refused"):
             failed += 1

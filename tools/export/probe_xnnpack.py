@@ -19,11 +19,18 @@ each with `edgefleet-run run` and compares:
   one quantization step of the output (>= 99.9 % of the elements, none
   further than two), dynamic int8 within 1e-4 relative.
 
+With `--threads 1 2 3` every program runs at each of those thread counts
+(`edgefleet-run --threads T`): each run is compared as above, and the
+outputs at every count must also be bit-identical to those at the first
+count ("BITS" otherwise: docs/threads.md says which kernels promise it).
+
 Usage (venv python, from the repository root):
-  tools/export/probe_xnnpack.py [--run BUILD/edgefleet-run] [--out DIR] [NAME ...]
+  tools/export/probe_xnnpack.py [--run BUILD/edgefleet-run] [--out DIR] [NAME ...] [--threads T ...]
+(the names before --threads: its counts take every number after it)
 Writes the exported programs under DIR (default .cache/xnnpack_probe, not
 committed), prints one line per program and a summary; exits non-zero if any
-program fails. docs/xnnpack-delegate.md describes it.
+program fails (a quantized program the real runtime itself refuses has no
+reference: "REFUSED", not counted). docs/xnnpack-delegate.md describes it.
 """
 
 import argparse
@@ -51,6 +58,7 @@ import probe_xnnpack_attrs  # noqa: E402,F401  (registers more float32 programs)
 import probe_xnnpack_quant  # noqa: E402,F401  (registers more quantized programs)
 import probe_xnnpack_edges  # noqa: E402,F401  (registers edge values and degenerate shapes)
 import probe_xnnpack_vision  # noqa: E402,F401  (registers whole torchvision networks)
+import probe_xnnpack_heldout  # noqa: E402,F401  (registers session 15's held-out programs)
 
 
 def export_case(c, reuse_path):
@@ -88,8 +96,10 @@ def output_step(module, j):
     return None
 
 
-def run_ours(edgefleet_run, pte_path, inputs, workdir):
+def run_ours(edgefleet_run, pte_path, inputs, workdir, threads=None):
     args = [edgefleet_run, "run", pte_path, "--iterations", "0", "--output-dir", workdir]
+    if threads is not None:
+        args += ["--threads", str(threads)]
     for i, t in enumerate(inputs):
         p = os.path.join(workdir, f"input_{i}.npy")
         np.save(p, t.contiguous().numpy())
@@ -148,6 +158,19 @@ def compare(kind, module, got, want):
     return ok, worst, "; ".join(notes)
 
 
+def bit_differences(got, first):
+    """Notes for each output whose bytes differ from the same output of the
+    first thread count (empty when all are bit-identical)."""
+    notes = []
+    for j, (g, f) in enumerate(zip(got, first)):
+        if g.dtype != f.dtype or g.shape != f.shape or g.tobytes() != f.tobytes():
+            differ = g.shape == f.shape and g.dtype == f.dtype
+            n = int(np.sum(g.view(np.uint8).reshape(g.size, -1) != f.view(np.uint8).reshape(f.size, -1))) if differ and g.size else -1
+            d = float(np.nanmax(np.abs(g.astype(np.float64) - f.astype(np.float64)))) if differ and g.size else float("nan")
+            notes.append(f"output {j}: {n} bytes differ (max {d:.3g})")
+    return notes
+
+
 def delegate_count(pte):
     """XnnpackBackend delegates in the program (each names its backend once):
     a program with none would not probe the delegate at all."""
@@ -160,6 +183,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(REPO, ".cache", "xnnpack_probe"))
     ap.add_argument("--reuse", action="store_true",
                     help="run the programs already exported to --out instead of exporting again")
+    ap.add_argument("--threads", type=int, nargs="+", default=None,
+                    help="run each program at these thread counts and require the same bits at each")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -168,7 +193,7 @@ def main():
     rows = []
 
     def report(label, result, worst, note):
-        rows.append(label)
+        rows.append(result)
         w = "-" if worst is None else f"{worst:.3g}"
         print(f"{label:<34}  {result:<6} {w:>9}  {note}", flush=True)
     for name, build in CASES.items():
@@ -191,25 +216,59 @@ def main():
                 if kind == "fp32":
                     want = flatten(module(*inputs))
                 else:
-                    want = xf.run_real_runtime(pte, inputs)
-            with tempfile.TemporaryDirectory(dir=args.out) as work:
-                got, err = run_ours(args.run, path, inputs, work)
-            if err is not None:
-                report(label, "FAIL", None, err)
-                failed += 1
-                continue
-            ok, worst, note = compare(kind, module, got, want)
-            result = "ok" if ok else "FAIL"
-            if not ok and kind == "fp32":
-                # Where the exported program itself differs from eager (the
-                # exporter changed the semantics), the real runtime shows it too.
-                real_ok, real_worst, _ = compare(kind, module, got, xf.run_real_runtime(pte, inputs))
-                if real_ok:
-                    result, ok = "ok-ET", True
-                    note += f"; the real runtime differs from torch alike (ours vs it: {real_worst:.3g})"
-            failed += not ok
-            report(label, result, worst, f"[{kind}, {delegate_count(pte)} delegates] {note}".strip())
-    print(f"{len(rows) - failed} of {len(rows)} ok" + (f", {failed} failed" if failed else ""))
+                    try:
+                        want = xf.run_real_runtime(pte, inputs)
+                    except RuntimeError as e:  # the real runtime refuses the file: no reference
+                        with tempfile.TemporaryDirectory(dir=args.out) as work:
+                            got, err = run_ours(args.run, path, inputs, work)
+                        report(label, "REFUSED", None, f"[{kind}] the real runtime: {str(e).splitlines()[0][:100]}; "
+                               f"ours: {err or 'ran'}")
+                        continue
+            counts = args.threads or [None]
+            first, case_ok, notes, worst_all, result_all = None, True, [], 0.0, "ok"
+            for t in counts:
+                at = "" if t is None or len(counts) == 1 else f"@{t}: "
+                with tempfile.TemporaryDirectory(dir=args.out) as work:
+                    got, err = run_ours(args.run, path, inputs, work, t)
+                if err is not None:
+                    case_ok, result_all = False, "FAIL"
+                    notes.append(at + err)
+                    continue
+                ok, worst, note = compare(kind, module, got, want)
+                result = "ok" if ok else "FAIL"
+                if not ok and kind == "fp32":
+                    # Where the exported program itself differs from eager (the
+                    # exporter changed the semantics), the real runtime shows it too.
+                    try:
+                        real_ok, real_worst, _ = compare(kind, module, got, xf.run_real_runtime(pte, inputs))
+                    except RuntimeError:  # the real runtime refuses the file
+                        real_ok = False
+                    if real_ok:
+                        result, ok = "ok-ET", True
+                        note += f"; the real runtime differs from torch alike (ours vs it: {real_worst:.3g})"
+                if result != "ok" and result_all != "FAIL":
+                    result_all = result
+                case_ok &= ok
+                worst_all = max(worst_all, worst or 0.0)
+                if first is None:
+                    first = got
+                    notes.append(at + note if note else "")
+                else:
+                    if not ok:
+                        notes.append(at + note)
+                    bits = bit_differences(got, first)
+                    if bits:
+                        case_ok, result_all = False, "BITS"
+                        notes.append(f"@{t} vs @{counts[0]}: " + "; ".join(bits))
+            failed += not case_ok
+            if not case_ok and result_all == "ok":
+                result_all = "FAIL"
+            tnote = "" if args.threads is None else f" threads {','.join(map(str, counts))}"
+            report(label, result_all, worst_all,
+                   f"[{kind}, {delegate_count(pte)} delegates{tnote}] {'; '.join(n for n in notes if n)}".strip())
+    refused = rows.count("REFUSED") + rows.count("EXPORT")
+    print(f"{len(rows) - failed - refused} of {len(rows)} ok" + (f", {failed} failed" if failed else "") +
+          (f", {refused} refused by the exporter or the real runtime" if refused else ""))
     return 1 if failed else 0
 
 

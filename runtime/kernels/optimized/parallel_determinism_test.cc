@@ -11,11 +11,14 @@
 // have their tolerance tests in the kernel's own test file.
 //
 // The int8 convolution kernels have the same check in quantized_conv_test.cc.
+// The fused int8 add (quantized_add.h) is checked here, in 64K-element
+// chunks with a ragged last one, with int8 and float first operands.
 
 #include <string>
 #include <vector>
 
 #include "runtime/kernels/optimized/optimized_kernels.h"
+#include "runtime/kernels/optimized/quantized_add.h"
 #include "runtime/kernels/optimized/test_util.h"
 #include "runtime/kernels/optimized/thread_pool.h"
 #include "runtime/kernels/portable/portable_kernels.h"
@@ -369,6 +372,36 @@ TEST(ParallelDeterminism, QuantizeDequantize) {
     AppendBytes(o.Values(), &bytes);
     return bytes;
   });
+}
+
+TEST(ParallelDeterminism, QuantizedAdd) {
+  for (const auto& [shape, grain] :
+       {std::pair<std::vector<int32_t>, Grain>{{1, 40, 61, 59}, Grain::kSplits},
+        {{3, 5, 7}, Grain::kSmall}}) {
+    RandomTensor xa(shape, 121, {}), xb(shape, 122, {});
+    EValue sa = EValue::FromDouble(0.0113), za = EValue::FromInt(-3),
+           sb = EValue::FromDouble(0.0171), zb = EValue::FromInt(5),
+           so = EValue::FromDouble(0.0219), zo = EValue::FromInt(2), lo = EValue::FromInt(-128),
+           hi = EValue::FromInt(127),
+           dtype = EValue::FromInt(static_cast<int64_t>(ScalarType::kChar));
+    TestTensor<int8_t> qa(shape), qb(shape);
+    ASSERT_EQ(Call(QuantizePerTensorOut, {xa.t.ev(), &sa, &za, &lo, &hi, &dtype, qa.ev(), qa.ev()}),
+              Error::kOk);
+    ASSERT_EQ(Call(QuantizePerTensorOut, {xb.t.ev(), &sb, &zb, &lo, &hi, &dtype, qb.ev(), qb.ev()}),
+              Error::kOk);
+    for (EValue* a : {qa.ev(), xa.t.ev()}) {  // int8, then float32, first operand
+      CheckSameBits("quantized add", grain, [&](int threads) {
+        TestTensor<int8_t> o(shape);
+        EXPECT_EQ(
+            Call(QuantizedAddOut,
+                 {a, &sa, &za, qb.ev(), &sb, &zb, &so, &zo, &lo, &hi, o.ev(), o.ev()}, threads),
+            Error::kOk);
+        std::vector<uint8_t> bytes;
+        AppendBytes(o.Values(), &bytes);
+        return bytes;
+      });
+    }
+  }
 }
 
 TEST(ParallelDeterminism, UpsampleBilinear) {

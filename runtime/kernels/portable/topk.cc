@@ -1,9 +1,13 @@
 // aten::topk.values: the k largest (or smallest) elements along a dim and
-// their int64 indices, in sorted order (also when sorted=False, which lets
-// any order through); aten::sort.values: every element along the dim,
+// their int64 indices; aten::sort.values: every element along the dim,
 // ascending or descending, with its index. NaN ranks above every number, as
-// in PyTorch; ties keep the lower index first (a stable sort). Scratch: one
-// int64 per element of the dim, from the kernel's temp allocator.
+// in PyTorch. sort keeps ties in index order (torch's CPU sort is stable).
+// topk picks and orders tied elements as PyTorch's CPU kernel (and the real
+// runtime's portable one) do: the same standard-library selection on the
+// same comparison of values alone, std::partial_sort when k * 64 <= n, else
+// std::nth_element and, when sorted, std::sort of the first k - 1; so on
+// ties its indices are neither stable nor arbitrary but torch's. Scratch:
+// one int64 per element of the dim, from the kernel's temp allocator.
 
 #include <algorithm>
 
@@ -18,9 +22,10 @@ namespace portable {
 namespace {
 
 // The first k of in's elements along dim_arg in `largest` order (k < 0:
-// all of them) into values and indices. Fails through args.
+// all of them, stably sorted; else torch's topk selection, the first k - 1
+// sorted only if `sorted`) into values and indices. Fails through args.
 void SelectSorted(KernelContext& ctx, KernelArgs& args, Tensor* in, int64_t k, int64_t dim_arg,
-                  bool largest, Tensor* values, Tensor* indices) {
+                  bool largest, bool sorted, Tensor* values, Tensor* indices) {
   if (!IsElementType(in->dtype()) || in->dtype() == ScalarType::kBool ||
       values->dtype() != in->dtype() || indices->dtype() != ScalarType::kLong) {
     args.Fail(Error::kInvalidArgument,
@@ -84,22 +89,26 @@ void SelectSorted(KernelContext& ctx, KernelArgs& args, Tensor* in, int64_t k, i
     int64_t* yi = reinterpret_cast<int64_t*>(xv.data);
     ForEachOffset(rows, [&](const int64_t* o) {
       const S* row = x + o[0];
-      // a ranks before b: NaN first for largest (last for smallest).
-      const auto before = [&](int64_t a, int64_t b) {
+      // a's value ranks before b's: NaN first for largest (last for
+      // smallest); PyTorch's topk comparison (no tie-break).
+      const auto ranks = [&](int64_t a, int64_t b) {
         const T va = Convert<T>(row[a * in_step]);
         const T vb = Convert<T>(row[b * in_step]);
-        if (IsNan(va) || IsNan(vb)) {
-          if (IsNan(va) && IsNan(vb)) return a < b;
-          return IsNan(va) == largest;
-        }
-        if (va != vb) return largest ? va > vb : va < vb;
-        return a < b;
+        return largest ? (IsNan(va) && !IsNan(vb)) || va > vb
+                       : (!IsNan(va) && IsNan(vb)) || va < vb;
+      };
+      // ... and ties, NaN with NaN included, in index order.
+      const auto before = [&](int64_t a, int64_t b) {
+        return ranks(a, b) || (!ranks(b, a) && a < b);
       };
       for (int64_t i = 0; i < n; ++i) order[i] = i;
       if (all) {
         std::sort(order, order + n, before);  // `before` breaks ties: stable
-      } else {
-        std::partial_sort(order, order + k, order + n, before);
+      } else if (k * 64 <= n) {
+        std::partial_sort(order, order + k, order + n, ranks);
+      } else if (k > 0) {
+        std::nth_element(order, order + k - 1, order + n, ranks);
+        if (sorted) std::sort(order, order + k - 1, ranks);
       }
       for (int64_t i = 0; i < k; ++i) {
         y[o[1] + i * v_step] = row[order[i] * in_step];
@@ -117,7 +126,7 @@ void TopkValues(KernelContext& ctx, Span<EValue*> raw) {
   const int64_t k = args.GetInt(1);
   const int64_t dim_arg = args.GetInt(2);
   const bool largest = args.GetBool(3);
-  args.GetBool(4);  // sorted: the result is always sorted
+  const bool sorted = args.GetBool(4);
   Tensor* values = args.GetTensor(5);
   Tensor* indices = args.GetTensor(6);
   if (!args.ok()) return;
@@ -125,7 +134,7 @@ void TopkValues(KernelContext& ctx, Span<EValue*> raw) {
     args.Fail(Error::kInvalidArgument, "k (%lld) must not be negative", static_cast<long long>(k));
     return;
   }
-  SelectSorted(ctx, args, in, k, dim_arg, largest, values, indices);
+  SelectSorted(ctx, args, in, k, dim_arg, largest, sorted, values, indices);
 }
 
 void SortValues(KernelContext& ctx, Span<EValue*> raw) {
@@ -136,7 +145,7 @@ void SortValues(KernelContext& ctx, Span<EValue*> raw) {
   Tensor* values = args.GetTensor(3);
   Tensor* indices = args.GetTensor(4);
   if (!args.ok()) return;
-  SelectSorted(ctx, args, in, -1, dim_arg, descending, values, indices);
+  SelectSorted(ctx, args, in, -1, dim_arg, descending, true, values, indices);
 }
 
 }  // namespace portable

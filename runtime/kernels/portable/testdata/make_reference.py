@@ -35,7 +35,7 @@ from quantized_cases import (
     choose_qparams_per_token, mixed_matmuls, quantized_add, quantized_token_embedding)
 from pooling_3d_cases import avg_pool_3d, max_pool_3d
 from reduced_float_cases import reduced_floats
-from reduction_cases import copies_fills, norms, reductions, sort
+from reduction_cases import copies_fills, norms, reductions, sort, topk_ties
 from reference_cases import cases
 from resampling_cases import grid_sampler_2d, max_pool_backward, upsample_aa
 from shape_index_cases import index_copy_distance_ops, scatter_reduce, shape_ops
@@ -74,6 +74,7 @@ def main():
     reduced_floats()
     avg_pool_3d()
     max_pool_3d()
+    topk_ties()
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
     for old in OUT_DIR.glob("reference_*.json"):

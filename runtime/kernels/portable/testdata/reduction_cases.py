@@ -273,3 +273,31 @@ def sort():
     case("sort/empty", op, [te, 1, False, Out(0), Out(1)], [r.values, r.indices])
     error("sort/bad_dim", op, [t, 3, False, OutSpec(torch.float32, [3, 5, 6]),
                                OutSpec(torch.int64, [3, 5, 6])])
+
+
+def topk_ties():
+    """aten::topk.values on ties (drawn last, so the other cases' inputs do
+    not move): PyTorch's CPU kernel selects with std::partial_sort when
+    k * 64 <= n, else std::nth_element (and std::sort of the first k - 1
+    when sorted), comparing values alone; which tied index comes out is
+    that selection's, not the lowest. Both paths, both directions, NaN
+    ties, sorted=False, a non-last dim."""
+    op = "topk.values"
+    t = torch.randint(0, 3, (4, 10)).float()  # nth_element: k * 64 > 10
+    for k, largest, srt in [(4, True, True), (3, False, True), (6, True, False), (1, True, True)]:
+        r = torch.topk(t, k, -1, largest, srt)
+        case(f"topk_ties/nth_k{k}_{'largest' if largest else 'smallest'}_{'sorted' if srt else 'unsorted'}",
+             op, [t, k, -1, largest, srt, Out(0), Out(1)], [r.values, r.indices])
+    w = torch.randint(0, 4, (2, 200)).float()  # partial_sort: k * 64 <= 200
+    for largest in (True, False):
+        r = torch.topk(w, 3, 1, largest, True)
+        case(f"topk_ties/partial_{'largest' if largest else 'smallest'}", op,
+             [w, 3, 1, largest, True, Out(0), Out(1)], [r.values, r.indices])
+    tn = torch.tensor([[float("nan"), 1.0, float("nan"), 1.0, 2.0, float("nan"), 2.0]])
+    for largest in (True, False):
+        r = torch.topk(tn, 4, 1, largest, True)
+        case(f"topk_ties/nan_{'largest' if largest else 'smallest'}", op,
+             [tn, 4, 1, largest, True, Out(0), Out(1)], [r.values, r.indices])
+    c = torch.randint(0, 2, (9, 3)).to(torch.int32)
+    r = torch.topk(c, 5, 0)
+    case("topk_ties/int32_dim0", op, [c, 5, 0, True, True, Out(0), Out(1)], [r.values, r.indices])
