@@ -14,9 +14,12 @@ Matching: instructions and graph nodes are walked in order and paired by
 operator name ("aten::convolution.out" with "aten.convolution.out", our
 "executorch_prim::et_view" with executorch's view); an instruction without a counterpart ahead is
 reported as unmatched and skipped. An instruction our plan passes fused
-(`edgefleet::fused_convolution.out` followed by instructions of kind
-"fused") is compared with the last fused operator's output, since that is
-what it writes (that operator's first output). A multi-output operator is
+(an `edgefleet::` kernel such as `edgefleet::fused_convolution.out`
+followed by instructions of kind "fused") is compared with the last fused
+operator's output, since that is what it writes (that operator's first
+output); a "fused" instruction after any other (the weight transpose
+`pack_matmul_panels` drops before `edgefleet::addmm_panels.out`, which is
+paired with `addmm`) belongs to no one. A multi-output operator is
 compared on its last outputs (the instruction's last argument). Folded, fused and control instructions
 have no own output.
 
@@ -53,6 +56,8 @@ def base_name(name):
         base = parts[1] if len(parts) >= 3 else parts[-1]
     if base.startswith("fused_convolution"):
         return "convolution"
+    if base == "addmm_panels":
+        return "addmm"
     if base == "et_view":
         return "view_copy"
     return base
@@ -148,7 +153,8 @@ def compare(dump_dir, reference, atol, rtol):
         # A fusing instruction writes the output of the operators fused into it.
         last = at
         j = i + 1
-        while j < len(instructions) and instructions[j]["kernel"] == "fused":
+        absorbs = ins["name"].startswith("edgefleet::")
+        while absorbs and j < len(instructions) and instructions[j]["kernel"] == "fused":
             fused_base = base_name(instructions[j]["name"])
             if fused_base in names[node:]:
                 last = names.index(fused_base, node)

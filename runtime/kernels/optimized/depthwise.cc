@@ -167,6 +167,22 @@ struct PlaneBody {
 // four pixels); the order of the sums per output is the same either way.
 template <int W>
 struct RowBodyNhwc {
+  // The bias added to each of a block's sums, then the epilogue, stored.
+  template <int kPixels, int VW>
+  [[gnu::always_inline]] static inline void Finish(Vf<VW>* acc, const float* bias, int64_t ow,
+                                                   int64_t c, int64_t c_n, float* y, Vf<VW> lo,
+                                                   Vf<VW> hi, PostOp post) {
+    if (bias != nullptr) {
+      const Vf<VW> bv = Load<VW>(bias + c);
+#pragma GCC unroll 8
+      for (int p = 0; p < kPixels; ++p) acc[p] += bv;
+    }
+#pragma GCC unroll 8
+    for (int p = 0; p < kPixels; ++p) {
+      Store<VW>(y + (ow + p) * c_n + c, EpilogueV<VW>(acc[p], lo, hi, post));
+    }
+  }
+
   // Outputs [ow, ow + kPixels) of the row, the VW channels from c.
   template <int kPixels, bool kChecked, int VW>
   [[gnu::always_inline]] static inline void Block(const ConvGeometry* g, const float* x,
@@ -193,15 +209,7 @@ struct RowBodyNhwc {
         }
       }
     }
-    if (bias != nullptr) {
-      const V bv = Load<VW>(bias + c);
-#pragma GCC unroll 4
-      for (int p = 0; p < kPixels; ++p) acc[p] += bv;
-    }
-#pragma GCC unroll 4
-    for (int p = 0; p < kPixels; ++p) {
-      Store<VW>(y + (ow + p) * c_n + c, EpilogueV<VW>(acc[p], lo, hi, post));
-    }
+    Finish<kPixels, VW>(acc, bias, ow, c, c_n, y, lo, hi, post);
   }
 
   // Block for a K x K window at column stride S and no dilation: each input
@@ -243,24 +251,18 @@ struct RowBodyNhwc {
         }
       }
     }
-    if (bias != nullptr) {
-      const V bv = Load<VW>(bias + c);
-#pragma GCC unroll 8
-      for (int p = 0; p < kPixels; ++p) acc[p] += bv;
-    }
-#pragma GCC unroll 8
-    for (int p = 0; p < kPixels; ++p) {
-      Store<VW>(y + (ow + p) * c_n + c, EpilogueV<VW>(acc[p], lo, hi, post));
-    }
+    Finish<kPixels, VW>(acc, bias, ow, c, c_n, y, lo, hi, post);
   }
 
-  // Block, or FixedBlock when the window is a fixed K x K (K > 0).
+  // Block, or FixedBlock when the window is a fixed K x K (K > 0) and the
+  // vectors are whole.
   template <int kPixels, bool kChecked, int K, int S, int VW>
   [[gnu::always_inline]] static inline void AnyBlock(const ConvGeometry* g, const float* x,
                                                      const float* wt, const float* bias,
                                                      int64_t ih0, int64_t ow, int64_t c, float* y,
                                                      float lo, float hi, PostOp post) {
-    if constexpr (K > 0) {
+    // Channel tails (VW < W) take Block: fewer instantiations to compile.
+    if constexpr (K > 0 && VW == W) {
       FixedBlock<kPixels, kChecked, K, S, VW>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
     } else {
       Block<kPixels, kChecked, VW>(g, x, wt, bias, ih0, ow, c, y, lo, hi, post);
@@ -355,26 +357,46 @@ struct RowBodyNhwc {
       Pixels<1, true, K, S>(g, x, wt, bias, ih0, ow, c0, c1, y, lo, hi, post);
     }
   }
-
-  // Channels [c0, c1) of output row oh.
-  [[gnu::always_inline]] static inline void Run(const ConvGeometry* g, const float* x,
-                                                const float* wt, const float* bias, int64_t oh,
-                                                int64_t c0, int64_t c1, float* y, float lo,
-                                                float hi, PostOp post) {
-    const bool square = g->k_h == g->k_w && g->dilation[0] == 1 && g->dilation[1] == 1;
-    if (square && g->k_w == 3 && g->stride[1] == 1) {
-      Row<3, 1>(g, x, wt, bias, oh, c0, c1, y, lo, hi, post);
-    } else if (square && g->k_w == 3 && g->stride[1] == 2) {
-      Row<3, 2>(g, x, wt, bias, oh, c0, c1, y, lo, hi, post);
-    } else if (square && g->k_w == 5 && g->stride[1] == 1) {
-      Row<5, 1>(g, x, wt, bias, oh, c0, c1, y, lo, hi, post);
-    } else if (square && g->k_w == 5 && g->stride[1] == 2) {
-      Row<5, 2>(g, x, wt, bias, oh, c0, c1, y, lo, hi, post);
-    } else {
-      Row<0, 0>(g, x, wt, bias, oh, c0, c1, y, lo, hi, post);
-    }
-  }
 };
+
+// RowBodyNhwc's Row for one window (K x K at column stride S; K = 0: any)
+// as a body of its own, so that each is compiled as a function of its own
+// (one function holding them all took minutes to compile under the
+// sanitizers).
+template <int K, int S>
+struct WindowRows {
+  template <int W>
+  struct Body {
+    [[gnu::always_inline]] static inline void Run(const ConvGeometry* g, const float* x,
+                                                  const float* wt, const float* bias, int64_t oh,
+                                                  int64_t c0, int64_t c1, float* y, float lo,
+                                                  float hi, PostOp post) {
+      RowBodyNhwc<W>::template Row<K, S>(g, x, wt, bias, oh, c0, c1, y, lo, hi, post);
+    }
+  };
+};
+
+using RowFn = void (*)(const ConvGeometry* g, const float* x, const float* wt, const float* bias,
+                       int64_t oh, int64_t c0, int64_t c1, float* y, float lo, float hi,
+                       PostOp post);
+
+template <int K, int S>
+void RunRow(const ConvGeometry* g, const float* x, const float* wt, const float* bias, int64_t oh,
+            int64_t c0, int64_t c1, float* y, float lo, float hi, PostOp post) {
+  RunVectorized<WindowRows<K, S>::template Body>(g, x, wt, bias, oh, c0, c1, y, lo, hi, post);
+}
+
+// The row kernel for g's window: a fixed 3 x 3 or 5 x 5 one at column
+// stride 1 or 2 without dilation, else any.
+RowFn RowFor(const ConvGeometry& g) {
+  if (g.k_h == g.k_w && g.dilation[0] == 1 && g.dilation[1] == 1) {
+    if (g.k_w == 3 && g.stride[1] == 1) return RunRow<3, 1>;
+    if (g.k_w == 3 && g.stride[1] == 2) return RunRow<3, 2>;
+    if (g.k_w == 5 && g.stride[1] == 1) return RunRow<5, 1>;
+    if (g.k_w == 5 && g.stride[1] == 2) return RunRow<5, 2>;
+  }
+  return RunRow<0, 0>;
+}
 
 int Threads(KernelContext& ctx, int64_t outputs) {
   if (!ParallelismAvailable() || outputs < kMinParallelOutputs) return 1;
@@ -506,11 +528,12 @@ bool DepthwiseNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, co
   }
   const int64_t block = (CeilDiv(c_n, blocks) + 15) / 16 * 16;
   blocks = CeilDiv(c_n, block);
+  const RowFn row = RowFor(g);
   ParallelFor(rows * blocks, threads, [&](int64_t task) {
     const int64_t r = task / blocks, c0 = task % blocks * block;
     const int64_t n = r / g.out_h, oh = r % g.out_h;
-    RunVectorized<RowBodyNhwc>(&g, x + n * g.in_h * g.in_w * c_n, weights, bias, oh, c0,
-                               std::min(c_n, c0 + block), y + r * g.out_w * c_n, lo, hi, post);
+    row(&g, x + n * g.in_h * g.in_w * c_n, weights, bias, oh, c0, std::min(c_n, c0 + block),
+        y + r * g.out_w * c_n, lo, hi, post);
   });
   return true;
 }

@@ -4,18 +4,12 @@
 #include <new>
 
 #include "runtime/kernels/optimized/gemm.h"
+#include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/plan_pass_util.h"
 
 namespace edgefleet {
 namespace optimized {
 namespace {
-
-const Tensor* FloatTensorArg(const EValue* v) {
-  if (v == nullptr || !v->is_tensor() || v->to_tensor().dtype() != ScalarType::kFloat) {
-    return nullptr;
-  }
-  return &v->to_tensor();
-}
 
 // A float32 [rows, cols] tensor over `data` with the given strides (a
 // transposed view of a constant), as a new value; null when memory ran out.
@@ -39,15 +33,16 @@ EValue* NewView(PlanEditor& plan, int32_t rows, int32_t cols, const uint8_t* ord
 // a permute_copy (dims 1, 0) of a constant 2-D weight in the default dim
 // order, a transposed view of that weight (and *permute its instruction);
 // null otherwise.
-EValue* ConstantMat2(PlanEditor& plan, EValue* mat2, int64_t* permute) {
+EValue* ConstantMat2(PlanEditor& plan, Span<EValue*> args, size_t index, int64_t* permute) {
   *permute = -1;
-  const Tensor* b = FloatTensorArg(mat2);
+  EValue* mat2 = args[index];
+  const Tensor* b = PeekFloatTensor(args, index);
   if (b == nullptr || b->dim() != 2 || b->numel() == 0) return nullptr;
   if (plan.is_constant(mat2)) return b->data() != nullptr ? mat2 : nullptr;
   const int64_t w = plan.writer(mat2);
   if (!IsOp(plan, w, "aten::permute_copy.out") || plan.is_method_io(mat2)) return nullptr;
   const Span<EValue*> pargs = plan.args(static_cast<size_t>(w));
-  const Tensor* weight = pargs.size() == 4 ? FloatTensorArg(pargs[0]) : nullptr;
+  const Tensor* weight = pargs.size() == 4 ? PeekFloatTensor(pargs, 0) : nullptr;
   if (weight == nullptr || !plan.is_constant(pargs[0]) || weight->dim() != 2 ||
       !weight->IsDefaultDimOrder() || weight->data() == nullptr ||
       pargs[1]->tag() != Tag::kListInt) {
@@ -78,14 +73,14 @@ void PackMatmulPanels(PlanEditor& plan) {
     const bool mm = std::strcmp(op, "aten::mm.out") == 0 && args.size() == 4;
     if (!addmm && !mm) continue;
     EValue* mat1 = args[addmm ? 1 : 0];
-    const Tensor* a = FloatTensorArg(mat1);
-    const Tensor* out = FloatTensorArg(args[args.size() - 1]);
+    const Tensor* a = PeekFloatTensor(args, addmm ? 1 : 0);
+    const Tensor* out = PeekFloatTensor(args, args.size() - 1);
     if (a == nullptr || out == nullptr || a->dim() != 2 || a->size(0) > kMaxPanelRows ||
         args[args.size() - 1] != args[args.size() - 2]) {
       continue;
     }
     int64_t permute = -1;
-    EValue* mat2 = ConstantMat2(plan, args[addmm ? 2 : 1], &permute);
+    EValue* mat2 = ConstantMat2(plan, args, addmm ? 2 : 1, &permute);
     if (mat2 == nullptr) continue;
     const Tensor& b = mat2->to_tensor();
     const int64_t k = b.size(0), n = b.size(1);
