@@ -71,22 +71,41 @@ bool ConstNumber(const PlanEditor& plan, const EValue* value, double* out) {
   return std::isfinite(*out);
 }
 
-EValue* NewFloatMatrix(PlanEditor& plan, int64_t rows, int32_t cols, float** data) {
+namespace {
+
+// A float32 [rows, cols] tensor value in dim order `order` over `data`,
+// its metadata in method memory; null when that ran out or rows do not fit
+// int32.
+EValue* NewFloatMatrixOver(PlanEditor& plan, int64_t rows, int32_t cols, const uint8_t* order,
+                           void* data) {
   struct OwnedMatrix {
     int32_t sizes[2];
     uint8_t dim_order[2];
     int32_t strides[2];
     alignas(Tensor) unsigned char storage[sizeof(Tensor)];
   };
-  if (rows > INT32_MAX) return nullptr;
+  if (rows > INT32_MAX || data == nullptr) return nullptr;
   void* meta = plan.Allocate(sizeof(OwnedMatrix), alignof(OwnedMatrix));
-  void* bytes = plan.Allocate(sizeof(float) * rows * cols, 64);
-  if (meta == nullptr || bytes == nullptr) return nullptr;
-  auto* o = new (meta) OwnedMatrix{{static_cast<int32_t>(rows), cols}, {0, 1}, {cols, 1}, {}};
+  if (meta == nullptr) return nullptr;
+  auto* o =
+      new (meta) OwnedMatrix{{static_cast<int32_t>(rows), cols}, {order[0], order[1]}, {}, {}};
   Tensor* t = new (o->storage) Tensor(ScalarType::kFloat, 2, o->sizes, o->dim_order, o->strides,
-                                      bytes, ShapeDynamism::kStatic);
-  *data = static_cast<float*>(bytes);
+                                      data, ShapeDynamism::kStatic);
   return plan.NewValue(EValue::FromTensor(t));
+}
+
+}  // namespace
+
+EValue* NewFloatMatrix(PlanEditor& plan, int64_t rows, int32_t cols, float** data) {
+  if (rows > INT32_MAX) return nullptr;
+  const uint8_t order[2] = {0, 1};
+  *data = static_cast<float*>(plan.Allocate(sizeof(float) * rows * cols, 64));
+  return NewFloatMatrixOver(plan, rows, cols, order, *data);
+}
+
+EValue* NewFloatMatrixView(PlanEditor& plan, int32_t rows, int32_t cols, const uint8_t* order,
+                           const float* data) {
+  return NewFloatMatrixOver(plan, rows, cols, order, const_cast<float*>(data));
 }
 
 }  // namespace edgefleet

@@ -73,6 +73,11 @@ bool ConstNumber(const PlanEditor& plan, const EValue* value, double* out);
 // memory from plan.Allocate, its data in *data; null when memory ran out
 // or rows do not fit the tensor's int32 sizes.
 EValue* NewFloatMatrix(PlanEditor& plan, int64_t rows, int32_t cols, float** data);
+// A new float32 [rows, cols] value in dim order `order` ({0, 1} or {1, 0})
+// over `data`, which must live as long as the method (a constant): a view,
+// e.g. a weight read transposed. Null when method memory ran out.
+EValue* NewFloatMatrixView(PlanEditor& plan, int32_t rows, int32_t cols, const uint8_t* order,
+                           const float* data);
 
 }  // namespace edgefleet
 

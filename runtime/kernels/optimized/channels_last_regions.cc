@@ -284,7 +284,7 @@ bool ReplaceConvolution(PlanEditor& plan, size_t pc, const Kernel& fused, EValue
 // [c, 1, kh, kw]) its filter tap-major, [kh][kw][c], the order the
 // channels-last depthwise kernel reads in place (it copies any other on
 // every call). False when memory ran out.
-bool PrepareDepthwiseFilter(PlanEditor& plan, size_t pc) {
+bool PrepareDepthwiseFilter(PlanEditor& plan, size_t pc, const Kernel& fused) {
   const Span<EValue*> args = plan.args(pc);
   const Tensor& w = args[1]->to_tensor();
   const int64_t c = w.size(0), taps = static_cast<int64_t>(w.size(2)) * w.size(3);
@@ -297,7 +297,7 @@ bool PrepareDepthwiseFilter(PlanEditor& plan, size_t pc) {
     const int64_t offset = t / w.size(3) * w.stride(2) + t % w.size(3) * w.stride(3);
     for (int64_t ch = 0; ch < c; ++ch) data[t * c + ch] = src[ch * w.stride(0) + offset];
   }
-  return ReplaceConvolution(plan, pc, *FusedKernel(plan.op(pc)), filter, nullptr);
+  return ReplaceConvolution(plan, pc, fused, filter, nullptr);
 }
 
 // Gives the one-group convolution at `pc` (a side of it relabeled) its
@@ -319,7 +319,8 @@ bool PrepareChannelsLastFilter(PlanEditor& plan, size_t pc) {
     return true;
   }
   if (args[8]->to_int() != 1) {
-    return args[8]->to_int() != w.size(0) || w.size(1) != 1 || PrepareDepthwiseFilter(plan, pc);
+    return args[8]->to_int() != w.size(0) || w.size(1) != 1 ||
+           PrepareDepthwiseFilter(plan, pc, *fused);
   }
   ConvGeometry g{};
   g.out_c = w.size(0);

@@ -98,8 +98,8 @@ bool Matmul(KernelContext& ctx, const Tensor& a, const Tensor& b, const Tensor* 
     const StridedOperand av(a.data_as<const float>() + ao, a.stride(off), a.stride(off + 1));
     const StridedOperand bv(b.data_as<const float>() + bo, b.stride(off + 1), b.stride(off));
     const PanelOperand bp(b_panels, k);
-    const GemmOperand& bo_ = b_panels != nullptr ? static_cast<const GemmOperand&>(bp) : bv;
-    if (!Gemm(ctx, m, n, k, av, bo_, out.data_as<float>() + i * m * n, n, false)) {
+    const GemmOperand& b_operand = b_panels != nullptr ? static_cast<const GemmOperand&>(bp) : bv;
+    if (!Gemm(ctx, m, n, k, av, b_operand, out.data_as<float>() + i * m * n, n, false)) {
       return false;
     }
   }
@@ -171,26 +171,25 @@ static void AddmmPanelsOut(KernelContext& ctx, Span<EValue*> args) {
     ctx.Fail(Error::kInvalidArgument);
     return;
   }
+  // As aten::addmm.out (with a bias) or aten::mm.out (without).
   const bool with_bias = !PeekNone(args, 0);
   EValue* call[7] = {args[0], args[1], args[2], args[3], args[4], args[6], args[7]};
-  const Span<EValue*> addmm(call, 7);
+  EValue* mm_call[4] = {args[1], args[2], args[6], args[7]};
+  const Span<EValue*> addmm(call, 7), mm(mm_call, 4);
   const Tensor* panels = PeekFloatTensor(args, 5);
-  const Tensor* b = PeekFloatTensor(args, 2);
   Scalar beta, alpha;
-  if (panels != nullptr && b != nullptr && b->dim() == 2 && panels->dim() == 2 &&
-      panels->size(1) == PanelWidth() && panels->numel() == PanelFloats(b->size(1), b->size(0)) &&
+  if ((with_bias ? AddmmSupports(addmm) : MmSupports(mm)) && panels != nullptr &&
+      panels->dim() == 2 && panels->size(1) == PanelWidth() && PeekTensor(args, 2)->dim() == 2 &&
+      panels->numel() == PanelFloats(PeekTensor(args, 2)->size(1), PeekTensor(args, 2)->size(0)) &&
       PeekScalar(args, 3, &beta) && PeekScalar(args, 4, &alpha) &&
       beta.kind != Scalar::Kind::kBool && alpha.kind != Scalar::Kind::kBool &&
-      PeekFloatTensor(args, 1) != nullptr && PeekFloatTensor(args, 6) != nullptr &&
-      PeekTensor(args, 6)->IsDefaultDimOrder() && (!with_bias || PeekFloatTensor(args, 0)) &&
-      Matmul(ctx, *PeekTensor(args, 1), *b, with_bias ? PeekTensor(args, 0) : nullptr,
-             ScalarTo<float>(beta), ScalarTo<float>(alpha), *PeekTensor(args, 6), false,
-             panels->data_as<const float>())) {
+      Matmul(ctx, *PeekTensor(args, 1), *PeekTensor(args, 2),
+             with_bias ? PeekTensor(args, 0) : nullptr, ScalarTo<float>(beta),
+             ScalarTo<float>(alpha), *PeekTensor(args, 6), false, panels->data_as<const float>())) {
     return;
   }
   if (with_bias) return AddmmOut(ctx, addmm);
-  EValue* mm[4] = {args[1], args[2], args[6], args[7]};
-  MmOut(ctx, Span<EValue*>(mm, 4));
+  MmOut(ctx, mm);
 }
 
 void LinearOut(KernelContext& ctx, Span<EValue*> args) {

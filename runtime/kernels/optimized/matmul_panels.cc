@@ -1,7 +1,6 @@
 #include "runtime/kernels/optimized/matmul_panels.h"
 
 #include <cstring>
-#include <new>
 
 #include "runtime/kernels/optimized/gemm.h"
 #include "runtime/kernels/optimized/kernel_util.h"
@@ -10,24 +9,6 @@
 namespace edgefleet {
 namespace optimized {
 namespace {
-
-// A float32 [rows, cols] tensor over `data` with the given strides (a
-// transposed view of a constant), as a new value; null when memory ran out.
-EValue* NewView(PlanEditor& plan, int32_t rows, int32_t cols, const uint8_t* order,
-                const void* data) {
-  struct OwnedView {
-    int32_t sizes[2];
-    uint8_t dim_order[2];
-    int32_t strides[2];
-    alignas(Tensor) unsigned char storage[sizeof(Tensor)];
-  };
-  void* meta = plan.Allocate(sizeof(OwnedView), alignof(OwnedView));
-  if (meta == nullptr) return nullptr;
-  auto* o = new (meta) OwnedView{{rows, cols}, {order[0], order[1]}, {}, {}};
-  Tensor* t = new (o->storage) Tensor(ScalarType::kFloat, 2, o->sizes, o->dim_order, o->strides,
-                                      const_cast<void*>(data), ShapeDynamism::kStatic);
-  return plan.NewValue(EValue::FromTensor(t));
-}
 
 // mat2 of the product at `pc` as a constant [K, N] tensor: itself, or for
 // a permute_copy (dims 1, 0) of a constant 2-D weight in the default dim
@@ -59,7 +40,7 @@ EValue* ConstantMat2(PlanEditor& plan, Span<EValue*> args, size_t index, int64_t
   }
   const uint8_t order[2] = {1, 0};
   *permute = w;
-  return NewView(plan, b->size(0), b->size(1), order, weight->data());
+  return NewFloatMatrixView(plan, b->size(0), b->size(1), order, weight->data_as<const float>());
 }
 
 }  // namespace

@@ -166,10 +166,11 @@ bool Claim(std::atomic<uint64_t>& unclaimed, bool from_back, int64_t* task) {
 }  // namespace
 
 void ThreadPool::RunTasks(int slot) {
+  const int threads = wanted_workers_ + 1;
   int64_t done = 0;
   int64_t task;
-  for (int i = 0; i < job_threads_; ++i) {
-    Share& share = shares_[(slot + i) % job_threads_];
+  for (int i = 0; i < threads; ++i) {
+    Share& share = shares_[(slot + i) % threads];
     while (Claim(share.unclaimed, /*from_back=*/i > 0, &task)) {
       fn_(context_, task);
       ++done;
@@ -226,7 +227,6 @@ void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn, void* contex
     fn_ = fn;
     context_ = context;
     wanted_workers_ = static_cast<int>(threads - 1);
-    job_threads_ = static_cast<int>(threads);
     for (int64_t s = 0; s < threads; ++s) {
       const uint64_t front = static_cast<uint64_t>(num_tasks * s / threads);
       const uint64_t back = static_cast<uint64_t>(num_tasks * (s + 1) / threads);

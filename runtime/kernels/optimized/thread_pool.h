@@ -120,8 +120,8 @@ class ThreadPool {
   TaskFn fn_ = nullptr;
   void* context_ = nullptr;
   int wanted_workers_ = 0;
-  int job_threads_ = 0;  // wanted_workers_ + 1: the shares below in use
   // The current job's tasks not yet claimed, a contiguous share per thread
+  // (wanted_workers_ + 1 of them in use)
   // ([front, back), front in the low 32 bits), each on a cache line of its
   // own: a thread claims its own share without contention, and a thread
   // runs the same part of every job (the same rows of consecutive layers,
