@@ -4,35 +4,27 @@
 #include <new>
 
 #include "runtime/core/error_detail.h"
+#include "runtime/core/page_block.h"
 #include "runtime/loaders/buffer_data_loader.h"
 #include "runtime/loaders/file_data_loader.h"
 #include "runtime/loaders/mmap_data_loader.h"
 
 namespace edgefleet {
 
-// Memory of one method, in heap blocks aligned to a cache line: kernels ask
-// the temp allocator for 64-byte-aligned scratch, and with 64-byte-aligned
-// bases the padding (hence temp_peak) does not depend on heap addresses.
-constexpr std::align_val_t kBlockAlignment{64};
-
+// Memory of one method, in PageBlocks: huge pages for the large ones (the
+// planned arenas, the constants packed at load), heap blocks aligned to a
+// cache line for the small ones. Kernels ask the temp allocator for
+// 64-byte-aligned scratch, and with 64-byte-aligned bases the padding (hence
+// temp_peak) does not depend on addresses. Nothing reads a byte before a
+// kernel or the loader writes it, so no block is zero-filled.
 struct Module::LoadedMethod {
-  struct AlignedBlock {
-    struct Deleter {
-      void operator()(uint8_t* p) const { ::operator delete[](p, kBlockAlignment); }
-    };
-    std::unique_ptr<uint8_t[], Deleter> data;
-    size_t size = 0;
-  };
-
-  static bool Allocate(size_t size, AlignedBlock* block) {
-    block->data.reset(new (kBlockAlignment, std::nothrow) uint8_t[size == 0 ? 1 : size]);
-    block->size = size;
-    return block->data != nullptr;
+  static bool Allocate(size_t size, PageBlock* block) {
+    return block->Allocate(size == 0 ? 1 : size, PageBlock::Contents::kUnspecified);
   }
 
   std::string name;
-  AlignedBlock method_block, temp_block, constant_block;
-  std::vector<AlignedBlock> arenas;
+  PageBlock method_block, temp_block, constant_block;
+  std::vector<PageBlock> arenas;
   std::vector<Span<uint8_t>> arena_spans;
   std::unique_ptr<MemoryAllocator> method_allocator, temp_allocator, constant_allocator;
   std::unique_ptr<PlannedMemory> planned;
@@ -106,15 +98,15 @@ Result<Method*> Module::LoadMethod(const char* name) {
                        Error::kMemoryAllocationFailed,
                        "cannot allocate planned arena %zu of %lld bytes", i,
                        static_cast<long long>(size));
-    state->arena_spans.push_back({state->arenas[i].data.get(), static_cast<size_t>(size)});
+    state->arena_spans.push_back({state->arenas[i].data(), static_cast<size_t>(size)});
   }
   EF_CHECK_OR_RETURN(LoadedMethod::Allocate(meta.method_allocator_bytes(), &state->method_block) &&
                          LoadedMethod::Allocate(options_.temp_allocator_bytes, &state->temp_block),
                      Error::kMemoryAllocationFailed, "cannot allocate method memory");
   state->method_allocator =
-      std::make_unique<MemoryAllocator>(state->method_block.data.get(), state->method_block.size);
+      std::make_unique<MemoryAllocator>(state->method_block.data(), state->method_block.size());
   state->temp_allocator =
-      std::make_unique<MemoryAllocator>(state->temp_block.data.get(), state->temp_block.size);
+      std::make_unique<MemoryAllocator>(state->temp_block.data(), state->temp_block.size());
   uint64_t constant_budget = options_.constant_budget_bytes;
   if (constant_budget == 0) {
     EF_ASSIGN_OR_RETURN(const size_t program_size, loader_->Size());
@@ -123,8 +115,8 @@ Result<Method*> Module::LoadMethod(const char* name) {
   if (constant_budget > options_.max_method_bytes) constant_budget = options_.max_method_bytes;
   if (options_.method.optimize_plan &&
       LoadedMethod::Allocate(static_cast<size_t>(constant_budget), &state->constant_block)) {
-    state->constant_allocator = std::make_unique<MemoryAllocator>(state->constant_block.data.get(),
-                                                                  state->constant_block.size);
+    state->constant_allocator = std::make_unique<MemoryAllocator>(state->constant_block.data(),
+                                                                  state->constant_block.size());
   }
   state->planned = std::make_unique<PlannedMemory>(
       Span<Span<uint8_t>>(state->arena_spans.data(), state->arena_spans.size()));
@@ -140,7 +132,7 @@ Module::MemoryUse Module::memory_use(const char* name) const {
   MemoryUse use;
   for (const auto& m : methods_) {
     if (m->name != name) continue;
-    for (const auto& arena : m->arenas) use.planned += arena.size;
+    for (const auto& arena : m->arena_spans) use.planned += arena.size();
     use.method_allocator = m->method_allocator->used();
     use.temp_peak = m->temp_allocator->peak();
     if (m->constant_allocator != nullptr) use.constants = m->constant_allocator->used();

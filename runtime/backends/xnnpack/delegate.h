@@ -23,7 +23,7 @@
 
 #include "runtime/backends/xnnpack/graph.h"
 #include "runtime/backends/xnnpack/method_threadpool.h"
-#include "runtime/backends/xnnpack/page_block.h"
+#include "runtime/core/page_block.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/memory_allocator.h"
 #include "runtime/core/result.h"

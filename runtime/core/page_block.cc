@@ -1,4 +1,4 @@
-#include "runtime/backends/xnnpack/page_block.h"
+#include "runtime/core/page_block.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -8,7 +8,6 @@
 #include <utility>
 
 namespace edgefleet {
-namespace xnnpack {
 namespace {
 
 constexpr size_t kHugePage = size_t{2} << 20;
@@ -76,5 +75,4 @@ void PageBlock::Release() {
   base_len_ = size_ = resident_ = 0;
 }
 
-}  // namespace xnnpack
 }  // namespace edgefleet

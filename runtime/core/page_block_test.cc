@@ -1,4 +1,4 @@
-#include "runtime/backends/xnnpack/page_block.h"
+#include "runtime/core/page_block.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -8,7 +8,6 @@
 #include <utility>
 
 namespace edgefleet {
-namespace xnnpack {
 namespace {
 
 size_t Page() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
@@ -85,5 +84,4 @@ TEST(PageBlock, RefusesAnImpossibleSize) {
 }
 
 }  // namespace
-}  // namespace xnnpack
 }  // namespace edgefleet
