@@ -54,9 +54,9 @@ constexpr OpShape kOps[] = {
 // The batch norm's out, then its save_mean, save_invstd (empty) and the
 // list of the three.
 constexpr size_t kBatchNormOut = 7, kBatchNormResults = 10;
-// The max pool's out (its input stays NCHW: the kernel computes into a
-// copy and transposes it), then its indices and the list of both.
-constexpr size_t kMaxPoolOut = 6, kMaxPoolResults = 8;
+// The max pool's out, then its indices (int64, never relabeled) and the
+// list of both. Its input and out take either layout, independently.
+constexpr size_t kMaxPoolIn = 0, kMaxPoolOut = 6, kMaxPoolResults = 8;
 
 // A grouped convolution other than a depthwise one: its kernel computes
 // NCHW, bridging each channels-last side (conv_layout_bridge.h).
@@ -90,7 +90,7 @@ bool LayoutFreeSlot(Kind kind, size_t a, size_t n) {
     case Kind::kBatchNorm:
       return a == 0 || a == kBatchNormOut || a == kBatchNormResults;
     case Kind::kMaxPool:
-      return a == kMaxPoolOut || a == kMaxPoolResults;
+      return a == kMaxPoolIn || a == kMaxPoolOut || a == kMaxPoolResults;
     case Kind::kOther:
       break;
   }
@@ -363,10 +363,9 @@ bool PrepareChannelsLastFilter(PlanEditor& plan, size_t pc) {
 }
 
 // The groups worth relabeling (see the header): those that at least as
-// many convolutions read or write with both sides channels-last as with
-// the other side NCHW (a bridge: one transpose; a max pool writing the
-// group counts as one too). Dropping a group changes its neighbours'
-// counts, so this repeats until nothing changes. Returns the kept roots.
+// many convolutions and max pools read or write with both sides
+// channels-last as with the other side NCHW (a bridge: one transpose). Dropping a group changes its
+// neighbours' counts, so this repeats until nothing changes. Returns the kept roots.
 std::vector<bool> GroupsWorthRelabeling(const PlanEditor& plan, Groups& groups) {
   std::vector<bool> keep(groups.nodes().size() + 1, false);
   for (const auto& [v, node] : groups.nodes()) keep[groups.Find(node)] = v != nullptr;
@@ -376,13 +375,10 @@ std::vector<bool> GroupsWorthRelabeling(const PlanEditor& plan, Groups& groups) 
     for (size_t pc = 0; pc < plan.num_instructions(); ++pc) {
       const Span<EValue*> args = plan.args(pc);
       const Kind kind = KindOf(plan.op(pc), args);
-      if (kind == Kind::kMaxPool) {
-        score[groups.Root(args[kMaxPoolOut])] -= 1;
-        continue;
-      }
-      if (kind != Kind::kConv) continue;
-      const size_t in = groups.Root(args[0]), out = groups.Root(args[args.size() - 1]);
-      const bool both = keep[in] && keep[out] && !Grouped(args);
+      if (kind != Kind::kConv && kind != Kind::kMaxPool) continue;
+      const size_t in = groups.Root(args[0]);
+      const size_t out = groups.Root(args[kind == Kind::kMaxPool ? kMaxPoolOut : args.size() - 1]);
+      const bool both = keep[in] && keep[out] && (kind == Kind::kMaxPool || !Grouped(args));
       score[in] += both ? 1 : -1;
       score[out] += both ? 1 : -1;
     }

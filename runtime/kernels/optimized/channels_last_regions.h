@@ -10,24 +10,27 @@
 // either layout:
 //   - written by a convolution (aten::convolution.out or a fused one,
 //     conv_fusion.h; not transposed), an elementwise activation (relu,
-//     hardtanh, clamp, hardswish, hardsigmoid, sigmoid, tanh) or a binary
-//     add / sub / mul / div (tensor or Scalar operand);
-//   - read only as such a convolution's input, such an activation's or
-//     binary op's operand, or aten::mean.out's input;
+//     hardtanh, clamp, hardswish, hardsigmoid, sigmoid, tanh), a binary
+//     add / sub / mul / div (tensor or Scalar operand) or
+//     aten::max_pool2d_with_indices.out (out; its int64 indices stay in
+//     their order);
+//   - read only as such a convolution's or max pool's input, such an
+//     activation's or binary op's operand, or aten::mean.out's input;
 //   - not a method input or output, not a constant, one writer, no view
 //     sharing its memory.
 // Activations and binary ops need their operands and out in one layout
 // (same-size tensor operands; broadcast operands of 1 x 1 planes or one
 // element read alike in both layouts, other broadcasts keep the op NCHW),
-// so those tensors form one group, relabeled together or not at all. A convolution may see its
-// input and output in different layouts: the kernels bridge them (conv_layout_bridge.h), so a
+// so those tensors form one group, relabeled together or not at all. A
+// convolution or max pool may see its input and output in different
+// layouts: the kernels bridge them (conv_layout_bridge.h, pooling.cc), so a
 // region's edges cost one transpose each. aten::mean.out reads a
 // channels-last input and writes its (never relabeled) default-order out.
 //
 // Of the groups the rules allow, the pass relabels those that at least as
-// many convolutions read or write with both sides channels-last as with a
-// bridge (repeated until stable): a group mostly bridged would pay a
-// transpose per convolution and gain little.
+// many convolutions and max pools read or write with both sides
+// channels-last as with a bridge (repeated until stable): a group mostly
+// bridged would pay a transpose per convolution and gain little.
 //
 // Convolutions reading or writing a relabeled tensor get their filter in a
 // channels-last form at load, as the XNNPACK delegate's layers do: one

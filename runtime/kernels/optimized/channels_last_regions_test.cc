@@ -373,9 +373,10 @@ TEST(ChannelsLastRegions, GroupedConvolutionsBetweenChannelsLastTensors) {
       });
 }
 
-// A max pool writes a region's first tensor (ResNet's stem): its input
-// stays NCHW, its out p is relabeled, and p, the indices and z match.
-TEST(ChannelsLastRegions, AMaxPoolOpensARegion) {
+// A max pool inside a region (ResNet's stem): its input y1 and its out p
+// are relabeled (the stem convolution bridges from the NCHW input), the
+// int64 indices keep their order, and p, the indices and z match.
+TEST(ChannelsLastRegions, AMaxPoolJoinsARegion) {
   TestTensor<float> x({1, 3, 12, 12}, Random<float>(432, 31, -2, 2));
   TestTensor<float> wa({8, 3, 3, 3}, Random<float>(216, 32)),
       wb({8, 8, 3, 3}, Random<float>(576, 33));
@@ -403,8 +404,9 @@ TEST(ChannelsLastRegions, AMaxPoolOpensARegion) {
   ExpectRewriteMatches(
       build, [](TestPlan& plan) { RunChannelsLastRegions(plan); }, {&z, &p},
       [&](const TestPlan& plan) {
-        for (auto* t : {&p, &y2}) EXPECT_TRUE(IsChannelsLast(t->tensor()));
-        for (auto* t : {&x, &y1, &z}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
+        for (auto* t : {&y1, &p, &y2}) EXPECT_TRUE(IsChannelsLast(t->tensor()));
+        for (auto* t : {&x, &z}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
+        EXPECT_TRUE(indices.tensor().IsDefaultDimOrder());
         expected_indices = indices.Values();  // the reference's, then poisoned
         indices.Set(std::vector<int64_t>(expected_indices.size(), -7));
       });

@@ -3,13 +3,16 @@
 // column phase (phased_plane.h) so a window tap is one unit-stride vector
 // load for W outputs. The comparison (v > best or v is NaN, first max
 // kept) and the indices (h * W + w in the input plane) are the portable
-// kernel's, so results are bit-identical.
+// kernel's, so results are bit-identical. A channels-last input goes to
+// max_pool_nhwc.h; an NCHW input with a channels-last out is pooled into a
+// default-order copy and transposed.
 
 #include <algorithm>
 #include <cmath>
 
 #include "runtime/kernels/optimized/conv_layout_bridge.h"
 #include "runtime/kernels/optimized/kernel_util.h"
+#include "runtime/kernels/optimized/max_pool_nhwc.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
 #include "runtime/kernels/optimized/phased_plane.h"
 #include "runtime/kernels/optimized/thread_pool.h"
@@ -139,11 +142,10 @@ void MaxPoolPlaneScalar(const ConvGeometry& g, const float* x, float* y, int64_t
   }
 }
 
-bool TryMaxPool(KernelContext& ctx, Span<EValue*> args) {
-  if (!MaxPool2dSupports(args)) return false;
-  const Tensor& in = *PeekTensor(args, 0);
-  Tensor& out = *PeekTensor(args, 6);
-  Tensor& indices = *PeekTensor(args, 7);
+// The window of the max pool `args` over `in` (rank 3 or 4: batch 1 for
+// rank 3), or false for argument forms the kernels leave to the portable
+// one (it reports errors).
+bool MaxPoolWindowOf(Span<EValue*> args, const Tensor& in, ConvGeometry* g) {
   Span<const int64_t> lists[4];
   bool ceil_mode = false;
   for (int i = 0; i < 4; ++i) {
@@ -163,32 +165,46 @@ bool TryMaxPool(KernelContext& ctx, Span<EValue*> args) {
     v[i][0] = l[0];
     v[i][1] = l[l.size() - 1];
   }
-  ConvGeometry g{};
   const bool rank4 = in.dim() == 4;
-  g.batch = rank4 ? in.size(0) : 1;
-  g.in_c = g.out_c = g.groups = in.size(rank4 ? 1 : 0);
-  g.in_h = in.size(in.dim() - 2);
-  g.in_w = in.size(in.dim() - 1);
-  g.k_h = v[0][0];
-  g.k_w = v[0][1];
+  g->batch = rank4 ? in.size(0) : 1;
+  g->in_c = g->out_c = g->groups = in.size(rank4 ? 1 : 0);
+  g->in_h = in.size(in.dim() - 2);
+  g->in_w = in.size(in.dim() - 1);
+  g->k_h = v[0][0];
+  g->k_w = v[0][1];
   for (int i = 0; i < 2; ++i) {
-    g.stride[i] = v[1][i];
-    g.pad[i] = v[2][i];
-    g.dilation[i] = v[3][i];
+    g->stride[i] = v[1][i];
+    g->pad[i] = v[2][i];
+    g->dilation[i] = v[3][i];
   }
-  g.out_h = portable::PoolOutSize(g.in_h, g.k_h, g.pad[0], g.stride[0], g.dilation[0], ceil_mode);
-  g.out_w = portable::PoolOutSize(g.in_w, g.k_w, g.pad[1], g.stride[1], g.dilation[1], ceil_mode);
-  if (g.out_h < 1 || g.out_w < 1 || g.taps() > kMaxTaps ||
-      (g.in_h + 2 * g.pad[0]) * (g.in_w + 2 * g.pad[1]) > (1 << 24)) {
-    return false;
-  }
+  g->out_h =
+      portable::PoolOutSize(g->in_h, g->k_h, g->pad[0], g->stride[0], g->dilation[0], ceil_mode);
+  g->out_w =
+      portable::PoolOutSize(g->in_w, g->k_w, g->pad[1], g->stride[1], g->dilation[1], ceil_mode);
+  return g->out_h >= 1 && g->out_w >= 1;
+}
+
+// Sizes out and indices to the pool's output (false when they cannot be, or
+// when any two of in, out and indices overlap).
+bool FitMaxPoolOutputs(const Tensor& in, const ConvGeometry& g, Tensor& out, Tensor& indices) {
   int32_t sizes[4] = {in.size(0), in.size(1), 0, 0};
   sizes[in.dim() - 2] = static_cast<int32_t>(g.out_h);
   sizes[in.dim() - 1] = static_cast<int32_t>(g.out_w);
   const Tensor* inputs[1] = {&in};
   const Span<const int32_t> shape{sizes, static_cast<size_t>(in.dim())};
-  if (Overlaps(out, in) || Overlaps(indices, in) || Overlaps(out, indices) ||
-      !FitOut(out, shape, inputs) || !FitOut(indices, shape, inputs)) {
+  return !Overlaps(out, in) && !Overlaps(indices, in) && !Overlaps(out, indices) &&
+         FitOut(out, shape, inputs) && FitOut(indices, shape, inputs);
+}
+
+bool TryMaxPool(KernelContext& ctx, Span<EValue*> args) {
+  if (!MaxPool2dSupports(args)) return false;
+  const Tensor& in = *PeekTensor(args, 0);
+  Tensor& out = *PeekTensor(args, 6);
+  Tensor& indices = *PeekTensor(args, 7);
+  ConvGeometry g{};
+  if (!MaxPoolWindowOf(args, in, &g) || g.taps() > kMaxTaps ||
+      (g.in_h + 2 * g.pad[0]) * (g.in_w + 2 * g.pad[1]) > (1 << 24) ||
+      !FitMaxPoolOutputs(in, g, out, indices)) {
     return false;
   }
   if (out.numel() == 0) return true;
@@ -275,9 +291,25 @@ bool TryMaxPoolChannelsLastOut(KernelContext& ctx, Span<EValue*> args) {
   return true;
 }
 
+// A channels-last input (a region's tensor): max_pool_nhwc.h, writing out
+// in its own dim order.
+bool TryMaxPoolChannelsLastIn(KernelContext& ctx, Span<EValue*> args) {
+  if (args.size() != 9) return false;
+  const Tensor* in = PeekFloatTensor(args, 0);
+  Tensor* out = PeekFloatTensor(args, 6);
+  Tensor* indices = PeekTensor(args, 7);
+  ConvGeometry g{};
+  return in != nullptr && out != nullptr && indices != nullptr && in->dim() == 4 &&
+         IsChannelsLast(*in) && out->dim() == 4 && indices->dim() == 4 &&
+         indices->dtype() == ScalarType::kLong && MaxPoolWindowOf(args, *in, &g) &&
+         g.in_h * g.in_w <= (1 << 24) && FitMaxPoolOutputs(*in, g, *out, *indices) &&
+         MaxPoolNhwc(ctx, g, *in, *out, *indices);
+}
+
 }  // namespace
 
 void MaxPool2dWithIndicesOut(KernelContext& ctx, Span<EValue*> args) {
+  if (TryMaxPoolChannelsLastIn(ctx, args)) return;
   if (TryMaxPoolChannelsLastOut(ctx, args)) return;
   if (!TryMaxPool(ctx, args)) portable::MaxPool2dWithIndicesOut(ctx, args);
 }
