@@ -16,6 +16,10 @@ uint64_t MonotonicNanos();
 // core, so a loaded host measures (nearly) what a quiet one does.
 uint64_t ThreadCpuNanos();
 
+// CPU time of the whole process (CLOCK_PROCESS_CPUTIME_ID), nanoseconds:
+// every thread's, so a parallel run counts its workers (spinning too).
+uint64_t ProcessCpuNanos();
+
 }  // namespace edgefleet
 
 #endif  // EDGEFLEET_RUNTIME_PLATFORM_CLOCK_H_

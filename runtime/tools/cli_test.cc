@@ -160,9 +160,9 @@ TEST_F(CliTest, RunJsonIsOneObject) {
   EXPECT_EQ(r.out.substr(r.out.size() - 2), "}\n");
   EXPECT_EQ(r.out.find('\n'), r.out.size() - 1);
   for (const char* key :
-       {"\"model\":", "\"method\":\"forward\"",
-        "\"load_ms\":", "\"method_load_ms\":", "\"first_ms\":", "\"latency_ms\":{\"p50\":",
-        "\"p90\":", "\"min\":", "\"max\":", "\"mean\":", "\"iterations\":10", "\"warmup\":2",
+       {"\"model\":", "\"method\":\"forward\"", "\"load_ms\":", "\"method_load_ms\":",
+        "\"first_ms\":", "\"latency_ms\":{\"p50\":", "\"p90\":", "\"min\":", "\"max\":",
+        "\"mean\":", "\"cpu_ms\":", "\"iterations\":10", "\"warmup\":2",
         "\"bytes_read\":", "\"memory\":{\"planned\":", "\"method_allocator\":", "\"temp_peak\":",
         "\"outputs\":[{\"dtype\":\"float32\",\"shape\":[2,3]},{\"dtype\":\"int64\",\"shape\":[]},"
         "{\"dtype\":\"float64\",\"shape\":[]},{\"dtype\":\"bool\",\"shape\":[]}]",

@@ -200,11 +200,13 @@ Result<RunReport> RunModel(const RunOptions& options) {
   if (options.iterations > 0) {
     std::vector<double> samples;
     samples.reserve(static_cast<size_t>(options.iterations));
+    const uint64_t cpu_start = ProcessCpuNanos();
     for (int i = 0; i < options.iterations; ++i) {
       start = MonotonicNanos();
       EF_RETURN_IF_ERROR(RunOnce(*inputs, *method));
       samples.push_back(MillisSince(start));
     }
+    report.cpu_ms = static_cast<double>(ProcessCpuNanos() - cpu_start) / 1e6 / options.iterations;
     report.latency_ms = SummarizeLatencies(std::move(samples));
   }
   if (traced) {

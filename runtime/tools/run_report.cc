@@ -74,6 +74,12 @@ std::string RunReportToJson(const RunReport& report) {
     }
   }
   json.EndObject();
+  json.Key("cpu_ms");
+  if (timed) {
+    json.Double(report.cpu_ms);
+  } else {
+    json.Null();
+  }
   json.Key("bytes_read").Uint(report.bytes_read);
   json.Key("memory").BeginObject();
   json.Key("planned").Uint(report.memory.planned);
@@ -150,6 +156,7 @@ std::string RunReportToText(const RunReport& report) {
             "latency     p50 %.3f  p90 %.3f  min %.3f  max %.3f  mean %.3f ms "
             "(%d iterations, %d warmup)\n",
             l.p50, l.p90, l.min, l.max, l.mean, o.iterations, o.warmup);
+    Appendf(&out, "cpu         %.3f ms per iteration (process, all threads)\n", report.cpu_ms);
   }
   Appendf(&out,
           "memory      planned %s, method allocator %s, temp peak %s, derived constants %s, "

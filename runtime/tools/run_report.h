@@ -31,6 +31,9 @@ struct RunReport {
   double method_load_ms = 0;
   double first_ms = 0;
   LatencySummary latency_ms;  // meaningful if options.iterations > 0
+  // Process CPU time per timed iteration (all threads): unlike latency, not
+  // counting time other processes hold the cores. Meaningful like latency_ms.
+  double cpu_ms = 0;
   uint64_t bytes_read = 0;
   Module::MemoryUse memory;
   std::vector<MethodInputs::Description> inputs;

@@ -100,34 +100,21 @@ def run_et(model, inputs, iterations, warmup):
 
 
 def run_ours(binary, model, inputs, iterations, warmup, portable, output_dir=None):
-    """Wall p50 from edgefleet-run's JSON; CPU per inference from the difference of
-    the children's rusage between a full run and a 1-iteration run (which cancels
-    process start, program load and the first inference)."""
-    import resource
-
-    def run(n, w, out_dir=None):
-        cmd = [binary, "run", model, "--json", "--threads", "1",
-               "--iterations", str(n), "--warmup", str(w)]
-        cmd += [x for p in inputs for x in ("--input", p)]
-        if portable:
-            cmd.append("--portable-only")
-        if out_dir:
-            cmd += ["--output-dir", out_dir]
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        out = subprocess.run(cmd, capture_output=True, text=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1e3
-        return out, cpu
-
-    out, cpu_full = run(iterations, warmup, output_dir)
+    """Wall p50 and CPU ms per inference (process CPU time over the timed
+    iterations) from edgefleet-run's JSON."""
+    cmd = [binary, "run", model, "--json", "--threads", "1",
+           "--iterations", str(iterations), "--warmup", str(warmup)]
+    cmd += [x for p in inputs for x in ("--input", p)]
+    if portable:
+        cmd.append("--portable-only")
+    if output_dir:
+        cmd += ["--output-dir", output_dir]
+    out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
         lines = out.stderr.strip().splitlines()
         return {"error": lines[-1] if lines else "failed"}
     report = json.loads(out.stdout)
-    _, cpu_one = run(1, 0)
-    extra_runs = warmup + iterations - 1
-    cpu = (cpu_full - cpu_one) / extra_runs if extra_runs > 0 else cpu_full
-    return {"cpu_ms": max(cpu, 0.0), "wall_ms": report["latency_ms"]["p50"]}
+    return {"cpu_ms": report["cpu_ms"], "wall_ms": report["latency_ms"]["p50"]}
 
 
 def max_error(output_dir, model_dir):

@@ -10,8 +10,9 @@ For each model, `--rounds` rounds of: ours with the base binary, ours with the n
 ExecuTorch runtime on model_xnnpack.pte (thread pool reset to 1), one after the other, so
 that a host shared with other work loads all three alike. The process pins itself (and so
 its children) to one core (`--core`) at nice 19. Figures: CPU ms per inference, measured as
-zoo_bench.py does (ours: the children's CPU time of a full run minus a 1-iteration run;
-the real runtime: process CPU time over the timed calls); the table prints each arm's
+zoo_bench.py does (process CPU time over the timed calls: ours as edgefleet-run reports
+it, so that load time, which varies with the host's huge pages, stays out of it, and the
+real runtime's in its worker); the table prints each arm's
 median over the rounds, the ratios of the medians, and every round. The new binary's
 outputs are checked against expected_0.npy (max |ours - torch| / max(1, |torch|)).
 """
