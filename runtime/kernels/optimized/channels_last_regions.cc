@@ -9,6 +9,7 @@
 #include "runtime/kernels/optimized/conv_operands.h"
 #include "runtime/kernels/optimized/conv_small_input.h"
 #include "runtime/kernels/optimized/gemm.h"
+#include "runtime/kernels/optimized/grouped_nhwc.h"
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/plan_pass_util.h"
 
@@ -58,12 +59,26 @@ constexpr size_t kBatchNormOut = 7, kBatchNormResults = 10;
 // list of both. Its input and out take either layout, independently.
 constexpr size_t kMaxPoolIn = 0, kMaxPoolOut = 6, kMaxPoolResults = 8;
 
-// A grouped convolution other than a depthwise one: its kernel computes
-// NCHW, bridging each channels-last side (conv_layout_bridge.h).
+// The geometry GroupedNhwcApplies judges of a convolution with weight w
+// [out_c, in_c / groups, kh, kw].
+ConvGeometry GroupsOf(const Tensor& w, int64_t groups) {
+  ConvGeometry g{};
+  g.groups = groups;
+  g.out_c = w.size(0);
+  g.in_c = w.size(1) * groups;
+  g.k_h = w.size(2);
+  g.k_w = w.size(3);
+  return g;
+}
+
+// A grouped convolution other than a depthwise one that the channels-last
+// kernel does not take (grouped_nhwc.h): its kernel computes NCHW,
+// bridging each channels-last side (conv_layout_bridge.h).
 bool Grouped(Span<EValue* const> args) {
   if (!args[8]->is_int() || args[8]->to_int() == 1) return false;
-  return !args[1]->is_tensor() || args[1]->to_tensor().dim() != 4 ||
-         args[1]->to_tensor().size(1) != 1;
+  if (!args[1]->is_tensor() || args[1]->to_tensor().dim() != 4) return true;
+  const Tensor& w = args[1]->to_tensor();
+  return w.size(1) != 1 && !GroupedNhwcApplies(GroupsOf(w, args[8]->to_int()));
 }
 
 Kind KindOf(const char* op, Span<EValue* const> args) {
@@ -280,22 +295,28 @@ bool ReplaceConvolution(PlanEditor& plan, size_t pc, const Kernel& fused, EValue
   return plan.Replace(pc, fused, Span<EValue* const>(call, n)) == Error::kOk;
 }
 
-// Gives the depthwise convolution at `pc` (a side of it relabeled; weight
-// [c, 1, kh, kw]) its filter tap-major, [kh][kw][c], the order the
-// channels-last depthwise kernel reads in place (it copies any other on
-// every call). False when memory ran out.
-bool PrepareDepthwiseFilter(PlanEditor& plan, size_t pc, const Kernel& fused) {
+// Gives the depthwise or narrow-group convolution at `pc` (a side of it
+// relabeled; weight [oc, ic / groups, kh, kw]) its filter with the output
+// channels innermost, [ic / groups][kh][kw][oc] (tap-major for a depthwise
+// one), the order the channels-last depthwise and grouped kernels read in
+// place (they copy any other on every call). False when memory ran out.
+bool PrepareOutputInnermostFilter(PlanEditor& plan, size_t pc, const Kernel& fused) {
   const Span<EValue*> args = plan.args(pc);
   const Tensor& w = args[1]->to_tensor();
-  const int64_t c = w.size(0), taps = static_cast<int64_t>(w.size(2)) * w.size(3);
+  const int64_t oc_n = w.size(0), ic_n = w.size(1);
+  const int64_t taps = static_cast<int64_t>(w.size(2)) * w.size(3);
   const uint8_t order[4] = {1, 2, 3, 0};
   float* data = nullptr;
   EValue* filter = NewTensor(plan, 4, w.sizes().data(), order, &data);
   if (filter == nullptr) return false;
   const float* src = w.data_as<const float>();
-  for (int64_t t = 0; t < taps; ++t) {
-    const int64_t offset = t / w.size(3) * w.stride(2) + t % w.size(3) * w.stride(3);
-    for (int64_t ch = 0; ch < c; ++ch) data[t * c + ch] = src[ch * w.stride(0) + offset];
+  for (int64_t ic = 0; ic < ic_n; ++ic) {
+    for (int64_t t = 0; t < taps; ++t) {
+      const int64_t offset =
+          ic * w.stride(1) + t / w.size(3) * w.stride(2) + t % w.size(3) * w.stride(3);
+      float* row = data + (ic * taps + t) * oc_n;
+      for (int64_t oc = 0; oc < oc_n; ++oc) row[oc] = src[oc * w.stride(0) + offset];
+    }
   }
   return ReplaceConvolution(plan, pc, fused, filter, nullptr);
 }
@@ -319,8 +340,9 @@ bool PrepareChannelsLastFilter(PlanEditor& plan, size_t pc) {
     return true;
   }
   if (args[8]->to_int() != 1) {
-    return args[8]->to_int() != w.size(0) || w.size(1) != 1 ||
-           PrepareDepthwiseFilter(plan, pc, *fused);
+    const bool depthwise = args[8]->to_int() == w.size(0) && w.size(1) == 1;
+    return !(depthwise || GroupedNhwcApplies(GroupsOf(w, args[8]->to_int()))) ||
+           PrepareOutputInnermostFilter(plan, pc, *fused);
   }
   ConvGeometry g{};
   g.out_c = w.size(0);

@@ -39,11 +39,13 @@
 // small-plane pass's slot, small_plane_panels.h, which leaves
 // channels-last convolutions alone); at most kSmallInputMaxChannels input
 // channels (RGB stems), a copy with the output channels innermost for the
-// direct small-input kernel; grouped, an OHWI copy whose groups the GEMM
-// reads in place; depthwise, a tap-major copy
-// ([kh][kw][c]) its kernel reads in place. The copies count against the
-// method's constant budget; without room a convolution packs its filter
-// per call. Runs after fuse_convolution and before pack_small_plane_panels.
+// direct small-input kernel; depthwise and narrow groups (grouped_nhwc.h),
+// a copy with the output channels innermost ([ic / groups][kh][kw][oc])
+// their kernels read in place. Other grouped convolutions run on NCHW
+// copies (conv_layout_bridge.h) and count as bridges. The copies count
+// against the method's constant budget; without room a convolution packs
+// its filter per call. Runs after fuse_convolution and before
+// pack_small_plane_panels.
 //
 // Stateless; thread-compatible.
 

@@ -345,6 +345,35 @@ TEST(ChannelsLastRegions, ConvolutionsAndABatchNormInARow) {
       });
 }
 
+// A convolution with narrow groups (4 groups of 4 of 16 channels, which the
+// channels-last grouped kernel takes) inside a region: its sides stay
+// channels-last, its filter gets the output channels innermost, and z is
+// what the portable kernels compute.
+TEST(ChannelsLastRegions, NarrowGroupsRunChannelsLast) {
+  TestTensor<float> x({1, 4, 8, 8}, Random<float>(256, 25, -2, 2));
+  TestTensor<float> wa({16, 4, 3, 3}, Random<float>(576, 26)),
+      wg({16, 4, 3, 3}, Random<float>(576, 27));
+  TestTensor<float> wc({8, 16, 1, 1}, Random<float>(128, 28));
+  TestTensor<float> y1({1, 16, 8, 8}), y2({1, 16, 8, 8}), z({1, 8, 8, 8});
+  ConvCalls convs;
+  const auto build = [&](TestPlan& plan, bool opt) {
+    for (auto* c : {&wa, &wg, &wc}) plan.SetConstant(c->ev());
+    plan.SetIo(x.ev());
+    plan.SetIo(z.ev());
+    convs.Add(plan, opt, &x, &wa, nullptr, 1, 1, 1, &y1);
+    convs.Add(plan, opt, &y1, &wg, nullptr, 1, 1, 4, &y2);
+    convs.Add(plan, opt, &y2, &wc, nullptr, 1, 0, 1, &z);
+  };
+  ExpectRewriteMatches(
+      build, [](TestPlan& plan) { RunChannelsLastRegions(plan); }, {&z, &y2},
+      [&](const TestPlan& plan) {
+        for (auto* t : {&y1, &y2}) EXPECT_TRUE(IsChannelsLast(t->tensor()));
+        const Tensor& filter = plan.args(1)[1]->to_tensor();
+        EXPECT_EQ(filter.stride(0), 1);
+        EXPECT_EQ(filter.stride(1), 16 * 9);
+      });
+}
+
 // A grouped convolution (2 groups of 4 channels) between two others, its
 // input and output relabeled (every allowed group): it runs on NCHW copies
 // of both, its filter left as it is, and z is what the portable kernels

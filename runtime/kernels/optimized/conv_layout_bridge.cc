@@ -6,6 +6,7 @@
 
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/grouped_conv.h"
+#include "runtime/kernels/optimized/grouped_nhwc.h"
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/transpose.h"
 
@@ -54,9 +55,10 @@ bool FitToCopy(KernelContext& ctx, Tensor& out, const Tensor& copy) {
 }
 
 // A grouped (not depthwise) convolution the direct NCHW kernel takes
-// (grouped_conv.h): faster on NCHW copies of a channels-last input and
-// output than the channels-last GEMM group by group (RegNet-Y-400MF's
-// grouped layers 0.4 against 2.0 ms).
+// (grouped_conv.h) and the channels-last one does not (grouped_nhwc.h):
+// faster on NCHW copies of a channels-last input and output than the
+// channels-last GEMM group by group (RegNet-Y-400MF's grouped layers 0.4
+// against 2.0 ms).
 bool GroupedDirect(Span<EValue*> args, const Tensor& in, const Tensor& out) {
   const Tensor* w = PeekFloatTensor(args, 1);
   int64_t groups = 0;
@@ -70,7 +72,8 @@ bool GroupedDirect(Span<EValue*> args, const Tensor& in, const Tensor& out) {
   g.k_h = w->size(2);
   g.k_w = w->size(3);
   g.groups = groups;
-  return g.in_c % groups == 0 && g.out_c % groups == 0 && GroupedDirectApplies(g);
+  return g.in_c % groups == 0 && g.out_c % groups == 0 && GroupedDirectApplies(g) &&
+         !GroupedNhwcApplies(g);
 }
 
 // Runs `conv` with each channels-last side of `in` and `out` replaced by

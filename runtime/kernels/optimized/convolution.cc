@@ -18,6 +18,7 @@
 #include "runtime/kernels/optimized/depthwise.h"
 #include "runtime/kernels/optimized/gemm.h"
 #include "runtime/kernels/optimized/grouped_conv.h"
+#include "runtime/kernels/optimized/grouped_nhwc.h"
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
 #include "runtime/kernels/optimized/small_input_nchw.h"
@@ -341,6 +342,11 @@ bool RunConv(KernelContext& ctx, const ConvCall& call) {
       return DepthwiseNhwc(ctx, g, call.x, call.w, call.w_strides, bias, call.y, call.lo, call.hi,
                            call.post);
     }
+  }
+  if (call.layout == Layout::kNhwc && !call.in_place && GroupedNhwcApplies(g) &&
+      GroupedNhwc(ctx, g, call.x, call.w, call.w_strides, bias, call.y, call.lo, call.hi,
+                  call.post)) {
+    return true;
   }
   if (call.layout == Layout::kNchw && !call.in_place && GroupedDirectApplies(g) &&
       GroupedNchw(ctx, g, call.x, call.w, call.w_strides, bias, call.y, call.lo, call.hi,

@@ -80,7 +80,11 @@ void CheckConv(const ConvCase& c, bool channels_last, bool rank3 = false, int th
   EXPECT_TRUE(Supported(ConvolutionSupports, args(opt)));
   ASSERT_EQ(Call(ConvolutionOut, args(opt), threads, temp_bytes), Error::kOk) << LastErrorDetail();
   const bool depthwise = c.groups == c.cin && c.groups > 1;
-  const bool grouped = c.groups > 1 && !depthwise && c.cout / c.groups <= 16 && !channels_last;
+  const int64_t per_group = c.groups > 0 ? c.cout / c.groups : 0;
+  // The NCHW direct kernel, or the channels-last one (grouped_nhwc.h).
+  const bool grouped =
+      c.groups > 1 && !depthwise && per_group <= 16 &&
+      (!channels_last || (c.cin == c.cout && c.cout >= 16 && (per_group & (per_group - 1)) == 0));
   const int64_t depth = c.cin / c.groups * c.kh * c.kw + 1;
   const double unit = 1.0 / (1 << 24);
   const Tolerance tol = (depthwise && (!channels_last || c.cout == c.cin)) || grouped
@@ -210,6 +214,30 @@ TEST(ConvolutionTest, GroupedDirect) {
       for (int threads : {1, 2, 3}) CheckConv(c, false, false, threads);
     }
     CheckConv({1, 16, 1, 37, 24, 1, 3, 1, 1, 0, 1, 1, 1, 4, true}, false, /*rank3=*/true);
+  });
+}
+
+// Narrow groups channels-last (grouped_nhwc.h): exact, at 1, 2 and 3
+// threads, the weight in any order (here channels-last too, so the kernel
+// copies it output-channel-innermost).
+TEST(ConvolutionTest, GroupedChannelsLast) {
+  ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
+  const ConvCase cases[] = {
+      // n cin h  w  cout kh kw sh sw ph pw dh dw g  bias
+      {1, 48, 30, 30, 48, 3, 3, 2, 2, 1, 1, 1, 1, 6, true},     // RegNet stage 1, stride 2
+      {1, 104, 14, 14, 104, 3, 3, 1, 1, 1, 1, 1, 1, 13, true},  // 8 per group, a channel tail
+      {2, 64, 7, 7, 64, 3, 3, 1, 1, 1, 1, 1, 1, 2, false},      // 32 per group: not taken
+      {1, 32, 9, 11, 32, 3, 5, 1, 2, 1, 2, 1, 1, 2, true},      // 16 per group, 3 x 5, stride w 2
+      {1, 16, 12, 12, 16, 3, 3, 1, 1, 2, 2, 2, 2, 4, true},     // 4 per group, dilation 2
+      {1, 40, 6, 6, 40, 1, 1, 1, 1, 0, 0, 1, 1, 20, false},     // 2 per group, 1 x 1
+      {1, 24, 5, 5, 24, 5, 5, 1, 1, 4, 4, 2, 2, 3, true},       // taps in the padding
+      {1, 32, 11, 11, 32, 3, 3, 1, 1, 1, 1, 1, 1, 4, false},    // 9 interior columns: 6 + 2 + 1
+      {1, 16, 7, 7, 16, 3, 3, 1, 1, 1, 1, 1, 1, 2, true},       // 5 interior columns: 4 + 1
+  };
+  ForEachIsa([&] {
+    for (const ConvCase& c : cases) {
+      for (int threads : {1, 2, 3}) CheckConv(c, true, false, threads);
+    }
   });
 }
 
