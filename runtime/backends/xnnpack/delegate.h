@@ -23,9 +23,9 @@
 
 #include "runtime/backends/xnnpack/graph.h"
 #include "runtime/backends/xnnpack/method_threadpool.h"
-#include "runtime/core/page_block.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/memory_allocator.h"
+#include "runtime/core/page_block.h"
 #include "runtime/core/result.h"
 #include "runtime/core/span.h"
 #include "runtime/devtools/event_tracer.h"

@@ -33,6 +33,13 @@ struct ConvGeometry {
   }
 };
 
+// The first window position from `start` (negative: in the padding) that
+// is inside the input, stepping by the dilation, as the portable pooling
+// kernels clamp it.
+inline int64_t FirstValid(int64_t start, int64_t dilation) {
+  return start >= 0 ? start : start + (-start + dilation - 1) / dilation * dilation;
+}
+
 // First and one-past-last output index o with 0 <= o * s + offset < in.
 void ValidOutputRange(int64_t in, int64_t out, int64_t s, int64_t offset, int64_t* lo, int64_t* hi);
 

@@ -343,14 +343,10 @@ bool RunConv(KernelContext& ctx, const ConvCall& call) {
                            call.post);
     }
   }
-  if (call.layout == Layout::kNhwc && !call.in_place && GroupedNhwcApplies(g) &&
-      GroupedNhwc(ctx, g, call.x, call.w, call.w_strides, bias, call.y, call.lo, call.hi,
-                  call.post)) {
-    return true;
-  }
-  if (call.layout == Layout::kNchw && !call.in_place && GroupedDirectApplies(g) &&
-      GroupedNchw(ctx, g, call.x, call.w, call.w_strides, bias, call.y, call.lo, call.hi,
-                  call.post)) {
+  // The direct grouped kernels (each false when it does not apply).
+  const auto grouped = call.layout == Layout::kNhwc ? GroupedNhwc : GroupedNchw;
+  if (!call.in_place &&
+      grouped(ctx, g, call.x, call.w, call.w_strides, bias, call.y, call.lo, call.hi, call.post)) {
     return true;
   }
   if (call.layout == Layout::kNhwc && g.groups == 1 && g.in_c <= kSmallInputMaxChannels &&

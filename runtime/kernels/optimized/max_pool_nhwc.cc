@@ -16,12 +16,6 @@ namespace {
 constexpr int64_t kBlock = 8;
 constexpr int64_t kMinParallelOutputs = 16 * 1024;
 
-// The first in-window position from `start` (negative: in the padding),
-// stepping by the dilation, as the portable kernel clamps it.
-int64_t FirstValid(int64_t start, int64_t dilation) {
-  return start >= 0 ? start : start + (-start + dilation - 1) / dilation * dilation;
-}
-
 struct Operands {
   const ConvGeometry* g;
   const float* x;  // [N, H, W, C]

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "runtime/kernels/optimized/conv_layout_bridge.h"
+#include "runtime/kernels/optimized/conv_operands.h"
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/max_pool_nhwc.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
@@ -26,12 +27,6 @@ namespace {
 
 constexpr int64_t kMaxTaps = 64;
 constexpr int64_t kMinParallelOutputs = 16 * 1024;
-
-// The first in-window index from `start` (negative: in the padding),
-// stepping by the dilation, as the portable kernel clamps it.
-int64_t FirstValid(int64_t start, int64_t dilation) {
-  return start >= 0 ? start : start + (-start + dilation - 1) / dilation * dilation;
-}
 
 // One plane without NaN (the caller checks): with NaN out of the way,
 // "v > best, or v is NaN" is just v > best. Indices are tracked as floats
