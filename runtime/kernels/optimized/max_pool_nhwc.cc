@@ -73,6 +73,39 @@ void WindowScalar(const ConvGeometry& g, const float* x_n, int64_t h0, int64_t h
   positions[c] = pos;
 }
 
+// The positions of 8 channels of a block's 8 pixels (pixel p's at
+// positions[p * stride]) as int64 indices, each channel's 8 at
+// idx[c * idx_c]: an 8 x 8 transpose in registers, then whole cache lines.
+[[gnu::always_inline]] inline void TransposedIndices(const float* positions, int64_t stride,
+                                                     int64_t* idx, int64_t idx_c) {
+  static_assert(kBlock == 8, "the transpose is 8 x 8");
+  using V = Vf<8>;
+  V r[8];
+  for (int p = 0; p < 8; ++p) r[p] = Load<8>(positions + p * stride);
+  // Pairs of rows interleaved, then pairs of pairs, then the halves: the
+  // columns (one channel's 8 pixels each).
+  V t[8], u[8];
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = __builtin_shufflevector(r[i], r[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+    t[i + 1] = __builtin_shufflevector(r[i], r[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+  }
+  for (int i = 0; i < 8; i += 4) {
+    for (int j = 0; j < 2; ++j) {
+      u[i + 2 * j] = __builtin_shufflevector(t[i + j], t[i + j + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+      u[i + 2 * j + 1] =
+          __builtin_shufflevector(t[i + j], t[i + j + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+    }
+  }
+  for (int c = 0; c < 4; ++c) {
+    const V lo = __builtin_shufflevector(u[c], u[c + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+    const V hi = __builtin_shufflevector(u[c], u[c + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+    const Vl<8> lo_index = __builtin_convertvector(__builtin_convertvector(lo, Vm<8>), Vl<8>);
+    const Vl<8> hi_index = __builtin_convertvector(__builtin_convertvector(hi, Vm<8>), Vl<8>);
+    __builtin_memcpy(idx + c * idx_c, &lo_index, sizeof(lo_index));
+    __builtin_memcpy(idx + (c + 4) * idx_c, &hi_index, sizeof(hi_index));
+  }
+}
+
 // Output rows [begin, end) (row = n * out_h + oh). `values` and `positions`
 // hold kBlock x C floats each.
 template <int W>
@@ -122,11 +155,18 @@ struct Rows {
       const int64_t y_c = o.y_stride[1], y_w = o.y_stride[3];
       int64_t* idx = o.idx + n * o.idx_stride[0] + oh * o.idx_stride[2] + ow0 * idx_w;
       float* y = o.y + n * o.y_stride[0] + oh * o.y_stride[2] + ow0 * y_w;
-      for (int64_t c = 0; c < c_all; ++c) {
+      int64_t c0 = 0;
+      if (pixels == kBlock && idx_w == 1) {  // a whole block, each channel's 8 indices contiguous
+        for (; c0 + 8 <= c_all; c0 += 8) {
+          TransposedIndices(positions + c0, c_all, idx + c0 * idx_c, idx_c);
+        }
+      }
+      for (int64_t c = c0; c < c_all; ++c) {
         for (int64_t p = 0; p < pixels; ++p) {
           idx[c * idx_c + p * idx_w] = static_cast<int64_t>(positions[p * c_all + c]);
         }
-        if (o.y_nhwc) continue;
+      }
+      for (int64_t c = 0; c < c_all && !o.y_nhwc; ++c) {
         for (int64_t p = 0; p < pixels; ++p) y[c * y_c + p * y_w] = values[p * c_all + c];
       }
     }
