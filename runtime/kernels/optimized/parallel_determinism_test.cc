@@ -137,6 +137,8 @@ TEST(ParallelDeterminism, Convolutions) {
       {"pointwise channels-last 14x14", 384, 14, 14, 64, 1, 1, 0, 1, true, Grain::kSplits},
       {"pointwise channels-last ragged", 100, 13, 11, 24, 1, 1, 0, 1, true, Grain::kSplits},
       {"grouped", 64, 27, 29, 64, 3, 1, 1, 4, false, Grain::kSplits},
+      // Narrow groups channels-last (grouped_nhwc.h): rows of pixels.
+      {"grouped channels-last", 104, 15, 17, 104, 3, 1, 1, 13, true, Grain::kSplits},
       {"depthwise s1", 96, 57, 55, 96, 3, 1, 1, 96, false, Grain::kSplits},
       {"depthwise s2", 96, 113, 111, 96, 3, 2, 1, 96, false, Grain::kSplits},
       {"depthwise 5x5 7x7", 577, 7, 7, 577, 5, 1, 2, 577, false, Grain::kSplits},
@@ -173,7 +175,7 @@ TEST(ParallelDeterminism, Convolutions) {
       AppendBytes(o.Values(), &bytes);
       return bytes;
     });
-    if (c.groups == c.cin && c.cout == c.cin) {  // depthwise: exact
+    if (c.groups > 1 && c.cout == c.cin) {  // depthwise and direct grouped: exact
       TestTensor<float> r(out_shape, {}, order), o(out_shape, {}, order);
       ASSERT_EQ(Call(portable::ConvolutionOut, args(r)), Error::kOk);
       ASSERT_EQ(Call(ConvolutionOut, args(o), 4), Error::kOk);
@@ -205,8 +207,8 @@ TEST(ParallelDeterminism, MatrixProducts) {
 
 // ---- pooling, global pooling, reductions ----
 
-TEST(ParallelDeterminism, MaxPool) {
-  TestTensor<float> x({1, 64, 113, 111}, Random<float>(64 * 113 * 111, 61));
+void CheckMaxPool(const std::vector<uint8_t>& order) {
+  TestTensor<float> x({1, 64, 113, 111}, Random<float>(64 * 113 * 111, 61), order);
   TestIntList k{3, 3}, s{2, 2}, p{1, 1}, d{1, 1};
   EValue ceil_mode = EValue::FromBool(false);
   const std::vector<int32_t> out_shape = {1, 64, 57, 56};
@@ -214,21 +216,29 @@ TEST(ParallelDeterminism, MaxPool) {
     return std::vector<EValue*>{x.ev(),     k.ev(),   s.ev(),   p.ev(),  d.ev(),
                                 &ceil_mode, out.ev(), idx.ev(), out.ev()};
   };
-  CheckSameBits("max pool", Grain::kSplits, [&](int threads) {
-    TestTensor<float> o(out_shape);
-    TestTensor<int64_t> oi(out_shape);
-    EXPECT_EQ(Call(MaxPool2dWithIndicesOut, args(o, oi), threads), Error::kOk);
-    std::vector<uint8_t> bytes;
-    AppendBytes(o.Values(), &bytes);
-    AppendBytes(oi.Values(), &bytes);
-    return bytes;
-  });
-  TestTensor<float> r(out_shape), o(out_shape);
+  CheckSameBits(order.empty() ? "max pool" : "max pool channels-last", Grain::kSplits,
+                [&](int threads) {
+                  TestTensor<float> o(out_shape, {}, order);
+                  TestTensor<int64_t> oi(out_shape);
+                  EXPECT_EQ(Call(MaxPool2dWithIndicesOut, args(o, oi), threads), Error::kOk);
+                  std::vector<uint8_t> bytes;
+                  AppendBytes(o.Values(), &bytes);
+                  AppendBytes(oi.Values(), &bytes);
+                  return bytes;
+                });
+  TestTensor<float> r(out_shape), o(out_shape, {}, order);
   TestTensor<int64_t> ri(out_shape), oi(out_shape);
   ASSERT_EQ(Call(portable::MaxPool2dWithIndicesOut, args(r, ri)), Error::kOk);
   ASSERT_EQ(Call(MaxPool2dWithIndicesOut, args(o, oi), 4), Error::kOk);
   ExpectMatch(o.Values(), r.Values(), testing::kExact, "max pool");
   ExpectMatch(oi.Values(), ri.Values(), testing::kExact, "max pool indices");
+}
+
+// NCHW planes, and (channels-last input, max_pool_nhwc.h) rows of pixels.
+TEST(ParallelDeterminism, MaxPool) {
+  for (const auto& order : {std::vector<uint8_t>{}, std::vector<uint8_t>{0, 2, 3, 1}}) {
+    CheckMaxPool(order);
+  }
 }
 
 TEST(ParallelDeterminism, GlobalMean) {
