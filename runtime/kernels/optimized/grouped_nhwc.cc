@@ -48,7 +48,7 @@ template <int W, int P>
           // Whole groups in a vector: their inputs are one vector, each
           // lane picking its group's channel; else every lane is one
           // group's and takes one input value.
-          const V xv = cout <= W ? __builtin_shuffle(Load<W>(xt + p * pixel_step), pick)
+          const V xv = cout <= W ? Permute<W>(Load<W>(xt + p * pixel_step), pick)
                                  : Splat<W>(xt[p * pixel_step + ic]);
           acc[p] = acc[p] + wv * xv;
         }

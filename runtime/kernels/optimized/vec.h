@@ -123,6 +123,20 @@ template <int W>
   return r;
 }
 
+// Lane l takes v[index[l]] (0 <= index[l] < W): one permute instruction
+// with GCC; lane by lane with Clang (which has no variable shuffle), whose
+// builds are the sanitizer and fuzzing ones.
+template <int W>
+[[gnu::always_inline]] inline Vf<W> Permute(Vf<W> v, Vm<W> index) {
+#if defined(__clang__)
+  Vf<W> r;
+  for (int l = 0; l < W; ++l) r[l] = v[index[l]];
+  return r;
+#else
+  return __builtin_shuffle(v, index);
+#endif
+}
+
 // Lanes where `mask` is set take a, the others b.
 template <int W>
 [[gnu::always_inline]] inline Vf<W> Select(Vm<W> mask, Vf<W> a, Vf<W> b) {
