@@ -11,6 +11,7 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,8 @@ struct Case {
   double alpha;
   bool in_place;  // u over a's memory (a of out's shape)
 };
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 // Values in [-2, 2) with NaN, +-inf, -0, 0 and the bounds mixed in; every
 // operand has -0 at the multiples of 29 (so -0 + -0 = -0 reaches relu).
