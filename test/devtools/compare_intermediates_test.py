@@ -4,7 +4,8 @@
   - with the optimized kernels (fused convolution) and with the portable
     kernels: every compared instruction output matches torch eager;
   - one dumped tensor scaled by 1.5, compared again (--reuse-dump): the
-    script names exactly that instruction as the first divergence.
+    script names exactly that instruction as the first divergence;
+  - the plan passes' fused kernels pair with the operator they start from.
 
 Usage: compare_intermediates_test.py EDGEFLEET_RUN SOURCE_DIR [PYTHON_OF_TOOLS_VENV]
 Exit 77 (ctest: skipped) without the tools venv or executorch.
@@ -70,6 +71,15 @@ def main():
                     first["instruction"] != target["instruction"]:
                 failures.append(f"scaled instruction {target['instruction']} not named: "
                                 f"exit {r.returncode}, {r.stdout[-2000:]} {r.stderr[-2000:]}")
+    pairs = {"edgefleet::fused_convolution_silu.out": "convolution",
+             "edgefleet::fused_add_clamp.out": "add", "edgefleet::fused_mul_clamp.out": "mul",
+             "aten::add.out": "add", "aten.relu.default": "relu"}
+    check = ("import sys, json; sys.path.insert(0, sys.argv[1]); import compare_intermediates as c; "
+             "print(json.dumps({n: c.base_name(n) for n in json.loads(sys.argv[2])}))")
+    r = subprocess.run([python, "-c", check, os.path.dirname(script), json.dumps(list(pairs))],
+                       capture_output=True, text=True)
+    if r.returncode != 0 or json.loads(r.stdout) != pairs:
+        failures.append(f"base names: {r.stdout} {r.stderr[-2000:]}, expected {pairs}")
     for f in failures:
         print("FAIL:", f)
     print(f"compare_intermediates: {'FAILED' if failures else 'passed'}")

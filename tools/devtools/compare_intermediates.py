@@ -14,8 +14,9 @@ Matching: instructions and graph nodes are walked in order and paired by
 operator name ("aten::convolution.out" with "aten.convolution.out", our
 "executorch_prim::et_view" with executorch's view); an instruction without a counterpart ahead is
 reported as unmatched and skipped. An instruction our plan passes fused
-(an `edgefleet::` kernel such as `edgefleet::fused_convolution.out`
-followed by instructions of kind "fused") is compared with the last fused
+(an `edgefleet::` kernel such as `edgefleet::fused_convolution.out` or
+`edgefleet::fused_add_clamp.out`, paired with `add`, followed by
+instructions of kind "fused") is compared with the last fused
 operator's output, since that is what it writes (that operator's first
 output); a "fused" instruction after any other (the weight transpose
 `pack_matmul_panels` drops before `edgefleet::addmm_panels.out`, which is
@@ -56,6 +57,8 @@ def base_name(name):
         base = parts[1] if len(parts) >= 3 else parts[-1]
     if base.startswith("fused_convolution"):
         return "convolution"
+    if base.startswith("fused_") and base.endswith("_clamp"):  # fused_add_clamp: add
+        return base[len("fused_"):-len("_clamp")]
     if base == "addmm_panels":
         return "addmm"
     if base == "et_view":

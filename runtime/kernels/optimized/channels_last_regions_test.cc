@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/kernels/optimized/binary_fusion.h"
 #include "runtime/kernels/optimized/conv_fusion.h"
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
@@ -468,6 +469,45 @@ TEST(ChannelsLastRegions, APlaneBroadcastKeepsItsOpNchw) {
       [&](const TestPlan& plan) {
         EXPECT_TRUE(IsChannelsLast(y1.tensor()));
         for (auto* t : {&y2, &y3}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
+      });
+}
+
+// A residual add and its relu fused (fuse_binary_activation) inside a
+// region: the fused kernel is a binary operator to the pass, so its
+// operands and out are relabeled as the add's and the relu's would be.
+TEST(ChannelsLastRegions, AFusedResidualAddJoinsARegion) {
+  TestTensor<float> x({1, 4, 6, 6}, Random<float>(144, 61, -2, 2));
+  TestTensor<float> wa({8, 4, 3, 3}, Random<float>(288, 62)),
+      wb({8, 8, 1, 1}, Random<float>(64, 63));
+  TestTensor<float> wc({8, 8, 1, 1}, Random<float>(64, 64));
+  TestTensor<float> y1({1, 8, 6, 6}), y2({1, 8, 6, 6}), t({1, 8, 6, 6}), u({1, 8, 6, 6}),
+      z({1, 8, 6, 6});
+  ConvCalls convs;
+  EValue alpha = EValue::FromInt(1);
+  const auto build = [&](TestPlan& plan, bool opt) {
+    for (auto* c : {&wa, &wb, &wc}) plan.SetConstant(c->ev());
+    plan.SetIo(x.ev());
+    plan.SetIo(z.ev());
+    convs.Add(plan, opt, &x, &wa, nullptr, 1, 1, 1, &y1);
+    convs.Add(plan, opt, &y1, &wb, nullptr, 1, 0, 1, &y2);
+    plan.Add("aten::add.out", opt ? optimized::AddOut : portable::AddOut,
+             {y2.ev(), y1.ev(), &alpha, t.ev(), t.ev()});
+    plan.Add("aten::relu.out", opt ? optimized::ReluOut : portable::ReluOut,
+             {t.ev(), u.ev(), u.ev()});
+    convs.Add(plan, opt, &u, &wc, nullptr, 1, 0, 1, &z);
+  };
+  ExpectRewriteMatches(
+      build,
+      [](TestPlan& plan) {
+        FuseBinaryActivation(plan);
+        RunChannelsLastRegions(plan);
+      },
+      {&z, &u},
+      [&](const TestPlan& plan) {
+        EXPECT_STREQ(plan.op(2), "edgefleet::fused_add_clamp.out");
+        EXPECT_EQ(plan.op(3), nullptr);
+        for (auto* v : {&y1, &y2, &u}) EXPECT_TRUE(IsChannelsLast(v->tensor()));
+        for (auto* v : {&x, &z}) EXPECT_TRUE(v->tensor().IsDefaultDimOrder());
       });
 }
 

@@ -1,10 +1,10 @@
 #include "runtime/kernels/optimized/conv_fusion.h"
 
 #include <cmath>
-#include <cstring>
 #include <new>
 
 #include "runtime/kernels/optimized/epilogue.h"
+#include "runtime/kernels/optimized/fusion_match.h"
 #include "runtime/kernels/optimized/kernel_util.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
 #include "runtime/kernels/plan_pass_util.h"
@@ -16,15 +16,6 @@ namespace {
 constexpr const char* kConvolution = "aten::convolution.out";
 constexpr const char* kBatchNorm = "aten::_native_batch_norm_legit_no_training.out";
 
-// A float32 tensor with data (or no elements), or nullptr.
-const Tensor* FloatTensor(const EValue* v) {
-  if (v == nullptr || !v->is_tensor()) return nullptr;
-  const Tensor& t = v->to_tensor();
-  if (t.dtype() != ScalarType::kFloat) return nullptr;
-  if (t.numel() > 0 && t.data() == nullptr) return nullptr;
-  return &t;
-}
-
 // A constant float32 vector of n elements.
 const Tensor* ConstVector(const PlanEditor& plan, const EValue* v, int64_t n) {
   const Tensor* t = FloatTensor(v);
@@ -32,10 +23,6 @@ const Tensor* ConstVector(const PlanEditor& plan, const EValue* v, int64_t n) {
     return nullptr;
   }
   return t;
-}
-
-bool SameShape(const Tensor& a, const Tensor& b) {
-  return a.dim() == b.dim() && SameSizes(a, b.sizes()) && SameDimOrder(a, b);
 }
 
 // Most input bytes the fused kernel copies to temp memory when its output
@@ -63,18 +50,7 @@ bool EarlyWriteSafe(const PlanEditor& plan, size_t pc, size_t later, EValue* out
       return false;
     }
   }
-  for (size_t i = pc + 1; i < later; ++i) {
-    if (plan.op(i) == nullptr) continue;
-    bool skip = false;
-    for (int64_t a : absorbed) skip = skip || a == static_cast<int64_t>(i);
-    if (skip) continue;  // removed with the rewrite
-    bool touches = false;
-    ForEachArgValue(plan.args(i), [&](const EValue* a) {
-      touches = touches || (a->is_tensor() && Overlaps(a->to_tensor(), out));
-    });
-    if (touches) return false;
-  }
-  return true;
+  return !TouchedBetween(plan, pc, later, out, absorbed);
 }
 
 // A float32 tensor of `like`'s sizes and dim order over new method memory.
@@ -208,32 +184,10 @@ void FuseActivation(PlanEditor& plan, size_t pc) {
   EValue* y_value = conv[fused ? 11 : 9];
   const Tensor& y = y_value->to_tensor();
   const int64_t act_pc = SoleReader(plan, pc, y_value);
-  if (act_pc < 0) return;
-  const char* op = plan.op(static_cast<size_t>(act_pc));
-  const Span<EValue*> act = plan.args(static_cast<size_t>(act_pc));
-  const bool relu = std::strcmp(op, "aten::relu.out") == 0;
-  const bool hardtanh = std::strcmp(op, "aten::hardtanh.out") == 0;
-  const bool clamp = std::strcmp(op, "aten::clamp.out") == 0;
-  if (!(relu || hardtanh || clamp) || act.size() != (relu ? 3u : 5u) || act[0] != y_value ||
-      act[act.size() - 1] != act[act.size() - 2]) {
-    return;
-  }
-  EValue* r = act[act.size() - 2];
-  const Tensor* rt = FloatTensor(r);
-  if (rt == nullptr || !SameShape(*rt, y) || plan.writer(r) != act_pc) return;
   EValue* bounds[2] = {nullptr, nullptr};
-  if (relu) {
-    bounds[0] = plan.NewValue(EValue::FromDouble(0.0));
-    bounds[1] = plan.NewValue(EValue());
-    if (bounds[0] == nullptr || bounds[1] == nullptr) return;
-  } else {
-    for (int i = 0; i < 2; ++i) {
-      double v = 0;
-      if (!(ConstNumber(plan, act[1 + i], &v) || (clamp && act[1 + i]->is_none()))) return;
-      bounds[i] = act[1 + i];
-    }
-    if (bounds[0]->is_none() && bounds[1]->is_none()) return;
-  }
+  EValue* r = nullptr;
+  if (!MatchClampActivation(plan, act_pc, y_value, y, bounds, &r)) return;
+  const Tensor* rt = FloatTensor(r);
   // A batch norm folded before saved its pass over y too.
   const size_t saved = rt->nbytes() + (fused ? y.nbytes() : 0);
   if (!EarlyWriteSafe(plan, pc, static_cast<size_t>(act_pc), r, saved)) return;

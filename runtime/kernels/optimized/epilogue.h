@@ -1,5 +1,6 @@
 // The element-wise epilogue of a fused convolution (conv_fusion.h), shared
-// by the GEMM micro-kernels, the GEMM edge tiles and the depthwise kernels:
+// by the GEMM micro-kernels, the GEMM edge tiles and the depthwise kernels
+// (its clamp also by the fused binary kernels, binary_fusion.h):
 // clamp to [lo, hi] (x < lo -> lo, then x > hi -> hi; NaN stays), then
 // optionally the hardswish or hardsigmoid of the exported decomposition
 // (add 3, clamp to [0, 6], [multiply by x,] divide by 6), each step one

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "runtime/kernels/kernel_registry.h"
+#include "runtime/kernels/optimized/binary_fusion.h"
 #include "runtime/kernels/optimized/channels_last_regions.h"
 #include "runtime/kernels/optimized/conv_fusion.h"
 #include "runtime/kernels/optimized/matmul_panels.h"
@@ -79,8 +80,9 @@ const Kernel kOptimizedKernels[] = {
 
 // Init-time rewrites run by Method::Load on plans using optimized kernels.
 const PlanPass kOptimizedPlanPasses[] = {kFuseQuantizedConvolutionPass, kFuseConvolutionPass,
-                                         kChannelsLastRegionsPass,      kPackSmallPlanePanelsPass,
-                                         kPackMatmulPanelsPass,         kFuseSafeSoftmaxPass};
+                                         kFuseBinaryActivationPass,     kChannelsLastRegionsPass,
+                                         kPackSmallPlanePanelsPass,     kPackMatmulPanelsPass,
+                                         kFuseSafeSoftmaxPass};
 
 }  // namespace
 }  // namespace optimized
