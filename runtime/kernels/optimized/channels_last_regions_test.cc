@@ -346,58 +346,51 @@ TEST(ChannelsLastRegions, ConvolutionsAndABatchNormInARow) {
       });
 }
 
-// A convolution with narrow groups (4 groups of 4 of 16 channels, which the
-// channels-last grouped kernel takes) inside a region: its sides stay
-// channels-last, its filter gets the output channels innermost, and z is
-// what the portable kernels compute.
-TEST(ChannelsLastRegions, NarrowGroupsRunChannelsLast) {
-  TestTensor<float> x({1, 4, 8, 8}, Random<float>(256, 25, -2, 2));
-  TestTensor<float> wa({16, 4, 3, 3}, Random<float>(576, 26)),
-      wg({16, 4, 3, 3}, Random<float>(576, 27));
-  TestTensor<float> wc({8, 16, 1, 1}, Random<float>(128, 28));
-  TestTensor<float> y1({1, 16, 8, 8}), y2({1, 16, 8, 8}), z({1, 8, 8, 8});
+// x -> a 3x3 convolution to `channels` (y1) -> a 3x3 convolution in groups
+// of 4 channels (y2) -> a 1x1 convolution to 8 (z): `rewrite` applied, then
+// `check`, and z and y2 must be what the portable kernels compute.
+void ExpectGroupedChain(int32_t channels, const std::function<void(TestPlan&)>& rewrite,
+                        const std::function<void(const TestPlan&)>& check) {
+  TestTensor<float> x({1, 4, 8, 8}, Random<float>(256, 21, -2, 2));
+  TestTensor<float> wa({channels, 4, 3, 3}, Random<float>(channels * 36, 22)),
+      wg({channels, 4, 3, 3}, Random<float>(channels * 36, 23));
+  TestTensor<float> wc({8, channels, 1, 1}, Random<float>(8 * channels, 24));
+  TestTensor<float> y1({1, channels, 8, 8}), y2({1, channels, 8, 8}), z({1, 8, 8, 8});
   ConvCalls convs;
   const auto build = [&](TestPlan& plan, bool opt) {
     for (auto* c : {&wa, &wg, &wc}) plan.SetConstant(c->ev());
     plan.SetIo(x.ev());
     plan.SetIo(z.ev());
     convs.Add(plan, opt, &x, &wa, nullptr, 1, 1, 1, &y1);
-    convs.Add(plan, opt, &y1, &wg, nullptr, 1, 1, 4, &y2);
+    convs.Add(plan, opt, &y1, &wg, nullptr, 1, 1, channels / 4, &y2);
     convs.Add(plan, opt, &y2, &wc, nullptr, 1, 0, 1, &z);
   };
-  ExpectRewriteMatches(
-      build, [](TestPlan& plan) { RunChannelsLastRegions(plan); }, {&z, &y2},
-      [&](const TestPlan& plan) {
-        for (auto* t : {&y1, &y2}) EXPECT_TRUE(IsChannelsLast(t->tensor()));
+  ExpectRewriteMatches(build, rewrite, {&z, &y2}, [&](const TestPlan& plan) {
+    for (auto* t : {&y1, &y2}) EXPECT_TRUE(IsChannelsLast(t->tensor()));
+    check(plan);
+  });
+}
+
+// Narrow groups (4 groups of 4 of 16 channels, which the channels-last
+// grouped kernel takes) inside a region: its sides stay channels-last and
+// its filter gets the output channels innermost.
+TEST(ChannelsLastRegions, NarrowGroupsRunChannelsLast) {
+  ExpectGroupedChain(
+      16, [](TestPlan& plan) { RunChannelsLastRegions(plan); },
+      [](const TestPlan& plan) {
         const Tensor& filter = plan.args(1)[1]->to_tensor();
         EXPECT_EQ(filter.stride(0), 1);
         EXPECT_EQ(filter.stride(1), 16 * 9);
       });
 }
 
-// A grouped convolution (2 groups of 4 channels) between two others, its
-// input and output relabeled (every allowed group): it runs on NCHW copies
-// of both, its filter left as it is, and z is what the portable kernels
-// compute.
+// 2 groups of 4 of 8 channels (too few for the channels-last grouped
+// kernel), its input and output relabeled (every allowed group): it runs on
+// NCHW copies of both, its filter left as it is.
 TEST(ChannelsLastRegions, GroupedConvolutionsBetweenChannelsLastTensors) {
-  TestTensor<float> x({1, 4, 8, 8}, Random<float>(256, 21, -2, 2));
-  TestTensor<float> wa({8, 4, 3, 3}, Random<float>(288, 22)),
-      wg({8, 4, 3, 3}, Random<float>(288, 23));
-  TestTensor<float> wc({8, 8, 1, 1}, Random<float>(64, 24));
-  TestTensor<float> y1({1, 8, 8, 8}), y2({1, 8, 8, 8}), z({1, 8, 8, 8});
-  ConvCalls convs;
-  const auto build = [&](TestPlan& plan, bool opt) {
-    for (auto* c : {&wa, &wg, &wc}) plan.SetConstant(c->ev());
-    plan.SetIo(x.ev());
-    plan.SetIo(z.ev());
-    convs.Add(plan, opt, &x, &wa, nullptr, 1, 1, 1, &y1);
-    convs.Add(plan, opt, &y1, &wg, nullptr, 1, 1, 2, &y2);
-    convs.Add(plan, opt, &y2, &wc, nullptr, 1, 0, 1, &z);
-  };
-  ExpectRewriteMatches(
-      build, [](TestPlan& plan) { RelabelChannelsLastRegions(plan, false); }, {&z},
-      [&](const TestPlan& plan) {
-        for (auto* t : {&y1, &y2}) EXPECT_TRUE(IsChannelsLast(t->tensor()));
+  ExpectGroupedChain(
+      8, [](TestPlan& plan) { RelabelChannelsLastRegions(plan, false); },
+      [](const TestPlan& plan) {
         EXPECT_EQ(plan.args(1).size(), 11u);
         EXPECT_TRUE(plan.args(1)[1]->to_tensor().IsDefaultDimOrder());
       });
