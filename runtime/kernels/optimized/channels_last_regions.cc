@@ -63,9 +63,11 @@ constexpr size_t kBatchNormOut = 7, kBatchNormResults = 10;
 constexpr size_t kMaxPoolIn = 0, kMaxPoolOut = 6, kMaxPoolResults = 8;
 
 // The geometry GroupedNhwcApplies judges of a convolution with weight w
-// [out_c, in_c / groups, kh, kw].
+// [out_c, in_c / groups, kh, kw]; no groups (which it refuses) when the
+// program's count is not in [1, out_c] (the kernel rejects those calls).
 ConvGeometry GroupsOf(const Tensor& w, int64_t groups) {
   ConvGeometry g{};
+  if (groups < 1 || groups > w.size(0)) return g;
   g.groups = groups;
   g.out_c = w.size(0);
   g.in_c = w.size(1) * groups;
