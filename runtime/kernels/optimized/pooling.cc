@@ -287,7 +287,8 @@ bool TryMaxPoolChannelsLastOut(KernelContext& ctx, Span<EValue*> args) {
 }
 
 // A channels-last input (a region's tensor): max_pool_nhwc.h, writing out
-// in its own dim order.
+// in its own dim order; windows of at most kMaxTaps taps (a larger one
+// goes to the portable kernel, which checks its arguments first).
 bool TryMaxPoolChannelsLastIn(KernelContext& ctx, Span<EValue*> args) {
   if (args.size() != 9) return false;
   const Tensor* in = PeekFloatTensor(args, 0);
@@ -297,8 +298,8 @@ bool TryMaxPoolChannelsLastIn(KernelContext& ctx, Span<EValue*> args) {
   return in != nullptr && out != nullptr && indices != nullptr && in->dim() == 4 &&
          IsChannelsLast(*in) && out->dim() == 4 && indices->dim() == 4 &&
          indices->dtype() == ScalarType::kLong && MaxPoolWindowOf(args, *in, &g) &&
-         g.in_h * g.in_w <= (1 << 24) && FitMaxPoolOutputs(*in, g, *out, *indices) &&
-         MaxPoolNhwc(ctx, g, *in, *out, *indices);
+         g.taps() <= kMaxTaps && g.in_h * g.in_w <= (1 << 24) &&
+         FitMaxPoolOutputs(*in, g, *out, *indices) && MaxPoolNhwc(ctx, g, *in, *out, *indices);
 }
 
 }  // namespace
