@@ -24,18 +24,20 @@ struct Operands {
 };
 
 // P output pixels `pixel_step` floats apart in x and out_c apart in y,
-// with the same taps (x_off from x, w_off from the weight), every vector of
-// output channels. The pixels' sums are independent chains, so P of them
+// with the same taps (x_off from x, w_off from the weight), the vectors of
+// output channels [c_begin, c_end) (a whole number of vectors, or at least
+// one, the last overlapping the one before). The pixels' sums are independent chains, so P of them
 // hide the latency of the additions (each output's order is fixed).
 template <int W, int P>
 [[gnu::always_inline]] inline void Pixels(const Operands& o, const float* x, int64_t pixel_step,
                                           const int64_t* x_off, const int64_t* w_off, int64_t taps,
-                                          float* y, Vm<W> lane_base) {
+                                          float* y, Vm<W> lane_base, int64_t c_begin,
+                                          int64_t c_end) {
   using V = Vf<W>;
   const ConvGeometry& g = *o.g;
   const int64_t cin = g.in_c_per_group(), cout = g.out_c_per_group();
-  for (int64_t oc0 = 0; oc0 < g.out_c; oc0 += W) {
-    const int64_t first = std::min(oc0, g.out_c - W);  // the tail overlaps
+  for (int64_t oc0 = c_begin; oc0 < c_end; oc0 += W) {
+    const int64_t first = std::min(oc0, c_end - W);  // the tail overlaps
     const float* xb = x + first / cout * cin;
     V acc[P] = {};
     for (int64_t ic = 0; ic < cin; ++ic) {
@@ -62,12 +64,13 @@ template <int W, int P>
   }
 }
 
-// Output rows [begin, end) (row = n * out_h + oh): the interior columns
-// (every kernel column inside the row) up to six pixels at a time, the
-// others one by one.
+// Output channels [c_begin, c_end) of rows [begin, end) (row = n * out_h +
+// oh): the interior columns (every kernel column inside the row) up to six
+// pixels at a time, the others one by one.
 template <int W>
 struct Rows {
-  [[gnu::always_inline]] static inline void Run(const Operands* o, int64_t begin, int64_t end) {
+  [[gnu::always_inline]] static inline void Run(const Operands* o, int64_t begin, int64_t end,
+                                                int64_t c_begin, int64_t c_end) {
     const ConvGeometry& g = *o->g;
     // With whole groups in a vector: each lane's first input channel
     // relative to the vector's first group's.
@@ -98,16 +101,16 @@ struct Rows {
         float* y = y_row + ow * g.out_c;
         const int64_t run = ow >= lo ? hi - ow : 0;  // interior pixels from ow
         if (run >= 6) {
-          Pixels<W, 6>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base);
+          Pixels<W, 6>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base, c_begin, c_end);
           ow += 6;
         } else if (run >= 4) {
-          Pixels<W, 4>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base);
+          Pixels<W, 4>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base, c_begin, c_end);
           ow += 4;
         } else if (run >= 2) {
-          Pixels<W, 2>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base);
+          Pixels<W, 2>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base, c_begin, c_end);
           ow += 2;
         } else {
-          Pixels<W, 1>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base);
+          Pixels<W, 1>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base, c_begin, c_end);
           ++ow;
         }
       }
@@ -150,10 +153,18 @@ bool GroupedNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, cons
   const int64_t macs = rows * g.out_w * g.out_c * cin * taps;
   const int threads = !ParallelismAvailable() || macs < kMinParallelMacs
                           ? 1
-                          : static_cast<int>(std::min<int64_t>(
-                                std::clamp(ctx.num_threads(), 1, ThreadPool::kMaxThreads), rows));
-  ParallelFor(rows, threads, [&](int64_t row) {
-    RunVectorized<Rows>(static_cast<const Operands*>(&o), row, row + 1);
+                          : std::clamp(ctx.num_threads(), 1, ThreadPool::kMaxThreads);
+  // Tasks: rows, each split in `parts` ranges of channels when there are
+  // too few rows to share out evenly (7 x 7 planes over 2 threads: 4 and 3
+  // rows). Ranges are whole 16-channel vectors (whole groups), the last
+  // the widest, so no two tasks write one channel.
+  const int64_t parts =
+      threads == 1 ? 1 : std::clamp<int64_t>((4 * threads + rows - 1) / rows, 1, g.out_c / 16);
+  const int64_t part_c = g.out_c / parts / 16 * 16;
+  ParallelFor(rows * parts, threads, [&](int64_t task) {
+    const int64_t row = task / parts, part = task % parts;
+    RunVectorized<Rows>(static_cast<const Operands*>(&o), row, row + 1, part * part_c,
+                        part + 1 == parts ? g.out_c : (part + 1) * part_c);
   });
   return true;
 }
