@@ -52,7 +52,7 @@ template <int W, int P>
           // group's and takes one input value.
           const V xv = cout <= W ? Permute<W>(Load<W>(xt + p * pixel_step), pick)
                                  : Splat<W>(xt[p * pixel_step + ic]);
-          acc[p] = acc[p] + wv * xv;
+          acc[p] = MulAdd<W>(wv, xv, acc[p]);
         }
       }
     }
