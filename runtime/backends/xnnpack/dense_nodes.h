@@ -1,7 +1,8 @@
 // The delegate's float32 convolutions and fully connected layers on our own
-// optimized kernels (runtime/kernels/optimized: the packed GEMM and the
-// direct depthwise kernels), in the delegate's NHWC layout, reading the
-// filters where the payload put them or a transposed copy made at load.
+// optimized kernels (runtime/kernels/optimized: the packed GEMM, the direct
+// depthwise and narrow-group kernels), in the delegate's NHWC layout,
+// reading the filters where the payload put them or a transposed copy made
+// at load.
 //
 // Why: the system XNNPACK (Debian's 2022 build) runs these nodes slower
 // than our kernels on x86 (its AVX2 GEMM micro-kernel spills an accumulator
@@ -42,9 +43,11 @@ bool DenseKernelSupports(const Graph& graph, const Node& node);
 // no padding, one group), one-group convolutions with a larger window
 // over at least 16 or at most 4 input channels (a first layer over an
 // image) and, on AVX-512 hosts, depthwise convolutions without a depth
-// multiplier, all float32 with a constant filter. Other convolutions
-// (grouped, depthwise elsewhere, one group over 5 to 15 channels) stay
-// with XNNPACK.
+// multiplier and grouped ones with narrow groups (as many input as output
+// channels per group, a power of two up to 16, at least 16 channels:
+// optimized/grouped_nhwc.h), all float32 with a constant filter. Other
+// convolutions (other groups, depthwise elsewhere, one group over 5 to 15
+// channels) stay with XNNPACK.
 bool DenseKernelPreferred(const Graph& graph, const Node& node);
 
 // Floats of the packed copy PackDenseFilter makes of `node`'s filter: its

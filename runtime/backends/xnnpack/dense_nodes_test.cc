@@ -166,6 +166,11 @@ const Case kCases[] = {
     {"conv3x3_48ch_row_pointers", NodeType::kConv2d, 1, 9, 7, 48, 3, 3, 2, 1, 1, 1, 48, 40, true,
      -kInf, kInf},
     {"conv_dilated_grouped", NodeType::kConv2d, 1, 9, 9, 8, 3, 3, 1, 2, 2, 2, 4, 6, false, -1, 1},
+    // Narrow groups (grouped_nhwc.h): 13 of 8 channels (a channel tail),
+    // 8 of 2 with stride 2.
+    {"grouped_13x8", NodeType::kConv2d, 1, 9, 10, 104, 3, 3, 1, 1, 1, 13, 8, 8, true, 0, 6},
+    {"grouped_8x2_stride2", NodeType::kConv2d, 2, 11, 9, 16, 3, 3, 2, 1, 1, 8, 2, 2, false, -kInf,
+     kInf},
     {"depthwise", NodeType::kDepthwiseConv2d, 1, 12, 12, 32, 3, 3, 1, 1, 1, 32, 1, 1, true, 0, 6},
     {"depthwise_stride2_x2", NodeType::kDepthwiseConv2d, 1, 9, 8, 5, 5, 5, 2, 1, 2, 5, 1, 2, true,
      -kInf, kInf},
@@ -222,14 +227,18 @@ TEST(DenseNodes, MatchDirectSums) {
 // The rule: fully connected layers, pointwise convolutions, one-group
 // convolutions over at least 16 or at most 4 input channels, and on
 // AVX-512 hosts depthwise convolutions without a depth multiplier (read
-// in place: no packed copy).
+// in place: no packed copy) and narrow groups (as many input as output
+// channels per group, a power of two up to 16, at least 16 channels).
 TEST(DenseNodes, RuleTakesFullyConnectedPointwiseWideOrImageAndDepthwiseConvolutions) {
   const bool avx512 = optimized::HostIsa() == optimized::Isa::kAvx512;
   for (const Case& c : kCases) {
     Fixture f(c);
     const bool pointwise = c.kh == 1 && c.kw == 1 && c.stride == 1 && c.pad == 0;
     const bool depthwise = c.type == NodeType::kDepthwiseConv2d && c.group_out == 1 && avx512;
-    const bool preferred = c.type == NodeType::kFullyConnected || depthwise ||
+    const bool narrow_groups =
+        c.type == NodeType::kConv2d && c.groups > 1 && avx512 && c.group_in == c.group_out &&
+        c.group_out <= 16 && (c.group_out & (c.group_out - 1)) == 0 && c.groups * c.group_out >= 16;
+    const bool preferred = c.type == NodeType::kFullyConnected || depthwise || narrow_groups ||
                            (c.type == NodeType::kConv2d && c.groups == 1 &&
                             (pointwise || c.group_in >= 16 || c.group_in <= 4));
     EXPECT_EQ(DenseKernelPreferred(f.graph, f.node), preferred) << c.name;
