@@ -13,6 +13,7 @@
 
 #include "runtime/kernels/optimized/optimized_kernels.h"
 #include "runtime/kernels/optimized/test_util.h"
+#include "runtime/kernels/portable/pool_util.h"
 #include "runtime/kernels/portable/portable_kernels.h"
 
 namespace edgefleet {
@@ -34,13 +35,6 @@ struct Case {
   bool ceil_mode;
 };
 
-int64_t OutSize(int64_t in, const Case& c) {
-  const int64_t num = in + 2 * c.p - c.d * (c.k - 1) - 1 + (c.ceil_mode ? c.s - 1 : 0);
-  int64_t out = num / c.s + 1;
-  if (c.ceil_mode && (out - 1) * c.s >= in + c.p) --out;
-  return out;
-}
-
 ConvGeometry GeometryOf(const Case& c) {
   ConvGeometry g{};
   g.batch = c.n;
@@ -51,8 +45,8 @@ ConvGeometry GeometryOf(const Case& c) {
   g.stride[0] = g.stride[1] = c.s;
   g.pad[0] = g.pad[1] = c.p;
   g.dilation[0] = g.dilation[1] = c.d;
-  g.out_h = OutSize(c.h, c);
-  g.out_w = OutSize(c.w, c);
+  g.out_h = portable::PoolOutSize(c.h, c.k, c.p, c.s, c.d, c.ceil_mode);
+  g.out_w = portable::PoolOutSize(c.w, c.k, c.p, c.s, c.d, c.ceil_mode);
   return g;
 }
 
