@@ -64,14 +64,9 @@ bool IsFastGroupedConv(const Graph& g, const Node& n) {
     return false;
   }
   const Dims& wd = g.values[n.inputs[1]].dims;
-  if (wd.size() != 4) return false;
-  optimized::ConvGeometry geometry{};
-  geometry.groups = n.window.groups;
-  geometry.out_c = static_cast<int64_t>(wd[0]);
-  geometry.in_c = static_cast<int64_t>(wd[3]) * geometry.groups;
-  geometry.k_h = static_cast<int64_t>(wd[1]);
-  geometry.k_w = static_cast<int64_t>(wd[2]);
-  return optimized::GroupedNhwcApplies(geometry);
+  return wd.size() == 4 &&
+         optimized::NarrowGroupsApply(static_cast<int64_t>(wd[0]), static_cast<int64_t>(wd[3]),
+                                      n.window.groups, static_cast<int64_t>(wd[1] * wd[2]));
 }
 
 // A fully connected layer or a pointwise convolution: y[rows][units] =

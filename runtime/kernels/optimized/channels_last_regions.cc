@@ -62,18 +62,10 @@ constexpr size_t kBatchNormOut = 7, kBatchNormResults = 10;
 // list of both. Its input and out take either layout, independently.
 constexpr size_t kMaxPoolIn = 0, kMaxPoolOut = 6, kMaxPoolResults = 8;
 
-// The geometry GroupedNhwcApplies judges of a convolution with weight w
-// [out_c, in_c / groups, kh, kw]; no groups (which it refuses) when the
-// program's count is not in [1, out_c] (the kernel rejects those calls).
-ConvGeometry GroupsOf(const Tensor& w, int64_t groups) {
-  ConvGeometry g{};
-  if (groups < 1 || groups > w.size(0)) return g;
-  g.groups = groups;
-  g.out_c = w.size(0);
-  g.in_c = w.size(1) * groups;
-  g.k_h = w.size(2);
-  g.k_w = w.size(3);
-  return g;
+// Whether the channels-last grouped kernel takes a convolution with 4-D
+// weight w [out_c, in_c / groups, kh, kw] (grouped_nhwc.h).
+bool NarrowGroups(const Tensor& w, int64_t groups) {
+  return NarrowGroupsApply(w.size(0), w.size(1), groups, int64_t{w.size(2)} * w.size(3));
 }
 
 // A grouped convolution other than a depthwise one that the channels-last
@@ -83,7 +75,7 @@ bool Grouped(Span<EValue* const> args) {
   if (!args[8]->is_int() || args[8]->to_int() == 1) return false;
   if (!args[1]->is_tensor() || args[1]->to_tensor().dim() != 4) return true;
   const Tensor& w = args[1]->to_tensor();
-  return w.size(1) != 1 && !GroupedNhwcApplies(GroupsOf(w, args[8]->to_int()));
+  return w.size(1) != 1 && !NarrowGroups(w, args[8]->to_int());
 }
 
 Kind KindOf(const char* op, Span<EValue* const> args) {
@@ -346,7 +338,7 @@ bool PrepareChannelsLastFilter(PlanEditor& plan, size_t pc) {
   }
   if (args[8]->to_int() != 1) {
     const bool depthwise = args[8]->to_int() == w.size(0) && w.size(1) == 1;
-    return !(depthwise || GroupedNhwcApplies(GroupsOf(w, args[8]->to_int()))) ||
+    return !(depthwise || NarrowGroups(w, args[8]->to_int())) ||
            PrepareOutputInnermostFilter(plan, pc, *fused);
   }
   ConvGeometry g{};

@@ -120,10 +120,16 @@ struct Rows {
 
 }  // namespace
 
+bool NarrowGroupsApply(int64_t out_c, int64_t group_in_c, int64_t groups, int64_t taps) {
+  if (groups <= 1 || out_c < 16 || out_c % groups != 0) return false;
+  const int64_t cout = out_c / groups;
+  return group_in_c == cout && cout > 1 && cout <= 16 && (cout & (cout - 1)) == 0 &&
+         taps <= kMaxTaps;
+}
+
 bool GroupedNhwcApplies(const ConvGeometry& g) {
-  const int64_t cout = g.groups > 0 ? g.out_c / g.groups : 0;
-  return g.groups > 1 && g.in_c == g.out_c && g.out_c % g.groups == 0 && cout > 1 && cout <= 16 &&
-         (cout & (cout - 1)) == 0 && g.out_c >= 16 && g.taps() <= kMaxTaps;
+  return g.groups > 0 && g.in_c == g.out_c && g.in_c % g.groups == 0 &&
+         NarrowGroupsApply(g.out_c, g.in_c / g.groups, g.groups, g.taps());
 }
 
 bool GroupedNhwc(KernelContext& ctx, const ConvGeometry& g, const float* x, const float* w,

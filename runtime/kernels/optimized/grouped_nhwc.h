@@ -29,9 +29,15 @@
 namespace edgefleet {
 namespace optimized {
 
-// Whether GroupedNhwc takes `g`: more than one group, as many input as
-// output channels per group, a power of two up to 16 (not depthwise), at
-// least 16 output channels in all, at most 64 taps.
+// Whether GroupedNhwc takes a convolution whose filter is [out_c,
+// group_in_c, kh, kw] with `taps` = kh * kw: more than one group, as many
+// input as output channels per group, a power of two up to 16 (not
+// depthwise), at least 16 output channels in all, at most 64 taps. Any
+// int64 arguments (a program's group count unchecked) are safe.
+bool NarrowGroupsApply(int64_t out_c, int64_t group_in_c, int64_t groups, int64_t taps);
+
+// The same for geometry `g` (whose input channels must equal its output
+// channels).
 bool GroupedNhwcApplies(const ConvGeometry& g);
 
 // Channels-last x ([N, H, W, in_c]) and y ([N, out_h, out_w, out_c]), not
