@@ -112,17 +112,19 @@ void MicroGeneric(int64_t kc, int64_t tiles, AOperand a_op, B b, float* c0, int6
     float* c = w.c;
     const TileEpilogue* ep = w.epilogue();
     V acc[kMr][2] = {};
-    for (int64_t p = 0, end = 0; p < kc; ++p) {
-      if (p == end) end = p + a.Begin(kc - p);
-      const float* bp = b.row(p);
-      const V b0 = Load<4>(bp), b1 = Load<4>(bp + 4);
+    for (int64_t p = 0; p < kc;) {
+      const int64_t end = p + a.Begin(kc - p);
+      for (; p < end; ++p) {
+        const float* bp = b.row(p);
+        const V b0 = Load<4>(bp), b1 = Load<4>(bp + 4);
 #pragma GCC unroll 4
-      for (int i = 0; i < kMr; ++i) {
-        const V ai = Splat<4>(a.at(i));
-        acc[i][0] += ai * b0;
-        acc[i][1] += ai * b1;
+        for (int i = 0; i < kMr; ++i) {
+          const V ai = Splat<4>(a.at(i));
+          acc[i][0] += ai * b0;
+          acc[i][1] += ai * b1;
+        }
+        a.next();
       }
-      a.next();
     }
 #pragma GCC unroll 4
     for (int i = 0; i < kMr; ++i) {
@@ -178,17 +180,19 @@ template <typename A, typename B>
       acc[i][0] = _mm256_setzero_ps();
       acc[i][1] = _mm256_setzero_ps();
     }
-    for (int64_t p = 0, end = 0; p < kc; ++p) {
-      if (p == end) end = p + a.Begin(kc - p);
-      const float* bp = b.row(p);
-      const __m256 b0 = _mm256_loadu_ps(bp), b1 = _mm256_loadu_ps(bp + 8);
+    for (int64_t p = 0; p < kc;) {
+      const int64_t end = p + a.Begin(kc - p);
+      for (; p < end; ++p) {
+        const float* bp = b.row(p);
+        const __m256 b0 = _mm256_loadu_ps(bp), b1 = _mm256_loadu_ps(bp + 8);
 #pragma GCC unroll 6
-      for (int i = 0; i < kMr; ++i) {
-        const __m256 ai = _mm256_set1_ps(a.at(i));
-        acc[i][0] = _mm256_fmadd_ps(ai, b0, acc[i][0]);
-        acc[i][1] = _mm256_fmadd_ps(ai, b1, acc[i][1]);
+        for (int i = 0; i < kMr; ++i) {
+          const __m256 ai = _mm256_set1_ps(a.at(i));
+          acc[i][0] = _mm256_fmadd_ps(ai, b0, acc[i][0]);
+          acc[i][1] = _mm256_fmadd_ps(ai, b1, acc[i][1]);
+        }
+        a.next();
       }
-      a.next();
     }
 #pragma GCC unroll 6
     for (int i = 0; i < kMr; ++i) {
@@ -234,17 +238,19 @@ template <int kMr, int kV, typename A, typename B>
     for (int i = 0; i < kMr; ++i) {
       for (int h = 0; h < kV; ++h) acc[i][h] = _mm256_setzero_ps();
     }
-    for (int64_t p = 0, end = 0; p < kc; ++p) {
-      if (p == end) end = p + a.Begin(kc - p);
-      const float* bp = b.row(p);
-      __m256 bv[kV];
-      for (int h = 0; h < kV; ++h) bv[h] = _mm256_maskload_ps(bp + 8 * h, mask[h]);
+    for (int64_t p = 0; p < kc;) {
+      const int64_t end = p + a.Begin(kc - p);
+      for (; p < end; ++p) {
+        const float* bp = b.row(p);
+        __m256 bv[kV];
+        for (int h = 0; h < kV; ++h) bv[h] = _mm256_maskload_ps(bp + 8 * h, mask[h]);
 #pragma GCC unroll 6
-      for (int i = 0; i < kMr; ++i) {
-        const __m256 ai = _mm256_set1_ps(a.at(i));
-        for (int h = 0; h < kV; ++h) acc[i][h] = _mm256_fmadd_ps(ai, bv[h], acc[i][h]);
+        for (int i = 0; i < kMr; ++i) {
+          const __m256 ai = _mm256_set1_ps(a.at(i));
+          for (int h = 0; h < kV; ++h) acc[i][h] = _mm256_fmadd_ps(ai, bv[h], acc[i][h]);
+        }
+        a.next();
       }
-      a.next();
     }
 #pragma GCC unroll 6
     for (int i = 0; i < kMr; ++i) {
@@ -295,17 +301,19 @@ template <int kMr, typename A, typename B>
       acc[i][0] = _mm512_setzero_ps();
       acc[i][1] = _mm512_setzero_ps();
     }
-    for (int64_t p = 0, end = 0; p < kc; ++p) {
-      if (p == end) end = p + a.Begin(kc - p);
-      const float* bp = b.row(p);
-      const __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16);
+    for (int64_t p = 0; p < kc;) {
+      const int64_t end = p + a.Begin(kc - p);
+      for (; p < end; ++p) {
+        const float* bp = b.row(p);
+        const __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16);
 #pragma GCC unroll 16
-      for (int i = 0; i < kMr; ++i) {
-        const __m512 ai = _mm512_set1_ps(a.at(i));
-        acc[i][0] = _mm512_fmadd_ps(ai, b0, acc[i][0]);
-        acc[i][1] = _mm512_fmadd_ps(ai, b1, acc[i][1]);
+        for (int i = 0; i < kMr; ++i) {
+          const __m512 ai = _mm512_set1_ps(a.at(i));
+          acc[i][0] = _mm512_fmadd_ps(ai, b0, acc[i][0]);
+          acc[i][1] = _mm512_fmadd_ps(ai, b1, acc[i][1]);
+        }
+        a.next();
       }
-      a.next();
     }
 #pragma GCC unroll 16
     for (int i = 0; i < kMr; ++i) {
@@ -352,17 +360,19 @@ template <int kMr, int kV, typename A, typename B>
     for (int i = 0; i < kMr; ++i) {
       for (int h = 0; h < kV; ++h) acc[i][h] = _mm512_setzero_ps();
     }
-    for (int64_t p = 0, end = 0; p < kc; ++p) {
-      if (p == end) end = p + a.Begin(kc - p);
-      const float* bp = b.row(p);
-      __m512 bv[kV];
-      for (int h = 0; h < kV; ++h) bv[h] = _mm512_maskz_loadu_ps(mask[h], bp + 16 * h);
+    for (int64_t p = 0; p < kc;) {
+      const int64_t end = p + a.Begin(kc - p);
+      for (; p < end; ++p) {
+        const float* bp = b.row(p);
+        __m512 bv[kV];
+        for (int h = 0; h < kV; ++h) bv[h] = _mm512_maskz_loadu_ps(mask[h], bp + 16 * h);
 #pragma GCC unroll 16
-      for (int i = 0; i < kMr; ++i) {
-        const __m512 ai = _mm512_set1_ps(a.at(i));
-        for (int h = 0; h < kV; ++h) acc[i][h] = _mm512_fmadd_ps(ai, bv[h], acc[i][h]);
+        for (int i = 0; i < kMr; ++i) {
+          const __m512 ai = _mm512_set1_ps(a.at(i));
+          for (int h = 0; h < kV; ++h) acc[i][h] = _mm512_fmadd_ps(ai, bv[h], acc[i][h]);
+        }
+        a.next();
       }
-      a.next();
     }
 #pragma GCC unroll 16
     for (int i = 0; i < kMr; ++i) {

@@ -79,8 +79,12 @@ TEST(GemmTest, MatchesReferenceOverShapes) {
 }
 
 TEST(GemmTest, CrossesCacheBlocks) {
-  // Larger than one KC, MC and NC block of every micro-kernel.
-  ForEachIsa([] { CheckGemm(203, 1100, 300, false, false, true, 1); });
+  // Larger than one KC, MC and NC block of every micro-kernel: A packed,
+  // and A and B in place (whose depth blocks are deeper).
+  ForEachIsa([] {
+    CheckGemm(203, 1100, 300, true, false, true, 1);
+    CheckGemm(203, 1100, 1030, false, false, true, 1);
+  });
   CheckGemm(130, 2100, 70, false, true, false, 1);
 }
 
@@ -199,7 +203,8 @@ TEST(GemmTest, PanelsAreTheBitsOfRowMajorB) {
   // path under four rows: each element of C must be the same bits as with
   // B read from its rows, for ragged panels (n not a multiple of the
   // width), rows in sevens (the 7-row AVX-512 kernel), several cache blocks
-  // of depth, threads splitting either side, and an epilogue.
+  // of depth (past four kc: B in place, either form, takes deep blocks),
+  // threads splitting either side, and an epilogue.
   const std::vector<float> bias = Random<float>(80, 6);
   GemmEpilogue ep;
   ep.col_bias = bias.data();
@@ -209,7 +214,8 @@ TEST(GemmTest, PanelsAreTheBitsOfRowMajorB) {
   ForEachIsa([&] {
     for (int64_t m : {1, 3, 4, 12, 13, 28, 49, 50, 700}) {
       for (int64_t n : {2, 7, 32, 33, 70, 1100}) {
-        for (int64_t k : {1, 17, 300}) {
+        for (int64_t k : {1, 17, 300, 1030}) {
+          if (k > 300 && m * n > 5000) continue;  // several blocks deep: small C only
           for (int threads : {1, 3}) {
             SCOPED_TRACE(::testing::Message()
                          << "m=" << m << " n=" << n << " k=" << k << " threads=" << threads);
