@@ -230,8 +230,11 @@ TEST(ConvolutionTest, GroupedChannelsLast) {
       {1, 16, 12, 12, 16, 3, 3, 1, 1, 2, 2, 2, 2, 4, true},     // 4 per group, dilation 2
       {1, 40, 6, 6, 40, 1, 1, 1, 1, 0, 0, 1, 1, 20, false},     // 2 per group, 1 x 1
       {1, 24, 5, 5, 24, 5, 5, 1, 1, 4, 4, 2, 2, 3, true},       // taps in the padding
-      {1, 32, 11, 11, 32, 3, 3, 1, 1, 1, 1, 1, 1, 4, false},    // 9 interior columns: 6 + 2 + 1
-      {1, 16, 7, 7, 16, 3, 3, 1, 1, 1, 1, 1, 1, 2, true},       // 5 interior columns: 4 + 1
+      {1, 32, 11, 11, 32, 3, 3, 1, 1, 1, 1, 1, 1, 4, false},    // 9 interior columns: 6 + 3
+      {1, 16, 7, 7, 16, 3, 3, 1, 1, 1, 1, 1, 1, 2, true},       // 5 interior columns
+      // Edge columns four vectors of channels at a time, then a tail.
+      {1, 80, 7, 7, 80, 3, 3, 1, 1, 1, 1, 1, 1, 10, true},
+      {1, 56, 5, 5, 56, 3, 3, 1, 1, 1, 1, 1, 1, 7, true},  // 3 interior columns, 2 vectors each
   };
   ForEachIsa([&] {
     for (const ConvCase& c : cases) {

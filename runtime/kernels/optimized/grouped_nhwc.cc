@@ -24,49 +24,72 @@ struct Operands {
 };
 
 // P output pixels `pixel_step` floats apart in x and out_c apart in y,
-// with the same taps (x_off from x, w_off from the weight), the vectors of
-// output channels [c_begin, c_end) (a whole number of vectors, or at least
-// one, the last overlapping the one before). The pixels' sums are independent chains, so P of them
-// hide the latency of the additions (each output's order is fixed).
-template <int W, int P>
-[[gnu::always_inline]] inline void Pixels(const Operands& o, const float* x, int64_t pixel_step,
-                                          const int64_t* x_off, const int64_t* w_off, int64_t taps,
-                                          float* y, Vm<W> lane_base, int64_t c_begin,
-                                          int64_t c_end) {
+// with the same taps (x_off from x, w_off from the weight), Q vectors of
+// output channels from `first`. The P * Q sums are independent chains, so
+// together they hide the latency of the additions (each output's order is
+// fixed): few pixels (a row's edge columns, whose taps differ) take more
+// vectors of channels.
+template <int W, int P, int Q>
+[[gnu::always_inline]] inline void Block(const Operands& o, const float* x, int64_t pixel_step,
+                                         const int64_t* x_off, const int64_t* w_off, int64_t taps,
+                                         float* y, Vm<W> lane_base, int64_t first) {
   using V = Vf<W>;
   const ConvGeometry& g = *o.g;
   const int64_t cin = g.in_c_per_group(), cout = g.out_c_per_group();
-  for (int64_t oc0 = c_begin; oc0 < c_end; oc0 += W) {
-    const int64_t first = std::min(oc0, c_end - W);  // the tail overlaps
-    const float* xb = x + first / cout * cin;
-    V acc[P] = {};
-    for (int64_t ic = 0; ic < cin; ++ic) {
-      const Vm<W> pick = lane_base + static_cast<int32_t>(ic);
-      const float* w = o.w + first + ic * o.w_ic;
-      for (int64_t t = 0; t < taps; ++t) {
-        const V wv = Load<W>(w + w_off[t]);
-        const float* xt = xb + x_off[t];
+  const float* xb[Q];
+  for (int q = 0; q < Q; ++q) xb[q] = x + (first + q * W) / cout * cin;
+  V acc[Q][P] = {};
+  for (int64_t ic = 0; ic < cin; ++ic) {
+    const Vm<W> pick = lane_base + static_cast<int32_t>(ic);
+    const float* w = o.w + first + ic * o.w_ic;
+    for (int64_t t = 0; t < taps; ++t) {
+      for (int q = 0; q < Q; ++q) {
+        const V wv = Load<W>(w + w_off[t] + q * W);
+        const float* xt = xb[q] + x_off[t];
         for (int p = 0; p < P; ++p) {
           // Whole groups in a vector: their inputs are one vector, each
           // lane picking its group's channel; else every lane is one
           // group's and takes one input value.
           const V xv = cout <= W ? Permute<W>(Load<W>(xt + p * pixel_step), pick)
                                  : Splat<W>(xt[p * pixel_step + ic]);
-          acc[p] = MulAdd<W>(wv, xv, acc[p]);
+          acc[q][p] = MulAdd<W>(wv, xv, acc[q][p]);
         }
       }
     }
-    const V bias = o.bias != nullptr ? Load<W>(o.bias + first) : V{};
+  }
+  for (int q = 0; q < Q; ++q) {
+    const V bias = o.bias != nullptr ? Load<W>(o.bias + first + q * W) : V{};
     for (int p = 0; p < P; ++p) {
-      Store<W>(y + p * g.out_c + first,
-               EpilogueV<W>(acc[p] + bias, Splat<W>(o.lo), Splat<W>(o.hi), o.post));
+      Store<W>(y + p * g.out_c + first + q * W,
+               EpilogueV<W>(acc[q][p] + bias, Splat<W>(o.lo), Splat<W>(o.hi), o.post));
     }
+  }
+}
+
+// The P pixels' vectors of output channels [c_begin, c_end) (a whole
+// number of vectors, or at least one, the last overlapping the one
+// before): Q at a time while Q remain, then one by one.
+template <int W, int P, int Q>
+[[gnu::always_inline]] inline void Pixels(const Operands& o, const float* x, int64_t pixel_step,
+                                          const int64_t* x_off, const int64_t* w_off, int64_t taps,
+                                          float* y, Vm<W> lane_base, int64_t c_begin,
+                                          int64_t c_end) {
+  int64_t oc0 = c_begin;
+  if constexpr (Q > 1) {
+    for (; oc0 + Q * W <= c_end; oc0 += Q * W) {
+      Block<W, P, Q>(o, x, pixel_step, x_off, w_off, taps, y, lane_base, oc0);
+    }
+  }
+  for (; oc0 < c_end; oc0 += W) {
+    const int64_t first = std::min(oc0, c_end - W);  // the tail overlaps
+    Block<W, P, 1>(o, x, pixel_step, x_off, w_off, taps, y, lane_base, first);
   }
 }
 
 // Output channels [c_begin, c_end) of rows [begin, end) (row = n * out_h +
 // oh): the interior columns (every kernel column inside the row) up to six
-// pixels at a time, the others one by one.
+// pixels at a time, the others one by one (four vectors of channels at a
+// time).
 template <int W>
 struct Rows {
   [[gnu::always_inline]] static inline void Run(const Operands* o, int64_t begin, int64_t end,
@@ -100,19 +123,25 @@ struct Rows {
         }
         float* y = y_row + ow * g.out_c;
         const int64_t run = ow >= lo ? hi - ow : 0;  // interior pixels from ow
-        if (run >= 6) {
-          Pixels<W, 6>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base, c_begin, c_end);
-          ow += 6;
-        } else if (run >= 4) {
-          Pixels<W, 4>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base, c_begin, c_end);
-          ow += 4;
-        } else if (run >= 2) {
-          Pixels<W, 2>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base, c_begin, c_end);
-          ow += 2;
+        // Six pixels' chains, or as many as the interior has left (three
+        // or fewer with two vectors of channels each), or one pixel's
+        // four vectors. (Calls, not a generic lambda: a lambda would not
+        // take this function's instruction set.)
+        const int64_t p = std::min<int64_t>(std::max<int64_t>(run, 1), 6);
+        if (p == 6) {
+          Pixels<W, 6, 1>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base, c_begin, c_end);
+        } else if (p == 5) {
+          Pixels<W, 5, 1>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base, c_begin, c_end);
+        } else if (p == 4) {
+          Pixels<W, 4, 1>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base, c_begin, c_end);
+        } else if (p == 3) {
+          Pixels<W, 3, 2>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base, c_begin, c_end);
+        } else if (p == 2) {
+          Pixels<W, 2, 2>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base, c_begin, c_end);
         } else {
-          Pixels<W, 1>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base, c_begin, c_end);
-          ++ow;
+          Pixels<W, 1, 4>(*o, x_n, pixel_step, x_off, w_off, taps, y, lane_base, c_begin, c_end);
         }
+        ow += p;
       }
     }
   }
