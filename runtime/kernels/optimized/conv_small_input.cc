@@ -203,6 +203,13 @@ struct RowBody {
       for (; oc + W <= g->out_c; oc += W) {
         Channels<1>(g, x_img, f, bias, ih0, in_lo, in_hi, oc, y_row, lo, hi, post);
       }
+      // A channel tail: the last W channels, overlapping the vector before
+      // (its outputs computed again, to the same bits). ShuffleNet's 24
+      // channels took 10 times as long one tail channel at a time.
+      if (oc < g->out_c && g->out_c >= W) {
+        Channels<1>(g, x_img, f, bias, ih0, in_lo, in_hi, g->out_c - W, y_row, lo, hi, post);
+        oc = g->out_c;
+      }
       for (; oc < g->out_c; ++oc) {
         Channels<0>(g, x_img, f, bias, ih0, in_lo, in_hi, oc, y_row, lo, hi, post);
       }

@@ -101,6 +101,7 @@ const ConvCase kCases[] = {
     {1, 8, 14, 14, 12, 1, 1, 2, 2, 0, 0, 1, 1, 1, true},    // 1x1 stride 2
     {1, 3, 30, 30, 10, 7, 7, 2, 2, 3, 3, 1, 1, 1, false},   // 7x7 stem
     {2, 3, 11, 9, 12, 3, 3, 2, 2, 1, 1, 1, 1, 1, true},     // stem, batch 2
+    {1, 3, 20, 18, 24, 3, 3, 2, 2, 1, 1, 1, 1, 1, true},    // ShuffleNet's: a channel tail
     {1, 1, 12, 10, 5, 3, 5, 1, 2, 2, 1, 2, 1, 1, false},    // 1 channel, 3x5, dilated rows
     {1, 6, 12, 12, 6, 3, 3, 1, 1, 2, 2, 2, 2, 1, true},     // dilation 2
     {1, 4, 6, 6, 5, 3, 3, 1, 1, 4, 4, 4, 4, 1, true},       // taps in padding
