@@ -17,7 +17,7 @@ namespace edgefleet {
 namespace optimized {
 namespace {
 
-enum class Kind { kOther, kConv, kUnary, kBinary, kMean, kBatchNorm, kMaxPool };
+enum class Kind { kOther, kConv, kUnary, kBinary, kMean, kBatchNorm, kMaxPool, kCat };
 
 struct OpShape {
   const char* name;
@@ -53,6 +53,7 @@ constexpr OpShape kOps[] = {
     {"aten::mean.out", 6, Kind::kMean},
     {"aten::_native_batch_norm_legit_no_training.out", 11, Kind::kBatchNorm},
     {"aten::max_pool2d_with_indices.out", 9, Kind::kMaxPool},
+    {"aten::cat.out", 4, Kind::kCat},
 };
 
 // The batch norm's out, then its save_mean, save_invstd (empty) and the
@@ -103,6 +104,8 @@ bool LayoutFreeSlot(Kind kind, size_t a, size_t n) {
       return a == 0 || a == kBatchNormOut || a == kBatchNormResults;
     case Kind::kMaxPool:
       return a == kMaxPoolIn || a == kMaxPoolOut || a == kMaxPoolResults;
+    case Kind::kCat:  // the list of inputs, out
+      return a == 0 || a + 2 >= n;
     case Kind::kOther:
       break;
   }
@@ -187,7 +190,7 @@ void Analyze(PlanEditor& plan, Groups* groups) {
       const bool list =
           args[a]->tag() == Tag::kListTensor || args[a]->tag() == Tag::kListOptionalTensor;
       if (!LayoutFreeSlot(kind, a, args.size()) ||
-          (list && kind != Kind::kBatchNorm && kind != Kind::kMaxPool)) {
+          (list && kind != Kind::kBatchNorm && kind != Kind::kMaxPool && kind != Kind::kCat)) {
         ForEachArgValue(Span<EValue* const>(&args[a], 1), [&](const EValue* v) { groups->Pin(v); });
       } else if (Relabelable(args[a])) {
         groups->Node(args[a]);
@@ -201,6 +204,15 @@ void Analyze(PlanEditor& plan, Groups* groups) {
                                                       : args.size() - 1];
     if (kind == Kind::kMean) {
       groups->Pin(out);
+    } else if (kind == Kind::kCat) {
+      // Inputs and out in one layout (the kernel concatenates in memory
+      // order); a list that is not all tensors stays as it is.
+      if (args[0]->tag() != Tag::kListTensor) {
+        groups->Pin(out);
+        continue;
+      }
+      const BoxedTensorList& items = args[0]->to_tensor_list();
+      for (size_t k = 0; k < items.size; ++k) groups->Tie(items.items[k], out);
     } else if (kind == Kind::kUnary || kind == Kind::kBatchNorm) {
       groups->Tie(args[0], out);
     } else if (kind == Kind::kBinary) {

@@ -11,17 +11,20 @@
 //   - written by a convolution (aten::convolution.out or a fused one,
 //     conv_fusion.h; not transposed), an elementwise activation (relu,
 //     hardtanh, clamp, hardswish, hardsigmoid, sigmoid, tanh), a binary
-//     add / sub / mul / div (tensor or Scalar operand) or
+//     add / sub / mul / div (tensor or Scalar operand),
 //     aten::max_pool2d_with_indices.out (out; its int64 indices stay in
-//     their order);
+//     their order) or aten::cat.out;
 //   - read only as such a convolution's or max pool's input, such an
-//     activation's or binary op's operand, or aten::mean.out's input;
+//     activation's or binary op's operand, one of aten::cat.out's inputs,
+//     or aten::mean.out's input;
 //   - not a method input or output, not a constant, one writer, no view
 //     sharing its memory.
 // Activations and binary ops need their operands and out in one layout
 // (same-size tensor operands; broadcast operands of 1 x 1 planes or one
 // element read alike in both layouts, other broadcasts keep the op NCHW),
-// so those tensors form one group, relabeled together or not at all. A
+// so those tensors form one group, relabeled together or not at all; so do
+// a concatenation's inputs and out (the kernel concatenates in memory order,
+// optimized_kernels.h: an inception block's branches run channels-last). A
 // convolution or max pool may see its input and output in different
 // layouts: the kernels bridge them (conv_layout_bridge.h, pooling.cc), so a
 // region's edges cost one transpose each. aten::mean.out reads a

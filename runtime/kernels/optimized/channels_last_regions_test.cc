@@ -504,6 +504,44 @@ TEST(ChannelsLastRegions, AFusedResidualAddJoinsARegion) {
       });
 }
 
+// Two convolutions' outputs concatenated (an inception block's branches)
+// and read by a third: inputs and out of the cat are one group, relabeled
+// together; with a method input among the inputs, none of them is (nor the
+// branches' input, then bridged at every reader).
+TEST(ChannelsLastRegions, AConcatenationJoinsARegion) {
+  for (bool input_in_list : {false, true}) {
+    SCOPED_TRACE(input_in_list ? "a method input concatenated" : "branches");
+    TestTensor<float> x({1, 4, 6, 6}, Random<float>(144, 71, -2, 2));
+    TestTensor<float> w0({4, 4, 3, 3}, Random<float>(144, 75)),
+        wa({8, 4, 3, 3}, Random<float>(288, 72)), wb({4, 4, 1, 1}, Random<float>(16, 73));
+    TestTensor<float> wc({8, 16, 1, 1}, Random<float>(128, 74));
+    TestTensor<float> y0({1, 4, 6, 6}), y1({1, 8, 6, 6}), y2({1, 4, 6, 6}), c({1, 16, 6, 6}),
+        z({1, 8, 6, 6});
+    TestTensorList branches({y1.ev(), y2.ev(), input_in_list ? x.ev() : y2.ev()});
+    ConvCalls convs;
+    EValue dim = EValue::FromInt(1);
+    const auto build = [&](TestPlan& plan, bool opt) {
+      for (auto* w : {&w0, &wa, &wb, &wc}) plan.SetConstant(w->ev());
+      plan.SetIo(x.ev());
+      plan.SetIo(z.ev());
+      convs.Add(plan, opt, &x, &w0, nullptr, 1, 1, 1, &y0);
+      convs.Add(plan, opt, &y0, &wa, nullptr, 1, 1, 1, &y1);
+      convs.Add(plan, opt, &y0, &wb, nullptr, 1, 0, 1, &y2);
+      plan.Add("aten::cat.out", opt ? optimized::CatOut : portable::CatOut,
+               {branches.ev(), &dim, c.ev(), c.ev()});
+      convs.Add(plan, opt, &c, &wc, nullptr, 1, 0, 1, &z);
+    };
+    ExpectRewriteMatches(
+        build, [](TestPlan& plan) { RunChannelsLastRegions(plan); }, {&z},
+        [&](const TestPlan& plan) {
+          for (auto* t : {&y0, &y1, &y2, &c}) {
+            EXPECT_EQ(IsChannelsLast(t->tensor()), !input_in_list);
+          }
+          for (auto* t : {&x, &z}) EXPECT_TRUE(t->tensor().IsDefaultDimOrder());
+        });
+  }
+}
+
 }  // namespace
 }  // namespace optimized
 }  // namespace edgefleet

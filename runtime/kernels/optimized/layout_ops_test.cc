@@ -1,8 +1,9 @@
-// Max pooling, bilinear upsampling, permute/t copies and the dim-order
-// copies against the portable kernels: all bit-identical (values and
+// Max pooling, bilinear upsampling, permute/t copies, the dim-order copies
+// and concatenation against the portable kernels: all bit-identical (values and
 // indices).
 
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,7 @@ using testing::RandomTensor;
 using testing::Supported;
 using testing::TestIntList;
 using testing::TestTensor;
+using testing::TestTensorList;
 
 // ---- max_pool2d_with_indices ----
 
@@ -276,6 +278,102 @@ TEST(DimOrderCopyTest, MatchesPortable) {
   EXPECT_FALSE(Supported(DimOrderCopySupports, convert));
   ASSERT_EQ(Call(ToDimOrderCopyOut, convert), Error::kOk);
   ExpectMatch(out.Values(), std::vector<float>(60, 3.0f), testing::kExact, "converted");
+}
+
+// ---- cat ----
+
+struct CatCase {
+  std::vector<std::vector<int32_t>> shapes;  // the inputs'
+  int64_t dim;
+  std::vector<uint8_t> order;  // every tensor's
+};
+
+// The inputs concatenated by the optimized and the portable kernel: the
+// same bits, float32 and int64, at 1 and 3 threads.
+void CheckCat(const CatCase& c) {
+  std::vector<int32_t> out_shape = c.shapes[0];
+  const int rank = static_cast<int>(out_shape.size());
+  const int d = static_cast<int>(c.dim < 0 ? c.dim + rank : c.dim);
+  out_shape[d] = 0;
+  std::vector<std::unique_ptr<TestTensor<float>>> xs;
+  std::vector<std::unique_ptr<TestTensor<int64_t>>> xis;
+  for (size_t i = 0; i < c.shapes.size(); ++i) {
+    out_shape[d] += c.shapes[i][d];
+    const int64_t n = testing::Numel(c.shapes[i]);
+    xs.push_back(std::make_unique<TestTensor<float>>(
+        c.shapes[i], Random<float>(n, 400 + static_cast<uint32_t>(i)), c.order));
+    std::vector<int64_t> ints(n);
+    for (int64_t k = 0; k < n; ++k) ints[k] = k * 7 + static_cast<int64_t>(i);
+    xis.push_back(std::make_unique<TestTensor<int64_t>>(c.shapes[i], ints, c.order));
+  }
+  std::vector<EValue*> items, int_items;
+  for (auto& x : xs) items.push_back(x->ev());
+  for (auto& x : xis) int_items.push_back(x->ev());
+  TestTensorList list(items), int_list(int_items);
+  EValue dim = EValue::FromInt(c.dim);
+  for (int threads : {1, 3}) {
+    SCOPED_TRACE(::testing::Message() << "dim " << c.dim << " threads " << threads);
+    TestTensor<float> ref(out_shape, {}, c.order), opt(out_shape, {}, c.order);
+    TestTensor<int64_t> refi(out_shape, {}, c.order), opti(out_shape, {}, c.order);
+    EXPECT_TRUE(Supported(CatSupports, {list.ev(), &dim, opt.ev(), opt.ev()}));
+    ASSERT_EQ(Call(portable::CatOut, {list.ev(), &dim, ref.ev(), ref.ev()}), Error::kOk)
+        << LastErrorDetail();
+    ASSERT_EQ(Call(CatOut, {list.ev(), &dim, opt.ev(), opt.ev()}, threads), Error::kOk);
+    ExpectMatch(opt.Values(), ref.Values(), testing::kExact, "float");
+    ASSERT_EQ(Call(portable::CatOut, {int_list.ev(), &dim, refi.ev(), refi.ev()}), Error::kOk);
+    ASSERT_EQ(Call(CatOut, {int_list.ev(), &dim, opti.ev(), opti.ev()}, threads), Error::kOk);
+    ExpectMatch(opti.Values(), refi.Values(), testing::kExact, "int64");
+  }
+}
+
+// Channels of NCHW and channels-last images (an inception block's
+// branches, big enough to split over threads, one input empty), other
+// dims of a channels-last image, and 2-D tensors.
+TEST(CatTest, MatchesPortable) {
+  ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
+  const std::vector<uint8_t> nchw = {0, 1, 2, 3}, nhwc = {0, 2, 3, 1};
+  const CatCase cases[] = {
+      {{{1, 64, 28, 28}, {1, 128, 28, 28}, {1, 32, 28, 28}, {1, 32, 28, 28}}, 1, nhwc},
+      {{{1, 64, 28, 28}, {1, 128, 28, 28}, {1, 32, 28, 28}}, 1, nchw},
+      {{{2, 3, 5, 6}, {2, 0, 5, 6}, {2, 5, 5, 6}}, 1, nhwc},
+      {{{2, 3, 5, 6}, {2, 3, 2, 6}}, 2, nhwc},
+      {{{2, 3, 5, 6}, {2, 3, 5, 1}, {2, 3, 5, 4}}, -1, nhwc},
+      {{{2, 3, 5, 6}, {1, 3, 5, 6}}, 0, nhwc},
+      {{{4, 7}, {4, 1}, {4, 9}}, 1, {}},
+      {{{4, 7}, {2, 7}}, 0, {}},
+  };
+  for (const CatCase& c : cases) CheckCat(c);
+}
+
+// Inputs of different dim orders (or out's differing from them), other
+// dtypes than out's, a legacy empty input: not taken, the portable kernel's
+// values; a wrong size, the portable kernel's error.
+TEST(CatTest, UnsupportedAndInvalidCalls) {
+  ASSERT_EQ(RegisterOptimizedKernels(4), Error::kOk);
+  TestTensor<float> a({1, 2, 3, 3}, Random<float>(18, 410));
+  TestTensor<float> b({1, 4, 3, 3}, Random<float>(36, 411), {0, 2, 3, 1});
+  TestTensor<int64_t> bi({1, 4, 3, 3}, std::vector<int64_t>(36, 5));
+  TestTensor<float> empty({0});
+  EValue dim = EValue::FromInt(1);
+  for (EValue* second : {b.ev(), bi.ev(), empty.ev()}) {
+    TestTensorList list({a.ev(), second});
+    const int32_t c = second == empty.ev() ? 2 : 6;
+    TestTensor<float> ref({1, c, 3, 3}), opt({1, c, 3, 3});
+    EXPECT_FALSE(Supported(CatSupports, {list.ev(), &dim, opt.ev(), opt.ev()}));
+    ASSERT_EQ(Call(portable::CatOut, {list.ev(), &dim, ref.ev(), ref.ev()}), Error::kOk)
+        << LastErrorDetail();
+    ASSERT_EQ(Call(CatOut, {list.ev(), &dim, opt.ev(), opt.ev()}), Error::kOk);
+    ExpectMatch(opt.Values(), ref.Values(), testing::kExact, "portable");
+  }
+  TestTensor<float> short_h({1, 4, 2, 3}, Random<float>(24, 412));
+  TestTensorList bad({a.ev(), short_h.ev()});
+  TestTensor<float> out({1, 6, 3, 3});
+  const std::vector<EValue*> args = {bad.ev(), &dim, out.ev(), out.ev()};
+  const Error expected = Call(portable::CatOut, args);
+  const std::string detail = LastErrorDetail();
+  EXPECT_NE(expected, Error::kOk);
+  EXPECT_EQ(Call(CatOut, args), expected);
+  EXPECT_EQ(LastErrorDetail(), detail);
 }
 
 }  // namespace

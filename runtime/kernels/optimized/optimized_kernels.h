@@ -110,6 +110,11 @@ bool QuantizePerTensorSupports(Span<EValue* const> args);
 bool DequantizePerTensorSupports(Span<EValue* const> args);
 bool DequantizePerChannelSupports(Span<EValue* const> args);
 
+// cat.cc: aten::cat.out over at most 64 inputs of out's dtype (1, 2, 4 or
+// 8 bytes), rank and dim order (any).
+void CatOut(KernelContext& ctx, Span<EValue*> args);
+bool CatSupports(Span<EValue* const> args);
+
 // permute.cc: aten::permute_copy.out and aten::t_copy.out for any dtype of
 // 1, 2, 4 or 8 bytes: blocked transposes and contiguous runs.
 void PermuteCopyOut(KernelContext& ctx, Span<EValue*> args);

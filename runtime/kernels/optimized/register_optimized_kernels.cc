@@ -70,6 +70,7 @@ const Kernel kOptimizedKernels[] = {
               DequantizePerTensorSupports, kInt8),
     Optimized("quantized_decomposed::dequantize_per_channel.out", DequantizePerChannelOut,
               DequantizePerChannelSupports, kInt8),
+    Optimized("aten::cat.out", CatOut, CatSupports, kCopyableDtypes),
     Optimized("aten::permute_copy.out", PermuteCopyOut, PermuteSupports, kCopyableDtypes),
     Optimized("aten::t_copy.out", TCopyOut, PermuteSupports, kCopyableDtypes),
     Optimized("dim_order_ops::_clone_dim_order.out", CloneDimOrderOut, DimOrderCopySupports,

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -128,8 +129,8 @@ class TestIntList {
 // optional-tensor list (OptionalTensorList: nullptr items are None).
 class TestTensorList {
  public:
-  TestTensorList(std::initializer_list<EValue*> items, bool optional = false)
-      : items_(items), unboxed_(items.size()) {
+  TestTensorList(std::vector<EValue*> items, bool optional = false)
+      : items_(std::move(items)), unboxed_(items_.size()) {
     list_ = {items_.data(), unboxed_.data(), items_.size()};
     evalue_ = EValue::FromTensorList(&list_, optional);
   }
