@@ -32,7 +32,8 @@ struct Operands {
 // comparison (GCC splits a second comparison's select into lanes): *special
 // collects v - v, NaN after a NaN or infinite input, and such rows are
 // done again by WindowScalar.
-template <int W>
+// Without kIndices, no positions.
+template <int W, bool kIndices>
 [[gnu::always_inline]] inline void Window(const ConvGeometry& g, const float* x_n, int64_t h0,
                                           int64_t h1, int64_t w0, int64_t w1, int64_t c,
                                           float* values, float* positions, Vf<W>* special) {
@@ -46,13 +47,15 @@ template <int W>
       const V v = Load<W>(row + iw * g.in_c);
       const Vm<W> greater = v > best;
       best = Select<W>(greater, v, best);
-      pos = Select<W>(greater, Splat<W>(static_cast<float>(ih * g.in_w + iw)), pos);
+      if constexpr (kIndices) {
+        pos = Select<W>(greater, Splat<W>(static_cast<float>(ih * g.in_w + iw)), pos);
+      }
       seen += v - v;
     }
   }
   *special = seen;
   Store<W>(values + c, best);
-  Store<W>(positions + c, pos);
+  if constexpr (kIndices) Store<W>(positions + c, pos);
 }
 
 // The portable kernel's comparison for one channel.
@@ -141,10 +144,20 @@ struct Rows {
         float* v = o.y_nhwc ? o.y + (row * g.out_w + ow0 + p) * c_all : values + p * c_all;
         float* pos = positions + p * c_all;
         int64_t c = 0;
-        if (special != nullptr) {
-          for (; c + W <= c_all; c += W) Window<W>(g, x_n, h0, h1, w0, w1, c, v, pos, special);
+        if (special != nullptr && o.idx != nullptr) {
+          for (; c + W <= c_all; c += W) {
+            Window<W, true>(g, x_n, h0, h1, w0, w1, c, v, pos, special);
+          }
           if (c < c_all && c_all >= W) {  // the tail as one overlapping vector
-            Window<W>(g, x_n, h0, h1, w0, w1, c_all - W, v, pos, special);
+            Window<W, true>(g, x_n, h0, h1, w0, w1, c_all - W, v, pos, special);
+            c = c_all;
+          }
+        } else if (special != nullptr) {
+          for (; c + W <= c_all; c += W) {
+            Window<W, false>(g, x_n, h0, h1, w0, w1, c, v, pos, special);
+          }
+          if (c < c_all && c_all >= W) {
+            Window<W, false>(g, x_n, h0, h1, w0, w1, c_all - W, v, pos, special);
             c = c_all;
           }
         }
@@ -153,17 +166,19 @@ struct Rows {
       // Strides in locals: the int64 index stores could alias o's fields.
       const int64_t idx_c = o.idx_stride[1], idx_w = o.idx_stride[3];
       const int64_t y_c = o.y_stride[1], y_w = o.y_stride[3];
-      int64_t* idx = o.idx + n * o.idx_stride[0] + oh * o.idx_stride[2] + ow0 * idx_w;
       float* y = o.y + n * o.y_stride[0] + oh * o.y_stride[2] + ow0 * y_w;
-      int64_t c0 = 0;
-      if (pixels == kBlock && idx_w == 1) {  // a whole block, each channel's 8 indices contiguous
-        for (; c0 + 8 <= c_all; c0 += 8) {
-          TransposedIndices(positions + c0, c_all, idx + c0 * idx_c, idx_c);
+      if (o.idx != nullptr) {
+        int64_t* idx = o.idx + n * o.idx_stride[0] + oh * o.idx_stride[2] + ow0 * idx_w;
+        int64_t c0 = 0;
+        if (pixels == kBlock && idx_w == 1) {  // a whole block, each channel's 8 contiguous
+          for (; c0 + 8 <= c_all; c0 += 8) {
+            TransposedIndices(positions + c0, c_all, idx + c0 * idx_c, idx_c);
+          }
         }
-      }
-      for (int64_t c = c0; c < c_all; ++c) {
-        for (int64_t p = 0; p < pixels; ++p) {
-          idx[c * idx_c + p * idx_w] = static_cast<int64_t>(positions[p * c_all + c]);
+        for (int64_t c = c0; c < c_all; ++c) {
+          for (int64_t p = 0; p < pixels; ++p) {
+            idx[c * idx_c + p * idx_w] = static_cast<int64_t>(positions[p * c_all + c]);
+          }
         }
       }
       for (int64_t c = 0; c < c_all && !o.y_nhwc; ++c) {
@@ -176,15 +191,15 @@ struct Rows {
 }  // namespace
 
 bool MaxPoolNhwc(KernelContext& ctx, const ConvGeometry& g, const Tensor& in, Tensor& out,
-                 Tensor& indices) {
+                 Tensor* indices) {
   Operands o{};
   o.g = &g;
   o.x = in.data_as<const float>();
   o.y = out.data_as<float>();
-  o.idx = indices.data_as<int64_t>();
+  o.idx = indices != nullptr ? indices->data_as<int64_t>() : nullptr;
   for (int d = 0; d < 4; ++d) {
     o.y_stride[d] = out.stride(d);
-    o.idx_stride[d] = indices.stride(d);
+    o.idx_stride[d] = indices != nullptr ? indices->stride(d) : 0;
   }
   o.y_nhwc = IsChannelsLast(out);
   const int64_t rows = g.batch * g.out_h;

@@ -26,10 +26,11 @@ namespace optimized {
 // padding, dilation; parsed by the caller, pooling.cc) of `in`, float32
 // [N, C, H, W] in dim order (0, 2, 3, 1) with H * W <= 2^24, into float32
 // `out` and int64 `indices` ([N, C, out_h, out_w], any dim orders, not
-// overlapping each other or in). False, having written nothing, when the
-// temp allocator has no room for the kernel's scratch.
+// overlapping each other or in), or without indices when `indices` is null
+// (no positions tracked: the values only). False, having written nothing,
+// when the temp allocator has no room for the kernel's scratch.
 bool MaxPoolNhwc(KernelContext& ctx, const ConvGeometry& g, const Tensor& in, Tensor& out,
-                 Tensor& indices);
+                 Tensor* indices);
 
 }  // namespace optimized
 }  // namespace edgefleet

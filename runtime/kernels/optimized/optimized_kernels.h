@@ -92,8 +92,11 @@ bool BatchNormSupports(Span<EValue* const> args);
 void MeanOut(KernelContext& ctx, Span<EValue*> args);
 bool MeanSupports(Span<EValue* const> args);
 
-// pooling.cc: aten::max_pool2d_with_indices.out, NCHW.
+// pooling.cc: aten::max_pool2d_with_indices.out, NCHW (a channels-last
+// input or out too: max_pool_nhwc.h). MaxPool2dValuesOut: its arguments
+// without the indices, the values only (pool_indices.h).
 void MaxPool2dWithIndicesOut(KernelContext& ctx, Span<EValue*> args);
+void MaxPool2dValuesOut(KernelContext& ctx, Span<EValue*> args);
 bool MaxPool2dSupports(Span<EValue* const> args);
 
 // upsample.cc: aten::upsample_bilinear2d.vec_out, NCHW.

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/conv_layout_bridge.h"
 #include "runtime/kernels/optimized/conv_operands.h"
 #include "runtime/kernels/optimized/kernel_util.h"
@@ -179,16 +180,20 @@ bool MaxPoolWindowOf(Span<EValue*> args, const Tensor& in, ConvGeometry* g) {
   return g->out_h >= 1 && g->out_w >= 1;
 }
 
-// Sizes out and indices to the pool's output (false when they cannot be, or
-// when any two of in, out and indices overlap).
-bool FitMaxPoolOutputs(const Tensor& in, const ConvGeometry& g, Tensor& out, Tensor& indices) {
+// Sizes `out` to the pool's output (false when it cannot be, or when it
+// overlaps in).
+bool FitMaxPoolOutput(const Tensor& in, const ConvGeometry& g, Tensor& out) {
   int32_t sizes[4] = {in.size(0), in.size(1), 0, 0};
   sizes[in.dim() - 2] = static_cast<int32_t>(g.out_h);
   sizes[in.dim() - 1] = static_cast<int32_t>(g.out_w);
   const Tensor* inputs[1] = {&in};
-  const Span<const int32_t> shape{sizes, static_cast<size_t>(in.dim())};
-  return !Overlaps(out, in) && !Overlaps(indices, in) && !Overlaps(out, indices) &&
-         FitOut(out, shape, inputs) && FitOut(indices, shape, inputs);
+  return !Overlaps(out, in) && FitOut(out, {sizes, static_cast<size_t>(in.dim())}, inputs);
+}
+
+// The same for out and indices, which must not overlap either.
+bool FitMaxPoolOutputs(const Tensor& in, const ConvGeometry& g, Tensor& out, Tensor& indices) {
+  return !Overlaps(out, indices) && FitMaxPoolOutput(in, g, out) &&
+         FitMaxPoolOutput(in, g, indices);
 }
 
 bool TryMaxPool(KernelContext& ctx, Span<EValue*> args) {
@@ -287,27 +292,66 @@ bool TryMaxPoolChannelsLastOut(KernelContext& ctx, Span<EValue*> args) {
 }
 
 // A channels-last input (a region's tensor): max_pool_nhwc.h, writing out
-// in its own dim order; windows of at most kMaxTaps taps (a larger one
-// goes to the portable kernel, which checks its arguments first).
-bool TryMaxPoolChannelsLastIn(KernelContext& ctx, Span<EValue*> args) {
-  if (args.size() != 9) return false;
+// in its own dim order, and the indices (args[7]) unless `values_only`;
+// windows of at most kMaxTaps taps (a larger one goes to the portable
+// kernel, which checks its arguments first).
+bool TryMaxPoolChannelsLastIn(KernelContext& ctx, Span<EValue*> args, bool values_only) {
+  if (args.size() != (values_only ? 8 : 9)) return false;
   const Tensor* in = PeekFloatTensor(args, 0);
   Tensor* out = PeekFloatTensor(args, 6);
-  Tensor* indices = PeekTensor(args, 7);
+  Tensor* indices = values_only ? nullptr : PeekTensor(args, 7);
   ConvGeometry g{};
-  return in != nullptr && out != nullptr && indices != nullptr && in->dim() == 4 &&
-         IsChannelsLast(*in) && out->dim() == 4 && indices->dim() == 4 &&
-         indices->dtype() == ScalarType::kLong && MaxPoolWindowOf(args, *in, &g) &&
-         g.taps() <= kMaxTaps && g.in_h * g.in_w <= (1 << 24) &&
-         FitMaxPoolOutputs(*in, g, *out, *indices) && MaxPoolNhwc(ctx, g, *in, *out, *indices);
+  if (in == nullptr || out == nullptr || in->dim() != 4 || !IsChannelsLast(*in) ||
+      out->dim() != 4 || !MaxPoolWindowOf(args, *in, &g) || g.taps() > kMaxTaps ||
+      g.in_h * g.in_w > (1 << 24)) {
+    return false;
+  }
+  if (values_only) return FitMaxPoolOutput(*in, g, *out) && MaxPoolNhwc(ctx, g, *in, *out, nullptr);
+  return indices != nullptr && indices->dim() == 4 && indices->dtype() == ScalarType::kLong &&
+         FitMaxPoolOutputs(*in, g, *out, *indices) && MaxPoolNhwc(ctx, g, *in, *out, indices);
 }
 
 }  // namespace
 
 void MaxPool2dWithIndicesOut(KernelContext& ctx, Span<EValue*> args) {
-  if (TryMaxPoolChannelsLastIn(ctx, args)) return;
+  if (TryMaxPoolChannelsLastIn(ctx, args, false)) return;
   if (TryMaxPoolChannelsLastOut(ctx, args)) return;
   if (!TryMaxPool(ctx, args)) portable::MaxPool2dWithIndicesOut(ctx, args);
+}
+
+void MaxPool2dValuesOut(KernelContext& ctx, Span<EValue*> args) {
+  if (TryMaxPoolChannelsLastIn(ctx, args, true)) return;
+  // Elsewhere the with-indices kernel, the indices in temp memory as large
+  // as out may grow.
+  Tensor* out = args.size() == 8 ? PeekTensor(args, 6) : nullptr;
+  if (out == nullptr || out->dim() > 4) {
+    SetErrorDetail(
+        "edgefleet::max_pool2d_values.out: expected (in, kernel, stride, padding, "
+        "dilation, ceil_mode, out, ret) with a tensor out of rank <= 4");
+    ctx.Fail(Error::kInvalidArgument);
+    return;
+  }
+  const int64_t capacity = std::max<int64_t>(out->numel_bound(), out->numel());
+  void* data = ctx.AllocateTemp(sizeof(int64_t) * std::max<int64_t>(capacity, 1), 64);
+  if (data == nullptr) {
+    SetErrorDetail("edgefleet::max_pool2d_values.out: no temp memory for %lld indices",
+                   static_cast<long long>(capacity));
+    ctx.Fail(Error::kMemoryAllocationFailed);
+    return;
+  }
+  int32_t sizes[4];
+  uint8_t order[4] = {0, 1, 2, 3};
+  int32_t strides[4];
+  for (int d = 0; d < out->dim(); ++d) sizes[d] = out->size(d);
+  Tensor indices(ScalarType::kLong, out->dim(), sizes, order, strides, data,
+                 ShapeDynamism::kDynamicBound);
+  indices.set_numel_bound(capacity);
+  EValue value = EValue::FromTensor(&indices);
+  EValue* call[9];
+  for (int i = 0; i < 7; ++i) call[i] = args[i];
+  call[7] = &value;
+  call[8] = args[7];
+  MaxPool2dWithIndicesOut(ctx, Span<EValue*>(call, 9));
 }
 
 }  // namespace optimized

@@ -9,6 +9,7 @@
 #include "runtime/kernels/optimized/conv_fusion.h"
 #include "runtime/kernels/optimized/matmul_panels.h"
 #include "runtime/kernels/optimized/optimized_kernels.h"
+#include "runtime/kernels/optimized/pool_indices.h"
 #include "runtime/kernels/optimized/quantized_fusion.h"
 #include "runtime/kernels/optimized/safe_softmax.h"
 #include "runtime/kernels/optimized/small_plane_panels.h"
@@ -82,8 +83,8 @@ const Kernel kOptimizedKernels[] = {
 // Init-time rewrites run by Method::Load on plans using optimized kernels.
 const PlanPass kOptimizedPlanPasses[] = {kFuseQuantizedConvolutionPass, kFuseConvolutionPass,
                                          kFuseBinaryActivationPass,     kChannelsLastRegionsPass,
-                                         kPackSmallPlanePanelsPass,     kPackMatmulPanelsPass,
-                                         kFuseSafeSoftmaxPass};
+                                         kDropUnusedPoolIndicesPass,    kPackSmallPlanePanelsPass,
+                                         kPackMatmulPanelsPass,         kFuseSafeSoftmaxPass};
 
 }  // namespace
 }  // namespace optimized
