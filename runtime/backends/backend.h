@@ -42,6 +42,9 @@ struct BackendInitContext {
   // False when the method runs portable kernels only (MethodOptions::kernels):
   // a backend then leaves our optimized kernels alone too.
   bool optimized_kernels;
+  // Bytes of the temp allocator every Execute gets (0: none): scratch a
+  // delegate may take per call instead of owning it.
+  size_t temp_allocator_bytes = 0;
 };
 
 struct BackendExecutionContext {

@@ -245,8 +245,13 @@ Error Method::InitDelegates(const edgefleet_fb::ExecutionPlan& plan) {
       specs[s] = {spec->key()->c_str(), spec->value() ? spec->value()->data() : nullptr,
                   spec->value() ? spec->value()->size() : 0};
     }
-    const BackendInitContext context{&allocator, program_, meta_.name(), options_.num_threads,
-                                     options_.kernels == KernelPreference::kOptimizedFirst};
+    const BackendInitContext context{
+        &allocator,
+        program_,
+        meta_.name(),
+        options_.num_threads,
+        options_.kernels == KernelPreference::kOptimizedFirst,
+        memory_.temp_allocator != nullptr ? memory_.temp_allocator->size() : 0};
     const TraceScope trace(tracer_, LoadPhase(id, static_cast<int32_t>(i)));
     Result<DelegateHandle*> handle = backend->Init(context, &processed, {specs, num_specs});
     if (!handle.ok()) return handle.error();

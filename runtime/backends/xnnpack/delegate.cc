@@ -36,6 +36,9 @@ namespace {
 // Bytes past a buffer XNNPACK's kernels may read (XNN_EXTRA_BYTES), rounded up.
 constexpr size_t kTailPadding = 64;
 constexpr size_t kArenaAlignment = 64;
+// An arena of at most this fraction of the method's temp memory lives there
+// (the rest is left to the kernels' scratch).
+constexpr size_t kTempArenaShare = 4;
 
 bool DtypeMatches(DataType type, ScalarType dtype) {
   switch (type) {
@@ -73,12 +76,14 @@ const char* EngineName(Engine engine) {
 
 Result<std::unique_ptr<XnnpackDelegate>> XnnpackDelegate::Create(std::unique_ptr<Graph> graph,
                                                                  void* threadpool, int num_threads,
-                                                                 bool dense_on_own_kernels) {
+                                                                 bool dense_on_own_kernels,
+                                                                 size_t temp_bytes) {
   std::unique_ptr<XnnpackDelegate> d(new XnnpackDelegate());
   d->graph_ = std::move(graph);
   d->threadpool_ = threadpool;
   d->num_threads_ = std::max(num_threads, 1);
   d->dense_on_own_kernels_ = dense_on_own_kernels;
+  d->temp_bytes_ = temp_bytes;
   EF_RETURN_IF_ERROR(d->Plan());
   EF_RETURN_IF_ERROR(d->Build());
   return d;
@@ -135,6 +140,17 @@ Error XnnpackDelegate::Plan() {
       const Value& out = g.values[n.outputs[0]];
       EF_FAIL(Error::kNotSupported, "xnnpack: node %s (%s -> %s) is not supported",
               NodeTypeName(n.type), DataTypeName(in.type), DataTypeName(out.type));
+    }
+  }
+  // A static reshape between nodes that do not run on XNNPACK would be an
+  // XNNPACK runtime of its own (a copy, plus the runtime's call): our copy
+  // instead (ShuffleNet's 32 channel-shuffle reshapes, next to transposes).
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const bool alone = (i == 0 || engines_[i - 1] != Engine::kXnnpack) &&
+                       (i + 1 == g.nodes.size() || engines_[i + 1] != Engine::kXnnpack);
+    if (g.nodes[i].type == NodeType::kStaticReshape && engines_[i] == Engine::kXnnpack && alone &&
+        OwnKernelSupports(g, g.nodes[i])) {
+      engines_[i] = Engine::kOwnKernel;
     }
   }
   // The filters our dense kernels read transposed (and our int8 kernels
@@ -220,6 +236,8 @@ Error XnnpackDelegate::Build() {
     s.set_up = false;
   }
   arena_ = PageBlock();
+  arena_in_temp_ = false;
+  temp_base_ = nullptr;
   build_bytes_ = 0;
   XnnpackMemoryScope scope;  // serializes compilation, initializes XNNPACK
   EF_RETURN_IF_ERROR(scope.status());
@@ -249,11 +267,20 @@ Error XnnpackDelegate::Build() {
   // step reads it, and XNNPACK's reads past a value's end (kTailPadding)
   // never reach its results. (Zeroing faulted in every page at load, a
   // third of a ViT's load with its 86 delegates.)
-  EF_CHECK_OR_RETURN(arena_.Allocate(plan.size, PageBlock::Contents::kUnspecified),
-                     Error::kMemoryAllocationFailed,
-                     "xnnpack: no memory for a %zu-byte arena of boundary values", plan.size);
-  build_bytes_ += arena_.resident_bytes();
-  for (size_t i = 0; i < planned.size(); ++i) data_[planned[i]] = arena_.data() + plan.offsets[i];
+  arena_values_ = std::move(planned);
+  arena_offsets_ = plan.offsets;
+  arena_bytes_ = plan.size;
+  if (plan.size > 0 && plan.size <= temp_bytes_ / kTempArenaShare) {
+    arena_in_temp_ = true;  // bound at each Execute (BindArena)
+  } else {
+    EF_CHECK_OR_RETURN(arena_.Allocate(plan.size, PageBlock::Contents::kUnspecified),
+                       Error::kMemoryAllocationFailed,
+                       "xnnpack: no memory for a %zu-byte arena of boundary values", plan.size);
+    build_bytes_ += arena_.resident_bytes();
+    for (size_t i = 0; i < arena_values_.size(); ++i) {
+      data_[arena_values_[i]] = arena_.data() + arena_offsets_[i];
+    }
+  }
   // 4. One XNNPACK runtime per run of XNNPACK nodes.
   for (Step& step : steps_) {
     if (step.engine == Engine::kXnnpack) {
@@ -425,8 +452,26 @@ Error XnnpackDelegate::RunWithThreads(Error (*body)(void* context), void* contex
   return body(context);
 }
 
+Error XnnpackDelegate::BindArena(MemoryAllocator* temp) {
+  if (!arena_in_temp_) return Error::kOk;
+  EF_CHECK_OR_RETURN(temp != nullptr, Error::kMemoryAllocationFailed,
+                     "xnnpack: no temp memory for the %zu-byte arena of boundary values",
+                     arena_bytes_);
+  auto* base = static_cast<uint8_t*>(temp->Allocate(arena_bytes_, kArenaAlignment));
+  EF_CHECK_OR_RETURN(base != nullptr, Error::kMemoryAllocationFailed,
+                     "xnnpack: no temp memory for the %zu-byte arena of boundary values",
+                     arena_bytes_);
+  if (base == temp_base_) return Error::kOk;  // as last time: the XNNPACK runtimes stay set up
+  for (size_t i = 0; i < arena_values_.size(); ++i) {
+    data_[arena_values_[i]] = base + arena_offsets_[i];
+  }
+  temp_base_ = base;
+  return Error::kOk;
+}
+
 Error XnnpackDelegate::Execute(MemoryAllocator* temp, Span<EValue*> args, EventTracer* tracer) {
   EF_RETURN_IF_ERROR(Bind(args));
+  EF_RETURN_IF_ERROR(BindArena(temp));
   const Graph& g = *graph_;
   // Our kernels run on the method's pthreadpool too: one set of threads.
   PthreadpoolRunner runner(threadpool_);

@@ -46,18 +46,24 @@ class XnnpackDelegate {
   // kernels' pool. With `dense_on_own_kernels` the float32 convolutions and
   // fully connected layers run on our optimized kernels (dense_nodes.h; the
   // rule of docs/xnnpack-delegate.md), else on XNNPACK whenever it accepts
-  // them. Errors: kNotSupported naming a node neither XNNPACK nor our kernels
-  // can run, kInvalidProgram when XNNPACK rejects the graph.
+  // them. `temp_bytes`: the size of the temp allocator Execute will get (0:
+  // none); an arena of boundary values of at most a quarter of it is taken
+  // from there at every Execute instead of owned, so the method's delegates
+  // (ShuffleNet's 15, a ViT's 86) reuse the same, cache-warm memory one
+  // after the other. Errors: kNotSupported naming a node neither XNNPACK nor
+  // our kernels can run, kInvalidProgram when XNNPACK rejects the graph.
   static Result<std::unique_ptr<XnnpackDelegate>> Create(std::unique_ptr<Graph> graph,
                                                          void* threadpool, int num_threads,
-                                                         bool dense_on_own_kernels);
+                                                         bool dense_on_own_kernels,
+                                                         size_t temp_bytes = 0);
   ~XnnpackDelegate();
   XnnpackDelegate(const XnnpackDelegate&) = delete;
   XnnpackDelegate& operator=(const XnnpackDelegate&) = delete;
 
   // Runs the graph on `args` (indexed by external id), with scratch memory
   // for our kernels from `temp` (may be null: then only nodes that need none
-  // can run). With a tracer, one kDelegateNode event per node our kernels
+  // can run; an arena in temp memory is taken from it first). With a
+  // tracer, one kDelegateNode event per node our kernels
   // run (named by node type) and per XNNPACK runtime ("xnnpack_runtime" for
   // a run of several nodes), tagged with the first node's debug handle.
   // Errors: kInvalidArgument for a missing, mistyped or wrongly shaped
@@ -71,7 +77,8 @@ class XnnpackDelegate {
   const Graph& graph() const { return *graph_; }
   Engine engine(size_t node) const { return engines_[node]; }
   size_t num_xnnpack_runtimes() const;
-  // Boundary buffers, XNNPACK's packed constants and internal values,
+  // Boundary buffers (unless in temp memory, counted there), XNNPACK's
+  // packed constants and internal values,
   // the filters packed for our kernels
   // (counted from the graph, not measured: XNNPACK's padding and operator
   // state are left out) and constants copied out of the payload; named data
@@ -92,6 +99,8 @@ class XnnpackDelegate {
   Error Reshape();
   Error BuildXnnpackStep(size_t first, size_t last, Step& step);
   Error Bind(Span<EValue*> args);
+  // Points the arena's values into `temp` when the arena lives there.
+  Error BindArena(MemoryAllocator* temp);
   // Runs one step on the bound values.
   Error RunStep(Step& step, MemoryAllocator* temp);
 
@@ -103,9 +112,18 @@ class XnnpackDelegate {
   std::vector<int> step_of_;               // per node
   std::vector<std::vector<size_t>> dims_;  // per value: current shape
   std::vector<void*> data_;                // per value id: where its bytes are now
-  // Boundary values' memory (arena_plan.h), made at each Build (contents
-  // unspecified until their producers write them).
+  // Boundary values' memory (arena_plan.h), planned at each Build (contents
+  // unspecified until their producers write them): the values, their
+  // offsets and the arena's size; owned (arena_) or, when it fits the
+  // share of temp memory, taken from the temp allocator at every Execute
+  // (arena_in_temp_; temp_base_ where it was last).
+  std::vector<uint32_t> arena_values_;
+  std::vector<size_t> arena_offsets_;
+  size_t arena_bytes_ = 0;
   PageBlock arena_;
+  bool arena_in_temp_ = false;
+  size_t temp_bytes_ = 0;
+  uint8_t* temp_base_ = nullptr;
   void* threadpool_ = nullptr;  // pthreadpool_t (method_threadpool.h), not owned
   int num_threads_ = 1;         // for our kernels
   bool dense_on_own_kernels_ = false;

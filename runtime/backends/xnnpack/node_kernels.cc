@@ -443,6 +443,7 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
       return AllFp32(g, n);
     case NodeType::kStaticTranspose:
     case NodeType::kStaticSlice:
+    case NodeType::kStaticReshape:
     case NodeType::kConcatenate2:
     case NodeType::kConcatenate3:
     case NodeType::kConcatenate4:
@@ -518,6 +519,9 @@ Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::v
     case NodeType::kStaticSlice:
       Slice(dims[n.inputs[0]], yd, n, static_cast<const char*>(in[0]), static_cast<char*>(out[0]),
             DataTypeSize(y.type));
+      return Error::kOk;
+    case NodeType::kStaticReshape:  // the same elements in the same order
+      std::memcpy(out[0], in[0], Product(yd, 0, yd.size()) * DataTypeSize(y.type));
       return Error::kOk;
     case NodeType::kConcatenate2:
     case NodeType::kConcatenate3:

@@ -49,7 +49,9 @@ bool OwnKernelSupports(const Graph& graph, const Node& node);
 // rounds before adding the output zero point, the real runtime after),
 // and with `optimized` (the method may use our optimized kernels) float32
 // global average pooling and multiplies by a per-channel scale (ours are
-// faster, and one XNNPACK step fewer between our nodes each).
+// faster, and one XNNPACK step fewer between our nodes each). (The delegate
+// also runs a static reshape on our kernels when neither node beside it runs
+// on XNNPACK: delegate.cc.)
 bool OwnKernelPreferred(const Graph& graph, const Node& node, bool optimized);
 
 // Runs `node` on values of the current shapes `dims` (indexed by value id;

@@ -26,9 +26,10 @@ class XnnpackBackend final : public BackendInterface {
         xnnpack::DecodeGraph(processed->data(), processed->size(), context.named_data));
     processed->Free();  // the graph keeps nothing that points into it
     EF_ASSIGN_OR_RETURN(void* pool, xnnpack::MethodThreadpool(context.num_threads));
-    EF_ASSIGN_OR_RETURN(std::unique_ptr<XnnpackDelegate> delegate,
-                        XnnpackDelegate::Create(std::move(graph), pool, context.num_threads,
-                                                context.optimized_kernels));
+    EF_ASSIGN_OR_RETURN(
+        std::unique_ptr<XnnpackDelegate> delegate,
+        XnnpackDelegate::Create(std::move(graph), pool, context.num_threads,
+                                context.optimized_kernels, context.temp_allocator_bytes));
     return static_cast<DelegateHandle*>(delegate.release());
   }
 
