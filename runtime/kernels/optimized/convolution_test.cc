@@ -162,7 +162,7 @@ TEST(ConvolutionTest, LargerLayers) {
 }
 
 TEST(ConvolutionTest, ChannelsLastReadThroughRowPointers) {
-  // Channels-last convolutions over at least 32 channels per group read the
+  // Channels-last convolutions over at least 16 channels per group read the
   // image through row pointers (one per pixel and tap; padding at a zero
   // row) instead of packing patches: tiles crossing output rows, strides,
   // dilation, taps in the padding, two groups, a run of channels longer
@@ -173,7 +173,9 @@ TEST(ConvolutionTest, ChannelsLastReadThroughRowPointers) {
                             {1, 80, 9, 9, 24, 3, 3, 1, 1, 1, 1, 1, 1, 2, true},
                             {1, 300, 7, 7, 20, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},
                             {1, 64, 16, 16, 32, 3, 3, 1, 1, 12, 12, 12, 12, 1, true},
-                            {1, 40, 10, 9, 8, 5, 3, 2, 1, 2, 1, 1, 2, 1, false}};
+                            {1, 40, 10, 9, 8, 5, 3, 2, 1, 2, 1, 1, 2, 1, false},
+                            // SqueezeNet's expand layers: 16 channels per tap
+                            {1, 16, 15, 14, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, true}};
   ForEachIsa([&] {
     for (const ConvCase& c : cases) {
       CheckConv(c, true);

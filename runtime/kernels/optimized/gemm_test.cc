@@ -295,12 +295,12 @@ class RunsOperand final : public GemmOperand {
 TEST(GemmTest, RowPointersSpanRunsInOneDepthBlock) {
   // The micro-kernels keep a tile's sums in registers across runs of row
   // pointers (a convolution's taps) and take each run's pointers as it
-  // starts: against a double reference, for runs of 32 to 300 (longer than
+  // starts: against a double reference, for runs of 16 to 300 (longer than
   // a depth block), 1 to 25 of them, B from rows (packed per block) and in
   // panels packed ahead (deeper blocks), ragged rows and columns, threads.
   std::vector<uint64_t> temp_memory(1 << 19);
   ForEachIsa([&] {
-    for (int64_t run : {32, 40, 64, 300}) {
+    for (int64_t run : {16, 24, 40, 64, 300}) {
       for (int64_t runs : {1, 3, 9, 25}) {
         for (int64_t m : {7, 13, 50, 150}) {
           for (int64_t n : {16, 70}) {
