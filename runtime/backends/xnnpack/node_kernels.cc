@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "runtime/backends/xnnpack/data_movement_nodes.h"
 #include "runtime/backends/xnnpack/dynamic_conv_nodes.h"
 #include "runtime/backends/xnnpack/float_binary_nodes.h"
 #include "runtime/backends/xnnpack/global_pooling_nodes.h"
@@ -16,7 +17,6 @@
 #include "runtime/core/error_detail.h"
 #include "runtime/kernels/optimized/activation.h"
 #include "runtime/kernels/optimized/gemm.h"
-#include "runtime/kernels/optimized/permute.h"
 
 namespace edgefleet {
 namespace xnnpack {
@@ -53,49 +53,6 @@ bool Int32BiasOk(const Graph& g, const Node& n) {
 size_t TokenRows(const Value& v, const Dims& d) {
   const size_t nonbatch = static_cast<size_t>(v.num_nonbatch_dims);
   return Product(d, 0, d.size() - std::min(nonbatch, d.size()));
-}
-
-void Slice(const Dims& in, const Dims& out, const Node& n, const char* src, char* dst,
-           size_t elem) {
-  const size_t rank = in.size();
-  const size_t total = Product(out, 0, out.size());
-  if (total == 0) return;
-  if (rank == 0) {
-    std::memcpy(dst, src, elem);
-    return;
-  }
-  size_t in_stride[kMaxDims];
-  size_t stride = 1;
-  for (size_t i = rank; i-- > 0;) {
-    in_stride[i] = stride;
-    stride *= in[i];
-  }
-  size_t index[kMaxDims] = {};
-  const size_t inner = out[rank - 1];
-  for (size_t o = 0; o < total; o += inner) {
-    size_t base = 0;
-    for (size_t i = 0; i < rank; ++i) base += (index[i] + n.list_a[i]) * in_stride[i];
-    std::memcpy(dst + o * elem, src + base * elem, inner * elem);
-    for (size_t i = rank - 1; i-- > 0;) {
-      if (++index[i] < out[i]) break;
-      index[i] = 0;
-    }
-  }
-}
-
-void Concatenate(const Node& n, const std::vector<Dims>& dims, const void* const* in, char* dst,
-                 size_t elem) {
-  const Dims& out = dims[n.outputs[0]];
-  const size_t outer = Product(out, 0, n.axis);
-  const size_t out_row = Product(out, n.axis, out.size()) * elem;
-  size_t offset = 0;
-  for (size_t i = 0; i < n.inputs.size(); ++i) {
-    const Dims& v = dims[n.inputs[i]];
-    const size_t row = Product(v, n.axis, v.size()) * elem;
-    const char* src = static_cast<const char*>(in[i]);
-    for (size_t o = 0; o < outer; ++o) std::memcpy(dst + o * out_row + offset, src + o * row, row);
-    offset += row;
-  }
 }
 
 // c[b] = a[b] (m x k) * b[b] (k x n), row-major, on the optimized GEMM (false: no scratch).
@@ -447,18 +404,8 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
     case NodeType::kConcatenate2:
     case NodeType::kConcatenate3:
     case NodeType::kConcatenate4:
-    case NodeType::kConcatenate5: {
-      // Data movement: any one element type, same scale for quantized types.
-      const Value& out = Out(g, n, 0);
-      for (uint32_t id : n.inputs) {
-        const Value& v = g.values[id];
-        if (v.type != out.type || v.quant != out.quant || v.scale != out.scale ||
-            v.zero_point != out.zero_point || DataTypeSize(v.type) == 0) {
-          return false;
-        }
-      }
-      return out.type != DataType::kQdint8;
-    }
+    case NodeType::kConcatenate5:
+      return DataMovementSupports(g, n);
     case NodeType::kGlobalAvgPooling2d:
       return GlobalAveragePoolingSupports(g, n);
     case NodeType::kAvgPooling2d:
@@ -502,33 +449,14 @@ Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::v
   const Value& y = Out(g, n, 0);
   const Dims& yd = dims[n.outputs[0]];
   switch (n.type) {
-    case NodeType::kStaticTranspose: {
-      const Dims& xd = dims[n.inputs[0]];
-      int64_t sizes[kMaxDims], perm[kMaxDims];
-      for (size_t i = 0; i < xd.size(); ++i) {
-        sizes[i] = static_cast<int64_t>(xd[i]);
-        perm[i] = static_cast<int64_t>(n.list_a[i]);
-      }
-      EF_CHECK_OR_RETURN(
-          optimized::PermuteContiguous(in[0], sizes, perm, static_cast<int>(xd.size()),
-                                       DataTypeSize(y.type), out[0], num_threads),
-          Error::kNotSupported, "xnnpack: XNNStaticTranspose of %zu-byte elements",
-          DataTypeSize(y.type));
-      return Error::kOk;
-    }
+    case NodeType::kStaticTranspose:
     case NodeType::kStaticSlice:
-      Slice(dims[n.inputs[0]], yd, n, static_cast<const char*>(in[0]), static_cast<char*>(out[0]),
-            DataTypeSize(y.type));
-      return Error::kOk;
-    case NodeType::kStaticReshape:  // the same elements in the same order
-      std::memcpy(out[0], in[0], Product(yd, 0, yd.size()) * DataTypeSize(y.type));
-      return Error::kOk;
+    case NodeType::kStaticReshape:
     case NodeType::kConcatenate2:
     case NodeType::kConcatenate3:
     case NodeType::kConcatenate4:
     case NodeType::kConcatenate5:
-      Concatenate(n, dims, in, static_cast<char*>(out[0]), DataTypeSize(y.type));
-      return Error::kOk;
+      return RunDataMovementNode(g, n, dims, in, out, num_threads);
     case NodeType::kBatchMatrixMultiply:
       EF_CHECK_OR_RETURN(BatchMatMul(ctx, n, dims, static_cast<const float*>(in[0]),
                                      static_cast<const float*>(in[1]), static_cast<float*>(out[0])),

@@ -57,8 +57,9 @@ bool OwnKernelPreferred(const Graph& graph, const Node& node, bool optimized);
 // Runs `node` on values of the current shapes `dims` (indexed by value id;
 // they differ from the serialized ones after a dynamic-shape change).
 // `in[i]` / `out[i]` are the buffers of node.inputs[i] / node.outputs[i]
-// (null for an absent optional operand); batch matrix multiplies,
-// transcendental nodes and static transposes split over up to
+// (null for an absent optional operand); data movement (transposes,
+// slices, reshapes, concatenations) in data_movement_nodes.h; batch matrix
+// multiplies, transcendental nodes, transposes and concatenations split over up to
 // ctx.num_threads() threads of the kernels' pool or the runner installed on
 // the calling thread, and the GEMM takes its scratch from ctx.
 // REQUIRES: OwnKernelSupports(graph, node) and shapes validated by
