@@ -12,7 +12,6 @@ namespace edgefleet {
 namespace xnnpack {
 namespace {
 
-
 // Most inputs a concatenation node has (XNNConcatenate5).
 constexpr size_t kMaxInputs = 5;
 // A concatenation's rows split over threads in ranges of at least this many
