@@ -82,8 +82,8 @@ void Concatenate(const Node& n, const std::vector<Dims>& dims, const void* const
 
 }  // namespace
 
-bool DataMovementSupports(const Graph& g, const Node& n) {
-  switch (n.type) {
+bool IsDataMovement(NodeType type) {
+  switch (type) {
     case NodeType::kStaticTranspose:
     case NodeType::kStaticSlice:
     case NodeType::kStaticReshape:
@@ -91,10 +91,14 @@ bool DataMovementSupports(const Graph& g, const Node& n) {
     case NodeType::kConcatenate3:
     case NodeType::kConcatenate4:
     case NodeType::kConcatenate5:
-      break;
+      return true;
     default:
       return false;
   }
+}
+
+bool DataMovementSupports(const Graph& g, const Node& n) {
+  if (!IsDataMovement(n.type)) return false;
   // Any one element type, the same scale for quantized types.
   const Value& out = g.values[n.outputs[0]];
   if (n.inputs.size() > kMaxInputs) return false;

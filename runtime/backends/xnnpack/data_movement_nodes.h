@@ -18,6 +18,9 @@
 namespace edgefleet {
 namespace xnnpack {
 
+// True for the node types above.
+bool IsDataMovement(NodeType type);
+
 // True when `node` is one of the above and its operands' types allow it.
 bool DataMovementSupports(const Graph& graph, const Node& node);
 

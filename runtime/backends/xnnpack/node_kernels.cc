@@ -383,6 +383,7 @@ bool OwnKernelPreferred(const Graph& g, const Node& n, bool optimized) {
 }
 
 bool OwnKernelSupports(const Graph& g, const Node& n) {
+  if (IsDataMovement(n.type)) return DataMovementSupports(g, n);
   switch (n.type) {
     case NodeType::kBatchMatrixMultiply:
     case NodeType::kScaledDotProductAttention:
@@ -398,14 +399,6 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
     case NodeType::kGelu:
     case NodeType::kPReLU:
       return AllFp32(g, n);
-    case NodeType::kStaticTranspose:
-    case NodeType::kStaticSlice:
-    case NodeType::kStaticReshape:
-    case NodeType::kConcatenate2:
-    case NodeType::kConcatenate3:
-    case NodeType::kConcatenate4:
-    case NodeType::kConcatenate5:
-      return DataMovementSupports(g, n);
     case NodeType::kGlobalAvgPooling2d:
       return GlobalAveragePoolingSupports(g, n);
     case NodeType::kAvgPooling2d:
@@ -446,17 +439,10 @@ bool OwnKernelSupports(const Graph& g, const Node& n) {
 Error RunOwnNode(KernelContext& ctx, const Graph& g, const Node& n, const std::vector<Dims>& dims,
                  const void* const* in, void* const* out) {
   const int num_threads = ctx.num_threads();
+  if (IsDataMovement(n.type)) return RunDataMovementNode(g, n, dims, in, out, num_threads);
   const Value& y = Out(g, n, 0);
   const Dims& yd = dims[n.outputs[0]];
   switch (n.type) {
-    case NodeType::kStaticTranspose:
-    case NodeType::kStaticSlice:
-    case NodeType::kStaticReshape:
-    case NodeType::kConcatenate2:
-    case NodeType::kConcatenate3:
-    case NodeType::kConcatenate4:
-    case NodeType::kConcatenate5:
-      return RunDataMovementNode(g, n, dims, in, out, num_threads);
     case NodeType::kBatchMatrixMultiply:
       EF_CHECK_OR_RETURN(BatchMatMul(ctx, n, dims, static_cast<const float*>(in[0]),
                                      static_cast<const float*>(in[1]), static_cast<float*>(out[0])),
