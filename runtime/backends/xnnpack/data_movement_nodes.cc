@@ -18,12 +18,6 @@ constexpr size_t kMaxInputs = 5;
 // bytes.
 constexpr int64_t kMinParallelBytes = 64 * 1024;
 
-size_t Product(const Dims& d, size_t from, size_t to) {
-  size_t n = 1;
-  for (size_t i = from; i < to; ++i) n *= d[i];
-  return n;
-}
-
 void Slice(const Dims& in, const Dims& out, const Node& n, const char* src, char* dst,
            size_t elem) {
   const size_t rank = in.size();

@@ -36,6 +36,13 @@ inline constexpr size_t kMaxValueBytes = size_t{1} << 30;
 
 using Dims = std::vector<size_t>;
 
+// The product of d[from, to) (1 for an empty range).
+inline size_t Product(const Dims& d, size_t from, size_t to) {
+  size_t n = 1;
+  for (size_t i = from; i < to; ++i) n *= d[i];
+  return n;
+}
+
 // Serialized XNNDatatype values.
 enum class DataType : int16_t {
   kInvalid = 0,

@@ -22,12 +22,6 @@ namespace edgefleet {
 namespace xnnpack {
 namespace {
 
-size_t Product(const Dims& d, size_t from, size_t to) {
-  size_t n = 1;
-  for (size_t i = from; i < to; ++i) n *= d[i];
-  return n;
-}
-
 const Value& In(const Graph& g, const Node& n, size_t i) { return g.values[n.inputs[i]]; }
 const Value& Out(const Graph& g, const Node& n, size_t i) { return g.values[n.outputs[i]]; }
 

@@ -58,6 +58,26 @@ template <int W, bool kIndices>
   if constexpr (kIndices) Store<W>(positions + c, pos);
 }
 
+// Window over every vector of channels of an output pixel (the tail as
+// one vector overlapping the one before); returns the first channel left
+// to the scalar way (c_all when none, fewer channels than a vector: 0).
+template <int W, bool kIndices>
+[[gnu::always_inline]] inline int64_t WindowVectors(const ConvGeometry& g, const float* x_n,
+                                                    int64_t h0, int64_t h1, int64_t w0, int64_t w1,
+                                                    float* values, float* positions,
+                                                    Vf<W>* special) {
+  const int64_t c_all = g.in_c;
+  int64_t c = 0;
+  for (; c + W <= c_all; c += W) {
+    Window<W, kIndices>(g, x_n, h0, h1, w0, w1, c, values, positions, special);
+  }
+  if (c < c_all && c_all >= W) {
+    Window<W, kIndices>(g, x_n, h0, h1, w0, w1, c_all - W, values, positions, special);
+    c = c_all;
+  }
+  return c;
+}
+
 // The portable kernel's comparison for one channel.
 void WindowScalar(const ConvGeometry& g, const float* x_n, int64_t h0, int64_t h1, int64_t w0,
                   int64_t w1, int64_t c, float* values, float* positions) {
@@ -144,22 +164,9 @@ struct Rows {
         float* v = o.y_nhwc ? o.y + (row * g.out_w + ow0 + p) * c_all : values + p * c_all;
         float* pos = positions + p * c_all;
         int64_t c = 0;
-        if (special != nullptr && o.idx != nullptr) {
-          for (; c + W <= c_all; c += W) {
-            Window<W, true>(g, x_n, h0, h1, w0, w1, c, v, pos, special);
-          }
-          if (c < c_all && c_all >= W) {  // the tail as one overlapping vector
-            Window<W, true>(g, x_n, h0, h1, w0, w1, c_all - W, v, pos, special);
-            c = c_all;
-          }
-        } else if (special != nullptr) {
-          for (; c + W <= c_all; c += W) {
-            Window<W, false>(g, x_n, h0, h1, w0, w1, c, v, pos, special);
-          }
-          if (c < c_all && c_all >= W) {
-            Window<W, false>(g, x_n, h0, h1, w0, w1, c_all - W, v, pos, special);
-            c = c_all;
-          }
+        if (special != nullptr) {
+          c = o.idx != nullptr ? WindowVectors<W, true>(g, x_n, h0, h1, w0, w1, v, pos, special)
+                               : WindowVectors<W, false>(g, x_n, h0, h1, w0, w1, v, pos, special);
         }
         for (; c < c_all; ++c) WindowScalar(g, x_n, h0, h1, w0, w1, c, v, pos);
       }
