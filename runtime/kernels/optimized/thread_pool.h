@@ -191,7 +191,7 @@ ParallelRunner* InlineParallelRunner();
 
 // Below this many elements a memory-bound kernel (a pooling, a channel
 // scale) stays on one thread: handing work out costs more than it saves.
-inline constexpr int64_t kMinParallelElements = 64 * 1024;
+inline constexpr int64_t kMinParallelElements = 16 * 1024;
 
 // Whether ParallelFor can use more than the calling thread: a runner is
 // installed or the kernels' pool is started.
