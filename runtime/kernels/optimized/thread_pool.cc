@@ -30,16 +30,16 @@ inline void CpuRelax() {
 #endif
 }
 
-// Locks `lock`'s mutex, spinning on try_lock first: the pool's critical
-// sections are a few stores, and a contended std::mutex otherwise puts the
-// thread to sleep at once (a futex wait, then a wake-up of tens of
-// microseconds) on every job whose hand-off it happens to meet.
-void LockSpinning(std::unique_lock<std::mutex>& lock) {
-  for (int spin = 0; spin < kSpinIterations; ++spin) {
-    if (lock.try_lock()) return;
-    CpuRelax();
-  }
-  lock.lock();
+// state_'s fields (thread_pool.h).
+constexpr uint64_t kJoinedMask = 0x7f;
+constexpr int kWantedShift = 7;
+constexpr uint64_t kOpen = uint64_t{1} << 14;
+constexpr int kGenerationShift = 15;
+
+inline uint64_t Generation(uint64_t state) { return state >> kGenerationShift; }
+inline int Joined(uint64_t state) { return static_cast<int>(state & kJoinedMask); }
+inline int Wanted(uint64_t state) {
+  return static_cast<int>((state >> kWantedShift) & kJoinedMask);
 }
 
 struct WorkerArg {
@@ -132,11 +132,10 @@ Result<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads, ThreadPi
 }
 
 ThreadPool::~ThreadPool() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stop_ = true;
-    generation_.fetch_add(1, std::memory_order_relaxed);
-  }
+  stop_.store(true, std::memory_order_relaxed);
+  // A new generation, closed: waiting workers see it and find stop_.
+  state_.fetch_add(uint64_t{1} << kGenerationShift, std::memory_order_seq_cst);
+  { std::lock_guard<std::mutex> lock(mutex_); }
   wake_.notify_all();
   for (int i = 0; i < started_; ++i) pthread_join(threads_[i], nullptr);
 }
@@ -166,7 +165,7 @@ bool Claim(std::atomic<uint64_t>& unclaimed, bool from_back, int64_t* task) {
 }  // namespace
 
 void ThreadPool::RunTasks(int slot) {
-  const int threads = wanted_workers_ + 1;
+  const int threads = threads_in_job_;
   int64_t done = 0;
   int64_t task;
   for (int i = 0; i < threads; ++i) {
@@ -180,32 +179,39 @@ void ThreadPool::RunTasks(int slot) {
 }
 
 void ThreadPool::WorkerLoop(int index) {
-  uint64_t seen = 0;
+  uint64_t seen = 0;  // the last generation this worker looked at
   for (;;) {
-    for (int spin = 0;
-         spin < kSpinIterations && generation_.load(std::memory_order_relaxed) == seen; ++spin) {
+    uint64_t state = state_.load(std::memory_order_acquire);
+    for (int spin = 0; spin < kSpinIterations && Generation(state) == seen; ++spin) {
       CpuRelax();
+      state = state_.load(std::memory_order_acquire);
     }
-    {
-      // The generation and the job it names are written together under
-      // mutex_, so a worker sees each job at most once, consistently. A
-      // worker joins only while the job is open: the caller does not wait
-      // for workers that never started (on a busy host they may not be
-      // scheduled for a whole time slice).
-      std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
-      LockSpinning(lock);
-      wake_.wait(lock, [&] { return generation_.load(std::memory_order_relaxed) != seen; });
-      if (stop_) return;
-      seen = generation_.load(std::memory_order_relaxed);
-      if (!job_open_ || index >= wanted_workers_) continue;
-      joined_workers_.fetch_add(1, std::memory_order_relaxed);
+    if (Generation(state) == seen) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      sleeping_workers_.fetch_add(1, std::memory_order_seq_cst);
+      wake_.wait(lock, [&] {
+        state = state_.load(std::memory_order_seq_cst);
+        return Generation(state) != seen;
+      });
+      sleeping_workers_.fetch_sub(1, std::memory_order_relaxed);
     }
+    if (stop_.load(std::memory_order_relaxed)) return;
+    seen = Generation(state);
+    // Join the job unless it closed, moved on or does not want this worker
+    // (a late worker: the caller never waits for one that did not join).
+    bool joined = false;
+    while ((state & kOpen) != 0 && Generation(state) == seen && index < Wanted(state)) {
+      if (state_.compare_exchange_weak(state, state + 1, std::memory_order_acquire,
+                                       std::memory_order_acquire)) {
+        joined = true;
+        break;
+      }
+    }
+    if (!joined) continue;
     RunTasks(index + 1);
-    // The caller spins on the count first; the lock orders this notify
-    // after its check when it went to sleep instead.
-    if (joined_workers_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
-      LockSpinning(lock);
+    state_.fetch_sub(1, std::memory_order_seq_cst);
+    if (caller_sleeping_.load(std::memory_order_seq_cst)) {
+      { std::lock_guard<std::mutex> lock(mutex_); }
       left_.notify_all();
     }
   }
@@ -221,22 +227,29 @@ void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn, void* contex
     return;
   }
   jobs_started_.fetch_add(1, std::memory_order_relaxed);
-  {
-    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
-    LockSpinning(lock);
-    fn_ = fn;
-    context_ = context;
-    wanted_workers_ = static_cast<int>(threads - 1);
-    for (int64_t s = 0; s < threads; ++s) {
-      const uint64_t front = static_cast<uint64_t>(num_tasks * s / threads);
-      const uint64_t back = static_cast<uint64_t>(num_tasks * (s + 1) / threads);
-      shares_[s].unclaimed.store(back << 32 | front, std::memory_order_relaxed);
-    }
-    done_tasks_.store(0, std::memory_order_relaxed);
-    job_open_ = true;
-    generation_.fetch_add(1, std::memory_order_relaxed);
+  // No worker is inside the pool's last job (Run waited for that), so the
+  // job's fields are the caller's until it publishes the generation.
+  fn_ = fn;
+  context_ = context;
+  threads_in_job_ = static_cast<int>(threads);
+  for (int64_t s = 0; s < threads; ++s) {
+    const uint64_t front = static_cast<uint64_t>(num_tasks * s / threads);
+    const uint64_t back = static_cast<uint64_t>(num_tasks * (s + 1) / threads);
+    shares_[s].unclaimed.store(back << 32 | front, std::memory_order_relaxed);
   }
-  wake_.notify_all();
+  done_tasks_.store(0, std::memory_order_relaxed);
+  const uint64_t generation = Generation(state_.load(std::memory_order_relaxed)) + 1;
+  state_.store(
+      generation << kGenerationShift | kOpen | static_cast<uint64_t>(threads - 1) << kWantedShift,
+      std::memory_order_seq_cst);
+  if (sleeping_workers_.load(std::memory_order_seq_cst) > 0) {
+    {
+      // A worker between its last look at state_ and its wait holds the
+      // mutex: taking it here orders the notify after that wait began.
+      std::lock_guard<std::mutex> lock(mutex_);
+    }
+    wake_.notify_all();
+  }
   RunTasks(/*slot=*/0);
   // Tasks other threads claimed: wait for them (spin, then yield the core,
   // which a preempted worker may need).
@@ -249,19 +262,16 @@ void ThreadPool::Run(int64_t num_tasks, int max_threads, TaskFn fn, void* contex
   }
   // Close the job; workers that joined leave once they find no task
   // (spin, then sleep: a sleep and its wake-up cost more than a short job).
-  {
-    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
-    LockSpinning(lock);
-    job_open_ = false;
-  }
-  for (int spin = 0; spin < kSpinIterations && joined_workers_.load(std::memory_order_acquire) != 0;
-       ++spin) {
+  uint64_t state = state_.fetch_and(~kOpen, std::memory_order_acq_rel) & ~kOpen;
+  for (int spin = 0; spin < kSpinIterations && Joined(state) != 0; ++spin) {
     CpuRelax();
+    state = state_.load(std::memory_order_acquire);
   }
-  if (joined_workers_.load(std::memory_order_acquire) != 0) {
-    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
-    LockSpinning(lock);
-    left_.wait(lock, [&] { return joined_workers_.load(std::memory_order_acquire) == 0; });
+  if (Joined(state) != 0) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    caller_sleeping_.store(true, std::memory_order_seq_cst);
+    left_.wait(lock, [&] { return Joined(state_.load(std::memory_order_seq_cst)) == 0; });
+    caller_sleeping_.store(false, std::memory_order_relaxed);
   }
   job_mutex_.unlock();
 }

@@ -9,9 +9,10 @@
 // that set, and a pin the system refuses leaves the worker where it was (its
 // creator's set, which is also what every worker keeps with fewer CPUs, e.g.
 // under `taskset` to one core, on big.LITTLE CPUs, or with kNone). The real
-// runtime's pthreadpool pins nothing. Workers sleep on a condition variable
-// between jobs (after a short spin, so back-to-back kernels do not pay a wake-up
-// each). The caller waits only for tasks that were claimed, never for a
+// runtime's pthreadpool pins nothing. A job is handed out and joined
+// through one atomic word, without a lock; workers spin on it for a while
+// after a job, then sleep on a condition variable (so back-to-back kernels
+// pay neither a lock nor a wake-up). The caller waits only for tasks that were claimed, never for a
 // worker that has not started (on an oversubscribed host it may not run for
 // a whole time slice): late workers find the job closed. Memory is
 // allocated by Create only; ParallelFor allocates nothing.
@@ -116,12 +117,21 @@ class ThreadPool {
 
   std::mutex job_mutex_;  // held by the caller whose job is on the pool
 
-  // The current job; written together with generation_, under mutex_.
+  // The job, the workers' view of it and their count in one word, so a
+  // hand-off takes no lock: bits 0-6 the workers inside the job, 7-13 the
+  // workers it wants, bit 14 set while workers may join, the rest a
+  // generation that each job (and stop) increments. A worker joins by
+  // incrementing the count of the generation it saw, only while that
+  // generation is open and wants it; the caller closes it, then waits for
+  // the count to reach 0 before it changes the job's fields below.
+  alignas(64) std::atomic<uint64_t> state_{0};
+
+  // The current job, written by the caller before it publishes the
+  // generation, read by workers that joined it.
   TaskFn fn_ = nullptr;
   void* context_ = nullptr;
-  int wanted_workers_ = 0;
+  int threads_in_job_ = 0;  // wanted workers + 1
   // The current job's tasks not yet claimed, a contiguous share per thread
-  // (wanted_workers_ + 1 of them in use)
   // ([front, back), front in the low 32 bits), each on a cache line of its
   // own: a thread claims its own share without contention, and a thread
   // runs the same part of every job (the same rows of consecutive layers,
@@ -132,15 +142,18 @@ class ThreadPool {
   Share shares_[kMaxThreads];
   alignas(64) std::atomic<int64_t> done_tasks_{0};
 
+  // Sleeping: a worker that spun in vain waits on wake_, a caller whose
+  // workers are slow to leave on left_, both under mutex_. Each announces
+  // itself in sleeping_workers_ / caller_sleeping_ before it checks state_
+  // for the last time, and the other side checks them after it changes
+  // state_ (both sequentially consistent), so it notifies only when
+  // someone may be asleep and no wake-up is lost.
+  alignas(64) std::atomic<int> sleeping_workers_{0};
+  std::atomic<bool> caller_sleeping_{false};
+  std::atomic<bool> stop_{false};
   std::mutex mutex_;
-  std::condition_variable wake_;  // a new generation (or stop)
-  std::condition_variable left_;  // joined_workers_ dropped to 0
-  std::atomic<uint64_t> generation_{0};
-  bool job_open_ = false;  // workers may still join the current job
-  // Workers inside the current job: joined under mutex_ while job_open_,
-  // left without it.
-  std::atomic<int> joined_workers_{0};
-  bool stop_ = false;
+  std::condition_variable wake_;
+  std::condition_variable left_;
   std::atomic<uint64_t> jobs_started_{0};
 };
 
