@@ -60,15 +60,16 @@ void FloatGlobalAveragePooling(KernelContext& ctx, const Node& n, const std::vec
   for (int64_t b = 0; b < batch; ++b) {
     const float* xb = x + b * pixels * channels;
     float* yb = y + b * channels;
-    optimized::ParallelForRanges(
-        channels, threads > 1 ? kChannelGrain : channels, threads, [&](int64_t c0, int64_t c1) {
-          optimized::RunVectorized<SumRows>(xb + c0, pixels, channels, c1 - c0, yb + c0);
-          for (int64_t c = c0; c < c1; ++c) {
-            float v = yb[c] / count;
-            v = v < n.output_min ? n.output_min : v;
-            yb[c] = v > n.output_max ? n.output_max : v;
-          }
-        });
+    optimized::ParallelForRanges(channels, optimized::ItemGrain(kChannelGrain, pixels), threads,
+                                 [&](int64_t c0, int64_t c1) {
+                                   optimized::RunVectorized<SumRows>(xb + c0, pixels, channels,
+                                                                     c1 - c0, yb + c0);
+                                   for (int64_t c = c0; c < c1; ++c) {
+                                     float v = yb[c] / count;
+                                     v = v < n.output_min ? n.output_min : v;
+                                     yb[c] = v > n.output_max ? n.output_max : v;
+                                   }
+                                 });
   }
 }
 

@@ -24,8 +24,8 @@ namespace {
 
 using portable::StridedLoop;
 
-// Fewest channels a thread takes in the channels-innermost case.
-constexpr int64_t kChannelGrain = 64;
+// Fewest outputs (channels) a range of a split mean holds.
+constexpr int64_t kMinOutputs = 64;
 
 // sums[j] = x[j * step + 0] + x[j * step + 1] + ... + x[j * step + count - 1]
 // for j < n, each summed in float from 0 in index order. kLanes outputs at
@@ -141,12 +141,11 @@ bool TryMean(KernelContext& ctx, Span<EValue*> args) {
     const int64_t in_step = inner > 1 ? kept.strides[0][kept.dim - 1] : 0;
     const float divisor = static_cast<float>(count);
     portable::ForEachOffset(outer, [&](const int64_t* o) {
-      ParallelForRanges(inner, inner > 64 ? kChannelGrain : inner, inner > 64 ? threads : 1,
-                        [&](int64_t j0, int64_t j1) {
-                          float* out_run = y + o[1] + j0;
-                          SumRuns(x + o[0] + j0 * in_step, in_step, j1 - j0, count, out_run);
-                          for (int64_t j = 0; j < j1 - j0; ++j) out_run[j] /= divisor;
-                        });
+      ParallelForRanges(inner, ItemGrain(kMinOutputs, count), threads, [&](int64_t j0, int64_t j1) {
+        float* out_run = y + o[1] + j0;
+        SumRuns(x + o[0] + j0 * in_step, in_step, j1 - j0, count, out_run);
+        for (int64_t j = 0; j < j1 - j0; ++j) out_run[j] /= divisor;
+      });
     });
     return true;
   }
@@ -156,7 +155,7 @@ bool TryMean(KernelContext& ctx, Span<EValue*> args) {
     auto* acc = static_cast<float*>(ctx.AllocateTemp(sizeof(float) * channels, 64));
     if (acc == nullptr) return false;
     // Threads take ranges of channels, each summed in the same order.
-    ParallelForRanges(channels, threads > 1 ? kChannelGrain : channels, threads,
+    ParallelForRanges(channels, ItemGrain(kMinOutputs, count), threads,
                       [&](int64_t c0, int64_t c1) {
                         std::fill(acc + c0, acc + c1, 0.0f);
                         portable::ForEachOffset(reduced, [&](const int64_t* r) {

@@ -206,6 +206,16 @@ ParallelRunner* InlineParallelRunner();
 // scale) stays on one thread: handing work out costs more than it saves.
 inline constexpr int64_t kMinParallelElements = 16 * 1024;
 
+// Items per range (ParallelForRanges' grain) when each item reads
+// `elements_per_item` elements (a mean's output, a pooled channel): at
+// least `min_items`, and enough that a range reads kMinParallelElements / 2
+// elements, so every range is worth its hand-off.
+inline int64_t ItemGrain(int64_t min_items, int64_t elements_per_item) {
+  const int64_t per = elements_per_item < 1 ? 1 : elements_per_item;
+  const int64_t by_elements = (kMinParallelElements / 2 + per - 1) / per;
+  return by_elements > min_items ? by_elements : min_items;
+}
+
 // Whether ParallelFor can use more than the calling thread: a runner is
 // installed or the kernels' pool is started.
 inline bool ParallelismAvailable() {
