@@ -77,10 +77,13 @@ std::string CacheDir() {
   return dir != nullptr && *dir != '\0' ? dir : ".cache/models";
 }
 
-// The folder holding `name`'s model.pte, or "" if it is absent.
+// The folder holding `name`'s model.pte, or "" if it is absent. A folder
+// counts once its export is complete: the exporter writes manifest.json
+// last, so a `make models` still running (or stopped half way) leaves a
+// folder the tests skip rather than fail on.
 std::string ModelDir(const std::string& name) {
   for (const std::string& dir : {CacheDir() + "/" + name, "test/fixtures/zoo_" + name}) {
-    if (FileExists(dir + "/model.pte")) return dir;
+    if (FileExists(dir + "/model.pte") && FileExists(dir + "/manifest.json")) return dir;
   }
   return "";
 }
@@ -205,7 +208,8 @@ const char kMiniZoo[] = "test/fixtures/zoo_mini/";
   const std::string dir = ModelDir(name);                                      \
   if (dir.empty()) {                                                           \
     GTEST_SKIP() << "zoo model " << (name) << " is absent from " << CacheDir() \
-                 << " and test/fixtures: run `make models` to export it";      \
+                 << " and test/fixtures (or its export is not complete: no "   \
+                 << "manifest.json): run `make models` to export it";          \
   }
 
 // Runs `file` of the float model `model` twice on its stored inputs against
