@@ -12,7 +12,7 @@ namespace edgefleet {
 namespace xnnpack {
 namespace {
 
-// Fewest channels a thread takes.
+// Fewest channels a range takes (more on small planes: ItemGrain).
 constexpr int64_t kChannelGrain = 64;
 
 bool IsStaticInt8(const Value& v) {

@@ -12,10 +12,11 @@
 // runtime's pthreadpool pins nothing. A job is handed out and joined
 // through one atomic word, without a lock; workers spin on it for a while
 // after a job, then sleep on a condition variable (so back-to-back kernels
-// pay neither a lock nor a wake-up). The caller waits only for tasks that were claimed, never for a
-// worker that has not started (on an oversubscribed host it may not run for
-// a whole time slice): late workers find the job closed. Memory is
-// allocated by Create only; ParallelFor allocates nothing.
+// pay neither a lock nor a wake-up). The caller waits only for tasks that
+// were claimed, never for a worker that has not started (on an
+// oversubscribed host it may not run for a whole time slice): late workers
+// find the job closed. Memory is allocated by Create only; ParallelFor
+// allocates nothing.
 //
 // Thread safety: ParallelFor may be called from any thread, concurrently.
 // The pool runs one job at a time; a call that finds it busy (another
