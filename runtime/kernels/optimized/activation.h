@@ -3,7 +3,7 @@
 // nodes): the code of the optimized sigmoid, tanh and gelu kernels
 // (vec_math.h: within a few ulp of libm, not bit-identical to it). Work is
 // split over up to `num_threads` threads of the current parallel runner in
-// chunks of 32 Ki elements (one thread below that). No state: thread-safe.
+// chunks of 8 Ki elements (one thread below that). No state: thread-safe.
 
 #ifndef EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_ACTIVATION_H_
 #define EDGEFLEET_RUNTIME_KERNELS_OPTIMIZED_ACTIVATION_H_
