@@ -54,7 +54,7 @@ template <Act kAct, int W>
   }
 }
 
-constexpr int64_t kParallelChunk = 8 * 1024;
+constexpr int64_t kParallelChunk = kMinRangeElements;
 
 // Clamp bounds; a missing bound is +-infinity, which compares as absent.
 struct Bounds {

@@ -34,7 +34,7 @@ enum class Op { kAdd, kAddAlpha, kSub, kSubAlpha, kMul, kDiv };
 
 // Work is split over threads in ranges of at least this many output
 // elements (ParallelForRanges): below twice this, one thread.
-constexpr int64_t kGrain = 8 * 1024;
+constexpr int64_t kGrain = kMinRangeElements;
 
 template <Op kOp, typename T>
 [[gnu::always_inline]] inline T Apply(T a, T b, T alpha) {

@@ -26,7 +26,7 @@ namespace optimized {
 namespace {
 
 // Elements per range below which a kernel stays on one thread.
-constexpr int64_t kGrain = 8 * 1024;
+constexpr int64_t kGrain = kMinRangeElements;
 
 Tensor* PeekTyped(Span<EValue* const> args, size_t i, ScalarType dtype) {
   Tensor* t = PeekTensor(args, i);

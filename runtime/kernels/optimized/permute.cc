@@ -29,7 +29,7 @@ using portable::StridedLoop;
 using portable::StridedView;
 
 // Elements per range when a copy is split over threads.
-constexpr int64_t kGrain = 8 * 1024;
+constexpr int64_t kGrain = kMinRangeElements;
 
 // Product of the sizes of loop's dims [0, dim).
 template <int N>

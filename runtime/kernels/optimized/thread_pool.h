@@ -203,17 +203,22 @@ ParallelRunner* CurrentParallelRunner();
 // pool runs one job at a time).
 ParallelRunner* InlineParallelRunner();
 
+// Fewest elements a range of a split memory-bound kernel (element-wise ops,
+// activations, copies, transposes, reductions) holds: about 2-3 us from L2,
+// worth the ~1 us of a job hand-off at two threads (docs/threads.md).
+inline constexpr int64_t kMinRangeElements = 8 * 1024;
+
 // Below this many elements a memory-bound kernel (a pooling, a channel
 // scale) stays on one thread: handing work out costs more than it saves.
-inline constexpr int64_t kMinParallelElements = 16 * 1024;
+inline constexpr int64_t kMinParallelElements = 2 * kMinRangeElements;
 
 // Items per range (ParallelForRanges' grain) when each item reads
 // `elements_per_item` elements (a mean's output, a pooled channel): at
-// least `min_items`, and enough that a range reads kMinParallelElements / 2
+// least `min_items`, and enough that a range reads kMinRangeElements
 // elements, so every range is worth its hand-off.
 inline int64_t ItemGrain(int64_t min_items, int64_t elements_per_item) {
   const int64_t per = elements_per_item < 1 ? 1 : elements_per_item;
-  const int64_t by_elements = (kMinParallelElements / 2 + per - 1) / per;
+  const int64_t by_elements = (kMinRangeElements + per - 1) / per;
   return by_elements > min_items ? by_elements : min_items;
 }
 

@@ -127,7 +127,7 @@ template <typename T>
 // Transpose2d split over up to max_threads threads along the longer side
 // in whole 16-element tiles, at least kTransposeGrain elements per range:
 // the same bits at any thread count.
-inline constexpr int64_t kTransposeGrain = 8 * 1024;
+inline constexpr int64_t kTransposeGrain = kMinRangeElements;
 
 template <typename T>
 void Transpose2dParallel(const T* src, int64_t src_b, T* dst, int64_t dst_a, int64_t rows,
