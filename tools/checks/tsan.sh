@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # ThreadSanitizer over the runtime's threads: configures the `tsan` preset
 # (GCC, -fsanitize=thread, RelWithDebInfo, no service, benchmarks or
-# fuzzers), builds the optimized kernels' and the XNNPACK delegate's tests
-# and runs the ones that use threads: the kernel thread pool (exactly-once
+# fuzzers), builds the optimized kernels' and the XNNPACK delegate's test
+# binaries (in that preset they hold only the threaded tests) and runs the
+# tests that use threads: the kernel thread pool (exactly-once
 # tasks, concurrent and nested callers, pinning), every parallel kernel at
 # 1, 2, 3 and 4 threads (parallel_determinism_test.cc) and the pthreadpool
 # entry points XNNPACK's operators run through (method_threadpool_test.cc).
