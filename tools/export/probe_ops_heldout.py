@@ -1,4 +1,4 @@
-"""Held-out programs of session 15 for tools/export/probe_programs.py
+"""Held-out programs of sessions 15 and 19 for tools/export/probe_programs.py
 (exported without a partitioner): reductions with keepdim over negative and
 several dims, variance / standard deviation with every correction, scans
 over negative dims and of integer and bool tensors (torch.export refuses
@@ -7,9 +7,11 @@ and sort on ties, where / masked_fill with broadcast masks and promoted
 scalars, gather / scatter / index_select / index_put with int32 and int64
 indices and a masked assignment, a detection head's post-processing, an
 LSTM with proj_size, padding modes before a Conv1d, 1-D and 3-D instance /
-group norms; and every float32
-program of probe_xnnpack_heldout.py exported without a partitioner too (as
-`nd_<name>`). Each registers itself in probe_models.PROGRAMS.
+group norms; session 19's mixes (resampling modes and grid_sample, pooling
+with ceil mode, divisor and dilation, signed division, shape ops, attention
+with a padding mask, transposed 1-D and 3-D convolutions, norms and
+distances); and every float32 program of probe_xnnpack_heldout.py exported
+without a partitioner too (as `nd_<name>`). Each registers itself in probe_models.PROGRAMS.
 """
 
 import torch
@@ -193,6 +195,110 @@ def int_bool_image_pipeline():
                 torch.where(mask, lab, lab.new_full((), -1)))
     return _plain(Lambda(fn), torch.randint(0, 256, (2, 3, 4, 5), dtype=torch.uint8),
                   torch.randint(0, 3, (2, 4, 5)))
+
+
+
+# Session 19's held-out operator mixes (models of that session are nd_ cases).
+
+@program
+def unfold_rot90_pixel_unshuffle():
+    def fn(x):
+        a = F.pixel_shuffle(x, 2)
+        return (a, F.pixel_unshuffle(a, 2), torch.roll(x, shifts=(1, -2), dims=(2, 3)),
+                F.unfold(x, kernel_size=3, padding=1, stride=2), torch.rot90(x, 1, (2, 3)))
+    return _plain(Lambda(fn), torch.randn(1, 8, 6, 6))
+
+
+@program
+def resample_modes_and_grid_sample():
+    def fn(x):
+        return (F.interpolate(x, scale_factor=2.5, mode="bilinear", align_corners=False),
+                F.interpolate(x, size=(7, 5), mode="bicubic", align_corners=True),
+                F.interpolate(x, size=(9, 13), mode="nearest-exact"),
+                F.interpolate(x, scale_factor=0.5, mode="area"),
+                F.grid_sample(x, torch.tanh(x[:, :2].permute(0, 2, 3, 1)), align_corners=False))
+    return _plain(Lambda(fn), torch.randn(2, 3, 8, 10))
+
+
+@program
+def pooling_ceil_divisor_dilation_lp():
+    def fn(x):
+        return (F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False),
+                F.avg_pool2d(x, 2, divisor_override=3), F.max_pool2d(x, 3, 2, 1, dilation=2, ceil_mode=True),
+                F.lp_pool2d(x.abs(), 2, 2), F.adaptive_avg_pool2d(x, (5, 3)), F.avg_pool1d(x.flatten(2), 4, 3, 1))
+    return _plain(Lambda(fn), torch.randn(2, 4, 11, 9))
+
+
+@program
+def signed_division_and_activations():
+    """remainder / fmod / floor_divide with negative operands (Python's and
+    C's conventions), lerp, logit with eps, nan_to_num of 0/0, CELU, SELU,
+    GLU, softsign, clamp with tensor bounds, bitwise ops, sign, trunc."""
+    def fn(x, y, i, j):
+        return (torch.atan2(x, y), torch.remainder(x, -1.5), torch.fmod(x, 1.25), torch.floor_divide(i, j),
+                torch.remainder(i, j), torch.lerp(x, y, 0.3), torch.logit(torch.sigmoid(x), 1e-6),
+                torch.nan_to_num(x / (y - y)), F.celu(x), F.selu(x), F.glu(x, -1), F.softsign(x),
+                torch.clamp(x, min=y, max=y + 1), torch.bitwise_xor(i, j), torch.bitwise_and(i, 6),
+                torch.sign(i), torch.trunc(x * 3))
+    i = torch.randint(-20, 20, (4, 6))
+    j = torch.randint(1, 7, (4, 6)) * torch.where(torch.rand(4, 6) > 0.5, 1, -1)
+    return _plain(Lambda(fn), torch.randn(4, 6), torch.randn(4, 6), i, j)
+
+
+@program
+def split_tile_diagonal_one_hot():
+    def fn(x, idx):
+        a, b, c = torch.split(x, [1, 3, 2], dim=1)
+        return (torch.triu(x[0], 1), torch.tril(x[0], -1), torch.diagonal(x, 1, 1, 2), torch.tile(a, (1, 2, 2)),
+                torch.repeat_interleave(b, 2, dim=2), torch.narrow(c, 2, 1, 3), torch.flip(x, (0, 2)),
+                torch.stack(torch.unbind(x, 1)[::2], -1), torch.gather(x, -1, idx), F.one_hot(idx[0], 6),
+                torch.take_along_dim(x, idx, -1), x.unflatten(1, (2, 3)).transpose(-1, -2).contiguous())
+    return _plain(Lambda(fn), torch.randn(3, 6, 6), torch.randint(0, 6, (3, 6, 4)))
+
+
+@program
+def attention_padding_mask_norm_first():
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.mha = nn.MultiheadAttention(32, 4, batch_first=True)
+            self.enc = nn.TransformerEncoderLayer(32, 4, 64, batch_first=True, norm_first=True,
+                                                  activation="gelu", dropout=0.0)
+
+        def forward(self, x, mask):
+            a, w = self.mha(x, x, x, key_padding_mask=mask, need_weights=True)
+            q = x.view(2, 10, 4, 8).transpose(1, 2)
+            return a, w, self.enc(x), F.scaled_dot_product_attention(q, q, q, is_causal=True)
+    m = torch.zeros(2, 10, dtype=torch.bool)
+    m[1, 7:] = True
+    return _plain(M().eval(), torch.randn(2, 10, 32), m)
+
+
+@program
+def conv_transpose1d_conv3d_circular():
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.t1 = nn.ConvTranspose1d(6, 4, 5, stride=3, padding=2, output_padding=1, groups=2, dilation=2)
+            self.c3 = nn.Conv3d(2, 4, (2, 3, 3), stride=(1, 2, 2), padding=(1, 0, 1))
+            self.t2 = nn.ConvTranspose2d(4, 8, 3, stride=2, padding=1, output_padding=1, groups=4)
+            self.c1 = nn.Conv1d(6, 6, 3, padding=2, dilation=2, groups=3, padding_mode="circular")
+            self.prelu = nn.PReLU(8)
+
+        def forward(self, a, b, c):
+            return (self.t1(a), self.c3(b), self.prelu(self.t2(c)), self.c1(a), F.max_pool3d(b, 2),
+                    F.adaptive_avg_pool1d(a, 5))
+    return _plain(M().eval(), torch.randn(2, 6, 11), torch.randn(1, 2, 4, 9, 9), torch.randn(2, 4, 5, 7))
+
+
+@program
+def norms_and_distances():
+    def fn(x, y):
+        return (F.normalize(x, dim=-1), F.cosine_similarity(x, y, dim=-1), F.pairwise_distance(x, y),
+                torch.cdist(x, y), torch.linalg.vector_norm(x, ord=float("inf"), dim=-1),
+                torch.linalg.vector_norm(x, ord=3, dim=(-2, -1)), F.local_response_norm(x.unsqueeze(0), 3),
+                F.rms_norm(x, (8,), eps=1e-5), F.group_norm(x.transpose(1, 2), 2))
+    return _plain(Lambda(fn), torch.randn(3, 5, 8), torch.randn(3, 5, 8))
 
 
 for _name, _build in list(CASES.items()):
