@@ -9,13 +9,39 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
 namespace edgefleet {
 namespace testing {
 namespace {
+
+// The directories MakeTempDir made, removed (with what tests wrote in them)
+// when the process that made them exits normally; a forked child that exits
+// leaves them to its parent.
+struct MadeDirs {
+  std::mutex mu;
+  std::vector<std::string> paths;
+  pid_t owner = getpid();
+};
+
+MadeDirs& Made() {
+  static auto* made = new MadeDirs;  // never destroyed: used at exit
+  return *made;
+}
+
+void RemoveMadeDirs() {
+  MadeDirs& made = Made();
+  std::lock_guard<std::mutex> lock(made.mu);
+  if (getpid() != made.owner) return;
+  for (const std::string& path : made.paths) {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+}
 
 int ExitCode(int status) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
@@ -51,6 +77,10 @@ std::vector<std::string> DefaultServerFlags() {
 std::string MakeTempDir() {
   std::string pattern = "/tmp/edgefleet-test-XXXXXX";
   if (mkdtemp(pattern.data()) == nullptr) return "/tmp";
+  MadeDirs& made = Made();
+  std::lock_guard<std::mutex> lock(made.mu);
+  if (made.paths.empty()) std::atexit(RemoveMadeDirs);
+  made.paths.push_back(pattern);
   return pattern;
 }
 

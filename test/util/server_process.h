@@ -25,7 +25,9 @@ namespace testing {
 // grace period (tests stop servers at once).
 std::vector<std::string> DefaultServerFlags();
 
-// A fresh temporary directory (removed by the OS's tmp cleaning, not here).
+// A fresh temporary directory under /tmp, removed with its contents when
+// this process exits normally (a test that fails prints what it needs
+// first: ServerProcess::log()). Thread-safe.
 std::string MakeTempDir();
 
 class ServerProcess {
