@@ -15,7 +15,7 @@ dir="$(mktemp -d /tmp/edgefleet-grpcurl-XXXXXX)"
   --arms=test/service/testdata/arms.textproto --calibration="$calibration" \
   --shutdown_grace_s 3 2>"$dir/server.log" &
 pid=$!
-trap 'kill -9 $pid 2>/dev/null || true' EXIT
+trap 'kill -9 $pid 2>/dev/null || true; rm -rf "$dir"' EXIT
 for _ in $(seq 1 1800); do [ -s "$dir/ports" ] && break; sleep 0.1; done
 [ -s "$dir/ports" ] || { cat "$dir/server.log"; echo "FAIL: server did not start"; exit 1; }
 addr="127.0.0.1:$(cut -d' ' -f1 "$dir/ports")"
@@ -120,4 +120,5 @@ grep -q '"status": "NOT_SERVING"' <<<"$draining" || fail "health is not NOT_SERV
 kill -0 $pid 2>/dev/null || fail "the server stopped before its grace period ended"
 wait $pid || fail "server exited with $?"
 trap - EXIT
+rm -rf "$dir"
 echo "grpcurl: 7 passed, 0 failed"

@@ -11,6 +11,7 @@ response parameters, and errors for bad requests. Prints what it sees.
 """
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -58,7 +59,8 @@ class TritonClientTest(unittest.TestCase):
         cls.proc.send_signal(signal.SIGTERM)
         code = cls.proc.wait(timeout=60)
         cls.log.close()
-        assert code == 0, f"server exited with {code}"
+        assert code == 0, f"server exited with {code}; its log: {cls.dir}"
+        shutil.rmtree(cls.dir, ignore_errors=True)
 
     def test_health_and_metadata(self):
         self.assertTrue(self.client.is_server_live())
