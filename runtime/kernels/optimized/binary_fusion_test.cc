@@ -172,7 +172,7 @@ const char* FusedName(Bin op) {
 }
 
 const std::vector<int32_t> kSmall = {1, 8, 5, 7};
-const std::vector<int32_t> kLarge = {2, 64, 28, 28};  // over 3 kGrain ranges
+const std::vector<int32_t> kLarge = {2, 64, 28, 28};  // over 3 kMinRangeElements ranges
 
 const Case kCases[] = {
     {"add_relu", Bin::kAdd, Act::kRelu, kSmall, kSmall, kSmall, false, 1, false},

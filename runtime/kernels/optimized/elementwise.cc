@@ -3,7 +3,7 @@
 // order and coalesced; when the innermost dimension is contiguous in out
 // and contiguous or broadcast (stride 0) in each input, it runs as a
 // vectorized loop per outer index; large calls split the outer indices (or
-// the single run) over the kernels' threads in ranges of at least kGrain
+// the single run) over the kernels' threads in ranges of at least kMinRangeElements
 // elements. Results are bit-identical to the portable kernel (same formula,
 // a + alpha * b rounded twice) at any thread count. The fused kernels of
 // the plan pass fuse_binary_activation (binary_fusion.h) run the same loops
@@ -31,10 +31,6 @@ using portable::StridedLoop;
 using portable::StridedView;
 
 enum class Op { kAdd, kAddAlpha, kSub, kSubAlpha, kMul, kDiv };
-
-// Work is split over threads in ranges of at least this many output
-// elements (ParallelForRanges): below twice this, one thread.
-constexpr int64_t kGrain = kMinRangeElements;
 
 template <Op kOp, typename T>
 [[gnu::always_inline]] inline T Apply(T a, T b, T alpha) {
@@ -117,7 +113,7 @@ void RunLoop(KernelContext& ctx, const StridedLoop<3>& loop, const float* a, con
   const int64_t n = loop.sizes[last];
   const int64_t sa = loop.strides[0][last], sb = loop.strides[1][last];
   if (loop.dim == 1) {
-    ParallelForRanges(n, kGrain, ctx.num_threads(), [&](int64_t i0, int64_t i1) {
+    ParallelForRanges(n, kMinRangeElements, ctx.num_threads(), [&](int64_t i0, int64_t i1) {
       RunVectorized<B::template Body>(a + i0 * sa, sa, b + i0 * sb, sb, o + i0, i1 - i0, alpha, c);
     });
     return;
@@ -127,7 +123,8 @@ void RunLoop(KernelContext& ctx, const StridedLoop<3>& loop, const float* a, con
   outer.dim = last;
   int64_t rows = 1;
   for (int d = 0; d < outer.dim; ++d) rows *= outer.sizes[d];
-  const int64_t row_grain = n >= kGrain ? 1 : kGrain / std::max<int64_t>(n, 1);
+  const int64_t row_grain =
+      n >= kMinRangeElements ? 1 : kMinRangeElements / std::max<int64_t>(n, 1);
   ParallelForRanges(rows, row_grain, ctx.num_threads(), [&](int64_t r0, int64_t r1) {
     portable::ForEachOffsetInRange(outer, r0, r1, [&](const int64_t* off) {
       RunVectorized<B::template Body>(a + off[0], sa, b + off[1], sb, o + off[2], n, alpha, c);
@@ -186,7 +183,7 @@ bool AlignsWith(const Tensor& t, const Tensor& out) {
 bool TryFlatBinary(const Tensor& self, const Tensor* other, float scalar, Tensor& out, Op op,
                    float alpha, const Bounds* clamp) {
   const int64_t n = out.numel();
-  if (n >= 2 * kGrain || !out.IsDefaultDimOrder() || !AlignsWith(self, out) ||
+  if (n >= 2 * kMinRangeElements || !out.IsDefaultDimOrder() || !AlignsWith(self, out) ||
       (other != nullptr && !AlignsWith(*other, out))) {
     return false;
   }

@@ -25,9 +25,6 @@ namespace edgefleet {
 namespace optimized {
 namespace {
 
-// Elements per range below which a kernel stays on one thread.
-constexpr int64_t kGrain = kMinRangeElements;
-
 Tensor* PeekTyped(Span<EValue* const> args, size_t i, ScalarType dtype) {
   Tensor* t = PeekTensor(args, i);
   return t != nullptr && t->dtype() == dtype ? t : nullptr;
@@ -144,7 +141,7 @@ void EqScalarOut(KernelContext& ctx, Span<EValue*> args) {
   const float value = portable::ScalarTo<float>(s);
   const float* x = PeekTensor(args, 0)->data_as<const float>();
   bool* y = PeekTensor(args, 2)->data_as<bool>();
-  ParallelForRanges(PeekTensor(args, 0)->numel(), kGrain, ctx.num_threads(),
+  ParallelForRanges(PeekTensor(args, 0)->numel(), kMinRangeElements, ctx.num_threads(),
                     [&](int64_t begin, int64_t end) {
                       for (int64_t i = begin; i < end; ++i) y[i] = x[i] == value;
                     });
@@ -154,7 +151,7 @@ void LogicalNotOut(KernelContext& ctx, Span<EValue*> args) {
   if (!LogicalNotArgs(args)) return portable::LogicalNotOut(ctx, args);
   const auto* x = static_cast<const uint8_t*>(PeekTensor(args, 0)->data());
   auto* y = static_cast<uint8_t*>(PeekTensor(args, 1)->mutable_data());
-  ParallelForRanges(PeekTensor(args, 0)->numel(), kGrain, ctx.num_threads(),
+  ParallelForRanges(PeekTensor(args, 0)->numel(), kMinRangeElements, ctx.num_threads(),
                     [&](int64_t begin, int64_t end) {
                       // Locals: a byte store may alias anything in memory,
                       // the captured pointers included. In place (ys ==
@@ -172,8 +169,8 @@ void AnyOut(KernelContext& ctx, Span<EValue*> args) {
   if (!AnyLastDimArgs(args, &rows, &n)) return portable::AnyOut(ctx, args);
   const auto* x = static_cast<const uint8_t*>(PeekTensor(args, 0)->data());
   bool* y = PeekTensor(args, 3)->data_as<bool>();
-  ParallelForRanges(rows, n > 0 ? (kGrain + n - 1) / n : kGrain, ctx.num_threads(),
-                    [&](int64_t begin, int64_t end) {
+  ParallelForRanges(rows, n > 0 ? (kMinRangeElements + n - 1) / n : kMinRangeElements,
+                    ctx.num_threads(), [&](int64_t begin, int64_t end) {
                       const uint8_t* xs = x;
                       for (int64_t r = begin; r < end; ++r) {
                         const uint8_t* row = xs + r * n;
@@ -199,29 +196,30 @@ void WhereSelfOut(KernelContext& ctx, Span<EValue*> args) {
   };
   const int64_t step[3] = {reads[0] == Reads::kEach, reads[1] == Reads::kEach,
                            reads[2] == Reads::kEach};
-  ParallelForRanges(rows, (kGrain + n - 1) / n, ctx.num_threads(), [&](int64_t begin, int64_t end) {
-    for (int64_t r = begin; r < end; ++r) {
-      const uint8_t* cr = c + row(reads[0], r);
-      const float* ar = a + row(reads[1], r);
-      const float* br = b + row(reads[2], r);
-      float* yr = y + r * n;
-      if (reads[0] != Reads::kEach) {
-        // One condition for the whole row (the masked rows of attention):
-        // the row of the chosen operand, copied or filled.
-        const bool take_a = cr[0] != 0;
-        const float* src = take_a ? ar : br;
-        if ((take_a ? step[1] : step[2]) != 0) {
-          std::memcpy(yr, src, sizeof(float) * n);
-        } else {
-          std::fill(yr, yr + n, src[0]);
-        }
-        continue;
-      }
-      for (int64_t j = 0; j < n; ++j) {
-        yr[j] = cr[j] != 0 ? ar[j * step[1]] : br[j * step[2]];
-      }
-    }
-  });
+  ParallelForRanges(rows, (kMinRangeElements + n - 1) / n, ctx.num_threads(),
+                    [&](int64_t begin, int64_t end) {
+                      for (int64_t r = begin; r < end; ++r) {
+                        const uint8_t* cr = c + row(reads[0], r);
+                        const float* ar = a + row(reads[1], r);
+                        const float* br = b + row(reads[2], r);
+                        float* yr = y + r * n;
+                        if (reads[0] != Reads::kEach) {
+                          // One condition for the whole row (the masked rows of attention):
+                          // the row of the chosen operand, copied or filled.
+                          const bool take_a = cr[0] != 0;
+                          const float* src = take_a ? ar : br;
+                          if ((take_a ? step[1] : step[2]) != 0) {
+                            std::memcpy(yr, src, sizeof(float) * n);
+                          } else {
+                            std::fill(yr, yr + n, src[0]);
+                          }
+                          continue;
+                        }
+                        for (int64_t j = 0; j < n; ++j) {
+                          yr[j] = cr[j] != 0 ? ar[j * step[1]] : br[j * step[2]];
+                        }
+                      }
+                    });
 }
 
 }  // namespace optimized

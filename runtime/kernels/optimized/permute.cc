@@ -4,7 +4,7 @@
 // output are walked in the output's memory order; runs contiguous in both are memcpy'd, and a
 // transpose (the input's unit-stride dim elsewhere) goes by cache tiles,
 // with 4 x 4 vector transposes for 4-byte elements. Large copies are split
-// over the kernels' threads (runs, planes or tiles, at least kGrain
+// over the kernels' threads (runs, planes or tiles, at least kMinRangeElements
 // elements each). Bit-identical at any thread count. PermuteContiguous
 // (permute.h) is the same copy on raw buffers.
 
@@ -28,9 +28,6 @@ namespace {
 using portable::StridedLoop;
 using portable::StridedView;
 
-// Elements per range when a copy is split over threads.
-constexpr int64_t kGrain = kMinRangeElements;
-
 // Product of the sizes of loop's dims [0, dim).
 template <int N>
 int64_t Count(const StridedLoop<N>& loop, int dim) {
@@ -53,12 +50,12 @@ void Copy(const StridedLoop<2>& loop, const char* src, char* dst, int threads) {
     outer.dim = last;
     const int64_t n = loop.sizes[last];
     if (outer.dim == 0) {
-      ParallelForRanges(n, kGrain, threads, [&](int64_t i0, int64_t i1) {
+      ParallelForRanges(n, kMinRangeElements, threads, [&](int64_t i0, int64_t i1) {
         std::memcpy(d + i0, s + i0, sizeof(T) * (i1 - i0));
       });
       return;
     }
-    ParallelForRanges(Count(outer, outer.dim), std::max<int64_t>(1, kGrain / n), threads,
+    ParallelForRanges(Count(outer, outer.dim), std::max<int64_t>(1, kMinRangeElements / n), threads,
                       [&](int64_t r0, int64_t r1) {
                         portable::ForEachOffsetInRange(outer, r0, r1, [&](const int64_t* o) {
                           std::memcpy(d + o[1], s + o[0], sizeof(T) * n);
@@ -72,9 +69,11 @@ void Copy(const StridedLoop<2>& loop, const char* src, char* dst, int threads) {
     if (loop.strides[0][i] == 1) k = i;
   }
   if (k < 0 || loop.strides[1][last] != 1) {
-    ParallelForRanges(Count(loop, loop.dim), kGrain, threads, [&](int64_t i0, int64_t i1) {
-      portable::ForEachOffsetInRange(loop, i0, i1, [&](const int64_t* o) { d[o[1]] = s[o[0]]; });
-    });
+    ParallelForRanges(Count(loop, loop.dim), kMinRangeElements, threads,
+                      [&](int64_t i0, int64_t i1) {
+                        portable::ForEachOffsetInRange(
+                            loop, i0, i1, [&](const int64_t* o) { d[o[1]] = s[o[0]]; });
+                      });
     return;
   }
   StridedLoop<2> outer;
@@ -89,9 +88,9 @@ void Copy(const StridedLoop<2>& loop, const char* src, char* dst, int threads) {
   // plane's transpose.
   const int64_t planes = Count(outer, outer.dim);
   const int64_t plane = loop.sizes[k] * loop.sizes[last];
-  const bool split_planes = planes >= 2 * threads || plane < kGrain;
-  ParallelForRanges(planes, split_planes ? std::max<int64_t>(1, kGrain / plane) : planes, threads,
-                    [&](int64_t p0, int64_t p1) {
+  const bool split_planes = planes >= 2 * threads || plane < kMinRangeElements;
+  ParallelForRanges(planes, split_planes ? std::max<int64_t>(1, kMinRangeElements / plane) : planes,
+                    threads, [&](int64_t p0, int64_t p1) {
                       portable::ForEachOffsetInRange(outer, p0, p1, [&](const int64_t* o) {
                         if (split_planes) {
                           Transpose2d<T>(s + o[0], loop.strides[0][last], d + o[1],

@@ -125,9 +125,8 @@ template <typename T>
 }
 
 // Transpose2d split over up to max_threads threads along the longer side
-// in whole 16-element tiles, at least kTransposeGrain elements per range:
+// in whole 16-element tiles, at least kMinRangeElements elements per range:
 // the same bits at any thread count.
-inline constexpr int64_t kTransposeGrain = kMinRangeElements;
 
 template <typename T>
 void Transpose2dParallel(const T* src, int64_t src_b, T* dst, int64_t dst_a, int64_t rows,
@@ -137,7 +136,7 @@ void Transpose2dParallel(const T* src, int64_t src_b, T* dst, int64_t dst_a, int
   const int64_t blocks = ((split_rows ? rows : cols) + kBlock - 1) / kBlock;
   const int64_t other = split_rows ? cols : rows;
   const int64_t grain =
-      std::max<int64_t>(1, kTransposeGrain / (kBlock * std::max<int64_t>(other, 1)));
+      std::max<int64_t>(1, kMinRangeElements / (kBlock * std::max<int64_t>(other, 1)));
   ParallelForRanges(blocks, grain, max_threads, [&](int64_t b0, int64_t b1) {
     const int64_t lo = b0 * kBlock;
     const int64_t hi = std::min(split_rows ? rows : cols, b1 * kBlock);
